@@ -1,0 +1,57 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { lingui } from '@lingui/vite-plugin';
+
+// One config for the SPA build and for every test project (STACK.md: vitest projects live here).
+export default defineConfig({
+  base: '/workbench/',
+  plugins: [
+    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
+    lingui(),
+  ],
+  build: { outDir: 'dist/workbench', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  server: {
+    proxy: {
+      // `npm run dev`: the API server listens on 3000, Vite serves the SPA with hot reload.
+      '^/(user|misscut|dict|enterprise|enterprise-dic|pay|proofread|gpt|wizard|crm|api|v2|health|ws)(/|$)': {
+        target: 'http://127.0.0.1:3000',
+        ws: true,
+      },
+      '/workbench/config.json': 'http://127.0.0.1:3000',
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['tests/{engine,server,api,machines,contract}/**/*.test.{ts,tsx}'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['tests/dom/**/*.test.{ts,tsx}'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
