@@ -1,0 +1,212 @@
+// The one openapi-fetch client (spec §7 headers and tracking parameters) and `unwrap()`, which turns
+// every failure into an ApiError after applying the error catalogue (spec §8) and raising events.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from './schema';
+import { ApiError, catalogue, Messages, QUOTA_EXHAUSTED_STATUS, SILENT_PATHS } from './errors';
+import { notify } from './notify';
+import { getDeviceId, getToken, getTrackingParams } from './storage';
+
+export { ApiError, isApiError } from './errors';
+
+/** Platform code sent as the `endpoint` header and socket query (web = 1). */
+export const PLATFORM_CODE = '1';
+
+/** Guide show/access are called without the device id (spec §7). */
+const NO_DEVICE_ID_PATHS = new Set(['/wizard/v1/show', '/wizard/v1/access']);
+
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+export interface ApiOptions {
+  /** API base address from the runtime config; '' = same origin. */
+  baseURL?: string;
+  /** Replaces the global fetch (tests fake the transport here). */
+  fetch?: FetchLike;
+}
+
+export function resolveBaseUrl(baseURL = ''): string {
+  const trimmed = baseURL.replace(/\/+$/, '');
+  if (/^https?:\/\//i.test(trimmed)) return trimmed;
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  const base = origin && origin !== 'null' ? origin : 'http://localhost';
+  return base + (trimmed && !trimmed.startsWith('/') ? `/${trimmed}` : trimmed);
+}
+
+// Which schema path produced a response or a network error, so unwrap() can tell silent calls.
+const pathOfResponse = new WeakMap<Response, string>();
+
+class NetworkError extends Error {
+  constructor(
+    readonly schemaPath: string,
+    readonly cause: unknown,
+  ) {
+    super(Messages.network);
+    this.name = 'NetworkError';
+  }
+}
+
+export const headerMiddleware: Middleware = {
+  onRequest({ request, schemaPath }) {
+    const token = getToken();
+    if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    if (!NO_DEVICE_ID_PATHS.has(schemaPath)) request.headers.set('cid', getDeviceId());
+    request.headers.set('endpoint', PLATFORM_CODE);
+    const tracking = getTrackingParams();
+    if (tracking.length === 0) return request;
+    const url = new URL(request.url);
+    let changed = false;
+    for (const [key, value] of tracking) {
+      if (!url.searchParams.has(key)) {
+        url.searchParams.set(key, value);
+        changed = true;
+      }
+    }
+    return changed ? new Request(url, request) : request;
+  },
+  onResponse({ response, schemaPath }) {
+    pathOfResponse.set(response, schemaPath);
+    return undefined;
+  },
+  onError({ error, schemaPath }) {
+    return new NetworkError(schemaPath, error);
+  },
+};
+
+export function createApiClient(options: ApiOptions = {}): Client<paths> {
+  const client = createClient<paths>({
+    baseUrl: resolveBaseUrl(options.baseURL),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  client.use(headerMiddleware);
+  return client;
+}
+
+let current: Client<paths> = createApiClient();
+
+/** The shared client. It forwards to the instance made by the latest configureApi(). */
+export const api: Client<paths> = new Proxy({} as Client<paths>, {
+  get: (_target, key) => Reflect.get(current, key),
+});
+
+export function configureApi(options: ApiOptions): void {
+  current = createApiClient(options);
+}
+
+// ---- events ---------------------------------------------------------------------------------
+
+type Listener<T> = (value: T) => void;
+const unauthorizedListeners = new Set<Listener<void>>();
+const quotaListeners = new Set<Listener<QuotaExhausted>>();
+
+export interface QuotaExhausted {
+  /** 1: the dialog stays until chosen; 2: it closes itself after 6 s (spec §2, §9). */
+  kind: 1 | 2;
+  message: string;
+}
+
+/** Session listens here: any 401 logs the user out. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => void unauthorizedListeners.delete(listener);
+}
+
+/** The quota dialog listens here. */
+export function onQuotaExhausted(listener: (event: QuotaExhausted) => void): () => void {
+  quotaListeners.add(listener);
+  return () => void quotaListeners.delete(listener);
+}
+
+export const UNAUTHORIZED_MESSAGE_INTERVAL_MS = 3000;
+let lastUnauthorizedNoticeAt = Number.NEGATIVE_INFINITY;
+
+/** Spec §8: the 401 message shows at most once per 3 s; every 401 tells the session. */
+export function reportUnauthorized(options: { silent?: boolean } = {}): void {
+  const now = Date.now();
+  if (!options.silent && now - lastUnauthorizedNoticeAt >= UNAUTHORIZED_MESSAGE_INTERVAL_MS) {
+    lastUnauthorizedNoticeAt = now;
+    notify({ status: 'error', title: Messages.unauthorized });
+  }
+  for (const listener of [...unauthorizedListeners]) listener();
+}
+
+/** Tests start each case with a fresh throttle. */
+export function resetUnauthorizedThrottle(): void {
+  lastUnauthorizedNoticeAt = Number.NEGATIVE_INFINITY;
+}
+
+// ---- unwrap ---------------------------------------------------------------------------------
+
+export interface UnwrapOptions {
+  /** Never show a message for this call (errors still throw and 401 still logs out). */
+  silent?: boolean;
+}
+
+interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+interface Envelope {
+  code: number;
+  msg?: string | null;
+  result?: unknown;
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && typeof (value as Envelope).code === 'number';
+}
+
+function fail(status: number, code: number, serverMsg: string | null | undefined, result: unknown, silent: boolean): never {
+  const effective = status === 200 ? code : status;
+  if (effective === 401) {
+    reportUnauthorized({ silent });
+    throw new ApiError(status, code, Messages.unauthorized, result);
+  }
+  if (effective === QUOTA_EXHAUSTED_STATUS) {
+    const message = catalogue(effective, serverMsg).message;
+    const kindValue = (result as { kind?: unknown } | null)?.kind;
+    const event: QuotaExhausted = { kind: kindValue === 2 ? 2 : 1, message };
+    for (const listener of [...quotaListeners]) listener(event);
+    throw new ApiError(status, code, message, result);
+  }
+  const entry = catalogue(effective, serverMsg);
+  if (!silent && !entry.silent && entry.message) notify({ status: 'error', title: entry.message });
+  throw new ApiError(status, code, entry.message, result);
+}
+
+/**
+ * Resolves an openapi-fetch call to the envelope's `result` (or the raw body for binary calls),
+ * or throws ApiError after the catalogue. A body `code` other than 200 inside HTTP 200 is an error.
+ */
+export async function unwrap<T extends FetchResult>(
+  call: Promise<T>,
+  options: UnwrapOptions = {},
+): Promise<ResultOf<T>> {
+  let outcome: T;
+  try {
+    outcome = await call;
+  } catch (error) {
+    const path = error instanceof NetworkError ? error.schemaPath : '';
+    fail(0, 0, null, null, Boolean(options.silent) || SILENT_PATHS.includes(path));
+  }
+  const { response } = outcome;
+  const silent = Boolean(options.silent) || SILENT_PATHS.includes(pathOfResponse.get(response) ?? '');
+  if (!response.ok) {
+    const body = outcome.error;
+    const envelope = isEnvelope(body) ? body : null;
+    fail(response.status, envelope?.code ?? response.status, envelope?.msg, envelope?.result ?? null, silent);
+  }
+  const data = outcome.data;
+  if (isEnvelope(data)) {
+    if (data.code !== 200) fail(200, data.code, data.msg, data.result ?? null, silent);
+    return (data.result ?? null) as ResultOf<T>;
+  }
+  return data as ResultOf<T>;
+}
+
+/** The `result` of a JSON envelope, or the body itself for binary calls. */
+export type ResultOf<T> = T extends { data?: infer D }
+  ? NonNullable<D> extends { result?: infer R; code: number }
+    ? R
+    : NonNullable<D>
+  : never;
