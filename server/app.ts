@@ -1,0 +1,57 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import { loadConfig, type ServerConfig } from './config';
+import dbPlugin from './plugins/db';
+import authPlugin from './plugins/auth';
+import errorsPlugin from './plugins/errors';
+import validationPlugin from './plugins/validation';
+import rateLimitPlugin from './plugins/rate-limit';
+import spaPlugin from './plugins/spa';
+import websocketPlugin from './plugins/websocket';
+import openapiPlugin from './plugins/openapi';
+import { createSmsProvider, type SmsProvider } from './services/sms';
+import type { RealtimeHub } from './realtime/hub';
+import './types';
+
+export interface BuildOptions {
+  /** Overrides for the environment-derived configuration. */
+  config?: Partial<ServerConfig>;
+  dataDir?: string;
+  databaseUrl?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Another contract file (tests). */
+  specification?: string;
+  sms?: SmsProvider;
+  realtime?: RealtimeHub;
+}
+
+/** Assembles the server from its plugins; `server.ts` listens, tests call `inject()`. */
+export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const base = loadConfig();
+  const config: ServerConfig = {
+    ...base,
+    ...options.config,
+    ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
+    ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl || undefined }),
+  };
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    // Large documents are posted as JSON text; keep the parser from choking on prototype keys.
+    onProtoPoisoning: 'remove',
+  });
+  app.decorate('config', config);
+  app.decorate('sms', options.sms ?? createSmsProvider(config.smsProvider, config.dataDir, (line) => app.log.info(line)));
+
+  await app.register(errorsPlugin);
+  await app.register(validationPlugin);
+  await app.register(dbPlugin);
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
+  await app.register(websocketPlugin, { hub: options.realtime });
+  await app.register(openapiPlugin, { specification: options.specification });
+  await app.register(spaPlugin);
+  return app;
+}

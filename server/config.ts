@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+
+/** Everything the server reads from the environment, parsed once (README lists each variable). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; SQLite under dataDir when absent. */
+  databaseUrl?: string;
+  adminPhone: string;
+  adminPassword: string;
+  smsProvider: string;
+  /** Values served at /workbench/config.json (read by the SPA at start-up, never baked into the build). */
+  publicConfig: {
+    baseURL: string;
+    wxURL: string;
+    bindWechat: string;
+    resetWechat: string;
+    socketURL: string;
+  };
+  bodyLimit: number;
+  logLevel: string;
+  /** Folder holding the built SPA (index.html + assets). */
+  spaDir: string;
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: integer(env.PORT, 3000, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminPhone: env.ADMIN_PHONE || '13800000000',
+    adminPassword: env.ADMIN_PASSWORD || 'admin123456',
+    smsProvider: env.SMS_PROVIDER || 'console',
+    publicConfig: {
+      baseURL: env.BASE_URL ?? '',
+      wxURL: env.WX_URL ?? '',
+      bindWechat: env.BIND_WECHAT_URL ?? '',
+      resetWechat: env.RESET_WECHAT_URL ?? '',
+      socketURL: env.SOCKET_URL || '/ws',
+    },
+    // Documents are uploaded as multipart; JSON bodies (check_text) stay well under 10 MB.
+    bodyLimit: integer(env.BODY_LIMIT, 10 * 1024 * 1024, 'BODY_LIMIT'),
+    logLevel: env.LOG_LEVEL || 'info',
+    spaDir: resolve(env.SPA_DIR || 'dist/workbench'),
+  };
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database, DialectName } from './schema';
+import { migrationProvider } from './migrations';
+
+export type { Database, DialectName } from './schema';
+export type Db = Kysely<Database>;
+
+export interface StorageOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+/** SQLite (WAL) under dataDir by default; PostgreSQL when a connection string is given. */
+export function openDatabase(options: StorageOptions): { db: Db; dialect: DialectName } {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = new SQLite(join(options.dataDir, 'workbench.sqlite'));
+  file.pragma('journal_mode = WAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export const nowIso = (): string => new Date().toISOString();
+export const isoIn = (ms: number): string => new Date(Date.now() + ms).toISOString();

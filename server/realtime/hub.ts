@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { SocketClose, type ServerMessage } from '../../openapi/socket-protocol';
+
+/** A message before the hub numbers it (`index` is assigned per session). */
+export type OutgoingMessage = Omit<ServerMessage, 'index'>;
+
+interface Session {
+  id: string;
+  uid: number;
+  tokenHash: string;
+  socket: WebSocket | null;
+  nextIndex: number;
+  /** Indexed messages not yet acknowledged, in index order (Map keeps insertion order). */
+  outbox: Map<number, ServerMessage>;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+export interface HubOptions {
+  /** How long a session without a socket keeps its outbox. */
+  sessionIdleMs?: number;
+  /** Oldest unacknowledged messages are dropped beyond this many per session. */
+  maxOutbox?: number;
+}
+
+/**
+ * Per-session outboxes for the realtime socket (spec §7 "Realtime socket"). Later features call
+ * `sendToSession` / `sendToUser`; messages carry an increasing `index` and stay in the outbox until
+ * the client acknowledges them, so a reconnect with the same session id re-sends what was missed.
+ */
+export class RealtimeHub {
+  private sessions = new Map<string, Session>();
+  private readonly idleMs: number;
+  private readonly maxOutbox: number;
+
+  constructor(options: HubOptions = {}) {
+    this.idleMs = options.sessionIdleMs ?? 10 * 60 * 1000;
+    this.maxOutbox = options.maxOutbox ?? 1000;
+  }
+
+  /**
+   * Attaches an authenticated socket. A known session id of the same account is resumed (its
+   * unacknowledged messages are re-sent); anything else gets a fresh session id.
+   */
+  attach(socket: WebSocket, auth: { uid: number; tokenHash: string }, requestedId?: string): string {
+    let session = requestedId ? this.sessions.get(requestedId) : undefined;
+    if (session && session.uid !== auth.uid) session = undefined;
+    if (!session) {
+      const id = requestedId && !this.sessions.has(requestedId) && /^[\w.:-]{1,128}$/.test(requestedId) ? requestedId : randomUUID();
+      session = { id, uid: auth.uid, tokenHash: auth.tokenHash, socket: null, nextIndex: 1, outbox: new Map(), idleTimer: null };
+      this.sessions.set(id, session);
+    }
+    if (session.idleTimer) clearTimeout(session.idleTimer);
+    session.idleTimer = null;
+    if (session.socket && session.socket !== socket) session.socket.close(SocketClose.Replaced.code, SocketClose.Replaced.reason);
+    session.socket = socket;
+    session.tokenHash = auth.tokenHash;
+
+    const current = session;
+    socket.on('close', () => this.detach(current, socket));
+    this.send(socket, { type: 3, cmd: 1, status: 200, data: { session_id: session.id } });
+    for (const message of session.outbox.values()) this.send(socket, message);
+    return session.id;
+  }
+
+  /** Removes an acknowledged message from the session's outbox. */
+  ack(sessionId: string, index: number): void {
+    this.sessions.get(sessionId)?.outbox.delete(index);
+  }
+
+  /** Queues an indexed message for one session and sends it now if the socket is open; returns the index or null. */
+  sendToSession(sessionId: string, message: OutgoingMessage): number | null {
+    const session = this.sessions.get(sessionId);
+    if (!session) return null;
+    const index = session.nextIndex++;
+    const indexed = { ...message, index } as ServerMessage;
+    session.outbox.set(index, indexed);
+    if (session.outbox.size > this.maxOutbox) session.outbox.delete(session.outbox.keys().next().value as number);
+    if (session.socket) this.send(session.socket, indexed);
+    return index;
+  }
+
+  /** Sends to every session of the account; returns how many sessions received it. */
+  sendToUser(uid: number, message: OutgoingMessage): number {
+    let count = 0;
+    for (const session of this.sessions.values()) {
+      if (session.uid === uid && this.sendToSession(session.id, message) !== null) count++;
+    }
+    return count;
+  }
+
+  /** Token revoked (logout, password change): close its sockets with 4401 and forget their sessions. */
+  revokeToken(tokenHash: string): void {
+    for (const session of [...this.sessions.values()]) {
+      if (session.tokenHash === tokenHash) this.drop(session, SocketClose.Unauthorized);
+    }
+  }
+
+  /** Account closed: every session goes. */
+  revokeUser(uid: number): void {
+    for (const session of [...this.sessions.values()]) {
+      if (session.uid === uid) this.drop(session, SocketClose.Unauthorized);
+    }
+  }
+
+  sessionIds(uid: number): string[] {
+    return [...this.sessions.values()].filter((s) => s.uid === uid).map((s) => s.id);
+  }
+
+  /** Unacknowledged message count of a session (for tests and diagnostics). */
+  pending(sessionId: string): number {
+    return this.sessions.get(sessionId)?.outbox.size ?? 0;
+  }
+
+  close(): void {
+    for (const session of [...this.sessions.values()]) this.drop(session, { code: 1001, reason: 'server shutting down' });
+  }
+
+  private drop(session: Session, close: { code: number; reason: string }): void {
+    if (session.idleTimer) clearTimeout(session.idleTimer);
+    this.sessions.delete(session.id);
+    const socket = session.socket;
+    session.socket = null;
+    socket?.close(close.code, close.reason);
+  }
+
+  private detach(session: Session, socket: WebSocket): void {
+    if (session.socket !== socket) return;
+    session.socket = null;
+    if (this.sessions.get(session.id) !== session) return;
+    session.idleTimer = setTimeout(() => {
+      if (!session.socket) this.sessions.delete(session.id);
+    }, this.idleMs);
+    session.idleTimer.unref();
+  }
+
+  private send(socket: WebSocket, message: ServerMessage): void {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SocketClose, isClientMessage, type ClientMessage } from '../../openapi/socket-protocol';
+import { resolveToken } from '../services/tokens';
+
+interface SocketQuery {
+  token?: string;
+  session_id?: string;
+  endpoint?: string;
+}
+
+/** `GET ${socketPath}?token=...&session_id=...` (or `&endpoint=<platform code>`), spec §7. */
+export function registerSocketRoute(app: FastifyInstance, path: string): void {
+  app.get<{ Querystring: SocketQuery }>(path, { websocket: true }, (socket: WebSocket, request) => {
+    const { token, session_id: sessionId } = request.query;
+    let sessionOf: string | null = null;
+    const early: ClientMessage[] = [];
+
+    const handle = (message: ClientMessage) => {
+      if (message.cmd === 1) socket.send(JSON.stringify({ type: 1, cmd: 1, status: 200, data: { time: Date.now() } }));
+      else app.realtime.ack(sessionOf!, message.index);
+    };
+
+    // Listen at once: frames that arrive while the token is checked are kept and handled after.
+    socket.on('message', (raw, isBinary) => {
+      let parsed: unknown;
+      try {
+        parsed = isBinary ? undefined : JSON.parse(raw.toString());
+      } catch {
+        parsed = undefined;
+      }
+      if (!isClientMessage(parsed)) {
+        socket.close(SocketClose.BadMessage.code, SocketClose.BadMessage.reason);
+        return;
+      }
+      if (sessionOf) handle(parsed);
+      else early.push(parsed);
+    });
+
+    resolveToken(app.db, typeof token === 'string' ? token : '')
+      .then((auth) => {
+        if (socket.readyState !== socket.OPEN) return;
+        if (!auth) {
+          socket.close(SocketClose.Unauthorized.code, SocketClose.Unauthorized.reason);
+          return;
+        }
+        sessionOf = app.realtime.attach(socket, auth, typeof sessionId === 'string' && sessionId ? sessionId : undefined);
+        for (const message of early.splice(0)) handle(message);
+      })
+      .catch((err) => {
+        request.log.error(err, 'socket authentication failed');
+        socket.close(1011, 'internal error');
+      });
+  });
+}

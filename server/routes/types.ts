@@ -1,0 +1,13 @@
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { AuthContext } from '../services/tokens';
+
+// Handlers get validated input (the OpenAPI file's schemas ran first), so bodies are read as typed.
+export type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+export type Operation = Handler | (Partial<RouteOptions> & { handler: Handler });
+
+export const bodyOf = <T>(request: FastifyRequest) => request.body as T;
+
+/** The caller of a secured operation (bearerAuth ran before the handler). */
+export async function caller(request: FastifyRequest): Promise<AuthContext> {
+  return request.auth ?? request.server.authenticate(request);
+}

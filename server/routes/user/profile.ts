@@ -1,0 +1,100 @@
+import { nowIso } from '../../db';
+import { badRequest, conflict, envelope, unauthorized } from '../../errors';
+import { defaultAvatarSvg } from '../../services/avatar';
+import { hashPassword, passwordProblem, verifyPassword } from '../../services/passwords';
+import { consumeSmsCode } from '../../services/sms';
+import { revokeUserTokens } from '../../services/tokens';
+import { findOpenUser, findOpenUserByPhone, PHONE_PATTERN, toUserInfo } from '../../services/users';
+import { bodyOf, caller, type Operation } from '../types';
+import type { FastifyRequest } from 'fastify';
+
+// Same rule as the contract: 4-32 characters, a letter first, then letters, digits or _.
+const LOGIN_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
+
+/** The calling account; a token whose account vanished counts as logged out. */
+async function currentUser(request: FastifyRequest) {
+  const auth = await caller(request);
+  const user = await findOpenUser(request.server.db, auth.uid);
+  if (!user) throw unauthorized();
+  return { auth, user };
+}
+
+export const profileOperations: Record<string, Operation> = {
+  getUserUserInfo: async (request) => {
+    const { user } = await currentUser(request);
+    return envelope(toUserInfo(user));
+  },
+
+  putUserLoginId: async (request) => {
+    const { user } = await currentUser(request);
+    const { login_id: loginId } = bodyOf<{ login_id: string }>(request);
+    if (!LOGIN_ID_PATTERN.test(loginId)) {
+      throw badRequest('登录账号需以字母开头，4-32 位字母、数字或下划线 (login_id: 4-32 letters, digits or _, a letter first)');
+    }
+    const { db } = request.server;
+    const taken = await db.selectFrom('users').select('uid').where('login_id', '=', loginId).executeTakeFirst();
+    if (taken && taken.uid !== user.uid) throw conflict('该登录账号已被使用 (login_id already taken)');
+    await db.updateTable('users').set({ login_id: loginId }).where('uid', '=', user.uid).execute();
+    return envelope(null, '修改成功');
+  },
+
+  putUserPhone: async (request) => {
+    const { user } = await currentUser(request);
+    const { phone, code } = bodyOf<{ phone: string; code: string }>(request);
+    if (!PHONE_PATTERN.test(phone)) throw badRequest('手机号格式不正确 (phone must be 11 digits starting with 1)');
+    const { db } = request.server;
+    if (phone === user.phone) throw badRequest('新手机号与当前手机号相同 (this is already your phone number)');
+    if (await findOpenUserByPhone(db, phone)) throw conflict('该手机号已注册 (phone number already registered)');
+    await consumeSmsCode(db, phone, 'phone', String(code));
+    await db.updateTable('users').set({ phone }).where('uid', '=', user.uid).execute();
+    return envelope(null, '修改成功');
+  },
+
+  putUserPwd: async (request) => {
+    const { auth, user } = await currentUser(request);
+    const { old_password: oldPassword, new_password: newPassword } = bodyOf<{ old_password: string; new_password: string }>(request);
+    if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest('原密码错误 (old password is wrong)');
+    const problem = passwordProblem(newPassword);
+    if (problem) throw badRequest(problem);
+    const { db, realtime } = request.server;
+    await db.updateTable('users').set({ password_hash: await hashPassword(newPassword) }).where('uid', '=', user.uid).execute();
+    // Every other device has to log in again with the new password.
+    for (const hash of await revokeUserTokens(db, user.uid, auth.tokenHash)) realtime.revokeToken(hash);
+    return envelope(null, '密码修改成功');
+  },
+
+  getUserPortrait: async (request, reply) => {
+    const { user } = await currentUser(request);
+    return reply.type('image/svg+xml').header('cache-control', 'private, max-age=300').send(defaultAvatarSvg(user.uid, user.name));
+  },
+
+  postUserLeaveMessage: async (request) => {
+    const { user } = await currentUser(request);
+    const { content, contact } = bodyOf<{ content: string; contact?: string }>(request);
+    if (!content.trim()) throw badRequest('留言内容不能为空 (content is empty)');
+    await request.server.db
+      .insertInto('messages')
+      .values({ uid: user.uid, content: content.trim(), contact: contact?.trim() || null, created_at: nowIso() })
+      .execute();
+    return envelope(null, '留言成功');
+  },
+
+  postUserCancellation: async (request) => {
+    const { user } = await currentUser(request);
+    const { password } = bodyOf<{ password: string }>(request);
+    if (!(await verifyPassword(password, user.password_hash))) throw badRequest('密码错误 (wrong password)');
+    if (user.role === 'root') {
+      const { db } = request.server;
+      const roots = await db.selectFrom('users').select('uid').where('role', '=', 'root').where('closed_at', 'is', null).execute();
+      if (roots.length <= 1) throw conflict('最后一个超级管理员不能注销 (the last root account cannot be closed)');
+    }
+    const { db, realtime } = request.server;
+    // Really closed: the phone and login id are freed, the name anonymised, every token revoked.
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ closed_at: nowIso(), phone: null, login_id: null, name: '已注销用户' }).where('uid', '=', user.uid).execute();
+      await trx.updateTable('tokens').set({ revoked_at: nowIso() }).where('uid', '=', user.uid).where('revoked_at', 'is', null).execute();
+    });
+    realtime.revokeUser(user.uid);
+    return envelope(null, '账号已注销');
+  },
+};

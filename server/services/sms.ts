@@ -1,0 +1,71 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { createHash, randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import type { Db } from '../db';
+import { isoIn, nowIso } from '../db';
+import { AppError, badRequest } from '../errors';
+
+export type SmsPurpose = 'register' | 'phone' | 'reset';
+
+/** Delivers verification codes. Real gateways implement this; `console` is the development default. */
+export interface SmsProvider {
+  readonly name: string;
+  sendCode(message: { phone: string; code: string; purpose: SmsPurpose }): Promise<void>;
+}
+
+/** Prints the code and appends `{"phone","code","purpose","at"}` to `${dataDir}/sms-outbox.jsonl`. */
+export function consoleSmsProvider(dataDir: string, log: (line: string) => void = console.log): SmsProvider {
+  const outbox = join(dataDir, 'sms-outbox.jsonl');
+  return {
+    name: 'console',
+    async sendCode({ phone, code, purpose }) {
+      log(`[sms] verification code for ${phone} (${purpose}): ${code}`);
+      await mkdir(dataDir, { recursive: true });
+      await appendFile(outbox, JSON.stringify({ phone, code, purpose, at: new Date().toISOString() }) + '\n');
+    },
+  };
+}
+
+export function createSmsProvider(name: string, dataDir: string, log?: (line: string) => void): SmsProvider {
+  if (name === 'console') return consoleSmsProvider(dataDir, log);
+  throw new Error(`unknown SMS_PROVIDER "${name}" (available: console)`);
+}
+
+export const SMS_CODE_LIFETIME_MS = 5 * 60 * 1000;
+export const SMS_CODE_MAX_ATTEMPTS = 5;
+
+const hashCode = (phone: string, purpose: string, code: string) =>
+  createHash('sha256').update(`${phone}|${purpose}|${code}`).digest('hex');
+
+/** Stores a fresh 6-digit code (hashed) and sends it; earlier codes for the same phone+purpose stop working. */
+export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purpose: SmsPurpose): Promise<number> {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('sms_codes').set({ used_at: nowIso() }).where('phone', '=', phone).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await trx
+      .insertInto('sms_codes')
+      .values({ phone, purpose, code_hash: hashCode(phone, purpose, code), attempts: 0, created_at: nowIso(), expires_at: isoIn(SMS_CODE_LIFETIME_MS), used_at: null })
+      .execute();
+  });
+  await sms.sendCode({ phone, code, purpose });
+  return SMS_CODE_LIFETIME_MS / 1000;
+}
+
+/** Consumes the code or throws 400 with the reason; too many wrong tries burn the code. */
+export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose, code: string): Promise<void> {
+  const row = await db
+    .selectFrom('sms_codes')
+    .selectAll()
+    .where('phone', '=', phone)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!row || row.expires_at <= nowIso()) throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
+  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw new AppError(429, '验证码错误次数过多，请重新获取 (too many wrong codes)');
+  if (row.code_hash !== hashCode(phone, purpose, code)) {
+    await db.updateTable('sms_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+    throw badRequest('验证码错误 (wrong verification code)');
+  }
+  await db.updateTable('sms_codes').set({ used_at: nowIso() }).where('id', '=', row.id).execute();
+}

@@ -1,0 +1,75 @@
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import type { UsersTable } from '../db/schema';
+import { conflict } from '../errors';
+import { hashPassword } from './passwords';
+
+export const ROLES = ['free', 'user', 'user_admin', 'dic_admin', 'admin', 'root'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PHONE_PATTERN = /^1\d{10}$/;
+
+export interface UserInfo {
+  uid: number;
+  phone: string;
+  name: string;
+  role: string;
+  user_identity: number;
+  enterprise_id: number | null;
+  login_id: string | null;
+}
+
+type UserRow = Omit<UsersTable, 'uid'> & { uid: number };
+
+export const toUserInfo = (u: UserRow): UserInfo => ({
+  uid: u.uid,
+  phone: u.phone ?? '',
+  name: u.name,
+  role: u.role,
+  user_identity: u.user_identity,
+  enterprise_id: u.enterprise_id,
+  login_id: u.login_id,
+});
+
+/** Default display name: the phone with its middle digits hidden, e.g. 138****0000. */
+export const defaultName = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
+
+export async function findOpenUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('phone', '=', phone).where('closed_at', 'is', null).executeTakeFirst();
+}
+
+export async function findOpenUser(db: Db, uid: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('uid', '=', uid).where('closed_at', 'is', null).executeTakeFirst();
+}
+
+export async function createUser(db: Db, input: { phone: string; password: string; name?: string; role?: Role }): Promise<UserRow> {
+  if (await findOpenUserByPhone(db, input.phone)) throw conflict('该手机号已注册 (phone number already registered)');
+  const row = await db
+    .insertInto('users')
+    .values({
+      phone: input.phone,
+      login_id: null,
+      name: input.name?.trim() || defaultName(input.phone),
+      role: input.role ?? 'free',
+      user_identity: 0,
+      enterprise_id: null,
+      password_hash: await hashPassword(input.password),
+      created_at: nowIso(),
+      closed_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+/** First start: create the root account from ADMIN_PHONE / ADMIN_PASSWORD when no root exists. */
+export async function ensureRootAdmin(db: Db, phone: string, password: string): Promise<UserRow | null> {
+  const root = await db.selectFrom('users').select('uid').where('role', '=', 'root').where('closed_at', 'is', null).executeTakeFirst();
+  if (root) return null;
+  const existing = await findOpenUserByPhone(db, phone);
+  if (existing) {
+    await db.updateTable('users').set({ role: 'root' }).where('uid', '=', existing.uid).execute();
+    return { ...existing, role: 'root' };
+  }
+  return createUser(db, { phone, password, name: '管理员', role: 'root' });
+}
