@@ -1,0 +1,73 @@
+/**
+ * Admin CLI over the same storage as the server (DATA_DIR / DATABASE_URL):
+ *   npm run -s admin -- user create --phone P --password W [--role R] [--name N]
+ *   npm run -s admin -- user role --phone P --role R
+ *   npm run -s admin -- user list
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { migrate, openDatabase, type Db } from '../db';
+import { passwordProblem } from '../services/passwords';
+import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
+
+const USAGE = `usage:
+  admin user create --phone P --password W [--role R] [--name N]
+  admin user role --phone P --role R
+  admin user list
+roles: ${ROLES.join(', ')}`;
+
+class UsageError extends Error {}
+
+function role(value: string | undefined): Role {
+  if (!value || !(ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
+function phone(value: string | undefined): string {
+  if (!value || !PHONE_PATTERN.test(value)) throw new UsageError('--phone must be 11 digits starting with 1');
+  return value;
+}
+
+export async function runAdmin(argv: string[], db: Db, out: (line: string) => void): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { phone: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } },
+  });
+  const command = positionals.join(' ');
+  if (command === 'user create') {
+    const password = values.password ?? '';
+    const problem = passwordProblem(password);
+    if (problem) throw new UsageError(`--password: ${problem}`);
+    const user = await createUser(db, { phone: phone(values.phone), password, name: values.name, role: values.role ? role(values.role) : 'free' });
+    out(`created uid ${user.uid} ${user.phone} role ${user.role}`);
+  } else if (command === 'user role') {
+    const p = phone(values.phone);
+    const r = role(values.role);
+    const user = await findOpenUserByPhone(db, p);
+    if (!user) throw new UsageError(`no open account with phone ${p}`);
+    await db.updateTable('users').set({ role: r }).where('uid', '=', user.uid).execute();
+    out(`uid ${user.uid} ${p}: role ${user.role} -> ${r}`);
+  } else if (command === 'user list') {
+    const users = await db.selectFrom('users').select(['uid', 'phone', 'name', 'role', 'login_id', 'created_at']).where('closed_at', 'is', null).orderBy('uid').execute();
+    out(['uid', 'phone', 'role', 'login_id', 'name', 'created_at'].join('\t'));
+    for (const u of users) out([u.uid, u.phone, u.role, u.login_id ?? '-', u.name, u.created_at].join('\t'));
+  } else {
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+if (isMain) {
+  const config = loadConfig();
+  const { db, dialect } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrate(db, dialect);
+    await runAdmin(process.argv.slice(2), db, (line) => console.log(line));
+  } catch (err) {
+    console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  } finally {
+    await db.destroy();
+  }
+}
