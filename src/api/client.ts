@@ -31,8 +31,16 @@ export function resolveBaseUrl(baseURL = ''): string {
   return base + (trimmed && !trimmed.startsWith('/') ? `/${trimmed}` : trimmed);
 }
 
-// Which schema path produced a response or a network error, so unwrap() can tell silent calls.
-const pathOfResponse = new WeakMap<Response, string>();
+/** Calls made without a session: a 401 there means wrong credentials, not an expired login. */
+const CREDENTIAL_PATHS = new Set(['/user/login', '/user/register', '/user/sms_code']);
+
+// Which call produced a response, so unwrap() can tell silent calls and session-less 401s.
+interface CallInfo {
+  path: string;
+  /** a bearer token was sent, so a 401 means the login is no longer valid */
+  withSession: boolean;
+}
+const callOfResponse = new WeakMap<Response, CallInfo>();
 
 class NetworkError extends Error {
   constructor(
@@ -62,8 +70,11 @@ export const headerMiddleware: Middleware = {
     }
     return changed ? new Request(url, request) : request;
   },
-  onResponse({ response, schemaPath }) {
-    pathOfResponse.set(response, schemaPath);
+  onResponse({ request, response, schemaPath }) {
+    callOfResponse.set(response, {
+      path: schemaPath,
+      withSession: request.headers.has('Authorization') && !CREDENTIAL_PATHS.has(schemaPath),
+    });
     return undefined;
   },
   onError({ error, schemaPath }) {
@@ -140,12 +151,6 @@ export interface UnwrapOptions {
   silent?: boolean;
 }
 
-interface FetchResult {
-  data?: unknown;
-  error?: unknown;
-  response: Response;
-}
-
 interface Envelope {
   code: number;
   msg?: string | null;
@@ -156,9 +161,16 @@ function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && typeof (value as Envelope).code === 'number';
 }
 
-function fail(status: number, code: number, serverMsg: string | null | undefined, result: unknown, silent: boolean): never {
+function fail(
+  status: number,
+  code: number,
+  serverMsg: string | null | undefined,
+  result: unknown,
+  silent: boolean,
+  withSession = true,
+): never {
   const effective = status === 200 ? code : status;
-  if (effective === 401) {
+  if (effective === 401 && withSession) {
     reportUnauthorized({ silent });
     throw new ApiError(status, code, Messages.unauthorized, result);
   }
@@ -169,7 +181,8 @@ function fail(status: number, code: number, serverMsg: string | null | undefined
     for (const listener of [...quotaListeners]) listener(event);
     throw new ApiError(status, code, message, result);
   }
-  const entry = catalogue(effective, serverMsg);
+  // A 401 without a session (wrong phone or password) is an ordinary failure with the server's msg.
+  const entry = effective === 401 && serverMsg?.trim() ? { message: serverMsg.trim(), silent: false } : catalogue(effective, serverMsg);
   if (!silent && !entry.silent && entry.message) notify({ status: 'error', title: entry.message });
   throw new ApiError(status, code, entry.message, result);
 }
@@ -178,35 +191,32 @@ function fail(status: number, code: number, serverMsg: string | null | undefined
  * Resolves an openapi-fetch call to the envelope's `result` (or the raw body for binary calls),
  * or throws ApiError after the catalogue. A body `code` other than 200 inside HTTP 200 is an error.
  */
-export async function unwrap<T extends FetchResult>(
-  call: Promise<T>,
+export async function unwrap<D, E = unknown>(
+  pending: Promise<{ data?: D; error?: E; response: Response }>,
   options: UnwrapOptions = {},
-): Promise<ResultOf<T>> {
-  let outcome: T;
+): Promise<ResultOf<D>> {
+  let outcome: { data?: D; error?: E; response: Response };
   try {
-    outcome = await call;
+    outcome = await pending;
   } catch (error) {
     const path = error instanceof NetworkError ? error.schemaPath : '';
     fail(0, 0, null, null, Boolean(options.silent) || SILENT_PATHS.includes(path));
   }
   const { response } = outcome;
-  const silent = Boolean(options.silent) || SILENT_PATHS.includes(pathOfResponse.get(response) ?? '');
+  const call = callOfResponse.get(response) ?? { path: '', withSession: true };
+  const silent = Boolean(options.silent) || SILENT_PATHS.includes(call.path);
   if (!response.ok) {
     const body = outcome.error;
     const envelope = isEnvelope(body) ? body : null;
-    fail(response.status, envelope?.code ?? response.status, envelope?.msg, envelope?.result ?? null, silent);
+    fail(response.status, envelope?.code ?? response.status, envelope?.msg, envelope?.result ?? null, silent, call.withSession);
   }
   const data = outcome.data;
   if (isEnvelope(data)) {
-    if (data.code !== 200) fail(200, data.code, data.msg, data.result ?? null, silent);
-    return (data.result ?? null) as ResultOf<T>;
+    if (data.code !== 200) fail(200, data.code, data.msg, data.result ?? null, silent, call.withSession);
+    return (data.result ?? null) as ResultOf<D>;
   }
-  return data as ResultOf<T>;
+  return data as ResultOf<D>;
 }
 
 /** The `result` of a JSON envelope, or the body itself for binary calls. */
-export type ResultOf<T> = T extends { data?: infer D }
-  ? NonNullable<D> extends { result?: infer R; code: number }
-    ? R
-    : NonNullable<D>
-  : never;
+export type ResultOf<D> = [D] extends [{ code: number; result?: infer R }] ? R : D;

@@ -1,0 +1,55 @@
+// Typed helpers for the foundation's user calls (contract additions to spec §7).
+import type { components } from './schema';
+import { api, unwrap, type UnwrapOptions } from './client';
+
+export type UserInfo = components['schemas']['UserInfo'];
+export type SmsPurpose = 'register' | 'phone' | 'reset';
+
+export async function login(phone: string, password: string): Promise<string> {
+  const result = await unwrap(api.POST('/user/login', { body: { phone, password } }));
+  return result.token;
+}
+
+export async function register(input: { phone: string; code: string; password: string; name?: string }): Promise<string> {
+  const result = await unwrap(api.POST('/user/register', { body: input }));
+  return result.token;
+}
+
+export async function sendSmsCode(phone: string, purpose: SmsPurpose): Promise<{ expires_in: number }> {
+  return unwrap(api.POST('/user/sms_code', { body: { phone, purpose } }));
+}
+
+/** Revokes the calling token on the server. */
+export async function logout(options: UnwrapOptions = {}): Promise<void> {
+  await unwrap(api.POST('/user/logout'), options);
+}
+
+export async function userInfo(options: UnwrapOptions = {}): Promise<UserInfo> {
+  return unwrap(api.GET('/user/user_info'), options);
+}
+
+export async function updateLoginId(login_id: string): Promise<void> {
+  await unwrap(api.PUT('/user/login_id', { body: { login_id } }));
+}
+
+export async function updatePhone(phone: string, code: string): Promise<void> {
+  await unwrap(api.PUT('/user/phone', { body: { phone, code } }));
+}
+
+export async function updatePassword(old_password: string, new_password: string): Promise<void> {
+  await unwrap(api.PUT('/user/pwd', { body: { old_password, new_password } }));
+}
+
+/** The avatar image (a generated default until one is uploaded). */
+export async function portrait(options: UnwrapOptions = {}): Promise<Blob> {
+  return unwrap(api.GET('/user/portrait', { parseAs: 'blob' }), options) as Promise<Blob>;
+}
+
+export async function leaveMessage(content: string, contact?: string): Promise<void> {
+  await unwrap(api.POST('/user/leave_message', { body: contact ? { content, contact } : { content } }));
+}
+
+/** Really closes the account (the server revokes every token). */
+export async function cancelAccount(password: string): Promise<void> {
+  await unwrap(api.POST('/user/cancellation', { body: { password } }));
+}
