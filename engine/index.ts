@@ -1,0 +1,235 @@
+/**
+ * The Chinese checking engine: check(text, options) -> Issue[].
+ * Lexicons load once (lazily on the first check, or eagerly with loadEngine()) and are shared;
+ * check() is synchronous and pure, so independent paragraphs can be checked in any order.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as OpenCC from 'opencc-js';
+import { LanguageModel, dataDir } from './lm';
+import { PinyinTable } from './pinyin';
+import { ShapeTable } from './shape';
+import { JiebaDict } from './jieba';
+import { Speller, MODE3, MODE4, type SpellFinding } from './spell';
+import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
+import { checkPunctuation } from './rules/punct';
+import { checkDates } from './rules/dates';
+import { AddressChecker } from './rules/address';
+import { checkLeaders, checkAmounts } from './rules/advanced';
+import { WordMatcher } from './rules/matcher';
+import { protectedMask, linkMask } from './protect';
+import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
+import type { CheckOptions, Issue } from './types';
+
+export type { CheckOptions, Issue, CustomDictionaries, Source } from './types';
+export { CATEGORIES, CATEGORY_BY_CODE, RESULT_TYPES, LEVELS, Bits, ALL_STANDARD } from './categories';
+
+interface Engine {
+  lm: LanguageModel;
+  py: PinyinTable;
+  shape: ShapeTable;
+  dict: JiebaDict;
+  speller: Speller;
+  wording: WordingChecker;
+  address: AddressChecker;
+  sensitive: WordMatcher<string>;
+  loadMs: number;
+}
+
+let engine: Engine | null = null;
+
+/** Loads all lexicons once; returns the load time in milliseconds. */
+export function loadEngine(): { loadMs: number } {
+  if (engine) return { loadMs: engine.loadMs };
+  const t0 = performance.now();
+  const lm = new LanguageModel();
+  const py = new PinyinTable();
+  const shape = new ShapeTable();
+  const dict = new JiebaDict();
+  const speller = new Speller(lm, py, shape, dict.idioms);
+  const wording = new WordingChecker(lm, dict);
+  const address = new AddressChecker();
+  const sensitive = new WordMatcher<string>();
+  for (const line of readFileSync(path.join(dataDir, 'sensitive.tsv'), 'utf8').split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const [w, cat] = line.split('\t');
+    if (w && cat) sensitive.add(w, cat);
+  }
+  engine = { lm, py, shape, dict, speller, wording, address, sensitive, loadMs: 0 };
+  engine.loadMs = Math.round(performance.now() - t0);
+  return { loadMs: engine.loadMs };
+}
+
+let toSimplified: ((s: string) => string) | null = null;
+let toTraditional: ((s: string) => string) | null = null;
+function hkConverters() {
+  if (!toSimplified) {
+    toSimplified = OpenCC.Converter({ from: 'hk', to: 'cn' });
+    toTraditional = OpenCC.Converter({ from: 'cn', to: 'hk' });
+  }
+  return { t2s: toSimplified!, s2t: toTraditional! };
+}
+
+/** Same-length simplified form of traditional text (offsets stay valid). */
+function simplifyKeepingOffsets(text: string): string {
+  const { t2s } = hkConverters();
+  const whole = t2s(text);
+  if (whole.length === text.length) return whole;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { out += text.slice(i, i + 2); i++; continue; }
+    const s = t2s(text[i]);
+    out += s.length === 1 ? s : text[i];
+  }
+  return out;
+}
+
+const PRIORITY: Record<string, number> = { dict: 0, '12': 1, '9': 2, spell: 3, '0': 3, '3': 4, '4': 4, '7': 4, '10': 5 };
+function priority(i: Issue): number {
+  if (i.type === 5 || i.type === 7) return PRIORITY.dict;
+  const head = i.category.split('-')[0];
+  if (head === '1' || head === '2' || head === '5') return PRIORITY.spell;
+  return PRIORITY[head] ?? 6;
+}
+
+function spellMessage(e: Engine, f: SpellFinding, work: string): string {
+  const a = f.orig, b = f.cand;
+  const pa = e.py.pretty(a), pb = e.py.pretty(b);
+  const fixed = work.slice(0, f.pos) + b + work.slice(f.pos + 1);
+  // the word the correction completes
+  let lo = f.pos, hi = f.pos + 1;
+  for (let L = 4; L >= 2; L--) {
+    let done = false;
+    for (let s = Math.max(0, f.pos - L + 1); s <= f.pos; s++) {
+      if (e.lm.has(fixed.slice(s, s + L)) && s + L <= fixed.length) { lo = s; hi = s + L; done = true; break; }
+    }
+    if (done) break;
+  }
+  const ctx = hi - lo > 1 ? `“${work.slice(lo, hi)}”应为“${fixed.slice(lo, hi)}”` : `“${a}”应为“${b}”`;
+  switch (f.relation) {
+    case 'same-tone':
+    case 'same': return `${ctx}：同音字误用（${a} ${pa}，${b} ${pb}）。`;
+    case 'fuzzy': return `${ctx}：读音相近（${a} ${pa}，${b} ${pb}）。`;
+    case 'shape': return `${ctx}：字形相近（${a}/${b}）。`;
+    case 'special': return `${ctx}：“${a}”与“${b}”用法不同，此处宜用“${b}”。`;
+  }
+}
+
+const SPELL_CATEGORY: Record<string, string> = { 'same-tone': '1', same: '1', fuzzy: '2', shape: '5', special: '0' };
+
+export function check(text: string, options: CheckOptions = {}): Issue[] {
+  const e = engine ?? (loadEngine(), engine!);
+  const mode = options.mode === 4 ? 4 : 3;
+  const bits = (options.checkOptions ?? ALL_STANDARD) | (options.advancedProofreading ? Bits.advanced : 0);
+  const hk = options.lang === 'hk';
+  const work = hk ? simplifyKeepingOffsets(text) : text;
+  const allowed = (options.allowedWords ?? []).filter(Boolean);
+  const allowedAll = hk ? [...allowed, ...allowed.map((w) => simplifyKeepingOffsets(w))] : allowed;
+  const blocked = protectedMask(work, allowedAll);
+  if (hk) {
+    const more = protectedMask(text, allowed);
+    for (let i = 0; i < blocked.length; i++) blocked[i] |= more[i];
+  }
+  const links = linkMask(text);
+  const issues: Issue[] = [];
+
+  // custom wrong words protect their span from other families and produce type 5 / 7
+  if (bits & Bits.dictionary) {
+    const wrong = new WordMatcher<{ correct: string; team: boolean }>();
+    for (const w of options.wrongWords ?? []) wrong.add(w.word, { correct: w.correct, team: w.source === 'team' });
+    for (const src of hk ? [text, work] : [text]) {
+      for (const m of wrong.find(src)) {
+        issues.push({ start: m.start, end: m.end, original: '', suggestions: [m.value.correct], category: '0', type: m.value.team ? 7 : 5, level: 1, message: `“${m.word}”在${m.value.team ? '共享词库' : '自定义词库'}中登记为错词，应为“${m.value.correct}”。` });
+      }
+    }
+    const key = new WordMatcher<boolean>();
+    for (const k of options.keyWords ?? []) key.add(k.word, k.source === 'team');
+    for (const m of key.find(text)) {
+      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: '11', type: m.value ? 10 : 9, level: 3, message: `“${m.word}”是${m.value ? '共享词库' : '自定义'}重点词，请核对。` });
+    }
+  }
+
+  const spellBlocked = new Uint8Array(blocked);
+  for (const i of issues) spellBlocked.fill(1, i.start, i.end);
+  // likely proper names (jieba person/place/organisation names of 3+ characters) are not corrected
+  markNames(e, work, spellBlocked);
+
+  if (bits & (Bits.spelling | Bits.usage)) {
+    const params = mode === 4 ? MODE4 : MODE3;
+    for (const f of e.speller.check(work, spellBlocked, params)) {
+      const cat = SPELL_CATEGORY[f.relation];
+      const bit = cat === '0' ? Bits.usage : Bits.spelling;
+      if (!(bits & bit)) continue;
+      issues.push({ start: f.pos, end: f.pos + 1, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
+    }
+  }
+  if (bits & Bits.wording) issues.push(...e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3));
+  if (bits & Bits.sensitive) {
+    const sens = new WordMatcher<{ category: string; type: number }>();
+    for (const s of options.sensitiveWords ?? []) sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4 });
+    const custom = sens.find(work);
+    if (hk) custom.push(...sens.find(text));
+    for (const m of custom) {
+      const label = CATEGORY_BY_CODE.get(m.value.category)?.cn ?? '敏感';
+      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: m.value.category, type: m.value.type, level: 3, message: `“${m.word}”是${m.value.type === 6 ? '共享词库' : '自定义'}敏感词（${label}）。` });
+    }
+    for (const m of e.sensitive.find(work)) {
+      const label = CATEGORY_BY_CODE.get(m.value)?.cn ?? '敏感';
+      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: m.value, type: 3, level: 3, message: `“${text.slice(m.start, m.end)}”属于敏感词（${label}），请斟酌。` });
+    }
+  }
+  if (bits & Bits.facts) {
+    issues.push(...checkDates(work));
+    issues.push(...e.address.check(work));
+  }
+  if (bits & Bits.punctuation) issues.push(...checkPunctuation(text, links));
+  if (bits & Bits.advanced) {
+    issues.push(...checkLeaders(work, options.leaders ?? []));
+    if (hk) issues.push(...checkLeaders(text, options.leaders ?? []));
+    issues.push(...checkAmounts(work));
+  }
+
+  // allowed words silence every finding that overlaps them
+  const allowedSpans: Array<[number, number]> = [];
+  for (const w of allowedAll) {
+    for (const src of hk ? [text, work] : [text]) {
+      let idx = src.indexOf(w);
+      while (idx >= 0) { allowedSpans.push([idx, idx + w.length]); idx = src.indexOf(w, idx + 1); }
+    }
+  }
+  const result: Issue[] = [];
+  const taken: Issue[] = [];
+  issues.sort((a, b) => priority(a) - priority(b) || a.start - b.start);
+  for (const i of issues) {
+    if (i.end <= i.start || i.end > text.length) continue;
+    if (allowedSpans.some(([s, t]) => i.start < t && s < i.end)) continue;
+    const hint = i.suggestions.length === 0 && i.level === 3;
+    const clash = taken.some((o) => o.start < i.end && i.start < o.end && (hint === (o.suggestions.length === 0 && o.level === 3)));
+    if (clash) continue;
+    i.original = text.slice(i.start, i.end);
+    if (hk) { i.suggestions = i.suggestions.map((s) => hkConverters().s2t(s)); i.message = hkConverters().s2t(i.message); }
+    i.suggestions = [...new Set(i.suggestions)].filter((s) => s !== i.original);
+    if (i.suggestions.length === 0 && i.level !== 3 && !i.category.startsWith('10-2') && !i.category.startsWith('9-')) continue;
+    taken.push(i);
+    result.push(i);
+  }
+  result.sort((a, b) => a.start - b.start || a.end - b.end);
+  return result;
+}
+
+function markNames(e: Engine, s: string, mask: Uint8Array) {
+  const pos = e.dict.pos;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x4e00 || c > 0x9fff) continue;
+    for (let L = 6; L >= 3; L--) {
+      if (i + L > s.length) continue;
+      const p = pos.get(s.slice(i, i + L));
+      if (p === 'nr' || p === 'ns' || p === 'nt' || p === 'nrt' || p === 'nz') {
+        mask.fill(1, i, i + L);
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Word bigram language model (derived from sunpinyin-data, CC BY-SA 3.0; see NOTICE.md)
+ * with a Viterbi segmenter used to score short windows of text.
+ * Costs are -ln P (smaller is better).
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'data');
+
+export const OOV_COST = 19;
+
+export class LanguageModel {
+  readonly vocab: string[];
+  readonly ids = new Map<string, number>();
+  readonly maxLen: number;
+  private row: Uint32Array;
+  private col: Uint32Array;
+  private uniPr: Uint8Array;
+  private uniBow: Int8Array;
+  private biPr: Uint8Array;
+
+  constructor() {
+    const buf = gunzipSync(readFileSync(path.join(dataDir, 'lm.bin.gz')));
+    if (buf.toString('latin1', 0, 4) !== 'CSLM') throw new Error('bad lm.bin');
+    const V = buf.readUInt32LE(8);
+    const NB = buf.readUInt32LE(12);
+    const ab = buf.buffer;
+    let off = buf.byteOffset + 16;
+    const take = <T>(ctor: (o: number) => T, bytes: number): T => {
+      const t = ctor(off);
+      off += bytes + ((4 - (bytes % 4)) % 4);
+      return t;
+    };
+    // make sure offsets are aligned for Uint32Array views
+    const aligned = off % 4 === 0 ? null : Buffer.from(buf.subarray(16));
+    if (aligned) throw new Error('unaligned lm buffer');
+    this.row = take((o) => new Uint32Array(ab, o, V + 1), (V + 1) * 4);
+    this.col = take((o) => new Uint32Array(ab, o, NB), NB * 4);
+    this.uniPr = take((o) => new Uint8Array(ab, o, V), V);
+    this.uniBow = take((o) => new Int8Array(ab, o, V), V);
+    this.biPr = take((o) => new Uint8Array(ab, o, NB), NB);
+    this.vocab = gunzipSync(readFileSync(path.join(dataDir, 'lm-vocab.txt.gz'))).toString('utf8').split('\n');
+    let maxLen = 1;
+    for (let i = 0; i < this.vocab.length; i++) {
+      const w = this.vocab[i];
+      if (w && this.uniPr[i] > 0) {
+        this.ids.set(w, i);
+        if (w.length > maxLen) maxLen = w.length;
+      }
+    }
+    this.maxLen = Math.min(maxLen, 8);
+  }
+
+  /** -ln P(w) */
+  uni(w: number): number {
+    return this.uniPr[w] / 10;
+  }
+
+  /** -ln P(w | p) with back-off */
+  bi(p: number, w: number): number {
+    let lo = this.row[p];
+    let hi = this.row[p + 1] - 1;
+    const col = this.col;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      const c = col[m];
+      if (c === w) return this.biPr[m] / 10;
+      if (c < w) lo = m + 1;
+      else hi = m - 1;
+    }
+    return this.uniBow[p] / 20 + this.uniPr[w] / 10;
+  }
+
+  has(word: string): boolean {
+    return this.ids.has(word);
+  }
+
+  /** unigram cost of a word or Infinity */
+  wordCost(word: string): number {
+    const id = this.ids.get(word);
+    return id === undefined ? Infinity : this.uni(id);
+  }
+
+  /**
+   * Best segmentation cost of s[from, to) (bigram Viterbi, beam of K states per position).
+   * Characters with no lexicon entry cost OOV_COST each.
+   */
+  score(s: string, from = 0, to = s.length, K = 4): number {
+    const n = to - from;
+    if (n <= 0) return 0;
+    // states[i]: list of [cost, lastWordId] for prefix length i; -1 = OOV/boundary
+    const costs: number[][] = new Array(n + 1);
+    const lasts: number[][] = new Array(n + 1);
+    costs[0] = [0];
+    lasts[0] = [-1];
+    for (let i = 1; i <= n; i++) { costs[i] = []; lasts[i] = []; }
+    const maxLen = this.maxLen;
+    for (let i = 0; i < n; i++) {
+      const pc = costs[i];
+      if (pc.length === 0) continue;
+      const pl = lasts[i];
+      let any = false;
+      const lim = Math.min(maxLen, n - i);
+      for (let L = 1; L <= lim; L++) {
+        const id = this.ids.get(s.substr(from + i, L));
+        if (id === undefined) continue;
+        any = true;
+        let best = Infinity;
+        for (let k = 0; k < pc.length; k++) {
+          const c = pc[k] + (pl[k] < 0 ? this.uni(id) : this.bi(pl[k], id));
+          if (c < best) best = c;
+        }
+        push(costs[i + L], lasts[i + L], best, id, K);
+      }
+      if (!any) {
+        let best = Infinity;
+        for (let k = 0; k < pc.length; k++) if (pc[k] < best) best = pc[k];
+        push(costs[i + 1], lasts[i + 1], best + OOV_COST, -1, K);
+      }
+    }
+    const fc = costs[n];
+    let best = Infinity;
+    for (const c of fc) if (c < best) best = c;
+    return best;
+  }
+
+  /** best segmentation of s as words (unigram+bigram Viterbi with back-pointers) */
+  segment(s: string): string[] {
+    const n = s.length;
+    const best = new Float64Array(n + 1).fill(Infinity);
+    const back = new Int32Array(n + 1);
+    const lastId = new Int32Array(n + 1).fill(-1);
+    best[0] = 0;
+    for (let i = 0; i < n; i++) {
+      if (best[i] === Infinity) continue;
+      let any = false;
+      for (let L = 1; L <= Math.min(this.maxLen, n - i); L++) {
+        const id = this.ids.get(s.substr(i, L));
+        if (id === undefined) continue;
+        any = true;
+        const c = best[i] + (lastId[i] < 0 ? this.uni(id) : this.bi(lastId[i], id));
+        if (c < best[i + L]) { best[i + L] = c; back[i + L] = i; lastId[i + L] = id; }
+      }
+      if (!any && best[i] + OOV_COST < best[i + 1]) { best[i + 1] = best[i] + OOV_COST; back[i + 1] = i; lastId[i + 1] = -1; }
+    }
+    const out: string[] = [];
+    for (let e = n; e > 0; e = back[e]) out.push(s.slice(back[e], e));
+    return out.reverse();
+  }
+}
+
+function push(cs: number[], ls: number[], c: number, id: number, K: number) {
+  for (let k = 0; k < ls.length; k++) {
+    if (ls[k] === id) {
+      if (c < cs[k]) cs[k] = c;
+      return;
+    }
+  }
+  if (cs.length < K) { cs.push(c); ls.push(id); return; }
+  let worst = 0;
+  for (let k = 1; k < cs.length; k++) if (cs[k] > cs[worst]) worst = k;
+  if (c < cs[worst]) { cs[worst] = c; ls[worst] = id; }
+}

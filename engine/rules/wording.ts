@@ -1,0 +1,109 @@
+/**
+ * Word-level families:
+ *  4 冗余  repeated function characters (的的, 了了) and repeated non-verbal words (我们我们)
+ *  3 遗漏  a character missing from a four-character idiom (一丝不苟 written 一不苟)
+ *  7 语序  two adjacent characters swapped (决解 -> 解决)
+ * All expressed as replacements of a span; each accepted only with a language-model margin.
+ */
+import type { LanguageModel } from '../lm';
+import type { JiebaDict } from '../jieba';
+import type { Issue } from '../types';
+
+const FUNCTION_CHARS = new Set('的了是在和与及把被将从对为也都就还而但又很吗呢吧着过所以因我你他她它这那有'.split(''));
+const isHan = (c: string | undefined) => !!c && c >= '\u4e00' && c <= '\u9fff';
+
+export interface WordingParams { dupGain: number; missGain: number; swapGain: number; window: number }
+export const WORDING3: WordingParams = { dupGain: 4, missGain: 8, swapGain: 9, window: 4 };
+export const WORDING4: WordingParams = { dupGain: 3, missGain: 7, swapGain: 8, window: 5 };
+
+export class WordingChecker {
+  private idiomByMissing = new Map<string, string>();
+  constructor(private lm: LanguageModel, private dict: JiebaDict) {
+    for (const w of dict.idioms) {
+      for (let k = 0; k < 4; k++) {
+        const key = w.slice(0, k) + w.slice(k + 1);
+        if (!this.idiomByMissing.has(key)) this.idiomByMissing.set(key, w);
+        else if (this.idiomByMissing.get(key) !== w) this.idiomByMissing.set(key, '');
+      }
+    }
+  }
+
+  private known(w: string) {
+    return this.lm.has(w) || this.dict.freq.has(w);
+  }
+
+  private gain(text: string, s: number, e: number, repl: string, W: number): number {
+    let lo = s;
+    let hi = e;
+    for (let k = 0; k < W && lo > 0 && isHan(text[lo - 1]); k++) lo--;
+    for (let k = 0; k < W && hi < text.length && isHan(text[hi]); k++) hi++;
+    const before = this.lm.score(text.slice(lo, hi));
+    const after = this.lm.score(text.slice(lo, s) + repl + text.slice(e, hi));
+    return before - after;
+  }
+
+  check(text: string, blocked: Uint8Array, p: WordingParams): Issue[] {
+    const out: Issue[] = [];
+    const free = (s: number, e: number) => { for (let k = s; k < e; k++) if (blocked[k]) return false; return true; };
+    for (let i = 0; i + 1 < text.length; i++) {
+      const c = text[i];
+      if (!isHan(c)) continue;
+      // 4: repeated character
+      if (text[i + 1] === c && FUNCTION_CHARS.has(c) && free(i, i + 2)) {
+        let inWord = false;
+        for (let a = Math.max(0, i - 2); a <= i + 1 && !inWord; a++) {
+          for (let L = 2; L <= 4; L++) {
+            if (a <= i && a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) { inWord = true; break; }
+          }
+        }
+        if (!inWord && text[i + 2] !== c && this.gain(text, i, i + 2, c, p.window) >= p.dupGain) {
+          out.push({ start: i, end: i + 2, original: c + c, suggestions: [c], category: '4', level: 2, message: `“${c}”重复，疑为多余。` });
+          i++;
+          continue;
+        }
+      }
+      // 4: repeated two-character word
+      if (i + 3 < text.length && text.slice(i, i + 2) === text.slice(i + 2, i + 4) && isHan(text[i + 1]) && free(i, i + 4)) {
+        const w = text.slice(i, i + 2);
+        const pos = this.dict.pos.get(w) ?? '';
+        const verbal = /^[vad]/.test(pos) || w[0] === w[1];
+        if (this.known(w) && !verbal && !this.known(text.slice(i, i + 4)) && this.gain(text, i, i + 4, w, p.window) >= p.dupGain) {
+          out.push({ start: i, end: i + 4, original: w + w, suggestions: [w], category: '4', level: 2, message: `词语“${w}”重复，疑为多余。` });
+          i += 3;
+          continue;
+        }
+      }
+      // 3: idiom missing a character
+      if (i + 2 < text.length && isHan(text[i + 1]) && isHan(text[i + 2]) && free(i, i + 3)) {
+        const key = text.slice(i, i + 3);
+        const idiom = this.idiomByMissing.get(key);
+        if (idiom && !this.known(key) && !text.startsWith(idiom, i) && !(i > 0 && text.startsWith(idiom, i - 1))
+          && this.gain(text, i, i + 3, idiom, p.window) >= p.missGain) {
+          out.push({ start: i, end: i + 3, original: key, suggestions: [idiom], category: '3', level: 2, message: `疑似成语“${idiom}”漏字。` });
+          i += 2;
+          continue;
+        }
+      }
+      // 7: swapped characters
+      const d = text[i + 1];
+      if (isHan(d) && d !== c && free(i, i + 2)) {
+        const sw = d + c;
+        if (this.lm.has(sw) && !this.known(c + d)) {
+          let partOfWord = false;
+          for (let a = Math.max(0, i - 3); a <= i + 1 && !partOfWord; a++) {
+            for (let L = 2; L <= 4; L++) {
+              const e = a + L;
+              if (e > text.length || (a === i && e === i + 2)) continue;
+              if (((a <= i && e > i) || (a <= i + 1 && e > i + 1)) && this.lm.wordCost(text.slice(a, e)) < 16) { partOfWord = true; break; }
+            }
+          }
+          if (!partOfWord && this.gain(text, i, i + 2, sw, p.window) >= p.swapGain) {
+            out.push({ start: i, end: i + 2, original: c + d, suggestions: [sw], category: '7', level: 2, message: `“${c + d}”疑为“${sw}”的语序颠倒。` });
+            i++;
+          }
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,26 @@
+/** Shape-similar character pairs (derived from glyph bitmaps of Noto Sans CJK, see NOTICE.md). */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { dataDir } from './lm';
+
+export class ShapeTable {
+  private pairs = new Map<string, string>();
+  constructor() {
+    const file = path.join(dataDir, 'shape.txt');
+    if (!existsSync(file)) return;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [ch, sims] = line.split(' ');
+      this.pairs.set(ch, sims);
+    }
+  }
+  similar(a: string, b: string): boolean {
+    const x = this.pairs.get(a);
+    if (x && x.includes(b)) return true;
+    const y = this.pairs.get(b);
+    return !!y && y.includes(a);
+  }
+  neighbours(a: string): string {
+    return this.pairs.get(a) ?? '';
+  }
+}

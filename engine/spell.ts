@@ -1,0 +1,225 @@
+/**
+ * Spelling families 1 同音 / 2 谐音 / 5 形近 and the special confusion sets of family 0.
+ * detect -> candidates -> log-linear score with margin:
+ *   gain = LMcost(window) - LMcost(window with candidate) - channelCost(relation)
+ * A candidate is considered at a position only if it completes a lexicon word with its neighbours
+ * (or belongs to a small special confusion set), which keeps the search cheap and precise.
+ */
+import type { LanguageModel } from './lm';
+import type { PinyinTable } from './pinyin';
+import type { ShapeTable } from './shape';
+
+export interface SpellParams {
+  window: number;
+  threshold: number;
+  /** extra margin required for candidates of the special sets (的/地/得 ...) */
+  specialThreshold: number;
+  sameToneCost: number;
+  toneCost: number;
+  fuzzyCost: number;
+  shapeCost: number;
+  fuzzy: boolean;
+  shape: boolean;
+  maxPattern: number;
+  /** maximum unigram cost of a candidate character */
+  maxCharCost: number;
+  /** extra cost when the original character is part of a multi-character lexicon word in the best segmentation */
+  inWordCost: number;
+  editsPerChars: number;
+}
+
+export const MODE3: SpellParams = {
+  window: 4,
+  threshold: 6,
+  specialThreshold: 4,
+  sameToneCost: 0,
+  toneCost: 0.8,
+  fuzzyCost: 2.5,
+  shapeCost: 3,
+  fuzzy: false,
+  shape: true,
+  maxPattern: 4,
+  maxCharCost: 12.5,
+  inWordCost: 2,
+  editsPerChars: 8,
+};
+
+export const MODE4: SpellParams = {
+  ...MODE3,
+  window: 5,
+  threshold: 5.5,
+  fuzzy: true,
+  maxPattern: 5,
+  maxCharCost: 14,
+};
+
+export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';
+
+export interface SpellFinding {
+  pos: number;
+  orig: string;
+  cand: string;
+  gain: number;
+  relation: Relation;
+}
+
+/** common misuse sets checked with the language model at every occurrence (category 0) */
+export const SPECIAL_SETS: string[][] = [
+  ['的', '地', '得'],
+  ['在', '再'],
+  ['做', '作'],
+  ['那', '哪'],
+  ['象', '像'],
+  ['已', '以'],
+  ['即', '既'],
+];
+
+/** variant forms that are not misspellings (台湾/旧字形 usage): never "correct" one into the other */
+const VARIANTS: string[] = ['著着', '甚什', '妳你', '牠它他', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '她他', '它他', '哪那'];
+const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
+
+const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
+
+export class Speller {
+  /** word with one character replaced by \0 -> characters completing it */
+  readonly patterns = new Map<string, string>();
+  private special = new Map<string, string[]>();
+
+  constructor(
+    private lm: LanguageModel,
+    private py: PinyinTable,
+    private shape: ShapeTable | null,
+    extraWords: Iterable<string> = [],
+  ) {
+    const add = (w: string) => {
+      for (let k = 0; k < w.length; k++) {
+        const key = w.slice(0, k) + '\0' + w.slice(k + 1);
+        const prev = this.patterns.get(key);
+        if (prev === undefined) this.patterns.set(key, w[k]);
+        else if (!prev.includes(w[k])) this.patterns.set(key, prev + w[k]);
+      }
+    };
+    for (const [w, id] of lm.ids) {
+      if (w.length < 2 || w.length > 5) continue;
+      if (lm.uni(id) > 17) continue;
+      let ok = true;
+      for (let i = 0; i < w.length; i++) if (!isHan(w.charCodeAt(i))) { ok = false; break; }
+      if (ok) add(w);
+    }
+    for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
+    for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
+  }
+
+  relation(a: string, b: string): Relation | null {
+    const r = this.py.relation(a, b);
+    if (r === 3) return 'same-tone';
+    if (r === 2) return 'same';
+    if (this.shape?.similar(a, b)) return 'shape';
+    if (r === 1) return 'fuzzy';
+    return null;
+  }
+
+  channelCost(rel: Relation, p: SpellParams): number {
+    switch (rel) {
+      case 'same-tone': return p.sameToneCost;
+      case 'same': return p.toneCost;
+      case 'fuzzy': return p.fuzzyCost;
+      case 'shape': return p.shapeCost;
+      case 'special': return 0;
+    }
+  }
+
+  /**
+   * Find spelling errors in s. `blocked[i] = 1` marks UTF-16 positions that must not change.
+   */
+  check(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
+    const out: SpellFinding[] = [];
+    const n = s.length;
+    let i = 0;
+    while (i < n) {
+      if (!isHan(s.charCodeAt(i))) { i++; continue; }
+      let j = i;
+      while (j < n && isHan(s.charCodeAt(j))) j++;
+      if (j - i >= 2) this.checkRun(s, i, j, blocked, p, out);
+      i = j;
+    }
+    return out;
+  }
+
+  private checkRun(s: string, a: number, b: number, blocked: Uint8Array, p: SpellParams, out: SpellFinding[]) {
+    const lm = this.lm;
+    const W = p.window;
+    // multi-character words of the best segmentation (a character inside one is less suspicious)
+    const inWord = new Uint8Array(b - a);
+    {
+      const seg = lm.segment(s.slice(a, b));
+      let k = 0;
+      for (const w of seg) {
+        if (w.length > 1) for (let t = 0; t < w.length; t++) inWord[k + t] = 1;
+        k += w.length;
+      }
+    }
+    const found: SpellFinding[] = [];
+    for (let i = a; i < b; i++) {
+      if (blocked[i]) continue;
+      const orig = s[i];
+      const cands = new Map<string, Relation>();
+      for (let L = 2; L <= p.maxPattern; L++) {
+        const lo = Math.max(a, i - L + 1);
+        const hi = Math.min(i, b - L);
+        for (let st = lo; st <= hi; st++) {
+          const key = s.slice(st, i) + '\0' + s.slice(i + 1, st + L);
+          const chars = this.patterns.get(key);
+          if (!chars) continue;
+          for (const c of chars) {
+            if (c === orig || cands.has(c) || variantPair(orig, c)) continue;
+            if (lm.wordCost(c) > p.maxCharCost) continue;
+            const rel = this.relation(orig, c);
+            if (!rel) continue;
+            if (rel === 'fuzzy' && !p.fuzzy) continue;
+            if (rel === 'shape' && !p.shape) continue;
+            cands.set(c, rel);
+          }
+        }
+      }
+      const sp = this.special.get(orig);
+      if (sp) for (const c of sp) cands.set(c, 'special');
+      if (cands.size === 0) continue;
+      const lo = Math.max(a, i - W);
+      const hi = Math.min(b, i + W + 1);
+      const left = s.slice(lo, i);
+      const right = s.slice(i + 1, hi);
+      const base = lm.score(left + orig + right);
+      let best: SpellFinding | null = null;
+      for (const [c, rel] of cands) {
+        const cost = lm.score(left + c + right);
+        let gain = base - cost - this.channelCost(rel, p);
+        if (inWord[i - a] && rel !== 'special') gain -= p.inWordCost;
+        const thr = rel === 'special' ? p.specialThreshold : p.threshold;
+        if (gain >= thr && (!best || gain > best.gain)) best = { pos: i, orig, cand: c, gain, relation: rel };
+      }
+      if (best) found.push(best);
+    }
+    if (found.length === 0) return;
+    // greedy acceptance, re-scoring against the already corrected text
+    found.sort((x, y) => y.gain - x.gain);
+    const maxEdits = Math.max(1, Math.ceil((b - a) / p.editsPerChars));
+    let work = s.slice(a, b);
+    let accepted = 0;
+    for (const f of found) {
+      if (accepted >= maxEdits) break;
+      const k = f.pos - a;
+      const lo = Math.max(0, k - W);
+      const hi = Math.min(work.length, k + W + 1);
+      const left = work.slice(lo, k);
+      const right = work.slice(k + 1, hi);
+      const gain = lm.score(left + f.orig + right) - lm.score(left + f.cand + right) - this.channelCost(f.relation, p)
+        - (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0);
+      const thr = f.relation === 'special' ? p.specialThreshold : p.threshold;
+      if (gain < thr) continue;
+      work = work.slice(0, k) + f.cand + work.slice(k + 1);
+      out.push({ ...f, gain });
+      accepted++;
+    }
+  }
+}

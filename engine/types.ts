@@ -1,0 +1,39 @@
+export interface Issue {
+  /** UTF-16 offset into the checked text (inclusive) */
+  start: number;
+  /** UTF-16 offset (exclusive) */
+  end: number;
+  /** text.slice(start, end) */
+  original: string;
+  /** replacements for [start, end), best first; may be empty (hint only) */
+  suggestions: string[];
+  /** spec §3 category code: "1", "5", "8-2", "9-1", "10-3", "12-1" ... */
+  category: string;
+  /** spec §3 result-type label where a list produced it (3 敏感词, 4 自定义敏感词, 5 自定义错词, ...) */
+  type?: number;
+  /** 1 错误 (error), 2 建议 (suggestion), 3 提示 (hint) */
+  level: number;
+  /** one-sentence reason with the evidence */
+  message: string;
+}
+
+export type Source = 'personal' | 'team';
+
+export interface CustomDictionaries {
+  wrongWords?: Array<{ word: string; correct: string; source?: Source }>;
+  sensitiveWords?: Array<{ word: string; category?: string; source?: Source }>;
+  keyWords?: Array<{ word: string; source?: Source }>;
+  allowedWords?: string[];
+  leaders?: Array<{ name: string; titles: string[] }>;
+}
+
+export interface CheckOptions extends CustomDictionaries {
+  /** 3 = standard (fast), 4 = fine proofreading (wider search) */
+  mode?: 3 | 4;
+  /** bitmask of check families, default 127 (see engine/README.md) */
+  checkOptions?: number;
+  /** cn (simplified) or hk (traditional input, traditional suggestions) */
+  lang?: 'cn' | 'hk';
+  /** run the advanced checks (12-x) even when bit 128 is not set */
+  advancedProofreading?: boolean;
+}
