@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'data');
+export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'lexicon');
 
 export const OOV_COST = 19;
 

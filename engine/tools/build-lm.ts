@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const outDir = path.resolve(here, '..', 'data');
+const outDir = path.resolve(here, '..', 'lexicon');
 const dataDir = process.env.SUNPINYIN_DATA ?? '/usr/lib/x86_64-linux-gnu/sunpinyin/data';
 
 function readVocab(): string[] {

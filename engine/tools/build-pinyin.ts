@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { pinyin } from 'pinyin-pro';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dataDir = path.resolve(here, '..', 'data');
+const dataDir = path.resolve(here, '..', 'lexicon');
 const vocab = gunzipSync(readFileSync(path.join(dataDir, 'lm-vocab.txt.gz'))).toString('utf8').split('\n');
 const chars = new Set<string>();
 for (const w of vocab) if (w.length === 1 && /[\u4e00-\u9fff]/.test(w)) chars.add(w);

@@ -28,5 +28,5 @@ for (const [pcode, pname] of Object.entries(d['86'])) {
   }
   provinces[pname] = cityNames;
 }
-writeFileSync(path.resolve(here, '..', 'data', 'regions.json'), JSON.stringify({ provinces, cities }));
+writeFileSync(path.resolve(here, '..', 'lexicon', 'regions.json'), JSON.stringify({ provinces, cities }));
 console.log(Object.keys(provinces).length, 'provinces', Object.keys(cities).length, 'cities');

@@ -1,0 +1,130 @@
+/**
+ * npm run bench — engine benchmark.
+ * 1. CSC development sets (../shared/bench/csc/*.tsv, read only, never shipped): strict sentence-level
+ *    detection/correction P/R/F1, pycorrector-style P/R/F1, false alarms on clean sentences, speed.
+ * 2. The project's own category sets (engine/bench/own/*.tsv), written by the team.
+ * Env: BENCH_SAMPLE (max sentences per LEMON file, default 1000), BENCH_SETS (comma list of names).
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { check, loadEngine } from '../index';
+import type { Issue } from '../types';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+const cscDir = path.resolve(repoRoot, '..', 'shared', 'bench', 'csc');
+const ownDir = path.join(here, 'own');
+const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 1000);
+const ONLY = process.env.BENCH_SETS?.split(',');
+const MODES: Array<3 | 4> = process.env.BENCH_MODES ? (process.env.BENCH_MODES.split(',').map(Number) as Array<3 | 4>) : [3, 4];
+const SPELL_CATS = new Set(['0', '1', '2', '5']);
+
+const f1 = (p: number, r: number) => (p + r > 0 ? (2 * p * r) / (p + r) : 0);
+const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
+
+function applySubstitutions(src: string, issues: Issue[]): string {
+  const arr = src.split('');
+  for (const i of issues) {
+    if (!SPELL_CATS.has(i.category) || !i.suggestions.length) continue;
+    const s = i.suggestions[0];
+    if (s.length !== i.end - i.start) continue;
+    for (let k = 0; k < s.length; k++) arr[i.start + k] = s[k];
+  }
+  return arr.join('');
+}
+
+function diffPositions(a: string, b: string): string {
+  const out: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) out.push(i);
+  return out.join(',');
+}
+
+interface Row { set: string; mode: number; n: number; dP: number; dR: number; dF: number; cP: number; cR: number; cF: number; pyP: number; pyR: number; pyF: number; fa: number; sps: number; cps: number }
+
+function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row {
+  let goldErr = 0, predChanged = 0, dTP = 0, cTP = 0, clean = 0, fp = 0, chars = 0;
+  const t0 = performance.now();
+  for (const [src, tgt] of pairs) {
+    const issues = check(src, { mode });
+    const pred = applySubstitutions(src, issues);
+    chars += src.length;
+    const hasErr = src !== tgt;
+    if (hasErr) goldErr++; else clean++;
+    if (pred !== src) predChanged++;
+    if (hasErr && pred !== src && diffPositions(src, pred) === diffPositions(src, tgt)) dTP++;
+    if (hasErr && pred === tgt) cTP++;
+    if (!hasErr && pred !== src) fp++;
+  }
+  const secs = (performance.now() - t0) / 1000;
+  const dP = dTP / predChanged, dR = dTP / goldErr, cP = cTP / predChanged, cR = cTP / goldErr;
+  // pycorrector style: TP erroneous fixed exactly, FN erroneous not fixed, FP clean changed
+  const pyP = cTP / (cTP + fp), pyR = cTP / goldErr;
+  return { set: name, mode, n: pairs.length, dP, dR, dF: f1(dP, dR), cP, cR, cF: f1(cP, cR), pyP, pyR, pyF: f1(pyP, pyR), fa: clean ? fp / clean : NaN, sps: pairs.length / secs, cps: chars / secs };
+}
+
+interface OwnRow { set: string; mode: number; n: number; detP: number; detR: number; corr: number; fa: number }
+
+/** own set line: category<TAB>source<TAB>target   (category "-" = clean sentence; target optional) */
+function runOwn(name: string, lines: string[][], mode: 3 | 4): OwnRow {
+  let flagged = 0, hits = 0, expected = 0, corrN = 0, corrOk = 0, clean = 0, fa = 0;
+  for (const [cat, src, tgt] of lines) {
+    const issues = check(src, { mode, advancedProofreading: true, leaders: OWN_LEADERS });
+    if (cat === '-') { clean++; if (issues.length) fa++; continue; }
+    expected++;
+    const mine = issues.filter((i) => i.category === cat);
+    if (issues.length) flagged++;
+    if (mine.length) hits++;
+    if (tgt !== undefined && tgt !== '') {
+      corrN++;
+      let out = src;
+      for (const i of [...mine].sort((a, b) => b.start - a.start)) if (i.suggestions.length) out = out.slice(0, i.start) + i.suggestions[0] + out.slice(i.end);
+      if (out === tgt) corrOk++;
+    }
+  }
+  return { set: name, mode, n: lines.length, detP: flagged ? hits / flagged : NaN, detR: expected ? hits / expected : NaN, corr: corrN ? corrOk / corrN : NaN, fa: clean ? fa / clean : NaN };
+}
+
+const OWN_LEADERS = [
+  { name: '王建国', titles: ['市长'] },
+  { name: '李红梅', titles: ['市委书记'] },
+];
+
+function main() {
+  const { loadMs } = loadEngine();
+  console.log(`lexicon load: ${loadMs} ms`);
+  const rows: Row[] = [];
+  if (!existsSync(cscDir)) {
+    console.log(`note: ${cscDir} is absent; the CSC development sets are skipped.`);
+  } else {
+    for (const f of readdirSync(cscDir).filter((x) => x.endsWith('.tsv')).sort()) {
+      const name = f.replace(/\.tsv$/, '');
+      if (ONLY && !ONLY.includes(name)) continue;
+      let pairs = readFileSync(path.join(cscDir, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]).filter((p) => p.length === 2 && p[0].length === p[1].length);
+      const total = pairs.length;
+      if (name.startsWith('lemon') && pairs.length > SAMPLE) {
+        const step = pairs.length / SAMPLE;
+        pairs = Array.from({ length: SAMPLE }, (_, k) => pairs[Math.floor(k * step)]);
+        console.log(`note: ${name} sampled ${pairs.length} of ${total} pairs (every ${step.toFixed(2)}th; BENCH_SAMPLE to change)`);
+      }
+      for (const mode of MODES) rows.push(runCsc(name, pairs, mode));
+    }
+    console.log('\nCSC development sets (strict sentence level = ReaLiSe style; py = pycorrector style; FA = false alarms on clean sentences)');
+    console.log('set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1 | py-P   py-R   py-F1 |  FA    | sent/s  char/s');
+    for (const r of rows) {
+      console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}`);
+    }
+  }
+  if (existsSync(ownDir)) {
+    const own: OwnRow[] = [];
+    for (const f of readdirSync(ownDir).filter((x) => x.endsWith('.tsv')).sort()) {
+      const lines = readFileSync(path.join(ownDir, f), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+      for (const mode of MODES) own.push(runOwn(f.replace(/\.tsv$/, ''), lines, mode));
+    }
+    console.log('\nOwn category sets (engine/bench/own; detection = the expected category is reported; corr = applying its suggestions gives the target)');
+    console.log('set                 mode     n  det-P  det-R  corr   |  FA');
+    for (const r of own) console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`);
+  }
+  console.log(`\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`);
+}
+main();
