@@ -1,0 +1,44 @@
+import { useLingui } from '@lingui/react/macro';
+import { Flex, Heading, HStack, IconButton } from '@chakra-ui/react';
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'wouter';
+import type { WorkbenchRoute } from '../routes';
+import { LanguageSwitch } from './LanguageSwitch';
+import { UserMenu } from './UserMenu';
+
+export function Header({ route }: { route: WorkbenchRoute | undefined }) {
+  const { t, i18n } = useLingui();
+  return (
+    <Flex
+      as="header"
+      align="center"
+      justify="space-between"
+      gap="4"
+      h="16"
+      px={{ base: '4', md: '8' }}
+      bg="panel"
+      borderBottomWidth="1px"
+      position="sticky"
+      top="0"
+      zIndex="docked"
+    >
+      <HStack gap="2" minW="0">
+        {route?.hideSlide ? (
+          // No side bar here: give a way back to the workbench.
+          <IconButton asChild variant="ghost" size="sm" aria-label={t`返回工作台`}>
+            <Link href="/">
+              <ArrowLeft />
+            </Link>
+          </IconButton>
+        ) : null}
+        <Heading as="h1" size="md" lineClamp={1} data-testid="page-title">
+          {route ? i18n._(route.label) : null}
+        </Heading>
+      </HStack>
+      <HStack gap="3">
+        <LanguageSwitch />
+        <UserMenu />
+      </HStack>
+    </Flex>
+  );
+}

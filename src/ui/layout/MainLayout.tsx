@@ -1,0 +1,86 @@
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
+import { Redirect, useLocation } from 'wouter';
+import { useSession } from '../app-actor';
+import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
+import { FeatureUnavailableScreen, NotFoundScreen, UserScreen } from '../screens';
+import { BrowserBanner } from './BrowserBanner';
+import { Header } from './Header';
+import { QuotaDialog } from './QuotaDialog';
+import { SideBar } from './SideBar';
+
+export function PageSpinner() {
+  return (
+    <Center minH="50vh" w="full">
+      <Spinner size="lg" color="blue.solid" />
+    </Center>
+  );
+}
+
+function Screen({ route }: { route: WorkbenchRoute }) {
+  if (route.path === '/user') return <UserScreen />;
+  return <FeatureUnavailableScreen feature={route.label} />;
+}
+
+/** Keep-alive screens stay mounted once visited and are only hidden (spec §2: kept alive). */
+function useVisitedKeepAlive(current: WorkbenchRoute | undefined): Set<string> {
+  const [visited, setVisited] = useState<Set<string>>(() => new Set(current?.keepAlive ? [current.path] : []));
+  useEffect(() => {
+    if (current?.keepAlive && !visited.has(current.path)) setVisited(new Set(visited).add(current.path));
+  }, [current, visited]);
+  return current?.keepAlive && !visited.has(current.path) ? new Set(visited).add(current.path) : visited;
+}
+
+function Pane({ active, path, children }: { active: boolean; path: string; children: ReactNode }) {
+  return (
+    <Box hidden={!active} data-screen={path}>
+      <Suspense fallback={<PageSpinner />}>{children}</Suspense>
+    </Box>
+  );
+}
+
+/** The main layout (spec §2): side bar (not on hideSlide routes), header, screen, layout extras. */
+export function MainLayout() {
+  const [location] = useLocation();
+  const { status } = useSession();
+  const route = findRoute(location);
+  const visited = useVisitedKeepAlive(route);
+
+  if (status === 'loggedOut') return <Redirect to="/login" replace />;
+  if (status !== 'loggedIn') {
+    // Restoring a stored session, a token from the route query being checked, or logging out.
+    return (
+      <Center minH="100vh">
+        <Spinner size="xl" color="blue.solid" />
+      </Center>
+    );
+  }
+
+  return (
+    <Flex minH="100vh" bg="canvas" data-testid="main-layout">
+      {route?.hideSlide ? null : <SideBar current={route} />}
+      <Flex direction="column" flex="1" minW="0">
+        <BrowserBanner />
+        <Header route={route} />
+        <Box as="main" flex="1" px={{ base: '4', md: '8' }} py="6" pb="20">
+          {KEEP_ALIVE_ROUTES.filter((r) => visited.has(r.path)).map((r) => (
+            <Pane key={r.path} path={r.path} active={r.path === route?.path}>
+              <Screen route={r} />
+            </Pane>
+          ))}
+          {route && !route.keepAlive ? (
+            <Pane key={route.path} path={route.path} active>
+              <Screen route={route} />
+            </Pane>
+          ) : null}
+          {route ? null : (
+            <Pane key="not-found" path="not-found" active>
+              <NotFoundScreen />
+            </Pane>
+          )}
+        </Box>
+      </Flex>
+      <QuotaDialog />
+    </Flex>
+  );
+}

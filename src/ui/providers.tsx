@@ -1,0 +1,81 @@
+import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
+import { ChakraProvider } from '@chakra-ui/react';
+import { I18nProvider } from '@lingui/react';
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { ThemeProvider } from 'next-themes';
+import type { AnyActorLogic } from 'xstate';
+import { AppActorContext, useLanguage, useSession, useThemeMode } from './app-actor';
+import { activateLocale, i18n } from './i18n';
+import { system } from './system';
+import { NoticeToaster } from './toaster';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // unwrap() already reports failures; retrying a 4xx only repeats the message.
+      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** The language machine drives Lingui (and `<html lang>`). */
+function LocaleBridge({ children }: { children: ReactNode }) {
+  const { locale } = useLanguage();
+  // The first locale is active before anything renders; later switches go through the provider's event.
+  useState(() => activateLocale(locale));
+  useLayoutEffect(() => activateLocale(locale), [locale]);
+  return <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+}
+
+/** The theme machine is the one source of the colour mode; next-themes only applies it to `<html>`. */
+function ColorModeBridge({ children }: { children: ReactNode }) {
+  const { mode } = useThemeMode();
+  return (
+    <ThemeProvider attribute="class" forcedTheme={mode} enableSystem={false} disableTransitionOnChange storageKey="workbench-color-mode">
+      {children}
+    </ThemeProvider>
+  );
+}
+
+/** Server data of one user never shows to the next: the cache empties when the user changes. */
+function QueryCacheReset() {
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  const uid = user?.uid ?? null;
+  const [previous, setPrevious] = useState(uid);
+  useEffect(() => {
+    if (uid === previous) return;
+    if (previous !== null) queryClient.clear();
+    setPrevious(uid);
+  }, [uid, previous, queryClient]);
+  return null;
+}
+
+export interface AppProvidersProps {
+  /** The app machine with its implementations bound (createLiveApp in the browser, fakes in tests). */
+  logic: AnyActorLogic;
+  /** Actor options, e.g. `{inspect}` for the Stately inspector. */
+  options?: Parameters<typeof AppActorContext.Provider>[0]['options'];
+  queryClient?: QueryClient;
+  children: ReactNode;
+}
+
+export function AppProviders({ logic, options, queryClient, children }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <ChakraProvider value={system}>
+      <AppActorContext.Provider logic={logic as never} options={options}>
+        <LocaleBridge>
+          <ColorModeBridge>
+            <QueryClientProvider client={client}>
+              <QueryCacheReset />
+              {children}
+              <NoticeToaster />
+            </QueryClientProvider>
+          </ColorModeBridge>
+        </LocaleBridge>
+      </AppActorContext.Provider>
+    </ChakraProvider>
+  );
+}

@@ -1,0 +1,299 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Box, Button, Field, Flex, Heading, HStack, Input, Stack, Tabs, Text } from '@chakra-ui/react';
+import { SpellCheck } from 'lucide-react';
+import { Link } from 'wouter';
+import { sendSmsCode } from '../../api/user';
+import { useSession } from '../app-actor';
+import { translateNotice } from '../notices';
+import { ShellControls } from '../layout/ShellControls';
+
+const PHONE_PATTERN = /^1\d{10}$/;
+const SMS_COOLDOWN_S = 60;
+const MIN_PASSWORD = 6;
+
+/** The login page (outside the main layout): phone + password, and registration with an SMS code. */
+export default function Login() {
+  const { t } = useLingui();
+  const [tab, setTab] = useState<'login' | 'register'>('login');
+  return (
+    <Flex minH="100vh" align="center" justify="center" bg="canvas" px="4" py="10" position="relative">
+      <Box position="absolute" top="4" right="4">
+        <ShellControls />
+      </Box>
+      <Box w="full" maxW="420px">
+        <HStack gap="3" mb="6" justify="center">
+          <Flex boxSize="10" borderRadius="lg" bg="blue.solid" color="white" align="center" justify="center">
+            <SpellCheck size={22} aria-hidden />
+          </Flex>
+          <Heading size="xl" as="h1">
+            <Trans>智能校对工作台</Trans>
+          </Heading>
+        </HStack>
+        <Box bg="panel" borderWidth="1px" borderRadius="2xl" boxShadow="sm" p={{ base: '6', md: '8' }}>
+          <Tabs.Root
+            value={tab}
+            onValueChange={(d) => setTab(d.value as 'login' | 'register')}
+            variant="enclosed"
+            fitted
+            lazyMount
+          >
+            <Tabs.List mb="6" aria-label={t`登录或注册`}>
+              <Tabs.Trigger value="login">
+                <Trans>登录</Trans>
+              </Tabs.Trigger>
+              <Tabs.Trigger value="register">
+                <Trans>注册</Trans>
+              </Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="login">
+              <LoginForm />
+            </Tabs.Content>
+            <Tabs.Content value="register">
+              <RegisterForm />
+            </Tabs.Content>
+          </Tabs.Root>
+        </Box>
+        <Text mt="6" textAlign="center" fontSize="sm" color="fg.muted">
+          <Trans>
+            登录即表示您同意{' '}
+            <Link href="/rules" style={{ textDecoration: 'underline' }}>
+              用户规则
+            </Link>
+          </Trans>
+        </Text>
+      </Box>
+    </Flex>
+  );
+}
+
+function SessionError() {
+  const { i18n } = useLingui();
+  const { error } = useSession();
+  if (!error) return null;
+  return (
+    <Alert.Root status="error" borderRadius="md">
+      <Alert.Indicator />
+      <Alert.Title>{translateNotice(i18n, error)}</Alert.Title>
+    </Alert.Root>
+  );
+}
+
+function LoginForm() {
+  const { t } = useLingui();
+  const { status, send } = useSession();
+  const [phone, setPhone] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState(false);
+  const phoneInvalid = touched && !PHONE_PATTERN.test(phone);
+  const passwordInvalid = touched && password.length === 0;
+  const busy = status === 'loggingIn';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (!PHONE_PATTERN.test(phone) || password.length === 0) return;
+    send({ type: 'login submitted', phone, password });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={t`登录`}>
+      <Stack gap="4">
+        <Field.Root invalid={phoneInvalid} required>
+          <Field.Label>
+            <Trans>手机号</Trans>
+          </Field.Label>
+          <Input
+            name="phone"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="username"
+            placeholder={t`请输入手机号`}
+            value={phone}
+            onChange={(e) => setPhone(e.target.value.trim())}
+          />
+          <Field.ErrorText>
+            <Trans>请输入 11 位手机号</Trans>
+          </Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={passwordInvalid} required>
+          <Field.Label>
+            <Trans>密码</Trans>
+          </Field.Label>
+          <Input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            placeholder={t`请输入密码`}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <Field.ErrorText>
+            <Trans>请输入密码</Trans>
+          </Field.ErrorText>
+        </Field.Root>
+        <SessionError />
+        <Button type="submit" colorPalette="blue" size="lg" loading={busy} loadingText={t`登录中…`}>
+          <Trans>登录</Trans>
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** Counts down the SMS resend cooldown once a code was sent. */
+function useCooldown(): [number, () => void] {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((n) => n - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return [left, () => setLeft(SMS_COOLDOWN_S)];
+}
+
+function RegisterForm() {
+  const { t } = useLingui();
+  const { status, send } = useSession();
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [phoneTouched, setPhoneTouched] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [cooldown, startCooldown] = useCooldown();
+
+  const phoneInvalid = (touched || phoneTouched) && !PHONE_PATTERN.test(phone);
+  const codeInvalid = touched && !/^\d{6}$/.test(code);
+  const passwordInvalid = touched && password.length < MIN_PASSWORD;
+  const confirmInvalid = touched && confirm !== password;
+  const busy = status === 'registering';
+
+  async function sendCode() {
+    setPhoneTouched(true);
+    if (!PHONE_PATTERN.test(phone)) return;
+    setSending(true);
+    try {
+      // Errors (rate limit, phone already registered) show through the error catalogue's notice.
+      await sendSmsCode(phone, 'register');
+      setSent(true);
+      startCooldown();
+    } catch {
+      setSent(false);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (!PHONE_PATTERN.test(phone) || !/^\d{6}$/.test(code) || password.length < MIN_PASSWORD || confirm !== password) {
+      return;
+    }
+    const trimmedName = name.trim();
+    send({ type: 'register submitted', phone, code, password, ...(trimmedName ? { name: trimmedName } : {}) });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={t`注册`}>
+      <Stack gap="4">
+        <Field.Root invalid={phoneInvalid} required>
+          <Field.Label>
+            <Trans>手机号</Trans>
+          </Field.Label>
+          <Input
+            name="phone"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel"
+            placeholder={t`请输入手机号`}
+            value={phone}
+            onChange={(e) => setPhone(e.target.value.trim())}
+          />
+          <Field.ErrorText>
+            <Trans>请输入 11 位手机号</Trans>
+          </Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={codeInvalid} required>
+          <Field.Label>
+            <Trans>短信验证码</Trans>
+          </Field.Label>
+          <HStack w="full">
+            <Input
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder={t`请输入验证码`}
+              value={code}
+              onChange={(e) => setCode(e.target.value.trim())}
+            />
+            <Button
+              variant="outline"
+              flexShrink={0}
+              minW="8.5rem"
+              onClick={sendCode}
+              loading={sending}
+              disabled={cooldown > 0}
+            >
+              {cooldown > 0 ? <Trans>{cooldown} 秒后重发</Trans> : sent ? <Trans>重新发送</Trans> : <Trans>发送验证码</Trans>}
+            </Button>
+          </HStack>
+          {sent ? (
+            <Field.HelperText>
+              <Trans>验证码已发送，请查收短信</Trans>
+            </Field.HelperText>
+          ) : null}
+          <Field.ErrorText>
+            <Trans>请输入 6 位短信验证码</Trans>
+          </Field.ErrorText>
+        </Field.Root>
+        <Field.Root>
+          <Field.Label>
+            <Trans>昵称（选填）</Trans>
+          </Field.Label>
+          <Input name="name" autoComplete="nickname" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field.Root>
+        <Field.Root invalid={passwordInvalid} required>
+          <Field.Label>
+            <Trans>密码</Trans>
+          </Field.Label>
+          <Input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            placeholder={t`至少 6 位`}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <Field.ErrorText>
+            <Trans>密码至少 6 位</Trans>
+          </Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={confirmInvalid} required>
+          <Field.Label>
+            <Trans>确认密码</Trans>
+          </Field.Label>
+          <Input
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            placeholder={t`再次输入密码`}
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+          />
+          <Field.ErrorText>
+            <Trans>两次输入的密码不一致</Trans>
+          </Field.ErrorText>
+        </Field.Root>
+        <SessionError />
+        <Button type="submit" colorPalette="blue" size="lg" loading={busy} loadingText={t`注册中…`}>
+          <Trans>注册并登录</Trans>
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,11 @@
+import { isPageReloaded, setPageReloaded } from '../../api/storage';
+import { lazyWithReload, type ReloadFlag } from '../lazy';
+
+const reloadFlag: ReloadFlag = { get: isPageReloaded, set: setPageReloaded };
+
+// Every screen is its own chunk; a failed chunk load reloads the page once per session (spec §2).
+export const LoginScreen = lazyWithReload(() => import('./Login'), reloadFlag);
+export const UserScreen = lazyWithReload(() => import('./User'), reloadFlag);
+export const FeatureUnavailableScreen = lazyWithReload(() => import('./FeatureUnavailable'), reloadFlag);
+export const NotFoundScreen = lazyWithReload(() => import('./NotFound'), reloadFlag);
+export const StandaloneUnavailableScreen = lazyWithReload(() => import('./StandaloneUnavailable'), reloadFlag);
