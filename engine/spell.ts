@@ -8,6 +8,7 @@
 import type { LanguageModel } from './lm';
 import type { PinyinTable } from './pinyin';
 import type { ShapeTable } from './shape';
+import { fuzzyVariants } from './pinyin';
 
 export interface SpellParams {
   window: number;
@@ -110,6 +111,33 @@ export class Speller {
     for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
   }
 
+  private confCache = new Map<string, Map<string, [Relation, number]>>();
+
+  /** all characters confusable with a: relation and unigram cost */
+  confusion(a: string): Map<string, [Relation, number]> {
+    let m = this.confCache.get(a);
+    if (m) return m;
+    m = new Map();
+    const rs = this.py.readings.get(a) ?? [];
+    const add = (c: string, rel: Relation) => {
+      if (c === a || m!.has(c) || variantPair(a, c)) return;
+      const cost = this.lm.wordCost(c);
+      if (cost === Infinity) return;
+      m!.set(c, [rel, cost]);
+    };
+    for (const r of rs) {
+      const syl = r.slice(0, -1);
+      for (const c of this.py.bySyllable.get(syl) ?? []) {
+        if ((this.py.readings.get(c) ?? []).includes(r)) add(c, 'same-tone');
+      }
+    }
+    for (const r of rs) for (const c of this.py.bySyllable.get(r.slice(0, -1)) ?? []) add(c, 'same');
+    for (const c of this.shape?.neighbours(a) ?? '') add(c, 'shape');
+    for (const r of rs) for (const v of fuzzyVariants(r.slice(0, -1))) for (const c of this.py.bySyllable.get(v) ?? []) add(c, 'fuzzy');
+    this.confCache.set(a, m);
+    return m;
+  }
+
   relation(a: string, b: string): Relation | null {
     const r = this.py.relation(a, b);
     if (r === 3) return 'same-tone';
@@ -164,6 +192,7 @@ export class Speller {
       if (blocked[i]) continue;
       const orig = s[i];
       const cands = new Map<string, Relation>();
+      const conf = this.confusion(orig);
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
@@ -172,10 +201,10 @@ export class Speller {
           const chars = this.patterns.get(key);
           if (!chars) continue;
           for (const c of chars) {
-            if (c === orig || cands.has(c) || variantPair(orig, c)) continue;
-            if (lm.wordCost(c) > p.maxCharCost) continue;
-            const rel = this.relation(orig, c);
-            if (!rel) continue;
+            if (cands.has(c)) continue;
+            const rc = conf.get(c);
+            if (!rc || rc[1] > p.maxCharCost) continue;
+            const rel = rc[0];
             if (rel === 'fuzzy' && !p.fuzzy) continue;
             if (rel === 'shape' && !p.shape) continue;
             cands.set(c, rel);
