@@ -1,0 +1,30 @@
+// The root actor: one per page, invoking every long-lived flow with a systemId so views and other
+// machines reach them (`actor.system.get('session')`). Implementations come from live.ts or tests.
+import { setup, type ActorRefFrom } from 'xstate';
+import { languageMachine } from './language';
+import { quotaDialogMachine } from './quotaDialog';
+import { sessionMachine } from './session';
+import { socketMachine } from './socket';
+import { themeMachine } from './theme';
+
+export const appMachine = setup({
+  actors: {
+    session: sessionMachine,
+    socket: socketMachine,
+    quotaDialog: quotaDialogMachine,
+    language: languageMachine,
+    theme: themeMachine,
+  },
+}).createMachine({
+  id: 'app',
+  // The socket is invoked before the session so a restored session finds it to connect.
+  invoke: [
+    { src: 'language', id: 'language', systemId: 'language' },
+    { src: 'theme', id: 'theme', systemId: 'theme' },
+    { src: 'socket', id: 'socket', systemId: 'socket' },
+    { src: 'quotaDialog', id: 'quotaDialog', systemId: 'quotaDialog' },
+    { src: 'session', id: 'session', systemId: 'session' },
+  ],
+});
+
+export type AppActorRef = ActorRefFrom<typeof appMachine>;

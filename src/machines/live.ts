@@ -1,0 +1,175 @@
+// The one seam where the machines meet the world: src/api calls, storage, notices, navigation and
+// the browser WebSocket. Tests bind fakes to the same names with .provide().
+import { assign, fromCallback, fromPromise } from 'xstate';
+import type { QueryClient } from '@tanstack/react-query';
+import { isServerMessage, type ServerMessage } from '../../openapi/socket-protocol';
+import { onQuotaExhausted, onUnauthorized, PLATFORM_CODE, reportUnauthorized } from '../api/client';
+import { getRuntimeConfig } from '../api/config';
+import { notify as defaultNotify, type Notice } from '../api/notify';
+import { prefetchSignedInData } from '../api/queries';
+import { buildSocketUrl } from '../api/socketUrl';
+import * as storage from '../api/storage';
+import * as user from '../api/user';
+import { appMachine } from './app';
+import { languageMachine } from './language';
+import { quotaDialogMachine } from './quotaDialog';
+import { sessionMachine } from './session';
+import { socketMachine, type ConnectionCommand, type ConnectionEvent, type ConnectionInput } from './socket';
+import { themeMachine } from './theme';
+
+/** The part of the browser WebSocket the connection uses (tests pass a fake class). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+export type WebSocketClass = new (url: string) => WebSocketLike;
+
+const OPEN = 1;
+
+export interface LiveAppOptions {
+  /** App paths such as '/', '/login', '/share', '/upgrade' (the UI binds wouter with base /workbench). */
+  navigate: (path: string) => void;
+  notify?: (notice: Notice) => void;
+  /** Signed-in data is prefetched into it on login and cleared on logout. */
+  queryClient?: QueryClient;
+  WebSocket?: WebSocketClass;
+  /** The page address relative socket URLs resolve against. */
+  pageUrl?: () => string;
+}
+
+function frames(data: unknown): ServerMessage[] {
+  if (typeof data !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return [];
+  }
+  // Spec §7: a status other than 200 may carry several messages as an array.
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.filter(isServerMessage);
+}
+
+/** One WebSocket per connection attempt (socket machine's 'socket connection'). */
+export function webSocketConnection(options: { WebSocket: WebSocketClass; pageUrl: () => string }) {
+  return fromCallback<ConnectionCommand, ConnectionInput>(({ input, sendBack, receive }) => {
+    const send = (event: ConnectionEvent) => sendBack(event);
+    const token = storage.getToken();
+    if (!token) {
+      send({ type: 'socket closed', code: 4401, reason: 'no token' });
+      return () => undefined;
+    }
+    const url = buildSocketUrl({
+      socketURL: getRuntimeConfig().socketURL,
+      token,
+      sessionId: input.sessionId,
+      endpoint: PLATFORM_CODE,
+      pageUrl: options.pageUrl(),
+    });
+    const ws = new options.WebSocket(url);
+    let closed = false;
+    ws.onopen = () => send({ type: 'socket opened' });
+    ws.onmessage = (event) => {
+      for (const message of frames(event.data)) send({ type: 'socket message received', message });
+    };
+    ws.onclose = (event) => {
+      closed = true;
+      send({ type: 'socket closed', code: event.code, reason: event.reason });
+    };
+    ws.onerror = () => undefined;
+    receive((command) => {
+      if (ws.readyState === OPEN) ws.send(JSON.stringify(command.frame));
+    });
+    return () => {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      if (!closed) ws.close(1000, 'client closed');
+    };
+  });
+}
+
+export function liveSession(options: LiveAppOptions) {
+  const notify = options.notify ?? defaultNotify;
+  return sessionMachine.provide({
+    actors: {
+      'log in': fromPromise(({ input }) => user.login(input.phone, input.password)),
+      register: fromPromise(({ input }) => user.register(input)),
+      'load user': fromPromise(() => user.userInfo()),
+      // The token may already be revoked: logging out must not raise the 401 message.
+      'log out': fromPromise(() => user.logout({ silent: true })),
+      'unauthorized listener': fromCallback(({ sendBack }) => onUnauthorized(() => sendBack({ type: 'unauthorized' }))),
+    },
+    actions: {
+      'store token': (_, params) => storage.saveSession(params.token),
+      'clear stored session': () => {
+        storage.clearSession();
+        options.queryClient?.clear();
+      },
+      'load signed-in data': () => {
+        void prefetchSignedInData(options.queryClient);
+      },
+      'say logged in': () => notify({ status: 'success', title: '登录成功' }),
+      'go to last route': () => options.navigate(storage.getLastRoute() ?? '/'),
+      'go to login': () => options.navigate('/login'),
+    },
+    guards: {
+      'has stored token': () => storage.getToken() !== null,
+    },
+  });
+}
+
+export function liveSocket(options: LiveAppOptions) {
+  const WebSocketImpl = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketClass);
+  const pageUrl = options.pageUrl ?? (() => globalThis.location?.href ?? 'http://localhost/');
+  return socketMachine.provide({
+    actors: { 'socket connection': webSocketConnection({ WebSocket: WebSocketImpl, pageUrl }) },
+    actions: { 'report unauthorized': () => reportUnauthorized() },
+  });
+}
+
+export function liveQuotaDialog(options: LiveAppOptions) {
+  return quotaDialogMachine.provide({
+    actors: {
+      'quota listener': fromCallback(({ sendBack }) =>
+        onQuotaExhausted((event) => sendBack({ type: 'quota exhausted', kind: event.kind })),
+      ),
+    },
+    actions: {
+      'go to share': () => options.navigate('/share'),
+      'go to upgrade': () => options.navigate('/upgrade'),
+    },
+  });
+}
+
+export const liveLanguage = () =>
+  languageMachine.provide({
+    actions: {
+      'restore locale': assign({ locale: () => storage.getLanguage() }),
+      'persist locale': (_, params) => storage.setLanguage(params.locale),
+    },
+  });
+
+export const liveTheme = () =>
+  themeMachine.provide({
+    actions: {
+      'restore theme': assign({ mode: () => storage.getTheme() }),
+      'persist theme': (_, params) => storage.setTheme(params.mode),
+    },
+  });
+
+/** The root machine with every implementation bound; create the actor once per page. */
+export function createLiveApp(options: LiveAppOptions) {
+  return appMachine.provide({
+    actors: {
+      session: liveSession(options),
+      socket: liveSocket(options),
+      quotaDialog: liveQuotaDialog(options),
+      language: liveLanguage(),
+      theme: liveTheme(),
+    },
+  });
+}

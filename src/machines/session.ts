@@ -1,0 +1,213 @@
+// The login session (spec §4): restore from a stored token, log in, register, token from the route
+// query, logout, and a 401 anywhere logging the user out once.
+import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
+import type { UserInfo } from '../api/user';
+
+export type { UserInfo };
+
+export interface Credentials {
+  phone: string;
+  password: string;
+}
+
+export interface Registration {
+  phone: string;
+  code: string;
+  password: string;
+  name?: string;
+}
+
+export interface SessionContext {
+  user: UserInfo | null;
+  error: string | null;
+  /** Whether the user is sent on to the last route once the user info has loaded. */
+  redirectAfterLoad: boolean;
+}
+
+export type SessionEvent =
+  | { type: 'login submitted'; phone: string; password: string }
+  | { type: 'register submitted'; phone: string; code: string; password: string; name?: string }
+  | { type: 'token received'; token: string }
+  | { type: 'logout requested' }
+  | { type: 'unauthorized' };
+
+function mustProvide(name: string): never {
+  throw new Error(`session: '${name}' must be provided via .provide()`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error ?? '');
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+  },
+  actors: {
+    /** POST /user/login -> token */
+    'log in': fromPromise<string, Credentials>(async () => mustProvide('log in')),
+    /** POST /user/register -> token */
+    'register': fromPromise<string, Registration>(async () => mustProvide('register')),
+    /** GET /user/user_info with the stored token */
+    'load user': fromPromise<UserInfo>(async () => mustProvide('load user')),
+    /** POST /user/logout (revokes the token on the server); failures do not keep anyone logged in */
+    'log out': fromPromise<void>(async () => mustProvide('log out')),
+    /** Sends {type: 'unauthorized'} whenever a call answers 401 */
+    'unauthorized listener': fromCallback(() => mustProvide('unauthorized listener')),
+  },
+  actions: {
+    'store token': (_, _params: { token: string }) => mustProvide('store token'),
+    /** Spec §4 logout: token, login flag, token cookie, cached user data (dictionary id, invites, identity) */
+    'clear stored session': () => mustProvide('clear stored session'),
+    /** Spec §4 login: avatar, own dictionary, invites, guide, fine-proofreading status, rights 1 and 32, applications */
+    'load signed-in data': () => mustProvide('load signed-in data'),
+    'say logged in': () => mustProvide('say logged in'),
+    'go to last route': () => mustProvide('go to last route'),
+    'go to login': () => mustProvide('go to login'),
+    /** The realtime socket opens when logged in and closes on logout (spec §4); absent in isolation. */
+    'open realtime': ({ system }) => {
+      system.get('socket')?.send({ type: 'connect' });
+    },
+    'close realtime': ({ system }) => {
+      system.get('socket')?.send({ type: 'disconnect' });
+    },
+    'forget user': assign({ user: null, redirectAfterLoad: false }),
+  },
+  guards: {
+    'has stored token': () => mustProvide('has stored token'),
+    'login expired': (_, params: { error: unknown }) => statusOf(params.error) === 401,
+    'redirect after load': ({ context }) => context.redirectAfterLoad,
+  },
+}).createMachine({
+  id: 'session',
+  context: { user: null, error: null, redirectAfterLoad: false },
+  invoke: { src: 'unauthorized listener' },
+  initial: 'starting',
+  states: {
+    // Transient: decides between restoring a stored session and showing the login page.
+    starting: {
+      always: [{ guard: 'has stored token', target: 'restoring' }, { target: 'loggedOut' }],
+    },
+    restoring: {
+      invoke: {
+        src: 'load user',
+        onDone: {
+          target: 'loggedIn',
+          actions: assign({ user: ({ event }) => event.output, error: null }),
+        },
+        onError: [
+          {
+            guard: { type: 'login expired', params: ({ event }) => ({ error: event.error }) },
+            target: 'loggedOut',
+            actions: ['clear stored session', 'forget user', 'go to login'],
+          },
+          // Offline or a server error: keep the token so a reload can try again.
+          { target: 'loggedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
+      },
+    },
+    loggedOut: {
+      on: {
+        'login submitted': { target: 'loggingIn' },
+        'register submitted': { target: 'registering' },
+        'token received': {
+          target: 'loggingIn.loadingUser',
+          actions: [
+            { type: 'store token', params: ({ event }) => ({ token: event.token }) },
+            'say logged in',
+          ],
+        },
+      },
+    },
+    loggingIn: {
+      entry: assign({ error: null }),
+      initial: 'authenticating',
+      states: {
+        authenticating: {
+          invoke: {
+            src: 'log in',
+            input: ({ event }) => {
+              assertEvent(event, 'login submitted');
+              return { phone: event.phone, password: event.password };
+            },
+            onDone: {
+              target: 'loadingUser',
+              actions: [{ type: 'store token', params: ({ event }) => ({ token: event.output }) }, 'say logged in'],
+            },
+            onError: {
+              target: '#session.loggedOut',
+              actions: assign({ error: ({ event }) => messageOf(event.error) }),
+            },
+          },
+        },
+        loadingUser: {
+          entry: assign({ redirectAfterLoad: true }),
+          invoke: {
+            src: 'load user',
+            onDone: {
+              target: '#session.loggedIn',
+              actions: assign({ user: ({ event }) => event.output }),
+            },
+            onError: {
+              target: '#session.loggedOut',
+              actions: ['clear stored session', 'forget user', assign({ error: ({ event }) => messageOf(event.error) })],
+            },
+          },
+        },
+      },
+    },
+    registering: {
+      entry: assign({ error: null }),
+      invoke: {
+        src: 'register',
+        input: ({ event }) => {
+          assertEvent(event, 'register submitted');
+          const { type: _type, ...registration } = event;
+          return registration;
+        },
+        onDone: {
+          target: 'loggingIn.loadingUser',
+          actions: [{ type: 'store token', params: ({ event }) => ({ token: event.output }) }, 'say logged in'],
+        },
+        onError: {
+          target: 'loggedOut',
+          actions: assign({ error: ({ event }) => messageOf(event.error) }),
+        },
+      },
+    },
+    loggedIn: {
+      entry: [
+        'load signed-in data',
+        'open realtime',
+        enqueueActions(({ check, enqueue }) => {
+          if (check('redirect after load')) enqueue('go to last route');
+        }),
+        assign({ redirectAfterLoad: false, error: null }),
+      ],
+      on: {
+        'logout requested': { target: 'loggingOut' },
+        // Spec §4/§8: a 401 logs the user out; later 401s find the session already logged out.
+        unauthorized: {
+          target: 'loggedOut',
+          actions: ['close realtime', 'clear stored session', 'forget user', 'go to login'],
+        },
+      },
+    },
+    loggingOut: {
+      entry: 'close realtime',
+      invoke: {
+        src: 'log out',
+        onDone: { target: 'loggedOut', actions: ['clear stored session', 'forget user', 'go to login'] },
+        onError: { target: 'loggedOut', actions: ['clear stored session', 'forget user', 'go to login'] },
+      },
+    },
+  },
+});
+
+export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
