@@ -1,0 +1,153 @@
+import './setup';
+import { render } from '@testing-library/react';
+import { assign, fromCallback, fromPromise } from 'xstate';
+import { memoryLocation } from 'wouter/memory-location';
+import { configureApi } from '../../src/api/client';
+import type { Locale, ThemeMode } from '../../src/api/storage';
+import type { UserInfo } from '../../src/api/user';
+import { appMachine } from '../../src/machines/app';
+import { languageMachine } from '../../src/machines/language';
+import { quotaDialogMachine } from '../../src/machines/quotaDialog';
+import { sessionMachine } from '../../src/machines/session';
+import { socketMachine } from '../../src/machines/socket';
+import { themeMachine } from '../../src/machines/theme';
+import { App, ROUTER_BASE } from '../../src/ui/App';
+import { AppProviders } from '../../src/ui/providers';
+
+export const TEST_USER: UserInfo = {
+  uid: 42,
+  phone: '13912345678',
+  name: '测试用户',
+  role: 'free',
+  user_identity: 0,
+  enterprise_id: null,
+  login_id: 'tester',
+};
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  search: string;
+  body: unknown;
+}
+
+/**
+ * The API answered in-process: the app's real client and unwrap() run against this fake transport
+ * (only the network is faked). Unknown calls answer 501 like the server does for unbuilt features.
+ */
+export function fakeServer(user: UserInfo = TEST_USER) {
+  const requests: RecordedRequest[] = [];
+  const envelope = (result: unknown, status = 200, msg = 'ok') =>
+    new Response(JSON.stringify({ code: status, msg, result }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
+  configureApi({
+    baseURL: '',
+    fetch: async (request: Request) => {
+      const url = new URL(request.url);
+      const text = request.method === 'GET' ? '' : await request.text();
+      requests.push({ method: request.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : null });
+      switch (`${request.method} ${url.pathname}`) {
+        case 'GET /user/user_info':
+          return envelope(user);
+        case 'GET /user/portrait':
+          return new Response(new Blob(['<svg xmlns="http://www.w3.org/2000/svg"/>'], { type: 'image/svg+xml' }), {
+            status: 200,
+            headers: { 'content-type': 'image/svg+xml' },
+          });
+        case 'POST /user/sms_code':
+          return envelope({ expires_in: 300 });
+        default:
+          return envelope(null, 501, '该功能尚未开放');
+      }
+    },
+  });
+  return { requests };
+}
+
+export interface RenderOptions {
+  /** App path, e.g. '/', '/user', '/login'. */
+  path?: string;
+  loggedIn?: boolean;
+  locale?: Locale;
+  theme?: ThemeMode;
+  user?: UserInfo;
+}
+
+/**
+ * Renders the real App and providers around the real app machine, with the machines' side effects
+ * (storage, HTTP, WebSocket) replaced by recorders.
+ */
+export function renderApp(options: RenderOptions = {}) {
+  const { path = '/', loggedIn = true, locale = 'cn', theme = 'light', user = TEST_USER } = options;
+  const server = fakeServer(user);
+  const memory = memoryLocation({ path: ROUTER_BASE + path, record: true });
+  const goTo = (to: string) => memory.navigate(ROUTER_BASE + to);
+  const calls = {
+    login: [] as Array<{ phone: string; password: string }>,
+    register: [] as Array<{ phone: string; code: string; password: string; name?: string }>,
+    logout: 0,
+    persistedTheme: [] as ThemeMode[],
+    persistedLocale: [] as Locale[],
+  };
+
+  const session = sessionMachine.provide({
+    actors: {
+      'log in': fromPromise(async ({ input }: { input: { phone: string; password: string } }) => {
+        calls.login.push(input);
+        return 'token-from-login';
+      }),
+      register: fromPromise(async ({ input }: { input: { phone: string; code: string; password: string; name?: string } }) => {
+        calls.register.push(input);
+        return 'token-from-register';
+      }),
+      'load user': fromPromise(async () => user),
+      'log out': fromPromise(async () => {
+        calls.logout += 1;
+      }),
+      'unauthorized listener': fromCallback(() => () => {}),
+    },
+    actions: {
+      'store token': () => {},
+      'clear stored session': () => {},
+      'load signed-in data': () => {},
+      'say logged in': () => {},
+      'go to last route': () => goTo('/'),
+      'go to login': () => goTo('/login'),
+    },
+    guards: { 'has stored token': () => loggedIn },
+  });
+
+  const logic = appMachine.provide({
+    actors: {
+      session,
+      socket: socketMachine.provide({ actors: { 'socket connection': fromCallback(() => () => {}) } }),
+      quotaDialog: quotaDialogMachine.provide({
+        actors: { 'quota listener': fromCallback(() => () => {}) },
+        actions: { 'go to share': () => goTo('/share'), 'go to upgrade': () => goTo('/upgrade') },
+      }),
+      language: languageMachine.provide({
+        actions: {
+          'restore locale': assign({ locale: () => locale }),
+          'persist locale': (_, params: { locale: Locale }) => void calls.persistedLocale.push(params.locale),
+        },
+      }),
+      theme: themeMachine.provide({
+        actions: {
+          'restore theme': assign({ mode: () => theme }),
+          'persist theme': (_, params: { mode: ThemeMode }) => void calls.persistedTheme.push(params.mode),
+        },
+      }),
+    },
+  });
+
+  const view = render(
+    <AppProviders logic={logic}>
+      <App router={{ hook: memory.hook, searchHook: memory.searchHook }} />
+    </AppProviders>,
+  );
+  /** The app path the router is on now. */
+  const currentPath = () => (memory.history?.at(-1) ?? '').replace(ROUTER_BASE, '') || '/';
+  return { ...view, memory, goTo, calls, server, currentPath };
+}

@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { renderApp } from './helpers';
+
+afterEach(cleanup);
+
+describe('main layout and routes (spec §2)', () => {
+  it('shows the side bar with the current route marked', async () => {
+    renderApp({ path: '/' });
+    const nav = await screen.findByTestId('side-bar');
+    const current = within(nav).getByRole('link', { current: 'page' });
+    expect(current.textContent).toContain('文本校对');
+    expect(screen.getByTestId('page-title').textContent).toBe('文本校对');
+    // A later issue's screen says so honestly.
+    expect((await screen.findByTestId('feature-unavailable')).textContent).toContain('「文本校对」尚未开放');
+  });
+
+  it.each(['/editor', '/pdfdetail', '/teamApply', '/apiApply', '/share', '/sms_invite'])(
+    'hides the side bar on %s',
+    async (path) => {
+      renderApp({ path });
+      await screen.findByTestId('main-layout');
+      expect(screen.queryByTestId('side-bar')).toBeNull();
+      expect(screen.getByRole('link', { name: '返回工作台' })).toBeTruthy();
+    },
+  );
+
+  it.each(['/', '/ai', '/document', '/image', '/pdf', '/video', '/format', '/diff', '/dictionary', '/team', '/download', '/right', '/upgrade', '/user'])(
+    'shows the side bar on %s',
+    async (path) => {
+      renderApp({ path });
+      expect(await screen.findByTestId('side-bar')).toBeTruthy();
+    },
+  );
+
+  it('redirects /pricing to /upgrade and /home to /', async () => {
+    const pricing = renderApp({ path: '/pricing' });
+    await waitFor(() => expect(pricing.currentPath()).toBe('/upgrade'));
+    expect((await screen.findByTestId('page-title')).textContent).toBe('升级会员');
+    cleanup();
+    const home = renderApp({ path: '/home' });
+    await waitFor(() => expect(home.currentPath()).toBe('/'));
+  });
+
+  it('shows the real user info on /user', async () => {
+    const app = renderApp({ path: '/user' });
+    const info = await screen.findByTestId('user-info');
+    await waitFor(() => expect(info.textContent).toContain('13912345678'));
+    expect(info.textContent).toContain('42');
+    expect(info.textContent).toContain('tester');
+    expect(info.textContent).toContain('免费用户');
+    expect(app.server.requests.some((r) => r.method === 'GET' && r.path === '/user/user_info')).toBe(true);
+  });
+
+  it('keeps a kept-alive screen mounted (hidden) after navigating away, and unmounts others', async () => {
+    const app = renderApp({ path: '/' });
+    await screen.findByTestId('feature-unavailable');
+    const home = document.querySelector('[data-screen="/"]') as HTMLElement;
+    expect(home.hidden).toBe(false);
+    act(() => app.goTo('/format'));
+    await waitFor(() => expect(document.querySelector('[data-screen="/format"]')).not.toBeNull());
+    expect(document.querySelector('[data-screen="/"]')).toBe(home);
+    expect(home.hidden).toBe(true);
+    act(() => app.goTo('/user'));
+    await waitFor(() => expect(document.querySelector('[data-screen="/user"]')).not.toBeNull());
+    expect(document.querySelector('[data-screen="/format"]')).toBeNull();
+    act(() => app.goTo('/'));
+    await waitFor(() => expect(home.hidden).toBe(false));
+  });
+
+  it('reports page views with the route click type', async () => {
+    const app = renderApp({ path: '/dictionary' });
+    await waitFor(() =>
+      expect(app.server.requests.some((r) => r.path === '/misscut/v1/click' && r.search.includes('click_type=3'))).toBe(true),
+    );
+    act(() => app.goTo('/user'));
+    await waitFor(() =>
+      expect(app.server.requests.some((r) => r.path === '/misscut/v1/click' && r.search.includes('click_type=7'))).toBe(true),
+    );
+  });
+
+  it('sends a logged-out visitor to /login', async () => {
+    const app = renderApp({ path: '/user', loggedIn: false });
+    await waitFor(() => expect(app.currentPath()).toBe('/login'));
+    expect(await screen.findByRole('form', { name: '登录' })).toBeTruthy();
+  });
+
+  it('shows a not-found page for an unknown path inside the layout', async () => {
+    renderApp({ path: '/no-such-page' });
+    expect(await screen.findByText('页面不存在')).toBeTruthy();
+  });
+});

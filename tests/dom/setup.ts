@@ -1,0 +1,33 @@
+// jsdom lacks a few browser APIs that Chakra (Ark/Zag) and next-themes call; minimal stand-ins.
+if (typeof window !== 'undefined') {
+  if (!window.matchMedia) {
+    window.matchMedia = (query: string) =>
+      ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as unknown as MediaQueryList;
+  }
+  class NoopObserver {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+    takeRecords() {
+      return [];
+    }
+  }
+  const w = window as unknown as Record<string, unknown>;
+  if (!w.ResizeObserver) w.ResizeObserver = NoopObserver;
+  if (!w.IntersectionObserver) w.IntersectionObserver = NoopObserver;
+  if (!window.scrollTo) window.scrollTo = () => {};
+  if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+  if (typeof URL.createObjectURL !== 'function') {
+    URL.createObjectURL = () => 'blob:portrait';
+    URL.revokeObjectURL = () => {};
+  }
+}
