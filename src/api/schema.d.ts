@@ -257,6 +257,2184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misscut/v1/check_text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a text (results are streamed over the socket)
+         * @description Answers at once with `result.check_id`; the server then sends, on the socket session named by the
+         *     `session` header, `type 2 cmd 3` (check id) and one `type 2 cmd 2` per paragraph with `index`
+         *     (to be acknowledged), the last one with `data.done: true` (see `openapi/socket.md`).
+         *     `checkMode` 3 is the default fast model, 4 the fine-proofreading model (needs a fine-proofreading
+         *     right above 0, else 403 with msg '该模型资源消耗较大，暂时只开放给付费用户体验。').
+         *     `checkOptions` is a bitmask of check families (default 127, see `GET /misscut/v1/check_function/get`).
+         *     Consumes rights atomically: type 1 (high-speed characters) by the text length, and the text may not be
+         *     longer than the type 32 right (web max characters per check). An exhausted or insufficient right answers
+         *     402 (the client opens the quota dialog). `v1` and `v2` are the same call.
+         */
+        post: operations["postMisscutV1CheckText"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v2/check_text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a text (same as v1)
+         * @description Answers at once with `result.check_id`; the server then sends, on the socket session named by the
+         *     `session` header, `type 2 cmd 3` (check id) and one `type 2 cmd 2` per paragraph with `index`
+         *     (to be acknowledged), the last one with `data.done: true` (see `openapi/socket.md`).
+         *     `checkMode` 3 is the default fast model, 4 the fine-proofreading model (needs a fine-proofreading
+         *     right above 0, else 403 with msg '该模型资源消耗较大，暂时只开放给付费用户体验。').
+         *     `checkOptions` is a bitmask of check families (default 127, see `GET /misscut/v1/check_function/get`).
+         *     Consumes rights atomically: type 1 (high-speed characters) by the text length, and the text may not be
+         *     longer than the type 32 right (web max characters per check). An exhausted or insufficient right answers
+         *     402 (the client opens the quota dialog). `v1` and `v2` are the same call.
+         */
+        post: operations["postMisscutV2CheckText"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a running check
+         * @description Stops streaming results of `check_id`; characters of paragraphs not yet checked are not consumed. Cancelling a finished check is a no-op.
+         */
+        post: operations["postMisscutV1Cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/get_all_mistakes_type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Category labels and recommendation levels
+         * @description `st_flag` 1 returns labels in traditional characters (hk language), 0 simplified.
+         *     `category_description` entries are `[code, text, level]` (e.g. `["1", "同音", 1]`, `["8-2", "黄赌毒", 2]`);
+         *     `recommendation_level` entries are `[code, reserved, name]` (e.g. `[1, null, "强烈建议"]`).
+         *     `result_type` entries are `[type, label]` for the result-type labels of spec §3 (e.g. `[5, "自定义错词"]`).
+         */
+        get: operations["getMisscutV1GetAllMistakesType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page-view / click tracking
+         * @description Records a click type (spec §2 page views: home 1, document 2, dictionary 3, team 4, ai 6, user 7, pdf 9, video 11, upgrade 12, format 13). Errors are never shown to the user.
+         */
+        get: operations["getMisscutV1Click"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/check_function/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check families (the bits of checkOptions) and whether the user may use them */
+        get: operations["getMisscutV1CheckFunctionGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proofread/result/collect/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Feedback on a finding (accept / ignore / false alarm)
+         * @description Stored to improve the checker. Errors are never shown to the user.
+         */
+        post: operations["postProofreadResultCollectReceive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/doc/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare two documents
+         * @description Multipart with the original (`file`) and the revised (`compare_file`) document (docx, txt or PDF).
+         *     Consumes right 4096 (docCompare); the files may not exceed rights 262144 (compareMaxPages) and
+         *     524288 (compareMaxSize) — 402 / 413 otherwise. Offsets are UTF-16 offsets into the extracted texts.
+         */
+        post: operations["postMisscutV1DocDiff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/doc/template_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document templates for the format check
+         * @description Templates the format check compares against (e.g. GB/T 9704 official documents: 通知, 请示, 报告, 函, 纪要).
+         */
+        get: operations["getMisscutV1DocTemplateTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/v1/get_user_right": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One right of the user, by user_right_type */
+        get: operations["getUserV1GetUserRight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/v1/get_user_right_detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every right of the user (My rights page) */
+        get: operations["getUserV1GetUserRightDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/v1/check/user_fine_proofreading_right": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether check mode 4 (fine proofreading) is available */
+        get: operations["getUserV1CheckUserFineProofreadingRight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/check_words_num": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Remaining high-speed characters and the per-check limit */
+        get: operations["getUserCheckWordsNum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/right_product/get_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products for sale (pricing page)
+         * @description `type` 1 subscription plan, 2 add-on package; `belong_to` 1 personal, 2 team. Prices are in fen (1/100 yuan).
+         */
+        get: operations["getUserRightProductGetList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/right_consumption_record/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consumption records of rights, newest first */
+        get: operations["getUserRightConsumptionRecordPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/right_order/v1/get_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's orders, newest first */
+        get: operations["getUserRightOrderV1GetList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/right_coupon_code/v1/use": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a code (/redemption)
+         * @description 404 unknown code, 409 already used or expired. Rate-limited (429) against guessing.
+         */
+        post: operations["postUserRightCouponCodeV1Use"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/right_product/v1/display_professional_version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the pricing page shows the professional version */
+        get: operations["getUserRightProductV1DisplayProfessionalVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/add_sharing_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a share ('free speed-up', /share)
+         * @description Records that the user shared the product; the first share per channel and day may grant high-speed characters (returned in `reward_num`, 0 when none).
+         */
+        post: operations["postUserAddSharingInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/wx/native_prepay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Create an order and a WeChat Pay native QR code
+         * @description Through the payment provider interface; without WeChat Pay configured the call answers 501 and the UI says so.
+         */
+        get: operations["getPayWxNativePrepay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/wx/qrcode/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A fresh QR code for an unpaid order */
+        get: operations["getPayWxQrcodeRefresh"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/wx/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order (polled while the QR code is shown) */
+        get: operations["getPayWxOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/get_word_library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in word libraries (industry lexicons) and which ones the user selected */
+        get: operations["getUserGetWordLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/select_word_library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Select the word libraries applied to the user's checks
+         * @description Replaces the selection with `library_ids` (an empty list clears it). 404 for an unknown id.
+         */
+        post: operations["postUserSelectWordLibrary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gpt/v1/chat/function": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI writing functions (the AI assistant's menu)
+         * @description `available` is false when no chat provider is configured; the UI then says so.
+         */
+        get: operations["getGptV1ChatFunction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gpt/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an AI writing function (streamed)
+         * @description Added (not in spec §7; the AI writing screen needs it). Streams `text/event-stream`: `data: {"delta": "..."}`
+         *     lines, then `data: {"done": true, "used": <characters consumed>}`. Consumes right 512 (aiWriteText):
+         *     402 when exhausted. Without a chat provider configured: 501.
+         */
+        post: operations["postGptV1ChatCompletions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/audio/convert_file_to_mp3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload audio or video for proofreading
+         * @description Multipart `file` (audio or video; or a subtitle/transcript file srt/vtt/lrc/txt). The media is converted
+         *     to mp3 and a speech task is queued (ASR through the provider interface, or the subtitle file as transcript).
+         *     Consumes right 1024 (audioProofread) or 2048 (videoProofread). Poll `POST /misscut/v1/get_speech_detail`.
+         */
+        post: operations["postMisscutV1AudioConvertFileToMp3"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/get_speech_detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A speech task with its transcript and findings */
+        post: operations["postMisscutV1GetSpeechDetail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/image/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proofread an image (OCR, then check)
+         * @description Added (the image screen needs an upload; spec §7 lists only the socket result). Multipart `file`
+         *     (png, jpeg, webp). Answers at once with a `task_id`; the result arrives on the socket session named by the
+         *     `session` header as `type 2 cmd 5`. Consumes right 2 (imageCount).
+         */
+        post: operations["postMisscutV1ImageCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wizard/v1/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guide (steps of the guide modal)
+         * @description Public; no `cid`. `show` is false when the logged-in user has already finished or skipped version `ver` (default guide version 001.001.004).
+         */
+        get: operations["getWizardV1Show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wizard/v1/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Record that the user finished (type 1) or skipped (type 2) a guide version
+         * @description No `cid`.
+         */
+        get: operations["getWizardV1Access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a document (docx, txt) for proofreading
+         * @description Multipart `file`. Creates a document job (queued -> running with progress -> done | failed); progress and
+         *     completion are sent on the socket as `type 2 cmd 1` (document message flag). Consumes right 256
+         *     (docUploadCount); the text may not exceed right 64 (docMaxText): 402 otherwise; 413 when the file is too large.
+         */
+        post: operations["postMisscutDocumentV1Upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's documents, newest first */
+        get: operations["getMisscutDocumentV1Page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/edit_upload_get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document with its content and findings (document detail / editor) */
+        get: operations["getMisscutDocumentV1EditUploadGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete documents */
+        post: operations["postMisscutDocumentV1Delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/edit_upload_save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the edited content of a document
+         * @description `html` is the editor content (the document as HTML); saving re-checks changed paragraphs only.
+         */
+        post: operations["postMisscutDocumentV1EditUploadSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/get_share_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Create (or return) the share id of a document */
+        get: operations["getMisscutDocumentV1GetShareId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/get_share_doc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared document (read-only view for another logged-in user) */
+        get: operations["getMisscutDocumentV1GetShareDoc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/share_save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Save a copy of a shared document into the user's documents */
+        get: operations["getMisscutDocumentV1ShareSave"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/doc_check/v1/html2doc/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export HTML as a .docx file (binary)
+         * @description Chinese fonts are kept (eastAsia). With `track_changes` and a document `id`, accepted fixes are written as tracked changes and findings as comments.
+         */
+        post: operations["postMisscutDocCheckV1Html2docStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/doc_check/v1/doc2html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Convert a .docx file to HTML (import into the editor) */
+        post: operations["postMisscutDocCheckV1Doc2html"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v2/pdf_check/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a PDF for proofreading
+         * @description Added (the PDF list needs an upload; spec §7 lists none). Multipart `file`. Creates a PDF job; per-page
+         *     progress arrives on the socket as `type 2 cmd 7`. Consumes right 4 (pdfCount): 402 when exhausted.
+         */
+        post: operations["postMisscutV2PdfCheckUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v2/pdf_check/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's PDF checks, newest first */
+        get: operations["getMisscutV2PdfCheckPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v2/pdf_check/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The result of a PDF check, page by page, with findings in page coordinates */
+        get: operations["getMisscutV2PdfCheckResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v2/pdf_check/delete/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a PDF check */
+        delete: operations["deleteMisscutV2PdfCheckDeleteById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/website/add_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a website (link) to check
+         * @description Only http(s) URLs; 409 when the user already has this URL.
+         */
+        post: operations["postMisscutWebsiteAddOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/website/delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a website and its results */
+        post: operations["postMisscutWebsiteDeleteOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/website/get_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's websites with their last check */
+        get: operations["getMisscutWebsiteGetList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/website/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the report of the last check (CSV, binary)
+         * @description UTF-8 CSV with a BOM (opens in Excel): page URL, original, suggestions, category, message, context.
+         */
+        get: operations["getMisscutWebsiteDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/website/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start checking a website
+         * @description Fetches the page(s) through the snapshot service, extracts the visible text and checks it as a job
+         *     (status queued -> running -> done | failed). Consumes right 1 (high-speed characters) by the text length:
+         *     402 when exhausted. 409 when a check of this website is already running. Findings are in `last_result`.
+         */
+        post: operations["postMisscutWebsiteCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/website/update_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a website's URL, name or depth */
+        post: operations["postMisscutWebsiteUpdateOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/get_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The personal dictionary, newest first */
+        get: operations["getDictV1GetList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/add_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a word to the personal dictionary
+         * @description `type` 1 allowed word (never flagged), 4 sensitive word, 5 wrong word (`correct` required: the right form), 9 key word. 409 when the word already exists with this type.
+         */
+        post: operations["postDictV1AddOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/update_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a word of the personal dictionary */
+        put: operations["putDictV1UpdateOne"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a word of the personal dictionary */
+        delete: operations["deleteDictV1DeleteOne"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/delete_many": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several words of the personal dictionary */
+        post: operations["postDictV1DeleteMany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/delete_all_word": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empty the personal dictionary (or one type of it) */
+        post: operations["postDictV1DeleteAllWord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/upload_words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import words from a file
+         * @description Added (spec §7 lists the download of failed words, which needs an import). Multipart `file`: UTF-8 text or
+         *     CSV, one entry a line, `word` or `word,correct` (for type 5). Lines that fail (empty, too long, duplicate,
+         *     type 5 without correction) are kept for `GET /dict/down_words_failed_to_upload`.
+         */
+        post: operations["postDictV1UploadWords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/down_words_failed_to_upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the lines that failed in the last import (binary)
+         * @description UTF-8 text, one failed line a line, followed by a tab and the reason.
+         */
+        get: operations["getDictDownWordsFailedToUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/team-application": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply for a team account (/teamApply)
+         * @description Creates a team application reviewed by an operator (root). 409 when the user already has a pending application or a team.
+         */
+        post: operations["postEnterpriseV1TeamApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/component/app/add_one_checkno": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply for API access (/apiApply)
+         * @description Records an API-access application (a sales lead) without an SMS check ("checkno").
+         */
+        post: operations["postCrmComponentAppAddOneCheckno"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/inviteAndApply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite several phones to the team (team admin / user_admin)
+         * @description Each phone receives an SMS with a join link carrying an `sms_invitation_code`; registered users also get the
+         *     invitation in the app (socket `type 5 cmd 3`). Members get status 4 已发邀请. Phones already members are
+         *     reported in `failed`.
+         */
+        post: operations["postEnterpriseV1InviteAndApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/invite_or_apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite one user (type 1, team admin) or apply to a team (type 2)
+         * @description type 1 needs `phone` (the invitee; status 4 已发邀请, socket `type 5 cmd 3` to the invitee);
+         *     type 2 needs `enterprise_id` (status 6 申请加入, socket `type 5 cmd 4` to the team admins).
+         */
+        post: operations["postEnterpriseV1InviteOrApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/user/v1/get_enterprise_invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations the user has received and not answered */
+        get: operations["getEnterpriseUserV1GetEnterpriseInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/pass_apply_or_invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an application (team admin) or an invitation (invitee)
+         * @description `id` is the invitation/application id. `pass` true -> member status 1 生效中; false -> 5 对方拒绝
+         *     (invitation declined) or 7 拒绝加入 (application rejected). 403 when the caller may not answer it;
+         *     409 when already answered.
+         */
+        post: operations["postEnterpriseV1PassApplyOrInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/user/v1/apply_join_enterprise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply to join a team by its invitation code
+         * @description Creates an application (status 6 申请加入) and notifies the team admins (socket `type 5 cmd 4`). 404 unknown code; 409 already a member or pending.
+         */
+        post: operations["postEnterpriseUserV1ApplyJoinEnterprise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_user_apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Number of pending applications to the caller's team (team admins)
+         * @description `result.result` is the count (spec §7); 0 for callers who cannot answer applications.
+         */
+        get: operations["getEnterpriseV1GetUserApply"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/user/v1/get_apply_enterprise_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team behind an invitation code (shown before applying) and the caller's application state */
+        get: operations["getEnterpriseUserV1GetApplyEnterpriseInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/user/v1/join_enterprise_by_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accept an SMS invitation link (/sms_invite)
+         * @description The invited phone must be the caller's (403 otherwise). The caller becomes a member (status 1 生效中). 404 unknown or expired code (status 11 已失效); 409 already a member of a team.
+         */
+        get: operations["getEnterpriseUserV1JoinEnterpriseByLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_user_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's team (spec §3 Team info) and role in it
+         * @description `result` is null when the caller is in no team.
+         */
+        get: operations["getEnterpriseV1GetUserInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v2/get_enterprise_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Details of the caller's team, with the invitation code (team admins) */
+        get: operations["getEnterpriseV2GetEnterpriseInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v2/get_metric": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Team usage metrics (team admins) */
+        get: operations["getEnterpriseV2GetMetric"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_enterprise_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the caller's team (including invitations and applications) */
+        get: operations["getEnterpriseV1GetEnterpriseMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/remove_enterprise_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove members from the team (admin / user_admin)
+         * @description The team's creator (root/admin owner) cannot be removed (403).
+         */
+        post: operations["postEnterpriseV1RemoveEnterpriseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/modify_user_auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change one member's role (admin) */
+        post: operations["postEnterpriseV1ModifyUserAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/updateAuth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give several members the same role (admin) */
+        post: operations["postEnterpriseV1UpdateAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_user_auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's team role and what it allows
+         * @description `permissions` names what the role may do (the server's permission table):
+         *     `members.view`, `members.invite`, `members.remove`, `members.status`, `roles.change`, `applications.answer`,
+         *     `dictionaries.manage`, `dictionaries.use`, `leader.manage`, `rights.allocate`, `metrics.view`, `team.edit`.
+         */
+        get: operations["getEnterpriseV1GetUserAuth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/user/v1/update_enterprise_username": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a member's name in the team (own name, or any member's for admin / user_admin) */
+        post: operations["postEnterpriseUserV1UpdateEnterpriseUsername"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/quit_enterprise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the team
+         * @description 403 for the team's last admin (hand the role over first); 404 when the caller is in no team.
+         */
+        post: operations["postEnterpriseV1QuitEnterprise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/modify_enterprise_user_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status of members (admin / user_admin)
+         * @description Allowed targets: 1 生效中, 2 待续费, 3 异常, 11 已失效.
+         */
+        post: operations["postEnterpriseV1ModifyEnterpriseUserStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/right_product_package/v1/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's right packages and how much of each right is left to allocate */
+        get: operations["getEnterpriseRightProductPackageV1Get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/right_product_package/v1/get_allocated_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What each member has been allocated */
+        get: operations["getEnterpriseRightProductPackageV1GetAllocatedInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/right_product_package/v1/allocate_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Allocate an amount of a right from a package to members (admin)
+         * @description Each member in `uids` gets `num`; 409 when the package has less than `num` x members left. All or nothing.
+         */
+        post: operations["postEnterpriseRightProductPackageV1AllocateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_share_dictionary_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's shared dictionaries */
+        get: operations["getEnterpriseV1GetShareDictionaryList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/add_share_dic_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a shared dictionary (admin / dic_admin) */
+        post: operations["postEnterpriseV1AddShareDicInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/delete_share_dic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a shared dictionary and its words (admin / dic_admin) */
+        post: operations["postEnterpriseV1DeleteShareDic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/modify_enterprise_dict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rename or describe a shared dictionary (admin / dic_admin) */
+        post: operations["postEnterpriseV1ModifyEnterpriseDict"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/modify_share_dic_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Use (1) or stop using (0) a shared dictionary in the caller's checks */
+        post: operations["postEnterpriseV1ModifyShareDicStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/share_dic_in_use": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shared dictionaries the caller uses in checks
+         * @description Errors are never shown to the user (spec §8). An empty list outside a team.
+         */
+        get: operations["getEnterpriseV1ShareDicInUse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_enterprise_dict_in_use": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared dictionaries in use by anyone in the team, with the number of users of each (admins) */
+        get: operations["getEnterpriseV1GetEnterpriseDictInUse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_dict_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared dictionaries as select options (id and name) */
+        get: operations["getEnterpriseV1GetDictOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/get_enterprise_dic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One shared dictionary with its word counts by type */
+        get: operations["getEnterpriseV1GetEnterpriseDic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/get_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Words of a shared dictionary */
+        post: operations["postEnterpriseDicGetList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/add_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a word to a shared dictionary (admin / dic_admin) */
+        post: operations["postEnterpriseDicAddOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/update_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a word of a shared dictionary (admin / dic_admin) */
+        post: operations["postEnterpriseDicUpdateOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/delete_one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a word of a shared dictionary (admin / dic_admin) */
+        post: operations["postEnterpriseDicDeleteOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/delete_many": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several words of a shared dictionary (admin / dic_admin) */
+        post: operations["postEnterpriseDicDeleteMany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/delete_all_word": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empty a shared dictionary, or one type of it (admin / dic_admin) */
+        post: operations["postEnterpriseDicDeleteAllWord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/person_to_enterprise_dic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy words of the personal dictionary into a shared dictionary (admin / dic_admin)
+         * @description Copies the personal words in `ids` (all personal words when omitted); words already present are skipped.
+         */
+        post: operations["postEnterpriseDicPersonToEnterpriseDic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/leader/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team leader dictionary, in order
+         * @description The leader dictionary lists leaders' names with their positions, in protocol order; checks flag a wrong
+         *     position after a name, a misspelt name, and leaders listed out of order. The team's list: every member reads it, admin and dic_admin change it (403 otherwise).
+         */
+        get: operations["getEnterpriseDicLeaderList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/leader/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change history of the team leader dictionary, newest first */
+        get: operations["getEnterpriseDicLeaderHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/leader/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add (action add, `items`) or delete (action delete, `ids`) several leaders at once
+         * @description All or nothing; added leaders go to the end in the given order.
+         */
+        post: operations["postEnterpriseDicLeaderBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/leader/update/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a leader */
+        put: operations["putEnterpriseDicLeaderUpdateById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/leader/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a leader (at the end) */
+        post: operations["postEnterpriseDicLeaderAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise-dic/leader/sort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the leaders
+         * @description `ids` is the complete new order (400 when it is not a permutation of the current ids).
+         */
+        post: operations["postEnterpriseDicLeaderSort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/leader/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The personal leader dictionary, in order
+         * @description The leader dictionary lists leaders' names with their positions, in protocol order; checks flag a wrong
+         *     position after a name, a misspelt name, and leaders listed out of order. The caller's own list (same shapes as /enterprise-dic/leader).
+         */
+        get: operations["getDictV1LeaderList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/leader/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change history of the personal leader dictionary, newest first */
+        get: operations["getDictV1LeaderHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/leader/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add (action add, `items`) or delete (action delete, `ids`) several leaders at once
+         * @description All or nothing; added leaders go to the end in the given order.
+         */
+        post: operations["postDictV1LeaderBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/leader/update/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a leader */
+        put: operations["putDictV1LeaderUpdateById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/leader/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a leader (at the end) */
+        post: operations["postDictV1LeaderAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/leader/sort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the leaders
+         * @description `ids` is the complete new order (400 when it is not a permutation of the current ids).
+         */
+        post: operations["postDictV1LeaderSort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LanguageTool-compatible check (Chinese)
+         * @description Lets existing LanguageTool clients use the checker. Form-encoded like LanguageTool's `/v2/check`; the
+         *     response is LanguageTool's shape, NOT the envelope. Give `text` or `data` (LanguageTool's annotated JSON
+         *     `{"annotation":[{"text":...},{"markup":...}]}`). `language` zh-CN or zh-HK (`auto` = zh-CN).
+         *     `enabledCategories` / `disabledCategories` are comma-separated category ids (our category codes, e.g.
+         *     `TYPOS`, `SENSITIVE`, `PUNCTUATION`, or codes such as `1`, `8-2`; see `GET /misscut/v1/get_all_mistakes_type`).
+         *     `level` picky = check mode 4. Authentication: a bearer token, or `username` (phone or login_id) + `apiKey`
+         *     (the user's API key from the user page). Consumes right 1 like `check_text`. Errors follow LanguageTool:
+         *     HTTP 400/401/402/413/429 with a plain-text body.
+         */
+        post: operations["postV2Check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Supported languages (LanguageTool shape) */
+        get: operations["getV2Languages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's allowed words (personal dictionary type 1), LanguageTool shape */
+        get: operations["getV2Words"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/words/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an allowed word (personal dictionary type 1), LanguageTool shape */
+        post: operations["postV2WordsAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/words/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an allowed word, LanguageTool shape */
+        post: operations["postV2WordsDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -299,6 +2477,375 @@ export interface components {
             bindWechat: string;
             resetWechat: string;
             socketURL: string;
+        };
+        Id: number;
+        /** @description A file part (multipart/form-data). Size limits depend on the call and the user's rights (413 when exceeded). */
+        UploadFile: unknown;
+        CheckTextRequest: {
+            text: string;
+            /**
+             * @default 3
+             * @enum {integer}
+             */
+            checkMode: 3 | 4;
+            /** @default 127 */
+            checkOptions: number;
+            /**
+             * @description hk: traditional input, traditional suggestions.
+             * @default cn
+             * @enum {string}
+             */
+            lang: "cn" | "hk";
+            /** @description Optional; hashes the client already holds results for (re-check only changed paragraphs). */
+            paragraph_hashes?: string[];
+        };
+        LabelTriple: (string | number | null)[];
+        /** @description One finding. `start`/`end` are UTF-16 offsets (end exclusive); applying a suggestion is `text.slice(0, start) + suggestion + text.slice(end)`. */
+        Issue: {
+            start: number;
+            end: number;
+            original: string;
+            suggestions: string[];
+            /** @description Category code of spec §3 ("1", "5", "8-2", "9-1", "10-3", "12-1" ...). */
+            category: string;
+            /** @description Result-type label of spec §3 (3 敏感词, 4 自定义敏感词, 5 自定义错词, 6 共享词库敏感词, 7 共享词库错词, 9 自定义重点词, 10 共享词库重点词, 11 高级校对). */
+            type?: number;
+            /** @description 1 error, 2 suggestion, 3 hint. */
+            level: number;
+            message: string;
+        };
+        /** @enum {string} */
+        JobStatus: "queued" | "running" | "done" | "failed" | "cancelled";
+        /**
+         * @description 1 highSpeedText, 2 imageCount, 4 pdfCount, 8 pptCount, 16 advancedProofreadCount, 32 webMaxText,
+         *     64 docMaxText, 128 pluginMaxText, 256 docUploadCount, 512 aiWriteText, 1024 audioProofread,
+         *     2048 videoProofread, 4096 docCompare, 8192 fineProofread, 65536 publisherText, 262144 compareMaxPages,
+         *     524288 compareMaxSize.
+         * @enum {integer}
+         */
+        UserRightType: 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 8192 | 65536 | 262144 | 524288;
+        Right: {
+            user_right_type: components["schemas"]["UserRightType"];
+            /** @description e.g. 高速校对字数. */
+            title: string;
+            /** @description Remaining amount (for limits such as 32, the limit itself). */
+            disposable_num: number;
+            /** @description Human-readable amount, e.g. '5000字', '0字', '3次'. */
+            num_desc: string;
+            total_num?: number;
+            /** Format: date-time */
+            expire_time?: string | null;
+        };
+        Product: {
+            id: number;
+            name: string;
+            /** @description 1 subscription plan, 2 add-on package. */
+            type: number;
+            /** @description 1 personal, 2 team. */
+            belong_to: number;
+            /** @description Price in fen. */
+            price: number;
+            original_price?: number;
+            /** @description Validity in days; null for packages that do not expire. */
+            duration_days?: number | null;
+            description?: string;
+            recommended?: boolean;
+            rights: {
+                user_right_type: number;
+                title: string;
+                num: number;
+                num_desc: string;
+            }[];
+        };
+        Order: {
+            order_no: string;
+            product_id: number;
+            product_name: string;
+            quantity?: number;
+            /** @description Amount in fen. */
+            amount: number;
+            /** @enum {string} */
+            status: "pending" | "paid" | "closed" | "refunded";
+            /** @enum {string} */
+            pay_type?: "wechat" | "coupon" | "admin";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            paid_at?: string | null;
+        };
+        SpeechTask: {
+            task_id: number;
+            name: string;
+            /** @enum {string} */
+            kind: "audio" | "video";
+            status: components["schemas"]["JobStatus"];
+            progress: number;
+            error?: string;
+            duration_ms?: number;
+            /** @description URL of the converted mp3 (for playback). */
+            mp3_url?: string;
+            /** @enum {string} */
+            transcript_source?: "asr" | "subtitle" | "embedded_subtitle";
+            segments?: {
+                start_ms: number;
+                end_ms: number;
+                text: string;
+                issues: components["schemas"]["Issue"][];
+            }[];
+        };
+        /** @description e.g. 001.001.004 (the default guide version). */
+        GuideVersion: string;
+        Guide: {
+            ver: components["schemas"]["GuideVersion"];
+            show: boolean;
+            slides: {
+                id: string;
+                title: string;
+                bullets: string[];
+                video?: string;
+                images?: {
+                    light?: string;
+                    dark?: string;
+                };
+            }[];
+        };
+        DocumentSummary: {
+            id: number;
+            name: string;
+            /** @description docx, txt ... */
+            file_type: string;
+            /** @description Bytes. */
+            size: number;
+            status: components["schemas"]["JobStatus"];
+            progress: number;
+            error?: string;
+            word_count: number;
+            issue_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DocumentDetail: components["schemas"]["DocumentSummary"] & {
+            /** @description The document as HTML. */
+            html: string;
+            /** @description The plain text the offsets of `issues` refer to. */
+            text: string;
+            issues: components["schemas"]["Issue"][];
+            share_id?: string | null;
+            /** @description True for a document shared by someone else. */
+            read_only?: boolean;
+        };
+        PdfSummary: {
+            id: number;
+            name: string;
+            size: number;
+            status: components["schemas"]["JobStatus"];
+            progress: number;
+            error?: string;
+            page_count: number;
+            pages_done: number;
+            issue_count: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebUrl: string;
+        Website: {
+            id: number;
+            url: string;
+            name: string;
+            depth: number;
+            /** @enum {string} */
+            status: "idle" | "queued" | "running" | "done" | "failed";
+            error?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_checked_at?: string | null;
+            last_result?: {
+                page_count: number;
+                issue_count: number;
+                pages: {
+                    url: string;
+                    title: string;
+                    text: string;
+                    issues: components["schemas"]["Issue"][];
+                }[];
+            } | null;
+        };
+        /**
+         * @description 1 allowed word, 4 sensitive word, 5 wrong word (with `correct`), 9 key word.
+         * @enum {integer}
+         */
+        WordType: 1 | 4 | 5 | 9;
+        Word: string;
+        WordInput: {
+            word: components["schemas"]["Word"];
+            type: components["schemas"]["WordType"];
+            correct?: components["schemas"]["Word"];
+        };
+        WordUpdate: {
+            id: components["schemas"]["Id"];
+            word: components["schemas"]["Word"];
+            type: components["schemas"]["WordType"];
+            correct?: components["schemas"]["Word"];
+        };
+        DictWord: {
+            id: number;
+            word: string;
+            type: components["schemas"]["WordType"];
+            correct: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        /**
+         * @description Roles a team admin may give (root is the operator's role and cannot be given).
+         * @enum {string}
+         */
+        TeamRole: "admin" | "dic_admin" | "user_admin" | "user";
+        /**
+         * @description 1 生效中, 2 待续费, 3 异常, 4 已发邀请, 5 对方拒绝, 6 申请加入, 7 拒绝加入, 11 已失效.
+         * @enum {integer}
+         */
+        MemberStatus: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 11;
+        TeamInfo: {
+            enterprise_id: number;
+            name: string;
+            address: string;
+            /** @description Active members. */
+            user_num: number;
+            /** @description Seats the team has paid for. */
+            equity_num: number;
+            /**
+             * Format: date-time
+             * @description When the team's rights expire.
+             */
+            equity_time: string | null;
+            role: components["schemas"]["Role"];
+        };
+        Member: {
+            /** @description Membership / invitation / application id. */
+            id: number;
+            /** @description Null for an invitation to an unregistered phone. */
+            uid: number | null;
+            name: string;
+            phone: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["MemberStatus"];
+            remark?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            joined_at?: string | null;
+        };
+        Invitation: {
+            id: number;
+            enterprise_id: number;
+            enterprise_name: string;
+            inviter_name: string;
+            role?: components["schemas"]["TeamRole"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        SharedDictionary: {
+            id: number;
+            name: string;
+            description?: string;
+            word_count: number;
+            /** @description The caller uses it in checks. */
+            in_use: boolean;
+            /** @description Members who use it. */
+            user_count?: number;
+            creator_name?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Leader: {
+            id: number;
+            name: string;
+            /** @description Positions, e.g. ["省委书记"]. */
+            titles: string[];
+            organization?: string;
+            /** @description Position in the protocol order, from 1. */
+            sort: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LeaderInput: {
+            name: string;
+            titles: string[];
+            organization?: string;
+        };
+        LeaderBatch: {
+            /** @enum {string} */
+            action: "add" | "delete";
+            items?: components["schemas"]["LeaderInput"][];
+            ids?: components["schemas"]["Id"][];
+        };
+        LeaderHistory: {
+            id: number;
+            /** @enum {string} */
+            action: "add" | "update" | "delete" | "sort" | "batch_add" | "batch_delete";
+            /** @description What changed, e.g. 新增 张三（市长）. */
+            summary: string;
+            leader_id?: number | null;
+            operator_name: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        LtWordForm: {
+            word: string;
+            username?: string;
+            apiKey?: string;
+            dict?: string;
+        };
+        LtCheckResponse: {
+            software: {
+                name: string;
+                version: string;
+                buildDate?: string;
+                apiVersion: number;
+                premium?: boolean;
+                status?: string;
+            };
+            language: {
+                name: string;
+                code: string;
+                detectedLanguage?: {
+                    name?: string;
+                    code?: string;
+                    confidence?: number;
+                };
+            };
+            matches: {
+                message: string;
+                shortMessage: string;
+                offset: number;
+                length: number;
+                replacements: {
+                    value: string;
+                }[];
+                context: {
+                    text: string;
+                    offset: number;
+                    length: number;
+                };
+                sentence: string;
+                type?: {
+                    typeName?: string;
+                };
+                rule: {
+                    id: string;
+                    description: string;
+                    issueType?: string;
+                    category: {
+                        id: string;
+                        name: string;
+                    };
+                };
+            }[];
         };
     };
     responses: {
@@ -413,6 +2960,203 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The right needed by this call is exhausted or insufficient; the client opens the quota dialog (spec §4). */
+        QuotaExhausted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Done; `result.count` is the number of items affected. */
+        CountOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: {
+                        count: number;
+                    };
+                };
+            };
+        };
+        /** @description Created; `result.id` is the new record's id. */
+        IdOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: {
+                        id: number;
+                    };
+                };
+            };
+        };
+        /** @description The order and its QR code. */
+        PrepayOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: {
+                        order_no: string;
+                        /** @description The weixin:// URL to encode as a QR code. */
+                        code_url: string;
+                        /** @description The QR code as a data URL (PNG). */
+                        qrcode?: string;
+                        /** @description Amount in fen. */
+                        amount: number;
+                        /** Format: date-time */
+                        expire_at: string;
+                    };
+                };
+            };
+        };
+        /** @description The document with content and findings. */
+        DocumentDetailOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["DocumentDetail"];
+                };
+            };
+        };
+        /** @description The website. */
+        WebsiteOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["Website"];
+                };
+            };
+        };
+        /** @description The word. */
+        WordOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["DictWord"];
+                };
+            };
+        };
+        /** @description A page of words, newest first. */
+        WordPageOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: {
+                        total: number;
+                        num: number;
+                        size: number;
+                        list: components["schemas"]["DictWord"][];
+                    };
+                };
+            };
+        };
+        /** @description Invitations sent, and the phones that failed with the reason. */
+        InviteResultOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: {
+                        invited: number;
+                        failed: {
+                            phone: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        /** @description The shared dictionary. */
+        SharedDictionaryOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["SharedDictionary"];
+                };
+            };
+        };
+        /** @description Shared dictionaries. */
+        SharedDictionaryListOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["SharedDictionary"][];
+                };
+            };
+        };
+        /** @description The leader. */
+        LeaderOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["Leader"];
+                };
+            };
+        };
+        /** @description LanguageTool-style error (plain text message). */
+        LtError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+            };
+        };
     };
     parameters: {
         /** @description Device fingerprint id (sent on every call except guide show/access). */
@@ -427,8 +3171,46 @@ export interface components {
         Qhclickid: string;
         /** @description Tracking parameter, appended when present (spec §2). */
         UpId: string;
+        /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+        SessionRequired: string;
+        /** @description Page number, from 1. */
+        Num: number;
+        /** @description Page size. */
+        Size: number;
+        /** @description Page size (up to 2000, to show a whole ordered list). */
+        SizeLarge: number;
+        /** @description Filter by a substring. */
+        Keyword: string;
+        IdQuery: components["schemas"]["Id"];
+        IdPath: components["schemas"]["Id"];
+        ShareId: string;
+        OrderNo: string;
+        UserRightType: components["schemas"]["UserRightType"];
+        UserRightTypeRequired: components["schemas"]["UserRightType"];
     };
-    requestBodies: never;
+    requestBodies: {
+        IdBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                };
+            };
+        };
+        Ids: {
+            content: {
+                "application/json": {
+                    ids: components["schemas"]["Id"][];
+                };
+            };
+        };
+        Uids: {
+            content: {
+                "application/json": {
+                    uids: components["schemas"]["Id"][];
+                };
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
@@ -804,6 +3586,4028 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    postMisscutV1CheckText: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+                session: components["parameters"]["SessionRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckTextRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; results follow on the socket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            check_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV2CheckText: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+                session: components["parameters"]["SessionRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckTextRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; results follow on the socket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            check_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1Cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    check_id: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1GetAllMistakesType: {
+        parameters: {
+            query?: {
+                st_flag?: 0 | 1;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The labels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            category_description: components["schemas"]["LabelTriple"][];
+                            recommendation_level: components["schemas"]["LabelTriple"][];
+                            result_type: (string | number)[][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1Click: {
+        parameters: {
+            query: {
+                click_type: number;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1CheckFunctionGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per bit of `checkOptions`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            /** @description 127 (spec §9). */
+                            default_options: number;
+                            functions: {
+                                /** @description The bit value (1, 2, 4, ...). */
+                                bit: number;
+                                name: string;
+                                description?: string;
+                                /** @description Category codes the family produces. */
+                                categories?: string[];
+                                /** @description Part of the default options. */
+                                enabled: boolean;
+                                /** @description The user's rights allow it. */
+                                available: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postProofreadResultCollectReceive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "accept" | "ignore" | "false_alarm";
+                    check_id?: string;
+                    original: string;
+                    suggestion?: string;
+                    /** @description Category code, e.g. "1", "8-2". */
+                    category: string;
+                    /** @description The sentence around the finding. */
+                    context?: string;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1DocDiff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                    compare_file: components["schemas"]["UploadFile"];
+                };
+            };
+        };
+        responses: {
+            /** @description The differences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            original_name?: string;
+                            revised_name?: string;
+                            original_text: string;
+                            revised_text: string;
+                            changes: {
+                                /** @enum {string} */
+                                type: "insert" | "delete" | "replace";
+                                original_start: number;
+                                original_end: number;
+                                revised_start: number;
+                                revised_end: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1DocTemplateTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            id: number;
+                            name: string;
+                            description?: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserV1GetUserRight: {
+        parameters: {
+            query: {
+                user_right_type: components["parameters"]["UserRightTypeRequired"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The right (remaining amount in `disposable_num`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Right"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserV1GetUserRightDetail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All rights, one per user_right_type, and the current plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            role: components["schemas"]["Role"];
+                            plan_name?: string;
+                            /** Format: date-time */
+                            expire_time?: string | null;
+                            rights: components["schemas"]["Right"][];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserV1CheckUserFineProofreadingRight: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `available` is true when the fine-proofreading right (8192) is above 0. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            available: boolean;
+                            disposable_num: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserCheckWordsNum: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `words_num` remaining characters of right 1; `max_text` the right 32 limit per check; `num_desc` e.g. '0字'. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            words_num: number;
+                            max_text: number;
+                            num_desc: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserRightProductGetList: {
+        parameters: {
+            query?: {
+                type?: 1 | 2;
+                belong_to?: 1 | 2;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The products. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserRightConsumptionRecordPage: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+                user_right_type?: components["parameters"]["UserRightType"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records; `num` is negative for consumption, positive for grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: {
+                                id: number;
+                                user_right_type: number;
+                                title: string;
+                                num: number;
+                                balance?: number;
+                                /** @description e.g. 文本校对, 兑换码, 购买, 团队分配. */
+                                reason: string;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserRightOrderV1GetList: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["Order"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postUserRightCouponCodeV1Use: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rights granted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            granted: {
+                                user_right_type: number;
+                                title: string;
+                                num: number;
+                                num_desc?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserRightProductV1DisplayProfessionalVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `display` true when professional products are on sale. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            display: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postUserAddSharingInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    channel: "wechat" | "moments" | "weibo" | "qq" | "link";
+                    share_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            shared_count: number;
+                            reward_num: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPayWxNativePrepay: {
+        parameters: {
+            query: {
+                product_id: number;
+                quantity?: number;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PrepayOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPayWxQrcodeRefresh: {
+        parameters: {
+            query: {
+                order_no: components["parameters"]["OrderNo"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PrepayOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPayWxOrder: {
+        parameters: {
+            query: {
+                order_no: components["parameters"]["OrderNo"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Order"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserGetWordLibrary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The libraries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            id: number;
+                            name: string;
+                            description?: string;
+                            word_count: number;
+                            selected: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postUserSelectWordLibrary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    library_ids: components["schemas"]["Id"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getGptV1ChatFunction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The functions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            available: boolean;
+                            functions: {
+                                /** @description e.g. continue, polish, summarize, expand, translate, outline. */
+                                id: string;
+                                name: string;
+                                description?: string;
+                                placeholder?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postGptV1ChatCompletions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    function_id: string;
+                    content: string;
+                    history?: {
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1AudioConvertFileToMp3: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                    subtitle?: components["schemas"]["UploadFile"];
+                };
+            };
+        };
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["SpeechTask"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1GetSpeechDetail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    task_id: components["schemas"]["Id"];
+                };
+            };
+        };
+        responses: {
+            /** @description The task; `segments` and `issues` are filled when `status` is done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["SpeechTask"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1ImageCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+                session?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                };
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            task_id: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getWizardV1Show: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guide. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Guide"];
+                    };
+                };
+            };
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getWizardV1Access: {
+        parameters: {
+            query: {
+                type: 1 | 2;
+                ver: components["schemas"]["GuideVersion"];
+            };
+            header?: {
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocumentV1Upload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+                session?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                    /**
+                     * @description Default 3 (form fields are strings).
+                     * @enum {string}
+                     */
+                    checkMode?: "3" | "4";
+                    /** @description Bitmask, default 127. */
+                    checkOptions?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The document (queued). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["DocumentSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutDocumentV1Page: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+                /** @description Filter by a substring. */
+                keyword?: components["parameters"]["Keyword"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["DocumentSummary"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutDocumentV1EditUploadGet: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DocumentDetailOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocumentV1Delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Ids"];
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocumentV1EditUploadSave: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    html: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DocumentDetailOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutDocumentV1GetShareId: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The share id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            share_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutDocumentV1GetShareDoc: {
+        parameters: {
+            query: {
+                share_id: components["parameters"]["ShareId"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DocumentDetailOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutDocumentV1ShareSave: {
+        parameters: {
+            query: {
+                share_id: components["parameters"]["ShareId"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["DocumentSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocCheckV1Html2docStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    html: string;
+                    name?: string;
+                    id?: components["schemas"]["Id"];
+                    /** @default false */
+                    track_changes?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The .docx file (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocCheckV1Doc2html: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                };
+            };
+        };
+        responses: {
+            /** @description The HTML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            name: string;
+                            html: string;
+                            word_count?: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV2PdfCheckUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+                session?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                };
+            };
+        };
+        responses: {
+            /** @description The PDF job (queued). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["PdfSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV2PdfCheckPage: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+                /** @description Filter by a substring. */
+                keyword?: components["parameters"]["Keyword"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of PDF checks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["PdfSummary"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV2PdfCheckResult: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF check; `pages` is filled as pages complete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["PdfSummary"] & {
+                            pages: {
+                                /** @description 1-based page number. */
+                                page: number;
+                                /** @description Page width in PDF points. */
+                                width: number;
+                                height: number;
+                                /** @description The page was a scan and was read by OCR. */
+                                ocr?: boolean;
+                                /** @description URL of the rendered page image. */
+                                image_url?: string;
+                                text: string;
+                                issues: (components["schemas"]["Issue"] & {
+                                    /** @description [x, y, width, height] boxes in PDF points, origin top-left. */
+                                    rects?: number[][];
+                                })[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteMisscutV2PdfCheckDeleteById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutWebsiteAddOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: components["schemas"]["WebUrl"];
+                    name?: string;
+                    /**
+                     * @description Follow same-site links this many levels (0 = the page only).
+                     * @default 0
+                     */
+                    depth?: number;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebsiteOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutWebsiteDeleteOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["IdBody"];
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutWebsiteGetList: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of websites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["Website"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutWebsiteDownload: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutWebsiteCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                /** @description The realtime socket session id (`type 3 cmd 1`) to which results are streamed. */
+                session?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["IdBody"];
+        responses: {
+            200: components["responses"]["WebsiteOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutWebsiteUpdateOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    url?: components["schemas"]["WebUrl"];
+                    name?: string;
+                    depth?: number;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebsiteOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDictV1GetList: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+                /** @description Filter by a substring. */
+                keyword?: components["parameters"]["Keyword"];
+                type?: components["schemas"]["WordType"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WordPageOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1AddOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WordInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WordOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    putDictV1UpdateOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WordUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WordOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteDictV1DeleteOne: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1DeleteMany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Ids"];
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1DeleteAllWord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    type?: components["schemas"]["WordType"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1UploadWords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                    /**
+                     * @description Word type (form fields are strings).
+                     * @enum {string}
+                     */
+                    type: "1" | "4" | "5" | "9";
+                };
+            };
+        };
+        responses: {
+            /** @description Counts of added and failed lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            added: number;
+                            failed: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDictDownWordsFailedToUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The failed lines (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1TeamApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Team / organisation name. */
+                    name: string;
+                    contact_name: string;
+                    phone: components["schemas"]["Phone"];
+                    /** Format: email */
+                    email?: string;
+                    address?: string;
+                    /** @description Expected number of members. */
+                    user_num?: number;
+                    remark?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["IdOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postCrmComponentAppAddOneCheckno: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    phone: components["schemas"]["Phone"];
+                    company?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description What the API will be used for. */
+                    usage?: string;
+                    /** @description Where the form was opened (e.g. apiApply). */
+                    source?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["IdOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1InviteAndApply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    phones: components["schemas"]["Phone"][];
+                    role?: components["schemas"]["TeamRole"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["InviteResultOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1InviteOrApply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {integer} */
+                    type: 1 | 2;
+                    phone?: components["schemas"]["Phone"];
+                    enterprise_id?: components["schemas"]["Id"];
+                    remark?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["IdOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseUserV1GetEnterpriseInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Invitation"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1PassApplyOrInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    pass: boolean;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseUserV1ApplyJoinEnterprise: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitation_code: string;
+                    /** @description Name shown to the team. */
+                    name?: string;
+                    remark?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["IdOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetUserApply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            result: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseUserV1GetApplyEnterpriseInfo: {
+        parameters: {
+            query: {
+                invitation_code: string;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `status` is the caller's member status in this team (null when none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            enterprise_id: number;
+                            name: string;
+                            admin_name?: string;
+                            user_num?: number;
+                            status: components["schemas"]["MemberStatus"] | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseUserV1JoinEnterpriseByLink: {
+        parameters: {
+            query: {
+                sms_invitation_code: string;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Joined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            enterprise_id: number;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetUserInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["TeamInfo"] | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV2GetEnterpriseInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["TeamInfo"] & {
+                            /** @description Shown to admins only. */
+                            invitation_code?: string;
+                            admin_name?: string;
+                            /** Format: date-time */
+                            created_at?: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV2GetMetric: {
+        parameters: {
+            query?: {
+                /** @description First day (inclusive), default 30 days ago. */
+                start?: string;
+                /** @description Last day (inclusive), default today. */
+                end?: string;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Totals and one entry per day. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            check_count: number;
+                            word_count: number;
+                            issue_count: number;
+                            active_members: number;
+                            daily: {
+                                /** Format: date */
+                                date: string;
+                                check_count: number;
+                                word_count: number;
+                                issue_count: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetEnterpriseMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+                /** @description Filter by a substring. */
+                keyword?: components["parameters"]["Keyword"];
+                status?: components["schemas"]["MemberStatus"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["Member"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1RemoveEnterpriseUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Uids"];
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1ModifyUserAuth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uid: components["schemas"]["Id"];
+                    role: components["schemas"]["TeamRole"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1UpdateAuth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uids: components["schemas"]["Id"][];
+                    role: components["schemas"]["TeamRole"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetUserAuth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Role and permissions (`role` null when the caller is in no team). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            role: components["schemas"]["Role"] | null;
+                            permissions: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseUserV1UpdateEnterpriseUsername: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uid?: components["schemas"]["Id"];
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1QuitEnterprise: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1ModifyEnterpriseUserStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uids: components["schemas"]["Id"][];
+                    /** @enum {integer} */
+                    status: 1 | 2 | 3 | 11;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseRightProductPackageV1Get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The packages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            id: number;
+                            product_name: string;
+                            /** Format: date-time */
+                            expire_time: string | null;
+                            rights: {
+                                user_right_type: number;
+                                title: string;
+                                total: number;
+                                allocated: number;
+                                remaining: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseRightProductPackageV1GetAllocatedInfo: {
+        parameters: {
+            query?: {
+                package_id?: components["schemas"]["Id"];
+                uid?: components["schemas"]["Id"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per member with allocations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            uid: number;
+                            name: string;
+                            rights: {
+                                user_right_type: number;
+                                title: string;
+                                num: number;
+                                used: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseRightProductPackageV1AllocateUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    package_id: components["schemas"]["Id"];
+                    uids: components["schemas"]["Id"][];
+                    user_right_type: components["schemas"]["UserRightType"];
+                    num: number;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetShareDictionaryList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SharedDictionaryListOk"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1AddShareDicInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["SharedDictionaryOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1DeleteShareDic: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["IdBody"];
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1ModifyEnterpriseDict: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    name?: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["SharedDictionaryOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1ModifyShareDicStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    /** @enum {integer} */
+                    status: 0 | 1;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1ShareDicInUse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SharedDictionaryListOk"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetEnterpriseDictInUse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SharedDictionaryListOk"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetDictOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseV1GetEnterpriseDic: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dictionary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["SharedDictionary"] & {
+                            /** @description Word count per type (keys "1", "4", "5", "9"). */
+                            counts: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicGetList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dic_id: components["schemas"]["Id"];
+                    /** @default 1 */
+                    num?: number;
+                    /** @default 20 */
+                    size?: number;
+                    type?: components["schemas"]["WordType"];
+                    keyword?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WordPageOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicAddOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dic_id: components["schemas"]["Id"];
+                    word: components["schemas"]["Word"];
+                    type: components["schemas"]["WordType"];
+                    correct?: components["schemas"]["Word"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WordOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicUpdateOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WordUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WordOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicDeleteOne: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["IdBody"];
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicDeleteMany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Ids"];
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicDeleteAllWord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dic_id: components["schemas"]["Id"];
+                    type?: components["schemas"]["WordType"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicPersonToEnterpriseDic: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dic_id: components["schemas"]["Id"];
+                    ids?: components["schemas"]["Id"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseDicLeaderList: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size (up to 2000, to show a whole ordered list). */
+                size?: components["parameters"]["SizeLarge"];
+                /** @description Filter by a substring. */
+                keyword?: components["parameters"]["Keyword"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leaders sorted by `sort`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["Leader"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getEnterpriseDicLeaderHistory: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["LeaderHistory"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicLeaderBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaderBatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    putEnterpriseDicLeaderUpdateById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaderInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["LeaderOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicLeaderAdd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaderInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["LeaderOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseDicLeaderSort: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: components["schemas"]["Id"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDictV1LeaderList: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size (up to 2000, to show a whole ordered list). */
+                size?: components["parameters"]["SizeLarge"];
+                /** @description Filter by a substring. */
+                keyword?: components["parameters"]["Keyword"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leaders sorted by `sort`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["Leader"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDictV1LeaderHistory: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["LeaderHistory"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1LeaderBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaderBatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    putDictV1LeaderUpdateById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaderInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["LeaderOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1LeaderAdd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaderInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["LeaderOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postDictV1LeaderSort: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: components["schemas"]["Id"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postV2Check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    text?: string;
+                    data?: string;
+                    /** @enum {string} */
+                    language: "zh-CN" | "zh-HK" | "zh" | "auto";
+                    motherTongue?: string;
+                    preferredVariants?: string;
+                    enabledRules?: string;
+                    disabledRules?: string;
+                    enabledCategories?: string;
+                    disabledCategories?: string;
+                    /** @enum {string} */
+                    enabledOnly?: "true" | "false";
+                    /** @enum {string} */
+                    level?: "default" | "picky";
+                    username?: string;
+                    apiKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description LanguageTool's check response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtCheckResponse"];
+                };
+            };
+            400: components["responses"]["LtError"];
+            401: components["responses"]["LtError"];
+            402: components["responses"]["LtError"];
+            413: components["responses"]["LtError"];
+            429: components["responses"]["LtError"];
+            500: components["responses"]["LtError"];
+        };
+    };
+    getV2Languages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The languages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        code: string;
+                        longCode: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getV2Words: {
+        parameters: {
+            query?: {
+                username?: string;
+                apiKey?: string;
+                offset?: number;
+                limit?: number;
+                /** @description Ignored (one personal dictionary). */
+                dicts?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The words. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        words: string[];
+                    };
+                };
+            };
+            400: components["responses"]["LtError"];
+            401: components["responses"]["LtError"];
+        };
+    };
+    postV2WordsAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LtWordForm"];
+            };
+        };
+        responses: {
+            /** @description `added` false when the word was already there. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        added: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["LtError"];
+            401: components["responses"]["LtError"];
+        };
+    };
+    postV2WordsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LtWordForm"];
+            };
+        };
+        responses: {
+            /** @description `deleted` false when the word was not there. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["LtError"];
+            401: components["responses"]["LtError"];
         };
     };
 }
