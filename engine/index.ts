@@ -17,6 +17,7 @@ import { checkDates } from './rules/dates';
 import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
 import { WordMatcher } from './rules/matcher';
+import { checkUsage } from './rules/usage';
 import { protectedMask, linkMask } from './protect';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
@@ -162,6 +163,11 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
       if (!(bits & bit)) continue;
       issues.push({ start: f.pos, end: f.pos + 1, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
+    }
+  }
+  if (bits & Bits.usage) {
+    for (const u of checkUsage(e.lm, e.dict, work, spellBlocked)) {
+      issues.push({ start: u.pos, end: u.pos + 1, original: '', suggestions: [u.cand], category: '0', level: 1, message: `“${u.orig}”应为“${u.cand}”：${u.reason}。` });
     }
   }
   if (bits & Bits.wording) issues.push(...e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3));

@@ -66,7 +66,6 @@ export interface SpellFinding {
 
 /** common misuse sets checked with the language model at every occurrence (category 0) */
 export const SPECIAL_SETS: string[][] = [
-  ['的', '地', '得'],
   ['在', '再'],
   ['做', '作'],
   ['那', '哪'],

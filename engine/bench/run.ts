@@ -69,7 +69,7 @@ interface OwnRow { set: string; mode: number; n: number; detP: number; detR: num
 function runOwn(name: string, lines: string[][], mode: 3 | 4): OwnRow {
   let flagged = 0, hits = 0, expected = 0, corrN = 0, corrOk = 0, clean = 0, fa = 0;
   for (const [cat, src, tgt] of lines) {
-    const issues = check(src, { mode, advancedProofreading: true, leaders: OWN_LEADERS });
+    const issues = check(src, { mode, advancedProofreading: true, leaders: OWN_LEADERS, keyWords: [{ word: '碳达峰' }] });
     if (cat === '-') { clean++; if (issues.length) fa++; continue; }
     expected++;
     const mine = issues.filter((i) => i.category === cat);

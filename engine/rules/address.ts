@@ -61,7 +61,7 @@ export class AddressChecker {
             out.push({ start: i, end: j, original: surface, suggestions: real.slice(0, 3), category: '9-1', level: 2, message: `${city}属于${real.join('、')}，不属于${full}。` });
           }
         }
-        this.checkDistrict(text, j, city, out);
+        this.checkDistrict(text, j + city.length, city, out);
         i = j + city.length - 1;
         break;
       }

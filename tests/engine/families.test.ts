@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { check, loadEngine } from '../../engine/index';
+import { apply, expectWellFormed } from './helpers';
+
+beforeAll(() => {
+  loadEngine();
+});
+
+function fixed(text: string, category: string, opts = {}) {
+  const issues = check(text, opts);
+  expectWellFormed(text, issues);
+  return { issues, out: apply(text, issues, category), mine: issues.filter((i) => i.category === category) };
+}
+
+describe('spelling families', () => {
+  it('1 同音: homophone inside a common word, with pinyin evidence', () => {
+    const { out, mine } = fixed('我们明天在会议室讨论这个问提。', '1');
+    expect(out).toBe('我们明天在会议室讨论这个问题。');
+    expect(mine[0].message).toContain('tí');
+    expect(mine[0].level).toBe(1);
+  });
+  it('1 同音: 管里 -> 管理, 旅形 -> 旅行; 成积 -> 成绩 (other tone) in mode 4', () => {
+    expect(fixed('我们要加强安全管里。', '1').out).toBe('我们要加强安全管理。');
+    expect(fixed('这是一次很难忘的旅形。', '1').out).toBe('这是一次很难忘的旅行。');
+    expect(fixed('他的成积一直很好。', '1', { mode: 4 }).out).toBe('他的成绩一直很好。');
+  });
+  it('5 形近: glyph neighbours (眼晴 -> 眼睛, 末经 -> 未经)', () => {
+    expect(fixed('她的眼晴很大，也很漂亮。', '5').out).toBe('她的眼睛很大，也很漂亮。');
+    expect(fixed('不能随意传播末经证实的消息。', '5').out).toBe('不能随意传播未经证实的消息。');
+  });
+  it('1 同音 in a longer word (锻练 -> 锻炼, 差措 -> 差错)', () => {
+    expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
+    expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
+  });
+  it('2 谐音: fuzzy sounds (n/l, -n/-ng) are searched in mode 4 only', () => {
+    expect(fixed('今年龙民的收入明显增加了。', '2', { mode: 4 }).out).toBe('今年农民的收入明显增加了。');
+    expect(fixed('他工作一直很仍真。', '2', { mode: 4 }).out).toBe('他工作一直很认真。');
+    expect(check('他工作一直很仍真。', { mode: 3 }).filter((i) => i.category === '2')).toEqual([]);
+  });
+  it('correct sentences stay untouched', () => {
+    for (const t of ['今年的粮食产量再创新高，农民的收入也有了明显增长。', '老师耐心地回答了同学们提出的每一个问题。', '医生建议他多喝水，多休息，按时吃药。', '经过三年的努力，这个项目终于顺利完成了。']) {
+      expect(check(t)).toEqual([]);
+      expect(check(t, { mode: 4 })).toEqual([]);
+    }
+  });
+});
+
+describe('family 0: 的/地/得 and common misuse', () => {
+  it('adverbial 的 before a verb becomes 地', () => {
+    expect(fixed('他高兴的跳了起来。', '0').out).toBe('他高兴地跳了起来。');
+  });
+  it('的 before a complement becomes 得', () => {
+    expect(fixed('她把房间打扫的干干净净。', '0').out).toBe('她把房间打扫得干干净净。');
+    expect(fixed('他跑的非常快。', '0').out).toBe('他跑得非常快。');
+  });
+  it('下次在 + verb becomes 再', () => {
+    expect(fixed('这个问题我们下次在讨论吧。', '0').out).toBe('这个问题我们下次再讨论吧。');
+  });
+  it('leaves correct uses alone', () => {
+    expect(check('这是我的书，那是你的笔。')).toEqual([]);
+    expect(check('他高兴地跳了起来。')).toEqual([]);
+  });
+});
+
+describe('families 3 遗漏 / 4 冗余 / 7 语序', () => {
+  it('4: repeated function character and repeated word', () => {
+    expect(fixed('我们的的目标是完成任务。', '4').out).toBe('我们的目标是完成任务。');
+    expect(fixed('这个方案需要我们我们认真研究。', '4').out).toBe('这个方案需要我们认真研究。');
+  });
+  it('4: legitimate reduplication is not redundancy', () => {
+    expect(check('我们研究研究再做决定。').filter((i) => i.category === '4')).toEqual([]);
+    expect(check('孩子们常常在公园里玩耍。')).toEqual([]);
+  });
+  it('3: a missing character in an idiom', () => {
+    expect(fixed('这些年来他始如一地坚持自己的理想。', '3').out).toBe('这些年来他始终如一地坚持自己的理想。');
+  });
+  it('7: swapped characters', () => {
+    expect(fixed('我们必须尽快决解这个问题。', '7').out).toBe('我们必须尽快解决这个问题。');
+  });
+});
+
+describe('rule families', () => {
+  it('8-x: built-in sensitive words are hints with a category and type 3', () => {
+    const issues = check('警方破获了一起网络赌博案件，该官员因贪污受贿被查处。');
+    const cats = issues.map((i) => [i.category, i.type, i.level, i.suggestions.length]);
+    expect(cats).toContainEqual(['8-2', 3, 3, 0]);
+    expect(cats).toContainEqual(['8-11', 3, 3, 0]);
+  });
+  it('9-1: a city that does not belong to the province', () => {
+    const text = '他的地址是广东省杭州市西湖区文三路100号。';
+    const { mine } = fixed(text, '9-1');
+    expect(mine).toHaveLength(1);
+    expect(mine[0].original).toBe('广东省');
+    expect(mine[0].suggestions).toEqual(['浙江省']);
+    expect(check('他的地址是浙江省杭州市西湖区文三路100号。')).toEqual([]);
+  });
+  it('9-1: a district that does not belong to the city', () => {
+    const { mine } = fixed('公司位于江苏省南京市浦东新区。', '9-1');
+    expect(mine[0].original).toBe('南京市');
+    expect(mine[0].suggestions).toContain('上海市');
+  });
+  it('9-2: impossible dates and weekday mismatches', () => {
+    expect(fixed('会议定于2023年2月29日召开。', '9-2').mine).toHaveLength(1);
+    expect(check('会议定于2024年2月29日召开。')).toEqual([]);
+    expect(fixed('活动将在2024年13月5日举行。', '9-2').mine).toHaveLength(1);
+    expect(fixed('2024年10月1日（星期一）是国庆节。', '9-2').out).toBe('2024年10月1日（星期二）是国庆节。');
+    expect(check('2024年10月1日（星期二）是国庆节。')).toEqual([]);
+  });
+  it('10-1 .. 10-5 punctuation and spacing', () => {
+    expect(fixed('今天天气很好,我们去公园散步吧。', '10-1').out).toBe('今天天气很好，我们去公园散步吧。');
+    expect(fixed('他说：“我明天再来。', '10-2').mine).toHaveLength(1);
+    expect(check('他说：“我明天再来。”')).toEqual([]);
+    expect(fixed('我们明天见面，，不见不散。', '10-3').out).toBe('我们明天见面，不见不散。');
+    expect(fixed('我们 明天见面。', '10-4').out).toBe('我们明天见面。');
+    expect(fixed('他想了很久...终于开口了。', '10-5').out).toBe('他想了很久……终于开口了。');
+    expect(fixed('这次考试的第１名是他。', '10-5').out).toBe('这次考试的第1名是他。');
+  });
+  it('12-1 / 12-2 leaders and 12-3 amounts (advanced, type 11)', () => {
+    const leaders = [{ name: '王建国', titles: ['市长'] }, { name: '李红梅', titles: ['市委书记'] }];
+    const a = fixed('市委书记王建国出席了开幕式。', '12-1', { leaders, advancedProofreading: true });
+    expect(a.out).toBe('市长王建国出席了开幕式。');
+    expect(a.mine[0].type).toBe(11);
+    expect(fixed('市长王建华出席了开幕式。', '12-2', { leaders, advancedProofreading: true }).out).toBe('市长王建国出席了开幕式。');
+    expect(check('市长王建国出席了开幕式。', { leaders, advancedProofreading: true })).toEqual([]);
+    // without the advanced flag (default 127) the 12-x checks do not run
+    expect(check('市委书记王建国出席了开幕式。', { leaders }).filter((i) => i.category.startsWith('12'))).toEqual([]);
+    const m = fixed('合同总价为人民币壹万贰仟元整（¥12,500.00）。', '12-3', { advancedProofreading: true });
+    expect(m.out).toBe('合同总价为人民币壹万贰仟伍佰元整（¥12,500.00）。');
+  });
+});
+
+describe('checkOptions bits', () => {
+  it('selects families', () => {
+    const text = '我们讨论这个问提,好吗';
+    expect(check(text).map((i) => i.category).sort()).toEqual(['1', '10-1']);
+    expect(check(text, { checkOptions: 1 }).map((i) => i.category)).toEqual(['1']);
+    expect(check(text, { checkOptions: 32 }).map((i) => i.category)).toEqual(['10-1']);
+    expect(check(text, { checkOptions: 0 })).toEqual([]);
+  });
+});
