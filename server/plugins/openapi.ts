@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import fp from 'fastify-plugin';
 import openapiGlue, { type FastifyOpenapiGlueOptions } from 'fastify-openapi-glue';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,12 +17,33 @@ const notAvailable = async (_request: FastifyRequest, reply: FastifyReply) =>
 // Answered in onRequest: a call that does not exist yet says so whatever its input or token.
 const notAvailableRoute = { onRequest: notAvailable, handler: notAvailable };
 
+/** Every media type the contract names (requests and responses). */
+function mediaTypes(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) mediaTypes(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'content' && value && typeof value === 'object') {
+        // `content` is also a common property name in schemas; only media-type keys count.
+        for (const type of Object.keys(value)) if (/^[\w.+-]+\/[\w.+*-]+$/.test(type)) found.add(type);
+      }
+      mediaTypes(value, found);
+    }
+  }
+  return found;
+}
+
+const HAS_PARSER = /^(application\/json|text\/plain|multipart\/form-data)$/;
+
 /** Routes and request validation straight from openapi/workbench.yaml. */
 export default fp(
   async (app, opts: { specification?: string; operations?: Record<string, Operation> }) => {
     const handlers = opts.operations ?? operations;
+    const specification = opts.specification ?? DEFAULT_SPEC;
+    // Binary media types of the contract (images, audio, octet-stream) arrive as Buffers.
+    const binary = [...mediaTypes(parse(readFileSync(specification, 'utf8')))].filter((t) => !HAS_PARSER.test(t) && !app.hasContentTypeParser(t));
+    if (binary.length > 0) app.addContentTypeParser(binary, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     await app.register(openapiGlue, {
-      specification: opts.specification ?? DEFAULT_SPEC,
+      specification,
       operationResolver: ((operationId: string) => handlers[operationId] ?? notAvailableRoute) as FastifyOpenapiGlueOptions['operationResolver'],
       securityHandlers: {
         // Secured operations: a live bearer token or 401 (the error handler writes the envelope).

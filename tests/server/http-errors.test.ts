@@ -120,3 +120,19 @@ describe('system calls', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
   });
 });
+
+describe('no handler runs on unvalidated input', () => {
+  it('a JSON call refuses other media types with 415, whatever parser fastify has for them', async () => {
+    for (const type of ['text/plain', 'image/png', 'application/octet-stream']) {
+      const res = await post('/user/login', 'phone=13800000000', type);
+      expect(res.statusCode, type).toBe(415);
+      expect(res.json()).toEqual({ code: 415, msg: expect.stringContaining('不支持的内容类型'), result: null });
+    }
+  });
+
+  it('a call that needs a body refuses a request without one', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/user/login', headers: CLIENT_HEADERS });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe(400);
+  });
+});

@@ -169,7 +169,7 @@ describe('realtime socket', () => {
   });
 
   it('a missing, unknown or revoked token closes with 4401 and a reason', async () => {
-    for (const query of [{ session_id: 'x' }, { token: 'bogus', session_id: 'x' }]) {
+    for (const query of [{ session_id: 'x' }, { token: 'bogus', session_id: 'x' }] as Record<string, string>[]) {
       const client = new Client(wsUrl(query));
       expect(await client.closed).toEqual({ code: SocketClose.Unauthorized.code, reason: SocketClose.Unauthorized.reason });
     }
