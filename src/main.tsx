@@ -3,30 +3,29 @@ import { createRoot } from 'react-dom/client';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
 import { loadRuntimeConfig } from './api/config';
 import { notify } from './api/notify';
+import { createInspectOption } from './machines/inspect';
 import { createLiveApp } from './machines/live';
 import { App, ROUTER_BASE } from './ui/App';
-import { AppProviders } from './ui/providers';
+import { AppProviders, createQueryClient } from './ui/providers';
 
 async function start() {
   // Runtime configuration first: it points the API client and the socket at the right server (spec §1).
   await loadRuntimeConfig();
 
+  const queryClient = createQueryClient();
   const logic = createLiveApp({
-    // Machines speak app paths ('/login', '/share'); the browser address carries the /workbench base.
-    navigate: (path: string) => navigateBrowser(ROUTER_BASE + (path === '/' ? '/' : path)),
+    // Machines speak app paths ('/login', '/share'); the address bar carries the /workbench base.
+    navigate: (path: string) => navigateBrowser(ROUTER_BASE + path),
     notify,
+    queryClient,
   });
 
   // ARCHITECTURE.md: the Stately inspector behind `?inspect`, in development only.
-  let inspect: ((event: unknown) => void) | undefined;
-  if (import.meta.env.DEV && new URLSearchParams(window.location.search).has('inspect')) {
-    const { createBrowserInspector } = await import('@statelyai/inspect');
-    inspect = createBrowserInspector().inspect as (event: unknown) => void;
-  }
+  const inspect = await createInspectOption(window.location.search, import.meta.env.DEV);
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <AppProviders logic={logic} options={inspect ? { inspect } : undefined}>
+      <AppProviders logic={logic} queryClient={queryClient} options={inspect ? { inspect } : undefined}>
         <App />
       </AppProviders>
     </StrictMode>,

@@ -1,10 +1,10 @@
-import { useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { I18nProvider } from '@lingui/react';
-import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
 import type { AnyActorLogic } from 'xstate';
-import { AppActorContext, useLanguage, useSession, useThemeMode } from './app-actor';
+import { AppActorContext, useLanguage, useThemeMode } from './app-actor';
 import { activateLocale, i18n } from './i18n';
 import { system } from './system';
 import { NoticeToaster } from './toaster';
@@ -38,22 +38,9 @@ function ColorModeBridge({ children }: { children: ReactNode }) {
   );
 }
 
-/** Server data of one user never shows to the next: the cache empties when the user changes. */
-function QueryCacheReset() {
-  const queryClient = useQueryClient();
-  const { user } = useSession();
-  const uid = user?.uid ?? null;
-  const [previous, setPrevious] = useState(uid);
-  useEffect(() => {
-    if (uid === previous) return;
-    if (previous !== null) queryClient.clear();
-    setPrevious(uid);
-  }, [uid, previous, queryClient]);
-  return null;
-}
-
 export interface AppProvidersProps {
-  /** The app machine with its implementations bound (createLiveApp in the browser, fakes in tests). */
+  /** The app machine with its implementations bound (createLiveApp in the browser, fakes in tests).
+   *  The live session clears `queryClient` on logout, so pass the same client to both. */
   logic: AnyActorLogic;
   /** Actor options, e.g. `{inspect}` for the Stately inspector. */
   options?: Parameters<typeof AppActorContext.Provider>[0]['options'];
@@ -69,7 +56,6 @@ export function AppProviders({ logic, options, queryClient, children }: AppProvi
         <LocaleBridge>
           <ColorModeBridge>
             <QueryClientProvider client={client}>
-              <QueryCacheReset />
               {children}
               <NoticeToaster />
             </QueryClientProvider>

@@ -4,17 +4,16 @@ import { Avatar, Button, Menu, Portal, Text } from '@chakra-ui/react';
 import { ChevronDown, LogOut, UserRound } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import { portrait } from '../../api/user';
+import { portraitQuery } from '../../api/queries';
 import { useSession } from '../app-actor';
 import { ConfirmDialog } from './ConfirmDialog';
 
 /** The avatar from GET /user/portrait (an image behind the bearer token, so fetched, not linked). */
 export function usePortraitUrl(uid: number | string | undefined): string | undefined {
   const { data } = useQuery({
-    queryKey: ['user', 'portrait', uid],
+    ...portraitQuery({ silent: true }),
     enabled: uid !== undefined,
     staleTime: Number.POSITIVE_INFINITY,
-    queryFn: () => portrait({ silent: true }),
   });
   const [url, setUrl] = useState<string>();
   useEffect(() => {

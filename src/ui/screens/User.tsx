@@ -6,7 +6,8 @@ import { Alert, Avatar, Badge, Box, Button, DataList, Field, Flex, Heading, HSta
 import { LogOut } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '../../api/client';
-import { updateLoginId, updatePassword, userInfo } from '../../api/user';
+import { queryKeys, userInfoQuery } from '../../api/queries';
+import { updateLoginId, updatePassword } from '../../api/user';
 import { notify } from '../../api/notify';
 import { useSession } from '../app-actor';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
@@ -28,17 +29,12 @@ const IDENTITY_LABELS: Record<number, MessageDescriptor> = {
   2: msg`团队管理员`,
 };
 
-export const USER_INFO_KEY = ['user', 'user_info'] as const;
-
 /** /user: the real account from GET /user/user_info, login id and password forms, and logout. */
 export default function User() {
   const { t, i18n } = useLingui();
   const { send, status } = useSession();
   const [confirming, setConfirming] = useState(false);
-  const info = useQuery({
-    queryKey: USER_INFO_KEY,
-    queryFn: () => userInfo(),
-  });
+  const info = useQuery(userInfoQuery());
   const user = info.data;
   const portrait = usePortraitUrl(user?.uid);
   const none = t`未设置`;
@@ -145,7 +141,7 @@ function LoginIdForm({ current }: { current: string | null }) {
       notify({ status: 'success', title: '操作成功' });
       setValue('');
       setTouched(false);
-      return queryClient.invalidateQueries({ queryKey: USER_INFO_KEY });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.userInfo });
     },
   });
   function submit(event: FormEvent) {

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const PASSWORD = 'e2e-pass-123';
+
+let browser: BrowserSession;
+const phone = uniquePhone();
+
+beforeAll(async () => {
+  browser = await openBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function logIn(page: BrowserSession['page'], password = PASSWORD) {
+  const form = page.getByRole('form', { name: '登录' });
+  await form.locator('input[name="phone"]').fill(phone);
+  await form.locator('input[name="password"]').fill(password);
+  await form.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL(`${baseUrl}/workbench/`);
+  await page.getByTestId('side-bar').waitFor();
+}
+
+describe('the workbench in Chromium', () => {
+  it('registers a new account with an SMS code and lands on the workbench', async () => {
+    const { page } = browser;
+    await page.goto(`${baseUrl}/workbench/`);
+    // Not logged in: the app sends the visitor to the login page.
+    await page.waitForURL(`${baseUrl}/workbench/login`);
+    await page.getByRole('tab', { name: '注册' }).click();
+    const form = page.getByRole('form', { name: '注册' });
+    await form.locator('input[name="phone"]').fill(phone);
+    await form.getByRole('button', { name: '发送验证码' }).click();
+    await form.getByRole('button', { name: /秒后重发/ }).waitFor();
+    const code = await waitForSmsCode(dataDir, phone, 'register');
+    await form.locator('input[name="code"]').fill(code);
+    await form.locator('input[name="password"]').fill(PASSWORD);
+    await form.locator('input[name="confirm"]').fill(PASSWORD);
+    await form.getByRole('button', { name: '注册并登录' }).click();
+
+    await page.waitForURL(`${baseUrl}/workbench/`);
+    await page.getByTestId('side-bar').waitFor();
+    await page.getByTestId('toast').filter({ hasText: '登录成功' }).first().waitFor();
+    expect(await page.getByTestId('page-title').textContent()).toBe('文本校对');
+  });
+
+  it('shows the real account on /user', async () => {
+    const { page } = browser;
+    await page.getByTestId('side-bar').getByRole('link', { name: '个人中心' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/user`);
+    const info = page.getByTestId('user-info');
+    await expect.poll(() => info.textContent()).toContain(phone);
+    expect(await page.getByTestId('user-role').textContent()).toBe('免费用户');
+  });
+
+  it('switches between light and dark with the bottom-right buttons', async () => {
+    const { page } = browser;
+    await page.getByTestId('side-bar').getByRole('link', { name: '文本校对' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/`);
+    await page.getByTestId('feature-unavailable').waitFor();
+    await page.mouse.move(0, 0);
+
+    await page.getByTestId('theme-light').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('light');
+    const lightBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.screenshot({ path: screenshotPath('home-light.png') });
+
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    const darkBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(darkBg).not.toBe(lightBg);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.screenshot({ path: screenshotPath('home-dark.png') });
+
+    // The choice survives a reload.
+    await page.reload();
+    await page.getByTestId('side-bar').waitFor();
+    expect(await page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await page.getByTestId('theme-light').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('light');
+  });
+
+  it('switches the interface language', async () => {
+    const { page } = browser;
+    const select = page.getByTestId('language-switch');
+    await select.selectOption('en');
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('Text proofreading');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await select.selectOption('hk');
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('文本校對');
+    await select.selectOption('cn');
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('文本校对');
+  });
+
+  it('logs out through the user menu and lands on /login', async () => {
+    const { page } = browser;
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/login`);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  });
+
+  it('goes back to /login with the 401 message when the token is revoked', async () => {
+    const { page } = browser;
+    await logIn(page);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toBeTruthy();
+    // Revoke the token server-side, as another tab or an administrator would.
+    const revoked = await fetch(`${baseUrl}/user/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    expect(revoked.status).toBe(200);
+
+    // The server also closes the realtime socket with 4401, which may log the page out first;
+    // otherwise the next call (navigating to /user loads the user info) answers 401.
+    const link = page.getByTestId('side-bar').getByRole('link', { name: '个人中心' });
+    if (await link.isVisible()) await link.click({ timeout: 2000 }).catch(() => undefined);
+    await page.waitForURL(`${baseUrl}/workbench/login`);
+    await page.getByTestId('toast').filter({ hasText: '登录已失效，请重新登录' }).first().waitFor();
+    await page.getByRole('form', { name: '登录' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  });
+
+  it('loads the SPA from a deep link', async () => {
+    const { page } = browser;
+    await logIn(page);
+    await page.goto(`${baseUrl}/workbench/dictionary`);
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('我的词库');
+    const current = page.getByTestId('side-bar').locator('[aria-current="page"]');
+    expect(await current.textContent()).toContain('我的词库');
+    expect((await page.getByTestId('feature-unavailable').textContent()) ?? '').toContain('尚未开放');
+  });
+});
