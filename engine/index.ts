@@ -97,17 +97,20 @@ function priority(i: Issue): number {
 function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   const a = f.orig, b = f.cand;
   const pa = e.py.pretty(a), pb = e.py.pretty(b);
-  const fixed = work.slice(0, f.pos) + b + work.slice(f.pos + 1);
+  const base = Math.max(0, f.pos - 4);
+  const local = work.slice(base, f.pos + 5);
+  const p = f.pos - base;
+  const fixed = local.slice(0, p) + b + local.slice(p + 1);
   // the word the correction completes
-  let lo = f.pos, hi = f.pos + 1;
+  let lo = p, hi = p + 1;
   for (let L = 4; L >= 2; L--) {
     let done = false;
-    for (let s = Math.max(0, f.pos - L + 1); s <= f.pos; s++) {
-      if (e.lm.has(fixed.slice(s, s + L)) && s + L <= fixed.length) { lo = s; hi = s + L; done = true; break; }
+    for (let s = Math.max(0, p - L + 1); s <= p; s++) {
+      if (s + L <= fixed.length && e.lm.has(fixed.slice(s, s + L))) { lo = s; hi = s + L; done = true; break; }
     }
     if (done) break;
   }
-  const ctx = hi - lo > 1 ? `“${work.slice(lo, hi)}”应为“${fixed.slice(lo, hi)}”` : `“${a}”应为“${b}”`;
+  const ctx = hi - lo > 1 ? `“${local.slice(lo, hi)}”应为“${fixed.slice(lo, hi)}”` : `“${a}”应为“${b}”`;
   switch (f.relation) {
     case 'same-tone':
     case 'same': return `${ctx}：同音字误用（${a} ${pa}，${b} ${pb}）。`;
@@ -205,19 +208,23 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     }
   }
   const result: Issue[] = [];
-  const taken: Issue[] = [];
+  const allowedMask = new Uint8Array(text.length);
+  for (const [s, t] of allowedSpans) allowedMask.fill(1, s, t);
+  const takenEdit = new Uint8Array(text.length);
+  const takenHint = new Uint8Array(text.length);
+  const any = (m: Uint8Array, s: number, t: number) => { for (let k = s; k < t; k++) if (m[k]) return true; return false; };
   issues.sort((a, b) => priority(a) - priority(b) || a.start - b.start);
   for (const i of issues) {
     if (i.end <= i.start || i.end > text.length) continue;
-    if (allowedSpans.some(([s, t]) => i.start < t && s < i.end)) continue;
+    if (any(allowedMask, i.start, i.end)) continue;
     const hint = i.suggestions.length === 0 && i.level === 3;
-    const clash = taken.some((o) => o.start < i.end && i.start < o.end && (hint === (o.suggestions.length === 0 && o.level === 3)));
-    if (clash) continue;
+    const taken = hint ? takenHint : takenEdit;
+    if (any(taken, i.start, i.end)) continue;
     i.original = text.slice(i.start, i.end);
     if (hk) { i.suggestions = i.suggestions.map((s) => hkConverters().s2t(s)); i.message = hkConverters().s2t(i.message); }
     i.suggestions = [...new Set(i.suggestions)].filter((s) => s !== i.original);
     if (i.suggestions.length === 0 && i.level !== 3 && !i.category.startsWith('10-2') && !i.category.startsWith('9-')) continue;
-    taken.push(i);
+    taken.fill(1, i.start, i.end);
     result.push(i);
   }
   result.sort((a, b) => a.start - b.start || a.end - b.end);
