@@ -4365,7 +4365,7 @@ export interface operations {
     getPayWxNativePrepay: {
         parameters: {
             query: {
-                product_id: number;
+                product_id: components["schemas"]["Id"];
                 quantity?: number;
             };
             header?: {
