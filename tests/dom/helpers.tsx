@@ -92,6 +92,12 @@ export function renderApp(options: RenderOptions = {}) {
     persistedLocale: [] as Locale[],
   };
 
+  /** What src/api would report: a 401 anywhere, an exhausted quota. */
+  const triggers = {
+    unauthorized: () => {},
+    quotaExhausted: (_kind: 1 | 2) => {},
+  };
+
   const session = sessionMachine.provide({
     actors: {
       'log in': fromPromise(async ({ input }: { input: { phone: string; password: string } }) => {
@@ -106,7 +112,10 @@ export function renderApp(options: RenderOptions = {}) {
       'log out': fromPromise(async () => {
         calls.logout += 1;
       }),
-      'unauthorized listener': fromCallback(() => () => {}),
+      'unauthorized listener': fromCallback(({ sendBack }) => {
+        triggers.unauthorized = () => sendBack({ type: 'unauthorized' });
+        return () => {};
+      }),
     },
     actions: {
       'store token': () => {},
@@ -124,7 +133,12 @@ export function renderApp(options: RenderOptions = {}) {
       session,
       socket: socketMachine.provide({ actors: { 'socket connection': fromCallback(() => () => {}) } }),
       quotaDialog: quotaDialogMachine.provide({
-        actors: { 'quota listener': fromCallback(() => () => {}) },
+        actors: {
+          'quota listener': fromCallback(({ sendBack }) => {
+            triggers.quotaExhausted = (kind: 1 | 2) => sendBack({ type: 'quota exhausted', kind });
+            return () => {};
+          }),
+        },
         actions: { 'go to share': () => goTo('/share'), 'go to upgrade': () => goTo('/upgrade') },
       }),
       language: languageMachine.provide({
@@ -149,5 +163,5 @@ export function renderApp(options: RenderOptions = {}) {
   );
   /** The app path the router is on now. */
   const currentPath = () => (memory.history?.at(-1) ?? '').replace(ROUTER_BASE, '') || '/';
-  return { ...view, memory, goTo, calls, server, currentPath };
+  return { ...view, memory, goTo, calls, server, currentPath, triggers };
 }
