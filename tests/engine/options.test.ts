@@ -107,18 +107,21 @@ describe('robustness', () => {
   });
   it('a 1 MB input completes with valid offsets', () => {
     const parts = ['我们明天在会议室讨论这个问提。', '今年的粮食产量再创新高，农民的收入也有了明显增长。', 'Version 2.0 was released on 2024-05-01, see https://example.com.', '他高兴的跳了起来,大家都笑了。', '合同编号：HT-2024-0815，金额为12,500.00元。'];
-    let text = '';
-    let k = 0;
-    while (Buffer.byteLength(text) < 1024 * 1024) {
-      text += parts[k % parts.length] + (k % 7 === 6 ? '\n' : '');
-      k++;
+    const chunks: string[] = [];
+    let bytes = 0;
+    for (let k = 0; bytes < 1024 * 1024; k++) {
+      const piece = parts[k % parts.length] + (k % 7 === 6 ? '\n' : '');
+      chunks.push(piece);
+      bytes += Buffer.byteLength(piece);
     }
+    const text = chunks.join('');
     const t0 = performance.now();
     const issues = check(text);
     const ms = performance.now() - t0;
     expect(issues.length).toBeGreaterThan(1000);
-    for (const i of issues) expect(text.slice(i.start, i.end)).toBe(i.original);
-    expect(ms).toBeLessThan(15_000);
+    const bad = issues.filter((i) => text.slice(i.start, i.end) !== i.original || i.end <= i.start);
+    expect(bad).toEqual([]);
+    expect(ms).toBeLessThan(12_000);
   }, 30_000);
 });
 
