@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { AppError } from '../errors';
 
@@ -18,14 +18,21 @@ function makeAjv(coerceTypes: boolean | 'array') {
   return ajv;
 }
 
+// Shared by every app in the process (tests build many): the same schema compiles once.
+const strict = makeAjv(false);
+const coercing = makeAjv('array');
+const compiled = new Map<string, ValidateFunction>();
+
 export default fp(
   async (app) => {
-    const strict = makeAjv(false);
-    const coercing = makeAjv('array');
     app.setValidatorCompiler(({ schema, httpPart }) => {
       // fastify-openapi-glue adds a shared placeholder $id to schemas with recursion; refs stay root-relative.
       const { $id: _ignored, ...rest } = schema as Record<string, unknown>;
-      return (httpPart === 'body' ? strict : coercing).compile(rest);
+      const ajv = httpPart === 'body' ? strict : coercing;
+      const key = `${httpPart === 'body' ? 'b' : 'c'}${JSON.stringify(rest)}`;
+      let validate = compiled.get(key);
+      if (!validate) compiled.set(key, (validate = ajv.compile(rest)));
+      return validate;
     });
 
     // Fastify validates a body only against the schema of its own media type, so a body sent as
