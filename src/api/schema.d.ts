@@ -213,7 +213,38 @@ export interface paths {
          */
         get: operations["getUserPortrait"];
         put?: never;
-        post?: never;
+        /**
+         * Upload an avatar
+         * @description Added (the shared contract serves a generated avatar "until one is uploaded"). Multipart `file`: a PNG or
+         *     JPEG image of at most 2 MB (413 when larger, 400 when not an image).
+         */
+        post: operations["postUserPortrait"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/api_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's API key for the LanguageTool-compatible API (shown on the user page)
+         * @description Added (issue 4: LanguageTool clients authenticate with `username` + `apiKey`). The key itself is stored
+         *     hashed and shown only once, when created; this call tells whether one exists, its last four characters,
+         *     and the `username` to pair it with (the login_id, or the phone when there is none).
+         */
+        get: operations["getUserApiKey"];
+        put?: never;
+        /**
+         * Create (or replace) the user's API key
+         * @description Added (see `GET /user/api_key`). Returns the new key once; the previous key stops working.
+         */
+        post: operations["postUserApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3532,6 +3563,110 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    postUserPortrait: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            exists: boolean;
+                            username: string;
+                            /** @description Last four characters of the key. */
+                            hint: string | null;
+                            /** Format: date-time */
+                            created_at: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postUserApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            api_key: string;
+                            username: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     postUserLeaveMessage: {

@@ -163,6 +163,9 @@ export const addedCalls: readonly Call[] = [
   ['post', '/misscut/v1/image/check'],
   ['post', '/misscut/v2/pdf_check/upload'],
   ['post', '/dict/v1/upload_words'],
+  ['post', '/user/portrait'],
+  ['get', '/user/api_key'],
+  ['post', '/user/api_key'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */
