@@ -37,8 +37,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    trustProxy: process.env.TRUST_PROXY === '1',
-    // Large documents are posted as JSON text; keep the parser from choking on prototype keys.
+    trustProxy: config.trustProxy,
+    // JSON with __proto__ keys is stripped rather than trusted.
     onProtoPoisoning: 'remove',
   });
   app.decorate('config', config);

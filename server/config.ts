@@ -20,6 +20,8 @@ export interface ServerConfig {
   };
   bodyLimit: number;
   logLevel: string;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits are per address). */
+  trustProxy: boolean;
   /** Folder holding the built SPA (index.html + assets). */
   spaDir: string;
 }
@@ -41,7 +43,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminPassword: env.ADMIN_PASSWORD || 'admin123456',
     smsProvider: env.SMS_PROVIDER || 'console',
     publicConfig: {
-      baseURL: env.BASE_URL ?? '',
+      // No trailing slash: the client appends '/user/...'. ('/' means same origin, like ''.)
+      baseURL: (env.BASE_URL ?? '').replace(/\/+$/, ''),
       wxURL: env.WX_URL ?? '',
       bindWechat: env.BIND_WECHAT_URL ?? '',
       resetWechat: env.RESET_WECHAT_URL ?? '',
@@ -50,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Documents are uploaded as multipart; JSON bodies (check_text) stay well under 10 MB.
     bodyLimit: integer(env.BODY_LIMIT, 10 * 1024 * 1024, 'BODY_LIMIT'),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     spaDir: resolve(env.SPA_DIR || 'dist/workbench'),
   };
 }

@@ -15,7 +15,7 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** Resolves the bearer token of the request or throws 401. */
     authenticate(request: FastifyRequest): Promise<AuthContext>;
-    limiters: { login: Limiter; smsCode: Limiter };
+    limiters: { login: Limiter; smsCode: Limiter; leaveMessage: Limiter };
   }
   interface FastifyRequest {
     /** Set by the bearerAuth security handler on secured operations. */

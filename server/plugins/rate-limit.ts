@@ -19,6 +19,8 @@ export default fp(
       login: limiter(app.createRateLimit({ max: 10, timeWindow: 60_000, keyGenerator: (r) => `login|${bodyPhone(r)}|${r.ip}` })),
       // SMS codes: 5 per 10 minutes per phone, so nobody floods a number.
       smsCode: limiter(app.createRateLimit({ max: 5, timeWindow: 600_000, keyGenerator: (r) => `sms|${bodyPhone(r)}` })),
+      // Feedback: 10 messages per hour per account.
+      leaveMessage: limiter(app.createRateLimit({ max: 10, timeWindow: 3_600_000, keyGenerator: (r) => `msg|${r.auth?.uid ?? r.ip}` })),
     });
   },
   { name: 'rate-limit' },

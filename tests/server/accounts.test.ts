@@ -63,6 +63,34 @@ describe('registration with an SMS code', () => {
     expect(right.status).toBe(429);
   });
 
+  it('an expired code is refused', async () => {
+    await call(t.app, 'POST', '/user/sms_code', { phone: '13911110004', purpose: 'register' });
+    const code = lastSmsCode(t.dataDir, '13911110004');
+    await t.app.db.updateTable('sms_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('phone', '=', '13911110004').execute();
+    const res = await call(t.app, 'POST', '/user/register', { phone: '13911110004', code, password: 'secret123' });
+    expect(res.status).toBe(400);
+    expect(res.json.msg).toContain('验证码已失效');
+  });
+
+  it('a newer code replaces the older one', async () => {
+    await call(t.app, 'POST', '/user/sms_code', { phone: '13911110005', purpose: 'register' });
+    const older = lastSmsCode(t.dataDir, '13911110005');
+    let newer = older;
+    // Codes are random: ask again until the new one differs (almost always the first time).
+    for (let i = 0; i < 3 && newer === older; i++) {
+      await call(t.app, 'POST', '/user/sms_code', { phone: '13911110005', purpose: 'register' });
+      newer = lastSmsCode(t.dataDir, '13911110005');
+    }
+    expect((await call(t.app, 'POST', '/user/register', { phone: '13911110005', code: older, password: 'secret123' })).status).toBe(400);
+    expect((await call(t.app, 'POST', '/user/register', { phone: '13911110005', code: newer, password: 'secret123' })).status).toBe(200);
+  });
+
+  it('sending codes is rate-limited per phone (5 per 10 minutes)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(t.app, 'POST', '/user/sms_code', { phone: '13911110006', purpose: 'register' })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
   it('a reset code needs a registered phone', async () => {
     expect((await call(t.app, 'POST', '/user/sms_code', { phone: '13911119999', purpose: 'reset' })).status).toBe(404);
   });
@@ -185,6 +213,9 @@ describe('profile', () => {
     const rows = await t.app.db.selectFrom('messages').selectAll().where('content', '=', '希望支持繁体').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0].contact).toBe('wx:abc');
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await call(t.app, 'POST', '/user/leave_message', { content: `第${i}条` }, token)).status);
+    expect(statuses).toEqual([...Array(9).fill(200), 429]);
   });
 });
 

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type BuildOptions } from '../../server/app';
-import { loadConfig } from '../../server/config';
 
 export const ADMIN = { phone: '13800000000', password: 'admin123456' };
 export const CLIENT_HEADERS = { cid: 'test-device', endpoint: '1' };
@@ -21,8 +20,7 @@ export async function startTestApp(options: BuildOptions = {}): Promise<TestApp>
     logger: false,
     ...options,
     dataDir,
-    // vitest exports Vite's BASE_URL into the environment; tests start from the documented defaults.
-    config: { publicConfig: loadConfig({}).publicConfig, adminPhone: ADMIN.phone, adminPassword: ADMIN.password, spaDir: join(dataDir, 'no-spa'), ...options.config },
+    config: { adminPhone: ADMIN.phone, adminPassword: ADMIN.password, spaDir: join(dataDir, 'no-spa'), ...options.config },
   });
   return {
     app,

@@ -118,6 +118,9 @@ describe('system calls', () => {
     expect(custom).toMatchObject({ port: 8080, dataDir: '/srv/wb', databaseUrl: 'postgres://x@y/z', bodyLimit: 1024 });
     expect(custom.publicConfig.socketURL).toBe('wss://rt.example.cn/ws');
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    // vitest (like Vite) exports BASE_URL=/ into the environment: that is the same origin, i.e. ''.
+    expect(loadConfig({ BASE_URL: '/' }).publicConfig.baseURL).toBe('');
+    expect(loadConfig({ BASE_URL: 'https://api.example.cn/' }).publicConfig.baseURL).toBe('https://api.example.cn');
   });
 });
 

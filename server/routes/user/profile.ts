@@ -71,6 +71,7 @@ export const profileOperations: Record<string, Operation> = {
   postUserLeaveMessage: async (request) => {
     const { user } = await currentUser(request);
     const { content, contact } = bodyOf<{ content: string; contact?: string }>(request);
+    await request.server.limiters.leaveMessage(request);
     if (!content.trim()) throw badRequest('留言内容不能为空 (content is empty)');
     await request.server.db
       .insertInto('messages')
