@@ -295,9 +295,13 @@ describe('strict request schemas', () => {
 
 describe('src/api/schema.d.ts', () => {
   it('is generated from the current contract (npm run gen:api)', async () => {
+    // Same command and flags as the gen:api script, plus --check (exit 1 when the file differs).
+    const script: string = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts['gen:api'];
+    const [bin, ...args] = script.trim().split(/\s+/);
+    expect(bin).toBe('openapi-typescript');
     const cli = `${root}node_modules/openapi-typescript/bin/cli.js`;
     const run = promisify(execFile);
-    const result = await run(process.execPath, [cli, 'openapi/workbench.yaml', '-o', 'src/api/schema.d.ts', '--check'], { cwd: root }).then(
+    const result = await run(process.execPath, [cli, ...args, '--check'], { cwd: root }).then(
       () => 'up to date',
       (err: { stderr?: string }) => `stale: run npm run gen:api (${err.stderr?.trim()})`,
     );
