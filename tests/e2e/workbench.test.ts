@@ -16,6 +16,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** Toasts cover the header; close them before a screenshot. */
+async function closeToasts(page: BrowserSession['page']) {
+  const close = page.getByTestId('toast').getByRole('button', { name: '关闭' });
+  for (let i = await close.count(); i > 0; i--) await close.first().click({ timeout: 1000 }).catch(() => undefined);
+  // A toast that was already leaving goes by itself (5 s at most).
+  await page.getByTestId('toast').first().waitFor({ state: 'detached', timeout: 8000 });
+}
+
 async function logIn(page: BrowserSession['page'], password = PASSWORD) {
   const form = page.getByRole('form', { name: '登录' });
   await form.locator('input[name="phone"]').fill(phone);
@@ -31,6 +39,8 @@ describe('the workbench in Chromium', () => {
     await page.goto(`${baseUrl}/workbench/`);
     // Not logged in: the app sends the visitor to the login page.
     await page.waitForURL(`${baseUrl}/workbench/login`);
+    await page.getByRole('form', { name: '登录' }).waitFor();
+    await page.screenshot({ path: screenshotPath('login-light.png') });
     await page.getByRole('tab', { name: '注册' }).click();
     const form = page.getByRole('form', { name: '注册' });
     await form.locator('input[name="phone"]').fill(phone);
@@ -55,6 +65,10 @@ describe('the workbench in Chromium', () => {
     const info = page.getByTestId('user-info');
     await expect.poll(() => info.textContent()).toContain(phone);
     expect(await page.getByTestId('user-role').textContent()).toBe('免费用户');
+    // The avatar is the image from GET /user/portrait (fetched with the token, shown from a blob URL).
+    await page.locator('main img[src^="blob:"]').first().waitFor({ state: 'visible' });
+    await closeToasts(page);
+    await page.screenshot({ path: screenshotPath('user-light.png'), fullPage: true });
   });
 
   it('switches between light and dark with the bottom-right buttons', async () => {
@@ -63,6 +77,7 @@ describe('the workbench in Chromium', () => {
     await page.waitForURL(`${baseUrl}/workbench/`);
     await page.getByTestId('feature-unavailable').waitFor();
     await page.mouse.move(0, 0);
+    await closeToasts(page);
 
     await page.getByTestId('theme-light').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('light');
