@@ -1,4 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import { loadConfig, type ServerConfig } from './config';
 import dbPlugin from './plugins/db';
@@ -45,6 +47,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('sms', options.sms ?? createSmsProvider(config.smsProvider, config.dataDir, (line) => app.log.info(line)));
 
   await app.register(errorsPlugin);
+  // The SPA bundle and large JSON results shrink ~4x; brotli at a quality cheap enough to do per request.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
   await app.register(validationPlugin);
   await app.register(dbPlugin);
   await app.register(authPlugin);

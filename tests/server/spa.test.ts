@@ -1,10 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers';
 
 const INDEX = '<!doctype html><html><head><script type="module" src="/workbench/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+
+const BIG_JS = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `词语${i}`))};`;
 
 let t: TestApp;
 let spaDir: string;
@@ -13,6 +16,7 @@ beforeAll(async () => {
   mkdirSync(join(spaDir, 'assets'));
   writeFileSync(join(spaDir, 'index.html'), INDEX);
   writeFileSync(join(spaDir, 'assets', 'app-abc123.js'), 'console.log("app")');
+  writeFileSync(join(spaDir, 'assets', 'big-123.js'), BIG_JS);
   writeFileSync(join(spaDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   t = await startTestApp({ config: { spaDir } });
 });
@@ -79,5 +83,17 @@ describe('before the front end is built', () => {
       expect(res.body).toContain('npm run build');
     }
     await bare.close();
+  });
+});
+
+describe('compression', () => {
+  it('compresses large responses for clients that accept it', async () => {
+    const big = await t.app.inject({ method: 'GET', url: '/workbench/assets/big-123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(big.rawPayload).toString()).toBe(BIG_JS);
+    const plain = await t.app.inject({ method: 'GET', url: '/workbench/assets/big-123.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_JS);
   });
 });
