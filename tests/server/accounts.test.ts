@@ -170,7 +170,7 @@ describe('profile', () => {
     expect((await call(t.app, 'GET', '/user/portrait', undefined, a)).res.body).toBe(portraitA.res.body);
   });
 
-  it('login_id is unique and can be used to log in', async () => {
+  it('login_id is unique and follows the contract rule', async () => {
     const a = await register(t, '13955550001');
     const b = await register(t, '13955550002');
     expect((await call(t.app, 'PUT', '/user/login_id', { login_id: 'wang_01' }, a)).status).toBe(200);

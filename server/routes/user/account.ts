@@ -40,9 +40,7 @@ export const accountOperations: Record<string, Operation> = {
     const { phone, password } = bodyOf<{ phone: string; password: string }>(request);
     const { db, limiters } = request.server;
     await limiters.login(request);
-    const user =
-      (await findOpenUserByPhone(db, phone)) ??
-      (await db.selectFrom('users').selectAll().where('login_id', '=', phone).where('closed_at', 'is', null).executeTakeFirst());
+    const user = await findOpenUserByPhone(db, phone);
     const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
     if (!user || !ok) throw unauthorized('手机号或密码错误 (wrong phone or password)');
     return envelope({ token: await issueToken(db, user.uid) }, '登录成功');
