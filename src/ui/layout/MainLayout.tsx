@@ -1,4 +1,5 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Trans } from '@lingui/react/macro';
 import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
@@ -8,6 +9,32 @@ import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
 import { SideBar } from './SideBar';
+
+const MAIN_ID = 'main-content';
+
+/** Keyboard users skip the side bar: the first Tab stop, visible only when focused. */
+function SkipToContent() {
+  return (
+    <Box
+      asChild
+      position="absolute"
+      left="2"
+      top="2"
+      zIndex="skipNav"
+      px="4"
+      py="2"
+      bg="panel"
+      borderRadius="md"
+      boxShadow="md"
+      transform="translateY(-200%)"
+      _focusVisible={{ transform: 'none' }}
+    >
+      <a href={`#${MAIN_ID}`}>
+        <Trans>跳到主要内容</Trans>
+      </a>
+    </Box>
+  );
+}
 
 export function PageSpinner() {
   return (
@@ -58,11 +85,12 @@ export function MainLayout() {
 
   return (
     <Flex minH="100vh" bg="canvas" data-testid="main-layout">
+      <SkipToContent />
       {route?.hideSlide ? null : <SideBar current={route} />}
       <Flex direction="column" flex="1" minW="0">
         <BrowserBanner />
         <Header route={route} />
-        <Box as="main" flex="1" px={{ base: '4', md: '8' }} py="6" pb="20">
+        <Box as="main" id={MAIN_ID} tabIndex={-1} outline="none" flex="1" px={{ base: '4', md: '8' }} py="6" pb="20">
           {KEEP_ALIVE_ROUTES.filter((r) => visited.has(r.path)).map((r) => (
             <Pane key={r.path} path={r.path} active={r.path === route?.path}>
               <Screen route={r} />
