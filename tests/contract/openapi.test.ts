@@ -218,6 +218,11 @@ describe('openapi/workbench.yaml', () => {
     }
   });
 
+  it('marks exactly the silent calls of spec §8 with x-silent', () => {
+    const silent = operations.filter((o) => o.op['x-silent'] === true).map((o) => key([o.method, o.path]));
+    expect(silent.sort()).toEqual(['GET /enterprise/v1/share_dic_in_use', 'GET /misscut/v1/click', 'POST /proofread/result/collect/receive']);
+  });
+
   it('check_text exists as v1 and v2 with the same body, a session header and checkMode/checkOptions defaults', () => {
     const v1 = byKey.get('POST /misscut/v1/check_text')!.op;
     const v2 = byKey.get('POST /misscut/v2/check_text')!.op;
