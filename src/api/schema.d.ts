@@ -1581,7 +1581,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team behind an invitation code (shown before applying) and the caller's application state */
+        /**
+         * The team behind an invitation code (shown before applying) and the caller's application state
+         * @description With `invitation_code`: that team (404 when the code is unknown). Without it: the team of the caller's
+         *     latest application, or `result: null` when there is none.
+         */
         get: operations["getEnterpriseUserV1GetApplyEnterpriseInfo"];
         put?: never;
         post?: never;
@@ -6137,8 +6141,8 @@ export interface operations {
     };
     getEnterpriseUserV1GetApplyEnterpriseInfo: {
         parameters: {
-            query: {
-                invitation_code: string;
+            query?: {
+                invitation_code?: string;
             };
             header?: {
                 /** @description Device fingerprint id (sent on every call except guide show/access). */
@@ -6167,7 +6171,7 @@ export interface operations {
                             admin_name?: string;
                             user_num?: number;
                             status: components["schemas"]["MemberStatus"] | null;
-                        };
+                        } | null;
                     };
                 };
             };
