@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import './setup';
 import { checkBrowser, detectBrowser } from '../../src/ui/browser';
 
 const UA = {

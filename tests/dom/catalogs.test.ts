@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import './setup';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOTICE_MESSAGES } from '../../src/ui/notices';

@@ -37,6 +37,8 @@ export interface RecordedRequest {
  */
 export function fakeServer(user: UserInfo = TEST_USER) {
   const requests: RecordedRequest[] = [];
+  /** `METHOD /path` -> the failure the next such call answers with. */
+  const failures = new Map<string, { status: number; msg: string }>();
   const envelope = (result: unknown, status = 200, msg = 'ok') =>
     new Response(JSON.stringify({ code: status, msg, result }), {
       status,
@@ -48,7 +50,13 @@ export function fakeServer(user: UserInfo = TEST_USER) {
       const url = new URL(request.url);
       const text = request.method === 'GET' ? '' : await request.text();
       requests.push({ method: request.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : null });
-      switch (`${request.method} ${url.pathname}`) {
+      const key = `${request.method} ${url.pathname}`;
+      const failure = failures.get(key);
+      if (failure) {
+        failures.delete(key);
+        return envelope(null, failure.status, failure.msg);
+      }
+      switch (key) {
         case 'GET /user/user_info':
           return envelope(user);
         case 'GET /user/portrait':
@@ -58,12 +66,22 @@ export function fakeServer(user: UserInfo = TEST_USER) {
           });
         case 'POST /user/sms_code':
           return envelope({ expires_in: 300 });
+        case 'PUT /user/login_id':
+        case 'PUT /user/pwd':
+        case 'PUT /user/phone':
+        case 'POST /user/leave_message':
+        case 'POST /user/cancellation':
+          return envelope(null);
         default:
           return envelope(null, 501, '该功能尚未开放');
       }
     },
   });
-  return { requests };
+  return {
+    requests,
+    failNext: (key: string, status: number, msg: string) => void failures.set(key, { status, msg }),
+    bodyOf: (key: string) => requests.filter((r) => `${r.method} ${r.path}` === key).map((r) => r.body),
+  };
 }
 
 export interface RenderOptions {

@@ -31,3 +31,8 @@ if (typeof window !== 'undefined') {
     URL.revokeObjectURL = () => {};
   }
 }
+
+// Screens are lazy chunks that vitest transforms on first use; on a busy 2-core machine that can
+// take longer than testing-library's 1 s default.
+import { configure } from '@testing-library/react';
+configure({ asyncUtilTimeout: 5000 });

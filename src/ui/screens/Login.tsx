@@ -1,15 +1,13 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Field, Flex, Heading, HStack, Input, Stack, Tabs, Text } from '@chakra-ui/react';
 import { SpellCheck } from 'lucide-react';
 import { Link } from 'wouter';
-import { sendSmsCode } from '../../api/user';
 import { useSession } from '../app-actor';
 import { translateNotice } from '../notices';
 import { ShellControls } from '../layout/ShellControls';
+import { PHONE_PATTERN, SMS_CODE_PATTERN, SmsCodeButton } from '../forms/SmsCodeButton';
 
-const PHONE_PATTERN = /^1\d{10}$/;
-const SMS_COOLDOWN_S = 60;
 const MIN_PASSWORD = 6;
 
 /** The login page (outside the main layout): phone + password, and registration with an SMS code. */
@@ -141,17 +139,6 @@ function LoginForm() {
   );
 }
 
-/** Counts down the SMS resend cooldown once a code was sent. */
-function useCooldown(): [number, () => void] {
-  const [left, setLeft] = useState(0);
-  useEffect(() => {
-    if (left <= 0) return;
-    const timer = setTimeout(() => setLeft((n) => n - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [left]);
-  return [left, () => setLeft(SMS_COOLDOWN_S)];
-}
-
 function RegisterForm() {
   const { t } = useLingui();
   const { status, send } = useSession();
@@ -162,36 +149,18 @@ function RegisterForm() {
   const [confirm, setConfirm] = useState('');
   const [touched, setTouched] = useState(false);
   const [phoneTouched, setPhoneTouched] = useState(false);
-  const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
-  const [cooldown, startCooldown] = useCooldown();
 
   const phoneInvalid = (touched || phoneTouched) && !PHONE_PATTERN.test(phone);
-  const codeInvalid = touched && !/^\d{6}$/.test(code);
+  const codeInvalid = touched && !SMS_CODE_PATTERN.test(code);
   const passwordInvalid = touched && password.length < MIN_PASSWORD;
   const confirmInvalid = touched && confirm !== password;
   const busy = status === 'registering';
 
-  async function sendCode() {
-    setPhoneTouched(true);
-    if (!PHONE_PATTERN.test(phone)) return;
-    setSending(true);
-    try {
-      // Errors (rate limit, phone already registered) show through the error catalogue's notice.
-      await sendSmsCode(phone, 'register');
-      setSent(true);
-      startCooldown();
-    } catch {
-      setSent(false);
-    } finally {
-      setSending(false);
-    }
-  }
-
   function submit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
-    if (!PHONE_PATTERN.test(phone) || !/^\d{6}$/.test(code) || password.length < MIN_PASSWORD || confirm !== password) {
+    if (!PHONE_PATTERN.test(phone) || !SMS_CODE_PATTERN.test(code) || password.length < MIN_PASSWORD || confirm !== password) {
       return;
     }
     const trimmedName = name.trim();
@@ -231,16 +200,7 @@ function RegisterForm() {
               value={code}
               onChange={(e) => setCode(e.target.value.trim())}
             />
-            <Button
-              variant="outline"
-              flexShrink={0}
-              minW="8.5rem"
-              onClick={sendCode}
-              loading={sending}
-              disabled={cooldown > 0}
-            >
-              {cooldown > 0 ? <Trans>{cooldown} 秒后重发</Trans> : sent ? <Trans>重新发送</Trans> : <Trans>发送验证码</Trans>}
-            </Button>
+            <SmsCodeButton phone={phone} purpose="register" onInvalidPhone={() => setPhoneTouched(true)} onSent={() => setSent(true)} />
           </HStack>
           {sent ? (
             <Field.HelperText>

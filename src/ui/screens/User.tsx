@@ -1,17 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Avatar, Badge, Box, Button, DataList, Field, Flex, Heading, HStack, Input, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Alert, Avatar, Badge, Box, Button, DataList, Flex, Heading, HStack, SimpleGrid, Skeleton, Stack } from '@chakra-ui/react';
 import { LogOut } from 'lucide-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isApiError } from '../../api/client';
-import { queryKeys, userInfoQuery } from '../../api/queries';
-import { updateLoginId, updatePassword } from '../../api/user';
-import { notify } from '../../api/notify';
+import { useQuery } from '@tanstack/react-query';
+import { userInfoQuery } from '../../api/queries';
 import { useSession } from '../app-actor';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 import { usePortraitUrl } from '../layout/UserMenu';
+import { CloseAccountForm, FeedbackForm, LoginIdForm, PasswordForm, PhoneForm } from './UserForms';
 
 /** Role names (spec §3 team roles; `free` is the default role of an individual account). */
 const ROLE_LABELS: Record<string, MessageDescriptor> = {
@@ -90,7 +88,10 @@ export default function User() {
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
         <LoginIdForm current={user?.login_id ?? null} />
         <PasswordForm />
+        <PhoneForm current={user?.phone ?? null} />
+        <FeedbackForm />
       </SimpleGrid>
+      <CloseAccountForm />
       <ConfirmDialog
         open={confirming}
         title={<Trans>退出登录</Trans>}
@@ -107,138 +108,11 @@ export default function User() {
   );
 }
 
-function InfoItem({ label, value }: { label: React.ReactNode; value: string | null | undefined }) {
+function InfoItem({ label, value }: { label: ReactNode; value: string | null | undefined }) {
   return (
     <DataList.Item pt="3">
       <DataList.ItemLabel minW="8rem">{label}</DataList.ItemLabel>
       <DataList.ItemValue>{value === undefined ? <Skeleton h="4" w="32" /> : value}</DataList.ItemValue>
     </DataList.Item>
-  );
-}
-
-function Card({ title, children }: { title: React.ReactNode; children: React.ReactNode }) {
-  return (
-    <Box bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '5', md: '6' }}>
-      <Heading as="h3" size="md" mb="4">
-        {title}
-      </Heading>
-      {children}
-    </Box>
-  );
-}
-
-const LOGIN_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
-
-function LoginIdForm({ current }: { current: string | null }) {
-  const { t } = useLingui();
-  const queryClient = useQueryClient();
-  const [value, setValue] = useState('');
-  const [touched, setTouched] = useState(false);
-  const invalid = touched && !LOGIN_ID_PATTERN.test(value);
-  const save = useMutation({
-    mutationFn: (loginId: string) => updateLoginId(loginId),
-    onSuccess: () => {
-      notify({ status: 'success', title: '操作成功' });
-      setValue('');
-      setTouched(false);
-      return queryClient.invalidateQueries({ queryKey: queryKeys.userInfo });
-    },
-  });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched(true);
-    if (LOGIN_ID_PATTERN.test(value)) save.mutate(value);
-  }
-  return (
-    <Card title={<Trans>设置登录账号</Trans>}>
-      <form onSubmit={submit} noValidate aria-label={t`设置登录账号`}>
-        <Stack gap="4">
-          <Field.Root invalid={invalid}>
-            <Field.Label>
-              <Trans>新的登录账号</Trans>
-            </Field.Label>
-            <Input
-              name="login_id"
-              autoComplete="username"
-              placeholder={current ?? t`字母开头，4–32 位字母、数字或下划线`}
-              value={value}
-              onChange={(e) => setValue(e.target.value.trim())}
-            />
-            <Field.ErrorText>
-              <Trans>字母开头，4–32 位字母、数字或下划线</Trans>
-            </Field.ErrorText>
-          </Field.Root>
-          <Button type="submit" alignSelf="flex-start" colorPalette="blue" loading={save.isPending}>
-            <Trans>保存</Trans>
-          </Button>
-        </Stack>
-      </form>
-    </Card>
-  );
-}
-
-function PasswordForm() {
-  const { t } = useLingui();
-  const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
-  const newInvalid = touched && (newPassword.length < 6 || newPassword.length > 32);
-  const confirmInvalid = touched && confirm !== newPassword;
-  const save = useMutation({
-    mutationFn: () => updatePassword(oldPassword, newPassword),
-    onSuccess: () => {
-      notify({ status: 'success', title: '操作成功' });
-      setOldPassword('');
-      setNewPassword('');
-      setConfirm('');
-      setTouched(false);
-    },
-  });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched(true);
-    if (!oldPassword || newPassword.length < 6 || newPassword.length > 32 || confirm !== newPassword) return;
-    save.mutate();
-  }
-  const wrongOld = save.error && isApiError(save.error) && save.error.status === 400;
-  return (
-    <Card title={<Trans>修改密码</Trans>}>
-      <form onSubmit={submit} noValidate aria-label={t`修改密码`}>
-        <Stack gap="4">
-          <Field.Root invalid={(touched && !oldPassword) || Boolean(wrongOld)}>
-            <Field.Label>
-              <Trans>当前密码</Trans>
-            </Field.Label>
-            <Input type="password" name="old_password" autoComplete="current-password" value={oldPassword} onChange={(e) => setOldPassword(e.target.value)} />
-            <Field.ErrorText>{wrongOld ? save.error.message : <Trans>请输入当前密码</Trans>}</Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={newInvalid}>
-            <Field.Label>
-              <Trans>新密码</Trans>
-            </Field.Label>
-            <Input type="password" name="new_password" autoComplete="new-password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} />
-            <Field.ErrorText>
-              <Trans>密码为 6–32 位</Trans>
-            </Field.ErrorText>
-          </Field.Root>
-          <Field.Root invalid={confirmInvalid}>
-            <Field.Label>
-              <Trans>确认新密码</Trans>
-            </Field.Label>
-            <Input type="password" name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-            <Field.ErrorText>
-              <Trans>两次输入的密码不一致</Trans>
-            </Field.ErrorText>
-          </Field.Root>
-          <Text fontSize="sm" color="fg.muted">
-            <Trans>修改密码后，其他设备上的登录会失效。</Trans>
-          </Text>
-          <Button type="submit" alignSelf="flex-start" colorPalette="blue" loading={save.isPending}>
-            <Trans>修改密码</Trans>
-          </Button>
-        </Stack>
-      </form>
-    </Card>
   );
 }
