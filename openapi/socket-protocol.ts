@@ -22,33 +22,82 @@ export type HeartbeatMessage = { type: 1; cmd: 1 };
 export type AckMessage = { type: 1; cmd: 2; index: number };
 export type ClientMessage = HeartbeatMessage | AckMessage;
 
-/** Server -> client. `status` 200 marks a normal message (spec §7). */
-interface ServerBase {
-  status?: number;
-  index?: number;
+/** A finding as the engine reports it (ARCHITECTURE.md `Issue`; UTF-16 offsets into the checked text). */
+export interface SocketIssue {
+  start: number;
+  end: number;
+  original: string;
+  suggestions: string[];
+  category: string;
+  type?: number;
+  level: number;
+  message: string;
 }
-export interface HeartbeatReply extends ServerBase { type: 1; cmd: 1; data?: { time: number } }
-export interface DocumentFlagMessage extends ServerBase { type: 2; cmd: 1; data: unknown }
-export interface CheckResultMessage extends ServerBase { type: 2; cmd: 2; data: unknown }
-export interface CheckIdMessage extends ServerBase { type: 2; cmd: 3; data: unknown }
-export interface ImageResultMessage extends ServerBase { type: 2; cmd: 5; data: unknown }
-export interface PdfProgressMessage extends ServerBase { type: 2; cmd: 7; data: unknown }
-export interface SessionIdMessage extends ServerBase { type: 3; cmd: 1; data: { session_id: string } }
-export interface AnnouncementMessage extends ServerBase {
-  type: 4;
-  cmd: 1;
-  data: {
-    /** 0: stored for later (expires after 3 days without `time`); 1: non-closing popup. */
-    display_mode: 0 | 1;
-    /** 0 通知, 1 系统升级公告, 2 系统维护通知, 3 安全警告, 4 新功能介绍, 5 活动公告 */
-    announcement_type: 0 | 1 | 2 | 3 | 4 | 5;
-    html_text?: string;
-    text?: string;
-    time?: number;
-  };
+
+export interface CheckIdData { check_id: string; paragraphs: number }
+export interface CheckResultData {
+  check_id: string;
+  paragraph: number;
+  /** UTF-16 offset of the paragraph in the submitted text; issue offsets are absolute already. */
+  offset: number;
+  hash: string;
+  done: boolean;
+  issues: SocketIssue[];
+  /** characters consumed by the whole check, on the last message */
+  used?: number;
 }
-export interface TeamInviteMessage extends ServerBase { type: 5; cmd: 3; data: unknown }
-export interface TeamApplicationMessage extends ServerBase { type: 5; cmd: 4; data: unknown }
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+export interface DocumentFlagData { id: number; status: JobStatus; progress: number; issue_count?: number; error?: string }
+export interface ImageResultData {
+  task_id: number;
+  status: JobStatus;
+  text?: string;
+  width?: number;
+  height?: number;
+  issues?: Array<SocketIssue & { boxes: number[][] }>;
+  error?: string;
+}
+export interface PdfProgressData {
+  id: number;
+  status: JobStatus;
+  progress: number;
+  page_count?: number;
+  pages_done?: number;
+  issue_count?: number;
+  error?: string;
+}
+export interface AnnouncementData {
+  /** 0: stored for later (expires after 3 days without `time`); 1: non-closing popup. */
+  display_mode: 0 | 1;
+  /** 0 通知, 1 系统升级公告, 2 系统维护通知, 3 安全警告, 4 新功能介绍, 5 活动公告 */
+  announcement_type: 0 | 1 | 2 | 3 | 4 | 5;
+  html_text?: string;
+  text?: string;
+  /** expiry, milliseconds since the epoch */
+  time?: number;
+}
+export interface TeamInviteData { id: number; enterprise_id: number; enterprise_name: string; inviter_name: string }
+export interface TeamApplicationData { id: number; enterprise_id: number; applicant_name: string; phone: string }
+
+/**
+ * Server -> client. `status` 200 (or absent) marks a normal message with typed `data`; any other
+ * status carries an array of messages instead (spec §7).
+ */
+type Message<T extends number, C extends number, D> = { type: T; cmd: C; index?: number } & (
+  | { status?: 200; data: D }
+  | { status: number; data: string[] }
+);
+
+export interface HeartbeatReply { type: 1; cmd: 1; status?: number; index?: number; data?: { time: number } }
+export type DocumentFlagMessage = Message<2, 1, DocumentFlagData>;
+export type CheckResultMessage = Message<2, 2, CheckResultData>;
+export type CheckIdMessage = Message<2, 3, CheckIdData>;
+export type ImageResultMessage = Message<2, 5, ImageResultData>;
+export type PdfProgressMessage = Message<2, 7, PdfProgressData>;
+export interface SessionIdMessage { type: 3; cmd: 1; status?: number; index?: number; data: { session_id: string } }
+export type AnnouncementMessage = Message<4, 1, AnnouncementData>;
+export type TeamInviteMessage = Message<5, 3, TeamInviteData>;
+export type TeamApplicationMessage = Message<5, 4, TeamApplicationData>;
 
 export type ServerMessage =
   | HeartbeatReply
