@@ -47,7 +47,15 @@ export function loadEngine(): { loadMs: number } {
   const py = new PinyinTable();
   const shape = new ShapeTable();
   const dict = new JiebaDict();
-  const speller = new Speller(lm, py, shape, dict.idioms);
+  // dictionary words the LM lacks (terms, names) join the lattice as unigram-only entries
+  let total = 0;
+  for (const f of dict.freq.values()) total += f;
+  const extra: Array<[string, number]> = [];
+  for (const [w, f] of dict.freq) {
+    if (f >= 5 && w.length >= 2 && /^[\u4e00-\u9fff]+$/.test(w)) extra.push([w, -Math.log(f / total) + 0.5]);
+  }
+  lm.addWords(extra);
+  const speller = new Speller(lm, py, shape, dict.idioms, dict.freq);
   const wording = new WordingChecker(lm, dict);
   const address = new AddressChecker();
   const sensitive = new WordMatcher<string>();

@@ -54,13 +54,31 @@ export class LanguageModel {
     this.maxLen = Math.min(maxLen, 8);
   }
 
+  private V = 0;
+  private extraCost: number[] = [];
+
+  /**
+   * Adds words the LM does not know (e.g. dictionary words with counts) as unigram-only entries
+   * with the given cost; contexts back off to their unigram.
+   */
+  addWords(words: Array<[string, number]>) {
+    if (this.V === 0) this.V = this.vocab.length;
+    for (const [w, cost] of words) {
+      if (this.ids.has(w) || w.length > this.maxLen) continue;
+      this.ids.set(w, this.V + this.extraCost.length);
+      this.extraCost.push(cost);
+    }
+  }
+
   /** -ln P(w) */
   uni(w: number): number {
+    if (this.V && w >= this.V) return this.extraCost[w - this.V];
     return this.uniPr[w] / 10;
   }
 
   /** -ln P(w | p) with back-off */
   bi(p: number, w: number): number {
+    if (this.V && (p >= this.V || w >= this.V)) return (p >= this.V ? 0 : this.uniBow[p] / 20) + this.uni(w);
     let lo = this.row[p];
     let hi = this.row[p + 1] - 1;
     const col = this.col;

@@ -27,6 +27,14 @@ export interface SpellParams {
   /** extra cost when the original character is part of a multi-character lexicon word in the best segmentation */
   inWordCost: number;
   editsPerChars: number;
+  /** extra cost when the original character belongs to a known word (jieba dictionary) outside the LM lexicon */
+  knownWordCost: number;
+  /** also try confusable characters that complete no word (same sound and tone, frequent), at freeThreshold */
+  freeCands: boolean;
+  freeMaxCost: number;
+  freeThreshold: number;
+  /** required gain lead of the best candidate over the runner-up at the same position */
+  margin: number;
 }
 
 export const MODE3: SpellParams = {
@@ -43,6 +51,11 @@ export const MODE3: SpellParams = {
   maxCharCost: 12.5,
   inWordCost: 2,
   editsPerChars: 8,
+  knownWordCost: 3,
+  freeCands: false,
+  freeMaxCost: 9,
+  freeThreshold: 8,
+  margin: 2,
 };
 
 export const MODE4: SpellParams = {
@@ -62,6 +75,8 @@ export interface SpellFinding {
   cand: string;
   gain: number;
   relation: Relation;
+  /** candidate that completes no lexicon word */
+  free?: boolean;
 }
 
 /** common misuse sets checked with the language model at every occurrence (category 0) */
@@ -75,7 +90,7 @@ export const SPECIAL_SETS: string[][] = [
 ];
 
 /** variant forms that are not misspellings (台湾/旧字形 usage): never "correct" one into the other */
-const VARIANTS: string[] = ['著着', '甚什', '妳你', '牠它他', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '她他', '它他', '哪那'];
+const VARIANTS: string[] = ['著着', '甚什', '妳你', '牠它他', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '她他', '它他', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
 const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
 
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
@@ -90,6 +105,7 @@ export class Speller {
     private py: PinyinTable,
     private shape: ShapeTable | null,
     extraWords: Iterable<string> = [],
+    private knownWords: Map<string, number> | null = null,
   ) {
     const add = (w: string) => {
       for (let k = 0; k < w.length; k++) {
@@ -186,6 +202,16 @@ export class Speller {
         k += w.length;
       }
     }
+    // characters inside dictionary words the LM does not know (names, terms): less suspicious
+    const known = new Uint8Array(b - a);
+    if (this.knownWords) {
+      for (let st = a; st < b; st++) {
+        for (let L = 2; L <= 5 && st + L <= b; L++) {
+          const w = s.slice(st, st + L);
+          if (!lm.has(w) && (this.knownWords.get(w) ?? 0) >= 3) known.fill(1, st - a, st - a + L);
+        }
+      }
+    }
     const found: SpellFinding[] = [];
     for (let i = a; i < b; i++) {
       if (blocked[i]) continue;
@@ -212,6 +238,14 @@ export class Speller {
       }
       const sp = this.special.get(orig);
       if (sp) for (const c of sp) cands.set(c, 'special');
+      const free = new Set<string>();
+      if (p.freeCands) {
+        for (const [c, [rel, cost]] of conf) {
+          if (cands.has(c) || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
+          cands.set(c, rel);
+          free.add(c);
+        }
+      }
       if (cands.size === 0) continue;
       const lo = Math.max(a, i - W);
       const hi = Math.min(b, i + W + 1);
@@ -219,14 +253,19 @@ export class Speller {
       const right = s.slice(i + 1, hi);
       const base = lm.score(left + orig + right);
       let best: SpellFinding | null = null;
+      let second = -Infinity;
       for (const [c, rel] of cands) {
         const cost = lm.score(left + c + right);
         let gain = base - cost - this.channelCost(rel, p);
         if (inWord[i - a] && rel !== 'special') gain -= p.inWordCost;
-        const thr = rel === 'special' ? p.specialThreshold : p.threshold;
-        if (gain >= thr && (!best || gain > best.gain)) best = { pos: i, orig, cand: c, gain, relation: rel };
+        if (known[i - a]) gain -= p.knownWordCost;
+        const thr = rel === 'special' ? p.specialThreshold : free.has(c) ? p.freeThreshold : p.threshold;
+        if (gain >= thr && (!best || gain > best.gain)) {
+          if (best) second = Math.max(second, best.gain);
+          best = { pos: i, orig, cand: c, gain, relation: rel, free: free.has(c) };
+        } else second = Math.max(second, gain);
       }
-      if (best) found.push(best);
+      if (best && best.gain - second >= p.margin) found.push(best);
     }
     if (found.length === 0) return;
     // greedy acceptance, re-scoring against the already corrected text
@@ -242,8 +281,8 @@ export class Speller {
       const left = work.slice(lo, k);
       const right = work.slice(k + 1, hi);
       const gain = lm.score(left + f.orig + right) - lm.score(left + f.cand + right) - this.channelCost(f.relation, p)
-        - (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0);
-      const thr = f.relation === 'special' ? p.specialThreshold : p.threshold;
+        - (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0) - (known[k] ? p.knownWordCost : 0);
+      const thr = f.relation === 'special' ? p.specialThreshold : f.free ? p.freeThreshold : p.threshold;
       if (gain < thr) continue;
       work = work.slice(0, k) + f.cand + work.slice(k + 1);
       out.push({ ...f, gain });
