@@ -120,6 +120,18 @@ describe('the workbench in Chromium', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 
+  it('says so when the password is wrong, and stays on /login', async () => {
+    const { page } = browser;
+    const form = page.getByRole('form', { name: '登录' });
+    await form.locator('input[name="phone"]').fill(phone);
+    await form.locator('input[name="password"]').fill('not-the-password');
+    await form.getByRole('button', { name: '登录' }).click();
+    // Inline under the form (the toast says it too); not the expired-login message.
+    await form.getByText(/手机号或密码错误/).waitFor();
+    expect(page.url()).toBe(`${baseUrl}/workbench/login`);
+    expect(await page.getByText('登录已失效，请重新登录').count()).toBe(0);
+  });
+
   it('goes back to /login with the 401 message when the token is revoked', async () => {
     const { page } = browser;
     await logIn(page);

@@ -70,7 +70,7 @@ function SessionError() {
   const { error } = useSession();
   if (!error) return null;
   return (
-    <Alert.Root status="error" borderRadius="md">
+    <Alert.Root status="error" borderRadius="md" role="alert">
       <Alert.Indicator />
       <Alert.Title>{translateNotice(i18n, error)}</Alert.Title>
     </Alert.Root>
