@@ -12,6 +12,10 @@ export interface UsageFinding { pos: number; orig: string; cand: string; reason:
 
 const DEGREE = new Set(['非常', '十分', '特别', '很', '极其', '格外', '相当', '太']);
 const NOMINALISING = new Set('说讲写做想吃买卖用穿看听学要拿送画唱做'.split(''));
+/** reduplicated forms that are (almost) always adverbials before a verb */
+const REDUP_ADVERBIAL = new Set('慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(' '));
+/** adjectives that are typical manner adverbials (的 -> 地 only when a verb phrase follows) */
+const MANNER = new Set('认真 仔细 努力 高兴 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显'.split(' '));
 const AGAIN_BEFORE = new Set(['下次', '明天', '以后', '改天', '回头', '待会', '等会', '稍后', '过几天', '下回', '将来']);
 const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
 const redup = (w: string) => (w.length === 2 && w[0] === w[1]) || (w.length === 4 && w[0] === w[1] && w[2] === w[3]) || (w.length === 3 && w[1] === w[2]);
@@ -47,9 +51,10 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
       }
       const adverbial = (pp === 'a' || pp === 'ad' || pp === 'z' || pp === 'b' || (redup(P) && !pp.startsWith('n'))) && P.length >= 2;
       if (w === '的') {
-        if (adverbial && pn.startsWith('v') && !(N.length >= 2 && pnn.startsWith('n')) && NN !== '的' && !pn.startsWith('vn')) {
+        const verbFollows = NN !== undefined && NN !== '的' && !pnn.startsWith('n') && !pnn.startsWith('c') && !pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('p');
+        if ((REDUP_ADVERBIAL.has(P) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
           out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
-        } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (DEGREE.has(N) || (redup(N) && N.length >= 3))) {
+        } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (DEGREE.has(N) || (redup(N) && N.length >= 3 && pn === 'z'))) {
           out.push({ pos: at, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${N}”，补语前用“得”` });
         }
       } else {
