@@ -2,7 +2,8 @@
  * Derives engine/lexicon/shape.txt (character -> visually similar characters) from glyph bitmaps of
  * Noto Sans CJK SC (SIL Open Font License 1.1; Debian package fonts-noto-cjk), read with fontkit (MIT).
  * Each common character is rasterised to a G x G bitmap; neighbours are characters whose bitmaps
- * overlap with intersection-over-union >= MIN_IOU (best MAX_N kept).
+ * overlap with intersection-over-union >= MIN_IOU, or that share one half (left/right/top/bottom,
+ * IoU >= HALF_IOU: the same component) with overall IoU >= MIN_IOU_HALF (best MAX_N kept).
  * Usage: npx tsx engine/tools/build-shape.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,8 +20,10 @@ const FONT = process.env.CJK_FONT ?? '/usr/share/fonts/opentype/noto/NotoSansCJK
 const G = 24;
 const WORDS = (G * G) / 32;
 const MIN_IOU = Number(process.env.MIN_IOU ?? 0.56);
-const MAX_N = 8;
-const MAX_COST = 14;
+const MIN_IOU_HALF = Number(process.env.MIN_IOU_HALF ?? 0.4);
+const HALF_IOU = Number(process.env.HALF_IOU ?? 0.8);
+const MAX_N = 10;
+const MAX_COST = 15;
 
 const lm = new LanguageModel();
 const chars = readFileSync(path.join(lexDir, 'pinyin.txt'), 'utf8').split('\n').map((l) => l.split(' ')[0]).filter((c) => c && lm.wordCost(c) <= MAX_COST);
@@ -78,6 +81,16 @@ function raster(ch: string): Uint32Array {
 const pop = (x: number) => { x -= (x >>> 1) & 0x55555555; x = (x & 0x33333333) + ((x >>> 2) & 0x33333333); return (((x + (x >>> 4)) & 0xf0f0f0f) * 0x1010101) >>> 24; };
 const maps = chars.map(raster);
 const counts = maps.map((m) => m.reduce((s, w) => s + pop(w), 0));
+// half masks: left, right, top, bottom
+const halves = [0, 1, 2, 3].map((h) => {
+  const m = new Uint32Array(WORDS);
+  for (let r = 0; r < G; r++) for (let c = 0; c < G; c++) {
+    const inside = h === 0 ? c < G / 2 : h === 1 ? c >= G / 2 : h === 2 ? r < G / 2 : r >= G / 2;
+    if (inside) { const idx = r * G + c; m[idx >> 5] |= 1 << (idx & 31); }
+  }
+  return m;
+});
+const halfCounts = maps.map((m) => halves.map((h) => m.reduce((s, w, k) => s + pop(w & h[k]), 0)));
 const best: Array<Array<[number, number]>> = chars.map(() => []);
 for (let i = 0; i < chars.length; i++) {
   const a = maps[i];
@@ -86,7 +99,17 @@ for (let i = 0; i < chars.length; i++) {
     let inter = 0;
     for (let k = 0; k < WORDS; k++) inter += pop(a[k] & b[k]);
     const iou = inter / (counts[i] + counts[j] - inter);
-    if (iou >= MIN_IOU) { best[i].push([iou, j]); best[j].push([iou, i]); }
+    let score = iou >= MIN_IOU ? iou : 0;
+    if (!score && iou >= MIN_IOU_HALF) {
+      for (let h = 0; h < 4; h++) {
+        const hm = halves[h];
+        let hi = 0;
+        for (let k = 0; k < WORDS; k++) hi += pop(a[k] & b[k] & hm[k]);
+        const hu = halfCounts[i][h] + halfCounts[j][h] - hi;
+        if (hu > 0 && hi / hu >= HALF_IOU && halfCounts[i][h] >= counts[i] * 0.3) { score = iou; break; }
+      }
+    }
+    if (score) { best[i].push([score, j]); best[j].push([score, i]); }
   }
 }
 const lines: string[] = [];
