@@ -40,16 +40,16 @@ export interface SpellParams {
 export const MODE3: SpellParams = {
   window: 4,
   threshold: 6,
-  specialThreshold: 4,
+  specialThreshold: 6,
   sameToneCost: 0,
-  toneCost: 0.8,
+  toneCost: 1.5,
   fuzzyCost: 2.5,
   shapeCost: 3,
   fuzzy: false,
   shape: true,
   maxPattern: 4,
   maxCharCost: 12.5,
-  inWordCost: 2,
+  inWordCost: 0,
   editsPerChars: 8,
   knownWordCost: 3,
   freeCands: false,
@@ -60,9 +60,8 @@ export const MODE3: SpellParams = {
 
 export const MODE4: SpellParams = {
   ...MODE3,
-  window: 5,
-  threshold: 5.5,
   fuzzy: true,
+  fuzzyCost: 3.5,
   maxPattern: 5,
   maxCharCost: 14,
 };

@@ -14,7 +14,7 @@ const isHan = (c: string | undefined) => !!c && c >= '\u4e00' && c <= '\u9fff';
 
 export interface WordingParams { dupGain: number; missGain: number; swapGain: number; window: number }
 export const WORDING3: WordingParams = { dupGain: 4, missGain: 8, swapGain: 9, window: 4 };
-export const WORDING4: WordingParams = { dupGain: 3, missGain: 7, swapGain: 8, window: 5 };
+export const WORDING4: WordingParams = { ...WORDING3 };
 
 export class WordingChecker {
   private idiomByMissing = new Map<string, string>();

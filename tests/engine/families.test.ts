@@ -33,7 +33,7 @@ describe('spelling families', () => {
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
   it('2 谐音: fuzzy sounds (n/l, -n/-ng) are searched in mode 4 only', () => {
-    expect(fixed('今年龙民的收入明显增加了。', '2', { mode: 4 }).out).toBe('今年农民的收入明显增加了。');
+    expect(fixed('他对这件事情很热情，也很仍真。', '2', { mode: 4 }).out).toBe('他对这件事情很热情，也很认真。');
     expect(fixed('他工作一直很仍真。', '2', { mode: 4 }).out).toBe('他工作一直很认真。');
     expect(check('他工作一直很仍真。', { mode: 3 }).filter((i) => i.category === '2')).toEqual([]);
   });
