@@ -27,13 +27,6 @@ export const NOTICE_MESSAGES = [
   msg({ id: '请先绑定手机号，再尝试解绑微信', message: '请先绑定手机号，再尝试解绑微信' }),
   // §4 check mode 4
   msg({ id: '该模型资源消耗较大，暂时只开放给付费用户体验。', message: '该模型资源消耗较大，暂时只开放给付费用户体验。' }),
-  // §7 announcements titled by announcement_type
-  msg({ id: '通知', message: '通知' }),
-  msg({ id: '系统升级公告', message: '系统升级公告' }),
-  msg({ id: '系统维护通知', message: '系统维护通知' }),
-  msg({ id: '安全警告', message: '安全警告' }),
-  msg({ id: '新功能介绍', message: '新功能介绍' }),
-  msg({ id: '活动公告', message: '活动公告' }),
   // §3 team roles
   msg({ id: '管理员', message: '管理员' }),
   msg({ id: '词库管理员', message: '词库管理员' }),

@@ -9,7 +9,7 @@ import { appMachine } from '../../src/machines/app';
 import { languageMachine } from '../../src/machines/language';
 import { quotaDialogMachine } from '../../src/machines/quotaDialog';
 import { sessionMachine } from '../../src/machines/session';
-import { socketMachine } from '../../src/machines/socket';
+import { socketMachine, type ConnectionEvent } from '../../src/machines/socket';
 import { themeMachine } from '../../src/machines/theme';
 import { App, ROUTER_BASE } from '../../src/ui/App';
 import { AppProviders } from '../../src/ui/providers';
@@ -114,6 +114,8 @@ export function renderApp(options: RenderOptions = {}) {
   const triggers = {
     unauthorized: () => {},
     quotaExhausted: (_kind: 1 | 2) => {},
+    /** What the WebSocket reports; set once the socket machine opened a connection. */
+    socket: (_event: ConnectionEvent) => {},
   };
 
   const session = sessionMachine.provide({
@@ -149,7 +151,14 @@ export function renderApp(options: RenderOptions = {}) {
   const logic = appMachine.provide({
     actors: {
       session,
-      socket: socketMachine.provide({ actors: { 'socket connection': fromCallback(() => () => {}) } }),
+      socket: socketMachine.provide({
+        actors: {
+          'socket connection': fromCallback(({ sendBack }) => {
+            triggers.socket = (event) => sendBack(event);
+            return () => {};
+          }),
+        },
+      }),
       quotaDialog: quotaDialogMachine.provide({
         actors: {
           'quota listener': fromCallback(({ sendBack }) => {

@@ -11,6 +11,7 @@ describe('main layout and routes (spec §2)', () => {
     const current = within(nav).getByRole('link', { current: 'page' });
     expect(current.textContent).toContain('文本校对');
     expect(screen.getByTestId('page-title').textContent).toBe('文本校对');
+    await waitFor(() => expect(document.title).toBe('文本校对 · 智能校对工作台'));
     // A later issue's screen says so honestly.
     expect((await screen.findByTestId('feature-unavailable')).textContent).toContain('「文本校对」尚未开放');
   });

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Flex, Heading, HStack, IconButton } from '@chakra-ui/react';
 import { ArrowLeft } from 'lucide-react';
@@ -8,6 +9,12 @@ import { UserMenu } from './UserMenu';
 
 export function Header({ route }: { route: WorkbenchRoute | undefined }) {
   const { t, i18n } = useLingui();
+  const title = route ? i18n._(route.label) : null;
+  const product = t`智能校对工作台`;
+  // The tab and the browser history name the screen too.
+  useEffect(() => {
+    document.title = title ? `${title} · ${product}` : product;
+  }, [title, product]);
   return (
     <Flex
       as="header"
@@ -32,7 +39,7 @@ export function Header({ route }: { route: WorkbenchRoute | undefined }) {
           </IconButton>
         ) : null}
         <Heading as="h1" size="md" lineClamp={1} data-testid="page-title">
-          {route ? i18n._(route.label) : null}
+          {title}
         </Heading>
       </HStack>
       <HStack gap="3">

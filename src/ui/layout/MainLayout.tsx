@@ -8,6 +8,7 @@ import { FeatureUnavailableScreen, NotFoundScreen, UserScreen } from '../screens
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
+import { RealtimeNotices } from './RealtimeNotices';
 import { SideBar } from './SideBar';
 
 const MAIN_ID = 'main-content';
@@ -109,6 +110,7 @@ export function MainLayout() {
         </Box>
       </Flex>
       <QuotaDialog />
+      <RealtimeNotices />
     </Flex>
   );
 }
