@@ -39,6 +39,14 @@ interface Engine {
 
 let engine: Engine | null = null;
 
+function isHanWord(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c < 0x4e00 || c > 0x9fff) return false;
+  }
+  return true;
+}
+
 /** Loads all lexicons once; returns the load time in milliseconds. */
 export function loadEngine(): { loadMs: number } {
   if (engine) return { loadMs: engine.loadMs };
@@ -48,11 +56,10 @@ export function loadEngine(): { loadMs: number } {
   const shape = new ShapeTable();
   const dict = new JiebaDict();
   // dictionary words the LM lacks (terms, names) join the lattice as unigram-only entries
-  let total = 0;
-  for (const f of dict.freq.values()) total += f;
+  const total = dict.total;
   const extra: Array<[string, number]> = [];
   for (const [w, f] of dict.freq) {
-    if (f >= 5 && w.length >= 2 && /^[\u4e00-\u9fff]+$/.test(w)) extra.push([w, -Math.log(f / total) + 0.5]);
+    if (f >= 5 && w.length >= 2 && w.length <= lm.maxLen && isHanWord(w)) extra.push([w, -Math.log(f / total) + 0.5]);
   }
   lm.addWords(extra);
   const speller = new Speller(lm, py, shape, dict.idioms, dict.freq);

@@ -1,32 +1,68 @@
-/** Word list with part-of-speech tags from @node-rs/jieba's dict.txt (MIT). */
+/** Word list with counts and part-of-speech tags from @node-rs/jieba's dict.txt (MIT). */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+/** read-only view: word -> count */
+class FreqView {
+  constructor(private m: Map<string, number>) {}
+  get(w: string): number | undefined {
+    const v = this.m.get(w);
+    return v === undefined ? undefined : Math.floor(v / 64);
+  }
+  has(w: string) { return this.m.has(w); }
+  get size() { return this.m.size; }
+  *[Symbol.iterator](): IterableIterator<[string, number]> {
+    for (const [w, v] of this.m) yield [w, Math.floor(v / 64)];
+  }
+  *values(): IterableIterator<number> {
+    for (const v of this.m.values()) yield Math.floor(v / 64);
+  }
+}
+
+/** read-only view: word -> POS tag */
+class PosView {
+  constructor(private m: Map<string, number>, private tags: string[]) {}
+  get(w: string): string | undefined {
+    const v = this.m.get(w);
+    return v === undefined ? undefined : this.tags[v % 64];
+  }
+}
+
 export class JiebaDict {
-  /** word -> [freq, pos] */
-  readonly pos = new Map<string, string>();
-  readonly freq = new Map<string, number>();
+  readonly freq: FreqView;
+  readonly pos: PosView;
   readonly idioms: string[] = [];
+  readonly total: number;
   constructor() {
     const require = createRequire(import.meta.url);
     const dir = path.dirname(require.resolve('@node-rs/jieba/package.json'));
     const text = readFileSync(path.join(dir, 'dict.txt'), 'utf8');
+    const m = new Map<string, number>();
+    const tags: string[] = [];
+    const tagIndex = new Map<string, number>();
+    let total = 0;
     let i = 0;
     while (i < text.length) {
       let e = text.indexOf('\n', i);
       if (e < 0) e = text.length;
-      const line = text.slice(i, e);
+      const a = text.indexOf(' ', i);
+      const b = a < 0 ? -1 : text.indexOf(' ', a + 1);
+      if (a > i && b > a && b < e) {
+        const w = text.slice(i, a);
+        const f = Number(text.slice(a + 1, b));
+        let p = text.slice(b + 1, e);
+        if (p.endsWith('\r')) p = p.slice(0, -1);
+        let t = tagIndex.get(p);
+        if (t === undefined) { t = tags.length < 63 ? tags.length : 63; tagIndex.set(p, t); if (tags.length < 63) tags.push(p); }
+        m.set(w, f * 64 + t);
+        total += f;
+        if (p === 'i' && f >= 3 && w.length === 4) this.idioms.push(w);
+      }
       i = e + 1;
-      const a = line.indexOf(' ');
-      const b = line.indexOf(' ', a + 1);
-      if (a < 0 || b < 0) continue;
-      const w = line.slice(0, a);
-      const f = Number(line.slice(a + 1, b));
-      const p = line.slice(b + 1).trim();
-      this.pos.set(w, p);
-      this.freq.set(w, f);
-      if (p === 'i' && w.length === 4 && f >= 3) this.idioms.push(w);
     }
+    this.total = total;
+    this.freq = new FreqView(m);
+    this.pos = new PosView(m, tags);
   }
 }

@@ -92,6 +92,12 @@ export class LanguageModel {
     return this.uniBow[p] / 20 + this.uniPr[w] / 10;
   }
 
+  /** the word is in the LM's own vocabulary (not one added with addWords) */
+  inBase(word: string): boolean {
+    const id = this.ids.get(word);
+    return id !== undefined && (this.V === 0 || id < this.V);
+  }
+
   has(word: string): boolean {
     return this.ids.has(word);
   }
@@ -106,7 +112,7 @@ export class LanguageModel {
    * Best segmentation cost of s[from, to) (bigram Viterbi, beam of K states per position).
    * Characters with no lexicon entry cost OOV_COST each.
    */
-  score(s: string, from = 0, to = s.length, K = 4): number {
+  score(s: string, from = 0, to = s.length, K = 2): number {
     const n = to - from;
     if (n <= 0) return 0;
     // states[i]: list of [cost, lastWordId] for prefix length i; -1 = OOV/boundary

@@ -92,11 +92,21 @@ export const SPECIAL_SETS: string[][] = [
 const VARIANTS: string[] = ['著着', '甚什', '妳你', '牠它他', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '她他', '它他', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
 const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
 
+/** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
+export function patternKey(s: string, st: number, i: number, L: number): number | string {
+  if (L > 4) return s.slice(st, i) + '\0' + s.slice(i + 1, st + L);
+  let k = 0;
+  for (let t = st; t < st + L; t++) if (t !== i) k = k * 65536 + s.charCodeAt(t);
+  return (k * 5 + (i - st)) * 5 + L;
+}
+
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
 
 export class Speller {
   /** word with one character replaced by \0 -> characters completing it */
-  readonly patterns = new Map<string, string>();
+  readonly patterns = new Map<number | string, string>();
+  /** the same for keys with many completions, as sets */
+  private bigPatterns = new Map<number | string, Set<string>>();
   private special = new Map<string, string[]>();
 
   constructor(
@@ -104,25 +114,27 @@ export class Speller {
     private py: PinyinTable,
     private shape: ShapeTable | null,
     extraWords: Iterable<string> = [],
-    private knownWords: Map<string, number> | null = null,
+    private knownWords: { get(w: string): number | undefined } | null = null,
   ) {
     const add = (w: string) => {
       for (let k = 0; k < w.length; k++) {
-        const key = w.slice(0, k) + '\0' + w.slice(k + 1);
+        const key = patternKey(w, 0, k, w.length);
         const prev = this.patterns.get(key);
         if (prev === undefined) this.patterns.set(key, w[k]);
         else if (!prev.includes(w[k])) this.patterns.set(key, prev + w[k]);
       }
     };
+    const maxExtra = 15.5;
     for (const [w, id] of lm.ids) {
       if (w.length < 2 || w.length > 5) continue;
-      if (lm.uni(id) > 17) continue;
+      if (lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
       let ok = true;
       for (let i = 0; i < w.length; i++) if (!isHan(w.charCodeAt(i))) { ok = false; break; }
       if (ok) add(w);
     }
     for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
     for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
+    for (const [k, v] of this.patterns) if (v.length > 24) this.bigPatterns.set(k, new Set(v));
   }
 
   private confCache = new Map<string, Map<string, [Relation, number]>>();
@@ -202,15 +214,19 @@ export class Speller {
       }
     }
     // characters inside dictionary words the LM does not know (names, terms): less suspicious
-    const known = new Uint8Array(b - a);
-    if (this.knownWords) {
-      for (let st = a; st < b; st++) {
-        for (let L = 2; L <= 5 && st + L <= b; L++) {
+    // (computed lazily, only where a candidate exists)
+    const knownAt = (i: number): boolean => {
+      if (!this.knownWords) return false;
+      for (let st = Math.max(a, i - 4); st <= i; st++) {
+        for (let L = Math.max(2, i - st + 1); L <= 5 && st + L <= b; L++) {
           const w = s.slice(st, st + L);
-          if (!lm.has(w) && (this.knownWords.get(w) ?? 0) >= 3) known.fill(1, st - a, st - a + L);
+          if (!lm.inBase(w) && (this.knownWords.get(w) ?? 0) >= 3) return true;
         }
       }
-    }
+      return false;
+    };
+    const known = new Int8Array(b - a).fill(-1);
+    const isKnown = (i: number) => (known[i - a] < 0 ? (known[i - a] = knownAt(i) ? 1 : 0) : known[i - a]) === 1;
     const found: SpellFinding[] = [];
     for (let i = a; i < b; i++) {
       if (blocked[i]) continue;
@@ -221,9 +237,18 @@ export class Speller {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
-          const key = s.slice(st, i) + '\0' + s.slice(i + 1, st + L);
+          const key = patternKey(s, st, i, L);
           const chars = this.patterns.get(key);
           if (!chars) continue;
+          const big = chars.length > 24 ? this.bigPatterns.get(key)! : null;
+          for (const [c, rc] of big ? conf : []) {
+            if (cands.has(c) || !big!.has(c) || rc[1] > p.maxCharCost) continue;
+            const rel = rc[0];
+            if (rel === 'fuzzy' && !p.fuzzy) continue;
+            if (rel === 'shape' && !p.shape) continue;
+            cands.set(c, rel);
+          }
+          if (big) continue;
           for (const c of chars) {
             if (cands.has(c)) continue;
             const rc = conf.get(c);
@@ -257,7 +282,7 @@ export class Speller {
         const cost = lm.score(left + c + right);
         let gain = base - cost - this.channelCost(rel, p);
         if (inWord[i - a] && rel !== 'special') gain -= p.inWordCost;
-        if (known[i - a]) gain -= p.knownWordCost;
+        if (p.knownWordCost && isKnown(i)) gain -= p.knownWordCost;
         const thr = rel === 'special' ? p.specialThreshold : free.has(c) ? p.freeThreshold : p.threshold;
         if (gain >= thr && (!best || gain > best.gain)) {
           if (best) second = Math.max(second, best.gain);
@@ -280,7 +305,7 @@ export class Speller {
       const left = work.slice(lo, k);
       const right = work.slice(k + 1, hi);
       const gain = lm.score(left + f.orig + right) - lm.score(left + f.cand + right) - this.channelCost(f.relation, p)
-        - (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0) - (known[k] ? p.knownWordCost : 0);
+        - (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0) - (p.knownWordCost && isKnown(f.pos) ? p.knownWordCost : 0);
       const thr = f.relation === 'special' ? p.specialThreshold : f.free ? p.freeThreshold : p.threshold;
       if (gain < thr) continue;
       work = work.slice(0, k) + f.cand + work.slice(k + 1);

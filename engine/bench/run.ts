@@ -40,11 +40,12 @@ function diffPositions(a: string, b: string): string {
   return out.join(',');
 }
 
-interface Row { set: string; mode: number; n: number; dP: number; dR: number; dF: number; cP: number; cR: number; cF: number; pyP: number; pyR: number; pyF: number; fa: number; sps: number; cps: number }
+interface Row { set: string; mode: number; n: number; dP: number; dR: number; dF: number; cP: number; cR: number; cF: number; pyP: number; pyR: number; pyF: number; fa: number; sps: number; cps: number; cpuSps: number }
 
 function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row {
   let goldErr = 0, predChanged = 0, dTP = 0, cTP = 0, clean = 0, fp = 0, chars = 0;
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   for (const [src, tgt] of pairs) {
     const issues = check(src, { mode });
     const pred = applySubstitutions(src, issues);
@@ -57,10 +58,12 @@ function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row 
     if (!hasErr && pred !== src) fp++;
   }
   const secs = (performance.now() - t0) / 1000;
+  const cu = process.cpuUsage(c0);
+  const cpuSecs = (cu.user + cu.system) / 1e6;
   const dP = dTP / predChanged, dR = dTP / goldErr, cP = cTP / predChanged, cR = cTP / goldErr;
   // pycorrector style: TP erroneous fixed exactly, FN erroneous not fixed, FP clean changed
   const pyP = cTP / (cTP + fp), pyR = cTP / goldErr;
-  return { set: name, mode, n: pairs.length, dP, dR, dF: f1(dP, dR), cP, cR, cF: f1(cP, cR), pyP, pyR, pyF: f1(pyP, pyR), fa: clean ? fp / clean : NaN, sps: pairs.length / secs, cps: chars / secs };
+  return { set: name, mode, n: pairs.length, dP, dR, dF: f1(dP, dR), cP, cR, cF: f1(cP, cR), pyP, pyR, pyF: f1(pyP, pyR), fa: clean ? fp / clean : NaN, sps: pairs.length / secs, cps: chars / secs, cpuSps: pairs.length / cpuSecs };
 }
 
 interface OwnRow { set: string; mode: number; n: number; detP: number; detR: number; corr: number; fa: number }
@@ -110,9 +113,9 @@ function main() {
       for (const mode of MODES) rows.push(runCsc(name, pairs, mode));
     }
     console.log('\nCSC development sets (strict sentence level = ReaLiSe style; py = pycorrector style; FA = false alarms on clean sentences)');
-    console.log('set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1 | py-P   py-R   py-F1 |  FA    | sent/s  char/s');
+    console.log('set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1 | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s');
     for (const r of rows) {
-      console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}`);
+      console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}`);
     }
   }
   if (existsSync(ownDir)) {
@@ -125,6 +128,7 @@ function main() {
     console.log('set                 mode     n  det-P  det-R  corr   |  FA');
     for (const r of own) console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`);
   }
+  console.log('(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this process, which is the fair figure on a busy machine)');
   console.log(`\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`);
 }
 main();

@@ -51,7 +51,9 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
       }
       const adverbial = (pp === 'a' || pp === 'ad' || pp === 'z' || pp === 'b' || (redup(P) && !pp.startsWith('n'))) && P.length >= 2;
       if (w === '的') {
-        const verbFollows = NN !== undefined && NN !== '的' && !pnn.startsWith('n') && !pnn.startsWith('c') && !pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('p');
+        // a verb phrase follows: a one-character verb with anything after it, or a longer verb not used as a modifier
+        const verbFollows = NN !== undefined && NN !== '的' && !pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('c')
+          && (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p')));
         if ((REDUP_ADVERBIAL.has(P) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
           out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
         } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (DEGREE.has(N) || (redup(N) && N.length >= 3 && pn === 'z'))) {
