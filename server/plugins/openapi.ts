@@ -32,6 +32,19 @@ function mediaTypes(node: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
+/** operationIds whose effective `security` asks for a bearer token. */
+function securedOperations(spec: any): Set<string> {
+  const secured = new Set<string>();
+  for (const item of Object.values<any>(spec.paths ?? {})) {
+    for (const op of Object.values<any>(item)) {
+      if (!op || typeof op !== 'object' || !op.operationId) continue;
+      const security = op.security ?? spec.security ?? [];
+      if (security.length > 0) secured.add(op.operationId);
+    }
+  }
+  return secured;
+}
+
 const HAS_PARSER = /^(application\/json|text\/plain|multipart\/form-data)$/;
 
 /** Routes and request validation straight from openapi/workbench.yaml. */
@@ -39,16 +52,25 @@ export default fp(
   async (app, opts: { specification?: string; operations?: Record<string, Operation> }) => {
     const handlers = opts.operations ?? operations;
     const specification = opts.specification ?? DEFAULT_SPEC;
+    const spec = parse(readFileSync(specification, 'utf8'));
+    const secured = securedOperations(spec);
     // Binary media types of the contract (images, audio, octet-stream) arrive as Buffers.
-    const binary = [...mediaTypes(parse(readFileSync(specification, 'utf8')))].filter((t) => !HAS_PARSER.test(t) && !app.hasContentTypeParser(t));
+    const binary = [...mediaTypes(spec)].filter((t) => !HAS_PARSER.test(t) && !app.hasContentTypeParser(t));
     if (binary.length > 0) app.addContentTypeParser(binary, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     await app.register(openapiGlue, {
       specification,
-      operationResolver: ((operationId: string) => handlers[operationId] ?? notAvailableRoute) as FastifyOpenapiGlueOptions['operationResolver'],
+      operationResolver: ((operationId: string) => {
+        const operation = handlers[operationId];
+        if (!operation) return notAvailableRoute;
+        if (!secured.has(operationId)) return operation;
+        // Check the token before the body is parsed and validated: anonymous callers get 401, not schema hints.
+        const route = typeof operation === 'function' ? { handler: operation } : operation;
+        return { ...route, onRequest: async (request: FastifyRequest) => void (await app.authenticate(request)) };
+      }) as FastifyOpenapiGlueOptions['operationResolver'],
       securityHandlers: {
         // Secured operations: a live bearer token or 401 (the error handler writes the envelope).
         bearerAuth: async (request: FastifyRequest) => {
-          await app.authenticate(request);
+          if (!request.auth) await app.authenticate(request);
         },
       },
     });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { SocketClose, type ServerMessage } from '../../openapi/socket-protocol';
 
-/** A message before the hub numbers it (`index` is assigned per session). */
-export type OutgoingMessage = Omit<ServerMessage, 'index'>;
+/** A message before the hub numbers it (`index` is assigned per session); distributes over the union. */
+export type OutgoingMessage = ServerMessage extends infer M ? (M extends ServerMessage ? Omit<M, 'index'> : never) : never;
 
 interface Session {
   id: string;

@@ -139,3 +139,11 @@ describe('no handler runs on unvalidated input', () => {
     expect(res.json().code).toBe(400);
   });
 });
+
+describe('secured calls check the token first', () => {
+  it('an anonymous request with a bad body gets 401, not a validation message', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/user/pwd', headers: { ...CLIENT_HEADERS, 'content-type': 'application/json' }, payload: '{"old_password": 1' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ code: 401, msg: expect.any(String), result: null });
+  });
+});

@@ -4,6 +4,14 @@ import type { ServerMessage } from '../../openapi/socket-protocol';
 import { SocketClose } from '../../openapi/socket-protocol';
 import { ADMIN, call, login, register, startTestApp, type TestApp } from './helpers';
 
+/** A check-result message (type 2 cmd 2) as the proofreading jobs will send it. */
+const result = (paragraph: number, text: string) => ({
+  type: 2 as const,
+  cmd: 2 as const,
+  status: 200 as const,
+  data: { check_id: 'c1', paragraph, offset: 0, hash: text, done: false, issues: [] },
+});
+
 /** A real `ws` client that queues frames so tests can await them one by one. */
 class Client {
   readonly socket: WebSocket;
@@ -106,11 +114,11 @@ describe('realtime socket', () => {
   it('re-sends unacknowledged indexed messages after a reconnect with the same session id', async () => {
     const first = new Client(wsUrl({ token, session_id: 'resend-session' }));
     const sessionId = await sessionOf(first);
-    const i1 = t.app.realtime.sendToSession(sessionId, { type: 2, cmd: 2, status: 200, data: { text: 'one' } });
-    const i2 = t.app.realtime.sendToSession(sessionId, { type: 2, cmd: 2, status: 200, data: { text: 'two' } });
+    const i1 = t.app.realtime.sendToSession(sessionId, result(0, 'one'));
+    const i2 = t.app.realtime.sendToSession(sessionId, result(1, 'two'));
     expect([i1, i2]).toEqual([1, 2]);
-    expect(await first.next()).toMatchObject({ type: 2, cmd: 2, index: 1, data: { text: 'one' } });
-    expect(await first.next()).toMatchObject({ index: 2, data: { text: 'two' } });
+    expect(await first.next()).toMatchObject({ type: 2, cmd: 2, index: 1, data: { hash: 'one' } });
+    expect(await first.next()).toMatchObject({ index: 2, data: { hash: 'two' } });
     first.send({ type: 1, cmd: 2, index: 1 });
     // Heartbeat round-trip: the ack before it has been processed when the reply arrives.
     first.send({ type: 1, cmd: 1 });
@@ -119,11 +127,11 @@ describe('realtime socket', () => {
     await first.close();
 
     // Sent while offline: kept for the session.
-    t.app.realtime.sendToSession(sessionId, { type: 2, cmd: 7, status: 200, data: { progress: 50 } });
+    t.app.realtime.sendToSession(sessionId, { type: 2, cmd: 7, status: 200, data: { id: 9, status: 'running', progress: 50 } });
 
     const second = new Client(wsUrl({ token, session_id: sessionId }));
     expect(await sessionOf(second)).toBe(sessionId);
-    expect(await second.next()).toMatchObject({ index: 2, data: { text: 'two' } });
+    expect(await second.next()).toMatchObject({ index: 2, data: { hash: 'two' } });
     expect(await second.next()).toMatchObject({ type: 2, cmd: 7, index: 3, data: { progress: 50 } });
     second.send({ type: 1, cmd: 2, index: 2 });
     second.send({ type: 1, cmd: 2, index: 3 });
@@ -143,7 +151,7 @@ describe('realtime socket', () => {
       type: 5,
       cmd: 3,
       status: 200,
-      data: { enterprise: 'x' },
+      data: { id: 1, enterprise_id: 7, enterprise_name: '校对组', inviter_name: '管理员' },
     });
     expect(reached).toBe(1);
     expect(await theirs.next()).toMatchObject({ type: 5, cmd: 3 });
@@ -156,7 +164,7 @@ describe('realtime socket', () => {
   it("another account cannot take over someone's session id", async () => {
     const victim = new Client(wsUrl({ token, session_id: 'private-session' }));
     await sessionOf(victim);
-    t.app.realtime.sendToSession('private-session', { type: 2, cmd: 2, status: 200, data: { secret: true } });
+    t.app.realtime.sendToSession('private-session', result(0, 'secret'));
     await victim.next();
     const intruderToken = await register(t, '13812340002');
     const intruder = new Client(wsUrl({ token: intruderToken, session_id: 'private-session' }));
