@@ -15,7 +15,11 @@ let failed = 0;
 if (existsSync(out)) {
   const report = JSON.parse(readFileSync(out, 'utf8'));
   passed = report.numPassedTests ?? 0;
-  failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  failed = report.numFailedTests ?? 0;
+  // A file that failed to load has no test results of its own: count it once.
+  for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+  }
   const pending = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   if (pending > 0) {
     console.log(`${pending} tests were skipped or todo: every test must run.`);
