@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup, SimulatedClock, waitFor, type Actor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
+import { modelOptions } from './model';
 import { configureApi, resetUnauthorizedThrottle } from '../../src/api/client';
 import { userInfo } from '../../src/api/user';
 import { getToken, isLoginFlagSet, setLastRoute } from '../../src/api/storage';
@@ -33,7 +34,7 @@ const model = setup({
       | { type: 'RELOAD_AFTER_REVOCATION' };
   },
   guards: {
-    'not registered yet': ({ context }) => !context.registered,
+    'already registered': ({ context }) => context.registered,
   },
 }).createMachine({
   id: 'sessionModel',
@@ -43,17 +44,16 @@ const model = setup({
     loggedOut: {
       entry: assign({ who: null }),
       initial: 'fresh',
-      states: { fresh: {}, loginFailed: {}, offline: {}, registerFailed: {}, expired: {}, byUser: {} },
+      states: { fresh: {}, loginFailed: {}, offline: {}, registerFailed: {}, phoneTaken: {}, expired: {}, byUser: {} },
       on: {
         LOGIN_OK: { target: 'loggedIn.byLogin', actions: assign({ who: 'admin' }) },
         LOGIN_WRONG_PASSWORD: { target: '.loginFailed' },
         LOGIN_OFFLINE: { target: '.offline' },
-        REGISTER_OK: {
-          guard: 'not registered yet',
-          target: 'loggedIn.byLogin',
-          actions: assign({ who: 'newcomer', registered: true }),
-        },
-        REGISTER_WRONG_CODE: { guard: 'not registered yet', target: '.registerFailed' },
+        REGISTER_OK: [
+          { guard: 'already registered', target: '.phoneTaken' },
+          { target: 'loggedIn.byLogin', actions: assign({ who: 'newcomer', registered: true }) },
+        ],
+        REGISTER_WRONG_CODE: [{ guard: 'already registered', target: '.phoneTaken' }, { target: '.registerFailed' }],
         TOKEN_IN_QUERY: { target: 'loggedIn.byLogin', actions: assign({ who: 'admin' }) },
         RELOAD: { target: '.fresh' },
       },
@@ -163,7 +163,7 @@ function assertLoggedIn(h: Harness, who: Who) {
 }
 
 describe('session (model-based)', () => {
-  const testModel = createTestModel(model);
+  const testModel = createTestModel(model, modelOptions);
   // One shortest path to every (state, transition) of the model. Simple paths explode here
   // (tens of thousands), so the shortest paths are the coverage criterion.
   const shortest = testModel.getShortestPaths({ allowDuplicatePaths: true });
@@ -260,6 +260,11 @@ describe('session (model-based)', () => {
           'loggedOut.registerFailed': () => {
             assertLoggedOut(h);
             expect(h.session().getSnapshot().context.error).toBe('验证码错误');
+          },
+          'loggedOut.phoneTaken': () => {
+            assertLoggedOut(h);
+            expect(h.session().getSnapshot().context.error).toBe('该手机号已注册');
+            expect(notices.at(-1)).toEqual({ status: 'error', title: '该手机号已注册' });
           },
           'loggedOut.expired': () => {
             assertLoggedOut(h);
