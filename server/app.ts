@@ -25,6 +25,8 @@ export interface BuildOptions {
   specification?: string;
   sms?: SmsProvider;
   realtime?: RealtimeHub;
+  /** Close sockets silent for this long (default three heartbeat periods). */
+  socketIdleMs?: number;
 }
 
 /** Assembles the server from its plugins; `server.ts` listens, tests call `inject()`. */
@@ -54,7 +56,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
-  await app.register(websocketPlugin, { hub: options.realtime });
+  await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

@@ -5,7 +5,7 @@ import { registerSocketRoute } from '../realtime/socket-route';
 
 /** The realtime socket at SOCKET_URL's path (default /ws) and the hub later features send through. */
 export default fp(
-  async (app, opts: { hub?: RealtimeHub }) => {
+  async (app, opts: { hub?: RealtimeHub; socketIdleMs?: number }) => {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
     const hub = opts.hub ?? new RealtimeHub();
     app.decorate('realtime', hub);
@@ -13,7 +13,7 @@ export default fp(
     // SOCKET_URL may be absolute (another host); the server listens on its path.
     const url = app.config.publicConfig.socketURL;
     const path = /^wss?:|^https?:/.test(url) ? new URL(url).pathname : url;
-    registerSocketRoute(app, path.startsWith('/') ? path : `/${path}`);
+    registerSocketRoute(app, path.startsWith('/') ? path : `/${path}`, opts.socketIdleMs);
   },
   { name: 'websocket', dependencies: ['db'] },
 );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SocketClose, isClientMessage, type ClientMessage } from '../../openapi/socket-protocol';
+import { HEARTBEAT_INTERVAL_MS, SocketClose, isClientMessage, type ClientMessage } from '../../openapi/socket-protocol';
 import { resolveToken } from '../services/tokens';
 
 interface SocketQuery {
@@ -9,12 +9,21 @@ interface SocketQuery {
   endpoint?: string;
 }
 
+/** A client that sent nothing for three heartbeat periods is gone (its messages wait in the outbox). */
+export const DEFAULT_SOCKET_IDLE_MS = 3 * HEARTBEAT_INTERVAL_MS;
+
 /** `GET ${socketPath}?token=...&session_id=...` (or `&endpoint=<platform code>`), spec §7. */
-export function registerSocketRoute(app: FastifyInstance, path: string): void {
+export function registerSocketRoute(app: FastifyInstance, path: string, idleMs = DEFAULT_SOCKET_IDLE_MS): void {
   app.get<{ Querystring: SocketQuery }>(path, { websocket: true }, (socket: WebSocket, request) => {
     const { token, session_id: sessionId } = request.query;
     let sessionOf: string | null = null;
     const early: ClientMessage[] = [];
+    let lastSeen = Date.now();
+    const idleCheck = setInterval(() => {
+      if (Date.now() - lastSeen > idleMs) socket.terminate();
+    }, Math.max(10, Math.floor(idleMs / 3)));
+    idleCheck.unref();
+    socket.on('close', () => clearInterval(idleCheck));
 
     const handle = (message: ClientMessage) => {
       if (message.cmd === 1) socket.send(JSON.stringify({ type: 1, cmd: 1, status: 200, data: { time: Date.now() } }));
@@ -23,6 +32,7 @@ export function registerSocketRoute(app: FastifyInstance, path: string): void {
 
     // Listen at once: frames that arrive while the token is checked are kept and handled after.
     socket.on('message', (raw, isBinary) => {
+      lastSeen = Date.now();
       let parsed: unknown;
       try {
         parsed = isBinary ? undefined : JSON.parse(raw.toString());

@@ -204,6 +204,26 @@ describe('realtime socket', () => {
     }
   });
 
+  it('a silent client is dropped; one that sends heartbeats stays', async () => {
+    const quick = await startTestApp({ socketIdleMs: 300 });
+    await quick.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (quick.app.server.address() as { port: number }).port;
+    const quickToken = await login(quick.app, ADMIN.phone, ADMIN.password);
+    const url = (id: string) => `ws://127.0.0.1:${port}/ws?${new URLSearchParams({ token: quickToken, session_id: id })}`;
+    const silent = new Client(url('silent'));
+    const alive = new Client(url('alive'));
+    await sessionOf(silent);
+    await sessionOf(alive);
+    const beat = setInterval(() => alive.send({ type: 1, cmd: 1 }), 100);
+    const started = Date.now();
+    expect((await silent.closed).code).toBe(1006);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(alive.socket.readyState).toBe(WebSocket.OPEN);
+    clearInterval(beat);
+    await alive.close();
+    await quick.close();
+  });
+
   it('a second connection with the same session id replaces the first (4409)', async () => {
     const first = new Client(wsUrl({ token, session_id: 'dup-session' }));
     await sessionOf(first);
