@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
 import './setup';
+import { describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { ChakraProvider } from '@chakra-ui/react';
+import { I18nProvider } from '@lingui/react';
 import { checkBrowser, detectBrowser } from '../../src/ui/browser';
+import { activateLocale, i18n } from '../../src/ui/i18n';
+import { BrowserBanner } from '../../src/ui/layout/BrowserBanner';
+import { system } from '../../src/ui/system';
 
 const UA = {
   chrome89: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/89.0.4389.128 Safari/537.36',
@@ -46,5 +52,34 @@ describe('browser upgrade warning (spec §2, §9)', () => {
     expect(checkBrowser(UA.chrome90, false)).toMatchObject({ outdated: true, reason: 'color-mix' });
     expect(checkBrowser('SomeBrowser/1.0', false)).toMatchObject({ outdated: true, reason: 'color-mix' });
     expect(checkBrowser('SomeBrowser/1.0', true)).toMatchObject({ outdated: false, browser: 'other' });
+  });
+});
+
+describe('browser upgrade banner', () => {
+  function renderBanner(userAgent: string, colorMix: boolean) {
+    activateLocale('cn');
+    return render(
+      <ChakraProvider value={system}>
+        <I18nProvider i18n={i18n}>
+          <BrowserBanner check={checkBrowser(userAgent, colorMix)} />
+        </I18nProvider>
+      </ChakraProvider>,
+    );
+  }
+
+  it('warns an outdated browser and can be dismissed', () => {
+    renderBanner(UA.chrome89, true);
+    const banner = screen.getByTestId('browser-warning');
+    expect(banner.textContent).toContain('您的浏览器版本过低');
+    expect(banner.textContent).toContain('Chrome 90');
+    fireEvent.click(screen.getByRole('button', { name: '关闭提示' }));
+    expect(screen.queryByTestId('browser-warning')).toBeNull();
+    cleanup();
+  });
+
+  it('says nothing to a current browser', () => {
+    renderBanner(UA.chrome90, true);
+    expect(screen.queryByTestId('browser-warning')).toBeNull();
+    cleanup();
   });
 });
