@@ -95,6 +95,16 @@ export const sessionMachine = setup({
       always: [{ guard: 'has stored token', target: 'restoring' }, { target: 'loggedOut' }],
     },
     restoring: {
+      on: {
+        // A token in the route query replaces the stored one being checked.
+        'token received': {
+          target: 'loggingIn.loadingUser',
+          actions: [
+            { type: 'store token', params: ({ event }) => ({ token: event.token }) },
+            'say logged in',
+          ],
+        },
+      },
       invoke: {
         src: 'load user',
         onDone: {
