@@ -32,7 +32,16 @@ function LocaleBridge({ children }: { children: ReactNode }) {
 function ColorModeBridge({ children }: { children: ReactNode }) {
   const { mode } = useThemeMode();
   return (
-    <ThemeProvider attribute="class" forcedTheme={mode} enableSystem={false} disableTransitionOnChange storageKey="workbench-color-mode">
+    <ThemeProvider
+      attribute="class"
+      forcedTheme={mode}
+      enableSystem={false}
+      disableTransitionOnChange
+      storageKey="workbench-color-mode"
+      // Its pre-paint script never runs in a client-rendered app (index.html has our own); marking it
+      // a data block keeps React from warning about it.
+      scriptProps={{ type: 'application/json' }}
+    >
       {children}
     </ThemeProvider>
   );
