@@ -46,7 +46,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     onProtoPoisoning: 'remove',
   });
   app.decorate('config', config);
-  app.decorate('sms', options.sms ?? createSmsProvider(config.smsProvider, config.dataDir, (line) => app.log.info(line)));
+  // The console provider prints codes on stdout whatever LOG_LEVEL is; tests (logger: false) read the outbox only.
+  const printCode = options.logger === false ? () => {} : (line: string) => console.log(line);
+  app.decorate('sms', options.sms ?? createSmsProvider(config.smsProvider, config.dataDir, printCode));
 
   await app.register(errorsPlugin);
   // The SPA bundle and large JSON results shrink ~4x; brotli at a quality cheap enough to do per request.

@@ -11,7 +11,6 @@ export class AppError extends Error {
 
 export const badRequest = (msg: string) => new AppError(400, msg);
 export const unauthorized = (msg = '登录已失效，请重新登录') => new AppError(401, msg);
-export const forbidden = (msg: string) => new AppError(403, msg);
 export const notFound = (msg: string) => new AppError(404, msg);
 export const conflict = (msg: string) => new AppError(409, msg);
 export const tooManyRequests = (msg = '请求过于频繁，请稍后再试') => new AppError(429, msg);

@@ -14,6 +14,6 @@ export const systemOperations: Record<string, Operation> = {
 
   getHealth: async (request) => {
     await sql`select 1`.execute(request.server.db);
-    return { code: 200, msg: 'ok', result: { status: 'ok', database: request.server.dialect, version } };
+    return envelope({ status: 'ok', database: request.server.dialect, version }, 'ok');
   },
 };
