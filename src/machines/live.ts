@@ -6,7 +6,7 @@ import { isServerMessage, type ServerMessage } from '../../openapi/socket-protoc
 import { onQuotaExhausted, onUnauthorized, PLATFORM_CODE, reportUnauthorized } from '../api/client';
 import { getRuntimeConfig } from '../api/config';
 import { notify as defaultNotify, type Notice } from '../api/notify';
-import { prefetchSignedInData } from '../api/queries';
+import { prefetchSignedInData, queryKeys } from '../api/queries';
 import { buildSocketUrl } from '../api/socketUrl';
 import * as storage from '../api/storage';
 import * as user from '../api/user';
@@ -109,7 +109,8 @@ export function liveSession(options: LiveAppOptions) {
         storage.clearSession();
         options.queryClient?.clear();
       },
-      'load signed-in data': () => {
+      'load signed-in data': ({ context }) => {
+        if (context.user) options.queryClient?.setQueryData(queryKeys.userInfo, context.user);
         void prefetchSignedInData(options.queryClient);
       },
       'say logged in': () => notify({ status: 'success', title: '登录成功' }),

@@ -72,6 +72,8 @@ describe('live app', () => {
         'GET /enterprise/v1/get_user_apply',
       ]),
     );
+    // the user info the session loaded is shared with the views' query
+    expect(queryClient.getQueryData(queryKeys.userInfo)).toMatchObject({ phone: ADMIN.phone, role: 'root' });
     // the features not built yet answered 501: cached as failed queries, nothing shown
     expect(queryClient.getQueryState(queryKeys.dictionary)?.status).toBe('error');
     expect(queryClient.getQueryState(queryKeys.userRight(1))).toBeDefined();
