@@ -5,7 +5,7 @@ import { createActor, waitFor } from 'xstate';
 import { QueryClient } from '@tanstack/react-query';
 import { api, configureApi, unwrap } from '../../src/api/client';
 import { queryKeys } from '../../src/api/queries';
-import { setToken } from '../../src/api/storage';
+import { getToken, setToken } from '../../src/api/storage';
 import { createLiveApp, liveSocket } from '../../src/machines/live';
 import { collectNotices, freshStores } from '../api/helpers';
 import { ADMIN, fakeBackend, fakeWebSocketClass } from './fakes';
@@ -82,6 +82,27 @@ describe('live app', () => {
     session.send({ type: 'logout requested' });
     await waitFor(session, (s) => s.matches('loggedOut'));
     expect(queryClient.getQueryCache().getAll()).toEqual([]);
+    actor.stop();
+  });
+});
+
+describe('token in the route query while a stored session is being restored', () => {
+  it('replaces the stored token and goes to the last route', async () => {
+    freshStores();
+    const backend = fakeBackend();
+    configureApi({ baseURL: 'http://app.test', fetch: backend.fetch });
+    setToken(backend.issueToken(ADMIN.phone));
+    const fresh = backend.issueToken(ADMIN.phone);
+    const navigations: string[] = [];
+    const actor = createActor(
+      createLiveApp({ navigate: (p) => navigations.push(p), WebSocket: fakeWebSocketClass(backend).WebSocket, pageUrl: () => 'http://app.test/' }),
+    ).start();
+    const session = actor.system.get('session')!;
+    expect(session.getSnapshot().value).toBe('restoring');
+    session.send({ type: 'token received', token: fresh });
+    await waitFor(session, (s) => s.matches('loggedIn'));
+    expect(getToken()).toBe(fresh);
+    expect(navigations).toEqual(['/']);
     actor.stop();
   });
 });
