@@ -30,6 +30,7 @@ const model = setup({
       | { type: 'TOKEN_IN_QUERY' }
       | { type: 'LOGOUT' }
       | { type: 'TOKEN_REVOKED' }
+      | { type: 'SOCKET_REJECTS_TOKEN' }
       | { type: 'RELOAD' }
       | { type: 'RELOAD_AFTER_REVOCATION' };
   },
@@ -64,6 +65,7 @@ const model = setup({
       on: {
         LOGOUT: { target: 'loggedOut.byUser' },
         TOKEN_REVOKED: { target: 'loggedOut.expired' },
+        SOCKET_REJECTS_TOKEN: { target: 'loggedOut.expired' },
         RELOAD: { target: '.restored' },
         RELOAD_AFTER_REVOCATION: { target: 'loggedOut.expired' },
       },
@@ -229,6 +231,15 @@ describe('session (model-based)', () => {
             // the next calls anywhere in the app (two in flight at once) answer 401
             const results = await Promise.allSettled([userInfo(), userInfo()]);
             expect(results.map((r) => r.status === 'rejected' && (r.reason as { status: number }).status)).toEqual([401, 401]);
+            await h.settle();
+          },
+          SOCKET_REJECTS_TOKEN: async () => {
+            h.later();
+            h.backend.revokeAll();
+            expiredNotices = notices.filter((n) => n.title === EXPIRED).length;
+            // the server closes the realtime socket of a revoked token (SocketClose.Unauthorized)
+            const [open] = h.sockets.open();
+            open.drop(4401, 'unauthorized: 登录已失效，请重新登录');
             await h.settle();
           },
           RELOAD: async () => {
