@@ -13,6 +13,7 @@ import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import type { RealtimeHub } from './realtime/hub';
+import type { UploadedFile } from './routes/types';
 import './types';
 
 export interface BuildOptions {
@@ -57,7 +58,15 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(dbPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
-  await app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadLimit },
+    // Parts are parsed before validation so the contract's multipart schemas check them; a file part
+    // becomes `{filename, mimetype, data}` (see routes/types.ts UploadedFile).
+    attachFieldsToBody: 'keyValues',
+    async onFile(part) {
+      (part as unknown as { value: UploadedFile }).value = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
+    },
+  });
   await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);

@@ -19,6 +19,8 @@ export interface ServerConfig {
     socketURL: string;
   };
   bodyLimit: number;
+  /** Largest file part of a multipart upload, in bytes. */
+  uploadLimit: number;
   logLevel: string;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits are per address). */
   trustProxy: boolean;
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     // Documents are uploaded as multipart; JSON bodies (check_text) stay well under 10 MB.
     bodyLimit: integer(env.BODY_LIMIT, 10 * 1024 * 1024, 'BODY_LIMIT'),
+    uploadLimit: integer(env.UPLOAD_LIMIT, 100 * 1024 * 1024, 'UPLOAD_LIMIT'),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     spaDir: resolve(env.SPA_DIR || 'dist/workbench'),

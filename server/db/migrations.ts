@@ -69,6 +69,20 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const table of ['messages', 'sms_codes', 'tokens', 'users']) await db.schema.dropTable(table).execute();
       },
     },
+    '0002_portraits': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('portraits')
+          .addColumn('uid', 'integer', (c) => c.primaryKey().references('users.uid').onDelete('cascade'))
+          .addColumn('mime', 'text', (c) => c.notNull())
+          .addColumn('data', dialect === 'postgres' ? sql`bytea` : sql`blob`, (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('portraits').execute();
+      },
+    },
   };
 }
 

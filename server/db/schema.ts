@@ -44,11 +44,19 @@ export interface MessagesTable {
   created_at: string;
 }
 
+export interface PortraitsTable {
+  uid: number;
+  mime: string;
+  data: Buffer;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
   sms_codes: SmsCodesTable;
   messages: MessagesTable;
+  portraits: PortraitsTable;
 }
 
 export type DialectName = 'sqlite' | 'postgres';

@@ -35,6 +35,11 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, '请求体过大 (request body too large)'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, '不支持的内容类型 (unsupported content type)'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, '请求长度不正确 (invalid content length)'],
+  FST_REQ_FILE_TOO_LARGE: [413, '文件过大 (file too large)'],
+  FST_PARTS_LIMIT: [413, '上传的部分过多 (too many parts)'],
+  FST_FILES_LIMIT: [413, '上传的文件过多 (too many files)'],
+  FST_FIELDS_LIMIT: [413, '上传的字段过多 (too many fields)'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, '不是有效的 multipart 请求 (not a multipart request)'],
 };
 
 const send = (reply: FastifyReply, code: number, msg: string) =>

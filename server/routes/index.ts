@@ -1,5 +1,6 @@
 import { accountOperations } from './user/account';
 import { profileOperations } from './user/profile';
+import { portraitOperations } from './user/portrait';
 import { systemOperations } from './system';
 import type { Operation } from './types';
 
@@ -8,6 +9,7 @@ export const operations: Record<string, Operation> = {
   ...systemOperations,
   ...accountOperations,
   ...profileOperations,
+  ...portraitOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

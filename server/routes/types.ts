@@ -11,3 +11,10 @@ export const bodyOf = <T>(request: FastifyRequest) => request.body as T;
 export async function caller(request: FastifyRequest): Promise<AuthContext> {
   return request.auth ?? request.server.authenticate(request);
 }
+
+/** A file part of a multipart request, buffered (limit: UPLOAD_LIMIT). */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}

@@ -59,6 +59,7 @@ describe('which calls are implemented', () => {
         'putUserPhone',
         'putUserPwd',
         'getUserPortrait',
+        'postUserPortrait',
         'postUserLeaveMessage',
         'postUserCancellation',
       ]),

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, call, lastSmsCode, login, startTestApp, type TestApp } from './helpers';
+import { ADMIN, CLIENT_HEADERS, call, lastSmsCode, login, multipart, startTestApp, tinyPng, type TestApp } from './helpers';
 
 /** Debian's `postgresql` package puts its binaries here; CI installs it. */
 function findPgBin(): string | null {
@@ -101,6 +101,16 @@ describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
     const token = reg.json.result.token;
     expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result).toMatchObject({ phone: '13600000001', role: 'free', uid: 2 });
     expect((await call(t.app, 'PUT', '/user/login_id', { login_id: 'pg_user' }, token)).status).toBe(200);
+    const png = tinyPng();
+    const form = multipart('file', 'me.png', 'image/png', png);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/user/portrait',
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': form.contentType },
+      payload: form.payload,
+    });
+    expect(uploaded.statusCode).toBe(200);
+    expect((await call(t.app, 'GET', '/user/portrait', undefined, token)).res.rawPayload.equals(png)).toBe(true);
     expect((await call(t.app, 'PUT', '/user/pwd', { old_password: 'secret123', new_password: 'secret456' }, token)).status).toBe(200);
     const second = await login(t.app, '13600000001', 'secret456');
     expect((await call(t.app, 'POST', '/user/logout', undefined, second)).status).toBe(200);

@@ -1,6 +1,5 @@
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
-import { defaultAvatarSvg } from '../../services/avatar';
 import { hashPassword, passwordProblem, verifyPassword } from '../../services/passwords';
 import { consumeSmsCode } from '../../services/sms';
 import { revokeUserTokens } from '../../services/tokens';
@@ -12,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 const LOGIN_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
 
 /** The calling account; a token whose account vanished counts as logged out. */
-async function currentUser(request: FastifyRequest) {
+export async function currentUser(request: FastifyRequest) {
   const auth = await caller(request);
   const user = await findOpenUser(request.server.db, auth.uid);
   if (!user) throw unauthorized();
@@ -63,11 +62,6 @@ export const profileOperations: Record<string, Operation> = {
     return envelope(null, '密码修改成功');
   },
 
-  getUserPortrait: async (request, reply) => {
-    const { user } = await currentUser(request);
-    return reply.type('image/svg+xml').header('cache-control', 'private, max-age=300').send(defaultAvatarSvg(user.uid, user.name));
-  },
-
   postUserLeaveMessage: async (request) => {
     const { user } = await currentUser(request);
     const { content, contact } = bodyOf<{ content: string; contact?: string }>(request);
@@ -90,10 +84,11 @@ export const profileOperations: Record<string, Operation> = {
       if (roots.length <= 1) throw conflict('最后一个超级管理员不能注销 (the last root account cannot be closed)');
     }
     const { db, realtime } = request.server;
-    // Really closed: the phone and login id are freed, the name anonymised, every token revoked.
+    // Really closed: the phone and login id are freed, the name anonymised, the avatar deleted, every token revoked.
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ closed_at: nowIso(), phone: null, login_id: null, name: '已注销用户' }).where('uid', '=', user.uid).execute();
       await trx.updateTable('tokens').set({ revoked_at: nowIso() }).where('uid', '=', user.uid).where('revoked_at', 'is', null).execute();
+      await trx.deleteFrom('portraits').where('uid', '=', user.uid).execute();
     });
     realtime.revokeUser(user.uid);
     return envelope(null, '账号已注销');
