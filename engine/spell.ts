@@ -33,6 +33,8 @@ export interface SpellParams {
   freeCands: boolean;
   freeMaxCost: number;
   freeThreshold: number;
+  /** leave likely personal names alone */
+  names: boolean;
   /** required gain lead of the best candidate over the runner-up at the same position */
   margin: number;
 }
@@ -56,6 +58,7 @@ export const MODE3: SpellParams = {
   freeMaxCost: 9,
   freeThreshold: 8,
   margin: 2,
+  names: true,
 };
 
 export const MODE4: SpellParams = {
@@ -99,6 +102,12 @@ export function patternKey(s: string, st: number, i: number, L: number): number 
   for (let t = st; t < st + L; t++) if (t !== i) k = k * 65536 + s.charCodeAt(t);
   return (k * 5 + (i - st)) * 5 + L;
 }
+
+/** common surnames that are rarely used as words on their own */
+const SURNAMES = new Set('王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚萧宁苗裴祝'.split(''));
+const COMPOUND_SURNAMES = new Set(['慕容', '欧阳', '司马', '上官', '诸葛', '东方', '令狐', '皇甫', '公孙', '尉迟', '长孙', '宇文', '司徒', '端木', '独孤', '南宫', '夏侯', '轩辕', '百里', '西门']);
+/** characters that end a name rather than continue it */
+const NAME_STOP = new Set('的了是在和与说也都就又把被将从对向给让'.split(''));
 
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
 
@@ -205,11 +214,24 @@ export class Speller {
     const W = p.window;
     // multi-character words of the best segmentation (a character inside one is less suspicious)
     const inWord = new Uint8Array(b - a);
+    // likely personal names: a surname standing alone in the segmentation followed by one or two
+    // single characters (王/婷, 苏/怜/卿) is left alone
+    const name = new Uint8Array(b - a);
     {
       const seg = lm.segment(s.slice(a, b));
       let k = 0;
-      for (const w of seg) {
+      for (let x = 0; x < seg.length; x++) {
+        const w = seg[x];
         if (w.length > 1) for (let t = 0; t < w.length; t++) inWord[k + t] = 1;
+        if (p.names && (SURNAMES.has(w) || COMPOUND_SURNAMES.has(w))) {
+          const n1 = seg[x + 1];
+          const n2 = seg[x + 2];
+          if (n1 && n1.length === 1 && isHan(n1.charCodeAt(0))) {
+            let e = k + w.length + 1;
+            if (n2 && n2.length === 1 && isHan(n2.charCodeAt(0)) && !NAME_STOP.has(n2)) e++;
+            name.fill(1, k, Math.min(e, b - a));
+          }
+        }
         k += w.length;
       }
     }
@@ -229,7 +251,7 @@ export class Speller {
     const isKnown = (i: number) => (known[i - a] < 0 ? (known[i - a] = knownAt(i) ? 1 : 0) : known[i - a]) === 1;
     const found: SpellFinding[] = [];
     for (let i = a; i < b; i++) {
-      if (blocked[i]) continue;
+      if (blocked[i] || name[i - a]) continue;
       const orig = s[i];
       const cands = new Map<string, Relation>();
       const conf = this.confusion(orig);

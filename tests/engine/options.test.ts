@@ -43,7 +43,14 @@ describe('protected spans', () => {
     expect(issues.some((i) => i.original === '提' && i.suggestions[0] === '题')).toBe(true);
   });
   it('does not change likely proper names', () => {
-    expect(check('诸葛亮是三国时期的政治家。').filter((i) => ['1', '2', '5'].includes(i.category))).toEqual([]);
+    const spelling = (t: string, mode: 3 | 4 = 3) => check(t, { mode }).filter((i) => ['0', '1', '2', '5'].includes(i.category));
+    expect(spelling('诸葛亮是三国时期的政治家。')).toEqual([]);
+    for (const t of ['刚洗过澡的苏怜卿披着一头长发。', '王婷听见有人叫她。', '陈烈除了力气大，还很聪明。']) {
+      expect(spelling(t)).toEqual([]);
+      expect(spelling(t, 4)).toEqual([]);
+    }
+    // an error elsewhere in the sentence is still found
+    expect(spelling('王婷在会上讨论了这个问提。').map((i) => i.suggestions[0])).toEqual(['题']);
   });
 });
 
