@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname, join, sep } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const NOT_BUILT = `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>Workbench not built</title>
 <body style="font-family:sans-serif;max-width:40em;margin:4em auto">
@@ -17,17 +17,24 @@ const NOT_BUILT = `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><titl
  */
 async function spaRoutes(app: FastifyInstance, opts: { root: string }) {
   const indexFile = join(opts.root, 'index.html');
-  const sendIndex = async (reply: import('fastify').FastifyReply) => {
+  const sendIndex = async (reply: FastifyReply) => {
     reply.header('cache-control', 'no-cache');
     if (!existsSync(indexFile)) return reply.code(200).type('text/html; charset=utf-8').send(NOT_BUILT);
     return reply.type('text/html; charset=utf-8').send(await readFile(indexFile));
   };
 
   if (existsSync(opts.root)) {
-    await app.register(fastifyStatic, { root: opts.root, prefix: '/', index: false, wildcard: true, decorateReply: false, cacheControl: false, setHeaders: (res, path) => {
+    const assets = join(opts.root, 'assets') + sep;
+    await app.register(fastifyStatic, {
+      root: opts.root,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      decorateReply: false,
+      cacheControl: false,
       // Vite fingerprints everything under assets/, so those can be cached for good.
-      res.setHeader('cache-control', path.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    } });
+      setHeaders: (res, path) => res.setHeader('cache-control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
   }
   app.get('/', { prefixTrailingSlash: 'slash' }, async (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler(async (request, reply) => {
@@ -40,11 +47,13 @@ async function spaRoutes(app: FastifyInstance, opts: { root: string }) {
 
 export default fp(
   async (app) => {
-    app.get('/', async (_request, reply) => reply.redirect('/workbench/', 302));
-    app.get('/workbench', async (request, reply) => {
+    // Both keep the query: links such as /?token=... or /workbench?bd_vid=... carry login and tracking data.
+    const toWorkbench = async (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       return reply.redirect(`/workbench/${query}`, 302);
-    });
+    };
+    app.get('/', toWorkbench);
+    app.get('/workbench', toWorkbench);
     await app.register(spaRoutes, { prefix: '/workbench', root: app.config.spaDir });
   },
   { name: 'spa' },

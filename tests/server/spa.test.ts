@@ -28,10 +28,11 @@ afterAll(async () => {
 const get = (url: string) => t.app.inject({ method: 'GET', url });
 
 describe('the SPA under /workbench/', () => {
-  it('/ redirects to /workbench/', async () => {
+  it('/ redirects to /workbench/ keeping the query', async () => {
     const res = await get('/');
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/workbench/');
+    expect((await get('/?token=abc&bd_vid=1')).headers.location).toBe('/workbench/?token=abc&bd_vid=1');
   });
 
   it('/workbench redirects to /workbench/ keeping the query', async () => {
