@@ -3,7 +3,7 @@
  * 1. CSC development sets (../shared/bench/csc/*.tsv, read only, never shipped): strict sentence-level
  *    detection/correction P/R/F1, pycorrector-style P/R/F1, false alarms on clean sentences, speed.
  * 2. The project's own category sets (engine/bench/own/*.tsv), written by the team.
- * Env: BENCH_SAMPLE (max sentences per LEMON file, default 1000), BENCH_SETS (comma list of names).
+ * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4).
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
 const cscDir = path.resolve(repoRoot, '..', 'shared', 'bench', 'csc');
 const ownDir = path.join(here, 'own');
-const SAMPLE = Number(process.env.BENCH_SAMPLE ?? 1000);
+const SAMPLE = Number(process.env.BENCH_SAMPLE ?? Infinity);
 const ONLY = process.env.BENCH_SETS?.split(',');
 const MODES: Array<3 | 4> = process.env.BENCH_MODES ? (process.env.BENCH_MODES.split(',').map(Number) as Array<3 | 4>) : [3, 4];
 const SPELL_CATS = new Set(['0', '1', '2', '5']);
