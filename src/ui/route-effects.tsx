@@ -44,10 +44,6 @@ export function LastRouteRecorder() {
   return null;
 }
 
-type LooseGet = (path: string, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-// GET /misscut/v1/click belongs to a later issue's part of the contract; reached by its plain path.
-const reportClick: LooseGet = (path, init) => (api as unknown as { GET: LooseGet }).GET(path, init);
-
 /** Page-view reporting with the route's click type (spec §2); silent, and only when logged in. */
 export function PageViewReporter() {
   const [location] = useLocation();
@@ -55,7 +51,7 @@ export function PageViewReporter() {
   const clickType = findRoute(location)?.clickType;
   useEffect(() => {
     if (status !== 'loggedIn' || clickType === undefined) return;
-    unwrap(reportClick('/misscut/v1/click', { params: { query: { click_type: clickType } } }), { silent: true }).catch(
+    unwrap(api.GET('/misscut/v1/click', { params: { query: { click_type: clickType } } }), { silent: true }).catch(
       () => undefined,
     );
   }, [location, status, clickType]);
