@@ -1,7 +1,8 @@
-/** Word list with counts and part-of-speech tags from @node-rs/jieba's dict.txt (MIT). */
+/** Word list with counts and part-of-speech tags: jieba's dict.txt (MIT), committed as lexicon/jieba-dict.txt.gz. */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { dataDir } from './lm';
 
 /** read-only view: word -> count */
 class FreqView {
@@ -35,9 +36,7 @@ export class JiebaDict {
   readonly idioms: string[] = [];
   readonly total: number;
   constructor() {
-    const require = createRequire(import.meta.url);
-    const dir = path.dirname(require.resolve('@node-rs/jieba/package.json'));
-    const text = readFileSync(path.join(dir, 'dict.txt'), 'utf8');
+    const text = gunzipSync(readFileSync(path.join(dataDir, 'jieba-dict.txt.gz'))).toString('utf8');
     const m = new Map<string, number>();
     const tags: string[] = [];
     const tagIndex = new Map<string, number>();

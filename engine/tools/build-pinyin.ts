@@ -15,7 +15,7 @@ const vocab = gunzipSync(readFileSync(path.join(dataDir, 'lm-vocab.txt.gz'))).to
 const chars = new Set<string>();
 for (const w of vocab) if (w.length === 1 && /[\u4e00-\u9fff]/.test(w)) chars.add(w);
 // jieba single-character words too
-const jieba = readFileSync(path.resolve(here, '..', '..', 'node_modules', '@node-rs', 'jieba', 'dict.txt'), 'utf8');
+const jieba = gunzipSync(readFileSync(path.resolve(here, '..', 'lexicon', 'jieba-dict.txt.gz'))).toString('utf8');
 for (const line of jieba.split('\n')) {
   for (const ch of line.split(' ')[0] ?? '') if (/[\u4e00-\u9fff]/.test(ch)) chars.add(ch);
 }
