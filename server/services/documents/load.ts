@@ -1,0 +1,106 @@
+import JSZip from 'jszip';
+import mammoth from 'mammoth';
+import { AppError, badRequest } from '../../errors';
+import type { UploadedFile } from '../../routes/types';
+import { markdownToHtml } from './markdown';
+import { escapeHtml, sanitize } from './sanitize';
+import { DEFAULT_ZIP_LIMITS, isZip, unzip, type ZipLimits } from './zip';
+
+export type DocKind = 'docx' | 'txt' | 'md' | 'pdf';
+
+const EXTENSIONS: Record<string, DocKind> = { docx: 'docx', txt: 'txt', text: 'txt', md: 'md', markdown: 'md', pdf: 'pdf' };
+
+export const extensionOf = (name: string) => (/\.([a-z0-9]+)$/i.exec(name)?.[1] ?? '').toLowerCase();
+
+/** The kind a file claims by its name, checked against its first bytes. Throws 400 with a readable message. */
+export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
+  if (!file || !Buffer.isBuffer(file.data)) throw badRequest('请上传文件 (file must be a file part)');
+  if (file.data.length === 0) throw badRequest('文件为空 (the file is empty)');
+  const ext = extensionOf(file.filename ?? '');
+  const kind = EXTENSIONS[ext];
+  if (ext === 'doc' || ext === 'wps') throw badRequest('暂不支持 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need conversion to .docx)');
+  if (!kind || !allowed.includes(kind)) throw badRequest(`不支持的文件类型，请上传 ${allowed.map((k) => '.' + k).join('、')} 文件 (unsupported file type)`);
+  const d = file.data;
+  const head = d.subarray(0, 8);
+  if (head[0] === 0x4d && head[1] === 0x5a) throw badRequest('文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .' + ext + ')');
+  if (kind === 'docx') {
+    if (head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) throw badRequest('这是旧版 .doc 文件，请另存为 .docx 后上传 (an old .doc renamed to .docx)');
+    if (!isZip(d)) throw badRequest('文件内容与扩展名不符，不是有效的 Word 文档 (not a .docx file)');
+  }
+  if (kind === 'pdf' && d.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('文件内容与扩展名不符，不是有效的 PDF 文件 (not a PDF file)');
+  if ((kind === 'txt' || kind === 'md') && (isZip(d) || d.subarray(0, 5).toString('latin1') === '%PDF-')) throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
+  return kind;
+}
+
+/** A .docx's parts, inflated within limits; requires the parts every Word document has. */
+export function openDocx(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Map<string, Buffer> {
+  const parts = unzip(data, limits);
+  if (!parts.has('[Content_Types].xml') || !parts.has('word/document.xml')) {
+    throw badRequest('压缩包不是有效的 Word 文档，缺少 word/document.xml (a zip that is not a .docx)');
+  }
+  return parts;
+}
+
+/** Text of a .txt/.md file: UTF-8 (BOM or not), UTF-16 with BOM, otherwise GB18030. Binary content is refused. */
+export function decodeText(data: Buffer): string {
+  let text: string;
+  if (data[0] === 0xff && data[1] === 0xfe) text = new TextDecoder('utf-16le').decode(data.subarray(2));
+  else if (data[0] === 0xfe && data[1] === 0xff) text = new TextDecoder('utf-16be').decode(data.subarray(2));
+  else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
+    } catch {
+      text = new TextDecoder('gb18030').decode(data);
+    }
+  }
+  if (/[\u0000-\u0008\u000e-\u001a]/.test(text.slice(0, 65536))) throw badRequest('文件内容不是文本 (binary content in a text file)');
+  return text.replace(/\r\n?/g, '\n');
+}
+
+const textToHtml = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join('\n');
+
+/** A rebuilt, uncompressed zip of verified parts: whatever mammoth inflates is already size-checked. */
+async function storedZip(parts: Map<string, Buffer>): Promise<Buffer> {
+  const zip = new JSZip();
+  for (const [name, body] of parts) zip.file(name, body, { binary: true });
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
+}
+
+export interface HtmlResult {
+  name: string;
+  html: string;
+  word_count: number;
+}
+
+/** Counts CJK characters and Latin words (the spec's 字数 for mixed text). */
+export function wordCount(text: string): number {
+  const cjk = text.match(/[\u3400-\u9fff\uf900-\ufaff]/g)?.length ?? 0;
+  const words = text.replace(/[\u3400-\u9fff\uf900-\ufaff]/g, ' ').match(/[A-Za-z0-9]+/g)?.length ?? 0;
+  return cjk + words;
+}
+
+export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
+  const kind = detectKind(file, ['docx', 'txt', 'md']);
+  let html: string;
+  if (kind === 'docx') {
+    const parts = openDocx(file.data);
+    try {
+      const result = await mammoth.convertToHtml({ buffer: await storedZip(parts) }, { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] });
+      html = result.value;
+    } catch {
+      throw badRequest('文档已损坏，无法转换 (the document could not be converted)');
+    }
+  } else {
+    const text = decodeText(file.data);
+    html = kind === 'md' ? markdownToHtml(text) : textToHtml(text);
+  }
+  const clean = sanitize(html);
+  const plain = clean.replace(/<[^>]*>/g, '');
+  if (!plain.trim() && !/<img /.test(clean)) throw new AppError(400, '文档没有可读取的内容 (the document is empty)');
+  return { name: file.filename, html: clean, word_count: wordCount(plain) };
+}

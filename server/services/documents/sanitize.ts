@@ -1,0 +1,39 @@
+import sanitizeHtml from 'sanitize-html';
+
+const SAFE_IMAGE = /^data:image\/(png|jpe?g|gif|webp|bmp);base64,[a-z0-9+/=\s]+$/i;
+
+/**
+ * The HTML the editor may render: structure and basic emphasis only. Scripts, event handlers,
+ * javascript:/vbscript: URLs, iframes/objects/embeds, forms and all style attributes or style
+ * elements (CSS injection) are removed; images only as inline raster data URLs.
+ */
+export function sanitize(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [
+      'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code',
+      'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption',
+      'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'span', 'a', 'img',
+    ],
+    disallowedTagsMode: 'discard',
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title'],
+    allowedAttributes: {
+      a: ['href', 'title', 'rel'],
+      img: ['src', 'alt', 'width', 'height'],
+      td: ['colspan', 'rowspan'],
+      th: ['colspan', 'rowspan'],
+      ol: ['start'],
+    },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['data'] },
+    allowProtocolRelative: false,
+    allowedStyles: {},
+    exclusiveFilter: (frame) => frame.tag === 'img' && !SAFE_IMAGE.test(frame.attribs.src ?? ''),
+    transformTags: {
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } }),
+    },
+  });
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
