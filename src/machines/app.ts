@@ -6,6 +6,7 @@ import { quotaDialogMachine } from './quotaDialog';
 import { sessionMachine } from './session';
 import { socketMachine } from './socket';
 import { themeMachine } from './theme';
+import { proofreadJobMachine } from './proofreadJob';
 
 export const appMachine = setup({
   actors: {
@@ -14,6 +15,7 @@ export const appMachine = setup({
     quotaDialog: quotaDialogMachine,
     language: languageMachine,
     theme: themeMachine,
+    proofreadJob: proofreadJobMachine,
   },
 }).createMachine({
   id: 'app',
@@ -24,6 +26,8 @@ export const appMachine = setup({
     { src: 'socket', id: 'socket', systemId: 'socket' },
     { src: 'quotaDialog', id: 'quotaDialog', systemId: 'quotaDialog' },
     { src: 'session', id: 'session', systemId: 'session' },
+    // the home screen's check: kept here so results survive navigating away and back
+    { src: 'proofreadJob', id: 'proofreadJob', systemId: 'proofreadJob' },
   ],
 });
 

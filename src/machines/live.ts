@@ -16,6 +16,8 @@ import { quotaDialogMachine } from './quotaDialog';
 import { sessionMachine } from './session';
 import { socketMachine, type ConnectionCommand, type ConnectionEvent, type ConnectionInput } from './socket';
 import { themeMachine } from './theme';
+import { proofreadJobMachine } from './proofreadJob';
+import * as proofread from './proofreadCalls';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
 export interface WebSocketLike {
@@ -162,6 +164,43 @@ export const liveTheme = () =>
     },
   });
 
+/** The text proofreading job bound to the check calls and the socket's server messages. */
+export function liveProofreadJob(
+  options: Pick<LiveAppOptions, 'notify'>,
+  /** the socket session the results stream to; by default the socket actor's */
+  sessionIdOf?: () => string | null,
+) {
+  const notify = options.notify ?? defaultNotify;
+  return proofreadJobMachine.provide({
+    actors: {
+      'submit check': fromPromise(async ({ input, system }) => {
+        const socket = system.get('socket') as { getSnapshot(): { context: { sessionId: string | null } } } | undefined;
+        const sessionId = sessionIdOf ? sessionIdOf() : socket?.getSnapshot().context.sessionId;
+        if (!sessionId) {
+          notify({ status: 'error', title: '网络连接失败' });
+          throw new Error('网络连接失败');
+        }
+        return proofread.checkText(input, sessionId);
+      }),
+      'cancel check': fromPromise(async ({ input }) => {
+        if (input.checkId) await proofread.cancelCheck(input.checkId).catch(() => undefined);
+      }),
+      'fine right': fromPromise(() => proofread.fineProofreadingAvailable()),
+      'socket messages': fromCallback(({ sendBack, system }) => {
+        const socket = system.get('socket') as
+          | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
+          | undefined;
+        if (!socket) return () => undefined;
+        const subscription = socket.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+        return () => subscription.unsubscribe();
+      }),
+    },
+    actions: {
+      notify: (_, params) => notify(params),
+    },
+  });
+}
+
 /** The root machine with every implementation bound; create the actor once per page. */
 export function createLiveApp(options: LiveAppOptions) {
   return appMachine.provide({
@@ -171,6 +210,7 @@ export function createLiveApp(options: LiveAppOptions) {
       quotaDialog: liveQuotaDialog(options),
       language: liveLanguage(),
       theme: liveTheme(),
+      proofreadJob: liveProofreadJob(options),
     },
   });
 }

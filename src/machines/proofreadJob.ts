@@ -1,0 +1,551 @@
+// The text proofreading job (issue 4, spec §7): the editor's text, a check streamed over the socket,
+// and the findings kept per paragraph (by hash) so a re-check only sends paragraphs that changed.
+//
+// job:  idle -> submitting -> streaming -> done | cancelled | failed  (any end state -> submitting again)
+// mode: fast (3) | verifying (asking /user/v1/check/user_fine_proofreading_right) | fine (4)
+//
+// Offsets: the server reports UTF-16 offsets into the text it was sent. We send only the paragraphs
+// that need checking, joined by '\n', remember where each came from (segments) and store findings
+// relative to their paragraph, keyed by the paragraph's hash. The findings shown are derived from the
+// current text: every paragraph whose hash has results contributes them at its current position, so
+// edits can never leave a highlight on the wrong characters. An edit inside a paragraph keeps the
+// findings outside the edited range (shifted) and marks the paragraph for re-checking.
+import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import type { CheckIdData, CheckResultData, ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
+
+export const FINE_MODE_UNAVAILABLE = '该模型资源消耗较大，暂时只开放给付费用户体验。';
+export const DEFAULT_CHECK_OPTIONS = 127;
+
+export type CheckMode = 3 | 4;
+
+/** A finding relative to its paragraph. */
+export interface ParagraphIssue extends SocketIssue {}
+
+/** A finding in the current text (absolute UTF-16 offsets) with a stable id. */
+export interface Finding extends SocketIssue {
+  id: string;
+  /** hash of the paragraph it belongs to */
+  paragraph: string;
+}
+
+export interface ParagraphResult {
+  issues: ParagraphIssue[];
+  /** false when the paragraph was edited (or options/dictionary changed) since it was checked */
+  checked: boolean;
+}
+
+export interface Paragraph {
+  start: number;
+  text: string;
+  hash: string;
+}
+
+interface Segment {
+  hash: string;
+  /** offset in the submitted text */
+  start: number;
+  end: number;
+}
+
+export interface ProofreadContext {
+  text: string;
+  options: number;
+  lang: 'cn' | 'hk';
+  results: Record<string, ParagraphResult>;
+  findings: Finding[];
+  /** originals ignored with "ignore all" (also applied to later results) */
+  ignoredWords: string[];
+  /** single findings ignored: `${hash}:${start}:${original}` relative to the paragraph */
+  ignoredOnes: string[];
+  checkId: string | null;
+  segments: Segment[];
+  total: number;
+  /** server paragraph indexes received for the current check (dedupe) */
+  received: number[];
+  /** hashes of sent paragraphs that got results in this check */
+  replaced: string[];
+  /** socket messages that arrived before the check id was known */
+  early: ServerMessage[];
+  error: string | null;
+  /** characters the last check consumed */
+  used: number | null;
+}
+
+export type ProofreadEvent =
+  | { type: 'text edited'; text: string }
+  | { type: 'check requested' }
+  | { type: 'cancel requested' }
+  | { type: 'mode chosen'; mode: CheckMode }
+  | { type: 'options changed'; options: number }
+  | { type: 'language changed'; lang: 'cn' | 'hk' }
+  | { type: 'accept'; id: string; suggestion?: string }
+  | { type: 'accept all of kind'; id: string }
+  | { type: 'ignore'; id: string }
+  | { type: 'ignore all'; id: string }
+  | { type: 'word added'; word: string }
+  | { type: 'server message'; message: ServerMessage };
+
+export interface SubmitInput {
+  text: string;
+  checkMode: CheckMode;
+  checkOptions: number;
+  lang: 'cn' | 'hk';
+}
+
+// ---- pure helpers -------------------------------------------------------------------------------
+
+/** FNV-1a over UTF-16 code units, with the length: the paragraph's key in the result cache. */
+export function paragraphHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${(h >>> 0).toString(36)}.${text.length.toString(36)}`;
+}
+
+export function splitParagraphs(text: string): Paragraph[] {
+  const out: Paragraph[] = [];
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const body = text.slice(start, end);
+    out.push({ start, text: body, hash: paragraphHash(body) });
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+function ignoreKey(hash: string, issue: ParagraphIssue): string {
+  return `${hash}:${issue.start}:${issue.original}`;
+}
+
+/** The findings of the current text, in text order. */
+export function deriveFindings(
+  text: string,
+  results: Record<string, ParagraphResult>,
+  ignoredWords: readonly string[],
+  ignoredOnes: readonly string[],
+): Finding[] {
+  const words = new Set(ignoredWords);
+  const ones = new Set(ignoredOnes);
+  const out: Finding[] = [];
+  for (const p of splitParagraphs(text)) {
+    const result = results[p.hash];
+    if (!result) continue;
+    for (const issue of result.issues) {
+      if (words.has(issue.original) || ones.has(ignoreKey(p.hash, issue))) continue;
+      if (issue.end > p.text.length || p.text.slice(issue.start, issue.end) !== issue.original) continue;
+      const start = p.start + issue.start;
+      const end = p.start + issue.end;
+      out.push({ ...issue, start, end, paragraph: p.hash, id: `${start}-${end}-${issue.category}` });
+    }
+  }
+  return out;
+}
+
+/** Keeps results of paragraphs touched by an edit: findings outside the edit shift, the rest drop. */
+export function carryResultsOver(
+  before: string,
+  after: string,
+  results: Record<string, ParagraphResult>,
+): Record<string, ParagraphResult> {
+  if (before === after) return results;
+  let prefix = 0;
+  const max = Math.min(before.length, after.length);
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (
+    suffix < max - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
+  const oldEnd = before.length - suffix;
+  const delta = after.length - before.length;
+  // absolute findings of the old text, adjusted to the new text
+  const adjusted: SocketIssue[] = [];
+  for (const p of splitParagraphs(before)) {
+    const r = results[p.hash];
+    if (!r) continue;
+    const pEnd = p.start + p.text.length;
+    if (pEnd < prefix || p.start > oldEnd) continue; // untouched: keeps its own entry
+    for (const issue of r.issues) {
+      const s = p.start + issue.start;
+      const e = p.start + issue.end;
+      if (e <= prefix) adjusted.push({ ...issue, start: s, end: e });
+      else if (s >= oldEnd)
+        adjusted.push({ ...issue, start: s + delta, end: e + delta });
+      // overlapping the edited range: dropped
+    }
+  }
+  const next: Record<string, ParagraphResult> = { ...results };
+  const newEnd = after.length - suffix;
+  for (const p of splitParagraphs(after)) {
+    const pEnd = p.start + p.text.length;
+    if (pEnd < prefix || p.start > newEnd) continue;
+    if (next[p.hash]?.checked) continue; // e.g. an undo back to a checked paragraph
+    const issues = adjusted
+      .filter((i) => i.start >= p.start && i.end <= pEnd)
+      .map((i) => ({ ...i, start: i.start - p.start, end: i.end - p.start }));
+    next[p.hash] = { issues, checked: false };
+  }
+  return next;
+}
+
+/** The paragraphs that need checking and the text to send for them. */
+export function planCheck(text: string, results: Record<string, ParagraphResult>): { text: string; segments: Segment[] } {
+  const segments: Segment[] = [];
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  let at = 0;
+  for (const p of splitParagraphs(text)) {
+    if (!p.text.trim() || results[p.hash]?.checked || seen.has(p.hash)) continue;
+    seen.add(p.hash);
+    if (parts.length > 0) at += 1; // the '\n' joining parts
+    segments.push({ hash: p.hash, start: at, end: at + p.text.length });
+    parts.push(p.text);
+    at += p.text.length;
+  }
+  return { text: parts.join('\n'), segments };
+}
+
+function segmentAt(segments: readonly Segment[], offset: number): Segment | undefined {
+  let lo = 0;
+  let hi = segments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = segments[mid];
+    if (offset < s.start) hi = mid - 1;
+    else if (offset > s.end) lo = mid + 1;
+    else return s;
+  }
+  return undefined;
+}
+
+/** Replaces a finding with a suggestion: the new text (findings are carried over by 'text edited'). */
+export function applySuggestion(text: string, finding: Pick<Finding, 'start' | 'end'>, suggestion: string): string {
+  return text.slice(0, finding.start) + suggestion + text.slice(finding.end);
+}
+
+function withText(context: ProofreadContext, text: string): Partial<ProofreadContext> {
+  const results = carryResultsOver(context.text, text, context.results);
+  return { text, results, findings: deriveFindings(text, results, context.ignoredWords, context.ignoredOnes) };
+}
+
+function allUnchecked(results: Record<string, ParagraphResult>): Record<string, ParagraphResult> {
+  const next: Record<string, ParagraphResult> = {};
+  for (const [hash, r] of Object.entries(results)) next[hash] = { issues: r.issues, checked: false };
+  return next;
+}
+
+/** Applies one check-result message of the current check; undefined when it is not for us. */
+function applyResult(context: ProofreadContext, data: CheckResultData): Partial<ProofreadContext> | undefined {
+  if (data.check_id !== context.checkId || context.received.includes(data.paragraph)) return undefined;
+  const results = { ...context.results };
+  const replaced = [...context.replaced];
+  // a paragraph's first result in this check replaces the findings it had before
+  const reset = (seg: Segment) => {
+    if (replaced.includes(seg.hash)) return;
+    replaced.push(seg.hash);
+    results[seg.hash] = { issues: [], checked: true };
+  };
+  const first = segmentAt(context.segments, data.offset);
+  if (first) reset(first);
+  for (const issue of data.issues) {
+    const seg = segmentAt(context.segments, issue.start);
+    if (!seg || issue.end > seg.end) continue;
+    reset(seg);
+    const r = results[seg.hash];
+    results[seg.hash] = { checked: true, issues: [...r.issues, { ...issue, start: issue.start - seg.start, end: issue.end - seg.start }] };
+  }
+  return {
+    results,
+    replaced,
+    received: [...context.received, data.paragraph],
+    findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes),
+    ...(typeof data.used === 'number' ? { used: data.used } : {}),
+  };
+}
+
+/** At the end of a check every sent paragraph counts as checked (those without findings too). */
+function finishResults(context: ProofreadContext): Record<string, ParagraphResult> {
+  const results = { ...context.results };
+  for (const seg of context.segments) if (!context.replaced.includes(seg.hash)) results[seg.hash] = { issues: [], checked: true };
+  return results;
+}
+
+export function isCheckResult(m: ServerMessage): m is ServerMessage & { type: 2; cmd: 2 } {
+  return m.type === 2 && m.cmd === 2;
+}
+
+function isForCheck(message: ServerMessage, checkId: string | null): boolean {
+  if (message.type !== 2 || (message.cmd !== 2 && message.cmd !== 3)) return false;
+  if (message.status !== undefined && message.status !== 200) return true; // error reports carry no id
+  return (message.data as { check_id?: string }).check_id === checkId;
+}
+
+function errorText(message: ServerMessage): string | null {
+  if (message.type === 2 && message.cmd === 2 && message.status !== undefined && message.status !== 200) {
+    const list = message.data as unknown as string[];
+    return Array.isArray(list) && list.length ? String(list[0]) : '系统异常';
+  }
+  return null;
+}
+
+function progressDone(context: ProofreadContext, data?: CheckResultData): boolean {
+  return Boolean(data?.done) || (context.total > 0 && context.received.length >= context.total);
+}
+
+/** Paragraphs done / total, 0..1 (1 when nothing is running). */
+export function progressOf(context: ProofreadContext, streaming: boolean): number {
+  if (!streaming) return 1;
+  if (!context.total) return 0;
+  return Math.min(1, context.received.length / context.total);
+}
+
+// ---- the machine --------------------------------------------------------------------------------
+
+const notProvided = (name: string) => () => {
+  throw new Error(`${name} must be provided via .provide()`);
+};
+
+export const proofreadJobMachine = setup({
+  types: {
+    context: {} as ProofreadContext,
+    events: {} as ProofreadEvent,
+  },
+  actors: {
+    // POST /misscut/v1/check_text -> {check_id}; the live version sends the socket session header
+    'submit check': notProvided('submit check') as unknown as import('xstate').PromiseActorLogic<{ check_id: string }, SubmitInput>,
+    // POST /misscut/v1/cancel
+    'cancel check': notProvided('cancel check') as unknown as import('xstate').PromiseActorLogic<void, { checkId: string }>,
+    // GET /user/v1/check/user_fine_proofreading_right -> available
+    'fine right': notProvided('fine right') as unknown as import('xstate').PromiseActorLogic<boolean, void>,
+    // forwards the socket's `server message` events to this machine
+    'socket messages': notProvided('socket messages') as unknown as import('xstate').CallbackActorLogic<import('xstate').EventObject>,
+  },
+  actions: {
+    notify: notProvided('notify') as unknown as (_: unknown, params: { status: 'error' | 'success' | 'info' | 'warning'; title: string }) => void,
+  },
+  guards: {
+    'nothing to check': ({ context }) => planCheck(context.text, context.results).segments.length === 0,
+    'is fine mode': ({ event }) => event.type === 'mode chosen' && event.mode === 4,
+    'is fast mode': ({ event }) => event.type === 'mode chosen' && event.mode === 3,
+  },
+}).createMachine({
+  id: 'proofreadJob',
+  type: 'parallel',
+  context: {
+    text: '',
+    options: DEFAULT_CHECK_OPTIONS,
+    lang: 'cn',
+    results: {},
+    findings: [],
+    ignoredWords: [],
+    ignoredOnes: [],
+    checkId: null,
+    segments: [],
+    total: 0,
+    received: [],
+    replaced: [],
+    early: [],
+    error: null,
+    used: null,
+  },
+  invoke: { src: 'socket messages', id: 'socketMessages' },
+  on: {
+    'text edited': { actions: assign(({ context, event }) => withText(context, event.text)) },
+    'options changed': {
+      actions: assign(({ context, event }) =>
+        event.options === context.options ? {} : { options: event.options, results: allUnchecked(context.results) },
+      ),
+    },
+    'language changed': {
+      actions: assign(({ context, event }) =>
+        event.lang === context.lang ? {} : { lang: event.lang, results: allUnchecked(context.results) },
+      ),
+    },
+    accept: {
+      actions: assign(({ context, event }) => {
+        const f = context.findings.find((x) => x.id === event.id);
+        const suggestion = event.suggestion ?? f?.suggestions[0];
+        if (!f || suggestion === undefined) return {};
+        return withText(context, applySuggestion(context.text, f, suggestion));
+      }),
+    },
+    'accept all of kind': {
+      actions: assign(({ context, event }) => {
+        const f = context.findings.find((x) => x.id === event.id);
+        if (!f || f.suggestions[0] === undefined) return {};
+        const same = context.findings.filter((x) => x.original === f.original && x.category === f.category && x.suggestions[0] !== undefined);
+        // from the end so earlier offsets stay valid
+        let text = context.text;
+        let partial: Partial<ProofreadContext> = {};
+        let ctx = context;
+        for (const x of [...same].sort((a, b) => b.start - a.start)) {
+          text = applySuggestion(ctx.text, x, x.suggestions[0]);
+          partial = withText(ctx, text);
+          ctx = { ...ctx, ...partial };
+        }
+        return partial;
+      }),
+    },
+    ignore: {
+      actions: assign(({ context, event }) => {
+        const f = context.findings.find((x) => x.id === event.id);
+        if (!f) return {};
+        const p = splitParagraphs(context.text).find((x) => x.hash === f.paragraph && f.start >= x.start && f.end <= x.start + x.text.length);
+        if (!p) return {};
+        const key = `${f.paragraph}:${f.start - p.start}:${f.original}`;
+        const ignoredOnes = [...context.ignoredOnes, key];
+        return { ignoredOnes, findings: deriveFindings(context.text, context.results, context.ignoredWords, ignoredOnes) };
+      }),
+    },
+    'ignore all': {
+      actions: assign(({ context, event }) => {
+        const f = context.findings.find((x) => x.id === event.id);
+        if (!f) return {};
+        const ignoredWords = [...context.ignoredWords, f.original];
+        return { ignoredWords, findings: deriveFindings(context.text, context.results, ignoredWords, context.ignoredOnes) };
+      }),
+    },
+    // the word is in the personal dictionary now: its findings go, and every paragraph is re-checked
+    'word added': {
+      actions: assign(({ context, event }) => {
+        const results: Record<string, ParagraphResult> = {};
+        for (const [hash, r] of Object.entries(context.results))
+          results[hash] = { issues: r.issues.filter((i) => i.original !== event.word), checked: false };
+        return { results, findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes) };
+      }),
+    },
+  },
+  states: {
+    job: {
+      initial: 'idle',
+      on: {
+        'check requested': [
+          { guard: 'nothing to check', target: '.done', actions: assign({ error: null, checkId: null, total: 0, received: [], segments: [] }) },
+          { target: '.submitting' },
+        ],
+      },
+      states: {
+        idle: {},
+        submitting: {
+          entry: assign(({ context }) => ({
+            segments: planCheck(context.text, context.results).segments,
+            checkId: null,
+            total: 0,
+            received: [],
+            replaced: [],
+            early: [],
+            error: null,
+            used: null,
+          })),
+          // a second request while one is being sent is ignored
+          on: {
+            'check requested': {},
+            'server message': {
+              guard: ({ event }) => event.message.type === 2 && (event.message.cmd === 2 || event.message.cmd === 3),
+              actions: assign(({ context, event }) => ({ early: [...context.early, event.message] })),
+            },
+          },
+          invoke: {
+            src: 'submit check',
+            input: ({ context, self }) => ({
+              text: planCheck(context.text, context.results).text,
+              checkMode: (self.getSnapshot().matches({ mode: 'fine' }) ? 4 : 3) as CheckMode,
+              checkOptions: context.options,
+              lang: context.lang,
+            }),
+            onDone: {
+              target: 'streaming',
+              actions: enqueueActions(({ enqueue, event, self }) => {
+                enqueue.assign({ checkId: event.output.check_id });
+                // messages that arrived before the HTTP answer, handled now that the id is known
+                const early = (self.getSnapshot().context as ProofreadContext).early;
+                for (const message of early) enqueue.raise({ type: 'server message', message });
+                enqueue.assign({ early: [] });
+              }),
+            },
+            onError: {
+              target: 'failed',
+              actions: enqueueActions(({ enqueue, event, self }) => {
+                const error = event.error as { status?: number; message?: string };
+                enqueue.assign({ error: error?.message ?? '系统异常' });
+                // the server refused mode 4: back to the fast model
+                if (error?.status === 403 && self.getSnapshot().matches({ mode: 'fine' })) enqueue.raise({ type: 'mode chosen', mode: 3 });
+              }),
+            },
+          },
+        },
+        streaming: {
+          on: {
+            'check requested': {},
+            'cancel requested': { target: 'cancelled' },
+            'server message': [
+              {
+                guard: ({ context, event }) => isForCheck(event.message, context.checkId) && errorText(event.message) !== null,
+                target: 'failed',
+                actions: enqueueActions(({ enqueue, event }) => {
+                  const text = errorText(event.message) ?? '系统异常';
+                  enqueue.assign({ error: text });
+                  enqueue({ type: 'notify', params: { status: 'error', title: text } });
+                }),
+              },
+              {
+                guard: ({ context, event }) => isForCheck(event.message, context.checkId) && event.message.cmd === 3,
+                actions: assign(({ event }) => ({ total: (event.message.data as CheckIdData).paragraphs })),
+              },
+              {
+                guard: ({ context, event }) => {
+                  if (!isForCheck(event.message, context.checkId) || event.message.cmd !== 2) return false;
+                  const data = event.message.data as CheckResultData;
+                  const next = applyResult(context, data);
+                  return next !== undefined && progressDone({ ...context, ...next }, data);
+                },
+                target: 'done',
+                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData) ?? {}),
+              },
+              {
+                guard: ({ context, event }) => isForCheck(event.message, context.checkId) && event.message.cmd === 2,
+                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData) ?? {}),
+              },
+            ],
+          },
+        },
+        done: {
+          entry: assign(({ context }) => {
+            const results = finishResults(context);
+            return { results, findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes) };
+          }),
+        },
+        // what arrived stays; the paragraphs not reached remain unchecked
+        cancelled: {
+          invoke: { src: 'cancel check', input: ({ context }) => ({ checkId: context.checkId ?? '' }) },
+        },
+        failed: {},
+      },
+    },
+    mode: {
+      initial: 'fast',
+      states: {
+        fast: { on: { 'mode chosen': { guard: 'is fine mode', target: 'verifying' } } },
+        verifying: {
+          invoke: {
+            src: 'fine right',
+            onDone: [
+              { guard: ({ event }) => event.output, target: 'fine' },
+              { target: 'fast', actions: { type: 'notify', params: { status: 'warning', title: FINE_MODE_UNAVAILABLE } } },
+            ],
+            onError: { target: 'fast' },
+          },
+        },
+        fine: { on: { 'mode chosen': { guard: 'is fast mode', target: 'fast' } } },
+      },
+    },
+  },
+});
+
+export type ProofreadJobRef = ActorRefFrom<typeof proofreadJobMachine>;
