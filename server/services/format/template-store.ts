@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ElementRule {
+  label: string;
+  font?: string;
+  size?: number;
+  align?: 'center' | 'left' | 'right' | 'both';
+  color?: 'red' | 'black';
+  bold?: boolean;
+  pattern?: string;
+  patternHint?: string;
+  firstLineIndentChars?: number;
+  indentChars?: number;
+}
+
+export interface FormatTemplate {
+  id: number;
+  key: string;
+  name: string;
+  description?: string;
+  page?: { width: number; height: number; sizeTolerance: number; margins: Record<'top' | 'left' | 'right' | 'bottom', number>; marginTolerance: number };
+  lineGrid?: { label: string; exactLineMin: number; exactLineMax: number; gridLinePitchMin: number; gridLinePitchMax: number };
+  fontAliases: Record<string, string[]>;
+  sizeNames?: Record<string, string>;
+  elements: Record<string, ElementRule>;
+  pageNumbers?: { required: boolean; font?: string; size?: number; dashes?: boolean; evenAndOdd?: boolean };
+}
+
+const DEFAULT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'templates');
+
+let cache: { dir: string; list: FormatTemplate[] } | undefined;
+
+/** Every template in the directory (one JSON file each; add a file to add a template). */
+export function loadTemplates(dir = process.env.FORMAT_TEMPLATES_DIR || DEFAULT_DIR): FormatTemplate[] {
+  if (cache?.dir === dir) return cache.list;
+  const list = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as FormatTemplate)
+    .filter((t) => Number.isInteger(t.id) && typeof t.name === 'string' && t.elements)
+    .sort((a, b) => a.id - b.id);
+  cache = { dir, list };
+  return list;
+}
+
+export const findTemplate = (id: number, dir?: string) => loadTemplates(dir).find((t) => t.id === id);
