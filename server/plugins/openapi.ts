@@ -39,13 +39,15 @@ function securedOperations(spec: any): Set<string> {
     for (const op of Object.values<any>(item)) {
       if (!op || typeof op !== 'object' || !op.operationId) continue;
       const security = op.security ?? spec.security ?? [];
-      if (security.length > 0) secured.add(op.operationId);
+      // An empty alternative (`- {}`) makes the token optional: the handler decides (LanguageTool calls).
+      if (security.length > 0 && !security.some((s: object) => Object.keys(s).length === 0)) secured.add(op.operationId);
     }
   }
   return secured;
 }
 
-const HAS_PARSER = /^(application\/json|text\/plain|multipart\/form-data)$/;
+const HAS_PARSER = /^(application\/json|text\/plain|multipart\/form-data|application\/x-www-form-urlencoded)$/;
+const FORM = 'application/x-www-form-urlencoded';
 
 /** Routes and request validation straight from openapi/workbench.yaml. */
 export default fp(
@@ -56,6 +58,10 @@ export default fp(
     const secured = securedOperations(spec);
     // Binary media types of the contract (images, audio, octet-stream) arrive as Buffers.
     const binary = [...mediaTypes(spec)].filter((t) => !HAS_PARSER.test(t) && !app.hasContentTypeParser(t));
+    // Form bodies (LanguageTool's /v2/* calls) become plain objects before validation; repeated keys keep the last value.
+    if (!app.hasContentTypeParser(FORM)) {
+      app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+    }
     if (binary.length > 0) app.addContentTypeParser(binary, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     await app.register(openapiGlue, {
       specification,

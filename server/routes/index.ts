@@ -2,6 +2,11 @@ import { accountOperations } from './user/account';
 import { profileOperations } from './user/profile';
 import { portraitOperations } from './user/portrait';
 import { systemOperations } from './system';
+import { proofreadOperations } from './proofread';
+import { rightsOperations } from './rights';
+import { dictOperations } from './dict';
+import { languagetoolOperations } from './languagetool';
+import { apiKeyOperations } from './languagetool/api-key';
 import type { Operation } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -10,6 +15,11 @@ export const operations: Record<string, Operation> = {
   ...accountOperations,
   ...profileOperations,
   ...portraitOperations,
+  ...proofreadOperations,
+  ...rightsOperations,
+  ...dictOperations,
+  ...languagetoolOperations,
+  ...apiKeyOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -2995,13 +2995,25 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The right needed by this call is exhausted or insufficient; the client opens the quota dialog (spec §4). */
+        /**
+         * @description The right needed by this call is exhausted or insufficient; the client opens the quota dialog (spec §4).
+         *     `result.kind` 1: the quota dialog (the right is used up, or the text is over the per-check limit);
+         *     2: the dialog that closes itself after 6 s (some of the right is left, but not enough for this call).
+         */
         QuotaExhausted: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": {
+                    /** @constant */
+                    code: 402;
+                    msg: string;
+                    result: {
+                        /** @enum {integer} */
+                        kind?: 1 | 2;
+                    } | null;
+                };
             };
         };
         /** @description Done; `result.count` is the number of items affected. */

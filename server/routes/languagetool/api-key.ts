@@ -1,0 +1,58 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db';
+import { nowIso } from '../../db';
+import { envelope, unauthorized } from '../../errors';
+import { findOpenUser } from '../../services/users';
+import { caller, type Operation } from '../types';
+
+/** API keys for the LanguageTool-compatible API: one per user, stored as sha256, shown once when created. */
+type KeyDb = Kysely<{
+  api_keys: { uid: number; key_hash: string; hint: string; created_at: string };
+  users: { uid: number; phone: string | null; login_id: string | null; closed_at: string | null };
+}>;
+const keyDb = (db: Db) => db as unknown as KeyDb;
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** The `username` that goes with the key: the login id, or the phone when there is none. */
+export const usernameOf = (user: { login_id: string | null; phone: string | null }) => user.login_id || user.phone || '';
+
+/** uid for `username` (phone or login id) + `apiKey`, or 401. */
+export async function uidByApiKey(db: Db, username: string, apiKey: string): Promise<number> {
+  const user = await keyDb(db)
+    .selectFrom('users')
+    .innerJoin('api_keys', 'api_keys.uid', 'users.uid')
+    .select(['users.uid', 'api_keys.key_hash'])
+    .where((eb) => eb.or([eb('users.phone', '=', username), eb('users.login_id', '=', username)]))
+    .where('users.closed_at', 'is', null)
+    .execute();
+  const given = Buffer.from(hashKey(apiKey));
+  for (const u of user) {
+    if (timingSafeEqual(Buffer.from(u.key_hash), given)) return Number(u.uid);
+  }
+  throw unauthorized('用户名或 apiKey 不正确 (invalid username or apiKey)');
+}
+
+export const apiKeyOperations: Record<string, Operation> = {
+  getUserApiKey: async (request) => {
+    const { uid } = await caller(request);
+    const db = request.server.db;
+    const user = await findOpenUser(db, uid);
+    const row = await keyDb(db).selectFrom('api_keys').selectAll().where('uid', '=', uid).executeTakeFirst();
+    return envelope({ exists: !!row, username: user ? usernameOf(user) : '', hint: row?.hint ?? null, created_at: row?.created_at ?? null });
+  },
+
+  postUserApiKey: async (request) => {
+    const { uid } = await caller(request);
+    const db = request.server.db;
+    const user = await findOpenUser(db, uid);
+    const apiKey = `wb_${randomBytes(24).toString('base64url')}`;
+    const row = { uid, key_hash: hashKey(apiKey), hint: apiKey.slice(-4), created_at: nowIso() };
+    await keyDb(db)
+      .insertInto('api_keys')
+      .values(row)
+      .onConflict((oc) => oc.column('uid').doUpdateSet({ key_hash: row.key_hash, hint: row.hint, created_at: row.created_at }))
+      .execute();
+    return envelope({ api_key: apiKey, username: user ? usernameOf(user) : '' }, 'API key 已生成，请妥善保存（只显示这一次）');
+  },
+};

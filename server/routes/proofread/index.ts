@@ -1,0 +1,129 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../engine';
+import { nowIso } from '../../db';
+import { envelope } from '../../errors';
+import { checkService, QuotaError } from '../../services/checker/jobs';
+import { rightBalance } from '../../services/rights';
+import { bodyOf, caller, type Operation } from '../types';
+import type { Kysely } from 'kysely';
+
+interface CheckTextBody {
+  text: string;
+  checkMode?: 3 | 4;
+  checkOptions?: number;
+  lang?: 'cn' | 'hk';
+}
+
+/** 402 carries `result: {kind}` for the quota dialog (the shared error handler writes `result: null`). */
+export function sendQuotaError(reply: FastifyReply, error: QuotaError) {
+  return reply.code(402).send({ code: 402, msg: error.message, result: { kind: error.kind } });
+}
+
+const checkText = async (request: FastifyRequest, reply: FastifyReply) => {
+  const { uid } = await caller(request);
+  const body = bodyOf<CheckTextBody>(request);
+  const sessionId = String(request.headers.session ?? '');
+  try {
+    const started = await checkService(request.server).start({
+      uid,
+      sessionId,
+      text: body.text,
+      mode: body.checkMode === 4 ? 4 : 3,
+      checkOptions: body.checkOptions ?? ALL_STANDARD,
+      lang: body.lang === 'hk' ? 'hk' : 'cn',
+    });
+    return envelope({ check_id: started.check_id });
+  } catch (error) {
+    if (error instanceof QuotaError) return sendQuotaError(reply, error);
+    throw error;
+  }
+};
+
+const FAMILIES: Array<{ bit: number; name: string; description: string }> = [
+  { bit: Bits.spelling, name: '字词错误', description: '同音、谐音、形近字' },
+  { bit: Bits.wording, name: '语法错误', description: '遗漏、冗余、语序' },
+  { bit: Bits.usage, name: '常见误用', description: '的/地/得、在/再、做/作等' },
+  { bit: Bits.sensitive, name: '敏感词', description: '内置敏感词与自定义敏感词' },
+  { bit: Bits.facts, name: '知识性错误', description: '地址、日期' },
+  { bit: Bits.punctuation, name: '标点符号', description: 'GB/T 15834 标点规范' },
+  { bit: Bits.dictionary, name: '自定义词库', description: '自定义错词与重点词' },
+  { bit: Bits.advanced, name: '高级校对', description: '领导人职务与姓名、金额大小写（需高级校对权益）' },
+];
+
+type FeedbackDb = Kysely<{
+  clicks: { id?: number; uid: number; click_type: number; created_at: string };
+  finding_feedback: {
+    id?: number;
+    uid: number;
+    action: string;
+    check_id: string | null;
+    original: string;
+    suggestion: string | null;
+    category: string;
+    context: string | null;
+    comment: string | null;
+    created_at: string;
+  };
+}>;
+
+export const proofreadOperations: Record<string, Operation> = {
+  postMisscutV1CheckText: checkText,
+  postMisscutV2CheckText: checkText,
+
+  postMisscutV1Cancel: async (request) => {
+    const { uid } = await caller(request);
+    const { check_id } = bodyOf<{ check_id: string }>(request);
+    await checkService(request.server).cancel(uid, check_id);
+    return envelope(null, '已取消');
+  },
+
+  getMisscutV1GetAllMistakesType: async (request) => {
+    const hk = Number((request.query as { st_flag?: number }).st_flag) === 1;
+    return envelope({
+      category_description: CATEGORIES.map((c) => [c.code, hk ? c.hk : c.cn, c.level]),
+      recommendation_level: LEVELS.map((l) => [l.level, null, hk ? l.hk : l.cn]),
+      result_type: RESULT_TYPES.map((t) => [t.type, hk ? t.hk : t.cn]),
+    });
+  },
+
+  getMisscutV1CheckFunctionGet: async (request) => {
+    const { uid } = await caller(request);
+    const advanced = (await rightBalance(request.server.db, uid, 16)) > 0;
+    return envelope({
+      default_options: ALL_STANDARD,
+      functions: FAMILIES.map((f) => ({
+        ...f,
+        categories: CATEGORIES.filter((c) => c.bit === f.bit).map((c) => c.code),
+        enabled: (ALL_STANDARD & f.bit) !== 0,
+        available: f.bit === Bits.advanced ? advanced : true,
+      })),
+    });
+  },
+
+  getMisscutV1Click: async (request) => {
+    const { uid } = await caller(request);
+    const { click_type } = request.query as { click_type: number };
+    await (request.server.db as unknown as FeedbackDb).insertInto('clicks').values({ uid, click_type, created_at: nowIso() }).execute();
+    return envelope(null);
+  },
+
+  postProofreadResultCollectReceive: async (request) => {
+    const { uid } = await caller(request);
+    const b = bodyOf<{ action: string; check_id?: string; original: string; suggestion?: string; category: string; context?: string; comment?: string }>(request);
+    await (request.server.db as unknown as FeedbackDb)
+      .insertInto('finding_feedback')
+      .values({
+        uid,
+        action: b.action,
+        check_id: b.check_id ?? null,
+        original: b.original,
+        suggestion: b.suggestion ?? null,
+        category: b.category,
+        context: b.context ?? null,
+        comment: b.comment ?? null,
+        created_at: nowIso(),
+      })
+      .execute();
+    return envelope(null, '感谢反馈');
+  },
+};

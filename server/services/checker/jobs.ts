@@ -1,0 +1,290 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { CheckOptions, Issue } from '../../../engine';
+import { AppError, badRequest, notFound } from '../../errors';
+import { loadUserDictionary } from '../dictionary';
+import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
+import { ResultCache } from './cache';
+import { checkerPool, type CheckerPool } from './pool';
+
+export const FINE_REFUSED_MSG = '该模型资源消耗较大，暂时只开放给付费用户体验。';
+/** Longest unit sent to the engine; longer paragraphs are cut at sentence ends (never refused for length). */
+export const MAX_UNIT = 1_500;
+
+/** 402 with `result: {kind}`: kind 1 = quota dialog; kind 2 = the dialog that closes itself after 6 s. */
+export class QuotaError extends AppError {
+  constructor(
+    message: string,
+    readonly kind: 1 | 2,
+  ) {
+    super(402, message);
+  }
+}
+
+export interface Unit {
+  /** paragraph number in the stream (0-based, non-empty units only) */
+  index: number;
+  offset: number;
+  text: string;
+  hash: string;
+  chars: number;
+}
+
+const SENTENCE_END = /[。！？；!?;…\n]/;
+
+/** Non-empty paragraphs (split on line breaks), long ones cut at sentence ends; offsets are UTF-16 into `text`. */
+export function splitUnits(text: string, maxUnit = MAX_UNIT): Unit[] {
+  const units: Unit[] = [];
+  const push = (offset: number, part: string) => {
+    if (!/\S/.test(part)) return;
+    units.push({ index: units.length, offset, text: part, hash: createHash('sha1').update(part).digest('hex'), chars: countChars(part) });
+  };
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    let line = text.slice(start, end);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    let pos = 0;
+    while (line.length - pos > maxUnit) {
+      let cut = -1;
+      for (let i = pos + maxUnit; i > pos + maxUnit / 2; i--) {
+        if (SENTENCE_END.test(line[i - 1])) {
+          cut = i;
+          break;
+        }
+      }
+      if (cut < 0) {
+        cut = pos + maxUnit;
+        const c = line.charCodeAt(cut - 1);
+        if (c >= 0xd800 && c <= 0xdbff) cut--; // never split a surrogate pair
+      }
+      push(start + pos, line.slice(pos, cut));
+      pos = cut;
+    }
+    push(start + pos, line.slice(pos));
+    if (end >= text.length) break;
+    start = end + 1;
+  }
+  return units;
+}
+
+export interface StartInput {
+  uid: number;
+  sessionId: string;
+  text: string;
+  mode: 3 | 4;
+  checkOptions: number;
+  lang: 'cn' | 'hk';
+}
+
+interface Job {
+  id: string;
+  uid: number;
+  sessionId: string;
+  cancelled: boolean;
+  finished: boolean;
+  consumption: Consumption | null;
+  /** characters of charged units not delivered yet (refunded on cancel) */
+  pendingCharged: number;
+}
+
+const CHECK_ID = () => `c_${randomBytes(8).toString('hex')}`;
+
+/** Advanced proofreading (bit 128) needs right 16; without it the bit is dropped silently. */
+export const ADVANCED_BIT = 128;
+
+export class CheckService {
+  readonly cache = new ResultCache();
+  private jobs = new Map<string, Job>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly pool: CheckerPool = checkerPool(),
+  ) {}
+
+  /**
+   * Validates, charges and starts a streamed check; returns its id at once. Throws 400 (nothing to check or
+   * unknown socket session), 403 (mode 4 without right 8192), 402 (over right 32, or right 1 insufficient).
+   */
+  async start(input: StartInput): Promise<{ check_id: string; paragraphs: number; charged: number }> {
+    const { db, realtime } = this.app;
+    const units = splitUnits(input.text);
+    if (units.length === 0) throw badRequest('文本不能为空 (nothing to check)');
+    if (!realtime.sessionIds(input.uid).includes(input.sessionId)) {
+      throw badRequest('实时连接未建立或已失效，请刷新页面后重试 (unknown socket session: open /ws first)');
+    }
+    if (input.mode === 4 && (await rightBalance(db, input.uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
+    let checkOptions = input.checkOptions;
+    if (checkOptions & ADVANCED_BIT && (await rightBalance(db, input.uid, 16)) <= 0) checkOptions &= ~ADVANCED_BIT;
+
+    const total = units.reduce((s, u) => s + u.chars, 0);
+    const max = await rightBalance(db, input.uid, 32);
+    if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
+
+    const dict = await loadUserDictionary(db, input.uid);
+    const options: CheckOptions = {
+      mode: input.mode,
+      checkOptions,
+      lang: input.lang,
+      wrongWords: dict.wrongWords,
+      sensitiveWords: dict.sensitiveWords,
+      keyWords: dict.keyWords,
+      allowedWords: dict.allowedWords,
+    };
+    const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${checkOptions}|${input.lang}|${dict.fingerprint}`;
+    const uncached = units.filter((u) => !this.cache.has(keyOf(u)));
+    const charge = uncached.reduce((s, u) => s + u.chars, 0);
+
+    const id = CHECK_ID();
+    let consumption: Consumption | null = null;
+    try {
+      consumption = await consumeRight(db, input.uid, 1, charge, '文本校对', id);
+    } catch (error) {
+      if (error instanceof InsufficientRight) {
+        throw error.available <= 0
+          ? new QuotaError('高速校对字数已用完 (high-speed characters exhausted)', 1)
+          : new QuotaError(`高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`, 2);
+      }
+      throw error;
+    }
+    const job: Job = { id, uid: input.uid, sessionId: input.sessionId, cancelled: false, finished: false, consumption, pendingCharged: charge };
+    this.jobs.set(id, job);
+    realtime.sendToSession(input.sessionId, { type: 2, cmd: 3, status: 200, data: { check_id: id, paragraphs: units.length } });
+    void this.run(job, units, options, keyOf, charge);
+    return { check_id: id, paragraphs: units.length, charged: charge };
+  }
+
+  /**
+   * Checks a whole text now (LanguageTool API): same cache, dictionary and charging as `start` (right 1 for the
+   * paragraphs not cached; the text may not exceed `limitType`, default 128 plugin max characters). Returns the
+   * issues with offsets into `text`. Throws QuotaError / AppError(403) like `start`.
+   */
+  async checkNow(input: Omit<StartInput, 'sessionId'> & { limitType?: number }): Promise<Issue[]> {
+    const { db } = this.app;
+    const units = splitUnits(input.text);
+    if (units.length === 0) return [];
+    if (input.mode === 4 && (await rightBalance(db, input.uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
+    const total = units.reduce((s, u) => s + u.chars, 0);
+    const max = await rightBalance(db, input.uid, input.limitType ?? 128);
+    if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
+    const dict = await loadUserDictionary(db, input.uid);
+    const options: CheckOptions = { mode: input.mode, checkOptions: input.checkOptions, lang: input.lang, ...dict };
+    delete (options as { fingerprint?: string }).fingerprint;
+    const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${input.checkOptions}|${input.lang}|${dict.fingerprint}`;
+    const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
+    const group = CHECK_ID();
+    let consumption: Consumption;
+    try {
+      consumption = await consumeRight(db, input.uid, 1, charge, 'API 校对', group);
+    } catch (error) {
+      if (error instanceof InsufficientRight) throw new QuotaError(`高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`, error.available <= 0 ? 1 : 2);
+      throw error;
+    }
+    try {
+      const results = await Promise.all(
+        units.map(async (u) => {
+          const key = keyOf(u);
+          let issues = this.cache.get(key);
+          if (!issues) {
+            issues = await this.pool.check(u.text, options, group);
+            this.cache.set(key, issues);
+          }
+          return issues.map((i) => ({ ...i, start: i.start + u.offset, end: i.end + u.offset }));
+        }),
+      );
+      return results.flat();
+    } catch (error) {
+      this.pool.cancelGroup(group);
+      await refundRight(db, consumption, consumption.amount, 'API 校对失败退回');
+      throw error;
+    }
+  }
+
+  /** Stops a running check of this user and refunds the characters not checked; 404 for unknown / other users' ids. */
+  async cancel(uid: number, checkId: string): Promise<{ refunded: number }> {
+    const job = this.jobs.get(checkId);
+    if (!job || job.uid !== uid) throw notFound('校对任务不存在 (unknown check_id)');
+    if (job.finished || job.cancelled) return { refunded: 0 };
+    job.cancelled = true;
+    this.pool.cancelGroup(job.id);
+    return { refunded: await this.refund(job, job.pendingCharged, '取消校对退回') };
+  }
+
+  private async refund(job: Job, amount: number, reason: string): Promise<number> {
+    if (!job.consumption || amount <= 0) return 0;
+    job.pendingCharged -= amount;
+    return refundRight(this.app.db, job.consumption, amount, reason);
+  }
+
+  private async run(job: Job, units: Unit[], options: CheckOptions, keyOf: (u: Unit) => string, charged: number): Promise<void> {
+    const { realtime, log } = this.app;
+    let remaining = units.length;
+    let used = charged;
+    const emit = (unit: Unit, issues: Issue[]) => {
+      if (job.cancelled) return;
+      remaining--;
+      const done = remaining === 0;
+      if (done) job.finished = true;
+      realtime.sendToSession(job.sessionId, {
+        type: 2,
+        cmd: 2,
+        status: 200,
+        data: {
+          check_id: job.id,
+          paragraph: unit.index,
+          offset: unit.offset,
+          hash: unit.hash,
+          done,
+          issues: issues.map((i) => ({ ...i, start: i.start + unit.offset, end: i.end + unit.offset })),
+          ...(done ? { used } : {}),
+        },
+      });
+    };
+
+    const pending: Array<Promise<void>> = [];
+    for (const unit of units) {
+      const key = keyOf(unit);
+      const hit = this.cache.get(key);
+      if (hit) {
+        emit(unit, hit);
+        continue;
+      }
+      pending.push(
+        this.pool.check(unit.text, options, job.id).then(
+          (issues) => {
+            this.cache.set(key, issues);
+            if (job.cancelled) return;
+            job.pendingCharged -= unit.chars;
+            emit(unit, issues);
+          },
+          async (error: Error) => {
+            if (job.cancelled) return;
+            log.error({ err: error, check_id: job.id, paragraph: unit.index }, 'paragraph check failed');
+            // The paragraph is not charged; the stream goes on (its result message has no issues).
+            used -= await this.refund(job, unit.chars, '段落校对失败退回');
+            realtime.sendToSession(job.sessionId, {
+              type: 2,
+              cmd: 2,
+              status: 500,
+              data: [`第${unit.index + 1}段校对失败，未扣字数，请稍后重试 (paragraph ${unit.index + 1} could not be checked)`],
+            });
+            emit(unit, []);
+          },
+        ),
+      );
+    }
+    await Promise.allSettled(pending);
+    // finished jobs are remembered a while so cancelling them is a no-op rather than a 404
+    setTimeout(() => this.jobs.delete(job.id), 10 * 60 * 1000).unref();
+  }
+}
+
+const services = new WeakMap<FastifyInstance, CheckService>();
+
+/** The check service of an app (one per app, sharing the process-wide checker pool). */
+export function checkService(app: FastifyInstance): CheckService {
+  let service = services.get(app);
+  if (!service) services.set(app, (service = new CheckService(app)));
+  return service;
+}

@@ -1,0 +1,170 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { CheckOptions, Issue } from '../../../engine';
+import type { WorkerReply } from './worker-body';
+
+/**
+ * A small pool of `worker_threads` running the engine, so a long check never blocks the HTTP server.
+ * Each worker loads the lexicons once (≈1 s, ≈250 MB). Size: CHECK_WORKERS, default the number of cores
+ * (at most 4). Tasks are taken round-robin across groups (one group per check), so a 100,000-character
+ * check does not hold up the short checks of other users.
+ */
+interface Task {
+  id: number;
+  text: string;
+  options: CheckOptions;
+  resolve: (issues: Issue[]) => void;
+  reject: (error: Error) => void;
+  group: string;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  busy: Task | null;
+}
+
+export class CheckerPool {
+  private slots: Slot[] = [];
+  private groups = new Map<string, Task[]>();
+  private order: string[] = [];
+  private nextId = 1;
+  private closed = false;
+  readonly size: number;
+  private readyWaiters: Array<() => void> = [];
+
+  constructor(size?: number) {
+    const env = Number(process.env.CHECK_WORKERS);
+    this.size = Math.max(1, size ?? (Number.isInteger(env) && env > 0 ? env : Math.min(4, availableParallelism())));
+  }
+
+  /** Starts the workers (lexicons load in the background); idempotent. */
+  warm(): void {
+    if (this.closed) return;
+    while (this.slots.length < this.size) this.spawn();
+  }
+
+  /** Resolves when at least one worker has loaded its lexicons. */
+  async ready(): Promise<void> {
+    this.warm();
+    if (this.slots.some((s) => s.ready)) return;
+    await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  check(text: string, options: CheckOptions, group = 'default'): Promise<Issue[]> {
+    if (this.closed) return Promise.reject(new Error('checker pool closed'));
+    this.warm();
+    return new Promise<Issue[]>((resolve, reject) => {
+      const task: Task = { id: this.nextId++, text, options, resolve, reject, group };
+      let queue = this.groups.get(group);
+      if (!queue) {
+        this.groups.set(group, (queue = []));
+        this.order.push(group);
+      }
+      queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  /** Drops the queued (not yet running) tasks of a group; they reject with `cancelled`. Returns how many. */
+  cancelGroup(group: string): number {
+    const queue = this.groups.get(group);
+    if (!queue) return 0;
+    this.groups.delete(group);
+    this.order = this.order.filter((g) => g !== group);
+    for (const task of queue) task.reject(new Error('cancelled'));
+    return queue.length;
+  }
+
+  queued(): number {
+    let n = 0;
+    for (const q of this.groups.values()) n += q.length;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const group of [...this.groups.keys()]) this.cancelGroup(group);
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots = [];
+  }
+
+  private spawn(): void {
+    const worker = new Worker(new URL('./worker.mjs', import.meta.url));
+    worker.unref();
+    const slot: Slot = { worker, ready: false, busy: null };
+    this.slots.push(slot);
+    worker.on('message', (reply: WorkerReply) => {
+      if ('ready' in reply) {
+        slot.ready = true;
+        for (const wake of this.readyWaiters.splice(0)) wake();
+        this.dispatch();
+        return;
+      }
+      const task = slot.busy;
+      slot.busy = null;
+      if (task && task.id === reply.id) {
+        if (reply.ok) task.resolve(reply.issues);
+        else task.reject(new Error(reply.error));
+      }
+      this.dispatch();
+    });
+    const fail = (error: Error) => {
+      // A crashed worker fails its task and is replaced; the process carries on.
+      const task = slot.busy;
+      slot.busy = null;
+      this.slots = this.slots.filter((s) => s !== slot);
+      task?.reject(error);
+      if (!this.closed) {
+        this.spawn();
+        this.dispatch();
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (this.slots.includes(slot)) fail(new Error(`checker worker exited with code ${code}`));
+    });
+  }
+
+  private take(): Task | undefined {
+    // round-robin over groups
+    for (let i = 0; i < this.order.length; i++) {
+      const group = this.order.shift()!;
+      const queue = this.groups.get(group);
+      if (!queue || queue.length === 0) {
+        this.groups.delete(group);
+        continue;
+      }
+      const task = queue.shift()!;
+      if (queue.length > 0) this.order.push(group);
+      else this.groups.delete(group);
+      return task;
+    }
+    return undefined;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.busy) continue;
+      const task = this.take();
+      if (!task) return;
+      slot.busy = task;
+      // Tasks hold the worker busy; keep the process alive while work is pending.
+      slot.worker.ref();
+      slot.worker.postMessage({ id: task.id, text: task.text, options: task.options });
+    }
+    for (const slot of this.slots) if (!slot.busy) slot.worker.unref();
+  }
+}
+
+let shared: CheckerPool | null = null;
+
+/** The process-wide pool (created on first use). */
+export function checkerPool(): CheckerPool {
+  return (shared ??= new CheckerPool());
+}
+
+/** Starts loading the lexicons in the background (call at server start so the first check is not slow). */
+export function warmChecker(): void {
+  checkerPool().warm();
+}

@@ -1,0 +1,277 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../db';
+import { nowIso } from '../db';
+
+/**
+ * Rights keyed by `user_right_type` (spec §3). A user's rights are the sum of their grants:
+ *
+ * - a grant is disposable (`expires_at` null) or time-limited (`expires_at` set; ignored once past);
+ * - consumable rights (1 high-speed characters, 2 images, 8192 fine-proofreading, ...) are the sum of the
+ *   `remaining` of live grants and go down when used;
+ * - limit rights (32 web max characters per check, 64, 128, 262144, 524288) are the largest `total` of the
+ *   live grants and are never consumed.
+ *
+ * Every change is written to `right_records` (negative `num` = consumption, positive = grant / refund).
+ *
+ * Default grants (given the first time a user's rights are read or used, so accounts created before this
+ * code, by registration or by the admin CLI all get them; idempotent through the unique (uid, source) index):
+ *
+ * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine |
+ * |---|---|---|---|---|---|---|
+ * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 |
+ * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 |
+ *
+ * Characters are counted as Unicode code points that are not white space (`countChars`).
+ */
+
+export const RIGHT_TYPES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 262144, 524288] as const;
+export type RightType = (typeof RIGHT_TYPES)[number];
+
+/** Rights that are a ceiling per use rather than a balance. */
+export const LIMIT_TYPES = new Set<number>([32, 64, 128, 262144, 524288]);
+
+export const RIGHT_INFO: Record<number, { title: string; unit: string }> = {
+  1: { title: '高速校对字数', unit: '字' },
+  2: { title: '图片校对次数', unit: '次' },
+  4: { title: 'PDF校对次数', unit: '次' },
+  8: { title: 'PPT校对次数', unit: '次' },
+  16: { title: '高级校对次数', unit: '次' },
+  32: { title: '网页单次校对字数上限', unit: '字' },
+  64: { title: '文档单次校对字数上限', unit: '字' },
+  128: { title: '插件单次校对字数上限', unit: '字' },
+  256: { title: '文档上传次数', unit: '次' },
+  512: { title: 'AI写作字数', unit: '字' },
+  1024: { title: '音频校对时长', unit: '分钟' },
+  2048: { title: '视频校对时长', unit: '分钟' },
+  4096: { title: '文档比对次数', unit: '次' },
+  8192: { title: '精校字数', unit: '字' },
+  65536: { title: '出版校对字数', unit: '字' },
+  262144: { title: '比对页数上限', unit: '页' },
+  524288: { title: '比对文件大小上限', unit: 'MB' },
+};
+
+export const UNLIMITED = 1_000_000_000;
+
+const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000 };
+const ADMIN_DEFAULTS: Record<number, number> = { 1: UNLIMITED, 32: 200_000, 64: 1_000_000, 128: 200_000, 16: UNLIMITED, 8192: UNLIMITED };
+
+export function defaultGrants(role: string): Record<number, number> {
+  return role === 'root' || role === 'admin' ? ADMIN_DEFAULTS : FREE_DEFAULTS;
+}
+
+interface RightGrantsTable {
+  id: import('kysely').Generated<number>;
+  uid: number;
+  user_right_type: number;
+  total: number;
+  remaining: number;
+  expires_at: string | null;
+  source: string;
+  created_at: string;
+}
+interface RightRecordsTable {
+  id: import('kysely').Generated<number>;
+  uid: number;
+  user_right_type: number;
+  num: number;
+  reason: string;
+  ref: string | null;
+  created_at: string;
+}
+export interface RightTables {
+  right_grants: RightGrantsTable;
+  right_records: RightRecordsTable;
+}
+
+export const rightsDb = (db: Db) => db as unknown as Kysely<RightTables & { users: { uid: number; role: string } }>;
+
+/** Non-white-space code points: what a "character" of a right is. */
+export function countChars(text: string): number {
+  let n = 0;
+  for (const ch of text) if (!/\s/.test(ch)) n++;
+  return n;
+}
+
+const ensured = new Set<string>();
+
+/** Gives the user's role defaults once (idempotent; safe under concurrency). Exported for the register path. */
+export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
+  const key = `${uid}`;
+  if (ensured.has(key)) return;
+  const r = rightsDb(db);
+  const user = await r.selectFrom('users').select(['uid', 'role']).where('uid', '=', uid).executeTakeFirst();
+  if (!user) return;
+  const now = nowIso();
+  for (const [type, amount] of Object.entries(defaultGrants(user.role))) {
+    const inserted = await r
+      .insertInto('right_grants')
+      .values({ uid, user_right_type: Number(type), total: amount, remaining: amount, expires_at: null, source: `default:${type}`, created_at: now })
+      .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 && !LIMIT_TYPES.has(Number(type))) {
+      await r.insertInto('right_records').values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now }).execute();
+    }
+  }
+  ensured.add(key);
+}
+
+export interface RightView {
+  user_right_type: number;
+  title: string;
+  disposable_num: number;
+  num_desc: string;
+  total_num: number;
+  expire_time: string | null;
+}
+
+/** Remaining amount (consumable) or ceiling (limit types) of one right. */
+export async function rightBalance(db: Db, uid: number, type: number): Promise<number> {
+  return (await rightView(db, uid, type)).disposable_num;
+}
+
+export async function rightView(db: Db, uid: number, type: number): Promise<RightView> {
+  return (await rightViews(db, uid, [type]))[0];
+}
+
+export async function rightViews(db: Db, uid: number, types: readonly number[] = RIGHT_TYPES): Promise<RightView[]> {
+  await grantDefaultRights(db, uid);
+  const now = nowIso();
+  const rows = await rightsDb(db)
+    .selectFrom('right_grants')
+    .select(['user_right_type', 'total', 'remaining', 'expires_at'])
+    .where('uid', '=', uid)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .execute();
+  return types.map((type) => {
+    const live = rows.filter((g) => Number(g.user_right_type) === type);
+    const limit = LIMIT_TYPES.has(type);
+    const amount = limit ? Math.max(0, ...live.map((g) => Number(g.total))) : live.reduce((s, g) => s + Number(g.remaining), 0);
+    const total = limit ? amount : live.reduce((s, g) => s + Number(g.total), 0);
+    const expiries = live.map((g) => g.expires_at).filter((e): e is string => !!e).sort();
+    const info = RIGHT_INFO[type] ?? { title: `权益 ${type}`, unit: '' };
+    return {
+      user_right_type: type,
+      title: info.title,
+      disposable_num: amount,
+      num_desc: `${amount >= UNLIMITED ? '不限' : amount}${amount >= UNLIMITED ? '' : info.unit}`,
+      total_num: total,
+      expire_time: expiries.length ? expiries[expiries.length - 1] : null,
+    };
+  });
+}
+
+export class InsufficientRight extends Error {
+  constructor(
+    readonly type: number,
+    readonly available: number,
+    readonly needed: number,
+  ) {
+    super(`right ${type}: ${available} < ${needed}`);
+  }
+}
+
+/** What a consumption took from which grant, for refunds. */
+export interface Consumption {
+  uid: number;
+  type: number;
+  amount: number;
+  parts: Array<{ grantId: number; amount: number }>;
+  ref: string | null;
+}
+
+/**
+ * Takes `amount` of a consumable right in one transaction: grants expiring first are used first, each
+ * update is guarded (`remaining >= take`), and any shortfall rolls everything back, so concurrent calls
+ * can never drive a balance below zero. Throws InsufficientRight.
+ */
+export async function consumeRight(db: Db, uid: number, type: number, amount: number, reason: string, ref: string | null = null): Promise<Consumption> {
+  await grantDefaultRights(db, uid);
+  if (amount <= 0) return { uid, type, amount: 0, parts: [], ref };
+  return rightsDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      const now = nowIso();
+      // No SELECT ... FOR UPDATE needed: each UPDATE below is guarded by `remaining >= take` (PostgreSQL re-checks
+      // the guard after waiting on a concurrent writer's row lock; SQLite serialises writers), and a
+      // guard that fails rolls the whole transaction back.
+      const query = trx
+        .selectFrom('right_grants')
+        .select(['id', 'remaining', 'expires_at'])
+        .where('uid', '=', uid)
+        .where('user_right_type', '=', type)
+        .where('remaining', '>', 0)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+      const grants = (await query.execute()).sort((a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999') || Number(a.id) - Number(b.id));
+      const available = grants.reduce((s, g) => s + Number(g.remaining), 0);
+      if (available < amount) throw new InsufficientRight(type, available, amount);
+      const parts: Consumption['parts'] = [];
+      let left = amount;
+      for (const g of grants) {
+        if (left <= 0) break;
+        const take = Math.min(left, Number(g.remaining));
+        const res = await trx
+          .updateTable('right_grants')
+          .set((eb) => ({ remaining: eb('remaining', '-', take) }))
+          .where('id', '=', g.id)
+          .where('remaining', '>=', take)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) !== 1) throw new InsufficientRight(type, available, amount);
+        parts.push({ grantId: Number(g.id), amount: take });
+        left -= take;
+      }
+      await trx.insertInto('right_records').values({ uid, user_right_type: type, num: -amount, reason, ref, created_at: now }).execute();
+      return { uid, type, amount, parts, ref };
+    });
+}
+
+/** Gives back up to `amount` of a consumption (latest parts first); returns what was refunded. */
+export async function refundRight(db: Db, consumption: Consumption, amount: number, reason: string): Promise<number> {
+  let left = Math.min(amount, consumption.amount);
+  if (left <= 0) return 0;
+  const refunded = left;
+  await rightsDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      for (const part of [...consumption.parts].reverse()) {
+        if (left <= 0) break;
+        const give = Math.min(left, part.amount);
+        await trx
+          .updateTable('right_grants')
+          .set((eb) => ({ remaining: eb('remaining', '+', give) }))
+          .where('id', '=', part.grantId)
+          .execute();
+        part.amount -= give;
+        left -= give;
+      }
+      await trx
+        .insertInto('right_records')
+        .values({ uid: consumption.uid, user_right_type: consumption.type, num: refunded, reason, ref: consumption.ref, created_at: nowIso() })
+        .execute();
+    });
+  consumption.amount -= refunded;
+  return refunded;
+}
+
+/** Adds a grant (issue 5: orders, coupons). `source` must be unique per user (e.g. `order:12`). */
+export async function addGrant(db: Db, uid: number, type: number, amount: number, source: string, expiresAt: string | null = null, reason = '获得权益'): Promise<boolean> {
+  const now = nowIso();
+  const r = rightsDb(db);
+  const res = await r
+    .insertInto('right_grants')
+    .values({ uid, user_right_type: type, total: amount, remaining: amount, expires_at: expiresAt, source, created_at: now })
+    .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
+    .executeTakeFirst();
+  const added = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  if (added) await r.insertInto('right_records').values({ uid, user_right_type: type, num: amount, reason, ref: source, created_at: now }).execute();
+  return added;
+}
+
+/** Test / admin helper: sets the remaining amount of the user's default grant of a type. */
+export async function setDefaultRemaining(db: Db, uid: number, type: number, remaining: number): Promise<void> {
+  await grantDefaultRights(db, uid);
+  const r = rightsDb(db);
+  const source = `default:${type}`;
+  const existing = await r.selectFrom('right_grants').select('id').where('uid', '=', uid).where('source', '=', source).executeTakeFirst();
+  if (existing) await r.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();
+  else await r.insertInto('right_grants').values({ uid, user_right_type: type, total: remaining, remaining, expires_at: null, source, created_at: nowIso() }).execute();
+}
