@@ -2,6 +2,7 @@ import { accountOperations } from './user/account';
 import { profileOperations } from './user/profile';
 import { portraitOperations } from './user/portrait';
 import { systemOperations } from './system';
+import { documentOperations } from './document';
 import { proofreadOperations } from './proofread';
 import { rightsOperations } from './rights';
 import { dictOperations } from './dict';
@@ -15,6 +16,7 @@ export const operations: Record<string, Operation> = {
   ...accountOperations,
   ...profileOperations,
   ...portraitOperations,
+  ...documentOperations,
   ...proofreadOperations,
   ...rightsOperations,
   ...dictOperations,

@@ -457,7 +457,10 @@ export interface paths {
          * Compare two documents
          * @description Multipart with the original (`file`) and the revised (`compare_file`) document (docx, txt or PDF).
          *     Consumes right 4096 (docCompare); the files may not exceed rights 262144 (compareMaxPages) and
-         *     524288 (compareMaxSize) — 402 / 413 otherwise. Offsets are UTF-16 offsets into the extracted texts.
+         *     524288 (compareMaxSize, MB) — 402 / 413 otherwise (when the user has no grant of 262144/524288 the
+         *     server's COMPARE_MAX_PAGES / COMPARE_MAX_SIZE_MB apply). Texts are the documents' paragraphs joined by
+         *     "\n"; offsets are UTF-16 offsets into them. `rows` align the paragraphs for a side-by-side view
+         *     (navigation = walking `changes` in order). PDF text is not supported yet (400).
          */
         post: operations["postMisscutV1DocDiff"];
         delete?: never;
@@ -480,6 +483,30 @@ export interface paths {
         get: operations["getMisscutV1DocTemplateTypes"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/doc/format_check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a .docx against a format template (GB/T 9704-2012 first)
+         * @description Added (issue 6). Multipart with the document (`file`, .docx) and `template_id` (from template_types;
+         *     default the first template). Styles are resolved (docDefaults, basedOn chain, character styles,
+         *     direct formatting, theme fonts); elements (发文机关标志, 发文字号, 标题, 主送机关, 正文 headings, 附件说明,
+         *     署名, 成文日期, 抄送, 印发机关和日期) are detected and checked with the template's rules, plus paper,
+         *     margins, line grid and page numbers. Paragraph indexes count every paragraph, table cells included.
+         */
+        post: operations["postMisscutV1DocFormatCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2514,6 +2541,10 @@ export interface components {
             socketURL: string;
         };
         Id: number;
+        TextSpan: {
+            start: number;
+            end: number;
+        };
         /** @description A file part (multipart/form-data). Size limits depend on the call and the user's rights (413 when exceeded). */
         UploadFile: unknown;
         CheckTextRequest: {
@@ -4042,6 +4073,26 @@ export interface operations {
                             revised_name?: string;
                             original_text: string;
                             revised_text: string;
+                            original_paragraphs?: components["schemas"]["TextSpan"][];
+                            revised_paragraphs?: components["schemas"]["TextSpan"][];
+                            /** @description Paragraph alignment, in reading order. */
+                            rows?: {
+                                /** @enum {string} */
+                                status: "equal" | "changed" | "deleted" | "inserted";
+                                /** @description Index into original_paragraphs. */
+                                original: number | null;
+                                /** @description Index into revised_paragraphs. */
+                                revised: number | null;
+                                /** @description Indexes into changes. */
+                                changes: number[];
+                            }[];
+                            stats?: {
+                                equal: number;
+                                changed: number;
+                                deleted: number;
+                                inserted: number;
+                                changes: number;
+                            };
                             changes: {
                                 /** @enum {string} */
                                 type: "insert" | "delete" | "replace";
@@ -4049,6 +4100,10 @@ export interface operations {
                                 original_end: number;
                                 revised_start: number;
                                 revised_end: number;
+                                original_paragraph?: number | null;
+                                revised_paragraph?: number | null;
+                                original_fragment?: string;
+                                revised_fragment?: string;
                             }[];
                         };
                     };
@@ -4088,6 +4143,7 @@ export interface operations {
                         msg: string;
                         result: {
                             id: number;
+                            key?: string;
                             name: string;
                             description?: string;
                         }[];
@@ -4095,6 +4151,73 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1DocFormatCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: components["schemas"]["UploadFile"];
+                    template_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            template_id: number;
+                            template_name: string;
+                            paragraph_count: number;
+                            elements: {
+                                element: string;
+                                label: string;
+                                paragraph: number;
+                                excerpt: string;
+                            }[];
+                            violations: {
+                                /** @description e.g. paper, margin-top, line-grid, font, size, align, color, pattern, indent, heading-order, page-number. */
+                                rule: string;
+                                /** @description Element key (page for page-level rules). */
+                                element: string;
+                                label: string;
+                                /** @enum {string} */
+                                severity: "error" | "warning";
+                                paragraph: number | null;
+                                excerpt: string;
+                                expected: string;
+                                found: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5224,7 +5347,10 @@ export interface operations {
             content: {
                 "application/json": {
                     html: string;
+                    /** @description File name of the download (".docx" added when missing). */
                     name?: string;
+                    /** @description Document title (core properties); also the file name when `name` is absent. */
+                    title?: string;
                     id?: components["schemas"]["Id"];
                     /** @default false */
                     track_changes?: boolean;

@@ -1,0 +1,112 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, badRequest, envelope, notFound } from '../../errors';
+import { htmlToDocx } from '../../services/documents/docx-export';
+import { extractParagraphs } from '../../services/documents/extract';
+import { detectKind, documentToHtml, openDocx } from '../../services/documents/load';
+import { compareParagraphs } from '../../services/diff/compare';
+import { checkFormat } from '../../services/format/check';
+import { parseDocx } from '../../services/format/resolver';
+import { findTemplate, loadTemplates } from '../../services/format/template-store';
+import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
+import { bodyOf, caller, type Operation, type UploadedFile } from '../types';
+
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/** Server-side ceilings used when the user has no grant of the compare limit rights (262144 pages, 524288 MB). */
+export const compareDefaults = () => ({
+  maxPages: Number(process.env.COMPARE_MAX_PAGES) || 200,
+  maxSizeMb: Number(process.env.COMPARE_MAX_SIZE_MB) || 20,
+});
+
+const RIGHT_DOC_COMPARE = 4096;
+const RIGHT_COMPARE_MAX_PAGES = 262144;
+const RIGHT_COMPARE_MAX_SIZE = 524288;
+
+const filePart = (value: unknown, field = 'file'): UploadedFile => {
+  const f = value as UploadedFile | undefined;
+  if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest(`请上传文件 (${field} must be a file part)`);
+  return f;
+};
+
+/** RFC 5987 attachment header so Chinese file names survive. */
+function attachment(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function quotaError(reply: FastifyReply, msg: string, kind: 1 | 2) {
+  return reply.code(402).send({ code: 402, msg, result: { kind } });
+}
+
+async function compare(request: FastifyRequest, reply: FastifyReply) {
+  const { uid } = await caller(request);
+  const body = bodyOf<{ file?: unknown; compare_file?: unknown }>(request);
+  const original = filePart(body.file, 'file');
+  const revised = filePart(body.compare_file, 'compare_file');
+  const db = request.server.db;
+  const defaults = compareDefaults();
+  const grantedSize = await rightBalance(db, uid, RIGHT_COMPARE_MAX_SIZE);
+  const grantedPages = await rightBalance(db, uid, RIGHT_COMPARE_MAX_PAGES);
+  const maxSizeMb = grantedSize > 0 ? grantedSize : defaults.maxSizeMb;
+  const maxPages = grantedPages > 0 ? grantedPages : defaults.maxPages;
+  for (const f of [original, revised]) {
+    if (f.data.length > maxSizeMb * 1024 * 1024) throw new AppError(413, `比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
+  }
+  const [a, b] = [await extractParagraphs(original, ['docx', 'txt', 'md', 'pdf']), await extractParagraphs(revised, ['docx', 'txt', 'md', 'pdf'])];
+  for (const d of [a, b]) {
+    if (d.pages > maxPages) throw new AppError(413, `比对文件不能超过 ${maxPages} 页（${d.name} 约 ${d.pages} 页）`);
+    if (!d.paragraphs.length) throw badRequest(`文档没有可比对的文字（${d.name}）`);
+  }
+  try {
+    await consumeRight(db, uid, RIGHT_DOC_COMPARE, 1, '文档比对');
+  } catch (error) {
+    if (error instanceof InsufficientRight) return quotaError(reply, '文档比对次数已用完', 1);
+    throw error;
+  }
+  const result = compareParagraphs(a.paragraphs, b.paragraphs);
+  return envelope({ original_name: a.name, revised_name: b.name, ...result });
+}
+
+export const documentOperations: Record<string, Operation> = {
+  postMisscutDocCheckV1Doc2html: async (request) => {
+    await caller(request);
+    const { file } = bodyOf<{ file?: unknown }>(request);
+    return envelope(await documentToHtml(filePart(file)));
+  },
+
+  postMisscutDocCheckV1Html2docStream: async (request, reply) => {
+    await caller(request);
+    const { html, name, title } = bodyOf<{ html: string; name?: string; title?: string }>(request);
+    const buffer = await htmlToDocx(html, title ?? name);
+    const base = (name ?? title ?? '文档').replace(/[\\/:*?"<>|\r\n]+/g, '_');
+    return reply
+      .type(DOCX_MIME)
+      .header('content-disposition', attachment(/\.docx$/i.test(base) ? base : `${base}.docx`))
+      .send(buffer);
+  },
+
+  getMisscutV1DocTemplateTypes: async (request) => {
+    await caller(request);
+    return envelope(loadTemplates().map((t) => ({ id: t.id, key: t.key, name: t.name, description: t.description ?? '' })));
+  },
+
+  postMisscutV1DocFormatCheck: async (request) => {
+    await caller(request);
+    const body = bodyOf<{ file?: unknown; template_id?: string }>(request);
+    const file = filePart(body.file);
+    const templates = loadTemplates();
+    const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
+    if (!template) throw notFound('格式模板不存在 (unknown template_id)');
+    detectKind(file, ['docx']);
+    const parts = openDocx(file.data);
+    let parsed;
+    try {
+      parsed = parseDocx(parts);
+    } catch {
+      throw badRequest('文档已损坏，无法读取 (the document could not be read)');
+    }
+    return envelope(checkFormat(parsed, template));
+  },
+
+  postMisscutV1DocDiff: compare,
+};
