@@ -461,11 +461,10 @@ export const proofreadJobMachine = setup({
             }),
             onDone: {
               target: 'streaming',
-              actions: enqueueActions(({ enqueue, event, self }) => {
+              actions: enqueueActions(({ enqueue, event, context }) => {
                 enqueue.assign({ checkId: event.output.check_id });
                 // messages that arrived before the HTTP answer, handled now that the id is known
-                const early = (self.getSnapshot().context as ProofreadContext).early;
-                for (const message of early) enqueue.raise({ type: 'server message', message });
+                for (const message of context.early) enqueue.raise({ type: 'server message', message });
                 enqueue.assign({ early: [] });
               }),
             },
