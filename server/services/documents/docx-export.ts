@@ -126,12 +126,13 @@ function inlineRuns(nodes: DomNode[] | undefined, block: BlockStyle, style: RunS
 
 const BODY: BlockStyle = { eastAsia: FONTS.body, size: SIZE.body };
 const HEADINGS: Record<string, { block: BlockStyle; level: (typeof HeadingLevel)[keyof typeof HeadingLevel]; center?: boolean }> = {
-  h1: { block: { eastAsia: FONTS.title, size: SIZE.title, bold: true }, level: HeadingLevel.TITLE, center: true },
-  h2: { block: { eastAsia: FONTS.heading1, size: SIZE.body }, level: HeadingLevel.HEADING_1 },
-  h3: { block: { eastAsia: FONTS.heading2, size: SIZE.body }, level: HeadingLevel.HEADING_2 },
-  h4: { block: { eastAsia: FONTS.body, size: SIZE.body, bold: true }, level: HeadingLevel.HEADING_3 },
-  h5: { block: { eastAsia: FONTS.body, size: SIZE.body, bold: true }, level: HeadingLevel.HEADING_4 },
-  h6: { block: { eastAsia: FONTS.body, size: SIZE.body, bold: true }, level: HeadingLevel.HEADING_5 },
+  // Bold comes from the heading styles (not direct formatting), so a re-import gives plain <h1>..<h6>.
+  h1: { block: { eastAsia: FONTS.title, size: SIZE.title }, level: HeadingLevel.HEADING_1, center: true },
+  h2: { block: { eastAsia: FONTS.heading1, size: SIZE.body }, level: HeadingLevel.HEADING_2 },
+  h3: { block: { eastAsia: FONTS.heading2, size: SIZE.body }, level: HeadingLevel.HEADING_3 },
+  h4: { block: { eastAsia: FONTS.body, size: SIZE.body }, level: HeadingLevel.HEADING_4 },
+  h5: { block: { eastAsia: FONTS.body, size: SIZE.body }, level: HeadingLevel.HEADING_5 },
+  h6: { block: { eastAsia: FONTS.body, size: SIZE.body }, level: HeadingLevel.HEADING_6 },
 };
 
 class Converter {
@@ -265,13 +266,17 @@ const numbering = {
   ],
 };
 
+const headingStyle = (eastAsia: string, size: number, bold: boolean) => ({ run: { font: font(eastAsia), size, bold, color: '000000', italics: false }, paragraph: { spacing: LINE } });
 const styles = {
   default: {
     document: { run: { font: font(FONTS.body), size: SIZE.body }, paragraph: { spacing: LINE } },
-    title: { run: { font: font(FONTS.title), size: SIZE.title, bold: true } },
-    heading1: { run: { font: font(FONTS.heading1), size: SIZE.body, bold: false, color: '000000' } },
-    heading2: { run: { font: font(FONTS.heading2), size: SIZE.body, bold: false, color: '000000' } },
-    heading3: { run: { font: font(FONTS.body), size: SIZE.body, bold: true, color: '000000' } },
+    title: headingStyle(FONTS.title, SIZE.title, true),
+    heading1: headingStyle(FONTS.title, SIZE.title, true),
+    heading2: headingStyle(FONTS.heading1, SIZE.body, false),
+    heading3: headingStyle(FONTS.heading2, SIZE.body, false),
+    heading4: headingStyle(FONTS.body, SIZE.body, true),
+    heading5: headingStyle(FONTS.body, SIZE.body, true),
+    heading6: headingStyle(FONTS.body, SIZE.body, true),
   },
 };
 
@@ -338,7 +343,7 @@ export async function buildTrackedDocx(paragraphs: TrackedParagraph[], options: 
       spacing: LINE,
       alignment: p.heading === 1 ? AlignmentType.CENTER : undefined,
       indent: p.heading ? undefined : { firstLine: 640 },
-      heading: p.heading === 1 ? HeadingLevel.TITLE : p.heading === 2 ? HeadingLevel.HEADING_1 : p.heading === 3 ? HeadingLevel.HEADING_2 : undefined,
+      heading: p.heading ? HEADINGS[`h${p.heading}`].level : undefined,
     });
   });
   const doc = new Document({
