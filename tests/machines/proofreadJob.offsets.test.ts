@@ -16,7 +16,7 @@ function checkedActor() {
           sent.push(input.text);
           return { check_id: `c${sent.length}` };
         }),
-        'cancel check': fromPromise(async () => undefined),
+        'cancel check': fromPromise<void, { checkId: string }>(async () => {}),
         'fine right': fromPromise(async () => false),
         'socket messages': fromCallback(() => () => undefined),
       },

@@ -56,7 +56,7 @@ const model = setup({
     CHOOSE_FAST: { guard: ({ context }) => context.fine, actions: assign({ fine: false }) },
   },
   states: {
-    idle: { on: { CHECK: check } },
+    idle: { on: { CHECK: check as never } },
     submitting: {
       on: {
         ANSWER_OK: { target: 'streaming' },
@@ -80,12 +80,12 @@ const model = setup({
     },
     done: {
       on: {
-        CHECK: check,
+        CHECK: check as never,
         EDIT: { guard: ({ context }) => context.unchecked === 0, target: 'done', actions: assign({ unchecked: 1 }) },
       },
     },
-    cancelled: { on: { CHECK: check } },
-    failed: { on: { CHECK: check } },
+    cancelled: { on: { CHECK: check as never } },
+    failed: { on: { CHECK: check as never } },
   },
 });
 

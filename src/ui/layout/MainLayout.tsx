@@ -4,7 +4,7 @@ import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
 import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
-import { FeatureUnavailableScreen, NotFoundScreen, UserScreen } from '../screens';
+import { FeatureUnavailableScreen, HomeScreen, NotFoundScreen, UserScreen } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
@@ -47,6 +47,7 @@ export function PageSpinner() {
 
 function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/user') return <UserScreen />;
+  if (route.path === '/') return <HomeScreen />;
   return <FeatureUnavailableScreen feature={route.label} />;
 }
 

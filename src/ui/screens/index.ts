@@ -9,3 +9,4 @@ export const UserScreen = lazyWithReload(() => import('./User'), reloadFlag);
 export const FeatureUnavailableScreen = lazyWithReload(() => import('./FeatureUnavailable'), reloadFlag);
 export const NotFoundScreen = lazyWithReload(() => import('./NotFound'), reloadFlag);
 export const StandaloneUnavailableScreen = lazyWithReload(() => import('./StandaloneUnavailable'), reloadFlag);
+export const HomeScreen = lazyWithReload(() => import('./home/Home'), reloadFlag);

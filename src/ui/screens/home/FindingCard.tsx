@@ -1,0 +1,114 @@
+// One finding in the side list: original, suggestions, reason, and the actions on it.
+import { memo } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Box, Button, Flex, HStack, Menu, Portal, Stack, Text, IconButton } from '@chakra-ui/react';
+import { Check, EyeOff, MoreHorizontal } from 'lucide-react';
+import type { Finding } from '../../../machines/proofreadJob';
+import { paletteOf } from './categories';
+
+interface Props {
+  finding: Finding;
+  label: string;
+  selected: boolean;
+  context: string;
+  onSelect(): void;
+  onAccept(suggestion?: string): void;
+  onAcceptAll(): void;
+  onIgnore(): void;
+  onIgnoreAll(): void;
+  onAddToDictionary(): void;
+  onFalseAlarm(): void;
+}
+
+export const FindingCard = memo(function FindingCard(props: Props) {
+  const { t } = useLingui();
+  const { finding: f, selected } = props;
+  const palette = paletteOf(f.category);
+  return (
+    <Box
+      data-testid="finding-item"
+      data-original={f.original}
+      data-selected={selected || undefined}
+      borderWidth="1px"
+      borderColor={selected ? `${palette}.solid` : 'border'}
+      borderLeftWidth="3px"
+      borderLeftColor={`${palette}.solid`}
+      borderRadius="md"
+      p="3"
+      bg={selected ? `${palette}.subtle/40` : undefined}
+      cursor="pointer"
+      onClick={props.onSelect}
+    >
+      <Flex gap="2" align="center" wrap="wrap">
+        <Text as="span" textDecoration="line-through" color={`${palette}.fg`} fontWeight="medium" data-testid="finding-original">
+          {f.original}
+        </Text>
+        {f.suggestions.length ? <Text as="span" color="fg.muted">→</Text> : null}
+        {f.suggestions.slice(0, 4).map((s) => (
+          <Button
+            key={s}
+            size="xs"
+            variant="subtle"
+            colorPalette="green"
+            data-testid="finding-suggestion"
+            onClick={(e) => {
+              e.stopPropagation();
+              props.onAccept(s);
+            }}
+          >
+            {s || t`（删除）`}
+          </Button>
+        ))}
+      </Flex>
+      {selected ? (
+        <Stack gap="2" mt="2">
+          <Text fontSize="sm" data-testid="finding-message">
+            {f.message}
+          </Text>
+          <Text fontSize="xs" color="fg.muted">
+            <Trans>类别：{props.label}</Trans> · <Trans>原文：</Trans>…{props.context}…
+          </Text>
+          <HStack gap="1" wrap="wrap" onClick={(e) => e.stopPropagation()}>
+            {f.suggestions.length ? (
+              <Button size="xs" colorPalette="blue" onClick={() => props.onAccept()} data-testid="finding-accept">
+                <Check size={14} />
+                <Trans>采纳</Trans>
+              </Button>
+            ) : null}
+            <Button size="xs" variant="outline" onClick={props.onIgnore} data-testid="finding-ignore">
+              <EyeOff size={14} />
+              <Trans>忽略</Trans>
+            </Button>
+            <Menu.Root>
+              <Menu.Trigger asChild>
+                <IconButton size="xs" variant="ghost" aria-label={t`更多操作`} data-testid="finding-more">
+                  <MoreHorizontal />
+                </IconButton>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content>
+                    {f.suggestions.length ? (
+                      <Menu.Item value="accept-all" onSelect={props.onAcceptAll} data-testid="finding-accept-all">
+                        <Trans>全部采纳此类</Trans>
+                      </Menu.Item>
+                    ) : null}
+                    <Menu.Item value="ignore-all" onSelect={props.onIgnoreAll} data-testid="finding-ignore-all">
+                      <Trans>全部忽略</Trans>
+                    </Menu.Item>
+                    <Menu.Item value="add-word" onSelect={props.onAddToDictionary} data-testid="finding-add-word">
+                      <Trans>加入我的词库</Trans>
+                    </Menu.Item>
+                    <Menu.Item value="false-alarm" onSelect={props.onFalseAlarm} data-testid="finding-false-alarm">
+                      <Trans>报告误报</Trans>
+                    </Menu.Item>
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+          </HStack>
+        </Stack>
+      ) : null}
+    </Box>
+  );
+});
