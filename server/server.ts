@@ -1,8 +1,11 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { warmChecker } from './services/checker/pool';
 
 const config = loadConfig();
 const app = await buildApp();
+// The checker workers load their lexicons in the background, so the first check is not slow.
+warmChecker();
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
