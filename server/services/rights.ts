@@ -92,12 +92,14 @@ export function countChars(text: string): number {
   return n;
 }
 
-const ensured = new Set<string>();
+// Per database (tests run several apps in one process): users whose defaults are known to exist.
+const ensured = new WeakMap<object, Set<number>>();
 
 /** Gives the user's role defaults once (idempotent; safe under concurrency). Exported for the register path. */
 export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
-  const key = `${uid}`;
-  if (ensured.has(key)) return;
+  let done = ensured.get(db);
+  if (!done) ensured.set(db, (done = new Set()));
+  if (done.has(uid)) return;
   const r = rightsDb(db);
   const user = await r.selectFrom('users').select(['uid', 'role']).where('uid', '=', uid).executeTakeFirst();
   if (!user) return;
@@ -112,7 +114,7 @@ export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
       await r.insertInto('right_records').values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now }).execute();
     }
   }
-  ensured.add(key);
+  done.add(uid);
 }
 
 export interface RightView {
