@@ -307,7 +307,12 @@ export interface paths {
          *     `checkOptions` is a bitmask of check families (default 127, see `GET /misscut/v1/check_function/get`).
          *     Consumes rights atomically: type 1 (high-speed characters) by the text length, and the text may not be
          *     longer than the type 32 right (web max characters per check). An exhausted or insufficient right answers
-         *     402 (the client opens the quota dialog). `v1` and `v2` are the same call.
+         *     402 (the client opens the quota dialog; `result.kind` 1 = used up or over the per-check limit, 2 = some left
+         *     but not enough). `v1` and `v2` are the same call.
+         *     Characters are non-white-space code points; paragraphs whose results the server has cached (same text,
+         *     mode, options, lang and personal dictionary) are not charged. 400 when the `session` header names no live
+         *     socket session of the caller (open `/ws` first). Bit 128 (advanced) is dropped without right 16 above 0.
+         *     `paragraph_hashes` is accepted and currently only informative (the server cache decides).
          */
         post: operations["postMisscutV1CheckText"];
         delete?: never;
@@ -335,7 +340,12 @@ export interface paths {
          *     `checkOptions` is a bitmask of check families (default 127, see `GET /misscut/v1/check_function/get`).
          *     Consumes rights atomically: type 1 (high-speed characters) by the text length, and the text may not be
          *     longer than the type 32 right (web max characters per check). An exhausted or insufficient right answers
-         *     402 (the client opens the quota dialog). `v1` and `v2` are the same call.
+         *     402 (the client opens the quota dialog; `result.kind` 1 = used up or over the per-check limit, 2 = some left
+         *     but not enough). `v1` and `v2` are the same call.
+         *     Characters are non-white-space code points; paragraphs whose results the server has cached (same text,
+         *     mode, options, lang and personal dictionary) are not charged. 400 when the `session` header names no live
+         *     socket session of the caller (open `/ws` first). Bit 128 (advanced) is dropped without right 16 above 0.
+         *     `paragraph_hashes` is accepted and currently only informative (the server cache decides).
          */
         post: operations["postMisscutV2CheckText"];
         delete?: never;
