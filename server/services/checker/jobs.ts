@@ -165,6 +165,7 @@ export class CheckService {
     const units = splitUnits(input.text);
     if (units.length === 0) return [];
     if (input.mode === 4 && (await rightBalance(db, input.uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
+    if (input.checkOptions & ADVANCED_BIT && (await rightBalance(db, input.uid, 16)) <= 0) input = { ...input, checkOptions: input.checkOptions & ~ADVANCED_BIT };
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, input.limitType ?? 128);
     if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
