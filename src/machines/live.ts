@@ -186,14 +186,6 @@ export function liveProofreadJob(
         if (input.checkId) await proofread.cancelCheck(input.checkId).catch(() => undefined);
       }),
       'fine right': fromPromise(() => proofread.fineProofreadingAvailable()),
-      'socket messages': fromCallback(({ sendBack, system }) => {
-        const socket = system.get('socket') as
-          | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
-          | undefined;
-        if (!socket) return () => undefined;
-        const subscription = socket.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
-        return () => subscription.unsubscribe();
-      }),
     },
     actions: {
       notify: (_, params) => notify(params),

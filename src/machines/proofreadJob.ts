@@ -10,7 +10,7 @@
 // current text: every paragraph whose hash has results contributes them at its current position, so
 // edits can never leave a highlight on the wrong characters. An edit inside a paragraph keeps the
 // findings outside the edited range (shifted) and marks the paragraph for re-checking.
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject } from 'xstate';
 import type { CheckIdData, CheckResultData, ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 
 export const FINE_MODE_UNAVAILABLE = '该模型资源消耗较大，暂时只开放给付费用户体验。';
@@ -307,7 +307,7 @@ export function progressOf(context: ProofreadContext, streaming: boolean): numbe
 
 // ---- the machine --------------------------------------------------------------------------------
 
-const notProvided = (name: string) => () => {
+const notProvided = (name: string) => async (): Promise<never> => {
   throw new Error(`${name} must be provided via .provide()`);
 };
 
@@ -318,16 +318,27 @@ export const proofreadJobMachine = setup({
   },
   actors: {
     // POST /misscut/v1/check_text -> {check_id}; the live version sends the socket session header
-    'submit check': notProvided('submit check') as unknown as import('xstate').PromiseActorLogic<{ check_id: string }, SubmitInput>,
+    'submit check': fromPromise<{ check_id: string }, SubmitInput>(notProvided('submit check')),
     // POST /misscut/v1/cancel
-    'cancel check': notProvided('cancel check') as unknown as import('xstate').PromiseActorLogic<void, { checkId: string }>,
+    'cancel check': fromPromise<void, { checkId: string }>(notProvided('cancel check')),
     // GET /user/v1/check/user_fine_proofreading_right -> available
-    'fine right': notProvided('fine right') as unknown as import('xstate').PromiseActorLogic<boolean, void>,
-    // forwards the socket's `server message` events to this machine
-    'socket messages': notProvided('socket messages') as unknown as import('xstate').CallbackActorLogic<import('xstate').EventObject>,
+    'fine right': fromPromise<boolean, void>(notProvided('fine right')),
+    // forwards the socket actor's `server message` events to this machine (system-internal, so the
+    // default is the real one: it listens to the actor with systemId 'socket' when there is one)
+    'socket messages': fromCallback<EventObject>(({ sendBack, system }) => {
+      const socket = system.get('socket') as
+        | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
+        | undefined;
+      if (!socket) return () => undefined;
+      const subscription = socket.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+      return () => subscription.unsubscribe();
+    }),
   },
   actions: {
-    notify: notProvided('notify') as unknown as (_: unknown, params: { status: 'error' | 'success' | 'info' | 'warning'; title: string }) => void,
+    // the live app shows it through src/api/notify
+    notify: (_, _params: { status: 'error' | 'success' | 'info' | 'warning'; title: string }) => {
+      throw new Error('notify must be provided via .provide()');
+    },
   },
   guards: {
     'nothing to check': ({ context }) => planCheck(context.text, context.results).segments.length === 0,

@@ -12,8 +12,8 @@ describe('main layout and routes (spec §2)', () => {
     expect(current.textContent).toContain('文本校对');
     expect(screen.getByTestId('page-title').textContent).toBe('文本校对');
     await waitFor(() => expect(document.title).toBe('文本校对 · 智能校对工作台'));
-    // A later issue's screen says so honestly.
-    expect((await screen.findByTestId('feature-unavailable')).textContent).toContain('「文本校对」尚未开放');
+    // Text proofreading (issue 4) is built: the home screen shows its editor.
+    expect(await screen.findByTestId('home-screen')).toBeTruthy();
   });
 
   it.each(['/editor', '/pdfdetail', '/teamApply', '/apiApply', '/share', '/sms_invite'])(
@@ -55,7 +55,7 @@ describe('main layout and routes (spec §2)', () => {
 
   it('keeps a kept-alive screen mounted (hidden) after navigating away, and unmounts others', async () => {
     const app = renderApp({ path: '/' });
-    await screen.findByTestId('feature-unavailable');
+    await screen.findByTestId('home-screen');
     const home = document.querySelector('[data-screen="/"]') as HTMLElement;
     expect(home.hidden).toBe(false);
     act(() => app.goTo('/format'));
