@@ -496,12 +496,11 @@ export const proofreadJobMachine = setup({
             'cancel requested': { target: 'cancelled' },
             'server message': [
               {
+                // a paragraph the checker failed on (socket.md): its characters are refunded and its
+                // normal result (no findings) follows, so the stream still ends; the user is told
                 guard: ({ context, event }) => isForCheck(event.message, context.checkId) && errorText(event.message) !== null,
-                target: 'failed',
                 actions: enqueueActions(({ enqueue, event }) => {
-                  const text = errorText(event.message) ?? '系统异常';
-                  enqueue.assign({ error: text });
-                  enqueue({ type: 'notify', params: { status: 'error', title: text } });
+                  enqueue({ type: 'notify', params: { status: 'error', title: errorText(event.message) ?? '系统异常' } });
                 }),
               },
               {

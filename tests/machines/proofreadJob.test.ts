@@ -74,7 +74,8 @@ const model = setup({
         },
         RESULT_DUPLICATE: { guard: ({ context }) => context.received === 1, target: 'streaming' },
         RESULT_REST: { target: 'done', actions: assign(({ context }) => ({ received: context.sent, unchecked: 0 as const })) },
-        SOCKET_ERROR: { target: 'failed' },
+        // a failed paragraph is reported, then its normal (empty) result follows: the check goes on
+        SOCKET_ERROR: { target: 'streaming' },
         CANCEL: { target: 'cancelled' },
       },
     },
@@ -186,7 +187,8 @@ function harness() {
       for (let p = received; p < n; p++) actor.send({ type: 'server message', message: resultFor(p, p === n - 1) });
     },
     socketError() {
-      actor.send({ type: 'server message', message: message(['系统异常'], { status: 500 }) });
+      actor.send({ type: 'server message', message: message(['第2段校对失败，未扣字数，请稍后重试'], { status: 500 }) });
+      expect(notices.at(-1)?.title).toBe('第2段校对失败，未扣字数，请稍后重试');
     },
     edit() {
       edits++;
