@@ -50,7 +50,7 @@ export const MODE3: SpellParams = {
   fuzzy: false,
   shape: true,
   maxPattern: 4,
-  maxCharCost: 12.5,
+  maxCharCost: 15,
   inWordCost: 0,
   editsPerChars: 8,
   knownWordCost: 3,
@@ -66,7 +66,7 @@ export const MODE4: SpellParams = {
   fuzzy: true,
   fuzzyCost: 3.5,
   maxPattern: 5,
-  maxCharCost: 14,
+  maxCharCost: 16,
 };
 
 export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';

@@ -10,6 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, loadEngine } from '../index';
 import type { Issue } from '../types';
+import { MODE3, MODE4 } from '../spell';
+
+// tuning hooks: SPELL3 / SPELL4 = JSON merged into the mode parameters;
+// BENCH_SPLIT=even|odd keeps every other pair of each CSC set (tune on one half, report the other)
+if (process.env.SPELL3) Object.assign(MODE3, JSON.parse(process.env.SPELL3));
+if (process.env.SPELL4) Object.assign(MODE4, JSON.parse(process.env.SPELL4));
+const SPLIT = process.env.BENCH_SPLIT;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -106,6 +113,7 @@ function main() {
       const name = f.replace(/\.tsv$/, '');
       if (ONLY && !ONLY.includes(name)) continue;
       let pairs = readFileSync(path.join(cscDir, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]).filter((p) => p.length === 2 && p[0].length === p[1].length);
+      if (SPLIT === 'even' || SPLIT === 'odd') pairs = pairs.filter((_, k) => k % 2 === (SPLIT === 'even' ? 0 : 1));
       const total = pairs.length;
       if (name.startsWith('lemon') && pairs.length > SAMPLE) {
         const step = pairs.length / SAMPLE;
