@@ -1,0 +1,132 @@
+// Text proofreading in Chromium against the real server and engine (issue 4 item 6): highlights and
+// suggestions, accept, ignore, add to the dictionary, mode 4 without a right, and an exhausted quota.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const PASSWORD = 'e2e-proof-123';
+const phone = uniquePhone().replace(/^139/, '137');
+
+// sentences with errors the engine catches (checked with `npm run -s check`)
+const TEXT = ['他跑的很快。', '他的成积很好。', '这个这个问题很重要。'].join('\n');
+
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  browser = await openBrowser();
+  const { page } = browser;
+  // a new free account (20,000 characters, no fine-proofreading right)
+  await page.goto(`${baseUrl}/workbench/login`);
+  await page.getByRole('tab', { name: '注册' }).click();
+  const form = page.getByRole('form', { name: '注册' });
+  await form.locator('input[name="phone"]').fill(phone);
+  await form.getByRole('button', { name: '发送验证码' }).click();
+  const code = await waitForSmsCode(dataDir, phone, 'register');
+  await form.locator('input[name="code"]').fill(code);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.locator('input[name="confirm"]').fill(PASSWORD);
+  await form.getByRole('button', { name: '注册并登录' }).click();
+  await page.waitForURL(`${baseUrl}/workbench/`);
+  await page.getByTestId('home-screen').waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function check(page: BrowserSession['page']) {
+  await page.getByTestId('check-button').click();
+  // the check ends when the button is ready again and the progress bar is gone
+  await page.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
+  await expect.poll(() => page.getByTestId('check-button').isEnabled()).toBe(true);
+}
+
+const originals = (page: BrowserSession['page']) =>
+  page.getByTestId('finding-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-original')));
+
+describe('text proofreading in Chromium', () => {
+  it('shows the empty state, then highlights and suggestions for pasted text', async () => {
+    const { page } = browser;
+    await page.getByTestId('home-empty').waitFor();
+    const editor = page.getByTestId('proofread-editor');
+    await editor.focus();
+    // paste through the clipboard event path: insertText is what a paste produces in a textarea
+    await page.keyboard.insertText(TEXT);
+    await expect.poll(() => page.getByTestId('word-count').textContent()).toContain(String(TEXT.replace(/\s/g, '').length));
+    await check(page);
+    await expect.poll(() => originals(page)).toEqual(expect.arrayContaining(['的', '积', '这个这个']));
+    // inline highlights in the backdrop, one per finding
+    expect(await page.getByTestId('editor-backdrop').locator('mark').count()).toBe(await page.getByTestId('finding-item').count());
+    // suggestions are shown
+    const first = page.getByTestId('finding-item').filter({ has: page.locator('[data-testid="finding-original"]', { hasText: /^积$/ }) });
+    await expect.poll(() => first.getByTestId('finding-suggestion').first().textContent()).toBe('绩');
+    await page.screenshot({ path: screenshotPath('proofread-light.png') });
+  });
+
+  it('accepts a suggestion and the text changes', async () => {
+    const { page } = browser;
+    const item = page.locator('[data-testid="finding-item"][data-original="积"]');
+    await item.getByTestId('finding-suggestion').first().click();
+    await expect.poll(() => page.getByTestId('proofread-editor').inputValue()).toContain('他的成绩很好。');
+    await expect.poll(() => originals(page)).not.toContain('积');
+  });
+
+  it('ignores a finding', async () => {
+    const { page } = browser;
+    const item = page.locator('[data-testid="finding-item"][data-original="这个这个"]');
+    await item.click();
+    await item.getByTestId('finding-ignore').click();
+    await expect.poll(() => originals(page)).not.toContain('这个这个');
+    // the text is unchanged
+    expect(await page.getByTestId('proofread-editor').inputValue()).toContain('这个这个问题很重要。');
+  });
+
+  it('adds a word to the dictionary and it is no longer flagged on re-check', async () => {
+    const { page } = browser;
+    const item = page.locator('[data-testid="finding-item"][data-original="的"]');
+    await item.click();
+    await item.getByTestId('finding-more').click();
+    await page.getByTestId('finding-add-word').click();
+    await expect.poll(() => originals(page)).not.toContain('的');
+    await check(page);
+    await expect.poll(() => page.getByTestId('finding-item').count()).toBe(0);
+    await page.getByTestId('no-findings').waitFor();
+  });
+
+  it('keeps the text and results when navigating away and back', async () => {
+    const { page } = browser;
+    const before = await page.getByTestId('proofread-editor').inputValue();
+    await page.getByTestId('side-bar').getByRole('link', { name: '个人中心' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/user`);
+    await page.getByTestId('side-bar').getByRole('link', { name: '文本校对' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/`);
+    expect(await page.getByTestId('proofread-editor').inputValue()).toBe(before);
+  });
+
+  it('mode 4 without a fine-proofreading right shows the spec message and stays in mode 3', async () => {
+    const { page } = browser;
+    await page.getByTestId('mode-4').click();
+    await page.getByText('该模型资源消耗较大，暂时只开放给付费用户体验。').first().waitFor();
+    await expect.poll(() => page.getByTestId('mode-3').getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('an exhausted quota opens the quota dialog', async () => {
+    const { page } = browser;
+    // use the account's high-speed characters up (a direct write to the server's database)
+    const db = new Database(join(dataDir, 'workbench.sqlite'));
+    try {
+      db.pragma('busy_timeout = 5000');
+      const user = db.prepare('SELECT uid FROM users WHERE phone = ?').get(phone) as { uid: number };
+      db.prepare('UPDATE right_grants SET remaining = 0 WHERE uid = ? AND user_right_type = 1').run(user.uid);
+    } finally {
+      db.close();
+    }
+    await page.getByTestId('proofread-editor').fill('今天天气很好，我们去公园散步。');
+    await page.getByTestId('check-button').click();
+    await page.getByTestId('quota-dialog').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: screenshotPath('proofread-quota.png') });
+  });
+});
