@@ -32,6 +32,7 @@ import { AppActorContext, useLanguage } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { FindingCard } from './FindingCard';
 import { categoryLabels, paletteOf } from './categories';
+import './notices';
 
 function useJob(): ProofreadJobRef {
   const app = AppActorContext.useActorRef();
