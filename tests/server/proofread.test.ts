@@ -16,7 +16,9 @@ let token: string;
 let uid: number;
 let client: SocketClient;
 
-const TEXT = '我们明天讨论这个问提。\n\n他在次来到北京,很高兴。';
+/** A paragraph long enough (>= MIN_UNIT) to be a unit of its own. */
+const long = (head: string, n: number) => head + `第${n}段的补充说明：各部门按照计划推进工作，按时完成任务，并及时报告进展情况。`.repeat(5);
+const TEXT = `${long('我们明天讨论这个问提。', 1)}\n\n${long('他在次来到北京,很高兴。', 2)}`;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -41,13 +43,14 @@ describe('check_text over real HTTP and a real socket', () => {
     expect(run.checkId).toMatch(/^c_/);
     const idMessage = run.messages.find((m) => m.type === 2 && m.cmd === 3) as { data: { check_id: string; paragraphs: number } };
     expect(idMessage.data).toEqual({ check_id: run.checkId, paragraphs: 2 });
+    expect(splitUnits(TEXT)).toHaveLength(2);
     expect(run.results.map((r) => r.paragraph).sort()).toEqual([0, 1]);
     expect(run.results.filter((r) => r.done)).toHaveLength(1);
     expect(run.results[run.results.length - 1].done).toBe(true);
     const issues = run.results.flatMap((r) => r.issues);
     for (const i of issues) expect(TEXT.slice(i.start, i.end)).toBe(i.original);
     expect(issues).toEqual(expect.arrayContaining([expect.objectContaining({ original: '提', suggestions: ['题'] }), expect.objectContaining({ original: '在', suggestions: ['再'] })]));
-    expect(run.results.find((r) => r.paragraph === 1)!.offset).toBe(TEXT.indexOf('他'));
+    expect(run.results.find((r) => r.paragraph === 1)!.offset).toBe(TEXT.indexOf('他在次'));
     expect(run.used).toBe(countChars(TEXT));
     expect(await wordsNum()).toBe(before - countChars(TEXT));
     // every indexed message was acknowledged, so nothing waits for re-sending
@@ -57,17 +60,28 @@ describe('check_text over real HTTP and a real socket', () => {
   });
 
   it('serves a re-check from the cache without charging, and charges only the changed paragraph', async () => {
-    const text = '这是缓存测试的第一段。\n这是缓存测试的第二段。';
+    const text = `${long('这是缓存测试的第一段。', 1)}\n${long('这是缓存测试的第二段。', 2)}`;
     const first = await runCheck(base, token, client, { text });
     expect(first.used).toBe(countChars(text));
     const before = await wordsNum();
     const again = await runCheck(base, token, client, { text });
     expect(again.used).toBe(0);
     expect(await wordsNum()).toBe(before);
-    const changed = '这是缓存测试的第一段。\n这是改过的第二段。';
-    const third = await runCheck(base, token, client, { text: changed });
-    expect(third.used).toBe(countChars('这是改过的第二段。'));
-    expect(await wordsNum()).toBe(before - countChars('这是改过的第二段。'));
+    const changedParagraph = long('这是改过的第二段。', 2);
+    const third = await runCheck(base, token, client, { text: `${long('这是缓存测试的第一段。', 1)}\n${changedParagraph}` });
+    expect(third.used).toBe(countChars(changedParagraph));
+    expect(await wordsNum()).toBe(before - countChars(changedParagraph));
+  });
+
+  it('joins short lines into one unit and streams it as one paragraph', async () => {
+    const text = '标题\n\n第一行，有个问提。\r\n第二行。';
+    const units = splitUnits(text);
+    expect(units).toHaveLength(1);
+    expect(units[0]).toMatchObject({ offset: 0, text: '标题\n\n第一行，有个问提。\r\n第二行。' });
+    const run = await runCheck(base, token, client, { text });
+    expect(run.results).toHaveLength(1);
+    const typo = run.results[0].issues.find((i) => i.original === '提')!;
+    expect(typo.start).toBe(text.indexOf('问提') + 1);
   });
 
   it('splits a long paragraph without newlines instead of refusing it', async () => {
@@ -169,7 +183,7 @@ describe('check_text over real HTTP and a real socket', () => {
     const socket = await SocketClient.open(base, other);
     try {
       const before = await wordsNum(other);
-      const text = Array.from({ length: 30 }, (_, n) => `第${n}段：我们今天在会议室讨论了下一阶段的工作安排，大家都发表了自己的看法，会议开得很成功。`).join('\n');
+      const text = Array.from({ length: 80 }, (_, n) => `第${n}段：我们今天在会议室讨论了下一阶段的工作安排，大家都发表了自己的看法，会议开得很成功。`).join('\n');
       const units = splitUnits(text);
       const res = await http(base, 'POST', '/misscut/v1/check_text', other, { text }, { session: socket.sessionId });
       expect(res.status).toBe(200);
@@ -193,13 +207,14 @@ describe('check_text over real HTTP and a real socket', () => {
 
   it('reports a failed paragraph on the socket, refunds it and finishes the stream', async () => {
     const before = await wordsNum();
-    const text = `第一段没有问题。\n第二段${FAULT}会失败。\n第三段也没有问题。`;
+    const failing = long(`第二段${FAULT}会失败。`, 2);
+    const text = `${long('第一段没有问题。', 1)}\n${failing}\n${long('第三段也没有问题。', 3)}`;
     const run = await runCheck(base, token, client, { text });
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0][0]).toContain('第2段');
     expect(run.results).toHaveLength(3);
     expect(run.results.filter((r) => r.done)).toHaveLength(1);
-    const failedChars = countChars(`第二段${FAULT}会失败。`);
+    const failedChars = countChars(failing);
     expect(run.used).toBe(countChars(text) - failedChars);
     expect(await wordsNum()).toBe(before - (countChars(text) - failedChars));
     // the server is still fine

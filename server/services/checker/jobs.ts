@@ -31,41 +31,68 @@ export interface Unit {
 }
 
 const SENTENCE_END = /[。！？；!?;…\n]/;
+/** Consecutive short lines are checked (and streamed, cached, charged) together up to this length. */
+export const MIN_UNIT = 160;
 
-/** Non-empty paragraphs (split on line breaks), long ones cut at sentence ends; offsets are UTF-16 into `text`. */
-export function splitUnits(text: string, maxUnit = MAX_UNIT): Unit[] {
+/**
+ * Units of a text: its lines (split on `\n`), consecutive short lines joined until a unit reaches MIN_UNIT
+ * characters, lines longer than MAX_UNIT cut at sentence ends (never refused for length); blank units are
+ * skipped. Offsets are UTF-16 offsets into `text`; a unit's text is exactly `text.slice(offset, offset + length)`.
+ */
+export function splitUnits(text: string, maxUnit = MAX_UNIT, minUnit = MIN_UNIT): Unit[] {
   const units: Unit[] = [];
   const push = (offset: number, part: string) => {
-    if (!/\S/.test(part)) return;
-    units.push({ index: units.length, offset, text: part, hash: createHash('sha1').update(part).digest('hex'), chars: countChars(part) });
+    const trimmed = part.replace(/[\r\n]+$/, '');
+    if (!/\S/.test(trimmed)) return;
+    units.push({ index: units.length, offset, text: trimmed, hash: createHash('sha1').update(trimmed).digest('hex'), chars: countChars(trimmed) });
+  };
+  // pending group of short lines: [start offset, end offset)
+  let groupStart = -1;
+  let groupEnd = -1;
+  const flush = () => {
+    if (groupStart >= 0) push(groupStart, text.slice(groupStart, groupEnd));
+    groupStart = groupEnd = -1;
   };
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    let line = text.slice(start, end);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    let pos = 0;
-    while (line.length - pos > maxUnit) {
-      let cut = -1;
-      for (let i = pos + maxUnit; i > pos + maxUnit / 2; i--) {
-        if (SENTENCE_END.test(line[i - 1])) {
-          cut = i;
-          break;
+    const lineEnd = end > start && text[end - 1] === '\r' ? end - 1 : end;
+    const length = lineEnd - start;
+    if (length > maxUnit) {
+      flush();
+      const line = text.slice(start, lineEnd);
+      let pos = 0;
+      while (line.length - pos > maxUnit) {
+        let cut = -1;
+        for (let i = pos + maxUnit; i > pos + maxUnit / 2; i--) {
+          if (SENTENCE_END.test(line[i - 1])) {
+            cut = i;
+            break;
+          }
         }
+        if (cut < 0) {
+          cut = pos + maxUnit;
+          const c = line.charCodeAt(cut - 1);
+          if (c >= 0xd800 && c <= 0xdbff) cut--; // never split a surrogate pair
+        }
+        push(start + pos, line.slice(pos, cut));
+        pos = cut;
       }
-      if (cut < 0) {
-        cut = pos + maxUnit;
-        const c = line.charCodeAt(cut - 1);
-        if (c >= 0xd800 && c <= 0xdbff) cut--; // never split a surrogate pair
+      push(start + pos, line.slice(pos));
+    } else if (/\S/.test(text.slice(start, lineEnd))) {
+      if (groupStart < 0) groupStart = start;
+      else if (lineEnd - groupStart > maxUnit) {
+        flush();
+        groupStart = start;
       }
-      push(start + pos, line.slice(pos, cut));
-      pos = cut;
+      groupEnd = lineEnd;
+      if (groupEnd - groupStart >= minUnit) flush();
     }
-    push(start + pos, line.slice(pos));
     if (end >= text.length) break;
     start = end + 1;
   }
+  flush();
   return units;
 }
 
