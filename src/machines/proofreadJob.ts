@@ -60,10 +60,16 @@ export interface ProofreadContext {
   checkId: string | null;
   segments: Segment[];
   total: number;
-  /** server paragraph indexes received for the current check (dedupe) */
-  received: number[];
+  /**
+   * server paragraph indexes received for the current check (dedupe). Mutable on purpose, like
+   * `replaced` and the `results` entries of a running check: a 100,000-character text streams
+   * thousands of messages and copying per message would be quadratic. A new check gets new sets.
+   */
+  received: Set<number>;
+  /** how many paragraphs arrived (received.size, as a value views can select) */
+  receivedCount: number;
   /** hashes of sent paragraphs that got results in this check */
-  replaced: string[];
+  replaced: Set<string>;
   /** socket messages that arrived before the check id was known */
   early: ServerMessage[];
   error: string | null;
@@ -240,15 +246,21 @@ function allUnchecked(results: Record<string, ParagraphResult>): Record<string, 
   return next;
 }
 
-/** Applies one check-result message of the current check; undefined when it is not for us. */
-function applyResult(context: ProofreadContext, data: CheckResultData): Partial<ProofreadContext> | undefined {
-  if (data.check_id !== context.checkId || context.received.includes(data.paragraph)) return undefined;
-  const results = { ...context.results };
-  const replaced = [...context.replaced];
+function isNewResult(context: ProofreadContext, data: CheckResultData): boolean {
+  return data.check_id === context.checkId && !context.received.has(data.paragraph);
+}
+
+/**
+ * Applies one check-result message of the current check (in place, see `received`). The findings
+ * shown are derived again about 20 times per check, not per message.
+ */
+function applyResult(context: ProofreadContext, data: CheckResultData, last: boolean): Partial<ProofreadContext> {
+  if (!isNewResult(context, data)) return {};
+  const { results, replaced } = context;
   // a paragraph's first result in this check replaces the findings it had before
   const reset = (seg: Segment) => {
-    if (replaced.includes(seg.hash)) return;
-    replaced.push(seg.hash);
+    if (replaced.has(seg.hash)) return;
+    replaced.add(seg.hash);
     results[seg.hash] = { issues: [], checked: true };
   };
   const first = segmentAt(context.segments, data.offset);
@@ -257,14 +269,15 @@ function applyResult(context: ProofreadContext, data: CheckResultData): Partial<
     const seg = segmentAt(context.segments, issue.start);
     if (!seg || issue.end > seg.end) continue;
     reset(seg);
-    const r = results[seg.hash];
-    results[seg.hash] = { checked: true, issues: [...r.issues, { ...issue, start: issue.start - seg.start, end: issue.end - seg.start }] };
+    results[seg.hash].issues.push({ ...issue, start: issue.start - seg.start, end: issue.end - seg.start });
   }
+  context.received.add(data.paragraph);
+  const count = context.received.size;
+  const every = Math.max(1, Math.floor(context.total / 20));
+  const refresh = last || count <= 3 || count % every === 0;
   return {
-    results,
-    replaced,
-    received: [...context.received, data.paragraph],
-    findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes),
+    receivedCount: count,
+    ...(refresh ? { results: { ...results }, findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes) } : {}),
     ...(typeof data.used === 'number' ? { used: data.used } : {}),
   };
 }
@@ -272,7 +285,7 @@ function applyResult(context: ProofreadContext, data: CheckResultData): Partial<
 /** At the end of a check every sent paragraph counts as checked (those without findings too). */
 function finishResults(context: ProofreadContext): Record<string, ParagraphResult> {
   const results = { ...context.results };
-  for (const seg of context.segments) if (!context.replaced.includes(seg.hash)) results[seg.hash] = { issues: [], checked: true };
+  for (const seg of context.segments) if (!context.replaced.has(seg.hash)) results[seg.hash] = { issues: [], checked: true };
   return results;
 }
 
@@ -294,15 +307,16 @@ function errorText(message: ServerMessage): string | null {
   return null;
 }
 
-function progressDone(context: ProofreadContext, data?: CheckResultData): boolean {
-  return Boolean(data?.done) || (context.total > 0 && context.received.length >= context.total);
+/** Whether this (new) result ends the check: `done`, or every paragraph announced has arrived. */
+function endsCheck(context: ProofreadContext, data: CheckResultData): boolean {
+  return data.done || (context.total > 0 && context.received.size + 1 >= context.total);
 }
 
 /** Paragraphs done / total, 0..1 (1 when nothing is running). */
 export function progressOf(context: ProofreadContext, streaming: boolean): number {
   if (!streaming) return 1;
   if (!context.total) return 0;
-  return Math.min(1, context.received.length / context.total);
+  return Math.min(1, context.receivedCount / context.total);
 }
 
 // ---- the machine --------------------------------------------------------------------------------
@@ -359,8 +373,9 @@ export const proofreadJobMachine = setup({
     checkId: null,
     segments: [],
     total: 0,
-    received: [],
-    replaced: [],
+    received: new Set(),
+    receivedCount: 0,
+    replaced: new Set(),
     early: [],
     error: null,
     used: null,
@@ -437,7 +452,7 @@ export const proofreadJobMachine = setup({
       initial: 'idle',
       on: {
         'check requested': [
-          { guard: 'nothing to check', target: '.done', actions: assign({ error: null, checkId: null, total: 0, received: [], segments: [] }) },
+          { guard: 'nothing to check', target: '.done', actions: assign({ error: null, checkId: null, total: 0, received: () => new Set<number>(), receivedCount: 0, segments: [] }) },
           { target: '.submitting' },
         ],
       },
@@ -448,8 +463,9 @@ export const proofreadJobMachine = setup({
             segments: planCheck(context.text, context.results).segments,
             checkId: null,
             total: 0,
-            received: [],
-            replaced: [],
+            received: new Set<number>(),
+            receivedCount: 0,
+            replaced: new Set<string>(),
             early: [],
             error: null,
             used: null,
@@ -511,15 +527,14 @@ export const proofreadJobMachine = setup({
                 guard: ({ context, event }) => {
                   if (!isForCheck(event.message, context.checkId) || event.message.cmd !== 2) return false;
                   const data = event.message.data as CheckResultData;
-                  const next = applyResult(context, data);
-                  return next !== undefined && progressDone({ ...context, ...next }, data);
+                  return isNewResult(context, data) && endsCheck(context, data);
                 },
                 target: 'done',
-                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData) ?? {}),
+                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData, true)),
               },
               {
                 guard: ({ context, event }) => isForCheck(event.message, context.checkId) && event.message.cmd === 2,
-                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData) ?? {}),
+                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData, false)),
               },
             ],
           },
@@ -532,6 +547,10 @@ export const proofreadJobMachine = setup({
         },
         // what arrived stays; the paragraphs not reached remain unchecked
         cancelled: {
+          entry: assign(({ context }) => ({
+            results: { ...context.results },
+            findings: deriveFindings(context.text, context.results, context.ignoredWords, context.ignoredOnes),
+          })),
           invoke: { src: 'cancel check', input: ({ context }) => ({ checkId: context.checkId ?? '' }) },
         },
         failed: {},

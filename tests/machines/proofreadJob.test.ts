@@ -267,17 +267,17 @@ describe('proofreading job (model-based)', () => {
           },
           RESULT_ONE: () => {
             const c = h.actor.getSnapshot().context;
-            if (c.received.length !== 0 || c.segments.length !== 2) return;
+            if (c.received.size !== 0 || c.segments.length !== 2) return;
             h.resultOne();
             expect(h.actor.getSnapshot().context.findings.map((f) => f.original)).toContain('的');
           },
           RESULT_DUPLICATE: () => {
-            if (h.actor.getSnapshot().context.received.length !== 1) return;
+            if (h.actor.getSnapshot().context.received.size !== 1) return;
             const before = h.actor.getSnapshot().context.findings.length;
             h.duplicate();
             expect(h.actor.getSnapshot().context.findings.length).toBe(before);
           },
-          RESULT_REST: () => h.resultRest(h.actor.getSnapshot().context.received.length),
+          RESULT_REST: () => h.resultRest(h.actor.getSnapshot().context.received.size),
           SOCKET_ERROR: () => h.socketError(),
           CANCEL: async () => {
             h.actor.send({ type: 'cancel requested' });
