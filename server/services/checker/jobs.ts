@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { CheckOptions, Issue } from '../../../engine';
+import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
 import { AppError, badRequest, notFound } from '../../errors';
-import { loadUserDictionary } from '../dictionary';
+import { loadUserDictionary, type UserDictionary } from '../dictionary';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
 import { ResultCache } from './cache';
 import { checkerPool, type CheckerPool } from './pool';
@@ -116,6 +116,15 @@ interface Job {
   pendingCharged: number;
 }
 
+type DictTask = { key: string; value: CustomDictionaries } | undefined;
+
+/** The user's dictionaries for the pool (sent to each worker once per version), or nothing when empty. */
+function dictionaryTask(uid: number, dict: UserDictionary): DictTask {
+  if (dict.fingerprint === 'empty') return undefined;
+  const { fingerprint, ...value } = dict;
+  return { key: `${uid}:${fingerprint}`, value };
+}
+
 const CHECK_ID = () => `c_${randomBytes(8).toString('hex')}`;
 
 /** Advanced proofreading (bit 128) needs right 16; without it the bit is dropped silently. */
@@ -150,15 +159,8 @@ export class CheckService {
     if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
 
     const dict = await loadUserDictionary(db, input.uid);
-    const options: CheckOptions = {
-      mode: input.mode,
-      checkOptions,
-      lang: input.lang,
-      wrongWords: dict.wrongWords,
-      sensitiveWords: dict.sensitiveWords,
-      keyWords: dict.keyWords,
-      allowedWords: dict.allowedWords,
-    };
+    const options: CheckOptions = { mode: input.mode, checkOptions, lang: input.lang };
+    const dictionaries = dictionaryTask(input.uid, dict);
     const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${checkOptions}|${input.lang}|${dict.fingerprint}`;
     const uncached = units.filter((u) => !this.cache.has(keyOf(u)));
     const charge = uncached.reduce((s, u) => s + u.chars, 0);
@@ -178,7 +180,7 @@ export class CheckService {
     const job: Job = { id, uid: input.uid, sessionId: input.sessionId, cancelled: false, finished: false, consumption, pendingCharged: charge };
     this.jobs.set(id, job);
     realtime.sendToSession(input.sessionId, { type: 2, cmd: 3, status: 200, data: { check_id: id, paragraphs: units.length } });
-    void this.run(job, units, options, keyOf, charge);
+    void this.run(job, units, options, dictionaries, keyOf, charge);
     return { check_id: id, paragraphs: units.length, charged: charge };
   }
 
@@ -197,8 +199,8 @@ export class CheckService {
     const max = await rightBalance(db, input.uid, input.limitType ?? 128);
     if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
     const dict = await loadUserDictionary(db, input.uid);
-    const options: CheckOptions = { mode: input.mode, checkOptions: input.checkOptions, lang: input.lang, ...dict };
-    delete (options as { fingerprint?: string }).fingerprint;
+    const options: CheckOptions = { mode: input.mode, checkOptions: input.checkOptions, lang: input.lang };
+    const dictionaries = dictionaryTask(input.uid, dict);
     const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${input.checkOptions}|${input.lang}|${dict.fingerprint}`;
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
@@ -215,7 +217,7 @@ export class CheckService {
           const key = keyOf(u);
           let issues = this.cache.get(key);
           if (!issues) {
-            issues = await this.pool.check(u.text, options, group);
+            issues = await this.pool.check(u.text, options, group, dictionaries);
             this.cache.set(key, issues);
           }
           return issues.map((i) => ({ ...i, start: i.start + u.offset, end: i.end + u.offset }));
@@ -245,7 +247,7 @@ export class CheckService {
     return refundRight(this.app.db, job.consumption, amount, reason);
   }
 
-  private async run(job: Job, units: Unit[], options: CheckOptions, keyOf: (u: Unit) => string, charged: number): Promise<void> {
+  private async run(job: Job, units: Unit[], options: CheckOptions, dictionaries: DictTask, keyOf: (u: Unit) => string, charged: number): Promise<void> {
     const { realtime, log } = this.app;
     let remaining = units.length;
     let used = charged;
@@ -279,7 +281,7 @@ export class CheckService {
         continue;
       }
       pending.push(
-        this.pool.check(unit.text, options, job.id).then(
+        this.pool.check(unit.text, options, job.id, dictionaries).then(
           (issues) => {
             this.cache.set(key, issues);
             if (job.cancelled) return;

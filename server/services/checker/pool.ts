@@ -1,7 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { CheckOptions, Issue } from '../../../engine';
-import type { WorkerReply } from './worker-body';
+import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
+import type { WorkerReply, WorkerTask } from './worker-body';
+
+/** How many dictionaries a worker keeps (must not exceed WORKER_DICT_CACHE in worker-body.ts). */
+const KNOWN_DICTS = 150;
 
 /**
  * A small pool of `worker_threads` running the engine, so a long check never blocks the HTTP server.
@@ -13,6 +16,7 @@ interface Task {
   id: number;
   text: string;
   options: CheckOptions;
+  dict?: { key: string; value: CustomDictionaries };
   resolve: (issues: Issue[]) => void;
   reject: (error: Error) => void;
   group: string;
@@ -22,6 +26,8 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   busy: Task | null;
+  /** dictionary keys this worker holds, oldest first */
+  known: string[];
 }
 
 export class CheckerPool {
@@ -32,6 +38,9 @@ export class CheckerPool {
   private closed = false;
   readonly size: number;
   private readyWaiters: Array<() => void> = [];
+  /** Workers that died before loading their lexicons; after a few the pool gives up instead of looping. */
+  private startFailures = 0;
+  private broken: Error | null = null;
 
   constructor(size?: number) {
     const env = Number(process.env.CHECK_WORKERS);
@@ -47,15 +56,22 @@ export class CheckerPool {
   /** Resolves when at least one worker has loaded its lexicons. */
   async ready(): Promise<void> {
     this.warm();
+    if (this.broken) throw this.broken;
     if (this.slots.some((s) => s.ready)) return;
     await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+    if (this.broken) throw this.broken;
   }
 
-  check(text: string, options: CheckOptions, group = 'default'): Promise<Issue[]> {
+  /**
+   * Checks one paragraph in a worker. `dict` (custom dictionaries with a key that changes whenever they do)
+   * is sent to each worker once and then referred to by key.
+   */
+  check(text: string, options: CheckOptions, group = 'default', dict?: { key: string; value: CustomDictionaries }): Promise<Issue[]> {
     if (this.closed) return Promise.reject(new Error('checker pool closed'));
+    if (this.broken) return Promise.reject(this.broken);
     this.warm();
     return new Promise<Issue[]>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, text, options, resolve, reject, group };
+      const task: Task = { id: this.nextId++, text, options, dict, resolve, reject, group };
       let queue = this.groups.get(group);
       if (!queue) {
         this.groups.set(group, (queue = []));
@@ -92,11 +108,12 @@ export class CheckerPool {
   private spawn(): void {
     const worker = new Worker(new URL('./worker.mjs', import.meta.url));
     worker.unref();
-    const slot: Slot = { worker, ready: false, busy: null };
+    const slot: Slot = { worker, ready: false, busy: null, known: [] };
     this.slots.push(slot);
     worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
         slot.ready = true;
+        this.startFailures = 0;
         for (const wake of this.readyWaiters.splice(0)) wake();
         this.dispatch();
         return;
@@ -115,6 +132,13 @@ export class CheckerPool {
       slot.busy = null;
       this.slots = this.slots.filter((s) => s !== slot);
       task?.reject(error);
+      if (!slot.ready && ++this.startFailures >= 3) {
+        // The workers cannot start (e.g. missing lexicons): fail checks instead of respawning forever.
+        this.broken = new Error(`checker workers cannot start: ${error.message}`);
+        for (const group of [...this.groups.keys()]) this.cancelGroup(group);
+        for (const wake of this.readyWaiters.splice(0)) wake();
+        return;
+      }
       if (!this.closed) {
         this.spawn();
         this.dispatch();
@@ -151,7 +175,16 @@ export class CheckerPool {
       slot.busy = task;
       // Tasks hold the worker busy; keep the process alive while work is pending.
       slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, text: task.text, options: task.options });
+      const message: WorkerTask = { id: task.id, text: task.text, options: task.options };
+      if (task.dict) {
+        message.dictKey = task.dict.key;
+        const at = slot.known.indexOf(task.dict.key);
+        if (at >= 0) slot.known.splice(at, 1);
+        else message.dict = task.dict.value;
+        slot.known.push(task.dict.key);
+        if (slot.known.length > KNOWN_DICTS) slot.known.shift();
+      }
+      slot.worker.postMessage(message);
     }
     for (const slot of this.slots) if (!slot.busy) slot.worker.unref();
   }

@@ -1,24 +1,46 @@
 import { parentPort } from 'node:worker_threads';
-import { check, loadEngine, type CheckOptions } from '../../../engine';
+import { check, loadEngine, type CheckOptions, type CustomDictionaries } from '../../../engine';
 
-/** A checker worker: loads the lexicons once, then checks one paragraph per message. */
+/**
+ * A checker worker: loads the lexicons once, then checks one paragraph per message. A task may carry a
+ * `dictKey`: the dictionaries sent with it are kept under that key (a few hundred at most), and later tasks
+ * with the same key may leave them out.
+ */
 export interface WorkerTask {
   id: number;
   text: string;
   options: CheckOptions;
+  dictKey?: string;
+  dict?: CustomDictionaries;
 }
 export type WorkerReply = { id: number; ok: true; issues: ReturnType<typeof check>; ms: number } | { id: number; ok: false; error: string } | { ready: true; loadMs: number };
 
+export const WORKER_DICT_CACHE = 200;
+
 const port = parentPort!;
+// Fault injection for tests (CHECKER_FAULT_MARKER unset in production): a paragraph containing it fails.
 const fault = process.env.CHECKER_FAULT_MARKER;
+const dicts = new Map<string, CustomDictionaries>();
 const { loadMs } = loadEngine();
 port.postMessage({ ready: true, loadMs } satisfies WorkerReply);
 port.on('message', (task: WorkerTask) => {
   const t0 = performance.now();
   try {
-    // Fault injection for tests (CHECKER_FAULT_MARKER unset in production): a paragraph containing it fails.
     if (fault && task.text.includes(fault)) throw new Error('checker fault injected');
-    const issues = check(task.text, task.options);
+    let dict = task.dict;
+    if (task.dictKey) {
+      if (dict) {
+        dicts.delete(task.dictKey);
+        dicts.set(task.dictKey, dict);
+        if (dicts.size > WORKER_DICT_CACHE) dicts.delete(dicts.keys().next().value as string);
+      } else {
+        dict = dicts.get(task.dictKey);
+        if (!dict) throw new Error(`dictionary ${task.dictKey} not known to this worker`);
+        dicts.delete(task.dictKey);
+        dicts.set(task.dictKey, dict);
+      }
+    }
+    const issues = check(task.text, { ...task.options, ...dict });
     port.postMessage({ id: task.id, ok: true, issues, ms: performance.now() - t0 } satisfies WorkerReply);
   } catch (error) {
     port.postMessage({ id: task.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
