@@ -13,6 +13,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('rights', () => {
+  it('grants the defaults at registration', async () => {
+    const fresh = await register(t, '13900000023');
+    const freshUid = (await call(t.app, 'GET', '/user/user_info', undefined, fresh)).json.result.uid;
+    const rows = await rightsDb(t.app.db).selectFrom('right_grants').select(['user_right_type', 'remaining']).where('uid', '=', freshUid).orderBy('user_right_type').execute();
+    expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([[1, 20000], [32, 5000], [64, 20000], [128, 5000]]);
+  });
+
   it('gives new free users the documented defaults', async () => {
     const words = await call(t.app, 'GET', '/user/check_words_num', undefined, token);
     expect(words.json.result).toEqual({ words_num: 20000, max_text: 5000, num_desc: '20000字' });

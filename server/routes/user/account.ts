@@ -2,6 +2,7 @@ import { badRequest, conflict, envelope, notFound, unauthorized } from '../../er
 import { hashPassword, passwordProblem, verifyPassword } from '../../services/passwords';
 import { consumeSmsCode, issueSmsCode, type SmsPurpose } from '../../services/sms';
 import { issueToken, revokeToken } from '../../services/tokens';
+import { grantDefaultRights } from '../../services/rights';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN } from '../../services/users';
 import { bodyOf, caller, type Operation } from '../types';
 
@@ -33,6 +34,8 @@ export const accountOperations: Record<string, Operation> = {
     if (await findOpenUserByPhone(db, phone)) throw conflict('该手机号已注册 (phone number already registered)');
     await consumeSmsCode(db, phone, 'register', String(code));
     const user = await createUser(db, { phone, password, name });
+    // Default rights of a new account (rights.ts documents them; also given lazily to older accounts).
+    await grantDefaultRights(db, user.uid);
     return envelope({ token: await issueToken(db, user.uid) }, '注册成功');
   },
 
