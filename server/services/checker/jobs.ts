@@ -162,8 +162,13 @@ export class CheckService {
     const options: CheckOptions = { mode: input.mode, checkOptions, lang: input.lang };
     const dictionaries = dictionaryTask(input.uid, dict);
     const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${checkOptions}|${input.lang}|${dict.fingerprint}`;
-    const uncached = units.filter((u) => !this.cache.has(keyOf(u)));
-    const charge = uncached.reduce((s, u) => s + u.chars, 0);
+    // Results served from the cache are taken now, so what is charged is exactly what gets checked.
+    const cached = new Map<number, Issue[]>();
+    for (const u of units) {
+      const hit = this.cache.get(keyOf(u));
+      if (hit) cached.set(u.index, hit);
+    }
+    const charge = units.filter((u) => !cached.has(u.index)).reduce((s, u) => s + u.chars, 0);
 
     const id = CHECK_ID();
     let consumption: Consumption | null = null;
@@ -180,7 +185,7 @@ export class CheckService {
     const job: Job = { id, uid: input.uid, sessionId: input.sessionId, cancelled: false, finished: false, consumption, pendingCharged: charge };
     this.jobs.set(id, job);
     realtime.sendToSession(input.sessionId, { type: 2, cmd: 3, status: 200, data: { check_id: id, paragraphs: units.length } });
-    void this.run(job, units, options, dictionaries, keyOf, charge);
+    void this.run(job, units, cached, options, dictionaries, keyOf, charge);
     return { check_id: id, paragraphs: units.length, charged: charge };
   }
 
@@ -247,7 +252,7 @@ export class CheckService {
     return refundRight(this.app.db, job.consumption, amount, reason);
   }
 
-  private async run(job: Job, units: Unit[], options: CheckOptions, dictionaries: DictTask, keyOf: (u: Unit) => string, charged: number): Promise<void> {
+  private async run(job: Job, units: Unit[], cached: Map<number, Issue[]>, options: CheckOptions, dictionaries: DictTask, keyOf: (u: Unit) => string, charged: number): Promise<void> {
     const { realtime, log } = this.app;
     let remaining = units.length;
     let used = charged;
@@ -275,7 +280,7 @@ export class CheckService {
     const pending: Array<Promise<void>> = [];
     for (const unit of units) {
       const key = keyOf(unit);
-      const hit = this.cache.get(key);
+      const hit = cached.get(unit.index);
       if (hit) {
         emit(unit, hit);
         continue;
