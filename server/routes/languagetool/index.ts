@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { CATEGORY_BY_CODE, ALL_STANDARD, Bits, type Issue } from '../../../engine';
+// categories only: the engine itself (lexicons) lives in the checker workers
+import { CATEGORY_BY_CODE, ALL_STANDARD, Bits } from '../../../engine/categories';
+import type { Issue } from '../../../engine/types';
 import { AppError, badRequest } from '../../errors';
 import { checkService, QuotaError } from '../../services/checker/jobs';
 import { dictDb, ALLOWED } from '../../services/dictionary';

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../engine';
+// categories only: the engine itself (lexicons) lives in the checker workers
+import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
 import { envelope } from '../../errors';
 import { checkService, QuotaError } from '../../services/checker/jobs';
