@@ -3,7 +3,7 @@
  * with a Viterbi segmenter used to score short windows of text.
  * Costs are -ln P (smaller is better).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,46 @@ export class LanguageModel {
       }
     }
     this.maxLen = Math.min(maxLen, 8);
+    const f3 = path.join(dataDir, 'lm3.bin.gz');
+    if (existsSync(f3) && process.env.ENGINE_NO_TRIGRAM !== '1') {
+      const b3 = gunzipSync(readFileSync(f3));
+      if (b3.toString('latin1', 0, 4) !== 'CSL3') throw new Error('bad lm3.bin');
+      const C = b3.readUInt32LE(8);
+      const T = b3.readUInt32LE(12);
+      let o = b3.byteOffset + 16;
+      if (o % 8 !== 0) throw new Error('unaligned lm3 buffer');
+      const ab3 = b3.buffer;
+      const take3 = <T>(ctor: (o: number) => T, bytes: number): T => { const t = ctor(o); o += bytes + ((8 - (bytes % 8)) % 8); return t; };
+      this.triKeys = take3((x) => new Float64Array(ab3, x, C), C * 8);
+      this.triStart = take3((x) => new Uint32Array(ab3, x, C + 1), (C + 1) * 4);
+      this.triW = take3((x) => new Uint32Array(ab3, x, T), T * 4);
+      this.triBow = take3((x) => new Int8Array(ab3, x, C), C);
+      this.triPr = take3((x) => new Uint8Array(ab3, x, T), T);
+    }
+  }
+
+  private triKeys: Float64Array | null = null;
+  private triStart!: Uint32Array;
+  private triW!: Uint32Array;
+  private triBow!: Int8Array;
+  private triPr!: Uint8Array;
+
+  /** -ln P(w | u v): the trigram when stored, else the context's back-off plus the bigram */
+  tri(u: number, v: number, w: number): number {
+    const keys = this.triKeys;
+    if (!keys || u < 0 || (this.V && (u >= this.V || v >= this.V || w >= this.V))) return this.bi(v, w);
+    const key = u * 131072 + v;
+    let lo = 0, hi = keys.length - 1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      const k = keys[m];
+      if (k === key) {
+        for (let t = this.triStart[m]; t < this.triStart[m + 1]; t++) if (this.triW[t] === w) return this.triPr[t] / 10;
+        return this.triBow[m] / 20 + this.bi(v, w);
+      }
+      if (k < key) lo = m + 1; else hi = m - 1;
+    }
+    return this.bi(v, w);
   }
 
   private V = 0;
@@ -118,14 +158,17 @@ export class LanguageModel {
     // states[i]: list of [cost, lastWordId] for prefix length i; -1 = OOV/boundary
     const costs: number[][] = new Array(n + 1);
     const lasts: number[][] = new Array(n + 1);
+    const prevs: number[][] = new Array(n + 1);
     costs[0] = [0];
     lasts[0] = [-1];
-    for (let i = 1; i <= n; i++) { costs[i] = []; lasts[i] = []; }
+    prevs[0] = [-1];
+    for (let i = 1; i <= n; i++) { costs[i] = []; lasts[i] = []; prevs[i] = []; }
     const maxLen = this.maxLen;
     for (let i = 0; i < n; i++) {
       const pc = costs[i];
       if (pc.length === 0) continue;
       const pl = lasts[i];
+      const pp = prevs[i];
       let any = false;
       const lim = Math.min(maxLen, n - i);
       for (let L = 1; L <= lim; L++) {
@@ -133,16 +176,17 @@ export class LanguageModel {
         if (id === undefined) continue;
         any = true;
         let best = Infinity;
+        let bestPrev = -1;
         for (let k = 0; k < pc.length; k++) {
-          const c = pc[k] + (pl[k] < 0 ? this.uni(id) : this.bi(pl[k], id));
-          if (c < best) best = c;
+          const c = pc[k] + (pl[k] < 0 ? this.uni(id) : this.tri(pp[k], pl[k], id));
+          if (c < best) { best = c; bestPrev = pl[k]; }
         }
-        push(costs[i + L], lasts[i + L], best, id, K);
+        push(costs[i + L], lasts[i + L], prevs[i + L], best, id, bestPrev, K);
       }
       if (!any) {
         let best = Infinity;
         for (let k = 0; k < pc.length; k++) if (pc[k] < best) best = pc[k];
-        push(costs[i + 1], lasts[i + 1], best + OOV_COST, -1, K);
+        push(costs[i + 1], lasts[i + 1], prevs[i + 1], best + OOV_COST, -1, -1, K);
       }
     }
     const fc = costs[n];
@@ -176,15 +220,15 @@ export class LanguageModel {
   }
 }
 
-function push(cs: number[], ls: number[], c: number, id: number, K: number) {
+function push(cs: number[], ls: number[], ps: number[], c: number, id: number, prev: number, K: number) {
   for (let k = 0; k < ls.length; k++) {
     if (ls[k] === id) {
-      if (c < cs[k]) cs[k] = c;
+      if (c < cs[k]) { cs[k] = c; ps[k] = prev; }
       return;
     }
   }
-  if (cs.length < K) { cs.push(c); ls.push(id); return; }
+  if (cs.length < K) { cs.push(c); ls.push(id); ps.push(prev); return; }
   let worst = 0;
   for (let k = 1; k < cs.length; k++) if (cs[k] > cs[worst]) worst = k;
-  if (c < cs[worst]) { cs[worst] = c; ls[worst] = id; }
+  if (c < cs[worst]) { cs[worst] = c; ls[worst] = id; ps[worst] = prev; }
 }
