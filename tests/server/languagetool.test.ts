@@ -72,6 +72,9 @@ describe('LanguageTool-compatible API', () => {
     expect(bad.status).toBe(401);
     expect(bad.type).toContain('text/plain');
     expect(bad.text).toMatch(/^Error/);
+    const badBearer = await form('/v2/check', { text: TEXT, language: 'zh-CN' }, 'not-a-token');
+    expect(badBearer.status).toBe(401);
+    expect(badBearer.type).toContain('text/plain');
     const none = await form('/v2/check', { text: TEXT, language: 'zh-CN' });
     expect(none.status).toBe(401);
     expect(none.type).toContain('text/plain');
