@@ -152,17 +152,21 @@ describe('openapi/workbench.yaml', () => {
     }
   });
 
-  it('every enveloped error response is the error envelope {code, msg, result: null}', () => {
+  it('every enveloped error response is the error envelope {code, msg, result: null}, except 402 which says the quota kind', () => {
     const exempt = new Set(nonEnvelopeCalls.map(key));
     const errorEnvelope = doc.components.schemas.ErrorEnvelope;
     expect(errorEnvelope.properties.result).toEqual({ type: 'null' });
+    const quota = doc.components.responses.QuotaExhausted.content['application/json'].schema;
+    expect(quota.properties.code).toEqual({ type: 'integer', const: 402 });
+    expect(quota.properties.result.properties.kind).toEqual({ type: 'integer', enum: [1, 2] });
     for (const { method, path, op } of operations) {
       const where = key([method, path]);
       if (exempt.has(where) && path.startsWith('/v2/')) continue;
       for (const [status, response] of Object.entries(op.responses as Record<string, Node>)) {
         if (status === '200') continue;
         expect(Number(status), `${where} ${status}`).toBeGreaterThanOrEqual(400);
-        expect(deref(deref(response).content['application/json'].schema), `${where} ${status}`).toBe(errorEnvelope);
+        const schema = deref(deref(response).content['application/json'].schema);
+        expect(schema, `${where} ${status}`).toBe(status === '402' ? quota : errorEnvelope);
       }
     }
   });
