@@ -33,35 +33,62 @@ const FONT = {
   wordBreak: 'break-word',
 } as const;
 
-const Backdrop = memo(function Backdrop({ text, findings, selectedId }: { text: string; findings: Finding[]; selectedId: string | null }) {
+/** One line of the backdrop; `marks` is "start,end,palette,selected;..." relative to the line. */
+const Line = memo(function Line({ text, marks }: { text: string; marks: string }) {
+  if (!marks) return <>{text}</>;
   const parts: ReactNode[] = [];
   let at = 0;
-  for (const f of findings) {
-    if (f.start < at || f.end > text.length) continue;
-    if (f.start > at) parts.push(text.slice(at, f.start));
-    const palette = paletteOf(f.category);
-    const selected = f.id === selectedId;
+  for (const spec of marks.split(';')) {
+    const [s, e, palette, selected, id] = spec.split(',');
+    const start = Number(s);
+    const end = Number(e);
+    if (start < at || end > text.length) continue;
+    if (start > at) parts.push(text.slice(at, start));
     parts.push(
       <mark
-        key={f.id}
-        data-finding={f.id}
+        key={start}
+        data-finding={id}
         style={{
           color: 'transparent',
           borderRadius: '2px',
-          background: `var(--chakra-colors-${palette}-${selected ? 'muted' : 'subtle'})`,
+          background: `var(--chakra-colors-${palette}-${selected === '1' ? 'muted' : 'subtle'})`,
           boxShadow: `inset 0 -2px 0 var(--chakra-colors-${palette}-solid)`,
-          outline: selected ? `2px solid var(--chakra-colors-${palette}-solid)` : undefined,
+          outline: selected === '1' ? `2px solid var(--chakra-colors-${palette}-solid)` : undefined,
         }}
       >
-        {text.slice(f.start, f.end)}
+        {text.slice(start, end)}
       </mark>,
     );
-    at = f.end;
+    at = end;
   }
   parts.push(text.slice(at));
-  // a trailing newline needs a character after it to take up its line
-  parts.push('\u200b');
   return <>{parts}</>;
+});
+
+// Line by line, each line memoised on its text and its marks (offsets relative to the line), so a
+// keystroke re-renders one line, not a 100,000-character document with thousands of marks.
+const Backdrop = memo(function Backdrop({ text, findings, selectedId }: { text: string; findings: Finding[]; selectedId: string | null }) {
+  const lines: ReactNode[] = [];
+  let start = 0;
+  let k = 0;
+  for (let i = 0; ; i++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    let marks = '';
+    while (k < findings.length && findings[k].start < start) k++;
+    while (k < findings.length && findings[k].end <= end) {
+      const f = findings[k];
+      marks += `${marks ? ';' : ''}${f.start - start},${f.end - start},${paletteOf(f.category)},${f.id === selectedId ? 1 : 0},${f.id}`;
+      k++;
+    }
+    lines.push(<Line key={i} text={text.slice(start, end)} marks={marks} />);
+    if (nl === -1) break;
+    lines.push('\n');
+    start = nl + 1;
+  }
+  // a trailing newline needs a character after it to take up its line
+  lines.push('\u200b');
+  return <>{lines}</>;
 });
 
 export const Editor = forwardRef<EditorHandle, EditorProps>(function Editor(

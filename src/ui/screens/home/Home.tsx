@@ -1,6 +1,6 @@
 // Home (route '', kept alive): text proofreading. The job lives in the app actor (systemId
 // `proofreadJob`), so text and findings survive navigating away and back.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Badge,
@@ -42,6 +42,15 @@ function useJob(): ProofreadJobRef {
 }
 
 type JobState = 'idle' | 'submitting' | 'streaming' | 'done' | 'cancelled' | 'failed';
+
+/** Cards shown per category: the first ones and the selected one (thousands of cards would slow typing). */
+const CARDS_PER_GROUP = 50;
+function visibleOf(list: Finding[], selectedId: string | null): Finding[] {
+  if (list.length <= CARDS_PER_GROUP) return list;
+  const head = list.slice(0, CARDS_PER_GROUP);
+  const selected = selectedId ? list.find((f) => f.id === selectedId) : undefined;
+  return selected && !head.includes(selected) ? [...head, selected] : head;
+}
 
 /** Characters that count as words (spec: word count shown under the editor). */
 export function countWords(text: string): number {
@@ -151,15 +160,17 @@ export default function Home() {
     return () => window.removeEventListener('keydown', onKey);
   }, [step, accept, ignore, selected]);
 
+  // the side list follows at low priority, so typing in a long text never waits for it
+  const listFindings = useDeferredValue(findings);
   const groups = useMemo(() => {
     const map = new Map<string, Finding[]>();
-    for (const f of findings) {
+    for (const f of listFindings) {
       const list = map.get(f.category) ?? [];
       list.push(f);
       map.set(f.category, list);
     }
     return [...map.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }));
-  }, [findings]);
+  }, [listFindings]);
 
   const words = useMemo(() => countWords(text), [text]);
   const quotaText = quota.data ? quota.data.num_desc || `${quota.data.disposable_num}字` : quota.isError ? '0字' : '…';
@@ -338,7 +349,7 @@ export default function Home() {
                       {list.length}
                     </Badge>
                   </HStack>
-                  {list.map((f) => (
+                  {visibleOf(list, selectedId).map((f) => (
                     <FindingCard
                       key={f.id}
                       finding={f}
@@ -380,6 +391,11 @@ export default function Home() {
                       }}
                     />
                   ))}
+                  {list.length > visibleOf(list, selectedId).length ? (
+                    <Text fontSize="xs" color="fg.muted" textAlign="center" data-testid="finding-more-count">
+                      <Trans>还有 {list.length - visibleOf(list, selectedId).length} 处，用 Alt+↓ 逐个查看</Trans>
+                    </Text>
+                  ) : null}
                 </Stack>
               ))}
             </Stack>
