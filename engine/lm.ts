@@ -67,10 +67,15 @@ export class LanguageModel {
       this.triW = take3((x) => new Uint32Array(ab3, x, T), T * 4);
       this.triBow = take3((x) => new Int8Array(ab3, x, C), C);
       this.triPr = take3((x) => new Uint8Array(ab3, x, T), T);
+      // one-hash bit filter over the contexts: most (u, v) pairs have no trigram, skip their search
+      const bits = new Uint8Array(1 << 21);
+      for (let i = 0; i < C; i++) { const h = ctxHash(this.triKeys[i]); bits[h >>> 3] |= 1 << (h & 7); }
+      this.triBits = bits;
     }
   }
 
   private triKeys: Float64Array | null = null;
+  private triBits!: Uint8Array;
   private triStart!: Uint32Array;
   private triW!: Uint32Array;
   private triBow!: Int8Array;
@@ -81,6 +86,8 @@ export class LanguageModel {
     const keys = this.triKeys;
     if (!keys || u < 0 || (this.V && (u >= this.V || v >= this.V || w >= this.V))) return this.bi(v, w);
     const key = u * 131072 + v;
+    const h = ctxHash(key);
+    if ((this.triBits[h >>> 3] & (1 << (h & 7))) === 0) return this.bi(v, w);
     let lo = 0, hi = keys.length - 1;
     while (lo <= hi) {
       const m = (lo + hi) >> 1;
@@ -218,6 +225,13 @@ export class LanguageModel {
     for (let e = n; e > 0; e = back[e]) out.push(s.slice(back[e], e));
     return out.reverse();
   }
+}
+
+/** 24-bit hash of a trigram context key u * 131072 + v */
+function ctxHash(key: number): number {
+  const lo = key % 131072;
+  const hi = (key - lo) / 131072;
+  return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
 }
 
 function push(cs: number[], ls: number[], ps: number[], c: number, id: number, prev: number, K: number) {
