@@ -134,9 +134,12 @@ export function deriveFindings(
   results: Record<string, ParagraphResult>,
   ignoredWords: readonly string[],
   ignoredOnes: readonly string[],
+  previous: readonly Finding[] = [],
 ): Finding[] {
   const words = new Set(ignoredWords);
   const ones = new Set(ignoredOnes);
+  // unchanged findings keep their object, so views can skip them
+  const before = new Map(previous.map((f) => [f.id, f]));
   const out: Finding[] = [];
   for (const p of splitParagraphs(text)) {
     const result = results[p.hash];
@@ -146,7 +149,10 @@ export function deriveFindings(
       if (issue.end > p.text.length || p.text.slice(issue.start, issue.end) !== issue.original) continue;
       const start = p.start + issue.start;
       const end = p.start + issue.end;
-      out.push({ ...issue, start, end, paragraph: p.hash, id: `${start}-${end}-${issue.category}` });
+      const id = `${start}-${end}-${issue.category}`;
+      const old = before.get(id);
+      if (old && old.paragraph === p.hash && old.original === issue.original && old.message === issue.message) out.push(old);
+      else out.push({ ...issue, start, end, paragraph: p.hash, id });
     }
   }
   return out;
@@ -237,7 +243,7 @@ export function applySuggestion(text: string, finding: Pick<Finding, 'start' | '
 
 function withText(context: ProofreadContext, text: string): Partial<ProofreadContext> {
   const results = carryResultsOver(context.text, text, context.results);
-  return { text, results, findings: deriveFindings(text, results, context.ignoredWords, context.ignoredOnes) };
+  return { text, results, findings: deriveFindings(text, results, context.ignoredWords, context.ignoredOnes, context.findings) };
 }
 
 function allUnchecked(results: Record<string, ParagraphResult>): Record<string, ParagraphResult> {

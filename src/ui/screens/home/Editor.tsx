@@ -34,12 +34,13 @@ const FONT = {
 } as const;
 
 /** One line of the backdrop; `marks` is "start,end,palette,selected;..." relative to the line. */
-const Line = memo(function Line({ text, marks }: { text: string; marks: string }) {
-  if (!marks) return <>{text}</>;
+const Line = memo(function Line({ index, text, marks }: { index: number; text: string; marks: string }) {
+  // each line is its own block: typing re-lays out one line, not the whole document
+  if (!marks) return <div data-line={index}>{text || '\u200b'}</div>;
   const parts: ReactNode[] = [];
   let at = 0;
   for (const spec of marks.split(';')) {
-    const [s, e, palette, selected, id] = spec.split(',');
+    const [s, e, palette, selected] = spec.split(',');
     const start = Number(s);
     const end = Number(e);
     if (start < at || end > text.length) continue;
@@ -47,7 +48,7 @@ const Line = memo(function Line({ text, marks }: { text: string; marks: string }
     parts.push(
       <mark
         key={start}
-        data-finding={id}
+        data-rel={start}
         style={{
           color: 'transparent',
           borderRadius: '2px',
@@ -62,7 +63,7 @@ const Line = memo(function Line({ text, marks }: { text: string; marks: string }
     at = end;
   }
   parts.push(text.slice(at));
-  return <>{parts}</>;
+  return <div data-line={index}>{parts}</div>;
 });
 
 // Line by line, each line memoised on its text and its marks (offsets relative to the line), so a
@@ -78,16 +79,14 @@ const Backdrop = memo(function Backdrop({ text, findings, selectedId }: { text: 
     while (k < findings.length && findings[k].start < start) k++;
     while (k < findings.length && findings[k].end <= end) {
       const f = findings[k];
-      marks += `${marks ? ';' : ''}${f.start - start},${f.end - start},${paletteOf(f.category)},${f.id === selectedId ? 1 : 0},${f.id}`;
+      // relative offsets only: a line after an edit keeps its props and is not rendered again
+      marks += `${marks ? ';' : ''}${f.start - start},${f.end - start},${paletteOf(f.category)},${f.id === selectedId ? 1 : 0}`;
       k++;
     }
-    lines.push(<Line key={i} text={text.slice(start, end)} marks={marks} />);
+    lines.push(<Line key={i} index={i} text={text.slice(start, end)} marks={marks} />);
     if (nl === -1) break;
-    lines.push('\n');
     start = nl + 1;
   }
-  // a trailing newline needs a character after it to take up its line
-  lines.push('\u200b');
   return <>{lines}</>;
 });
 
@@ -108,7 +107,10 @@ export const Editor = forwardRef<EditorHandle, EditorProps>(function Editor(
       if (!el) return;
       el.focus({ preventScroll: true });
       el.setSelectionRange(f.start, f.end);
-      const mark = back.current?.querySelector(`[data-finding="${CSS.escape(f.id)}"]`) as HTMLElement | null;
+      const lineStart = el.value.lastIndexOf('\n', f.start - 1) + 1;
+      let line = 0;
+      for (let i = el.value.indexOf('\n'); i !== -1 && i < lineStart; i = el.value.indexOf('\n', i + 1)) line++;
+      const mark = back.current?.querySelector(`[data-line="${line}"] mark[data-rel="${f.start - lineStart}"]`) as HTMLElement | null;
       if (mark) {
         const top = mark.offsetTop - el.clientHeight / 3;
         el.scrollTop = Math.max(0, top);

@@ -11,18 +11,16 @@ interface Props {
   label: string;
   selected: boolean;
   context: string;
-  onSelect(): void;
-  onAccept(suggestion?: string): void;
-  onAcceptAll(): void;
-  onIgnore(): void;
-  onIgnoreAll(): void;
-  onAddToDictionary(): void;
-  onFalseAlarm(): void;
+  /** one stable handler for every card, so unchanged cards are not rendered again while typing */
+  onAction(action: FindingAction, finding: Finding, suggestion?: string): void;
 }
+
+export type FindingAction = 'select' | 'accept' | 'accept all' | 'ignore' | 'ignore all' | 'add word' | 'false alarm';
 
 export const FindingCard = memo(function FindingCard(props: Props) {
   const { t } = useLingui();
   const { finding: f, selected } = props;
+  const act = (action: FindingAction, suggestion?: string) => props.onAction(action, f, suggestion);
   const palette = paletteOf(f.category);
   return (
     <Box
@@ -37,7 +35,7 @@ export const FindingCard = memo(function FindingCard(props: Props) {
       p="3"
       bg={selected ? `${palette}.subtle/40` : undefined}
       cursor="pointer"
-      onClick={props.onSelect}
+      onClick={() => act('select')}
     >
       <Flex gap="2" align="center" wrap="wrap">
         <Text as="span" textDecoration="line-through" color={`${palette}.fg`} fontWeight="medium" data-testid="finding-original">
@@ -53,7 +51,7 @@ export const FindingCard = memo(function FindingCard(props: Props) {
             data-testid="finding-suggestion"
             onClick={(e) => {
               e.stopPropagation();
-              props.onAccept(s);
+              act('accept', s);
             }}
           >
             {s || t`（删除）`}
@@ -70,12 +68,12 @@ export const FindingCard = memo(function FindingCard(props: Props) {
           </Text>
           <HStack gap="1" wrap="wrap" onClick={(e) => e.stopPropagation()}>
             {f.suggestions.length ? (
-              <Button size="xs" colorPalette="blue" onClick={() => props.onAccept()} data-testid="finding-accept">
+              <Button size="xs" colorPalette="blue" onClick={() => act('accept')} data-testid="finding-accept">
                 <Check size={14} />
                 <Trans>采纳</Trans>
               </Button>
             ) : null}
-            <Button size="xs" variant="outline" onClick={props.onIgnore} data-testid="finding-ignore">
+            <Button size="xs" variant="outline" onClick={() => act('ignore')} data-testid="finding-ignore">
               <EyeOff size={14} />
               <Trans>忽略</Trans>
             </Button>
@@ -89,17 +87,17 @@ export const FindingCard = memo(function FindingCard(props: Props) {
                 <Menu.Positioner>
                   <Menu.Content>
                     {f.suggestions.length ? (
-                      <Menu.Item value="accept-all" onSelect={props.onAcceptAll} data-testid="finding-accept-all">
+                      <Menu.Item value="accept-all" onSelect={() => act('accept all')} data-testid="finding-accept-all">
                         <Trans>全部采纳此类</Trans>
                       </Menu.Item>
                     ) : null}
-                    <Menu.Item value="ignore-all" onSelect={props.onIgnoreAll} data-testid="finding-ignore-all">
+                    <Menu.Item value="ignore-all" onSelect={() => act('ignore all')} data-testid="finding-ignore-all">
                       <Trans>全部忽略</Trans>
                     </Menu.Item>
-                    <Menu.Item value="add-word" onSelect={props.onAddToDictionary} data-testid="finding-add-word">
+                    <Menu.Item value="add-word" onSelect={() => act('add word')} data-testid="finding-add-word">
                       <Trans>加入我的词库</Trans>
                     </Menu.Item>
-                    <Menu.Item value="false-alarm" onSelect={props.onFalseAlarm} data-testid="finding-false-alarm">
+                    <Menu.Item value="false-alarm" onSelect={() => act('false alarm')} data-testid="finding-false-alarm">
                       <Trans>报告误报</Trans>
                     </Menu.Item>
                   </Menu.Content>
