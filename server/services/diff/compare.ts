@@ -46,7 +46,20 @@ function similarity(a: string, b: string): number {
   const x = norm(a);
   const y = norm(b);
   if (x === y) return 1;
-  if (x.length < 2 || y.length < 2) return x && y && (x.includes(y) || y.includes(x)) ? 0.5 : 0;
+  if (!x || !y) return 0;
+  if (Math.min(x.length, y.length) < 6) {
+    // Short paragraphs (table cells, headings): shared characters instead of bigrams.
+    const pool = [...x];
+    let common = 0;
+    for (const c of y) {
+      const at = pool.indexOf(c);
+      if (at >= 0) {
+        common++;
+        pool.splice(at, 1);
+      }
+    }
+    return (2 * common) / (x.length + y.length);
+  }
   const grams = new Map<string, number>();
   for (let i = 0; i < x.length - 1; i++) grams.set(x.slice(i, i + 2), (grams.get(x.slice(i, i + 2)) ?? 0) + 1);
   let hits = 0;
@@ -166,25 +179,27 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
     }
   };
 
+  // Walk the parts by position (an equal part's values come from one side only).
+  let ai = 0;
+  let bi = 0;
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k];
     if (!part.added && !part.removed) {
       // Equal paragraphs (whitespace-insensitive) are paired; real whitespace edits still show as changes.
-      const bStart = k === 0 ? 0 : lastB + 1;
-      part.value.forEach((i, n) => {
-        const j = bStart + n;
-        if (a[i] === b[j]) {
-          rows.push({ status: 'equal', original: i, revised: j, changes: [] });
-          lastA = i;
-          lastB = j;
-        } else emitPair(i, j);
-      });
+      for (let n = 0; n < part.value.length; n++, ai++, bi++) {
+        if (a[ai] === b[bi]) {
+          rows.push({ status: 'equal', original: ai, revised: bi, changes: [] });
+          lastA = ai;
+          lastB = bi;
+        } else emitPair(ai, bi);
+      }
       continue;
     }
     const removed: number[] = [];
     const added: number[] = [];
     while (k < parts.length && (parts[k].added || parts[k].removed)) {
-      (parts[k].removed ? removed : added).push(...parts[k].value);
+      const count = parts[k].value.length;
+      for (let n = 0; n < count; n++) (parts[k].removed ? removed.push(ai++) : added.push(bi++));
       k++;
     }
     k--;
