@@ -76,7 +76,13 @@ describe('text proofreading in Chromium', () => {
     // suggestions are shown
     const first = page.getByTestId('finding-item').filter({ has: page.locator('[data-testid="finding-original"]', { hasText: /^积$/ }) });
     await expect.poll(() => first.getByTestId('finding-suggestion').first().textContent()).toBe('绩');
+    await first.click();
+    await first.getByTestId('finding-message').waitFor();
     await page.screenshot({ path: screenshotPath('proofread-light.png') });
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await page.screenshot({ path: screenshotPath('proofread-dark.png') });
+    await page.getByTestId('theme-light').click();
   });
 
   it('accepts a suggestion and the text changes', async () => {

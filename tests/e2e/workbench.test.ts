@@ -75,7 +75,7 @@ describe('the workbench in Chromium', () => {
     const { page } = browser;
     await page.getByTestId('side-bar').getByRole('link', { name: '文本校对' }).click();
     await page.waitForURL(`${baseUrl}/workbench/`);
-    await page.getByTestId('feature-unavailable').waitFor();
+    await page.getByTestId('home-screen').waitFor();
     await page.mouse.move(0, 0);
     await closeToasts(page);
 
