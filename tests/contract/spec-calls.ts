@@ -166,6 +166,7 @@ export const addedCalls: readonly Call[] = [
   ['post', '/user/portrait'],
   ['get', '/user/api_key'],
   ['post', '/user/api_key'],
+  ['post', '/misscut/v1/doc/format_check'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */
