@@ -158,6 +158,71 @@ export function deriveFindings(
   return out;
 }
 
+interface EditRange {
+  /** first changed UTF-16 offset (same in both texts) */
+  prefix: number;
+  /** end of the changed range in the old / new text */
+  oldEnd: number;
+  newEnd: number;
+  delta: number;
+  /** the lines around the change: [from, oldTo) in the old text, [from, newTo) in the new one */
+  from: number;
+  oldTo: number;
+  newTo: number;
+}
+
+function editRange(before: string, after: string): EditRange {
+  let prefix = 0;
+  const max = Math.min(before.length, after.length);
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  const oldEnd = before.length - suffix;
+  const newEnd = after.length - suffix;
+  const from = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
+  const oldNl = before.indexOf('\n', oldEnd);
+  const newNl = after.indexOf('\n', newEnd);
+  return {
+    prefix,
+    oldEnd,
+    newEnd,
+    delta: after.length - before.length,
+    from,
+    oldTo: oldNl === -1 ? before.length : oldNl,
+    newTo: newNl === -1 ? after.length : newNl,
+  };
+}
+
+function paragraphsIn(text: string, from: number, to: number): Paragraph[] {
+  return splitParagraphs(text.slice(from, to)).map((p) => ({ ...p, start: p.start + from }));
+}
+
+function carryOver(before: string, after: string, results: Record<string, ParagraphResult>, r: EditRange): Record<string, ParagraphResult> {
+  // absolute findings of the touched old lines, adjusted to the new text
+  const adjusted: SocketIssue[] = [];
+  for (const p of paragraphsIn(before, r.from, r.oldTo)) {
+    const result = results[p.hash];
+    if (!result) continue;
+    for (const issue of result.issues) {
+      const s = p.start + issue.start;
+      const e = p.start + issue.end;
+      if (e <= r.prefix) adjusted.push({ ...issue, start: s, end: e });
+      else if (s >= r.oldEnd) adjusted.push({ ...issue, start: s + r.delta, end: e + r.delta });
+      // overlapping the edited range: dropped
+    }
+  }
+  const next: Record<string, ParagraphResult> = { ...results };
+  for (const p of paragraphsIn(after, r.from, r.newTo)) {
+    if (next[p.hash]?.checked) continue; // e.g. an undo back to a checked paragraph
+    const pEnd = p.start + p.text.length;
+    const issues = adjusted
+      .filter((i) => i.start >= p.start && i.end <= pEnd)
+      .map((i) => ({ ...i, start: i.start - p.start, end: i.end - p.start }));
+    next[p.hash] = { issues, checked: false };
+  }
+  return next;
+}
+
 /** Keeps results of paragraphs touched by an edit: findings outside the edit shift, the rest drop. */
 export function carryResultsOver(
   before: string,
@@ -165,45 +230,7 @@ export function carryResultsOver(
   results: Record<string, ParagraphResult>,
 ): Record<string, ParagraphResult> {
   if (before === after) return results;
-  let prefix = 0;
-  const max = Math.min(before.length, after.length);
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (
-    suffix < max - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix++;
-  const oldEnd = before.length - suffix;
-  const delta = after.length - before.length;
-  // absolute findings of the old text, adjusted to the new text
-  const adjusted: SocketIssue[] = [];
-  for (const p of splitParagraphs(before)) {
-    const r = results[p.hash];
-    if (!r) continue;
-    const pEnd = p.start + p.text.length;
-    if (pEnd < prefix || p.start > oldEnd) continue; // untouched: keeps its own entry
-    for (const issue of r.issues) {
-      const s = p.start + issue.start;
-      const e = p.start + issue.end;
-      if (e <= prefix) adjusted.push({ ...issue, start: s, end: e });
-      else if (s >= oldEnd)
-        adjusted.push({ ...issue, start: s + delta, end: e + delta });
-      // overlapping the edited range: dropped
-    }
-  }
-  const next: Record<string, ParagraphResult> = { ...results };
-  const newEnd = after.length - suffix;
-  for (const p of splitParagraphs(after)) {
-    const pEnd = p.start + p.text.length;
-    if (pEnd < prefix || p.start > newEnd) continue;
-    if (next[p.hash]?.checked) continue; // e.g. an undo back to a checked paragraph
-    const issues = adjusted
-      .filter((i) => i.start >= p.start && i.end <= pEnd)
-      .map((i) => ({ ...i, start: i.start - p.start, end: i.end - p.start }));
-    next[p.hash] = { issues, checked: false };
-  }
-  return next;
+  return carryOver(before, after, results, editRange(before, after));
 }
 
 /** The paragraphs that need checking and the text to send for them. */
@@ -242,8 +269,27 @@ export function applySuggestion(text: string, finding: Pick<Finding, 'start' | '
 }
 
 function withText(context: ProofreadContext, text: string): Partial<ProofreadContext> {
-  const results = carryResultsOver(context.text, text, context.results);
-  return { text, results, findings: deriveFindings(text, results, context.ignoredWords, context.ignoredOnes, context.findings) };
+  const before = context.text;
+  if (before === text) return {};
+  // only the lines around the edit are split and hashed again (a keystroke in 100,000 characters)
+  const r = editRange(before, text);
+  const results = carryOver(before, text, context.results, r);
+  const touched = deriveFindings(text.slice(r.from, r.newTo), results, context.ignoredWords, context.ignoredOnes).map((f) => {
+    const start = f.start + r.from;
+    const end = f.end + r.from;
+    return { ...f, start, end, id: `${start}-${end}-${f.category}` };
+  });
+  const head: Finding[] = [];
+  const tail: Finding[] = [];
+  for (const f of context.findings) {
+    if (f.end <= r.from && f.start < r.from) head.push(f);
+    else if (f.start > r.oldTo || (f.start >= r.oldTo && f.start > r.from)) {
+      const start = f.start + r.delta;
+      const end = f.end + r.delta;
+      tail.push({ ...f, start, end, id: `${start}-${end}-${f.category}` });
+    }
+  }
+  return { text, results, findings: [...head, ...touched, ...tail] };
 }
 
 function allUnchecked(results: Record<string, ParagraphResult>): Record<string, ParagraphResult> {

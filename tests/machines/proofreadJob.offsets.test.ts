@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import type { ServerMessage } from '../../openapi/socket-protocol';
-import { carryResultsOver, planCheck, proofreadJobMachine, splitParagraphs } from '../../src/machines/proofreadJob';
+import { carryResultsOver, deriveFindings, planCheck, proofreadJobMachine, splitParagraphs } from '../../src/machines/proofreadJob';
 
 const TEXT = '他高兴的跑了，在次见面。\n这是第二段。\n我们再次在次出发。';
 
@@ -140,5 +140,31 @@ describe('proofreading job: edits keep offsets valid', () => {
     const next = carryResultsOver('ab\ncd', 'abz\ncd', results);
     expect(next[splitParagraphs('abz\ncd')[1].hash]).toEqual(results[splitParagraphs('ab\ncd')[1].hash]);
     expect(next[splitParagraphs('abz')[0].hash]).toEqual({ issues: [], checked: false });
+  });
+
+  it('the findings kept across random edits equal the findings derived from scratch', async () => {
+    const { actor, sent } = checkedActor();
+    const base = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? '' : `第${i}行他高兴的跑了，在次见面。`)).join('\n');
+    actor.send({ type: 'text edited', text: base });
+    actor.send({ type: 'check requested' });
+    await tick();
+    answer(actor, sent[0], 'c1');
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = ['', 'x', '在次', '\n', '的跑', '好\n好'];
+    for (let step = 0; step < 300; step++) {
+      const c = actor.getSnapshot().context;
+      const at = random(c.text.length + 1);
+      const cut = Math.min(c.text.length - at, random(4));
+      const next = c.text.slice(0, at) + pieces[random(pieces.length)] + c.text.slice(at + cut);
+      actor.send({ type: 'text edited', text: next });
+      const after = actor.getSnapshot().context;
+      const fresh = deriveFindings(after.text, after.results, after.ignoredWords, after.ignoredOnes);
+      expect(after.findings.map((f) => [f.id, f.original])).toEqual(fresh.map((f) => [f.id, f.original]));
+      for (const f of after.findings) expect(after.text.slice(f.start, f.end)).toBe(f.original);
+    }
   });
 });
