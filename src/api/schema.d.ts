@@ -470,7 +470,8 @@ export interface paths {
          *     524288 (compareMaxSize, MB) — 402 / 413 otherwise (when the user has no grant of 262144/524288 the
          *     server's COMPARE_MAX_PAGES / COMPARE_MAX_SIZE_MB apply). Texts are the documents' paragraphs joined by
          *     "\n"; offsets are UTF-16 offsets into them. `rows` align the paragraphs for a side-by-side view
-         *     (navigation = walking `changes` in order). PDF text is not supported yet (400).
+         *     (navigation = walking `changes` in order). PDF text comes from pdf.js (scanned pages have no text; pages
+         *     count from the PDF itself, estimated as characters / 616 for other files).
          */
         post: operations["postMisscutV1DocDiff"];
         delete?: never;

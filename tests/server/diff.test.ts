@@ -48,6 +48,31 @@ const docx = async (paragraphs: string[], table?: string[]) =>
     }),
   );
 
+
+/** A small real PDF (Helvetica text, one line per Tj), built by hand with a correct xref table. */
+function simplePdf(pages: string[][]): Buffer {
+  const objects: string[] = [];
+  const pageIds = pages.map((_, i) => 4 + i * 2);
+  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
+  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+  pages.forEach((lines, i) => {
+    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${l}) Tj T*`).join(' ')} ET`;
+    objects[pageIds[i]] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
+    objects[pageIds[i] + 1] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
+  });
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = out.length;
+    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
+  }
+  const xref = out.length;
+  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
 const V1 = ['关于召开年度工作会议的通知', '各部门：', '我们定于下周在次召开年度工作会议。', '请各部门提前准备汇报材料。', '会议期间请将手机调至静音。', '特此通知。'];
 const V2 = ['关于召开年度工作会议的通知', '各部门：', '我们定于下周再次召开年度总结会议。', '会议期间请将手机调至静音。', '请于周五前报送参会名单。', '特此通知。'];
 
@@ -107,6 +132,19 @@ describe('document compare', () => {
     // Nothing was consumed by refused calls.
     const ok = await diff(token, { name: 'a.txt', data: Buffer.from('甲乙') }, { name: 'b.txt', data: Buffer.from('甲丙') });
     expect(ok.status).toBe(200);
+  });
+
+  it('reads the text of PDFs (pdf.js) and counts their real pages against the limit', async () => {
+    const token = await userWith('13544440004', { 4096: 5, 262144: 2 });
+    const pdf = simplePdf([['Annual meeting notice', 'All departments:'], ['The meeting starts on Monday.']]);
+    const res = await diff(token, { name: 'v1.pdf', data: pdf }, { name: 'v2.txt', data: Buffer.from('Annual meeting notice\nAll departments:\nThe meeting starts on Tuesday.') });
+    expect(res.status).toBe(200);
+    expect(res.json.result.original_text).toBe('Annual meeting notice\nAll departments:\nThe meeting starts on Monday.');
+    expect(res.json.result.changes.map((c: { original_fragment: string; revised_fragment: string }) => `${c.original_fragment}>${c.revised_fragment}`).join(',')).toMatch(/Mon>Tues|M>Tu/);
+    const three = simplePdf([['a'], ['b'], ['c']]);
+    const tooMany = await diff(token, { name: 'long.pdf', data: three }, { name: 'v2.txt', data: Buffer.from('a') });
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.json.msg).toContain('约 3 页');
   });
 
   it('pairs reordered and rewritten paragraphs sensibly (unit)', () => {

@@ -52,7 +52,7 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
   for (const f of [original, revised]) {
     if (f.data.length > maxSizeMb * 1024 * 1024) throw new AppError(413, `比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
   }
-  const [a, b] = [await extractParagraphs(original, ['docx', 'txt', 'md', 'pdf']), await extractParagraphs(revised, ['docx', 'txt', 'md', 'pdf'])];
+  const [a, b] = [await extractParagraphs(original, ['docx', 'txt', 'md', 'pdf'], maxPages), await extractParagraphs(revised, ['docx', 'txt', 'md', 'pdf'], maxPages)];
   for (const d of [a, b]) {
     if (d.pages > maxPages) throw new AppError(413, `比对文件不能超过 ${maxPages} 页（${d.name} 约 ${d.pages} 页）`);
     if (!d.paragraphs.length) throw badRequest(`文档没有可比对的文字（${d.name}）`);

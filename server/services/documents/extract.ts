@@ -2,6 +2,7 @@ import type { UploadedFile } from '../../routes/types';
 import { badRequest } from '../../errors';
 import { parseDocx } from '../format/resolver';
 import { decodeText, detectKind, openDocx, type DocKind } from './load';
+import { pdfText } from './pdf-text';
 
 /** Characters on one GB/T 9704 page (22 lines × 28 characters), used to estimate pages of flowing text. */
 export const CHARS_PER_PAGE = 22 * 28;
@@ -15,9 +16,10 @@ export interface ExtractedDocument {
 }
 
 /** Plain paragraphs of a document (.docx incl. table cells, .txt, .md). */
-export async function extractParagraphs(file: UploadedFile, allowed: DocKind[] = ['docx', 'txt', 'md']): Promise<ExtractedDocument> {
+export async function extractParagraphs(file: UploadedFile, allowed: DocKind[] = ['docx', 'txt', 'md'], maxPdfPages = Infinity): Promise<ExtractedDocument> {
   const kind = detectKind(file, allowed);
   let paragraphs: string[];
+  let pdfPages: number | undefined;
   if (kind === 'docx') {
     const parts = openDocx(file.data);
     try {
@@ -26,9 +28,12 @@ export async function extractParagraphs(file: UploadedFile, allowed: DocKind[] =
       throw badRequest('文档已损坏，无法读取 (the document could not be read)');
     }
   } else if (kind === 'pdf') {
-    throw badRequest('暂不支持 PDF 文件对比，请上传 .docx 或 .txt 文件 (PDF compare is not available yet)');
+    // Pages beyond the limit are not read: the caller refuses the file by its page count.
+    const pdf = await pdfText(file.data, maxPdfPages);
+    pdfPages = pdf.pages;
+    paragraphs = pdf.lines;
   } else paragraphs = decodeText(file.data).split('\n');
   paragraphs = paragraphs.map((p) => p.replace(/[\s\u3000]+$/g, '').replace(/^[\s]+/, '')).filter((p) => p.replace(/[\s\u3000]/g, '') !== '');
   const chars = paragraphs.reduce((n, p) => n + p.length, 0);
-  return { name: file.filename, kind, paragraphs, pages: Math.max(1, Math.ceil(chars / CHARS_PER_PAGE)) };
+  return { name: file.filename, kind, paragraphs, pages: pdfPages ?? Math.max(1, Math.ceil(chars / CHARS_PER_PAGE)) };
 }
