@@ -85,6 +85,24 @@ describe('text proofreading in Chromium', () => {
     await page.getByTestId('theme-light').click();
   });
 
+  it('moves between findings with Alt+↓ / Alt+↑ and selects each in the text', async () => {
+    const { page } = browser;
+    const editor = page.getByTestId('proofread-editor');
+    await editor.focus();
+    const selectedOriginal = () => page.locator('[data-testid="finding-item"][data-selected]').getAttribute('data-original');
+    const selectionText = () => editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
+    const order = await originals(page);
+    // the selected card is the one clicked in the previous test ('积'); move on from it
+    const from = order.indexOf(await selectedOriginal());
+    await page.keyboard.press('Alt+ArrowDown');
+    const next = order[(from + 1) % order.length];
+    await expect.poll(selectedOriginal).toBe(next);
+    expect(await selectionText()).toBe(next);
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect.poll(selectedOriginal).toBe(order[from]);
+    expect(await selectionText()).toBe(order[from]);
+  });
+
   it('accepts a suggestion and the text changes', async () => {
     const { page } = browser;
     const item = page.locator('[data-testid="finding-item"][data-original="积"]');
