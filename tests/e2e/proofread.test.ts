@@ -199,6 +199,15 @@ describe('text proofreading in Chromium', () => {
     console.log(`100,000 characters: pasted in ${Math.round(pasteMs)} ms, checked in ${streamed} ms, ${count} findings; typing median ${Math.round(perKey[4])} ms per key, max ${Math.round(perKey[7])} ms`);
     // generous: a frame or a few, not seconds (the suite shares 2 cores)
     expect(perKey[4]).toBeLessThan(250);
+    // the side list and the highlights catch up, and the highlights scroll with the text
+    await page.getByTestId('finding-item').first().waitFor();
+    await expect
+      .poll(() => page.evaluate(() => {
+        const area = document.querySelector('[data-testid="proofread-editor"]') as HTMLTextAreaElement;
+        const back = document.querySelector('[data-testid="editor-backdrop"]') as HTMLElement;
+        return area.scrollTop > 0 && Math.abs(area.scrollTop - back.scrollTop) < 2;
+      }))
+      .toBe(true);
     await page.screenshot({ path: screenshotPath('proofread-100k.png') });
   }, 120_000);
 

@@ -2,7 +2,7 @@
 // wrapping and scrolling) over a backdrop that repeats the text with the findings marked. The backdrop
 // uses the same font and wrapping, scrolls with the textarea and is rendered from deferred values, so
 // typing never waits for the highlights.
-import { forwardRef, memo, useCallback, useDeferredValue, useImperativeHandle, useRef, type ReactNode } from 'react';
+import { forwardRef, memo, useCallback, useDeferredValue, useImperativeHandle, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Box } from '@chakra-ui/react';
 import type { Finding } from '../../../machines/proofreadJob';
 import { paletteOf } from './categories';
@@ -124,6 +124,8 @@ export const Editor = forwardRef<EditorHandle, EditorProps>(function Editor(
   const syncScroll = useCallback(() => {
     if (back.current && area.current) back.current.scrollTop = area.current.scrollTop;
   }, []);
+  // the backdrop may render after the textarea scrolled (it follows at low priority): align it again
+  useLayoutEffect(syncScroll, [deferredText, deferredFindings, consistent, syncScroll]);
 
   return (
     <Box position="relative" h={{ base: '60vh', lg: 'calc(100vh - 290px)' }} minH="320px" bg="panel" borderWidth="1px" borderRadius="xl" overflow="hidden">
