@@ -16,10 +16,13 @@ import { nowIso } from '../db';
  * Default grants (given the first time a user's rights are read or used, so accounts created before this
  * code, by registration or by the admin CLI all get them; idempotent through the unique (uid, source) index):
  *
- * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine |
- * |---|---|---|---|---|---|---|
- * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 |
- * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 |
+ * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096 compares |
+ * |---|---|---|---|---|---|---|---|
+ * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 | 5 |
+ * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
+ *
+ * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
+ * COMPARE_MAX_SIZE_MB (20).
  *
  * Characters are counted as Unicode code points that are not white space (`countChars`).
  */
@@ -52,8 +55,16 @@ export const RIGHT_INFO: Record<number, { title: string; unit: string }> = {
 
 export const UNLIMITED = 1_000_000_000;
 
-const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000 };
-const ADMIN_DEFAULTS: Record<number, number> = { 1: UNLIMITED, 32: 200_000, 64: 1_000_000, 128: 200_000, 16: UNLIMITED, 8192: UNLIMITED };
+const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000, 4096: 5 };
+const ADMIN_DEFAULTS: Record<number, number> = {
+  1: UNLIMITED,
+  32: 200_000,
+  64: 1_000_000,
+  128: 200_000,
+  16: UNLIMITED,
+  8192: UNLIMITED,
+  4096: UNLIMITED,
+};
 
 export function defaultGrants(role: string): Record<number, number> {
   return role === 'root' || role === 'admin' ? ADMIN_DEFAULTS : FREE_DEFAULTS;

@@ -101,13 +101,17 @@ describe('document compare', () => {
   });
 
   it('compares a .docx with a .txt and consumes one docCompare', async () => {
-    const token = await userWith('13544440002', { 4096: 1 });
+    // New accounts get 5 compares by default (server/services/rights.ts).
+    const token = await userWith('13544440002', {});
     const res = await diff(token, { name: 'v1.docx', data: await docx(V1) }, { name: 'v2.txt', data: Buffer.from(V1.join('\r\n\r\n') + '\n新增一句。') });
     expect(res.status).toBe(200);
     expect(res.json.result.changes).toHaveLength(1);
     expect(res.json.result.changes[0]).toMatchObject({ type: 'insert', revised_fragment: '新增一句。', original_paragraph: null });
     const right = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=4096', undefined, token);
-    if (right.status === 200) expect(right.json.result.disposable_num).toBe(0);
+    expect(right.status).toBe(200);
+    expect(right.json.result.disposable_num).toBe(4);
+    const { uid } = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result;
+    await t.app.db.updateTable('right_grants' as never).set({ remaining: 0 } as never).where('uid' as never, '=', uid as never).execute();
     const again = await diff(token, { name: 'a.txt', data: Buffer.from('甲') }, { name: 'b.txt', data: Buffer.from('乙') });
     expect(again.status).toBe(402);
     expect(again.json).toMatchObject({ code: 402, result: { kind: 1 } });
