@@ -4,6 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+// The type check counts as one test: the code must compile before anything else is believed.
+console.log('Type check (tsc --noEmit)…');
+const typecheck = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+const typecheckOk = typecheck.status === 0;
+console.log(typecheckOk ? 'type check passed' : 'type check FAILED');
+
 const out = join('test-results', 'vitest.json');
 mkdirSync('test-results', { recursive: true });
 if (existsSync(out)) rmSync(out);
@@ -30,5 +36,7 @@ if (existsSync(out)) {
   console.log('vitest wrote no report');
 }
 if (run.status !== 0 && failed === 0) failed = 1;
+if (typecheckOk) passed += 1;
+else failed += 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
