@@ -1,82 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster, PG_BIN } from './pg-cluster';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { checkerPool } from '../../server/services/checker/pool';
 import { addGrant, consumeRight, rightBalance } from '../../server/services/rights';
 
-// The rights, dictionary and LanguageTool calls on PostgreSQL (the cluster helper is the one of postgres.test.ts).
-/** Debian's `postgresql` package puts its binaries here; CI installs it. */
-function findPgBin(): string | null {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return null;
-  for (const version of readdirSync(root).sort().reverse()) {
-    const bin = join(root, version, 'bin');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'))) return bin;
-  }
-  return null;
-}
-
-const PG_BIN = findPgBin();
-if (!PG_BIN) console.warn('PostgreSQL tests skipped: install the Debian package `postgresql` (initdb/pg_ctl under /usr/lib/postgresql/*/bin).');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** A throwaway cluster in a temp dir (PostgreSQL refuses to run as root, so root runs it as `postgres`). */
-class Cluster {
-  dir = mkdtempSync(join(tmpdir(), 'wb-pg-'));
-  port = 0;
-  private asUser: string[] = [];
-
-  async start(): Promise<string> {
-    if (userInfo().uid === 0) {
-      const pgUser = (() => {
-        try {
-          return Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-        } catch {
-          return 65534;
-        }
-      })();
-      chownSync(this.dir, pgUser, pgUser);
-      chmodSync(this.dir, 0o700);
-      this.asUser = ['runuser', '-u', pgUser === 65534 ? 'nobody' : 'postgres', '--'];
-    }
-    this.port = await freePort();
-    const data = join(this.dir, 'data');
-    this.run(join(PG_BIN!, 'initdb'), ['-D', data, '-U', 'workbench', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
-    this.run(join(PG_BIN!, 'pg_ctl'), [
-      '-D', data, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
-    ]);
-    return `postgres://workbench@127.0.0.1:${this.port}/postgres`;
-  }
-
-  stop(): void {
-    try {
-      this.run(join(PG_BIN!, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
-    } finally {
-      rmSync(this.dir, { recursive: true, force: true });
-    }
-  }
-
-  private run(cmd: string, args: string[]) {
-    const [bin, ...rest] = [...this.asUser, cmd, ...args];
-    execFileSync(bin, rest, { stdio: 'pipe', cwd: this.dir });
-  }
-}
-
+// The rights, dictionary and LanguageTool calls on PostgreSQL.
 describe.skipIf(!PG_BIN)('rights, dictionary and /v2 on PostgreSQL', () => {
   const cluster = new Cluster();
   let t: TestApp;
