@@ -77,6 +77,30 @@ function SessionError() {
   );
 }
 
+/** The phone number field shared by the login and registration forms. */
+function PhoneField(props: { invalid: boolean; value: string; onChange: (phone: string) => void; autoComplete: 'username' | 'tel' }) {
+  const { t } = useLingui();
+  return (
+    <Field.Root invalid={props.invalid} required>
+      <Field.Label>
+        <Trans>手机号</Trans>
+      </Field.Label>
+      <Input
+        name="phone"
+        type="tel"
+        inputMode="numeric"
+        autoComplete={props.autoComplete}
+        placeholder={t`请输入手机号`}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value.trim())}
+      />
+      <Field.ErrorText>
+        <Trans>请输入 11 位手机号</Trans>
+      </Field.ErrorText>
+    </Field.Root>
+  );
+}
+
 function LoginForm() {
   const { t } = useLingui();
   const { status, send } = useSession();
@@ -97,23 +121,7 @@ function LoginForm() {
   return (
     <form onSubmit={submit} noValidate aria-label={t`登录`}>
       <Stack gap="4">
-        <Field.Root invalid={phoneInvalid} required>
-          <Field.Label>
-            <Trans>手机号</Trans>
-          </Field.Label>
-          <Input
-            name="phone"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="username"
-            placeholder={t`请输入手机号`}
-            value={phone}
-            onChange={(e) => setPhone(e.target.value.trim())}
-          />
-          <Field.ErrorText>
-            <Trans>请输入 11 位手机号</Trans>
-          </Field.ErrorText>
-        </Field.Root>
+        <PhoneField invalid={phoneInvalid} value={phone} onChange={setPhone} autoComplete="username" />
         <Field.Root invalid={passwordInvalid} required>
           <Field.Label>
             <Trans>密码</Trans>
@@ -170,23 +178,7 @@ function RegisterForm() {
   return (
     <form onSubmit={submit} noValidate aria-label={t`注册`}>
       <Stack gap="4">
-        <Field.Root invalid={phoneInvalid} required>
-          <Field.Label>
-            <Trans>手机号</Trans>
-          </Field.Label>
-          <Input
-            name="phone"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel"
-            placeholder={t`请输入手机号`}
-            value={phone}
-            onChange={(e) => setPhone(e.target.value.trim())}
-          />
-          <Field.ErrorText>
-            <Trans>请输入 11 位手机号</Trans>
-          </Field.ErrorText>
-        </Field.Root>
+        <PhoneField invalid={phoneInvalid} value={phone} onChange={setPhone} autoComplete="tel" />
         <Field.Root invalid={codeInvalid} required>
           <Field.Label>
             <Trans>短信验证码</Trans>
