@@ -27,7 +27,7 @@ export function usePortraitUrl(uid: number | string | undefined): string | undef
 
 export function UserMenu() {
   const { t } = useLingui();
-  const { user, status, send } = useSession();
+  const { user } = useSession();
   const [, navigate] = useLocation();
   const [confirming, setConfirming] = useState(false);
   const portraitUrl = usePortraitUrl(user?.uid);
@@ -63,18 +63,26 @@ export function UserMenu() {
           </Menu.Positioner>
         </Portal>
       </Menu.Root>
-      <ConfirmDialog
-        open={confirming}
-        title={<Trans>退出登录</Trans>}
-        description={<Trans>确定要退出当前账号吗？</Trans>}
-        destructive
-        loading={status === 'loggingOut'}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          send({ type: 'logout requested' });
-        }}
-      />
+      <LogoutConfirmDialog open={confirming} onClose={() => setConfirming(false)} />
     </>
+  );
+}
+
+/** "Log out?" confirmation shared by the user menu and the user page; confirming sends 'logout requested'. */
+export function LogoutConfirmDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { status, send } = useSession();
+  return (
+    <ConfirmDialog
+      open={open}
+      title={<Trans>退出登录</Trans>}
+      description={<Trans>确定要退出当前账号吗？</Trans>}
+      destructive
+      loading={status === 'loggingOut'}
+      onCancel={onClose}
+      onConfirm={() => {
+        onClose();
+        send({ type: 'logout requested' });
+      }}
+    />
   );
 }

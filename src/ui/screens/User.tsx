@@ -6,9 +6,7 @@ import { Alert, Avatar, Badge, Box, Button, DataList, Flex, Heading, HStack, Sim
 import { LogOut } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { userInfoQuery } from '../../api/queries';
-import { useSession } from '../app-actor';
-import { ConfirmDialog } from '../layout/ConfirmDialog';
-import { usePortraitUrl } from '../layout/UserMenu';
+import { LogoutConfirmDialog, usePortraitUrl } from '../layout/UserMenu';
 import { CloseAccountForm, FeedbackForm, LoginIdForm, PasswordForm, PhoneForm } from './UserForms';
 
 /** Role names (spec §3 team roles; `free` is the default role of an individual account). */
@@ -30,7 +28,6 @@ const IDENTITY_LABELS: Record<number, MessageDescriptor> = {
 /** /user: the real account from GET /user/user_info, login id and password forms, and logout. */
 export default function User() {
   const { t, i18n } = useLingui();
-  const { send, status } = useSession();
   const [confirming, setConfirming] = useState(false);
   const info = useQuery(userInfoQuery());
   const user = info.data;
@@ -92,18 +89,7 @@ export default function User() {
         <FeedbackForm />
       </SimpleGrid>
       <CloseAccountForm />
-      <ConfirmDialog
-        open={confirming}
-        title={<Trans>退出登录</Trans>}
-        description={<Trans>确定要退出当前账号吗？</Trans>}
-        destructive
-        loading={status === 'loggingOut'}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          send({ type: 'logout requested' });
-        }}
-      />
+      <LogoutConfirmDialog open={confirming} onClose={() => setConfirming(false)} />
     </Stack>
   );
 }
