@@ -30,7 +30,8 @@ export function openDatabase(options: StorageOptions): { db: Db; dialect: Dialec
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  // Areas add their migrations independently, so a database may have run a later name before an earlier one lands.
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
