@@ -47,7 +47,25 @@ export interface CheckResultData {
   used?: number;
 }
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-export interface DocumentFlagData { id: number; status: JobStatus; progress: number; issue_count?: number; error?: string }
+/**
+ * Document message flag (`type 2 cmd 1`): the state of a document job, sent to every session of the owner
+ * when the job starts, as it progresses (at most every 250 ms and only when `progress` grew), and when it
+ * ends. Field names are those of `DocumentSummary` in workbench.yaml, so a client merges it into its row.
+ */
+export interface DocumentFlagData {
+  /** the document id */
+  id: number;
+  status: JobStatus;
+  /** 0-100 */
+  progress: number;
+  /** open findings so far (all of them once `done`) */
+  issue_count: number;
+  /** paragraphs checked so far / in all (absent while the text is being read) */
+  paragraphs_done?: number;
+  paragraphs?: number;
+  /** readable reason, with `status` failed or cancelled */
+  error?: string;
+}
 export interface ImageResultData {
   task_id: number;
   status: JobStatus;

@@ -947,10 +947,21 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a document (docx, txt) for proofreading
-         * @description Multipart `file`. Creates a document job (queued -> running with progress -> done | failed); progress and
-         *     completion are sent on the socket as `type 2 cmd 1` (document message flag). Consumes right 256
-         *     (docUploadCount); the text may not exceed right 64 (docMaxText): 402 otherwise; 413 when the file is too large.
+         * Upload a document (docx, txt, md; doc/wps with LibreOffice) for proofreading
+         * @description Multipart `file` (.docx, .txt, .md; .doc and .wps only when LibreOffice `soffice` is installed on the
+         *     server, 400 saying so otherwise). Creates a persisted document job and answers at once with the document
+         *     (`status: queued`). A server-side worker queue then reads the text, checks it with the user's dictionaries
+         *     (like `check_text`, without charging right 1) and stores the findings; progress and the end of the job are
+         *     sent to every socket session of the owner as `type 2 cmd 1` (document message flag, see socket.md).
+         *     Unfinished jobs resume after a server restart.
+         *
+         *     - 400: no file part, empty file, unsupported extension, content that does not match the extension
+         *       (an executable renamed .docx, a zip that is not a .docx, binary in a .txt), or .doc/.wps without LibreOffice.
+         *     - 402 `result.kind` 1: right 256 (docUploadCount, one per upload) is used up.
+         *     - 403: `checkMode` 4 without right 8192.
+         *     - 413: the file part is larger than UPLOAD_LIMIT (catalogue: 文档上传失败).
+         *     - A file that turns out corrupt, without text, a zip bomb, or longer than right 64 (docMaxText, characters
+         *       per document) fails its own job (`status: failed` with `error`), and its upload is refunded.
          */
         post: operations["postMisscutDocumentV1Upload"];
         delete?: never;
@@ -966,7 +977,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user's documents, newest first */
+        /**
+         * The user's documents, newest first
+         * @description Only the caller's own documents. `keyword` filters by a substring of the name.
+         */
         get: operations["getMisscutDocumentV1Page"];
         put?: never;
         post?: never;
@@ -983,7 +997,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A document with its content and findings (document detail / editor) */
+        /**
+         * A document with its content, findings and saved edits (editor)
+         * @description The owner's document (404 for unknown ids and for other users' documents). Until the job is `done`,
+         *     `html`/`text` may be empty and `issues` incomplete. `issues` are the open findings of the current content,
+         *     with `start`/`end` UTF-16 offsets into `text` (the same `Issue` shape as `check_text`); findings the user
+         *     ignored (saved with `edit_upload_save`) are not listed.
+         */
         get: operations["getMisscutDocumentV1EditUploadGet"];
         put?: never;
         post?: never;
@@ -1002,8 +1022,34 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete documents */
+        /**
+         * Delete documents
+         * @description Deletes the caller's documents (a running job stops). When any id is unknown or another user's, nothing
+         *     is deleted and the answer is 404. `result.count` is the number deleted.
+         */
         post: operations["postMisscutDocumentV1Delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running document job
+         * @description Added (the pipeline's `cancelled` state needs a server call). Stops the caller's job: the document becomes
+         *     `cancelled` (a `type 2 cmd 1` message says so) and its upload (right 256) is refunded. A job already
+         *     finished is left as it is (the answer carries its status). 404 for unknown ids and other users' documents.
+         */
+        post: operations["postMisscutDocumentV1Cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1020,10 +1066,44 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Save the edited content of a document
-         * @description `html` is the editor content (the document as HTML); saving re-checks changed paragraphs only.
+         * Save the edited content of a document (text or html, accepted fixes, ignored findings)
+         * @description Saves the editor's content: either `text` (lines = paragraphs, the same form as `text` of
+         *     `edit_upload_get`) or `html` (sanitised; its blocks become the lines of `text`), plus the list of
+         *     accepted fixes (`fixes`, offsets into the saved text, used by the tracked-changes export) and the findings
+         *     the user ignored (`ignored`, not shown again and not exported as comments). `name` renames the document.
+         *     The new content is checked again in the background (`status` queued -> running -> done with `type 2 cmd 1`
+         *     messages; unchanged paragraphs come from the cache). The answer is the saved document (its `issues` are
+         *     those of the previous check until the new one is done). 400 when a fix does not match the saved text
+         *     (`text.slice(start, end) !== replacement`), 402 kind 1 when the text exceeds right 64 (docMaxText),
+         *     404 for unknown ids and other users' documents, 409 while the document's first check has not finished.
          */
         post: operations["postMisscutDocumentV1EditUploadSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/document/v1/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a document as .docx, clean or with tracked changes
+         * @description Added (the editor's export). The owner's document (404 otherwise; 409 until its first check is done) as a
+         *     .docx (Content-Disposition attachment, the document's name with .docx):
+         *
+         *     - `clean`: the current content with headings, lists, tables and Chinese fonts (like html2doc/stream).
+         *     - `tracked`: every accepted fix (`fixes` of `edit_upload_save`) as a Word tracked change (`w:del` of the
+         *       original, `w:ins` of the replacement) and every open finding as a Word comment over its text
+         *       (message and suggestions), so editors accept or reject them in Word or WPS.
+         */
+        post: operations["postMisscutDocumentV1Export"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1037,7 +1117,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Create (or return) the share id of a document */
+        /**
+         * Create (or return) the share id of a document
+         * @description The owner's document only (404 otherwise). The share id is random (192 bits, base64url) and stays the same
+         *     for the document; whoever holds it can read the document with `get_share_doc` (read-only) and copy it
+         *     with `share_save`.
+         */
         get: operations["getMisscutDocumentV1GetShareId"];
         put?: never;
         post?: never;
@@ -1054,7 +1139,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A shared document (read-only view for another logged-in user) */
+        /**
+         * A shared document (read-only view for the link holder; no login needed)
+         * @description Public: a valid share id is enough (no token needed). The document as `edit_upload_get` gives it to its
+         *     owner, with `read_only: true`; nothing can be changed with a share id. 404 for an unknown share id
+         *     (or a deleted document).
+         */
         get: operations["getMisscutDocumentV1GetShareDoc"];
         put?: never;
         post?: never;
@@ -1071,7 +1161,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Save a copy of a shared document into the user's documents */
+        /**
+         * Save a copy of a shared document into the user's documents
+         * @description Copies the shared document (content, findings, saved edits) into the caller's documents as a new, `done`
+         *     document without consuming right 256. 404 for an unknown share id, 409 while the shared document's check
+         *     has not finished.
+         */
         get: operations["getMisscutDocumentV1ShareSave"];
         put?: never;
         post?: never;
@@ -1092,7 +1187,7 @@ export interface paths {
         put?: never;
         /**
          * Export HTML as a .docx file (binary)
-         * @description Chinese fonts are kept (eastAsia). With `track_changes` and a document `id`, accepted fixes are written as tracked changes and findings as comments.
+         * @description Chinese fonts are kept (eastAsia). For a stored document with its fixes as tracked changes and findings as comments, use `POST /misscut/document/v1/export`.
          */
         post: operations["postMisscutDocCheckV1Html2docStream"];
         delete?: never;
@@ -2686,16 +2781,23 @@ export interface components {
                 };
             }[];
         };
+        /**
+         * @description One document job. `status`: queued (waiting for the worker) -> running (being read and checked; `progress`
+         *     0-100) -> done | failed (`error` says why) | cancelled. `issue_count` is the number of open findings
+         *     (the "error count" of the list), `error` the failure message.
+         */
         DocumentSummary: {
             id: number;
             name: string;
-            /** @description docx, txt ... */
+            /** @description docx, txt, md, doc, wps. */
             file_type: string;
-            /** @description Bytes. */
+            /** @description Bytes of the uploaded file. */
             size: number;
             status: components["schemas"]["JobStatus"];
             progress: number;
+            /** @description Why the job failed (status failed) or was cancelled. */
             error?: string;
+            /** @description Characters (CJK characters and Latin words) of the text. */
             word_count: number;
             issue_count: number;
             /** Format: date-time */
@@ -2703,15 +2805,42 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description A fix the user accepted, as it stands in the saved text: `text.slice(start, end) === replacement`, and
+         *     `original` is what it replaced (the tracked-changes export writes `original` as w:del and `replacement` as
+         *     w:ins). `start`/`end` are UTF-16 offsets into the saved `text`; an empty `replacement` (start = end) is a deletion.
+         */
+        DocumentFix: {
+            start: number;
+            end: number;
+            original: string;
+            replacement: string;
+            category?: string;
+            message?: string;
+        };
+        /** @description A finding the user ignored, by its position in the saved text and its original text. */
+        DocumentIgnored: {
+            start: number;
+            end: number;
+            original: string;
+        };
         DocumentDetail: components["schemas"]["DocumentSummary"] & {
-            /** @description The document as HTML. */
+            /**
+             * @description The current content as sanitised HTML (no script, event handler, style or javascript: URL). Each leaf
+             *     block of it (p, h1-h6, li, pre, caption, td/th without inner blocks) is one line of `text`, in
+             *     document order.
+             */
             html: string;
-            /** @description The plain text the offsets of `issues` refer to. */
+            /** @description The content as plain lines (one per paragraph, joined by \n); the offsets of `issues` and `fixes` refer to it. */
             text: string;
             issues: components["schemas"]["Issue"][];
-            share_id?: string | null;
-            /** @description True for a document shared by someone else. */
-            read_only?: boolean;
+            fixes: components["schemas"]["DocumentFix"][];
+            ignored: components["schemas"]["DocumentIgnored"][];
+            /** @description True once the content was saved with edit_upload_save. */
+            edited: boolean;
+            share_id: string | null;
+            /** @description True in the shared view (get_share_doc). */
+            read_only: boolean;
         };
         PdfSummary: {
             id: number;
@@ -5093,6 +5222,11 @@ export interface operations {
                     checkMode?: "3" | "4";
                     /** @description Bitmask, default 127. */
                     checkOptions?: string;
+                    /**
+                     * @description Default cn.
+                     * @enum {string}
+                     */
+                    lang?: "cn" | "hk";
                 };
             };
         };
@@ -5114,6 +5248,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["QuotaExhausted"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["TooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -5203,7 +5338,42 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["Ids"];
         responses: {
-            200: components["responses"]["EmptyOk"];
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocumentV1Cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["IdBody"];
+        responses: {
+            /** @description The document after the call. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["DocumentSummary"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5227,17 +5397,63 @@ export interface operations {
             content: {
                 "application/json": {
                     id: components["schemas"]["Id"];
-                    html: string;
+                    /** @description The content as lines (one paragraph per line). */
+                    text?: string;
+                    /** @description The content as HTML (used when `text` is absent). */
+                    html?: string;
                     name?: string;
-                };
+                    fixes?: components["schemas"]["DocumentFix"][];
+                    ignored?: components["schemas"]["DocumentIgnored"][];
+                } | unknown | unknown;
             };
         };
         responses: {
             200: components["responses"]["DocumentDetailOk"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExhausted"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutDocumentV1Export: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    /** @enum {string} */
+                    mode: "clean" | "tracked";
+                };
+            };
+        };
+        responses: {
+            /** @description The .docx file (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5299,7 +5515,6 @@ export interface operations {
         responses: {
             200: components["responses"]["DocumentDetailOk"];
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -5338,6 +5553,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5362,9 +5578,6 @@ export interface operations {
                     name?: string;
                     /** @description Document title (core properties); also the file name when `name` is absent. */
                     title?: string;
-                    id?: components["schemas"]["Id"];
-                    /** @default false */
-                    track_changes?: boolean;
                 };
             };
         };

@@ -167,6 +167,8 @@ export const addedCalls: readonly Call[] = [
   ['get', '/user/api_key'],
   ['post', '/user/api_key'],
   ['post', '/misscut/v1/doc/format_check'],
+  ['post', '/misscut/document/v1/cancel'],
+  ['post', '/misscut/document/v1/export'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */
@@ -178,6 +180,7 @@ export const publicCalls: readonly Call[] = [
   ['get', '/health'],
   ['get', '/wizard/v1/show'],
   ['get', '/v2/languages'],
+  ['get', '/misscut/document/v1/get_share_doc'],
 ];
 
 /** Successful answers that are not the JSON envelope: binary, plain text, event streams, LanguageTool shapes. */
@@ -185,6 +188,7 @@ export const nonEnvelopeCalls: readonly Call[] = [
   ['get', '/workbench/config.json'],
   ['get', '/user/portrait'],
   ['post', '/misscut/doc_check/v1/html2doc/stream'],
+  ['post', '/misscut/document/v1/export'],
   ['get', '/misscut/website/download'],
   ['get', '/dict/down_words_failed_to_upload'],
   ['post', '/gpt/v1/chat/completions'],
