@@ -4337,7 +4337,7 @@ export interface operations {
                                 excerpt: string;
                             }[];
                             violations: {
-                                /** @description e.g. paper, margin-top, line-grid, font, size, align, color, pattern, indent, heading-order, page-number. */
+                                /** @description e.g. paper, margin-top, line-grid, font, size, align, color, pattern, indent, heading-order, attachment-numbering, attachment-count, page-number, page-number-dash, page-number-side, page-number-font, page-number-size, page-number-odd, page-number-even. */
                                 rule: string;
                                 /** @description Element key (page for page-level rules). */
                                 element: string;

@@ -149,6 +149,66 @@ describe('format check', () => {
     }
   });
 
+  it('checks 份号, 密级, 紧急程度, numbered 附件说明 against the 附件 pages, and page-number size and sides', async () => {
+    const body = (text: string) => para(text, '仿宋_GB2312', 32, { indent: true });
+    const build = (o: { good: boolean }) =>
+      Packer.toBuffer(
+        new Document({
+          evenAndOddHeaderAndFooters: true,
+          sections: [
+            {
+              properties: { page: GB_PAGE },
+              footers: o.good
+                ? { default: footer(AlignmentType.RIGHT), even: footer(AlignmentType.LEFT) }
+                : {
+                    default: new Footer({ children: [new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun({ children: ['— ', PageNumber.CURRENT, ' —'], font: f('宋体', '宋体'), size: 21 })] })] }),
+                    even: footer(AlignmentType.RIGHT),
+                  },
+              children: [
+                para(o.good ? '000001' : '01', '仿宋_GB2312', 32),
+                para('机密★1年', o.good ? '黑体' : '仿宋_GB2312', 32),
+                para('特急', o.good ? '黑体' : '宋体', 32),
+                para('××市人民政府文件', '方正小标宋简体', 72, { align: AlignmentType.CENTER, color: 'FF0000' }),
+                para('×政发〔2024〕5号', '仿宋_GB2312', 32, { align: AlignmentType.CENTER }),
+                para('关于开展安全生产检查的通知', '方正小标宋简体', 44, { align: AlignmentType.CENTER }),
+                para('各区县人民政府：', '仿宋_GB2312', 32),
+                body('现将有关事项通知如下。'),
+                body(o.good ? '附件：1.安全生产检查表' : '附件：安全生产检查表'),
+                para(o.good ? '2.隐患排查清单' : '3.隐患排查清单。', '仿宋_GB2312', 32),
+                para('××市人民政府', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
+                para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
+                para('附件1', o.good ? '黑体' : '仿宋_GB2312', 32),
+                para('安全生产检查表', '方正小标宋简体', 44, { align: AlignmentType.CENTER }),
+                ...(o.good ? [para('附件2', '黑体', 32), para('隐患排查清单', '方正小标宋简体', 44, { align: AlignmentType.CENTER })] : []),
+              ],
+            },
+          ],
+        }),
+      );
+    const good = await formatCheck('good.docx', await build({ good: true }));
+    expect(good.status).toBe(200);
+    expect(good.json.result.elements.map((e: { element: string }) => e.element).slice(0, 3)).toEqual(['copyNumber', 'secrecy', 'urgency']);
+    expect(good.json.result.elements.filter((e: { element: string }) => e.element.startsWith('attachment')).map((e: { element: string }) => e.element)).toEqual([
+      'attachmentNote', 'attachmentNoteItem', 'attachment', 'attachment',
+    ]);
+    expect(good.json.result.violations).toEqual([]);
+
+    const bad = await formatCheck('bad.docx', await build({ good: false }));
+    const v: Array<{ rule: string; element: string; paragraph: number | null; expected: string; found: string }> = bad.json.result.violations;
+    const find = (rule: string, element: string) => v.find((x) => x.rule === rule && x.element === element);
+    expect(find('pattern', 'copyNumber')).toMatchObject({ paragraph: 0, expected: expect.stringContaining('6位') });
+    expect(find('font', 'secrecy')).toMatchObject({ paragraph: 1, expected: expect.stringContaining('黑体'), found: '仿宋_GB2312' });
+    expect(find('font', 'urgency')).toMatchObject({ paragraph: 2, found: '宋体' });
+    expect(find('attachment-numbering', 'attachmentNote')).toMatchObject({ paragraph: 8, expected: '依次编号“1.”', found: '未编号' });
+    expect(find('attachment-numbering', 'attachmentNoteItem')).toMatchObject({ paragraph: 9, expected: '依次编号“2.”', found: '“3.”' });
+    expect(find('pattern', 'attachmentNoteItem')).toMatchObject({ paragraph: 9 });
+    expect(find('attachment-count', 'attachmentNote')).toMatchObject({ expected: expect.stringContaining('1 个附件页'), found: '列出 2 个' });
+    expect(find('font', 'attachment')).toMatchObject({ paragraph: 12, expected: expect.stringContaining('黑体') });
+    expect(find('page-number-size', 'page')).toMatchObject({ paragraph: null, expected: '四号 14磅', found: '五号 10.5磅' });
+    expect(find('page-number-odd', 'page')).toMatchObject({ expected: '单页码居右空一字', found: '单页码居中' });
+    expect(find('page-number-even', 'page')).toMatchObject({ expected: '双页码居左空一字', found: '双页码居右' });
+  });
+
   it('resolves fonts and sizes through docDefaults, basedOn style chains and character styles', async () => {
     const doc = new Document({
       styles: {

@@ -15,6 +15,7 @@ export type ElementKind =
   | 'heading3'
   | 'heading4'
   | 'attachmentNote'
+  | 'attachmentNoteItem'
   | 'signature'
   | 'date'
   | 'note'
@@ -64,6 +65,7 @@ const LABELS: Record<ElementKind, string> = {
   heading3: '三级标题',
   heading4: '四级标题',
   attachmentNote: '附件说明',
+  attachmentNoteItem: '附件说明（续）',
   signature: '署名',
   date: '成文日期',
   note: '附注',
@@ -74,7 +76,7 @@ const LABELS: Record<ElementKind, string> = {
 
 const CN_NUM = '一二三四五六七八九十百零〇';
 const RE = {
-  copyNumber: /^\d{6}$/,
+  copyNumber: /^[\d０-９]{1,8}$/,
   secrecy: /^(绝密|机密|秘密)/,
   urgency: /^(特急|加急|特提|平急)$/,
   docNumber: /^.{0,30}[〔[（(【]\s*\d{2,4}\s*[〕\]）)】]\s*第?\s*\d+\s*号$/,
@@ -156,7 +158,8 @@ export function detectElements(doc: ParsedDocx): Map<number, ElementKind> {
     }
   }
   if (noteAt >= 0) {
-    for (let k = noteAt; k < bodyEnd; k++) kinds.set(paras[k].index, 'attachmentNote');
+    kinds.set(paras[noteAt].index, 'attachmentNote');
+    for (let k = noteAt + 1; k < bodyEnd; k++) kinds.set(paras[k].index, 'attachmentNoteItem');
     bodyEnd = noteAt;
   }
   // 正文 and its heading levels.
@@ -298,6 +301,7 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     }
     depth = level;
   }
+  checkAttachments(elements, violations);
   if (template.pageNumbers?.required) {
     const pn = template.pageNumbers;
     const withField = s.footers.filter((f) => f.hasPageField);
@@ -311,9 +315,44 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
         const bad = fonts.filter((f) => fontFamily(template, f) !== pnFont && !/^(SimSun|宋体)$/i.test(f));
         if (bad.length) page('page-number-font', '页码', `${pnFont}`, [...new Set(bad)].join('、'), `页码应使用${pnFont}`, 'warning');
       }
+      if (pn.size !== undefined) {
+        const sizes = [...new Set(withField.flatMap((f) => f.runs.filter((r) => /\S/.test(r.text)).map((r) => r.size)))];
+        const bad = sizes.filter((size) => size !== pn.size);
+        if (bad.length) page('page-number-size', '页码', sizeName(template, pn.size), bad.map((size) => sizeName(template, size)).join('、'), `页码应为${sizeName(template, pn.size)}`, 'warning');
+      }
+      if (pn.evenAndOdd && s.evenAndOddHeaders) {
+        // §7.5: 单页码居右空一字，双页码居左空一字 (the default footer is the odd pages' one).
+        const side = (jc: string | undefined) => (jc === 'right' || jc === 'end' ? 'right' : jc === 'center' ? 'center' : 'left');
+        const sideName = { right: '居右', left: '居左', center: '居中' } as const;
+        for (const [type, want] of [['default', 'right'], ['even', 'left']] as const) {
+          const f = withField.find((x) => x.type === type);
+          if (f && side(f.jc) !== want) page(`page-number-${type === 'even' ? 'even' : 'odd'}`, '页码', `${type === 'even' ? '双页码' : '单页码'}${sideName[want]}空一字`, `${type === 'even' ? '双页码' : '单页码'}${sideName[side(f.jc)]}`, `${type === 'even' ? '双页码应居左' : '单页码应居右'}`, 'warning');
+        }
+      }
     }
   }
   if (!elements.some((e) => e.element === 'title')) page('missing-title', '标题', '有标题', '未识别到标题', '未识别到公文标题', 'warning');
   violations.sort((a, b) => (a.paragraph ?? -1) - (b.paragraph ?? -1));
   return { template_id: template.id, template_name: template.name, paragraph_count: doc.paragraphs.length, elements, violations };
+}
+
+/** 附件说明 (§7.3.4): several attachments are numbered 1. 2. …; the 附件 pages after the date match the list. */
+function checkAttachments(elements: DetectedElement[], out: Violation[]) {
+  const note = elements.find((e) => e.element === 'attachmentNote');
+  if (!note) return;
+  const items = elements.filter((e) => e.element === 'attachmentNoteItem');
+  const at = (e: DetectedElement, rule: string, expected: string, found: string, message: string) =>
+    out.push({ rule, element: e.element, label: e.label, severity: 'error', paragraph: e.paragraph, excerpt: e.excerpt, expected, found, message });
+  const numberOf = (s: string) => /^(?:附\s*件\s*[：:]\s*)?(\d+)\s*[.．]/.exec(s.replace(/[\s\u3000]+/g, ''))?.[1];
+  const listed = [note, ...items];
+  if (items.length) {
+    listed.forEach((e, k) => {
+      const n = numberOf(e.excerpt);
+      if (n !== String(k + 1)) at(e, 'attachment-numbering', `依次编号“${k + 1}.”`, n ? `“${n}.”` : '未编号', '多个附件应使用阿拉伯数字依次编号（附件：1.×××）');
+    });
+  }
+  const heads = elements.filter((e) => e.element === 'attachment');
+  if (heads.length && heads.length !== listed.length) {
+    at(note, 'attachment-count', `附件说明列出的附件与附件页一致（${heads.length} 个附件页）`, `列出 ${listed.length} 个`, '附件说明与所附附件的数量不一致');
+  }
 }
