@@ -22,7 +22,7 @@ import { nowIso } from '../db';
  * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
  *
  * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
- * COMPARE_MAX_SIZE_MB (20).
+ * COMPARE_MAX_SIZE_MB (20), and the rights read as those values.
  *
  * Characters are counted as Unicode code points that are not white space (`countChars`).
  */
@@ -54,6 +54,12 @@ export const RIGHT_INFO: Record<number, { title: string; unit: string }> = {
 };
 
 export const UNLIMITED = 1_000_000_000;
+
+/** Limits that apply without any grant: the server's compare ceilings (so the rights show what is enforced). */
+const LIMIT_FALLBACKS: Record<number, () => number> = {
+  262144: () => Number(process.env.COMPARE_MAX_PAGES) || 200,
+  524288: () => Number(process.env.COMPARE_MAX_SIZE_MB) || 20,
+};
 
 const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000, 4096: 5 };
 const ADMIN_DEFAULTS: Record<number, number> = {
@@ -158,7 +164,8 @@ export async function rightViews(db: Db, uid: number, types: readonly number[] =
   return types.map((type) => {
     const live = rows.filter((g) => Number(g.user_right_type) === type);
     const limit = LIMIT_TYPES.has(type);
-    const amount = limit ? Math.max(0, ...live.map((g) => Number(g.total))) : live.reduce((s, g) => s + Number(g.remaining), 0);
+    const granted = limit ? Math.max(0, ...live.map((g) => Number(g.total))) : live.reduce((s, g) => s + Number(g.remaining), 0);
+    const amount = limit && granted === 0 && LIMIT_FALLBACKS[type] ? LIMIT_FALLBACKS[type]() : granted;
     const total = limit ? amount : live.reduce((s, g) => s + Number(g.total), 0);
     const expiries = live.map((g) => g.expires_at).filter((e): e is string => !!e).sort();
     const info = RIGHT_INFO[type] ?? { title: `权益 ${type}`, unit: '' };

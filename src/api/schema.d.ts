@@ -468,7 +468,7 @@ export interface paths {
          * @description Multipart with the original (`file`) and the revised (`compare_file`) document (docx, txt or PDF).
          *     Consumes right 4096 (docCompare); the files may not exceed rights 262144 (compareMaxPages) and
          *     524288 (compareMaxSize, MB) — 402 / 413 otherwise (when the user has no grant of 262144/524288 the
-         *     server's COMPARE_MAX_PAGES / COMPARE_MAX_SIZE_MB apply). Texts are the documents' paragraphs joined by
+         *     server's COMPARE_MAX_PAGES / COMPARE_MAX_SIZE_MB apply, and get_user_right reports those values). Texts are the documents' paragraphs joined by
          *     "\n"; offsets are UTF-16 offsets into them. `rows` align the paragraphs for a side-by-side view
          *     (navigation = walking `changes` in order). PDF text comes from pdf.js (scanned pages have no text; pages
          *     count from the PDF itself, estimated as characters / 616 for other files).

@@ -110,6 +110,11 @@ describe('document compare', () => {
     const right = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=4096', undefined, token);
     expect(right.status).toBe(200);
     expect(right.json.result.disposable_num).toBe(4);
+    // Without grants the limit rights read as the server's ceilings (what the compare screen shows).
+    const pages = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=262144', undefined, token);
+    expect(pages.json.result).toMatchObject({ disposable_num: 200, num_desc: '200页' });
+    const size = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=524288', undefined, token);
+    expect(size.json.result).toMatchObject({ disposable_num: 20, num_desc: '20MB' });
     const { uid } = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result;
     await t.app.db.updateTable('right_grants' as never).set({ remaining: 0 } as never).where('uid' as never, '=', uid as never).execute();
     const again = await diff(token, { name: 'a.txt', data: Buffer.from('甲') }, { name: 'b.txt', data: Buffer.from('乙') });

@@ -12,12 +12,6 @@ import { bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-/** Server-side ceilings used when the user has no grant of the compare limit rights (262144 pages, 524288 MB). */
-export const compareDefaults = () => ({
-  maxPages: Number(process.env.COMPARE_MAX_PAGES) || 200,
-  maxSizeMb: Number(process.env.COMPARE_MAX_SIZE_MB) || 20,
-});
-
 const RIGHT_DOC_COMPARE = 4096;
 const RIGHT_COMPARE_MAX_PAGES = 262144;
 const RIGHT_COMPARE_MAX_SIZE = 524288;
@@ -44,11 +38,9 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
   const original = filePart(body.file, 'file');
   const revised = filePart(body.compare_file, 'compare_file');
   const db = request.server.db;
-  const defaults = compareDefaults();
-  const grantedSize = await rightBalance(db, uid, RIGHT_COMPARE_MAX_SIZE);
-  const grantedPages = await rightBalance(db, uid, RIGHT_COMPARE_MAX_PAGES);
-  const maxSizeMb = grantedSize > 0 ? grantedSize : defaults.maxSizeMb;
-  const maxPages = grantedPages > 0 ? grantedPages : defaults.maxPages;
+  // Without a grant these read as the server's COMPARE_MAX_SIZE_MB / COMPARE_MAX_PAGES (services/rights.ts).
+  const maxSizeMb = await rightBalance(db, uid, RIGHT_COMPARE_MAX_SIZE);
+  const maxPages = await rightBalance(db, uid, RIGHT_COMPARE_MAX_PAGES);
   for (const f of [original, revised]) {
     if (f.data.length > maxSizeMb * 1024 * 1024) throw new AppError(413, `比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
   }
