@@ -8,6 +8,7 @@ import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
 import validationPlugin from './plugins/validation';
 import rateLimitPlugin from './plugins/rate-limit';
+import downloadsPlugin from './plugins/downloads';
 import spaPlugin from './plugins/spa';
 import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
@@ -56,6 +57,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
   await app.register(validationPlugin);
   await app.register(dbPlugin);
+  await app.register(downloadsPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(multipart, {

@@ -8,6 +8,7 @@ import { rightsOperations } from './rights';
 import { dictOperations } from './dict';
 import { languagetoolOperations } from './languagetool';
 import { apiKeyOperations } from './languagetool/api-key';
+import { downloadOperations } from './user/downloads';
 import type { Operation } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -22,6 +23,7 @@ export const operations: Record<string, Operation> = {
   ...dictOperations,
   ...languagetoolOperations,
   ...apiKeyOperations,
+  ...downloadOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -18,3 +18,9 @@ export interface UploadedFile {
   mimetype: string;
   data: Buffer;
 }
+
+/** RFC 5987 attachment header so Chinese file names survive. */
+export function attachment(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}

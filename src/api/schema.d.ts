@@ -251,6 +251,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/download/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's download center (files produced by exports), newest first
+         * @description Added (spec §2 lists the `download` screen, §7 no call for it). Files are kept 7 days by default (at most
+         *     30) and are not listed once `expires_at` has passed.
+         */
+        get: operations["getUserDownloadPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/download/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one file of the download center again (binary)
+         * @description Added (see `GET /user/download/page`). 404 for an unknown id, another user's file or an expired one.
+         */
+        get: operations["getUserDownloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/leave_message": {
         parameters: {
             query?: never;
@@ -2639,6 +2680,17 @@ export interface components {
             enterprise_id: number | null;
             login_id: string | null;
         };
+        DownloadFile: {
+            id: number;
+            name: string;
+            mime: string;
+            /** @description Bytes. */
+            size: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
         RuntimeConfig: {
             baseURL: string;
             wxURL: string;
@@ -3852,6 +3904,82 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserDownloadPage: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                num?: components["parameters"]["Num"];
+                /** @description Page size. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            total: number;
+                            num: number;
+                            size: number;
+                            list: components["schemas"]["DownloadFile"][];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserDownloadFile: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its stored type and a Content-Disposition attachment header carrying its name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

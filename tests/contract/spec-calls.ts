@@ -74,6 +74,7 @@ export const specCalls: Record<string, readonly Call[]> = {
     ['post', '/dict/v1/add_one'],
     ['post', '/dict/v1/delete_all_word'],
     ['get', '/dict/down_words_failed_to_upload'],
+  ['get', '/user/download/file'],
   ],
   Team: [
     ['post', '/enterprise/v1/team-application'],
@@ -169,6 +170,8 @@ export const addedCalls: readonly Call[] = [
   ['post', '/misscut/v1/doc/format_check'],
   ['post', '/misscut/document/v1/cancel'],
   ['post', '/misscut/document/v1/export'],
+  ['get', '/user/download/page'],
+  ['get', '/user/download/file'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */
@@ -191,6 +194,7 @@ export const nonEnvelopeCalls: readonly Call[] = [
   ['post', '/misscut/document/v1/export'],
   ['get', '/misscut/website/download'],
   ['get', '/dict/down_words_failed_to_upload'],
+  ['get', '/user/download/file'],
   ['post', '/gpt/v1/chat/completions'],
   ...languageToolCalls,
 ];

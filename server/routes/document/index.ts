@@ -8,7 +8,7 @@ import { checkFormat } from '../../services/format/check';
 import { parseDocx } from '../../services/format/resolver';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
-import { bodyOf, caller, type Operation, type UploadedFile } from '../types';
+import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -21,12 +21,6 @@ const filePart = (value: unknown, field = 'file'): UploadedFile => {
   if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest(`请上传文件 (${field} must be a file part)`);
   return f;
 };
-
-/** RFC 5987 attachment header so Chinese file names survive. */
-function attachment(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 function quotaError(reply: FastifyReply, msg: string, kind: 1 | 2) {
   return reply.code(402).send({ code: 402, msg, result: { kind } });

@@ -1,0 +1,24 @@
+import { envelope } from '../../errors';
+import { listDownloads, openDownload } from '../../services/downloads';
+import { attachment, caller, type Operation } from '../types';
+
+/** The download center: the caller's own files only (another user's id answers 404, like an unknown one). */
+export const downloadOperations: Record<string, Operation> = {
+  getUserDownloadPage: async (request) => {
+    const { uid } = await caller(request);
+    const q = request.query as { num?: number; size?: number };
+    return envelope(await listDownloads(request.server.db, uid, { num: q.num ?? 1, size: q.size ?? 20 }));
+  },
+
+  getUserDownloadFile: async (request, reply) => {
+    const { uid } = await caller(request);
+    const { id } = request.query as { id: number };
+    const file = await openDownload(request.server.db, request.server.config.dataDir, uid, id);
+    return reply
+      .type(file.mime)
+      .header('content-length', file.size)
+      .header('content-disposition', attachment(file.name))
+      .header('cache-control', 'private, no-store')
+      .send(file.stream);
+  },
+};

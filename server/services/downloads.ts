@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Generated, Kysely } from 'kysely';
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import { AppError, badRequest, notFound } from '../errors';
+
+/**
+ * The download center (route `download`): files produced for a user (exports of documents, dictionaries ...)
+ * kept for `ttlDays` (default 7, at most 30) and listed / fetched by their owner only.
+ *
+ * The bytes live in `DATA_DIR/downloads/<file_key>` (a random name, never derived from user input); the row in
+ * `downloads` holds the name shown to the user, the type and the expiry. Expired files are swept at start and
+ * every hour (`cleanupExpiredDownloads`), and are never listed or served after `expires_at` even before the sweep.
+ */
+
+export const DOWNLOAD_TTL_DAYS = 7;
+export const DOWNLOAD_MAX_TTL_DAYS = 30;
+export const DOWNLOAD_MAX_BYTES = 200 * 1024 * 1024;
+
+export interface DownloadsTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  mime: string;
+  size: number;
+  file_key: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export const downloadsDb = (db: Db) => db as unknown as Kysely<{ downloads: DownloadsTable }>;
+
+export interface DownloadView {
+  id: number;
+  name: string;
+  mime: string;
+  size: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface NewDownload {
+  /** File name shown and offered when saving (path separators and control characters are replaced). */
+  name: string;
+  mime: string;
+  data: Buffer | Uint8Array | string;
+  ttlDays?: number;
+}
+
+const DAY_MS = 86_400_000;
+const downloadsDir = (dataDir: string) => join(dataDir, 'downloads');
+
+const toView = (r: Omit<DownloadsTable, 'id' | 'uid' | 'file_key'> & { id: number }): DownloadView => ({
+  id: Number(r.id),
+  name: r.name,
+  mime: r.mime,
+  size: Number(r.size),
+  created_at: r.created_at,
+  expires_at: r.expires_at,
+});
+
+/** A file name safe to show and to put in Content-Disposition. */
+export function cleanFileName(name: string): string {
+  const cleaned = name
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, '_')
+    .trim()
+    .replace(/^\.+/, '');
+  return (cleaned || 'download').slice(0, 200);
+}
+
+/** Stores a file for the user; other services call this after producing an export. Returns its row. */
+export async function recordDownload(db: Db, dataDir: string, uid: number, file: NewDownload): Promise<DownloadView> {
+  const data = typeof file.data === 'string' ? Buffer.from(file.data, 'utf8') : Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+  if (data.length > DOWNLOAD_MAX_BYTES) throw new AppError(413, '文件过大，无法保存到下载中心 (file larger than 200 MB)');
+  const ttlDays = file.ttlDays ?? DOWNLOAD_TTL_DAYS;
+  if (!(ttlDays > 0 && ttlDays <= DOWNLOAD_MAX_TTL_DAYS)) throw badRequest(`保存天数须在 1 到 ${DOWNLOAD_MAX_TTL_DAYS} 天之间 (ttlDays out of range)`);
+  const mime = /^[\w.+-]+\/[\w.+-]+(;.*)?$/.test(file.mime) ? file.mime : 'application/octet-stream';
+  const fileKey = randomBytes(16).toString('hex');
+  const dir = downloadsDir(dataDir);
+  await mkdir(dir, { recursive: true });
+  // Written under a temporary name first, so a crash never leaves a half file behind a row.
+  const target = join(dir, fileKey);
+  await writeFile(`${target}.part`, data);
+  await rename(`${target}.part`, target);
+  const now = new Date();
+  try {
+    const row = await downloadsDb(db)
+      .insertInto('downloads')
+      .values({
+        uid,
+        name: cleanFileName(file.name),
+        mime,
+        size: data.length,
+        file_key: fileKey,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + ttlDays * DAY_MS).toISOString(),
+      })
+      .returning(['id', 'name', 'mime', 'size', 'created_at', 'expires_at'])
+      .executeTakeFirstOrThrow();
+    return toView(row);
+  } catch (error) {
+    await unlink(target).catch(() => {});
+    throw error;
+  }
+}
+
+/** The user's live files, newest first. */
+export async function listDownloads(db: Db, uid: number, page: { num: number; size: number }) {
+  const base = downloadsDb(db).selectFrom('downloads').where('uid', '=', uid).where('expires_at', '>', nowIso());
+  const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+  const rows = await base
+    .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at'])
+    .orderBy('id', 'desc')
+    .limit(page.size)
+    .offset((page.num - 1) * page.size)
+    .execute();
+  return { total, num: page.num, size: page.size, list: rows.map(toView) };
+}
+
+const GONE = '文件不存在或已过期 (unknown or expired download)';
+
+/** One live file of the user, opened for streaming; 404 for unknown ids, other users' files and expired ones. */
+export async function openDownload(db: Db, dataDir: string, uid: number, id: number): Promise<DownloadView & { stream: ReadStream }> {
+  const row = await downloadsDb(db)
+    .selectFrom('downloads')
+    .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at', 'file_key'])
+    .where('id', '=', id)
+    .where('uid', '=', uid)
+    .where('expires_at', '>', nowIso())
+    .executeTakeFirst();
+  if (!row) throw notFound(GONE);
+  const path = join(downloadsDir(dataDir), row.file_key);
+  const exists = await stat(path).then((s) => s.isFile(), () => false);
+  if (!exists) throw notFound(GONE);
+  return { ...toView(row), stream: createReadStream(path) };
+}
+
+/** Deletes expired rows and their files (in batches); returns how many were removed. */
+export async function cleanupExpiredDownloads(db: Db, dataDir: string, now = nowIso()): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const expired = await downloadsDb(db).selectFrom('downloads').select(['id', 'file_key']).where('expires_at', '<=', now).limit(500).execute();
+    if (expired.length === 0) return removed;
+    const ids = expired.map((r) => r.id);
+    await downloadsDb(db).deleteFrom('downloads').where('id', 'in', ids).execute();
+    for (const r of expired) await unlink(join(downloadsDir(dataDir), r.file_key)).catch(() => {});
+    removed += expired.length;
+  }
+}
