@@ -92,6 +92,7 @@ export function createApiClient(options: ApiOptions = {}): Client<paths> {
 }
 
 let current: Client<paths> = createApiClient();
+let currentOptions: ApiOptions = {};
 
 /** The shared client. It forwards to the instance made by the latest configureApi(). */
 export const api: Client<paths> = new Proxy({} as Client<paths>, {
@@ -100,6 +101,12 @@ export const api: Client<paths> = new Proxy({} as Client<paths>, {
 
 export function configureApi(options: ApiOptions): void {
   current = createApiClient(options);
+  currentOptions = options;
+}
+
+/** The API base address and the injected transport (uploads with byte progress use XMLHttpRequest). */
+export function apiTransport(): { baseUrl: string; fetch: FetchLike | null } {
+  return { baseUrl: resolveBaseUrl(currentOptions.baseURL), fetch: currentOptions.fetch ?? null };
 }
 
 // ---- events ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The one seam where the machines meet the world: src/api calls, storage, notices, navigation and
 // the browser WebSocket. Tests bind fakes to the same names with .provide().
-import { assign, fromCallback, fromPromise } from 'xstate';
+import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { isServerMessage, type ServerMessage } from '../../openapi/socket-protocol';
 import { onQuotaExhausted, onUnauthorized, PLATFORM_CODE, reportUnauthorized } from '../api/client';
@@ -18,6 +18,10 @@ import { socketMachine, type ConnectionCommand, type ConnectionEvent, type Conne
 import { themeMachine } from './theme';
 import { proofreadJobMachine } from './proofreadJob';
 import * as proofread from './proofreadCalls';
+import { documentJob, documentJobStatus, uploadDocument } from './documentCalls';
+import { uploadPipelineMachine, type JobChannel, type JobUpdate, type UploadInput, type UploadOutput, type UploadReport } from './uploadPipeline';
+import { UploadAborted, type UploadProgress } from '../api/upload';
+import { isApiError } from '../api/client';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
 export interface WebSocketLike {
@@ -191,6 +195,63 @@ export function liveProofreadJob(
       notify: (_, params) => notify(params),
     },
   });
+}
+
+/** How one screen uploads: the call, and how its answer names the server-side job. */
+export interface UploadBinding {
+  /** sends the file; reports byte progress; resolves with the job (null: no processing) and the result */
+  upload: (
+    file: File,
+    options: { fields: Record<string, string>; session: string | null; onProgress: (p: UploadProgress) => void; signal: AbortSignal },
+  ) => Promise<UploadOutput>;
+  /** the job's state by id, asked while waiting in case a socket message was missed */
+  jobStatus?: (channel: JobChannel, id: number) => Promise<JobUpdate | null>;
+  /** stops the server-side job */
+  cancelJob?: (channel: JobChannel, id: number) => Promise<void>;
+}
+
+/** The upload pipeline bound to a screen's upload call (documents, format check, compare, PDF, image). */
+export function liveUploadPipeline(binding: UploadBinding) {
+  return uploadPipelineMachine.provide({
+    actors: {
+      upload: fromCallback<EventObject, UploadInput>(({ input, sendBack, system }) => {
+        const socket = system.get('socket') as { getSnapshot(): { context: { sessionId: string | null } } } | undefined;
+        const controller = new AbortController();
+        binding
+          .upload(input.file, {
+            fields: input.fields,
+            session: socket?.getSnapshot().context.sessionId ?? null,
+            onProgress: (p) => sendBack({ type: 'upload progress', loaded: p.loaded, total: p.total } satisfies UploadReport),
+            signal: controller.signal,
+          })
+          .then(
+            (output) => sendBack({ type: 'upload succeeded', output } satisfies UploadReport),
+            (error: unknown) => {
+              if (error instanceof UploadAborted || controller.signal.aborted) return;
+              const status = isApiError(error) ? error.status : 0;
+              const message = error instanceof Error && error.message ? error.message : '系统异常';
+              sendBack({ type: 'upload failed', error: { status, message } } satisfies UploadReport);
+            },
+          );
+        return () => controller.abort();
+      }),
+      'job status': fromPromise(async ({ input }) => (binding.jobStatus ? binding.jobStatus(input.channel, input.id) : null)),
+      'cancel job': fromPromise(async ({ input }) => {
+        if (binding.cancelJob && input.channel && input.id !== null) await binding.cancelJob(input.channel, input.id).catch(() => undefined);
+      }),
+    },
+  });
+}
+
+/** Document uploads (POST /misscut/document/v1/upload): a document job processed on the server. */
+export function documentUploadBinding(options: { XMLHttpRequest?: typeof XMLHttpRequest } = {}): UploadBinding {
+  return {
+    upload: async (file, call) => {
+      const doc = await uploadDocument(file, file.name, { ...call, ...options });
+      return { job: documentJob(doc), result: doc };
+    },
+    jobStatus: (_channel, id) => documentJobStatus(id),
+  };
 }
 
 /** The root machine with every implementation bound; create the actor once per page. */

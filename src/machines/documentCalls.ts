@@ -1,0 +1,79 @@
+// Calls of the document screens (issue 6), typed by the contract.
+import type { components } from '../api/schema';
+import { api, unwrap } from '../api/client';
+import { uploadMultipart, type UploadOptions } from '../api/upload';
+import type { JobUpdate } from './uploadPipeline';
+
+export type DocumentSummary = components['schemas']['DocumentSummary'];
+export type DocumentDetail = components['schemas']['DocumentDetail'];
+
+export const DOCUMENT_UPLOAD_PATH = '/misscut/document/v1/upload';
+
+export interface DocumentPage {
+  list: DocumentSummary[];
+  total: number;
+  num: number;
+  size: number;
+}
+
+/** The job a document summary describes. */
+export function documentJob(doc: DocumentSummary): JobUpdate {
+  return {
+    id: doc.id,
+    status: doc.status,
+    progress: doc.status === 'done' ? 100 : doc.progress,
+    issueCount: doc.issue_count,
+    ...(doc.error ? { error: doc.error } : {}),
+  };
+}
+
+export function uploadDocument(
+  file: Blob,
+  name: string,
+  options: UploadOptions,
+) {
+  return uploadMultipart<DocumentSummary>(DOCUMENT_UPLOAD_PATH, file, name, options);
+}
+
+export function documentPage(num: number, size: number, keyword?: string) {
+  return unwrap(
+    api.GET('/misscut/document/v1/page', { params: { query: { num, size, ...(keyword ? { keyword } : {}) } } as never }),
+  ) as Promise<DocumentPage>;
+}
+
+/** A document's job state, looked up among the newest documents (null when it is not among them). */
+export async function documentJobStatus(id: number): Promise<JobUpdate | null> {
+  const page = (await unwrap(api.GET('/misscut/document/v1/page', { params: { query: { num: 1, size: 100 } } as never }), {
+    silent: true,
+  })) as DocumentPage;
+  const doc = page.list.find((d) => d.id === id);
+  return doc ? documentJob(doc) : null;
+}
+
+export function deleteDocuments(ids: number[]) {
+  return unwrap(api.POST('/misscut/document/v1/delete', { body: { ids } }));
+}
+
+export function documentDetail(id: number) {
+  return unwrap(api.GET('/misscut/document/v1/edit_upload_get', { params: { query: { id } } as never })) as Promise<DocumentDetail>;
+}
+
+export function saveDocument(body: { id: number; html: string; name?: string }) {
+  return unwrap(api.POST('/misscut/document/v1/edit_upload_save', { body: body as never })) as Promise<DocumentDetail>;
+}
+
+export function shareId(id: number) {
+  return unwrap(api.GET('/misscut/document/v1/get_share_id', { params: { query: { id } } as never })) as Promise<{ share_id: string }>;
+}
+
+export function sharedDocument(shareIdValue: string) {
+  return unwrap(
+    api.GET('/misscut/document/v1/get_share_doc', { params: { query: { share_id: shareIdValue } } as never }),
+  ) as Promise<DocumentDetail>;
+}
+
+export function saveSharedCopy(shareIdValue: string) {
+  return unwrap(
+    api.GET('/misscut/document/v1/share_save', { params: { query: { share_id: shareIdValue } } as never }),
+  ) as Promise<DocumentSummary>;
+}
