@@ -12,7 +12,7 @@ import { setToken } from '../../src/api/storage';
 import { documentUploadBinding, liveUploadPipeline, type UploadBinding } from '../../src/machines/live';
 import { uploadMultipart } from '../../src/api/upload';
 import { overallProgress, phaseOf, POLL_MS, type UploadPipelineRef } from '../../src/machines/uploadPipeline';
-import type { ServerMessage } from '../../openapi/socket-protocol';
+import type { DocumentFlagData, ServerMessage } from '../../openapi/socket-protocol';
 import { collectNotices, freshStores } from '../api/helpers';
 
 type ModelEvent =
@@ -42,9 +42,10 @@ interface ModelContext {
 }
 
 function makeModel(processing: boolean) {
-  const failed = (failure: ModelContext['failure']) => ({ target: 'failed', actions: assign({ failure }) });
-  const cancelled = (cancelledBy: ModelContext['cancelledBy']) => ({ target: 'cancelled', actions: assign({ cancelledBy }) });
-  const start = { target: 'uploading', actions: assign({ early: false, cancelledBy: 'none' as const, failure: 'none' as const }) };
+  // (typed loosely: xstate cannot infer the model's context for transitions built outside createMachine)
+  const failed = (failure: ModelContext['failure']) => ({ target: 'failed', actions: assign({ failure }) }) as never;
+  const cancelled = (cancelledBy: ModelContext['cancelledBy']) => ({ target: 'cancelled', actions: assign({ cancelledBy }) }) as never;
+  const start = { target: 'uploading', actions: assign({ early: false, cancelledBy: 'none' as const, failure: 'none' as const }) } as never;
   const waitingEvents = {
     RUNNING: { target: 'processing' },
     OTHER_JOB: { target: 'queued' },
@@ -202,7 +203,7 @@ function harness(processing: boolean) {
   let attempt = 0;
   let lastLoaded = 0;
   let progress = 0;
-  const push = (data: Record<string, unknown>) =>
+  const push = (data: DocumentFlagData) =>
     socketRef.send({ type: 'push', message: { type: 2, cmd: 1, status: 200, index: ++index, data } as ServerMessage });
   const xhr = () => FakeXhr.instances.at(-1)!;
   const jobId = () => 100 + FakeXhr.instances.length;
@@ -236,7 +237,7 @@ function harness(processing: boolean) {
     },
     early() {
       progress = 20;
-      push({ id: jobId(), status: 'running', progress });
+      push({ id: jobId(), status: 'running', progress, issue_count: 0 });
     },
     async answer(status: number) {
       if (status === 200) xhr().respond(200, { code: 200, msg: 'ok', result: processing ? summary(jobId(), 'queued', 0) : { violations: [], template: 'GB/T 9704' } });
@@ -249,10 +250,10 @@ function harness(processing: boolean) {
     },
     running() {
       progress = Math.min(90, progress + 30);
-      push({ id: jobId(), status: 'running', progress });
+      push({ id: jobId(), status: 'running', progress, issue_count: 0 });
     },
     stale() {
-      push({ id: jobId(), status: 'running', progress: 1 });
+      push({ id: jobId(), status: 'running', progress: 1, issue_count: 0 });
     },
     otherJob() {
       push({ id: 999, status: 'done', progress: 100, issue_count: 4 });
@@ -261,10 +262,10 @@ function harness(processing: boolean) {
       push({ id: jobId(), status: 'done', progress: 100, issue_count: 3 });
     },
     jobFailed() {
-      push({ id: jobId(), status: 'failed', progress, error: '文档已损坏，无法读取' });
+      push({ id: jobId(), status: 'failed', progress, issue_count: 0, error: '文档已损坏，无法读取' });
     },
     serverCancelled() {
-      push({ id: jobId(), status: 'cancelled', progress });
+      push({ id: jobId(), status: 'cancelled', progress, issue_count: 0 });
     },
     async pollDone() {
       pollDoc = summary(jobId(), 'done', 100, { issue_count: 2 });
