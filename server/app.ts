@@ -13,6 +13,8 @@ import spaPlugin from './plugins/spa';
 import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
 import { createSmsProvider, type SmsProvider } from './services/sms';
+import { createPaymentProvider } from './services/pay/wechat';
+import type { PaymentProvider } from './services/pay/provider';
 import type { RealtimeHub } from './realtime/hub';
 import type { UploadedFile } from './routes/types';
 import './types';
@@ -26,6 +28,8 @@ export interface BuildOptions {
   /** Another contract file (tests). */
   specification?: string;
   sms?: SmsProvider;
+  /** The payment provider; null = payment not configured (default: WeChat Pay from the WXPAY_* variables). */
+  payment?: PaymentProvider | null;
   realtime?: RealtimeHub;
   /** Close sockets silent for this long (default three heartbeat periods). */
   socketIdleMs?: number;
@@ -51,6 +55,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // The console provider prints codes on stdout whatever LOG_LEVEL is; tests (logger: false) read the outbox only.
   const printCode = options.logger === false ? () => {} : (line: string) => console.log(line);
   app.decorate('sms', options.sms ?? createSmsProvider(config.smsProvider, config.dataDir, printCode));
+
+  app.decorate('payment', options.payment !== undefined ? options.payment : createPaymentProvider());
 
   await app.register(errorsPlugin);
   // The SPA bundle and large JSON results shrink ~4x; brotli at a quality cheap enough to do per request.

@@ -3,17 +3,24 @@
  *   npm run -s admin -- user create --phone P --password W [--role R] [--name N]
  *   npm run -s admin -- user role --phone P --role R
  *   npm run -s admin -- user list
+ *   npm run -s admin -- order paid ORDER_NO     (confirms a payment: grants the product's rights, exactly once)
+ *   npm run -s admin -- order list [--phone P]
+ *   npm run -s admin -- product list
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
 import { passwordProblem } from '../services/passwords';
+import { commerceDb, markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
 const USAGE = `usage:
   admin user create --phone P --password W [--role R] [--name N]
   admin user role --phone P --role R
   admin user list
+  admin order paid ORDER_NO
+  admin order list [--phone P]
+  admin product list
 roles: ${ROLES.join(', ')}`;
 
 class UsageError extends Error {}
@@ -52,6 +59,35 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     const users = await db.selectFrom('users').select(['uid', 'phone', 'name', 'role', 'login_id', 'created_at']).where('closed_at', 'is', null).orderBy('uid').execute();
     out(['uid', 'phone', 'role', 'login_id', 'name', 'created_at'].join('\t'));
     for (const u of users) out([u.uid, u.phone, u.role, u.login_id ?? '-', u.name, u.created_at].join('\t'));
+  } else if (positionals[0] === 'order' && positionals[1] === 'paid') {
+    const orderNo = positionals[2];
+    if (!orderNo || positionals.length > 3) throw new UsageError('order paid takes one ORDER_NO');
+    try {
+      const result = await markOrderPaid(db, orderNo, { payType: 'admin' });
+      if (!result.changed) out(`order ${orderNo} was already paid at ${result.order.paid_at}; nothing granted`);
+      else {
+        out(`order ${orderNo} paid: uid ${result.order.uid} ${result.order.product_name} x${result.order.quantity}`);
+        for (const g of result.granted) out(`  granted right ${g.user_right_type}: ${g.num}${g.expires_at ? ` until ${g.expires_at}` : ''}`);
+      }
+    } catch (err) {
+      if (err instanceof OrderProblem) throw new UsageError(err.message);
+      throw err;
+    }
+  } else if (command === 'order list') {
+    let q = commerceDb(db).selectFrom('orders').selectAll().orderBy('id', 'desc').limit(200);
+    if (values.phone) {
+      const user = await findOpenUserByPhone(db, phone(values.phone));
+      if (!user) throw new UsageError(`no open account with phone ${values.phone}`);
+      q = q.where('uid', '=', user.uid);
+    }
+    out(['order_no', 'uid', 'product', 'quantity', 'amount_fen', 'status', 'created_at', 'paid_at'].join('\t'));
+    for (const o of await q.execute()) out([o.order_no, o.uid, o.product_name, o.quantity, o.amount, o.status, o.created_at, o.paid_at ?? '-'].join('\t'));
+  } else if (command === 'product list') {
+    out(['id', 'code', 'name', 'type', 'belong_to', 'price_fen', 'duration_days', 'on_sale', 'rights'].join('\t'));
+    for (const p of await commerceDb(db).selectFrom('products').selectAll().orderBy('sort').execute()) {
+      const rights = productRights(p).map((r) => `${r.user_right_type}:${r.num}`).join(',');
+      out([p.id, p.code, p.name, p.type, p.belong_to, p.price, p.duration_days ?? '-', p.on_sale, rights].join('\t'));
+    }
   } else {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

@@ -5,6 +5,8 @@ import { systemOperations } from './system';
 import { documentOperations } from './document';
 import { proofreadOperations } from './proofread';
 import { rightsOperations } from './rights';
+import { commerceRightsOperations } from './rights/commerce';
+import { payOperations } from './pay';
 import { dictOperations } from './dict';
 import { languagetoolOperations } from './languagetool';
 import { apiKeyOperations } from './languagetool/api-key';
@@ -20,6 +22,8 @@ export const operations: Record<string, Operation> = {
   ...documentOperations,
   ...proofreadOperations,
   ...rightsOperations,
+  ...commerceRightsOperations,
+  ...payOperations,
   ...dictOperations,
   ...languagetoolOperations,
   ...apiKeyOperations,

@@ -753,7 +753,11 @@ export interface paths {
         };
         /**
          * Create an order and a WeChat Pay native QR code
-         * @description Through the payment provider interface; without WeChat Pay configured the call answers 501 and the UI says so.
+         * @description Creates a pending order for the product (amount = price x quantity, in fen) and, through the payment-provider
+         *     interface (WeChat Pay API v3 Native), its QR code URL; the order and its QR code expire after 2 hours.
+         *     Without WeChat Pay configured the order is still created, `configured` is false, `code_url` is empty and
+         *     `msg` says payment is not configured: an administrator can confirm the order with the admin CLI
+         *     (`order paid ORDER_NO`). 404 for an unknown product or one no longer on sale.
          */
         get: operations["getPayWxNativePrepay"];
         put?: never;
@@ -771,7 +775,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A fresh QR code for an unpaid order */
+        /**
+         * A fresh QR code for an unpaid order
+         * @description The caller's order (404 for another user's). While its QR code has more than a minute left, the same one;
+         *     otherwise the old order is closed and a new order for the same product and quantity is returned (a new
+         *     `order_no`). 409 when the order is paid or refunded.
+         */
         get: operations["getPayWxQrcodeRefresh"];
         put?: never;
         post?: never;
@@ -788,10 +797,60 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An order (polled while the QR code is shown) */
+        /**
+         * An order (polled while the QR code is shown)
+         * @description The caller's order (404 for an unknown order and for another user's). A pending order is also looked up at
+         *     the gateway (when configured), so a lost notification still completes it; a pending order past `expire_at`
+         *     becomes `closed`.
+         */
         get: operations["getPayWxOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/wx/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether online payment is configured
+         * @description Added (not in the spec's list) so the pricing page can say up front that payment is not configured.
+         */
+        get: operations["getPayWxConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/wx/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WeChat Pay payment notification (called by WeChat Pay, not by the SPA)
+         * @description Added (not in the spec's list): the `notify_url` of WeChat Pay API v3 (set WXPAY_NOTIFY_URL to this
+         *     address). The `Wechatpay-Signature` header must verify with the platform key over
+         *     `Wechatpay-Timestamp\nWechatpay-Nonce\nbody\n` (timestamp within 5 minutes), else 401; the resource is
+         *     decrypted with the API v3 key (AEAD_AES_256_GCM). A TRANSACTION.SUCCESS for a known order whose amount
+         *     matches marks it paid and grants the product's rights exactly once, however often it is repeated;
+         *     answers 200 without a body (WeChat Pay retries on anything else). 501 when payment is not configured.
+         */
+        post: operations["postPayWxNotify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2762,6 +2821,8 @@ export interface components {
         };
         Product: {
             id: number;
+            /** @description Stable product code, e.g. personal_monthly, words_1m (README "Products"). */
+            code?: string;
             name: string;
             /** @description 1 subscription plan, 2 add-on package. */
             type: number;
@@ -2796,6 +2857,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             paid_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When the QR code of a pending order expires.
+             */
+            expire_at?: string;
         };
         SpeechTask: {
             task_id: number;
@@ -3283,7 +3349,9 @@ export interface components {
                     msg: string;
                     result: {
                         order_no: string;
-                        /** @description The weixin:// URL to encode as a QR code. */
+                        /** @description false: payment is not configured (no QR code; an administrator confirms the order). */
+                        configured: boolean;
+                        /** @description The weixin:// URL to encode as a QR code (empty when not configured). */
                         code_url: string;
                         /** @description The QR code as a data URL (PNG). */
                         qrcode?: string;
@@ -4987,6 +5055,94 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPayWxConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `configured` false when no WXPAY_* variables are set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            configured: boolean;
+                            /** @enum {string|null} */
+                            provider: "wechat" | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postPayWxNotify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+                "Wechatpay-Timestamp"?: string;
+                "Wechatpay-Nonce"?: string;
+                "Wechatpay-Signature"?: string;
+                "Wechatpay-Serial"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: string;
+                    create_time?: string;
+                    /** @description e.g. TRANSACTION.SUCCESS */
+                    event_type?: string;
+                    resource_type?: string;
+                    summary?: string;
+                    resource: {
+                        algorithm: string;
+                        ciphertext: string;
+                        associated_data?: string;
+                        nonce: string;
+                        original_type?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted (no body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

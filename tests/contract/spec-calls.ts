@@ -172,6 +172,8 @@ export const addedCalls: readonly Call[] = [
   ['post', '/misscut/document/v1/export'],
   ['get', '/user/download/page'],
   ['get', '/user/download/file'],
+  ['get', '/pay/wx/config'],
+  ['post', '/pay/wx/notify'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */
@@ -184,6 +186,7 @@ export const publicCalls: readonly Call[] = [
   ['get', '/wizard/v1/show'],
   ['get', '/v2/languages'],
   ['get', '/misscut/document/v1/get_share_doc'],
+  ['post', '/pay/wx/notify'],
 ];
 
 /** Successful answers that are not the JSON envelope: binary, plain text, event streams, LanguageTool shapes. */
@@ -196,5 +199,6 @@ export const nonEnvelopeCalls: readonly Call[] = [
   ['get', '/dict/down_words_failed_to_upload'],
   ['get', '/user/download/file'],
   ['post', '/gpt/v1/chat/completions'],
+  ['post', '/pay/wx/notify'],
   ...languageToolCalls,
 ];

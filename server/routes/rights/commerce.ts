@@ -1,0 +1,53 @@
+import { envelope } from '../../errors';
+import { listOrders, listProducts } from '../../services/orders';
+import { RIGHT_INFO, rightsDb } from '../../services/rights';
+import { caller, type Operation } from '../types';
+
+/** Products, orders and the rights history (issue 5 item 2). */
+export const commerceRightsOperations: Record<string, Operation> = {
+  getUserRightProductGetList: async (request) => {
+    await caller(request);
+    const { type, belong_to } = request.query as { type?: number; belong_to?: number };
+    return envelope(await listProducts(request.server.db, { type, belong_to }));
+  },
+
+  getUserRightProductV1DisplayProfessionalVersion: async (request) => {
+    await caller(request);
+    const personalPlans = await listProducts(request.server.db, { type: 1, belong_to: 1 });
+    return envelope({ display: personalPlans.length > 0 });
+  },
+
+  getUserRightOrderV1GetList: async (request) => {
+    const { uid } = await caller(request);
+    const { num = 1, size = 20 } = request.query as { num?: number; size?: number };
+    return envelope(await listOrders(request.server.db, uid, Number(num), Number(size)));
+  },
+
+  getUserRightConsumptionRecordPage: async (request) => {
+    const { uid } = await caller(request);
+    const { num = 1, size = 20, user_right_type } = request.query as { num?: number; size?: number; user_right_type?: number };
+    const r = rightsDb(request.server.db);
+    let base = r.selectFrom('right_records').where('uid', '=', uid);
+    if (user_right_type !== undefined) base = base.where('user_right_type', '=', Number(user_right_type));
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select(['id', 'user_right_type', 'num', 'reason', 'created_at'])
+      .orderBy('id', 'desc')
+      .limit(Number(size))
+      .offset((Number(num) - 1) * Number(size))
+      .execute();
+    return envelope({
+      total: Number(total.n),
+      num: Number(num),
+      size: Number(size),
+      list: rows.map((row) => ({
+        id: Number(row.id),
+        user_right_type: Number(row.user_right_type),
+        title: RIGHT_INFO[Number(row.user_right_type)]?.title ?? `权益 ${row.user_right_type}`,
+        num: Number(row.num),
+        reason: row.reason,
+        created_at: row.created_at,
+      })),
+    });
+  },
+};

@@ -1,0 +1,243 @@
+/**
+ * Products and orders (issue 5 items 2-3). An order goes pending -> paid (or pending -> closed when its QR code
+ * expired or was replaced; a payment that still arrives for a closed order is honoured). The change to paid
+ * and the grants it gives happen in ONE transaction guarded by the old status, so a paid order grants its
+ * rights exactly once however many notifications, polls or CLI calls report it, even concurrently.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import { addGrant, LIMIT_TYPES, RIGHT_INFO, UNLIMITED } from './rights';
+
+export const ORDER_TTL_MS = 2 * 3600_000;
+
+export interface ProductRight {
+  user_right_type: number;
+  num: number;
+}
+
+interface ProductsTable {
+  id: import('kysely').Generated<number>;
+  code: string;
+  name: string;
+  type: number;
+  belong_to: number;
+  price: number;
+  original_price: number | null;
+  duration_days: number | null;
+  description: string;
+  recommended: number;
+  on_sale: number;
+  sort: number;
+  rights: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'closed' | 'refunded';
+export type PayType = 'wechat' | 'coupon' | 'admin';
+
+interface OrdersTable {
+  id: import('kysely').Generated<number>;
+  order_no: string;
+  uid: number;
+  product_id: number;
+  product_name: string;
+  quantity: number;
+  amount: number;
+  status: OrderStatus;
+  pay_type: PayType;
+  code_url: string | null;
+  expire_at: string;
+  transaction_id: string | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface CommerceTables {
+  products: ProductsTable;
+  orders: OrdersTable;
+}
+
+export const commerceDb = (db: Db) => db as unknown as Kysely<CommerceTables>;
+
+export type ProductRow = import('kysely').Selectable<ProductsTable>;
+export type OrderRow = import('kysely').Selectable<OrdersTable>;
+
+function amountDesc(type: number, num: number): string {
+  const info = RIGHT_INFO[type] ?? { title: `权益 ${type}`, unit: '' };
+  return num >= UNLIMITED ? '不限' : `${num}${info.unit}`;
+}
+
+export function productRights(row: Pick<ProductRow, 'rights'>): ProductRight[] {
+  return (JSON.parse(row.rights) as ProductRight[]).map((r) => ({ user_right_type: Number(r.user_right_type), num: Number(r.num) }));
+}
+
+export function productView(row: ProductRow) {
+  return {
+    id: Number(row.id),
+    code: row.code,
+    name: row.name,
+    type: Number(row.type),
+    belong_to: Number(row.belong_to),
+    price: Number(row.price),
+    ...(row.original_price != null ? { original_price: Number(row.original_price) } : {}),
+    duration_days: row.duration_days == null ? null : Number(row.duration_days),
+    description: row.description,
+    recommended: Number(row.recommended) === 1,
+    rights: productRights(row).map((r) => ({
+      user_right_type: r.user_right_type,
+      title: RIGHT_INFO[r.user_right_type]?.title ?? `权益 ${r.user_right_type}`,
+      num: r.num,
+      num_desc: amountDesc(r.user_right_type, r.num),
+    })),
+  };
+}
+
+export async function listProducts(db: Db, filter: { type?: number; belong_to?: number }) {
+  let q = commerceDb(db).selectFrom('products').selectAll().where('on_sale', '=', 1);
+  if (filter.type !== undefined) q = q.where('type', '=', filter.type);
+  if (filter.belong_to !== undefined) q = q.where('belong_to', '=', filter.belong_to);
+  return (await q.orderBy('sort').orderBy('id').execute()).map(productView);
+}
+
+export async function findProduct(db: Db, id: number): Promise<ProductRow | undefined> {
+  return commerceDb(db).selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** e.g. WB20261123200102a1b2c3d4e5f6 (letters and digits: WeChat's out_trade_no allows 6-32 of them). */
+export function newOrderNo(now = new Date()): string {
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
+  return `WB${stamp}${randomBytes(6).toString('hex')}`;
+}
+
+export async function createOrder(db: Db, uid: number, product: ProductRow, quantity: number, payType: PayType): Promise<OrderRow> {
+  const now = new Date();
+  const row = {
+    order_no: newOrderNo(now),
+    uid,
+    product_id: Number(product.id),
+    product_name: product.name,
+    quantity,
+    amount: Number(product.price) * quantity,
+    status: 'pending' as const,
+    pay_type: payType,
+    code_url: null,
+    expire_at: new Date(now.getTime() + ORDER_TTL_MS).toISOString(),
+    transaction_id: null,
+    created_at: now.toISOString(),
+    paid_at: null,
+  };
+  await commerceDb(db).insertInto('orders').values(row).execute();
+  return (await findOrder(db, row.order_no))!;
+}
+
+export async function findOrder(db: Db, orderNo: string): Promise<OrderRow | undefined> {
+  return commerceDb(db).selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+}
+
+/** The caller's order, or undefined for an unknown one or another user's (both answer 404). */
+export async function findOwnOrder(db: Db, uid: number, orderNo: string): Promise<OrderRow | undefined> {
+  const order = await findOrder(db, orderNo);
+  return order && Number(order.uid) === uid ? order : undefined;
+}
+
+export async function setCodeUrl(db: Db, orderNo: string, codeUrl: string): Promise<void> {
+  await commerceDb(db).updateTable('orders').set({ code_url: codeUrl }).where('order_no', '=', orderNo).execute();
+}
+
+/** Closes a pending order (its QR code expired or was replaced). */
+export async function closeOrder(db: Db, orderNo: string): Promise<boolean> {
+  const res = await commerceDb(db).updateTable('orders').set({ status: 'closed' }).where('order_no', '=', orderNo).where('status', '=', 'pending').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export function orderView(row: OrderRow) {
+  return {
+    order_no: row.order_no,
+    product_id: Number(row.product_id),
+    product_name: row.product_name,
+    quantity: Number(row.quantity),
+    amount: Number(row.amount),
+    status: row.status,
+    pay_type: row.pay_type,
+    created_at: row.created_at,
+    paid_at: row.paid_at,
+    expire_at: row.expire_at,
+  };
+}
+
+export async function listOrders(db: Db, uid: number, num: number, size: number) {
+  const c = commerceDb(db);
+  const total = await c.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).executeTakeFirstOrThrow();
+  const rows = await c
+    .selectFrom('orders')
+    .selectAll()
+    .where('uid', '=', uid)
+    .orderBy('id', 'desc')
+    .limit(size)
+    .offset((num - 1) * size)
+    .execute();
+  return { total: Number(total.n), num, size, list: rows.map(orderView) };
+}
+
+export interface PaidResult {
+  /** True when this call changed the order to paid (and granted); false when it was paid already. */
+  changed: boolean;
+  order: OrderRow;
+  granted: Array<{ user_right_type: number; num: number; expires_at: string | null }>;
+}
+
+export class OrderProblem extends Error {
+  constructor(
+    readonly kind: 'unknown' | 'amount' | 'refunded',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Marks an order paid and grants its product's rights, exactly once. `amount` (fen), when the gateway says it,
+ * must equal the order's. Consumable amounts are multiplied by the quantity, and so is a plan's validity;
+ * limits (32, 64, ...) are not.
+ */
+export async function markOrderPaid(db: Db, orderNo: string, payment: { payType: PayType; transactionId?: string | null; amount?: number | null; paidAt?: string | null }): Promise<PaidResult> {
+  return commerceDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      const order = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+      if (!order) throw new OrderProblem('unknown', `no order ${orderNo}`);
+      if (order.status === 'refunded') throw new OrderProblem('refunded', `order ${orderNo} was refunded`);
+      if (payment.amount != null && Number(payment.amount) !== Number(order.amount)) {
+        throw new OrderProblem('amount', `order ${orderNo}: paid ${payment.amount} fen, expected ${order.amount}`);
+      }
+      if (order.status === 'paid') return { changed: false, order, granted: [] };
+      const paidAt = payment.paidAt ?? nowIso();
+      // The guard on the old status is what makes this exactly-once: a concurrent transaction that got here
+      // too updates 0 rows (PostgreSQL re-checks the WHERE after the row lock; SQLite serialises writers).
+      const res = await trx
+        .updateTable('orders')
+        .set({ status: 'paid', paid_at: paidAt, pay_type: payment.payType, transaction_id: payment.transactionId ?? null })
+        .where('order_no', '=', orderNo)
+        .where('status', 'in', ['pending', 'closed'])
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) {
+        const now = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
+        return { changed: false, order: now, granted: [] };
+      }
+      const product = await trx.selectFrom('products').selectAll().where('id', '=', order.product_id).executeTakeFirstOrThrow();
+      const quantity = Number(order.quantity);
+      const expiresAt = product.duration_days == null ? null : new Date(new Date(paidAt).getTime() + Number(product.duration_days) * quantity * 86_400_000).toISOString();
+      const granted: PaidResult['granted'] = [];
+      for (const right of productRights(product)) {
+        const num = LIMIT_TYPES.has(right.user_right_type) ? right.num : right.num * quantity;
+        // The unique (uid, source) index is a second guard: the same order can never grant a type twice.
+        await addGrant(trx as unknown as Db, Number(order.uid), right.user_right_type, num, `order:${orderNo}:${right.user_right_type}`, expiresAt, `购买 ${order.product_name}`);
+        granted.push({ user_right_type: right.user_right_type, num, expires_at: expiresAt });
+      }
+      const paid = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
+      return { changed: true, order: paid, granted };
+    });
+}
