@@ -26,6 +26,11 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** Folder holding the built SPA (index.html + assets). */
   spaDir: string;
+  /**
+   * Check rate limits: `checkMax` checks per `windowMs` per user (check_text and /v2/check each), and
+   * `anonymousMax` /v2/check calls without a bearer token per client address. 0 turns a limit off.
+   */
+  checkRateLimit: { checkMax: number; anonymousMax: number; windowMs: number };
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -58,5 +63,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     spaDir: resolve(env.SPA_DIR || 'dist/workbench'),
+    checkRateLimit: {
+      checkMax: integer(env.CHECK_RATE_MAX, 120, 'CHECK_RATE_MAX'),
+      anonymousMax: integer(env.LT_ANON_RATE_MAX, 30, 'LT_ANON_RATE_MAX'),
+      windowMs: Math.max(1000, integer(env.CHECK_RATE_WINDOW_MS, 60_000, 'CHECK_RATE_WINDOW_MS')),
+    },
   };
 }

@@ -5,7 +5,8 @@ import type { PaymentProvider } from './services/pay/provider';
 import type { AuthContext } from './services/tokens';
 import type { RealtimeHub } from './realtime/hub';
 
-export type Limiter = (request: import('fastify').FastifyRequest) => Promise<void>;
+/** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
+export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +19,17 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** Resolves the bearer token of the request or throws 401. */
     authenticate(request: FastifyRequest): Promise<AuthContext>;
-    limiters: { login: Limiter; smsCode: Limiter; leaveMessage: Limiter };
+    limiters: {
+      login: Limiter;
+      smsCode: Limiter;
+      leaveMessage: Limiter;
+      /** POST /misscut/v{n}/check_text, per user (after authentication) */
+      checkText: Limiter;
+      /** POST /v2/check, per user (after authentication) */
+      ltCheck: Limiter;
+      /** POST /v2/check without a bearer token, per client address (before the API key is checked) */
+      ltAnonymous: Limiter;
+    };
   }
   interface FastifyRequest {
     /** Set by the bearerAuth security handler on secured operations. */

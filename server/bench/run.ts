@@ -153,7 +153,8 @@ async function main() {
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SPA_DIR: join(dataDir, 'no-spa') },
+    // the benchmark measures throughput, not the per-user check rate limit (CHECK_RATE_MAX 0 = off)
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const stop = () => {

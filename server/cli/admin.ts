@@ -6,12 +6,16 @@
  *   npm run -s admin -- order paid ORDER_NO     (confirms a payment: grants the product's rights, exactly once)
  *   npm run -s admin -- order list [--phone P]
  *   npm run -s admin -- product list
+ *   npm run -s admin -- team create --name N --admin PHONE [--address A]
+ *   npm run -s admin -- team add-member --team ID --phone P --role R
+ *   npm run -s admin -- team list
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
 import { passwordProblem } from '../services/passwords';
 import { commerceDb, markOrderPaid, OrderProblem, productRights } from '../services/orders';
+import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
 const USAGE = `usage:
@@ -21,13 +25,34 @@ const USAGE = `usage:
   admin order paid ORDER_NO
   admin order list [--phone P]
   admin product list
-roles: ${ROLES.join(', ')}`;
+  admin team create --name N --admin PHONE [--address A]
+  admin team add-member --team ID --phone P --role R
+  admin team list
+roles: ${ROLES.join(', ')}
+team roles: ${TEAM_ROLES.join(', ')}`;
 
 class UsageError extends Error {}
 
 function role(value: string | undefined): Role {
   if (!value || !(ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
   return value as Role;
+}
+
+function teamRole(value: string | undefined): TeamRole {
+  if (!value || !(TEAM_ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${TEAM_ROLES.join(', ')}`);
+  return value as TeamRole;
+}
+
+function teamId(value: string | undefined): number {
+  const id = Number(value);
+  if (!value || !Number.isInteger(id) || id < 1) throw new UsageError('--team must be a team id (see: admin team list)');
+  return id;
+}
+
+async function openUser(db: Db, p: string) {
+  const user = await findOpenUserByPhone(db, p);
+  if (!user) throw new UsageError(`no open account with phone ${p} (create it first: admin user create)`);
+  return user;
 }
 
 function phone(value: string | undefined): string {
@@ -39,7 +64,15 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { phone: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } },
+    options: {
+      phone: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      admin: { type: 'string' },
+      address: { type: 'string' },
+      team: { type: 'string' },
+    },
   });
   const command = positionals.join(' ');
   if (command === 'user create') {
@@ -88,6 +121,21 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       const rights = productRights(p).map((r) => `${r.user_right_type}:${r.num}`).join(',');
       out([p.id, p.code, p.name, p.type, p.belong_to, p.price, p.duration_days ?? '-', p.on_sale, rights].join('\t'));
     }
+  } else if (command === 'team create') {
+    const name = values.name?.trim();
+    if (!name) throw new UsageError('--name is required');
+    const admin = await openUser(db, phone(values.admin));
+    const id = await createTeam(db, { name, address: values.address, adminUid: admin.uid, adminPhone: admin.phone! });
+    out(`created team ${id} "${name}" with admin uid ${admin.uid} ${admin.phone}`);
+  } else if (command === 'team add-member') {
+    const id = teamId(values.team);
+    const r = teamRole(values.role);
+    const user = await openUser(db, phone(values.phone));
+    await addMember(db, { enterpriseId: id, uid: user.uid, phone: user.phone!, role: r });
+    out(`team ${id}: uid ${user.uid} ${user.phone} is an active member with role ${r}`);
+  } else if (command === 'team list') {
+    out(['id', 'name', 'members', 'dictionaries', 'address', 'created_at'].join('\t'));
+    for (const team of await listTeams(db)) out([team.id, team.name, team.members, team.dictionaries, team.address || '-', team.created_at].join('\t'));
   } else {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

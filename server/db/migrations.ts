@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
 import type { DialectName } from './schema';
 import { SEED_PRODUCTS } from './seed-products';
+import { teamsMigration } from './migration-0004-teams';
 
 /**
  * Versioned migrations, kept in code so a single `tsx` process needs no migration folder.
@@ -263,6 +264,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const table of ['orders', 'products']) await db.schema.dropTable(table).execute();
       },
     },
+    '0004_teams': teamsMigration(id),
   };
 }
 

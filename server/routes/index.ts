@@ -11,6 +11,8 @@ import { dictOperations } from './dict';
 import { languagetoolOperations } from './languagetool';
 import { apiKeyOperations } from './languagetool/api-key';
 import { downloadOperations } from './user/downloads';
+import { sharedDictionaryOperations } from './enterprise/dictionaries';
+import { sharedWordOperations } from './enterprise/words';
 import type { Operation } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -28,6 +30,8 @@ export const operations: Record<string, Operation> = {
   ...languagetoolOperations,
   ...apiKeyOperations,
   ...downloadOperations,
+  ...sharedDictionaryOperations,
+  ...sharedWordOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db';
-import type { CustomDictionaries } from '../../engine';
+import type { CustomDictionaries, Source } from '../../engine';
+import { badRequest } from '../errors';
+import { MEMBER_STATUS, teamDb } from './teams';
 
 /**
  * The personal dictionary (spec: /dict/v1/*). `type` is the result-type label of spec §3 where there is
  * one: 4 sensitive word, 5 wrong word (with `correct`), 9 key word; and 1 for an allowed word (never
  * flagged: every finding overlapping it is dropped). Issue 5 adds imports, exports and word libraries.
+ * A team's shared dictionaries (services/teams.ts) hold the same four types; in checks their hits are
+ * labelled 6 / 7 / 10 (共享词库敏感词 / 错词 / 重点词) instead of 4 / 5 / 9.
  */
 export const WORD_TYPES = [1, 4, 5, 9] as const;
 export type WordType = (typeof WORD_TYPES)[number];
@@ -24,24 +28,63 @@ export interface DictWordsTable {
 
 export const dictDb = (db: Db) => db as unknown as Kysely<{ dict_words: DictWordsTable }>;
 
+/** A word entry as stored: trimmed, no control characters, `correct` only (and required) for type 5. */
+export function cleanEntry(input: { word: string; type: number; correct?: string }): { word: string; type: number; correct: string | null } {
+  const word = input.word.trim();
+  if (!word || /[\u0000-\u001f]/.test(word)) throw badRequest('词语不能为空，且不能包含换行等控制字符 (word must not be blank)');
+  let correct: string | null = null;
+  if (input.type === 5) {
+    correct = (input.correct ?? '').trim();
+    if (!correct || /[\u0000-\u001f]/.test(correct)) throw badRequest('错词须填写正确写法 (type 5 needs `correct`)');
+    if (correct === word) throw badRequest('正确写法不能与错词相同 (correct must differ from word)');
+  }
+  return { word, type: input.type, correct };
+}
+
+/** A LIKE pattern matching `keyword` anywhere, with its own %, _ and \\ escaped (use with escape '\\'). */
+export const containsPattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export const DUPLICATE_WORD = '该词已在词库中 (word already in the dictionary with this type)';
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505' || /UNIQUE constraint/i.test(e?.message ?? '');
+}
+
 export interface UserDictionary extends CustomDictionaries {
   /** Changes whenever an entry changes (part of the result cache key). */
   fingerprint: string;
 }
 
-/** Loads the user's dictionary as engine options (one query per check, so changes apply to the next check). */
+/**
+ * The dictionaries applied to the user's checks, as engine options: the personal dictionary plus the words of
+ * the shared dictionaries the user has in use in their active team (read on every check, so a change applies
+ * to the very next one; the fingerprint covers both, so cached paragraph results and worker copies change too).
+ */
 export async function loadUserDictionary(db: Db, uid: number): Promise<UserDictionary> {
-  const rows = await dictDb(db).selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
+  const personal = await dictDb(db).selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
+  const team = await teamDb(db)
+    .selectFrom('enterprise_dict_words as w')
+    .innerJoin('enterprise_dict_users as u', 'u.dict_id', 'w.dict_id')
+    .innerJoin('enterprise_dicts as d', 'd.id', 'w.dict_id')
+    .innerJoin('enterprise_members as m', (join) => join.onRef('m.enterprise_id', '=', 'd.enterprise_id').onRef('m.uid', '=', 'u.uid'))
+    .select(['w.word', 'w.type', 'w.correct'])
+    .where('u.uid', '=', uid)
+    .where('m.status', '=', MEMBER_STATUS.active)
+    .orderBy('w.id')
+    .execute();
   const dict: UserDictionary = { fingerprint: '', wrongWords: [], sensitiveWords: [], keyWords: [], allowedWords: [] };
   const hash = createHash('sha1');
-  for (const r of rows) {
-    hash.update(`${r.type}\u0001${r.word}\u0001${r.correct ?? ''}\u0002`);
+  const add = (r: { word: string; type: number; correct: string | null }, source: Source) => {
+    hash.update(`${source}\u0001${r.type}\u0001${r.word}\u0001${r.correct ?? ''}\u0002`);
     const type = Number(r.type);
-    if (type === 5 && r.correct) dict.wrongWords!.push({ word: r.word, correct: r.correct, source: 'personal' });
-    else if (type === 4) dict.sensitiveWords!.push({ word: r.word, source: 'personal' });
-    else if (type === 9) dict.keyWords!.push({ word: r.word, source: 'personal' });
+    if (type === 5 && r.correct) dict.wrongWords!.push({ word: r.word, correct: r.correct, source });
+    else if (type === 4) dict.sensitiveWords!.push({ word: r.word, source });
+    else if (type === 9) dict.keyWords!.push({ word: r.word, source });
     else if (type === ALLOWED) dict.allowedWords!.push(r.word);
-  }
-  dict.fingerprint = rows.length ? hash.digest('hex').slice(0, 16) : 'empty';
+  };
+  for (const r of personal) add(r, 'personal');
+  for (const r of team) add(r, 'team');
+  dict.fingerprint = personal.length + team.length ? hash.digest('hex').slice(0, 16) : 'empty';
   return dict;
 }

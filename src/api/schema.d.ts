@@ -351,7 +351,10 @@ export interface paths {
          *     402 (the client opens the quota dialog; `result.kind` 1 = used up or over the per-check limit, 2 = some left
          *     but not enough). `v1` and `v2` are the same call.
          *     Characters are non-white-space code points; paragraphs whose results the server has cached (same text,
-         *     mode, options, lang and personal dictionary) are not charged. 400 when the `session` header names no live
+         *     mode, options, lang, personal dictionary and shared dictionaries in use) are not charged.
+         *     The personal dictionary's hits are labelled with result types 5 / 4 / 9, those of the team's shared
+         *     dictionaries the caller uses 7 / 6 / 10 (see `SharedDictionary`); allowed words of both silence findings.
+         *     Rate-limited per user (CHECK_RATE_MAX checks per CHECK_RATE_WINDOW_MS, default 120 per minute): 429. 400 when the `session` header names no live
          *     socket session of the caller (open `/ws` first). Bit 128 (advanced) is dropped without right 16 above 0.
          *     `paragraph_hashes` is accepted and currently only informative (the server cache decides).
          */
@@ -384,7 +387,10 @@ export interface paths {
          *     402 (the client opens the quota dialog; `result.kind` 1 = used up or over the per-check limit, 2 = some left
          *     but not enough). `v1` and `v2` are the same call.
          *     Characters are non-white-space code points; paragraphs whose results the server has cached (same text,
-         *     mode, options, lang and personal dictionary) are not charged. 400 when the `session` header names no live
+         *     mode, options, lang, personal dictionary and shared dictionaries in use) are not charged.
+         *     The personal dictionary's hits are labelled with result types 5 / 4 / 9, those of the team's shared
+         *     dictionaries the caller uses 7 / 6 / 10 (see `SharedDictionary`); allowed words of both silence findings.
+         *     Rate-limited per user (CHECK_RATE_MAX checks per CHECK_RATE_WINDOW_MS, default 120 per minute): 429. 400 when the `session` header names no live
          *     socket session of the caller (open `/ws` first). Bit 128 (advanced) is dropped without right 16 above 0.
          *     `paragraph_hashes` is accepted and currently only informative (the server cache decides).
          */
@@ -1857,7 +1863,7 @@ export interface paths {
         };
         /**
          * The caller's team (spec §3 Team info) and role in it
-         * @description `result` is null when the caller is in no team.
+         * @description `result` is null when the caller is in no active team (member status 1 生效中). `role` is the caller's team role.
          */
         get: operations["getEnterpriseV1GetUserInfo"];
         put?: never;
@@ -2113,7 +2119,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's shared dictionaries */
+        /**
+         * The team's shared dictionaries
+         * @description All shared dictionaries of the caller's team, oldest first. Team permissions (one table on the server, `server/services/teams.ts`): members of the caller's
+         *     team with role admin or dic_admin (and root accounts) may create, rename and delete shared dictionaries and edit
+         *     their words; every active member (status 1 生效中) may read them and choose the ones used in their own checks.
+         *     403 outside a team or without the permission; 404 for unknown ids and for ids of another team.
+         */
         get: operations["getEnterpriseV1GetShareDictionaryList"];
         put?: never;
         post?: never;
@@ -2132,7 +2144,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a shared dictionary (admin / dic_admin) */
+        /**
+         * Create a shared dictionary (admin / dic_admin)
+         * @description The name is trimmed and unique in the team (409). The creator starts using it in checks.
+         */
         post: operations["postEnterpriseV1AddShareDicInfo"];
         delete?: never;
         options?: never;
@@ -2149,7 +2164,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a shared dictionary and its words (admin / dic_admin) */
+        /**
+         * Delete a shared dictionary and its words (admin / dic_admin)
+         * @description The next check of every member who used it no longer applies its words.
+         */
         post: operations["postEnterpriseV1DeleteShareDic"];
         delete?: never;
         options?: never;
@@ -2166,7 +2184,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rename or describe a shared dictionary (admin / dic_admin) */
+        /**
+         * Rename or describe a shared dictionary (admin / dic_admin)
+         * @description The name stays unique in the team (409).
+         */
         post: operations["postEnterpriseV1ModifyEnterpriseDict"];
         delete?: never;
         options?: never;
@@ -2183,7 +2204,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Use (1) or stop using (0) a shared dictionary in the caller's checks */
+        /**
+         * Use (1) or stop using (0) a shared dictionary in the caller's checks
+         * @description Any active member, for a dictionary of their own team (404 otherwise). Applies to the very next check.
+         */
         post: operations["postEnterpriseV1ModifyShareDicStatus"];
         delete?: never;
         options?: never;
@@ -2218,7 +2242,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Shared dictionaries in use by anyone in the team, with the number of users of each (admins) */
+        /**
+         * Shared dictionaries in use by anyone in the team, with the number of users of each (admins)
+         * @description Team admin / dic_admin (and root); 403 for other roles and outside a team.
+         */
         get: operations["getEnterpriseV1GetEnterpriseDictInUse"];
         put?: never;
         post?: never;
@@ -2235,7 +2262,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Shared dictionaries as select options (id and name) */
+        /**
+         * Shared dictionaries as select options (id and name)
+         * @description Every active member; 403 outside a team.
+         */
         get: operations["getEnterpriseV1GetDictOptions"];
         put?: never;
         post?: never;
@@ -2252,7 +2282,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One shared dictionary with its word counts by type */
+        /**
+         * One shared dictionary with its word counts by type
+         * @description Every active member of the dictionary's team; 404 for another team's id.
+         */
         get: operations["getEnterpriseV1GetEnterpriseDic"];
         put?: never;
         post?: never;
@@ -2271,7 +2304,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Words of a shared dictionary */
+        /**
+         * Words of a shared dictionary
+         * @description Every active member of the dictionary's team, newest first; `keyword` matches word or correction.
+         */
         post: operations["postEnterpriseDicGetList"];
         delete?: never;
         options?: never;
@@ -2288,7 +2324,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a word to a shared dictionary (admin / dic_admin) */
+        /**
+         * Add a word to a shared dictionary (admin / dic_admin)
+         * @description Same rules as the personal dictionary (type 5 needs a `correct` different from `word`); 409 when the word is already there with this type.
+         */
         post: operations["postEnterpriseDicAddOne"];
         delete?: never;
         options?: never;
@@ -2305,7 +2344,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change a word of a shared dictionary (admin / dic_admin) */
+        /**
+         * Change a word of a shared dictionary (admin / dic_admin)
+         * @description `id` is the word's id; 404 for a word of another team.
+         */
         post: operations["postEnterpriseDicUpdateOne"];
         delete?: never;
         options?: never;
@@ -2322,7 +2364,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a word of a shared dictionary (admin / dic_admin) */
+        /**
+         * Delete a word of a shared dictionary (admin / dic_admin)
+         * @description `id` is the word's id; 404 for a word of another team.
+         */
         post: operations["postEnterpriseDicDeleteOne"];
         delete?: never;
         options?: never;
@@ -2339,7 +2384,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several words of a shared dictionary (admin / dic_admin) */
+        /**
+         * Delete several words of a shared dictionary (admin / dic_admin)
+         * @description Deletes the words in `ids` that belong to the caller's team's dictionaries; `count` says how many (other ids are ignored).
+         */
         post: operations["postEnterpriseDicDeleteMany"];
         delete?: never;
         options?: never;
@@ -2375,7 +2423,7 @@ export interface paths {
         put?: never;
         /**
          * Copy words of the personal dictionary into a shared dictionary (admin / dic_admin)
-         * @description Copies the personal words in `ids` (all personal words when omitted); words already present are skipped.
+         * @description Copies the caller's personal words in `ids` (all personal words when omitted); words already present are skipped and `count` is the number copied. 404 when none of `ids` is a word of the caller's personal dictionary.
          */
         post: operations["postEnterpriseDicPersonToEnterpriseDic"];
         delete?: never;
@@ -2625,8 +2673,10 @@ export interface paths {
          *     `enabledCategories` / `disabledCategories` are comma-separated category ids (our category codes, e.g.
          *     `TYPOS`, `SENSITIVE`, `PUNCTUATION`, or codes such as `1`, `8-2`; see `GET /misscut/v1/get_all_mistakes_type`).
          *     `level` picky = check mode 4. Authentication: a bearer token, or `username` (phone or login_id) + `apiKey`
-         *     (the user's API key from the user page). Consumes right 1 like `check_text`. Errors follow LanguageTool:
-         *     HTTP 400/401/402/413/429 with a plain-text body.
+         *     (the user's API key from the user page). Consumes right 1 like `check_text` and applies the same personal and
+         *     shared dictionaries. Errors follow LanguageTool: HTTP 400/401/402/413/429 with a plain-text body. Rate-limited
+         *     per user like `check_text` (429), and per client address for calls without a bearer token
+         *     (LT_ANON_RATE_MAX per CHECK_RATE_WINDOW_MS, default 30 per minute, counted before the API key is checked).
          */
         post: operations["postV2Check"];
         delete?: never;
@@ -3073,18 +3123,28 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description A shared dictionary of the caller's team. "In use" is per member: each member chooses which of the team's
+         *     dictionaries apply to their own checks (`POST /enterprise/v1/modify_share_dic_status`); the creator starts
+         *     using a new dictionary. Its words are flagged in the checks of the members using it with result types
+         *     7 共享词库错词 (type 5 words, with the correction), 6 共享词库敏感词 (type 4), 10 共享词库重点词 (type 9);
+         *     its allowed words (type 1) silence every finding they overlap.
+         */
         SharedDictionary: {
             id: number;
             name: string;
-            description?: string;
+            description: string;
             word_count: number;
             /** @description The caller uses it in checks. */
             in_use: boolean;
-            /** @description Members who use it. */
-            user_count?: number;
-            creator_name?: string;
+            /** @description Active members who use it in checks. */
+            user_count: number;
+            /** @description Empty when the creator's account is gone. */
+            creator_name: string;
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         Leader: {
             id: number;

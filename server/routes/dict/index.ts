@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { nowIso } from '../../db';
-import { badRequest, conflict, envelope, notFound } from '../../errors';
-import { dictDb } from '../../services/dictionary';
+import { conflict, envelope, notFound } from '../../errors';
+import { cleanEntry, containsPattern, dictDb, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
 import { bodyOf, caller, type Operation } from '../types';
 
 /** Personal dictionary basics (spec /dict/v1/*); every change applies to the very next check. */
@@ -16,25 +16,6 @@ interface WordRow {
 
 const toWord = (r: WordRow) => ({ id: Number(r.id), word: r.word, type: Number(r.type), correct: r.correct, created_at: r.created_at, updated_at: r.updated_at });
 
-function cleanEntry(input: { word: string; type: number; correct?: string }): { word: string; type: number; correct: string | null } {
-  const word = input.word.trim();
-  if (!word || /[\u0000-\u001f]/.test(word)) throw badRequest('词语不能为空，且不能包含换行等控制字符 (word must not be blank)');
-  let correct: string | null = null;
-  if (input.type === 5) {
-    correct = (input.correct ?? '').trim();
-    if (!correct || /[\u0000-\u001f]/.test(correct)) throw badRequest('错词须填写正确写法 (type 5 needs `correct`)');
-    if (correct === word) throw badRequest('正确写法不能与错词相同 (correct must differ from word)');
-  }
-  return { word, type: input.type, correct };
-}
-
-const DUPLICATE = '该词已在词库中 (word already in the dictionary with this type)';
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505' || /UNIQUE constraint/i.test(e?.message ?? '');
-}
-
 export const dictOperations: Record<string, Operation> = {
   getDictV1GetList: async (request) => {
     const { uid } = await caller(request);
@@ -46,7 +27,7 @@ export const dictOperations: Record<string, Operation> = {
     if (q.type !== undefined) base = base.where('type', '=', q.type);
     const keyword = q.keyword?.trim();
     if (keyword) {
-      const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = containsPattern(keyword);
       base = base.where((eb) => eb.or([eb('word', 'like', sql<string>`${like} escape '\\'`), eb('correct', 'like', sql<string>`${like} escape '\\'`)]));
     }
     const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
@@ -63,7 +44,7 @@ export const dictOperations: Record<string, Operation> = {
       const row = await db.insertInto('dict_words').values({ uid, ...entry, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
       return envelope(toWord(row as WordRow), '添加成功');
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(DUPLICATE);
+      if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
       throw error;
     }
   },
@@ -84,7 +65,7 @@ export const dictOperations: Record<string, Operation> = {
       if (!row) throw notFound('词语不存在 (unknown id)');
       return envelope(toWord(row as WordRow), '修改成功');
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(DUPLICATE);
+      if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
       throw error;
     }
   },

@@ -18,14 +18,17 @@ const { version } = JSON.parse(readFileSync(new URL('../../../package.json', imp
  * plain text with the HTTP status (not the envelope).
  */
 
+/** Result types of dictionary hits: personal 4 / 5 / 9, the team's shared dictionaries 6 / 7 / 10. */
+const DICTIONARY_TYPES = new Set([4, 5, 6, 7, 9, 10]);
+
 /** LanguageTool-style category ids and the category codes they cover. */
 export const LT_CATEGORIES: Record<string, { name: string; codes: (code: string, type?: number) => boolean }> = {
   TYPOS: { name: '字词错误', codes: (c) => c === '1' || c === '2' || c === '5' },
   GRAMMAR: { name: '语法与用法', codes: (c, t) => (c === '0' && t === undefined) || c === '3' || c === '4' || c === '7' },
-  SENSITIVE: { name: '敏感词', codes: (c, t) => c.startsWith('8-') && t !== 4 },
+  SENSITIVE: { name: '敏感词', codes: (c, t) => c.startsWith('8-') && t !== 4 && t !== 6 },
   FACTS: { name: '知识性错误', codes: (c) => c.startsWith('9-') },
   PUNCTUATION: { name: '标点符号', codes: (c) => c.startsWith('10-') },
-  CUSTOM: { name: '自定义词库', codes: (c, t) => t === 4 || t === 5 || t === 9 || c === '11' },
+  CUSTOM: { name: '自定义词库', codes: (c, t) => (t !== undefined && DICTIONARY_TYPES.has(t)) || c === '11' },
   ADVANCED: { name: '高级校对', codes: (c) => c.startsWith('12-') },
 };
 
@@ -44,7 +47,7 @@ function categoryMatches(token: string, issue: Issue): boolean {
 }
 
 export const ruleIdOf = (issue: Pick<Issue, 'category' | 'type'>) =>
-  issue.type === 4 || issue.type === 5 || issue.type === 9 ? `ZH_CUSTOM_${issue.type}` : `ZH_${issue.category.replace('-', '_')}`;
+  issue.type !== undefined && DICTIONARY_TYPES.has(issue.type) ? `ZH_CUSTOM_${issue.type}` : `ZH_${issue.category.replace('-', '_')}`;
 
 const ISSUE_TYPES: Record<string, string> = {
   TYPOS: 'misspelling',
@@ -164,7 +167,12 @@ const list = (s?: string) => (s ?? '').split(',').map((x) => x.trim()).filter(Bo
 
 export const languagetoolOperations: Record<string, Operation> = {
   postV2Check: withErrors(async (request) => {
+    const { limiters } = request.server;
+    // calls without a token are counted per address before the API key is checked (no key guessing);
+    // a 429 AppError becomes LanguageTool's plain-text error in ltErrorHandler
+    if (!request.headers.authorization) await limiters.ltAnonymous(request);
     const uid = await ltCaller(request);
+    await limiters.ltCheck(request, uid);
     const form = request.body as CheckForm;
     if (form.text === undefined && form.data === undefined) throw badRequest('missing `text` or `data`');
     const source = form.text ?? form.data!;

@@ -22,6 +22,7 @@ export function sendQuotaError(reply: FastifyReply, error: QuotaError) {
 
 const checkText = async (request: FastifyRequest, reply: FastifyReply) => {
   const { uid } = await caller(request);
+  await request.server.limiters.checkText(request, uid);
   const body = bodyOf<CheckTextBody>(request);
   const sessionId = String(request.headers.session ?? '');
   try {

@@ -1,0 +1,220 @@
+import { nowIso, type Db } from '../../db';
+import { AppError, conflict, envelope, notFound } from '../../errors';
+import { isUniqueViolation } from '../../services/dictionary';
+import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, teamDb, type TeamContext } from '../../services/teams';
+import { bodyOf, caller, type Operation } from '../types';
+
+/**
+ * The team's shared dictionaries (spec §7 Team: /enterprise/v1/*share_dic*, *enterprise_dic*). Every call
+ * resolves the caller's team and role and checks the permission table in services/teams.ts. "In use" is per
+ * member: each member chooses which of the team's dictionaries apply to their own checks.
+ */
+
+export interface SharedDictionaryView {
+  id: number;
+  name: string;
+  description: string;
+  word_count: number;
+  in_use: boolean;
+  user_count: number;
+  creator_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The team's dictionaries as the caller sees them (word and user counts, whether the caller uses them). */
+export async function sharedDictionaries(db: Db, ctx: TeamContext, where: { enterpriseId: number; ids?: number[]; usedBy?: 'caller' | 'anyone' }): Promise<SharedDictionaryView[]> {
+  const t = teamDb(db);
+  let query = t
+    .selectFrom('enterprise_dicts as d')
+    .leftJoin('users as c', 'c.uid', 'd.created_by')
+    .select((eb) => [
+      'd.id',
+      'd.name',
+      'd.description',
+      'd.created_at',
+      'd.updated_at',
+      'c.name as creator_name',
+      eb.selectFrom('enterprise_dict_words as w').select((w) => w.fn.countAll().as('n')).whereRef('w.dict_id', '=', 'd.id').as('word_count'),
+      eb
+        .selectFrom('enterprise_dict_users as u')
+        .innerJoin('enterprise_members as m', (j) => j.onRef('m.uid', '=', 'u.uid').onRef('m.enterprise_id', '=', 'd.enterprise_id'))
+        .select((u) => u.fn.countAll().as('n'))
+        .whereRef('u.dict_id', '=', 'd.id')
+        .where('m.status', '=', MEMBER_STATUS.active)
+        .as('user_count'),
+      eb.selectFrom('enterprise_dict_users as me').select((u) => u.fn.countAll().as('n')).whereRef('me.dict_id', '=', 'd.id').where('me.uid', '=', ctx.uid).as('mine'),
+    ])
+    .where('d.enterprise_id', '=', where.enterpriseId);
+  if (where.ids) query = query.where('d.id', 'in', where.ids.length ? where.ids : [0]);
+  const rows = await query.orderBy('d.id').execute();
+  const views = rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    description: r.description,
+    word_count: Number(r.word_count ?? 0),
+    in_use: Number(r.mine ?? 0) > 0,
+    user_count: Number(r.user_count ?? 0),
+    creator_name: r.creator_name ?? '',
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  }));
+  if (where.usedBy === 'caller') return views.filter((v) => v.in_use);
+  if (where.usedBy === 'anyone') return views.filter((v) => v.user_count > 0);
+  return views;
+}
+
+async function viewOf(db: Db, ctx: TeamContext, dict: { id: number; enterprise_id: number }): Promise<SharedDictionaryView> {
+  const [view] = await sharedDictionaries(db, ctx, { enterpriseId: dict.enterprise_id, ids: [dict.id] });
+  if (!view) throw notFound('共享词库不存在 (unknown shared dictionary id)');
+  return view;
+}
+
+const DUPLICATE_NAME = '团队中已有同名共享词库 (a shared dictionary with this name already exists in the team)';
+
+function cleanName(name: string): string {
+  const clean = name.trim();
+  if (!clean || /[\u0000-\u001f]/.test(clean)) throw new AppError(400, '词库名称不能为空，且不能包含换行等控制字符 (name must not be blank)');
+  return clean;
+}
+
+const context = async (request: Parameters<typeof caller>[0]) => teamContext(request.server.db, (await caller(request)).uid);
+
+export const sharedDictionaryOperations: Record<string, Operation> = {
+  getEnterpriseV1GetUserInfo: async (request) => {
+    const ctx = await context(request);
+    if (ctx.enterpriseId === null) return envelope(null, '未加入团队');
+    const t = teamDb(request.server.db);
+    const team = await t.selectFrom('enterprises').selectAll().where('id', '=', ctx.enterpriseId).executeTakeFirstOrThrow();
+    const members = await t
+      .selectFrom('enterprise_members')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('enterprise_id', '=', ctx.enterpriseId)
+      .where('status', '=', MEMBER_STATUS.active)
+      .executeTakeFirst();
+    return envelope({
+      enterprise_id: Number(team.id),
+      name: team.name,
+      address: team.address,
+      user_num: Number(members?.n ?? 0),
+      equity_num: Number(team.equity_num),
+      equity_time: team.equity_time,
+      role: ctx.role!,
+    });
+  },
+
+  getEnterpriseV1GetShareDictionaryList: async (request) => {
+    const ctx = await context(request);
+    const enterpriseId = requireTeam(ctx, 'dict.read');
+    return envelope(await sharedDictionaries(request.server.db, ctx, { enterpriseId }));
+  },
+
+  getEnterpriseV1GetDictOptions: async (request) => {
+    const ctx = await context(request);
+    const enterpriseId = requireTeam(ctx, 'dict.read');
+    const rows = await teamDb(request.server.db).selectFrom('enterprise_dicts').select(['id', 'name']).where('enterprise_id', '=', enterpriseId).orderBy('id').execute();
+    return envelope(rows.map((r) => ({ id: Number(r.id), name: r.name })));
+  },
+
+  getEnterpriseV1ShareDicInUse: async (request) => {
+    const ctx = await context(request);
+    // silent call (spec §8): outside a team the answer is simply an empty list
+    if (ctx.enterpriseId === null) return envelope([]);
+    return envelope(await sharedDictionaries(request.server.db, ctx, { enterpriseId: ctx.enterpriseId, usedBy: 'caller' }));
+  },
+
+  getEnterpriseV1GetEnterpriseDictInUse: async (request) => {
+    const ctx = await context(request);
+    const enterpriseId = requireTeam(ctx, 'dict.usage');
+    return envelope(await sharedDictionaries(request.server.db, ctx, { enterpriseId, usedBy: 'anyone' }));
+  },
+
+  getEnterpriseV1GetEnterpriseDic: async (request) => {
+    const ctx = await context(request);
+    const { id } = request.query as { id: number };
+    const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.read');
+    const rows = await teamDb(request.server.db)
+      .selectFrom('enterprise_dict_words')
+      .select((eb) => ['type', eb.fn.countAll().as('n')])
+      .where('dict_id', '=', dict.id)
+      .groupBy('type')
+      .execute();
+    const counts: Record<string, number> = { '1': 0, '4': 0, '5': 0, '9': 0 };
+    for (const r of rows) counts[String(r.type)] = Number(r.n);
+    return envelope({ ...(await viewOf(request.server.db, ctx, dict)), counts });
+  },
+
+  postEnterpriseV1AddShareDicInfo: async (request) => {
+    const ctx = await context(request);
+    const enterpriseId = requireTeam(ctx, 'dict.manage');
+    const body = bodyOf<{ name: string; description?: string }>(request);
+    const name = cleanName(body.name);
+    const t = teamDb(request.server.db);
+    const now = nowIso();
+    try {
+      const id = await t.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('enterprise_dicts')
+          .values({ enterprise_id: enterpriseId, name, description: body.description?.trim() ?? '', created_by: ctx.uid, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // the creator starts using it; other members turn it on for themselves
+        await trx.insertInto('enterprise_dict_users').values({ dict_id: Number(row.id), uid: ctx.uid, created_at: now }).execute();
+        return Number(row.id);
+      });
+      return envelope(await viewOf(request.server.db, ctx, { id, enterprise_id: enterpriseId }), '创建成功');
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(DUPLICATE_NAME);
+      throw error;
+    }
+  },
+
+  postEnterpriseV1ModifyEnterpriseDict: async (request) => {
+    const ctx = await context(request);
+    const body = bodyOf<{ id: number; name?: string; description?: string }>(request);
+    const dict = await dictionaryFor(request.server.db, ctx, body.id, 'dict.manage');
+    const changes: { name?: string; description?: string; updated_at: string } = { updated_at: nowIso() };
+    if (body.name !== undefined) changes.name = cleanName(body.name);
+    if (body.description !== undefined) changes.description = body.description.trim();
+    try {
+      await teamDb(request.server.db).updateTable('enterprise_dicts').set(changes).where('id', '=', dict.id).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(DUPLICATE_NAME);
+      throw error;
+    }
+    return envelope(await viewOf(request.server.db, ctx, dict), '修改成功');
+  },
+
+  postEnterpriseV1DeleteShareDic: async (request) => {
+    const ctx = await context(request);
+    const { id } = bodyOf<{ id: number }>(request);
+    const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.manage');
+    const t = teamDb(request.server.db);
+    // words and usage go with it (also explicit, so it does not depend on foreign-key enforcement)
+    await t.transaction().execute(async (trx) => {
+      await trx.deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id).execute();
+      await trx.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).execute();
+      await trx.deleteFrom('enterprise_dicts').where('id', '=', dict.id).execute();
+    });
+    return envelope(null, '删除成功');
+  },
+
+  postEnterpriseV1ModifyShareDicStatus: async (request) => {
+    const ctx = await context(request);
+    const { id, status } = bodyOf<{ id: number; status: 0 | 1 }>(request);
+    const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.use');
+    // only a member's own team's dictionaries can be used in their checks (root included)
+    if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('共享词库不存在 (unknown shared dictionary id)');
+    const t = teamDb(request.server.db);
+    if (status === 1) {
+      await t
+        .insertInto('enterprise_dict_users')
+        .values({ dict_id: dict.id, uid: ctx.uid, created_at: nowIso() })
+        .onConflict((oc) => oc.columns(['dict_id', 'uid']).doNothing())
+        .execute();
+    } else {
+      await t.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).where('uid', '=', ctx.uid).execute();
+    }
+    return envelope(null, status === 1 ? '已启用' : '已停用');
+  },
+};

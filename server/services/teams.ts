@@ -1,0 +1,255 @@
+import type { Generated, Kysely } from 'kysely';
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import { AppError, conflict, notFound } from '../errors';
+
+/** Team tables (migration 0004_teams). */
+export interface EnterprisesTable {
+  id: Generated<number>;
+  name: string;
+  address: string;
+  equity_num: number;
+  equity_time: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnterpriseMembersTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  uid: number | null;
+  phone: string;
+  role: string;
+  status: number;
+  remark: string;
+  invited_by: number | null;
+  created_at: string;
+  updated_at: string;
+  joined_at: string | null;
+}
+
+export interface EnterpriseDictsTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  description: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnterpriseDictWordsTable {
+  id: Generated<number>;
+  dict_id: number;
+  word: string;
+  type: number;
+  correct: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnterpriseDictUsersTable {
+  dict_id: number;
+  uid: number;
+  created_at: string;
+}
+
+export interface TeamTables {
+  enterprises: EnterprisesTable;
+  enterprise_members: EnterpriseMembersTable;
+  enterprise_dicts: EnterpriseDictsTable;
+  enterprise_dict_words: EnterpriseDictWordsTable;
+  enterprise_dict_users: EnterpriseDictUsersTable;
+  users: import('../db/schema').UsersTable;
+}
+
+export const teamDb = (db: Db) => db as unknown as Kysely<TeamTables>;
+
+/** Spec §3 team roles a member can have (root is the operator's account role, not a team role). */
+export const TEAM_ROLES = ['admin', 'dic_admin', 'user_admin', 'user'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+/** Spec §3 member statuses (index). Only ACTIVE grants access to the team. */
+export const MEMBER_STATUS = {
+  active: 1, // 生效中
+  renewalDue: 2, // 待续费
+  abnormal: 3, // 异常
+  invited: 4, // 已发邀请
+  inviteRefused: 5, // 对方拒绝
+  applied: 6, // 申请加入
+  applicationRefused: 7, // 拒绝加入
+  expired: 11, // 已失效
+} as const;
+
+/**
+ * What each role may do in its team: the one permission table, checked on every team call.
+ * `dict.read` list/see shared dictionaries and their words; `dict.use` choose the ones used in one's own
+ * checks; `dict.manage` create / rename / delete dictionaries and edit their words; `dict.usage` see who uses
+ * which dictionary.
+ */
+export type TeamAction = 'dict.read' | 'dict.use' | 'dict.manage' | 'dict.usage';
+const ALL: readonly TeamAction[] = ['dict.read', 'dict.use', 'dict.manage', 'dict.usage'];
+export const TEAM_PERMISSIONS: Record<TeamRole | 'root', readonly TeamAction[]> = {
+  root: ALL,
+  admin: ALL,
+  dic_admin: ALL,
+  user_admin: ['dict.read', 'dict.use'],
+  user: ['dict.read', 'dict.use'],
+};
+
+const ACTION_NAMES: Record<TeamAction, string> = {
+  'dict.read': '查看共享词库',
+  'dict.use': '使用共享词库',
+  'dict.manage': '管理共享词库',
+  'dict.usage': '查看共享词库使用情况',
+};
+
+export const NOT_IN_TEAM = '您还没有加入团队 (not a member of any team)';
+
+/** The caller as seen by team calls: their active team (if any) and role there; root may act on any team. */
+export interface TeamContext {
+  uid: number;
+  root: boolean;
+  enterpriseId: number | null;
+  /** role in the active team; null outside a team */
+  role: TeamRole | null;
+}
+
+export async function teamContext(db: Db, uid: number): Promise<TeamContext> {
+  const t = teamDb(db);
+  const user = await t.selectFrom('users').select(['role']).where('uid', '=', uid).executeTakeFirst();
+  const member = await t
+    .selectFrom('enterprise_members')
+    .select(['enterprise_id', 'role'])
+    .where('uid', '=', uid)
+    .where('status', '=', MEMBER_STATUS.active)
+    .orderBy('id')
+    .executeTakeFirst();
+  return {
+    uid,
+    root: user?.role === 'root',
+    enterpriseId: member ? Number(member.enterprise_id) : null,
+    role: member ? (member.role as TeamRole) : null,
+  };
+}
+
+export function may(ctx: TeamContext, action: TeamAction): boolean {
+  if (ctx.root) return true;
+  return ctx.role !== null && TEAM_PERMISSIONS[ctx.role].includes(action);
+}
+
+/** 403 outside a team or when the role lacks the action; returns the caller's team id. */
+export function requireTeam(ctx: TeamContext, action: TeamAction): number {
+  if (ctx.enterpriseId === null) throw new AppError(403, NOT_IN_TEAM);
+  if (!may(ctx, action)) throw new AppError(403, `您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  return ctx.enterpriseId;
+}
+
+export interface SharedDictRow {
+  id: number;
+  enterprise_id: number;
+  name: string;
+  description: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A shared dictionary the caller may `action` on: 404 when it does not exist or belongs to another team
+ * (the id of another team is not revealed), 403 when the caller's role lacks the action. Root may act on
+ * every team's dictionaries.
+ */
+export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action: TeamAction): Promise<SharedDictRow> {
+  const row = await teamDb(db).selectFrom('enterprise_dicts').selectAll().where('id', '=', id).executeTakeFirst();
+  const own = row && (ctx.root || Number(row.enterprise_id) === ctx.enterpriseId);
+  if (!row || !own) {
+    if (!ctx.root && ctx.enterpriseId === null) throw new AppError(403, NOT_IN_TEAM);
+    throw notFound('共享词库不存在 (unknown shared dictionary id)');
+  }
+  if (!may(ctx, action)) throw new AppError(403, `您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  return { ...row, id: Number(row.id), enterprise_id: Number(row.enterprise_id) } as SharedDictRow;
+}
+
+// ───────────── setting teams up (admin CLI; the team screens will reuse these) ─────────────
+
+export async function createTeam(db: Db, input: { name: string; address?: string; adminUid: number; adminPhone: string }): Promise<number> {
+  const name = input.name.trim();
+  if (!name) throw new AppError(400, '团队名称不能为空 (team name must not be blank)');
+  return teamDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      const now = nowIso();
+      const team = await trx
+        .insertInto('enterprises')
+        .values({ name, address: input.address?.trim() ?? '', equity_num: 0, equity_time: null, created_by: input.adminUid, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const id = Number(team.id);
+      await activateMember(trx, { enterpriseId: id, uid: input.adminUid, phone: input.adminPhone, role: 'admin' });
+      return id;
+    });
+}
+
+/** Makes `uid` an active member of the team with `role` (409 when they are active in another team). */
+export async function addMember(db: Db, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
+  const team = await teamDb(db).selectFrom('enterprises').select('id').where('id', '=', input.enterpriseId).executeTakeFirst();
+  if (!team) throw notFound(`团队不存在 (no team ${input.enterpriseId})`);
+  await teamDb(db)
+    .transaction()
+    .execute((trx) => activateMember(trx, input));
+}
+
+async function activateMember(trx: Kysely<TeamTables>, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
+  const other = await trx
+    .selectFrom('enterprise_members')
+    .select('enterprise_id')
+    .where('uid', '=', input.uid)
+    .where('status', '=', MEMBER_STATUS.active)
+    .where('enterprise_id', '!=', input.enterpriseId)
+    .executeTakeFirst();
+  if (other) throw conflict(`该用户已是团队 ${other.enterprise_id} 的成员 (already an active member of team ${other.enterprise_id})`);
+  const now = nowIso();
+  const existing = await trx.selectFrom('enterprise_members').select('id').where('enterprise_id', '=', input.enterpriseId).where('uid', '=', input.uid).executeTakeFirst();
+  if (existing) {
+    await trx
+      .updateTable('enterprise_members')
+      .set({ role: input.role, status: MEMBER_STATUS.active, phone: input.phone, updated_at: now, joined_at: now })
+      .where('id', '=', existing.id)
+      .execute();
+  } else {
+    await trx
+      .insertInto('enterprise_members')
+      .values({ enterprise_id: input.enterpriseId, uid: input.uid, phone: input.phone, role: input.role, status: MEMBER_STATUS.active, remark: '', invited_by: null, created_at: now, updated_at: now, joined_at: now })
+      .execute();
+  }
+  await trx.updateTable('users').set({ enterprise_id: input.enterpriseId }).where('uid', '=', input.uid).execute();
+}
+
+export interface TeamSummary {
+  id: number;
+  name: string;
+  address: string;
+  members: number;
+  dictionaries: number;
+  created_at: string;
+}
+
+export async function listTeams(db: Db): Promise<TeamSummary[]> {
+  const t = teamDb(db);
+  const rows = await t
+    .selectFrom('enterprises as e')
+    .select((eb) => [
+      'e.id',
+      'e.name',
+      'e.address',
+      'e.created_at',
+      eb.selectFrom('enterprise_members as m').select((m) => m.fn.countAll().as('n')).whereRef('m.enterprise_id', '=', 'e.id').where('m.status', '=', MEMBER_STATUS.active).as('members'),
+      eb.selectFrom('enterprise_dicts as d').select((d) => d.fn.countAll().as('n')).whereRef('d.enterprise_id', '=', 'e.id').as('dictionaries'),
+    ])
+    .orderBy('e.id')
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), name: r.name, address: r.address, members: Number(r.members ?? 0), dictionaries: Number(r.dictionaries ?? 0), created_at: r.created_at }));
+}
