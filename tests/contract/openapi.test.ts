@@ -245,6 +245,19 @@ describe('openapi/workbench.yaml', () => {
     expect(deref(body.properties.type).enum).toEqual([1, 4, 5, 9]);
     expect(body.properties.correct).toBeDefined();
   });
+
+  it('shared dictionary words take {dic_id, word, type: 1|4|5|9, correct?}; a shared dictionary says whether the caller uses it', () => {
+    const body = deref(byKey.get('POST /enterprise-dic/add_one')!.op.requestBody.content['application/json'].schema);
+    expect(body.required).toEqual(['dic_id', 'word', 'type']);
+    expect(deref(body.properties.type).enum).toEqual([1, 4, 5, 9]);
+    const dict = doc.components.schemas.SharedDictionary;
+    expect(dict.required).toEqual(expect.arrayContaining(['id', 'name', 'word_count', 'in_use', 'user_count']));
+    const status = deref(byKey.get('POST /enterprise/v1/modify_share_dic_status')!.op.requestBody.content['application/json'].schema);
+    expect(status.properties.status.enum).toEqual([0, 1]);
+    for (const path of ['/enterprise/v1/add_share_dic_info', '/enterprise-dic/add_one', '/enterprise-dic/update_one', '/enterprise/v1/delete_share_dic']) {
+      expect(Object.keys(byKey.get(`POST ${path}`)!.op.responses), path).toEqual(expect.arrayContaining(['403']));
+    }
+  });
 });
 
 describe('strict request schemas', () => {
