@@ -29,6 +29,11 @@ declare module 'fastify' {
       ltCheck: Limiter;
       /** POST /v2/check without a bearer token, per client address (before the API key is checked) */
       ltAnonymous: Limiter;
+      /** POST /user/right_coupon_code/v1/use, per user and per client address */
+      couponUser: Limiter;
+      couponAddress: Limiter;
+      /** POST /user/add_sharing_info, per user */
+      share: Limiter;
     };
   }
   interface FastifyRequest {

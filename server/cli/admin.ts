@@ -9,13 +9,17 @@
  *   npm run -s admin -- team create --name N --admin PHONE [--address A]
  *   npm run -s admin -- team add-member --team ID --phone P --role R
  *   npm run -s admin -- team list
+ *   npm run -s admin -- coupon create --right-type N --amount M --count K [--expires DATE] [--valid-days D]
+ *   npm run -s admin -- coupon list [--batch B]
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
+import { createCoupons, listCoupons } from '../services/coupons';
 import { passwordProblem } from '../services/passwords';
 import { commerceDb, markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
+import { RIGHT_TYPES } from '../services/rights';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
 const USAGE = `usage:
@@ -28,8 +32,14 @@ const USAGE = `usage:
   admin team create --name N --admin PHONE [--address A]
   admin team add-member --team ID --phone P --role R
   admin team list
+  admin coupon create --right-type N --amount M --count K [--expires DATE] [--valid-days D]
+      prints K new redemption codes, one a line (they are stored hashed: keep the output)
+      --expires YYYY-MM-DD: last day the codes can be redeemed (until 23:59:59 UTC+8), or an ISO timestamp
+      --valid-days D: the granted rights expire D days after redemption (default: never)
+  admin coupon list [--batch B]
 roles: ${ROLES.join(', ')}
-team roles: ${TEAM_ROLES.join(', ')}`;
+team roles: ${TEAM_ROLES.join(', ')}
+right types: ${RIGHT_TYPES.join(', ')}`;
 
 class UsageError extends Error {}
 
@@ -55,6 +65,25 @@ async function openUser(db: Db, p: string) {
   return user;
 }
 
+function integerOption(name: string, value: string | undefined, required: boolean): number | undefined {
+  if (value === undefined) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** A day (end of that day in China Standard Time) or a full ISO-8601 timestamp. */
+function expiry(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = Date.parse(day ? `${value}T23:59:59.999+08:00` : value);
+  if (Number.isNaN(at) || (day && new Date(at + 8 * 3_600_000).toISOString().slice(0, 10) !== value)) throw new UsageError(`--expires must be YYYY-MM-DD or an ISO timestamp, got "${value}"`);
+  if (at <= Date.now()) throw new UsageError('--expires must be in the future');
+  return new Date(at).toISOString();
+}
+
 function phone(value: string | undefined): string {
   if (!value || !PHONE_PATTERN.test(value)) throw new UsageError('--phone must be 11 digits starting with 1');
   return value;
@@ -72,6 +101,12 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       admin: { type: 'string' },
       address: { type: 'string' },
       team: { type: 'string' },
+      'right-type': { type: 'string' },
+      amount: { type: 'string' },
+      count: { type: 'string' },
+      expires: { type: 'string' },
+      'valid-days': { type: 'string' },
+      batch: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -136,6 +171,23 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
   } else if (command === 'team list') {
     out(['id', 'name', 'members', 'dictionaries', 'address', 'created_at'].join('\t'));
     for (const team of await listTeams(db)) out([team.id, team.name, team.members, team.dictionaries, team.address || '-', team.created_at].join('\t'));
+  } else if (command === 'coupon create') {
+    const rightType = integerOption('right-type', values['right-type'], true)!;
+    if (!(RIGHT_TYPES as readonly number[]).includes(rightType)) throw new UsageError(`--right-type must be one of ${RIGHT_TYPES.join(', ')}`);
+    const batch = { rightType, amount: integerOption('amount', values.amount, true)!, count: integerOption('count', values.count, true)!, expiresAt: expiry(values.expires), validDays: integerOption('valid-days', values['valid-days'], false) ?? null };
+    let created: Awaited<ReturnType<typeof createCoupons>>;
+    try {
+      created = await createCoupons(db, batch);
+    } catch (error) {
+      if (error instanceof RangeError) throw new UsageError(error.message);
+      throw error;
+    }
+    for (const code of created.codes) out(code);
+  } else if (command === 'coupon list') {
+    out(['id', 'batch', 'code', 'right_type', 'amount', 'valid_days', 'expires_at', 'used_by', 'used_at'].join('\t'));
+    for (const c of await listCoupons(db, values.batch)) {
+      out([c.id, c.batch, `…${c.hint}`, c.user_right_type, c.amount, c.valid_days ?? '-', c.expires_at ?? '-', c.used_by ?? '-', c.used_at ?? '-'].join('\t'));
+    }
   } else {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

@@ -38,6 +38,11 @@ export default fp(
       checkText: checkLimiter(checkMax, (r) => `check|${subject(r)}`, '每个账号'),
       ltCheck: checkLimiter(checkMax, (r) => `lt|${subject(r)}`, '每个账号'),
       ltAnonymous: checkLimiter(anonymousMax, (r) => `lt-anon|${r.ip}`, '未登录时每个地址'),
+      // Redemption codes: 10 attempts per 10 minutes per account and 30 per client address, against guessing.
+      couponUser: limiter(app.createRateLimit({ max: 10, timeWindow: 600_000, keyGenerator: (r) => `coupon|${r.auth?.uid ?? r.ip}` })),
+      couponAddress: limiter(app.createRateLimit({ max: 30, timeWindow: 600_000, keyGenerator: (r) => `coupon-ip|${r.ip}` })),
+      // Sharing records: 30 per hour per account (only the first share of a day is rewarded anyway).
+      share: limiter(app.createRateLimit({ max: 30, timeWindow: 3_600_000, keyGenerator: (r) => `share|${r.auth?.uid ?? r.ip}` })),
     });
   },
   { name: 'rate-limit' },

@@ -13,6 +13,7 @@ import { apiKeyOperations } from './languagetool/api-key';
 import { downloadOperations } from './user/downloads';
 import { sharedDictionaryOperations } from './enterprise/dictionaries';
 import { sharedWordOperations } from './enterprise/words';
+import { couponOperations } from './rights/coupons';
 import type { Operation } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -32,6 +33,7 @@ export const operations: Record<string, Operation> = {
   ...downloadOperations,
   ...sharedDictionaryOperations,
   ...sharedWordOperations,
+  ...couponOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

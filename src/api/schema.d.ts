@@ -704,7 +704,11 @@ export interface paths {
         put?: never;
         /**
          * Redeem a code (/redemption)
-         * @description 404 unknown code, 409 already used or expired. Rate-limited (429) against guessing.
+         * @description One use per code across all users (the first caller wins; the code is marked used and the rights granted in one
+         *     transaction). The code is compared case-insensitively, without dashes, with O read as 0 and I / L as 1.
+         *     404 unknown code (兑换码不存在，请检查后重新输入), 409 already used (该兑换码已被使用 / 您已兑换过该兑换码) or
+         *     past its deadline (该兑换码已过期). Rate-limited (429) to 10 attempts per 10 minutes per account and 30 per
+         *     client address.
          */
         post: operations["postUserRightCouponCodeV1Use"];
         delete?: never;
@@ -730,6 +734,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/sharing_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sharing state for the share page (/share)
+         * @description Added (the share page says whether today's 'free speed-up' bonus is still available).
+         */
+        get: operations["getUserSharingInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/add_sharing_info": {
         parameters: {
             query?: never;
@@ -741,7 +765,9 @@ export interface paths {
         put?: never;
         /**
          * Record a share ('free speed-up', /share)
-         * @description Records that the user shared the product; the first share per channel and day may grant high-speed characters (returned in `reward_num`, 0 when none).
+         * @description Records that the user shared the product. The first share of a calendar day (China Standard Time, UTC+8)
+         *     grants 5,000 high-speed characters (right 1) valid 30 days (`reward_num`; 0 for later shares that day).
+         *     Rate-limited (429) to 30 records per hour per account.
          */
         post: operations["postUserAddSharingInfo"];
         delete?: never;
@@ -4987,6 +5013,46 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    getUserSharingInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Shares so far, whether today's bonus was given, and the bonus rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            shared_count: number;
+                            rewarded_today: boolean;
+                            /** @description High-speed characters granted by the first share of a day. */
+                            bonus: number;
+                            /** @description Days the bonus stays valid. */
+                            bonus_days: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     postUserAddSharingInfo: {
         parameters: {
             query?: never;
@@ -5028,6 +5094,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

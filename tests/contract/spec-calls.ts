@@ -174,6 +174,7 @@ export const addedCalls: readonly Call[] = [
   ['get', '/user/download/file'],
   ['get', '/pay/wx/config'],
   ['post', '/pay/wx/notify'],
+  ['get', '/user/sharing_info'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */

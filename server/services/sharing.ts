@@ -1,0 +1,52 @@
+import type { Generated, Kysely } from 'kysely';
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import { addGrant } from './rights';
+
+/**
+ * 'Free speed-up' (route /share, `POST /user/add_sharing_info`): sharing the product grants
+ * SHARE_BONUS high-speed characters (right 1), at most once per calendar day in China Standard Time
+ * (UTC+8), valid SHARE_BONUS_DAYS days. Every share is recorded; only the first of the day is rewarded.
+ * Once per day is enforced by the grant's unique source `share:<YYYY-MM-DD>` (atomic under concurrency).
+ */
+export const SHARE_BONUS = 5_000;
+export const SHARE_BONUS_DAYS = 30;
+export const SHARE_CHANNELS = ['wechat', 'moments', 'weibo', 'qq', 'link'] as const;
+export type ShareChannel = (typeof SHARE_CHANNELS)[number];
+
+export interface ShareRecordsTable {
+  id: Generated<number>;
+  uid: number;
+  channel: string;
+  share_url: string | null;
+  reward_num: number;
+  created_at: string;
+}
+
+export const sharingDb = (db: Db) => db as unknown as Kysely<{ share_records: ShareRecordsTable }>;
+
+/** The China Standard Time calendar day of a moment, as YYYY-MM-DD (the reward period). */
+export function sharePeriod(at: Date = new Date()): string {
+  return new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
+}
+
+export async function recordShare(db: Db, uid: number, channel: ShareChannel, shareUrl: string | null, at: Date = new Date()) {
+  const expiresAt = new Date(at.getTime() + SHARE_BONUS_DAYS * 86_400_000).toISOString();
+  return sharingDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      const rewarded = await addGrant(trx as unknown as Db, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
+      const reward_num = rewarded ? SHARE_BONUS : 0;
+      await trx.insertInto('share_records').values({ uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() }).execute();
+      const shared = await trx.selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
+      return { shared_count: Number(shared?.n ?? 0), reward_num };
+    });
+}
+
+/** Whether today's bonus is still available (for the share page). */
+export async function shareStatus(db: Db, uid: number, at: Date = new Date()) {
+  const r = db as unknown as Kysely<{ right_grants: { uid: number; source: string } }>;
+  const today = await r.selectFrom('right_grants').select('uid').where('uid', '=', uid).where('source', '=', `share:${sharePeriod(at)}`).executeTakeFirst();
+  const shared = await sharingDb(db).selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
+  return { shared_count: Number(shared?.n ?? 0), rewarded_today: !!today, bonus: SHARE_BONUS, bonus_days: SHARE_BONUS_DAYS };
+}
