@@ -13,6 +13,10 @@ export interface UploadProgress {
 export interface UploadOptions {
   /** extra form fields (strings) */
   fields?: Record<string, string>;
+  /** more file parts besides `file` (e.g. compare's `compare_file`) */
+  files?: Record<string, File>;
+  /** a 413 shows the server's own message when it sent one (limits from rights, e.g. compare) */
+  serverLimitMessage?: boolean;
   /** the socket session the job's messages go to (`session` header) */
   session?: string | null;
   onProgress?: (progress: UploadProgress) => void;
@@ -72,7 +76,7 @@ function viaXhr(XHR: typeof XMLHttpRequest, request: Request, body: FormData, op
   });
 }
 
-async function parsed(response: Response): Promise<{ data?: unknown; error?: unknown; response: Response }> {
+async function parsed(response: Response, serverLimitMessage = false): Promise<{ data?: unknown; error?: unknown; response: Response }> {
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -80,8 +84,9 @@ async function parsed(response: Response): Promise<{ data?: unknown; error?: unk
   } catch {
     // not JSON (a proxy's error page): the status decides
   }
-  // spec §8: a too-large upload says 文档上传失败 whatever the server's text
-  if (response.status === 413) body = { code: 413, msg: Messages.uploadFailed, result: null };
+  // spec §8: a too-large upload says 文档上传失败, unless the call asks for the server's own limit message
+  const own = serverLimitMessage && typeof (body as { msg?: unknown } | null)?.msg === 'string' && (body as { msg: string }).msg.trim();
+  if (response.status === 413 && !own) body = { code: 413, msg: Messages.uploadFailed, result: null };
   return response.ok ? { data: body, response } : { error: body, response };
 }
 
@@ -93,16 +98,17 @@ export async function uploadMultipart<T = unknown>(path: string, file: Blob, fil
   const form = new FormData();
   for (const [key, value] of Object.entries(options.fields ?? {})) form.append(key, value);
   form.append('file', file, fileName);
+  for (const [field, part] of Object.entries(options.files ?? {})) form.append(field, part, part.name);
   const transport = apiTransport();
   const XHR = options.XMLHttpRequest ?? (transport.fetch ? undefined : (globalThis as { XMLHttpRequest?: typeof XMLHttpRequest }).XMLHttpRequest);
   const request = await prepared(path, form, options);
-  const size = file.size;
+  const size = file.size + Object.values(options.files ?? {}).reduce((n, f) => n + f.size, 0);
   options.onProgress?.({ loaded: 0, total: size });
   let outcome: Awaited<ReturnType<typeof parsed>>;
   try {
     const response = XHR ? await viaXhr(XHR, request, form, options) : await (transport.fetch ?? fetch)(request);
     if (!XHR) options.onProgress?.({ loaded: size, total: size });
-    outcome = await parsed(response);
+    outcome = await parsed(response, options.serverLimitMessage);
   } catch (error) {
     // stopped on purpose: nothing to tell the user
     if (error instanceof UploadAborted || options.signal?.aborted) throw new UploadAborted();

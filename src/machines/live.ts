@@ -18,6 +18,8 @@ import { socketMachine, type ConnectionCommand, type ConnectionEvent, type Conne
 import { themeMachine } from './theme';
 import { proofreadJobMachine } from './proofreadJob';
 import * as proofread from './proofreadCalls';
+import { checkFormatFile } from './formatCalls';
+import { compareFiles } from './compareCalls';
 import { documentJob, documentJobStatus, uploadDocument } from './documentCalls';
 import { uploadPipelineMachine, type JobChannel, type JobUpdate, type UploadInput, type UploadOutput, type UploadReport } from './uploadPipeline';
 import { UploadAborted, type UploadProgress } from '../api/upload';
@@ -253,6 +255,23 @@ export function documentUploadBinding(options: { XMLHttpRequest?: typeof XMLHttp
     jobStatus: (_channel, id) => documentJobStatus(id),
   };
 }
+
+/** Format check (POST /misscut/v1/doc/format_check): the answer is the report, there is no server-side job. */
+export const formatCheckBinding: UploadBinding = {
+  upload: async (file, options) => ({ job: null, result: await checkFormatFile(file, options) }),
+};
+
+/**
+ * Document compare (POST /misscut/v1/doc/diff): the pipeline's file is the original; the revised one is
+ * the screen's current choice (a retry sends both again).
+ */
+export const compareBinding = (revised: () => File | null): UploadBinding => ({
+  upload: async (file, options) => {
+    const other = revised();
+    if (!other) throw new Error('请选择修改后的文档');
+    return { job: null, result: await compareFiles(file, other, options) };
+  },
+});
 
 /** The root machine with every implementation bound; create the actor once per page. */
 export function createLiveApp(options: LiveAppOptions) {

@@ -4,7 +4,7 @@ import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
 import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
-import { FeatureUnavailableScreen, HomeScreen, NotFoundScreen, UserScreen } from '../screens';
+import { DiffScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, UserScreen } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
@@ -48,6 +48,8 @@ export function PageSpinner() {
 function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/user') return <UserScreen />;
   if (route.path === '/') return <HomeScreen />;
+  if (route.path === '/format') return <FormatScreen />;
+  if (route.path === '/diff') return <DiffScreen />;
   return <FeatureUnavailableScreen feature={route.label} />;
 }
 

@@ -10,3 +10,5 @@ export const FeatureUnavailableScreen = lazyWithReload(() => import('./FeatureUn
 export const NotFoundScreen = lazyWithReload(() => import('./NotFound'), reloadFlag);
 export const StandaloneUnavailableScreen = lazyWithReload(() => import('./StandaloneUnavailable'), reloadFlag);
 export const HomeScreen = lazyWithReload(() => import('./home/Home'), reloadFlag);
+export const FormatScreen = lazyWithReload(() => import('./format/Format'), reloadFlag);
+export const DiffScreen = lazyWithReload(() => import('./diff/Diff'), reloadFlag);
