@@ -149,13 +149,18 @@ describe('format check and document compare in Chromium', () => {
     await page.screenshot({ path: screenshotPath('format-light.png'), fullPage: true });
   });
 
-  it('refuses a disguised file with the server’s message and retries', async () => {
+  it('refuses a disguised file with the server’s message; retry sends it again', async () => {
     const { page } = browser;
     const path = join(files, 'program.docx');
     writeFileSync(path, Buffer.from('MZ\x90\x00 this is a program'));
     await page.getByTestId('format-drop-input').setInputFiles(path);
     await page.getByTestId('format-upload-failed').waitFor();
     expect(await page.getByTestId('format-upload-error').textContent()).toContain('可执行文件');
+    expect(await page.getByTestId('format-report').count()).toBe(0);
+    const sent = page.waitForRequest((r) => r.url().includes('/misscut/v1/doc/format_check') && r.method() === 'POST');
+    await page.getByTestId('format-upload-retry').click();
+    await sent;
+    await page.getByTestId('format-upload-failed').waitFor();
   });
 
   it('compares two versions side by side, highlights the character change and navigates between differences', async () => {
