@@ -12,6 +12,8 @@ import downloadsPlugin from './plugins/downloads';
 import spaPlugin from './plugins/spa';
 import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
+import documentsPlugin from './plugins/documents';
+import type { DocumentQueueOptions } from './services/documents/jobs';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
 import type { PaymentProvider } from './services/pay/provider';
@@ -33,6 +35,8 @@ export interface BuildOptions {
   realtime?: RealtimeHub;
   /** Close sockets silent for this long (default three heartbeat periods). */
   socketIdleMs?: number;
+  /** Document worker queue settings (concurrency, progress interval). */
+  documents?: DocumentQueueOptions;
 }
 
 /** Assembles the server from its plugins; `server.ts` listens, tests call `inject()`. */
@@ -76,6 +80,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     },
   });
   await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });
+  await app.register(documentsPlugin, { queue: options.documents });
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

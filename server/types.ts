@@ -4,6 +4,7 @@ import type { SmsProvider } from './services/sms';
 import type { PaymentProvider } from './services/pay/provider';
 import type { AuthContext } from './services/tokens';
 import type { RealtimeHub } from './realtime/hub';
+import type { DocumentQueue } from './services/documents/jobs';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -17,6 +18,8 @@ declare module 'fastify' {
     /** WeChat Pay (or a test's fake gateway behind it); null when payment is not configured. */
     payment: PaymentProvider | null;
     realtime: RealtimeHub;
+    /** The document worker queue (services/documents/jobs.ts). */
+    documents: DocumentQueue;
     /** Resolves the bearer token of the request or throws 401. */
     authenticate(request: FastifyRequest): Promise<AuthContext>;
     limiters: {

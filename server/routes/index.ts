@@ -3,6 +3,7 @@ import { profileOperations } from './user/profile';
 import { portraitOperations } from './user/portrait';
 import { systemOperations } from './system';
 import { documentOperations } from './document';
+import { documentJobOperations } from './document/documents';
 import { proofreadOperations } from './proofread';
 import { rightsOperations } from './rights';
 import { commerceRightsOperations } from './rights/commerce';
@@ -23,6 +24,7 @@ export const operations: Record<string, Operation> = {
   ...profileOperations,
   ...portraitOperations,
   ...documentOperations,
+  ...documentJobOperations,
   ...proofreadOperations,
   ...rightsOperations,
   ...commerceRightsOperations,

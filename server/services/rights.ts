@@ -16,10 +16,10 @@ import { nowIso } from '../db';
  * Default grants (given the first time a user's rights are read or used, so accounts created before this
  * code, by registration or by the admin CLI all get them; idempotent through the unique (uid, source) index):
  *
- * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096 compares |
- * |---|---|---|---|---|---|---|---|
- * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 | 5 |
- * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
+ * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096 compares | 256 doc uploads |
+ * |---|---|---|---|---|---|---|---|---|
+ * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 | 5 | 20 |
+ * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
  *
  * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
  * COMPARE_MAX_SIZE_MB (20), and the rights read as those values.
@@ -61,7 +61,7 @@ const LIMIT_FALLBACKS: Record<number, () => number> = {
   524288: () => Number(process.env.COMPARE_MAX_SIZE_MB) || 20,
 };
 
-const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000, 4096: 5 };
+const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000, 256: 20, 4096: 5 };
 const ADMIN_DEFAULTS: Record<number, number> = {
   1: UNLIMITED,
   32: 200_000,
@@ -70,6 +70,7 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   16: UNLIMITED,
   8192: UNLIMITED,
   4096: UNLIMITED,
+  256: UNLIMITED,
 };
 
 export function defaultGrants(role: string): Record<number, number> {

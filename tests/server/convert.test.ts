@@ -1,11 +1,10 @@
 import { AlignmentType, Document, ExternalHyperlink, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import JSZip from 'jszip';
-import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTrackedDocx } from '../../server/services/documents/docx-export';
 import { sanitize } from '../../server/services/documents/sanitize';
 import { unzip } from '../../server/services/documents/zip';
-import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
+import { bombZip, CLIENT_HEADERS, call, form, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 let token: string;
@@ -14,19 +13,6 @@ beforeAll(async () => {
   token = await register(t, '13522220001');
 });
 afterAll(async () => t.close());
-
-function form(parts: { name: string; filename?: string; type?: string; data: Buffer | string }[]) {
-  const boundary = '----convert-test-boundary';
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.filename !== undefined ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`));
-    chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 async function doc2html(filename: string, data: Buffer, auth = token) {
   const { payload, contentType } = form([{ name: 'file', filename, data }]);
@@ -52,37 +38,6 @@ async function sampleDocx(): Promise<Buffer> {
     ],
   });
   return Packer.toBuffer(doc);
-}
-
-/** A zip whose single entry inflates to `size` bytes of zeros; optionally lying about that size in its headers. */
-function bombZip(size: number, declared = size): Buffer {
-  const name = Buffer.from('word/document.xml');
-  const raw = deflateRawSync(Buffer.alloc(size));
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(raw.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(raw.length, 20);
-  central.writeUInt32LE(declared, 24);
-  central.writeUInt16LE(name.length, 28);
-  central.writeUInt32LE(0, 42);
-  const cdOffset = local.length + name.length + raw.length;
-  const cd = Buffer.concat([central, name]);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, name, raw, cd, end]);
 }
 
 describe('doc2html', () => {

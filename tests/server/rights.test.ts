@@ -17,7 +17,7 @@ describe('rights', () => {
     const fresh = await register(t, '13900000023');
     const freshUid = (await call(t.app, 'GET', '/user/user_info', undefined, fresh)).json.result.uid;
     const rows = await rightsDb(t.app.db).selectFrom('right_grants').select(['user_right_type', 'remaining']).where('uid', '=', freshUid).orderBy('user_right_type').execute();
-    expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([[1, 20000], [32, 5000], [64, 20000], [128, 5000], [4096, 5]]);
+    expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([[1, 20000], [32, 5000], [64, 20000], [128, 5000], [256, 20], [4096, 5]]);
   });
 
   it('gives new free users the documented defaults', async () => {
@@ -60,7 +60,7 @@ describe('rights', () => {
     expect(await refundRight(t.app.db, used, 30, 'refund')).toBe(30);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19980);
     const records = await rightsDb(t.app.db).selectFrom('right_records').select(['num', 'reason']).where('uid', '=', uid).orderBy('id').execute();
-    expect(records.map((r) => Number(r.num))).toEqual([20000, 5, 100, 50, -150, 30]);
+    expect(records.map((r) => Number(r.num))).toEqual([20000, 20, 5, 100, 50, -150, 30]);
   });
 
   it('never goes below zero with many concurrent consumers', async () => {

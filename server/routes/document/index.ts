@@ -10,13 +10,13 @@ import { findTemplate, loadTemplates } from '../../services/format/template-stor
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 const RIGHT_DOC_COMPARE = 4096;
 const RIGHT_COMPARE_MAX_PAGES = 262144;
 const RIGHT_COMPARE_MAX_SIZE = 524288;
 
-const filePart = (value: unknown, field = 'file'): UploadedFile => {
+export const filePart = (value: unknown, field = 'file'): UploadedFile => {
   const f = value as UploadedFile | undefined;
   if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest(`请上传文件 (${field} must be a file part)`);
   return f;

@@ -118,6 +118,13 @@ interface Job {
 
 type DictTask = { key: string; value: CustomDictionaries } | undefined;
 
+/** What `prepare` gives: engine options, dictionaries for the pool and the result-cache key of a unit. */
+export interface PreparedCheck {
+  options: CheckOptions;
+  dictionaries: DictTask;
+  keyOf: (u: Pick<Unit, 'hash'>) => string;
+}
+
 /** The user's dictionaries for the pool (sent to each worker once per version), or nothing when empty. */
 function dictionaryTask(uid: number, dict: UserDictionary): DictTask {
   if (dict.fingerprint === 'empty') return undefined;
@@ -150,18 +157,13 @@ export class CheckService {
     if (!realtime.sessionIds(input.uid).includes(input.sessionId)) {
       throw badRequest('实时连接未建立或已失效，请刷新页面后重试 (unknown socket session: open /ws first)');
     }
-    if (input.mode === 4 && (await rightBalance(db, input.uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
-    let checkOptions = input.checkOptions;
-    if (checkOptions & ADVANCED_BIT && (await rightBalance(db, input.uid, 16)) <= 0) checkOptions &= ~ADVANCED_BIT;
+    const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
 
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, 32);
     if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
 
-    const dict = await loadUserDictionary(db, input.uid);
-    const options: CheckOptions = { mode: input.mode, checkOptions, lang: input.lang };
-    const dictionaries = dictionaryTask(input.uid, dict);
-    const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${checkOptions}|${input.lang}|${dict.fingerprint}`;
+    const { options, dictionaries, keyOf } = prepared;
     // Results served from the cache are taken now, so what is charged is exactly what gets checked.
     const cached = new Map<number, Issue[]>();
     for (const u of units) {
@@ -198,15 +200,11 @@ export class CheckService {
     const { db } = this.app;
     const units = splitUnits(input.text);
     if (units.length === 0) return [];
-    if (input.mode === 4 && (await rightBalance(db, input.uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
-    if (input.checkOptions & ADVANCED_BIT && (await rightBalance(db, input.uid, 16)) <= 0) input = { ...input, checkOptions: input.checkOptions & ~ADVANCED_BIT };
+    const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, input.limitType ?? 128);
     if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
-    const dict = await loadUserDictionary(db, input.uid);
-    const options: CheckOptions = { mode: input.mode, checkOptions: input.checkOptions, lang: input.lang };
-    const dictionaries = dictionaryTask(input.uid, dict);
-    const keyOf = (u: Unit) => `${input.uid}|${u.hash}|${input.mode}|${input.checkOptions}|${input.lang}|${dict.fingerprint}`;
+    const { keyOf } = prepared;
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
     let consumption: Consumption;
@@ -219,12 +217,7 @@ export class CheckService {
     try {
       const results = await Promise.all(
         units.map(async (u) => {
-          const key = keyOf(u);
-          let issues = this.cache.get(key);
-          if (!issues) {
-            issues = await this.pool.check(u.text, options, group, dictionaries);
-            this.cache.set(key, issues);
-          }
+          const issues = await this.checkUnit(prepared, u, group);
           return issues.map((i) => ({ ...i, start: i.start + u.offset, end: i.end + u.offset }));
         }),
       );
@@ -234,6 +227,38 @@ export class CheckService {
       await refundRight(db, consumption, consumption.amount, 'API 校对失败退回');
       throw error;
     }
+  }
+
+  /**
+   * Engine options, the user's dictionaries and the cache key of a check (shared by text checks, the
+   * LanguageTool API and document jobs). Mode 4 without right 8192 is refused (403); the advanced bit (128)
+   * is dropped silently without right 16.
+   */
+  async prepare(uid: number, mode: 3 | 4, checkOptions: number, lang: 'cn' | 'hk'): Promise<PreparedCheck> {
+    const { db } = this.app;
+    if (mode === 4 && (await rightBalance(db, uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
+    if (checkOptions & ADVANCED_BIT && (await rightBalance(db, uid, 16)) <= 0) checkOptions &= ~ADVANCED_BIT;
+    const dict = await loadUserDictionary(db, uid);
+    return {
+      options: { mode, checkOptions, lang },
+      dictionaries: dictionaryTask(uid, dict),
+      keyOf: (u) => `${uid}|${u.hash}|${mode}|${checkOptions}|${lang}|${dict.fingerprint}`,
+    };
+  }
+
+  /** Findings of one unit (offsets relative to the unit), from the cache or the worker pool; not charged. */
+  async checkUnit(prepared: PreparedCheck, unit: Pick<Unit, 'text' | 'hash'>, group: string): Promise<Issue[]> {
+    const key = prepared.keyOf(unit);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const issues = await this.pool.check(unit.text, prepared.options, group, prepared.dictionaries);
+    this.cache.set(key, issues);
+    return issues;
+  }
+
+  /** Drops the queued units of a group (document jobs use one group per document). */
+  cancelGroup(group: string): void {
+    this.pool.cancelGroup(group);
   }
 
   /** Stops a running check of this user and refunds the characters not checked; 404 for unknown / other users' ids. */

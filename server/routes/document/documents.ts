@@ -1,0 +1,321 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { ALL_STANDARD } from '../../../engine/categories';
+import { nowIso } from '../../db';
+import { badRequest, conflict, envelope, notFound } from '../../errors';
+import { checkService } from '../../services/checker/jobs';
+import { contentFromHtml, contentFromText, htmlBlocks, normalizeText, openIssues, trackedParagraphs, validateFixes, type Fix, type Ignored } from '../../services/documents/content';
+import { buildTrackedDocx, htmlToDocx } from '../../services/documents/docx-export';
+import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
+import { wordCount } from '../../services/documents/load';
+import { checkUpload } from '../../services/documents/read';
+import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
+import { attachment, bodyOf, caller, type Operation } from '../types';
+import { DOCX_MIME, filePart } from './index';
+
+/**
+ * Documents (issue 6, server side): upload -> persisted job (services/documents/jobs.ts) -> findings;
+ * list, delete, cancel, editor content and saving, export (clean / tracked changes), sharing.
+ * Only the owner reaches a document by id (other users' ids answer 404 like unknown ones).
+ */
+
+const RIGHT_DOC_MAX_TEXT = 64;
+const RIGHT_DOC_UPLOADS = 256;
+
+type Row = NonNullable<DocumentRow>;
+
+function summary(row: Row) {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    file_type: row.file_type,
+    size: Number(row.size),
+    status: row.status,
+    progress: Number(row.progress),
+    ...(row.error ? { error: row.error } : {}),
+    word_count: Number(row.word_count),
+    issue_count: Number(row.issue_count),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function detail(row: Row, readOnly = false) {
+  const ignored = ignoredOf(row);
+  return {
+    ...summary(row),
+    html: row.html ?? '',
+    text: row.text ?? '',
+    issues: openIssues(issuesOf(row), ignored),
+    fixes: fixesOf(row),
+    ignored,
+    edited: Number(row.edited) === 1,
+    share_id: row.share_id,
+    read_only: readOnly,
+  };
+}
+
+const NOT_FOUND_MSG = '文档不存在或已删除 (unknown document id)';
+
+/** The caller's document, or 404 (also for another user's id). */
+async function owned(request: FastifyRequest, id: number): Promise<Row> {
+  const { uid } = await caller(request);
+  const row = await loadRow(request.server.db, id);
+  if (!row || Number(row.uid) !== uid) throw notFound(NOT_FOUND_MSG);
+  return row;
+}
+
+async function byShareId(request: FastifyRequest, shareId: string): Promise<Row> {
+  const row = await docsDb(request.server.db).selectFrom('documents').selectAll().where('share_id', '=', shareId).executeTakeFirst();
+  if (!row) throw notFound('分享链接无效或文档已删除 (unknown share id)');
+  return row;
+}
+
+function quota(reply: FastifyReply, msg: string) {
+  return reply.code(402).send({ code: 402, msg, result: { kind: 1 } });
+}
+
+/** The file name without directories and control characters, at most 200 characters. */
+function cleanName(name: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (base || '文档').slice(-200);
+}
+
+async function refundCharge(request: FastifyRequest, row: Row, reason: string) {
+  if (!row.charge) return;
+  const consumption = JSON.parse(row.charge) as Consumption;
+  await refundRight(request.server.db, consumption, consumption.amount, reason);
+}
+
+async function upload(request: FastifyRequest, reply: FastifyReply) {
+  const { uid } = await caller(request);
+  const body = bodyOf<{ file?: unknown; checkMode?: string; checkOptions?: string; lang?: string }>(request);
+  const file = filePart(body.file);
+  const kind = checkUpload(file);
+  const mode = body.checkMode === '4' ? 4 : 3;
+  const checkOptions = body.checkOptions !== undefined ? Number(body.checkOptions) : ALL_STANDARD;
+  if (!Number.isSafeInteger(checkOptions) || checkOptions > 2147483647) throw badRequest('checkOptions 无效 (checkOptions out of range)');
+  const lang = body.lang === 'hk' ? 'hk' : 'cn';
+  // mode 4 needs right 8192 (403); the job checks with the same preparation
+  await checkService(request.server).prepare(uid, mode, checkOptions, lang);
+  const db = request.server.db;
+  let consumption: Consumption;
+  try {
+    consumption = await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
+  } catch (error) {
+    if (error instanceof InsufficientRight) return quota(reply, '文档上传次数已用完 (right 256 docUploadCount is used up)');
+    throw error;
+  }
+  const now = nowIso();
+  let id: number;
+  try {
+    id = await docsDb(db)
+      .transaction()
+      .execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('documents')
+          .values({
+            uid,
+            name: cleanName(file.filename),
+            file_type: kind,
+            size: file.data.length,
+            status: 'queued',
+            progress: 0,
+            error: null,
+            word_count: 0,
+            issue_count: 0,
+            check_mode: mode,
+            check_options: checkOptions,
+            lang,
+            html: null,
+            text: null,
+            issues: null,
+            fixes: null,
+            ignored: null,
+            edited: 0,
+            share_id: null,
+            charge: JSON.stringify(consumption),
+            attempts: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('document_files').values({ document_id: Number(inserted.id), data: file.data }).execute();
+        return Number(inserted.id);
+      });
+  } catch (error) {
+    await refundRight(db, consumption, consumption.amount, '文档上传失败退回');
+    throw error;
+  }
+  request.server.documents.enqueue(id);
+  return envelope(summary((await loadRow(db, id))!));
+}
+
+async function page(request: FastifyRequest) {
+  const { uid } = await caller(request);
+  const q = request.query as { num?: number; size?: number; keyword?: string };
+  const num = q.num ?? 1;
+  const size = q.size ?? 20;
+  let base = docsDb(request.server.db).selectFrom('documents').where('uid', '=', uid);
+  const keyword = q.keyword?.trim();
+  if (keyword) base = base.where(sql<boolean>`name like ${`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+  const [{ total }] = await base.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+  const rows = await base
+    .select(['id', 'uid', 'name', 'file_type', 'size', 'status', 'progress', 'error', 'word_count', 'issue_count', 'created_at', 'updated_at'])
+    .orderBy('id', 'desc')
+    .limit(size)
+    .offset((num - 1) * size)
+    .execute();
+  return envelope({ total: Number(total), num, size, list: rows.map((r) => summary(r as Row)) });
+}
+
+async function remove(request: FastifyRequest) {
+  const { ids } = bodyOf<{ ids: number[] }>(request);
+  const rows: Row[] = [];
+  for (const id of ids) rows.push(await owned(request, id));
+  for (const row of rows) {
+    await request.server.documents.abort(Number(row.id));
+    if (row.status === 'queued' || row.status === 'running') await refundCharge(request, (await loadRow(request.server.db, Number(row.id))) ?? row, '删除未完成的文档退回');
+  }
+  const db = docsDb(request.server.db);
+  await db.deleteFrom('document_files').where('document_id', 'in', ids).execute();
+  const res = await db.deleteFrom('documents').where('id', 'in', ids).executeTakeFirst();
+  return envelope({ count: Number(res.numDeletedRows) }, '已删除');
+}
+
+async function cancel(request: FastifyRequest) {
+  const { id } = bodyOf<{ id: number }>(request);
+  const row = await owned(request, id);
+  if (row.status === 'queued' || row.status === 'running') {
+    await request.server.documents.abort(id);
+    await request.server.documents.fail(id, Number(row.uid), '已取消 (cancelled)', 'cancelled');
+  }
+  return envelope(summary((await loadRow(request.server.db, id))!), row.status === 'queued' || row.status === 'running' ? '已取消' : 'success');
+}
+
+interface SaveBody {
+  id: number;
+  text?: string;
+  html?: string;
+  name?: string;
+  fixes?: Fix[];
+  ignored?: Ignored[];
+}
+
+async function save(request: FastifyRequest, reply: FastifyReply) {
+  const body = bodyOf<SaveBody>(request);
+  const row = await owned(request, body.id);
+  if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，请等校对完成后再编辑 (the document has not been read yet)');
+  let content;
+  let fixes = body.fixes ?? [];
+  let ignored = body.ignored ?? [];
+  if (body.text !== undefined) {
+    const normal = normalizeText(body.text);
+    content = contentFromText(body.text, htmlBlocks(row.html));
+    const move = <T extends { start: number; end: number }>(m: T): T => ({ ...m, start: normal.map(m.start), end: normal.map(m.end) });
+    fixes = fixes.map(move);
+    ignored = ignored.map(move);
+  } else content = contentFromHtml(body.html ?? '');
+  if (!content.text.trim()) throw badRequest('文档内容不能为空 (the content is empty)');
+  fixes = validateFixes(content.text, fixes);
+  const uid = Number(row.uid);
+  const chars = countChars(content.text);
+  const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
+  if (chars > max) return quota(reply, `文档字数超过上限：${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
+
+  const changed = content.text !== row.text || row.status !== 'done';
+  const queue = request.server.documents;
+  if (changed) await queue.abort(body.id);
+  const ignoredJson = ignored.length ? JSON.stringify(ignored) : null;
+  await docsDb(request.server.db)
+    .updateTable('documents')
+    .set({
+      html: content.html,
+      text: content.text,
+      fixes: fixes.length ? JSON.stringify(fixes) : null,
+      ignored: ignoredJson,
+      edited: 1,
+      ...(body.name ? { name: cleanName(body.name) } : {}),
+      ...(changed
+        ? { status: 'queued' as const, progress: 0, error: null, issues: null, issue_count: 0, attempts: 0, word_count: wordCount(content.text) }
+        : { issue_count: openIssues(issuesOf(row), ignored).length }),
+      updated_at: nowIso(),
+    })
+    .where('id', '=', body.id)
+    .execute();
+  if (changed) queue.enqueue(body.id);
+  return envelope(detail((await loadRow(request.server.db, body.id))!), '已保存');
+}
+
+async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
+  const { id, mode } = bodyOf<{ id: number; mode: 'clean' | 'tracked' }>(request);
+  const row = await owned(request, id);
+  if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，暂不能导出 (the document has not been read yet)');
+  const title = row.name.replace(/\.[A-Za-z0-9]+$/, '');
+  let buffer: Buffer;
+  if (mode === 'tracked') {
+    const user = await (request.server.db as unknown as import('kysely').Kysely<{ users: { uid: number; name: string } }>)
+      .selectFrom('users')
+      .select('name')
+      .where('uid', '=', Number(row.uid))
+      .executeTakeFirst();
+    const paragraphs = trackedParagraphs(htmlBlocks(row.html), fixesOf(row), openIssues(issuesOf(row), ignoredOf(row)));
+    buffer = await buildTrackedDocx(paragraphs, { title, author: user?.name || '校对' });
+  } else buffer = await htmlToDocx(row.html, title);
+  const fileName = `${title.replace(/[\\/:*?"<>|\r\n]+/g, '_')}${mode === 'tracked' ? '（修订）' : ''}.docx`;
+  return reply.type(DOCX_MIME).header('content-disposition', attachment(fileName)).send(buffer);
+}
+
+async function shareId(request: FastifyRequest) {
+  const { id } = request.query as { id: number };
+  const row = await owned(request, id);
+  if (row.share_id) return envelope({ share_id: row.share_id });
+  const share = randomBytes(24).toString('base64url');
+  await docsDb(request.server.db).updateTable('documents').set({ share_id: share }).where('id', '=', id).where('share_id', 'is', null).execute();
+  const after = (await loadRow(request.server.db, id))!;
+  return envelope({ share_id: after.share_id ?? share });
+}
+
+async function shareDoc(request: FastifyRequest) {
+  const { share_id } = request.query as { share_id: string };
+  return envelope(detail(await byShareId(request, share_id), true));
+}
+
+async function shareSave(request: FastifyRequest) {
+  const { uid } = await caller(request);
+  const { share_id } = request.query as { share_id: string };
+  const source = await byShareId(request, share_id);
+  if (source.status !== 'done') throw conflict('分享的文档尚未校对完成，请稍后再保存 (the shared document is not done yet)');
+  const db = docsDb(request.server.db);
+  const now = nowIso();
+  const id = await db.transaction().execute(async (trx) => {
+    const { id: _id, share_id: _share, charge: _charge, uid: _uid, created_at: _c, updated_at: _u, ...copy } = source;
+    const inserted = await trx
+      .insertInto('documents')
+      .values({ ...copy, uid, share_id: null, charge: null, attempts: 0, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const file = await trx.selectFrom('document_files').select('data').where('document_id', '=', Number(source.id)).executeTakeFirst();
+    if (file) await trx.insertInto('document_files').values({ document_id: Number(inserted.id), data: file.data }).execute();
+    return Number(inserted.id);
+  });
+  return envelope(summary((await loadRow(request.server.db, id))!), '已保存到我的文档');
+}
+
+export const documentJobOperations: Record<string, Operation> = {
+  postMisscutDocumentV1Upload: upload,
+  getMisscutDocumentV1Page: page,
+  getMisscutDocumentV1EditUploadGet: async (request) => {
+    const { id } = request.query as { id: number };
+    return envelope(detail(await owned(request, id)));
+  },
+  postMisscutDocumentV1Delete: remove,
+  postMisscutDocumentV1Cancel: cancel,
+  postMisscutDocumentV1EditUploadSave: save,
+  postMisscutDocumentV1Export: exportDocx,
+  getMisscutDocumentV1GetShareId: shareId,
+  getMisscutDocumentV1GetShareDoc: shareDoc,
+  getMisscutDocumentV1ShareSave: shareSave,
+};

@@ -1,0 +1,239 @@
+import { parseDocument } from 'htmlparser2';
+import { badRequest } from '../../errors';
+import type { TrackedParagraph, TrackedSegment } from './docx-export';
+import { escapeHtml, sanitize } from './sanitize';
+
+/**
+ * A stored document's content is sanitised HTML plus its plain text. The text has one line per leaf block
+ * of the HTML (p, h1-h6, li, pre, caption, blockquote, td/th, div without inner blocks; inline content
+ * around inner blocks counts as its own block), in document order: text nodes concatenated, `<br>` as a
+ * space, runs of white space collapsed to one space and trimmed; blocks without text are skipped. Findings
+ * and fixes are UTF-16 offsets into that text (lines joined by `\n`), the same form `check_text` uses.
+ */
+export interface Block {
+  /** the block's tag: p, h1 ... h6, li, td, th, pre ... */
+  tag: string;
+  text: string;
+}
+
+interface DomNode {
+  type: string;
+  name?: string;
+  data?: string;
+  children?: DomNode[];
+}
+
+const BLOCK_TAGS = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th',
+  'caption', 'blockquote', 'pre', 'div', 'section', 'article', 'hr',
+]);
+
+const isBlock = (n: DomNode) => n.type === 'tag' && BLOCK_TAGS.has(n.name ?? '');
+
+function inlineText(nodes: DomNode[]): string {
+  let out = '';
+  const walk = (list: DomNode[] | undefined) => {
+    for (const n of list ?? []) {
+      if (n.type === 'text') out += n.data ?? '';
+      else if (n.type === 'tag') {
+        if (n.name === 'br') out += ' ';
+        else walk(n.children);
+      }
+    }
+  };
+  walk(nodes);
+  return out.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** The leaf blocks of (already sanitised) HTML, as described above. */
+export function htmlBlocks(html: string): Block[] {
+  const blocks: Block[] = [];
+  const visit = (nodes: DomNode[] | undefined, tag: string) => {
+    let pending: DomNode[] = [];
+    const flush = () => {
+      const text = inlineText(pending);
+      pending = [];
+      if (text) blocks.push({ tag, text });
+    };
+    for (const n of nodes ?? []) {
+      if (isBlock(n)) {
+        flush();
+        visit(n.children, n.name ?? 'p');
+      } else pending.push(n);
+    }
+    flush();
+  };
+  visit((parseDocument(html) as unknown as DomNode).children, 'p');
+  return blocks;
+}
+
+export interface Content {
+  html: string;
+  text: string;
+  blocks: Block[];
+}
+
+/** Content from HTML (sanitised here). */
+export function contentFromHtml(html: string): Content {
+  const clean = sanitize(html);
+  const blocks = htmlBlocks(clean);
+  return { html: clean, text: blocks.map((b) => b.text).join('\n'), blocks };
+}
+
+const HEADING = /^h[1-6]$/;
+
+/**
+ * Text normalised to the form of a stored document's `text` (each line's white-space runs collapsed to one
+ * space and trimmed, empty lines dropped), with `map(offset)` taking an offset of the input to the output,
+ * so fixes and ignored findings sent against the raw text land on the same characters.
+ */
+export function normalizeText(input: string): { text: string; map: (offset: number) => number } {
+  const map = new Int32Array(input.length + 1);
+  let out = '';
+  let lineStart = 0;
+  while (lineStart <= input.length) {
+    let lineEnd = input.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = input.length;
+    const hasText = /[^\s\u00a0]/.test(input.slice(lineStart, lineEnd));
+    if (hasText && out.length) out += '\n';
+    let pendingSpace = false;
+    for (let i = lineStart; i < lineEnd; i++) {
+      const ch = input[i];
+      if (/[\s\u00a0]/.test(ch)) {
+        if (out.length && !out.endsWith('\n')) pendingSpace = true;
+        map[i] = out.length;
+        continue;
+      }
+      if (pendingSpace) {
+        out += ' ';
+        pendingSpace = false;
+      }
+      map[i] = out.length;
+      out += ch;
+    }
+    if (lineEnd < input.length) map[lineEnd] = out.length;
+    lineStart = lineEnd + 1;
+  }
+  map[input.length] = out.length;
+  return { text: out, map: (offset) => map[Math.max(0, Math.min(offset, input.length))] };
+}
+
+/**
+ * Content from plain lines (normalised as `normalizeText`). Each line becomes a paragraph; when the previous
+ * content had as many blocks, headings keep their level by position (saving text keeps title and headings).
+ */
+export function contentFromText(text: string, previous: Block[] = []): Content {
+  const lines = normalizeText(text).text.split('\n').filter(Boolean);
+  const keep = previous.length === lines.length;
+  const html = lines
+    .map((line, n) => {
+      const tag = keep && HEADING.test(previous[n]?.tag ?? '') ? previous[n].tag : 'p';
+      return `<${tag}>${escapeHtml(line)}</${tag}>`;
+    })
+    .join('\n');
+  return contentFromHtml(html);
+}
+
+export interface Fix {
+  start: number;
+  end: number;
+  original: string;
+  replacement: string;
+  category?: string;
+  message?: string;
+}
+
+export interface Ignored {
+  start: number;
+  end: number;
+  original: string;
+}
+
+export interface StoredIssue {
+  start: number;
+  end: number;
+  original: string;
+  suggestions: string[];
+  category: string;
+  type?: number;
+  level: number;
+  message: string;
+}
+
+/** Checks accepted fixes against the saved text (400 with the first problem); returns them sorted. */
+export function validateFixes(text: string, fixes: Fix[]): Fix[] {
+  const sorted = [...fixes].sort((a, b) => a.start - b.start || a.end - b.end);
+  let last = -1;
+  sorted.forEach((f, i) => {
+    const where = `第${i + 1}处修改`;
+    if (f.end < f.start || f.end > text.length) throw badRequest(`${where}的位置超出文本范围 (fix ${f.start}-${f.end} outside the text)`);
+    if (/\n/.test(f.original) || /\n/.test(f.replacement)) throw badRequest(`${where}不能跨段落 (a fix may not contain a line break)`);
+    if (text.slice(f.start, f.end) !== f.replacement) throw badRequest(`${where}与保存的文本不一致 (text at ${f.start}-${f.end} is not "${f.replacement.slice(0, 40)}")`);
+    if (f.original === f.replacement) throw badRequest(`${where}没有改动 (original equals replacement)`);
+    if (f.start < last || (f.start === last && f.start === f.end)) throw badRequest(`${where}与前一处修改重叠 (overlapping fixes)`);
+    last = f.end;
+  });
+  return sorted;
+}
+
+const sameSpot = (a: { start: number; end: number; original: string }, b: { start: number; end: number; original: string }) =>
+  a.start === b.start && a.end === b.end && a.original === b.original;
+
+/** Findings the user has not ignored. */
+export function openIssues(issues: StoredIssue[], ignored: Ignored[]): StoredIssue[] {
+  if (!ignored.length) return issues;
+  return issues.filter((i) => !ignored.some((g) => sameSpot(g, i)));
+}
+
+const commentOf = (issue: StoredIssue) => `${issue.message}${issue.suggestions.length ? `（建议：${issue.suggestions.join('、')}）` : ''}`;
+
+type Mark = { start: number; end: number; kind: 'fix'; fix: Fix } | { start: number; end: number; kind: 'comment'; text: string };
+
+/**
+ * Paragraphs for `buildTrackedDocx`: each accepted fix becomes a deletion of `original` and an insertion of
+ * `replacement`; each open finding becomes a comment over its text (overlapping findings share one comment;
+ * findings overlapping a fix are dropped, the fix decided them). h1-h3 keep their heading level.
+ */
+export function trackedParagraphs(blocks: Block[], fixes: Fix[], issues: StoredIssue[]): TrackedParagraph[] {
+  const paragraphs: TrackedParagraph[] = [];
+  let offset = 0;
+  const sortedFixes = [...fixes].sort((a, b) => a.start - b.start);
+  const sortedIssues = [...issues].sort((a, b) => a.start - b.start || b.end - a.end);
+  for (const block of blocks) {
+    const lineStart = offset;
+    const lineEnd = offset + block.text.length;
+    offset = lineEnd + 1;
+    const inLine = (m: { start: number; end: number }) => m.start >= lineStart && m.end <= lineEnd && (m.start < lineEnd || m.start === m.end);
+    const marks: Mark[] = sortedFixes.filter(inLine).map((fix) => ({ start: fix.start - lineStart, end: fix.end - lineStart, kind: 'fix' as const, fix }));
+    const overlapsFix = (s: number, e: number) => marks.some((m) => m.kind === 'fix' && s < Math.max(m.end, m.start + 1) && e > m.start);
+    // merge overlapping findings into one comment span
+    const comments: Array<{ start: number; end: number; texts: string[] }> = [];
+    for (const issue of sortedIssues.filter(inLine)) {
+      const s = issue.start - lineStart;
+      const e = issue.end - lineStart;
+      if (e <= s || overlapsFix(s, e)) continue;
+      const lastComment = comments[comments.length - 1];
+      if (lastComment && s < lastComment.end) {
+        lastComment.end = Math.max(lastComment.end, e);
+        lastComment.texts.push(commentOf(issue));
+      } else comments.push({ start: s, end: e, texts: [commentOf(issue)] });
+    }
+    // a merged comment may have grown over a fix: drop it then
+    for (const c of comments) if (!overlapsFix(c.start, c.end)) marks.push({ start: c.start, end: c.end, kind: 'comment', text: c.texts.join('\n') });
+    marks.sort((a, b) => a.start - b.start);
+    const segments: TrackedSegment[] = [];
+    let pos = 0;
+    for (const m of marks) {
+      if (m.start > pos) segments.push({ text: block.text.slice(pos, m.start) });
+      if (m.kind === 'fix') {
+        if (m.fix.original) segments.push({ deleted: m.fix.original });
+        if (m.fix.replacement) segments.push({ inserted: m.fix.replacement });
+      } else segments.push({ text: block.text.slice(m.start, m.end), comment: m.text });
+      pos = m.end;
+    }
+    if (pos < block.text.length) segments.push({ text: block.text.slice(pos) });
+    const level = /^h([1-3])$/.exec(block.tag)?.[1];
+    paragraphs.push({ segments, ...(level ? { heading: Number(level) as 1 | 2 | 3 } : {}) });
+  }
+  return paragraphs;
+}

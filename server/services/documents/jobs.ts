@@ -1,0 +1,256 @@
+import type { FastifyInstance } from 'fastify';
+import type { Generated, Kysely } from 'kysely';
+import type { DocumentFlagData, JobStatus } from '../../../openapi/socket-protocol';
+import { nowIso, type Db } from '../../db';
+import { AppError } from '../../errors';
+import { checkService, splitUnits } from '../checker/jobs';
+import { countChars, refundRight, rightBalance, type Consumption } from '../rights';
+import { openIssues, type Fix, type Ignored, type StoredIssue } from './content';
+import { wordCount } from './load';
+import { readDocument, type UploadKind } from './read';
+
+export interface DocumentsTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  file_type: string;
+  size: number;
+  status: JobStatus;
+  progress: number;
+  error: string | null;
+  word_count: number;
+  issue_count: number;
+  check_mode: number;
+  check_options: number;
+  lang: string;
+  html: string | null;
+  text: string | null;
+  /** JSON: every finding of the current text (StoredIssue[]) */
+  issues: string | null;
+  /** JSON: accepted fixes (Fix[]) */
+  fixes: string | null;
+  /** JSON: ignored findings (Ignored[]) */
+  ignored: string | null;
+  edited: number;
+  share_id: string | null;
+  /** JSON: the right-256 consumption of the upload, until it is refunded or the job is done */
+  charge: string | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentFilesTable {
+  document_id: number;
+  data: Buffer;
+}
+
+export type DocsDb = Kysely<{ documents: DocumentsTable; document_files: DocumentFilesTable }>;
+export const docsDb = (db: Db) => db as unknown as DocsDb;
+export type DocumentRow = Awaited<ReturnType<typeof loadRow>>;
+
+export async function loadRow(db: Db, id: number) {
+  return docsDb(db).selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+const parse = <T>(json: string | null, fallback: T): T => (json ? (JSON.parse(json) as T) : fallback);
+export const issuesOf = (row: { issues: string | null }) => parse<StoredIssue[]>(row.issues, []);
+export const fixesOf = (row: { fixes: string | null }) => parse<Fix[]>(row.fixes, []);
+export const ignoredOf = (row: { ignored: string | null }) => parse<Ignored[]>(row.ignored, []);
+
+/** A job that crashed the process this often is failed instead of being resumed again. */
+const MAX_ATTEMPTS = 3;
+/** One unit failing in the checker is tried once more before the job fails. */
+const UNIT_RETRIES = 1;
+
+export interface DocumentQueueOptions {
+  /** documents processed at the same time (DOC_WORKERS, default 2); their paragraphs share the checker pool */
+  concurrency?: number;
+  /** least time between two progress messages of a job (default 250 ms) */
+  progressIntervalMs?: number;
+}
+
+interface Active {
+  id: number;
+  aborted: boolean;
+  done: Promise<void>;
+}
+
+/** Failure that ends a job with a readable message (and refunds the upload). */
+class JobFailure extends Error {}
+
+/**
+ * The document worker queue: jobs are rows of `documents` (status queued / running); the queue takes them in
+ * id order, `concurrency` at a time, reads the file, checks its paragraphs in the shared checker pool with
+ * the owner's dictionaries, stores the findings and reports progress on the socket (`type 2 cmd 1`) to every
+ * session of the owner. Whatever is queued or running when the server stops is taken up again by `resume()`.
+ */
+export class DocumentQueue {
+  private pending: number[] = [];
+  private active = new Map<number, Active>();
+  private closing = false;
+  readonly concurrency: number;
+  readonly progressIntervalMs: number;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    options: DocumentQueueOptions = {},
+  ) {
+    const env = Number(process.env.DOC_WORKERS);
+    this.concurrency = Math.max(1, options.concurrency ?? (Number.isInteger(env) && env > 0 ? env : 2));
+    this.progressIntervalMs = options.progressIntervalMs ?? 250;
+  }
+
+  /** Takes up every unfinished job (server start). Returns how many. */
+  async resume(): Promise<number> {
+    const rows = await docsDb(this.app.db).selectFrom('documents').select('id').where('status', 'in', ['queued', 'running']).orderBy('id').execute();
+    for (const r of rows) this.enqueue(Number(r.id));
+    if (rows.length) this.app.log.info({ jobs: rows.length }, 'document jobs resumed');
+    return rows.length;
+  }
+
+  enqueue(id: number): void {
+    if (this.closing || this.pending.includes(id) || this.active.has(id)) return;
+    this.pending.push(id);
+    this.pump();
+  }
+
+  isActive(id: number): boolean {
+    return this.pending.includes(id) || this.active.has(id);
+  }
+
+  /** Stops a job (cancel, delete, new content) and waits until it no longer writes. */
+  async abort(id: number): Promise<void> {
+    this.pending = this.pending.filter((p) => p !== id);
+    const job = this.active.get(id);
+    if (!job) return;
+    job.aborted = true;
+    checkService(this.app).cancelGroup(group(id));
+    await job.done;
+  }
+
+  /** Server stop: running jobs stop where they are and stay `running` in the database (resumed next start). */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.pending = [];
+    await Promise.all([...this.active.keys()].map((id) => this.abort(id)));
+  }
+
+  private pump(): void {
+    while (!this.closing && this.active.size < this.concurrency && this.pending.length) {
+      const id = this.pending.shift()!;
+      const job: Active = { id, aborted: false, done: Promise.resolve() };
+      this.active.set(id, job);
+      job.done = this.run(job)
+        .catch((error) => this.app.log.error({ err: error, document: id }, 'document job crashed'))
+        .finally(() => {
+          this.active.delete(id);
+          this.pump();
+        });
+    }
+  }
+
+  private flag(uid: number, data: DocumentFlagData): void {
+    this.app.realtime.sendToUser(uid, { type: 2, cmd: 1, status: 200, data });
+  }
+
+  private async update(id: number, values: Partial<Omit<DocumentsTable, 'id'>>): Promise<void> {
+    await docsDb(this.app.db).updateTable('documents').set({ ...values, updated_at: nowIso() }).where('id', '=', id).execute();
+  }
+
+  private async run(job: Active): Promise<void> {
+    const { db } = this.app;
+    const row = await loadRow(db, job.id);
+    if (!row || (row.status !== 'queued' && row.status !== 'running') || job.aborted) return;
+    const uid = Number(row.uid);
+    const attempts = Number(row.attempts) + 1;
+    await this.update(job.id, { status: 'running', progress: 0, error: null, attempts });
+    this.flag(uid, { id: job.id, status: 'running', progress: 0, issue_count: 0 });
+    try {
+      if (attempts > MAX_ATTEMPTS) throw new JobFailure('文档处理多次中断，请重新上传 (the job was interrupted too often)');
+      let text = row.text;
+      if (row.html === null || text === null) {
+        const file = await docsDb(db).selectFrom('document_files').select('data').where('document_id', '=', job.id).executeTakeFirst();
+        if (!file) throw new JobFailure('文档文件已丢失，请重新上传 (the uploaded file is missing)');
+        const content = await readDocument({ filename: row.name, mimetype: '', data: Buffer.from(file.data) }, row.file_type as UploadKind);
+        if (job.aborted) return;
+        if (!content.text.trim()) throw new JobFailure('文档没有可校对的文字 (the document has no text)');
+        const chars = countChars(content.text);
+        const max = await rightBalance(db, uid, 64);
+        if (chars > max) throw new JobFailure(`文档字数超过上限：本文档${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
+        text = content.text;
+        await this.update(job.id, { html: content.html, text, word_count: wordCount(text) });
+      }
+      const issues = await this.check(job, uid, row, text);
+      if (!issues || job.aborted) return;
+      const open = openIssues(issues, ignoredOf(row));
+      await this.update(job.id, { status: 'done', progress: 100, issues: JSON.stringify(issues), issue_count: open.length, charge: null });
+      const units = splitUnits(text).length;
+      this.flag(uid, { id: job.id, status: 'done', progress: 100, issue_count: open.length, paragraphs_done: units, paragraphs: units });
+    } catch (error) {
+      if (job.aborted) return;
+      const message = error instanceof JobFailure || error instanceof AppError ? error.message : '文档处理失败，请稍后重试 (internal error)';
+      if (!(error instanceof JobFailure || error instanceof AppError)) this.app.log.error({ err: error, document: job.id }, 'document job failed');
+      await this.fail(job.id, uid, message);
+    }
+  }
+
+  /** Marks a job failed (or cancelled), refunds its upload and tells the owner. */
+  async fail(id: number, uid: number, message: string, status: 'failed' | 'cancelled' = 'failed'): Promise<void> {
+    const row = await loadRow(this.app.db, id);
+    if (!row) return;
+    await this.update(id, { status, error: message, progress: 0, charge: null });
+    if (row.charge) {
+      const consumption = JSON.parse(row.charge) as Consumption;
+      await refundRight(this.app.db, consumption, consumption.amount, status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回');
+    }
+    this.flag(uid, { id, status, progress: 0, issue_count: 0, error: message });
+  }
+
+  /** Checks every unit of the text (cache first), reporting progress; null when aborted. */
+  private async check(job: Active, uid: number, row: NonNullable<DocumentRow>, text: string): Promise<StoredIssue[] | null> {
+    const service = checkService(this.app);
+    const prepared = await service.prepare(uid, Number(row.check_mode) === 4 ? 4 : 3, Number(row.check_options), row.lang === 'hk' ? 'hk' : 'cn');
+    const units = splitUnits(text);
+    const total = units.length;
+    let done = 0;
+    let found = 0;
+    let lastSent = Date.now();
+    let lastProgress = 0;
+    // progress writes are chained so none lands after the final state
+    let progressWrite: Promise<void> = Promise.resolve();
+    const results = await Promise.all(
+      units.map(async (unit) => {
+        let issues: StoredIssue[] | null = null;
+        for (let attempt = 0; issues === null; attempt++) {
+          try {
+            issues = await service.checkUnit(prepared, unit, group(job.id));
+          } catch (error) {
+            if (job.aborted) return [];
+            if (attempt >= UNIT_RETRIES) throw new JobFailure(`第${unit.index + 1}段校对失败，请稍后重试 (paragraph ${unit.index + 1} could not be checked: ${(error as Error).message})`);
+          }
+        }
+        done++;
+        found += issues.length;
+        const progress = Math.min(99, Math.floor((done / total) * 100));
+        const now = Date.now();
+        if (!job.aborted && progress > lastProgress && now - lastSent >= this.progressIntervalMs) {
+          lastSent = now;
+          lastProgress = progress;
+          this.flag(uid, { id: job.id, status: 'running', progress, issue_count: found, paragraphs_done: done, paragraphs: total });
+          progressWrite = progressWrite.then(() => this.update(job.id, { progress })).catch(() => {});
+        }
+        return issues.map((i) => ({ ...i, start: i.start + unit.offset, end: i.end + unit.offset }));
+      }),
+    ).catch(async (error) => {
+      service.cancelGroup(group(job.id));
+      await progressWrite;
+      throw error;
+    });
+    await progressWrite;
+    if (job.aborted) return null;
+    return results.flat().sort((a, b) => a.start - b.start || a.end - b.end);
+  }
+}
+
+const group = (id: number) => `doc:${id}`;

@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+import { AppError, badRequest } from '../../errors';
+import type { UploadedFile } from '../../routes/types';
+import { contentFromHtml, type Content } from './content';
+import { detectKind, documentToHtml, extensionOf } from './load';
+
+/** Kinds a document upload accepts: .docx, .txt, .md always; .doc and .wps through LibreOffice. */
+export type UploadKind = 'docx' | 'txt' | 'md' | 'doc' | 'wps';
+
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+let sofficePath: string | null | undefined;
+
+/** LibreOffice's `soffice` (SOFFICE_PATH, else the PATH), or null when it is not installed. */
+export function findSoffice(): string | null {
+  if (sofficePath !== undefined) return sofficePath;
+  const candidates = process.env.SOFFICE_PATH
+    ? [process.env.SOFFICE_PATH]
+    : (process.env.PATH ?? '').split(delimiter).flatMap((dir) => (dir ? [join(dir, 'soffice'), join(dir, 'libreoffice')] : []));
+  sofficePath = null;
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      sofficePath = c;
+      break;
+    } catch {
+      // not here
+    }
+  }
+  return sofficePath;
+}
+
+export const NO_SOFFICE_MSG = '服务器未安装 LibreOffice，暂不能读取 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need LibreOffice on the server)';
+
+/**
+ * Checks an upload before a job is created (400 with a readable message): empty files, unsupported
+ * extensions, content that does not match the extension (an executable renamed .docx ...), and .doc/.wps
+ * when LibreOffice is not installed. Deeper problems (corrupt zip, zip bomb, no text) fail the job.
+ */
+export function checkUpload(file: UploadedFile): UploadKind {
+  const ext = extensionOf(file.filename ?? '');
+  if (ext === 'doc' || ext === 'wps') {
+    if (!file.data.length) throw badRequest('文件为空 (the file is empty)');
+    if (file.data[0] === 0x4d && file.data[1] === 0x5a) throw badRequest(`文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .${ext})`);
+    if (!file.data.subarray(0, 8).equals(OLE)) throw badRequest(`文件内容与扩展名不符，不是有效的 .${ext} 文件 (not a .${ext} file)`);
+    if (!findSoffice()) throw badRequest(NO_SOFFICE_MSG);
+    return ext;
+  }
+  const kind = detectKind(file, ['docx', 'txt', 'md']);
+  return kind as UploadKind;
+}
+
+const run = promisify(execFile);
+
+/** .doc/.wps -> .docx with LibreOffice (headless, private profile, 2-minute limit). */
+async function convertWithSoffice(file: UploadedFile, ext: string): Promise<Buffer> {
+  const soffice = findSoffice();
+  if (!soffice) throw badRequest(NO_SOFFICE_MSG);
+  const dir = mkdtempSync(join(tmpdir(), 'wb-soffice-'));
+  try {
+    const input = join(dir, `input.${ext}`);
+    writeFileSync(input, file.data);
+    await run(soffice, ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'docx', '--outdir', dir, input], {
+      timeout: 120_000,
+    });
+    return readFileSync(join(dir, 'input.docx'));
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw badRequest(`无法转换该 .${ext} 文件，文件可能已损坏 (LibreOffice could not convert it)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The document's content (sanitised HTML and its lines). Throws AppError with a readable message. */
+export async function readDocument(file: UploadedFile, kind: UploadKind): Promise<Content> {
+  const source = kind === 'doc' || kind === 'wps' ? { filename: file.filename.replace(/\.[a-z]+$/i, '.docx'), mimetype: '', data: await convertWithSoffice(file, kind) } : file;
+  const { html } = await documentToHtml(source);
+  return contentFromHtml(html);
+}
