@@ -45,10 +45,10 @@ const FAMILIES: Array<{ bit: number; name: string; description: string }> = [
   { bit: Bits.spelling, name: '字词错误', description: '同音、谐音、形近字' },
   { bit: Bits.wording, name: '语法错误', description: '遗漏、冗余、语序' },
   { bit: Bits.usage, name: '常见误用', description: '的/地/得、在/再、做/作等' },
-  { bit: Bits.sensitive, name: '敏感词', description: '内置敏感词与自定义敏感词' },
+  { bit: Bits.sensitive, name: '敏感词', description: '内置敏感词、自定义与共享词库敏感词' },
   { bit: Bits.facts, name: '知识性错误', description: '地址、日期' },
   { bit: Bits.punctuation, name: '标点符号', description: 'GB/T 15834 标点规范' },
-  { bit: Bits.dictionary, name: '自定义词库', description: '自定义错词与重点词' },
+  { bit: Bits.dictionary, name: '自定义词库', description: '自定义错词与重点词，含所用的团队共享词库' },
   { bit: Bits.advanced, name: '高级校对', description: '领导人职务与姓名、金额大小写（需高级校对权益）' },
 ];
 
