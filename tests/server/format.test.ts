@@ -78,7 +78,7 @@ async function conforming(): Promise<Buffer> {
   return Packer.toBuffer(doc);
 }
 
-/** Letter paper, Word's default margins, wrong fonts and sizes, 1999-style numbers and dates, no page numbers. */
+/** Letter paper, Word's default margins, wrong fonts and sizes, a blue heading, 1999-style numbers and dates, no page numbers. */
 async function nonConforming(): Promise<Buffer> {
   const doc = new Document({
     sections: [
@@ -91,7 +91,7 @@ async function nonConforming(): Promise<Buffer> {
           para('各区县人民政府:', '仿宋_GB2312', 32),
           para('为做好安全生产工作，现将有关事项通知如下。', '宋体', 24),
           para('一、检查范围', '仿宋_GB2312', 32, { indent: true }),
-          para('（1）生产企业', '仿宋_GB2312', 32, { indent: true }),
+          para('（1）生产企业', '仿宋_GB2312', 32, { indent: true, color: '0000FF' }),
           para('××市人民政府', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
           para('二〇二四年三月一日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
           para('抄送：市委办公室', '仿宋_GB2312', 32),
@@ -140,6 +140,8 @@ describe('format check', () => {
     expect(find('indent', 'body')).toMatchObject({ paragraph: 4, expected: '首行缩进2字', found: '首行缩进0字' });
     expect(find('font', 'heading1')).toMatchObject({ paragraph: 5, expected: expect.stringContaining('黑体'), found: '仿宋_GB2312' });
     expect(find('heading-order', 'heading4')).toMatchObject({ paragraph: 6 });
+    expect(find('color', 'heading4')).toMatchObject({ paragraph: 6, severity: 'warning', expected: '黑色', found: '#0000FF' });
+    expect(v.filter((x) => x.rule === 'color').map((x) => x.element)).toEqual(['issuerMark', 'heading4']);
     expect(find('pattern', 'date')).toMatchObject({ paragraph: 8, excerpt: '二〇二四年三月一日' });
     expect(find('size', 'cc')).toMatchObject({ paragraph: 9, expected: '四号 14磅', found: '三号 16磅' });
     expect(find('pattern', 'cc')).toBeDefined();

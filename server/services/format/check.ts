@@ -189,6 +189,12 @@ const isRed = (color: string | undefined) => {
   return r >= 0xc0 && g <= 0x60 && b <= 0x60;
 };
 
+const isBlack = (color: string | undefined) => {
+  if (!color || color === 'auto') return true;
+  const m = /^([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
+  return !!m && [m[1], m[2], m[3]].every((h) => parseInt(h, 16) <= 0x40);
+};
+
 const mm = (twips: number) => `${(twips / 56.693).toFixed(1)}mm`;
 
 function checkElement(template: FormatTemplate, kind: ElementKind, rule: ElementRule, p: DocParagraph, out: Violation[]) {
@@ -216,7 +222,12 @@ function checkElement(template: FormatTemplate, kind: ElementKind, rule: Element
     const ok = rule.align === 'left' ? norm === 'left' || norm === 'both' : norm === rule.align;
     if (!ok) push('align', 'error', { center: '居中', left: '左对齐', right: '右对齐', both: '两端对齐' }[rule.align], norm, `${rule.label}应${rule.align === 'center' ? '居中' : '对齐'}排布`);
   }
-  if (rule.color === 'red' && !isRed(p.main.color)) push('color', 'warning', '红色', p.main.color ? `#${p.main.color}` : '自动（黑色）', `${rule.label}推荐使用红色`);
+  const color = rule.color ?? template.textColor;
+  if (color === 'red' && !isRed(p.main.color)) push('color', 'warning', '红色', p.main.color ? `#${p.main.color}` : '自动（黑色）', `${rule.label}推荐使用红色`);
+  if (color === 'black') {
+    const colored = [...new Set(p.runs.filter((r) => /\S/.test(r.text) && !isBlack(r.color)).map((r) => `#${r.color}`))];
+    if (colored.length) push('color', 'warning', '黑色', colored.join('、'), `${rule.label}文字应为黑色（§5.2.4）`);
+  }
   if (rule.pattern && !new RegExp(rule.pattern).test(p.text.replace(/[\s\u3000]+/g, '').replace(/签发人[：:].*$/, ''))) {
     push('pattern', 'error', rule.patternHint ?? rule.pattern, excerpt(p.text.trim()), `${rule.label}写法不规范：${rule.patternHint ?? ''}`);
   }

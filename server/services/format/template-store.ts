@@ -24,6 +24,8 @@ export interface FormatTemplate {
   lineGrid?: { label: string; exactLineMin: number; exactLineMax: number; gridLinePitchMin: number; gridLinePitchMax: number };
   fontAliases: Record<string, string[]>;
   sizeNames?: Record<string, string>;
+  /** colour of every element that names none (GB/T 9704 §5.2.4: black unless stated) */
+  textColor?: 'black';
   elements: Record<string, ElementRule>;
   pageNumbers?: { required: boolean; font?: string; size?: number; dashes?: boolean; evenAndOdd?: boolean };
 }
