@@ -1,4 +1,5 @@
 // Debian's Chromium driven by playwright-core (STACK.md "Browser tests"): never a downloaded browser.
+import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,19 @@ export async function waitForSmsCode(dataDir: string, phone: string, purpose: st
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no SMS code for ${phone} (${purpose}) in ${join(dataDir, 'sms-outbox.jsonl')}`);
+}
+
+/** Sets an account's rights in the server's database: remaining (consumable) or total (limits). */
+export function setRights(dataDir: string, phone: string, values: Record<number, number>) {
+  const db = new Database(join(dataDir, 'workbench.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    const user = db.prepare('SELECT uid FROM users WHERE phone = ?').get(phone) as { uid: number };
+    for (const [type, value] of Object.entries(values))
+      db.prepare('UPDATE right_grants SET remaining = ?, total = ? WHERE uid = ? AND user_right_type = ?').run(value, Math.max(value, 1), user.uid, Number(type));
+  } finally {
+    db.close();
+  }
 }
 
 /** A phone number no other test uses. */

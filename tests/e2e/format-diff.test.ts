@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, setRights, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -147,6 +147,10 @@ describe('format check and document compare in Chromium', () => {
     expect((await severities()).length).toBe(Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, '')));
     await page.getByTestId('format-filter-all').click();
     await page.screenshot({ path: screenshotPath('format-light.png'), fullPage: true });
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await page.screenshot({ path: screenshotPath('format-dark.png'), fullPage: true });
+    await page.getByTestId('theme-light').click();
   });
 
   it('refuses a disguised file with the server’s message; retry sends it again', async () => {
@@ -217,5 +221,21 @@ describe('format check and document compare in Chromium', () => {
     expect(await page.getByTestId('diff-upload-error').textContent()).toMatch(/比对文件不能超过 200 页（很长的文档\.txt 约 \d+ 页）/);
     // nothing was consumed
     await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4次');
+  });
+
+  it('with no compares left, says so and opens the quota dialog', async () => {
+    const { page } = browser;
+    setRights(dataDir, phone, { 4096: 0 });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：0次');
+    const v1 = join(files, 'a.txt');
+    const v2 = join(files, 'b.txt');
+    writeFileSync(v1, '甲乙丙');
+    writeFileSync(v2, '甲乙丁');
+    await page.getByTestId('diff-original-drop-input').setInputFiles(v1);
+    await page.getByTestId('diff-revised-drop-input').setInputFiles(v2);
+    await page.getByTestId('diff-compare').click();
+    await page.getByTestId('quota-dialog').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('diff-upload-error').textContent()).toBe('文档比对次数已用完');
   });
 });

@@ -1,9 +1,7 @@
 // Text proofreading in Chromium against the real server and engine (issue 4 item 6): highlights and
 // suggestions, accept, ignore, add to the dictionary, mode 4 without a right, and an exhausted quota.
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, setRights as setAccountRights, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -15,18 +13,7 @@ const TEXT = ['他跑的很快。', '他的成积很好。', '这个这个问题
 
 let browser: BrowserSession;
 
-/** Sets this account's rights in the server's database: remaining (consumable) or total (limits). */
-function setRights(values: Record<number, number>) {
-  const db = new Database(join(dataDir, 'workbench.sqlite'));
-  try {
-    db.pragma('busy_timeout = 5000');
-    const user = db.prepare('SELECT uid FROM users WHERE phone = ?').get(phone) as { uid: number };
-    for (const [type, value] of Object.entries(values))
-      db.prepare('UPDATE right_grants SET remaining = ?, total = ? WHERE uid = ? AND user_right_type = ?').run(value, Math.max(value, 1), user.uid, Number(type));
-  } finally {
-    db.close();
-  }
-}
+const setRights = (values: Record<number, number>) => setAccountRights(dataDir, phone, values);
 
 beforeAll(async () => {
   browser = await openBrowser();

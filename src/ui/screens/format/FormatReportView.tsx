@@ -200,34 +200,33 @@ export function FormatReportView({ report, fileName }: { report: FormatReport; f
           <Stack gap="1" as="ol" maxH={{ lg: 'calc(100vh - 260px)' }} overflowY="auto">
             {report.elements.map((e) => {
               const n = countAt.get(e.paragraph) ?? 0;
+              const line = (
+                <>
+                  <Text as="span" color="fg.muted" minW="8" textAlign="right">
+                    {e.paragraph + 1}
+                  </Text>
+                  <Text as="span" fontWeight="medium">
+                    {e.label}
+                  </Text>
+                  <Text as="span" color="fg.muted" truncate flex="1" textAlign="left">
+                    {e.excerpt}
+                  </Text>
+                </>
+              );
               return (
-                <Box as="li" key={e.paragraph} listStyleType="none">
-                  <Button
-                    variant="ghost"
-                    size="xs"
-                    w="full"
-                    justifyContent="flex-start"
-                    h="auto"
-                    py="1"
-                    disabled={n === 0}
-                    onClick={() => jump(e.paragraph)}
-                    title={e.excerpt}
-                  >
-                    <Text as="span" color="fg.muted" minW="8" textAlign="right">
-                      {e.paragraph + 1}
-                    </Text>
-                    <Text as="span" fontWeight="medium">
-                      {e.label}
-                    </Text>
-                    <Text as="span" color="fg.muted" truncate flex="1" textAlign="left">
-                      {e.excerpt}
-                    </Text>
-                    {n ? (
+                <Box as="li" key={e.paragraph} listStyleType="none" data-testid="format-element" data-element={e.element}>
+                  {n ? (
+                    <Button variant="ghost" size="xs" w="full" justifyContent="flex-start" h="auto" py="1" onClick={() => jump(e.paragraph)} title={e.excerpt}>
+                      {line}
                       <Badge size="xs" colorPalette="red">
                         {n}
                       </Badge>
-                    ) : null}
-                  </Button>
+                    </Button>
+                  ) : (
+                    <Flex gap="2" px="2.5" py="1" fontSize="xs" title={e.excerpt}>
+                      {line}
+                    </Flex>
+                  )}
                 </Box>
               );
             })}
