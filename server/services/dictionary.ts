@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import type { CustomDictionaries, Source } from '../../engine';
 import { badRequest } from '../errors';
 import { MEMBER_STATUS, teamDb } from './teams';
+import { selectedLibraries } from './word-libraries';
 
 /**
  * The personal dictionary (spec: /dict/v1/*). `type` is the result-type label of spec §3 where there is
@@ -57,9 +58,11 @@ export interface UserDictionary extends CustomDictionaries {
 }
 
 /**
- * The dictionaries applied to the user's checks, as engine options: the personal dictionary plus the words of
- * the shared dictionaries the user has in use in their active team (read on every check, so a change applies
- * to the very next one; the fingerprint covers both, so cached paragraph results and worker copies change too).
+ * The dictionaries applied to the user's checks, as engine options: the personal dictionary, the words of
+ * the shared dictionaries the user has in use in their active team, and the built-in word libraries the user
+ * selected (services/word-libraries.ts; applied like personal entries). Read on every check, so a change applies
+ * to the very next one; the fingerprint covers all three (a library by its content hash), so cached paragraph
+ * results and worker copies change too.
  */
 export async function loadUserDictionary(db: Db, uid: number): Promise<UserDictionary> {
   const personal = await dictDb(db).selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
@@ -73,6 +76,7 @@ export async function loadUserDictionary(db: Db, uid: number): Promise<UserDicti
     .where('m.status', '=', MEMBER_STATUS.active)
     .orderBy('w.id')
     .execute();
+  const libraries = await selectedLibraries(db, uid);
   const dict: UserDictionary = { fingerprint: '', wrongWords: [], sensitiveWords: [], keyWords: [], allowedWords: [] };
   const hash = createHash('sha1');
   const add = (r: { word: string; type: number; correct: string | null }, source: Source) => {
@@ -85,6 +89,16 @@ export async function loadUserDictionary(db: Db, uid: number): Promise<UserDicti
   };
   for (const r of personal) add(r, 'personal');
   for (const r of team) add(r, 'team');
-  dict.fingerprint = personal.length + team.length ? hash.digest('hex').slice(0, 16) : 'empty';
+  for (const library of libraries) {
+    hash.update(`\u0003library:${library.id}:${library.version}`);
+    for (const e of library.entries) {
+      const type = e.type;
+      if (type === 5 && e.correct) dict.wrongWords!.push({ word: e.word, correct: e.correct, source: 'personal' });
+      else if (type === 4) dict.sensitiveWords!.push({ word: e.word, source: 'personal' });
+      else if (type === 9) dict.keyWords!.push({ word: e.word, source: 'personal' });
+      else if (type === ALLOWED) dict.allowedWords!.push(e.word);
+    }
+  }
+  dict.fingerprint = personal.length + team.length + libraries.length ? hash.digest('hex').slice(0, 16) : 'empty';
   return dict;
 }

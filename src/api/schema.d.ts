@@ -896,7 +896,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Built-in word libraries (industry lexicons) and which ones the user selected */
+        /**
+         * Built-in word libraries (industry lexicons) and which ones the user selected
+         * @description Lexicons written by the team (server/word-libraries/*.tsv): wrong words with corrections and allowed domain terms. A selected library applies to the user's checks exactly like their own dictionary entries, from the very next check.
+         */
         get: operations["getUserGetWordLibrary"];
         put?: never;
         post?: never;
@@ -1645,10 +1648,16 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import words from a file
-         * @description Added (spec §7 lists the download of failed words, which needs an import). Multipart `file`: UTF-8 text or
-         *     CSV, one entry a line, `word` or `word,correct` (for type 5). Lines that fail (empty, too long, duplicate,
-         *     type 5 without correction) are kept for `GET /dict/down_words_failed_to_upload`.
+         * Import words from a .txt, .csv or .xlsx file
+         * @description Added (spec §7 lists the download of failed words, which needs an import). Multipart `file` (at most 2 MB and
+         *     10,000 rows, else 413): one entry a row with the columns `word`, `type`, `correct` — .xlsx: cells A-C of the
+         *     first sheet; .csv: RFC 4180; .txt: tab-separated (comma-separated when a line has no tab). Text may be UTF-8,
+         *     UTF-16 with BOM or GB18030. `type` is 1/4/5/9 or a name (允许词, 敏感词, 错词, 重点词, or allowed, sensitive,
+         *     wrong, key); an empty cell takes the form field `type`. A first row whose first cell is `word` or `词语` is a
+         *     header. Each row is checked on its own (empty word, too long, unknown or missing type, wrong word without
+         *     or equal to its correction, duplicate in the file or in the dictionary); good rows are added, failures are
+         *     kept as the caller's last failures for `GET /dict/down_words_failed_to_upload` (a new import replaces them).
+         *     400 for another extension, an empty file, or a file that is corrupt or not what its extension says.
          */
         post: operations["postDictV1UploadWords"];
         delete?: never;
@@ -1665,10 +1674,50 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download the lines that failed in the last import (binary)
-         * @description UTF-8 text, one failed line a line, followed by a tab and the reason.
+         * Download the rows that failed in the caller's last import (binary)
+         * @description CSV (UTF-8 with BOM) with the import columns `word,type,correct` followed by `reason` and `line`, so the file can be fixed and imported again. Only the caller's own last import; 404 when it had no failed rows.
          */
         get: operations["getDictDownWordsFailedToUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/export_words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the whole personal dictionary (binary)
+         * @description Added (issue 5 asks for an export of the dictionary). The import format (`word,type,correct`, type as its code, oldest first), as .xlsx (default) or .csv (UTF-8 with BOM; cells starting with = + - @ get a leading apostrophe, removed again on import). The file is also kept in the download center (header `x-download-id`).
+         */
+        get: operations["getDictV1ExportWords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/v1/import_template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The import template (binary)
+         * @description Added (the documented import format needs a template). Example rows of every type in the import format; the .xlsx has a second sheet explaining the columns.
+         */
+        get: operations["getDictV1ImportTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5300,9 +5349,19 @@ export interface operations {
                         msg: string;
                         result: {
                             id: number;
+                            /** @description Simplified Chinese name (通用, 党政公文, 出版, 医学, 法律). */
                             name: string;
-                            description?: string;
+                            name_en: string;
+                            name_hk: string;
+                            description: string;
+                            /** @description Where the entries come from (the header of the library file). */
+                            source: string;
+                            /** @description Entries of every type. */
                             word_count: number;
+                            /** @description Wrong words with their correction (reported as type 5). */
+                            wrong_count: number;
+                            /** @description Allowed words (domain terms never flagged). */
+                            allowed_count: number;
                             selected: boolean;
                         }[];
                     };
@@ -6584,15 +6643,15 @@ export interface operations {
                 "multipart/form-data": {
                     file: components["schemas"]["UploadFile"];
                     /**
-                     * @description Word type (form fields are strings).
+                     * @description Type of rows whose type cell is empty (form fields are strings).
                      * @enum {string}
                      */
-                    type: "1" | "4" | "5" | "9";
+                    type?: "1" | "4" | "5" | "9";
                 };
             };
         };
         responses: {
-            /** @description Counts of added and failed lines. */
+            /** @description Counts of the rows read, added and failed, and the first 20 failures. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6603,8 +6662,16 @@ export interface operations {
                         code: 200;
                         msg: string;
                         result: {
+                            /** @description Rows read (blank rows and the header not counted). */
+                            total: number;
                             added: number;
                             failed: number;
+                            failures: {
+                                /** @description Row number in the file (1-based). */
+                                line: number;
+                                word: string;
+                                reason: string;
+                            }[];
                         };
                     };
                 };
@@ -6630,17 +6697,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The failed lines (Content-Disposition attachment). */
+            /** @description The failed rows (Content-Disposition attachment). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "text/csv": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDictV1ExportWords: {
+        parameters: {
+            query?: {
+                format?: "xlsx" | "csv";
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dictionary file (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getDictV1ImportTemplate: {
+        parameters: {
+            query?: {
+                format?: "xlsx" | "csv";
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

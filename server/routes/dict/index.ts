@@ -1,8 +1,19 @@
 import { sql } from 'kysely';
 import { nowIso } from '../../db';
-import { conflict, envelope, notFound } from '../../errors';
+import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { cleanEntry, containsPattern, dictDb, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
-import { bodyOf, caller, type Operation } from '../types';
+import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseType, readImportFile, template, toCsv, toXlsx } from '../../services/dict-import';
+import { recordDownload } from '../../services/downloads';
+import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
+import { bodyOf, caller, type Operation, type UploadedFile } from '../types';
+
+/** RFC 5987 attachment header so Chinese file names survive. */
+function attachment(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 
 /** Personal dictionary basics (spec /dict/v1/*); every change applies to the very next check. */
 interface WordRow {
@@ -92,5 +103,69 @@ export const dictOperations: Record<string, Operation> = {
     if (type !== undefined) query = query.where('type', '=', type);
     const res = await query.executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '已清空');
+  },
+
+  postDictV1UploadWords: async (request) => {
+    const { uid } = await caller(request);
+    const body = bodyOf<{ file?: unknown; type?: string }>(request);
+    const file = body.file as UploadedFile | undefined;
+    if (!file || typeof file !== 'object' || !Buffer.isBuffer(file.data)) throw badRequest('请上传文件 (file must be a file part)');
+    const defaultType = body.type !== undefined && body.type !== '' ? parseType(body.type) : undefined;
+    if (body.type && defaultType === undefined) throw badRequest('类型无效 (type must be 1, 4, 5 or 9)');
+    const rows = await readImportFile(file);
+    const result = await importWords(request.server.db, uid, file.filename, rows, defaultType);
+    const msg = result.failed ? `导入 ${result.added} 条，失败 ${result.failed} 条` : `导入 ${result.added} 条`;
+    return envelope({ total: result.total, added: result.added, failed: result.failed, failures: result.failures.slice(0, 20).map((f) => ({ line: f.line, word: f.word, reason: f.reason })) }, msg);
+  },
+
+  getDictDownWordsFailedToUpload: async (request, reply) => {
+    const { uid } = await caller(request);
+    const last = await lastFailures(request.server.db, uid);
+    if (!last) throw notFound('上次导入没有失败的行 (the last import had no failed rows)');
+    const base = last.filename.replace(/\.[^.]*$/, '') || '词库';
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`${base}-导入失败.csv`)).send(failuresCsv(last.rows));
+  },
+
+  getDictV1ExportWords: async (request, reply) => {
+    const { uid } = await caller(request);
+    const format = ((request.query as { format?: 'xlsx' | 'csv' }).format ?? 'xlsx') as 'xlsx' | 'csv';
+    const rows = await exportRows(request.server.db, uid);
+    const data = format === 'csv' ? toCsv(rows) : await toXlsx([{ name: '个人词库', rows, widths: [20, 8, 20] }]);
+    const name = `个人词库-${stamp()}.${format}`;
+    // Kept in the download center too (re-download for 7 days).
+    const saved = await recordDownload(request.server.db, request.server.config.dataDir, uid, { name, mime: EXPORT_MIME[format], data });
+    return reply.type(EXPORT_MIME[format]).header('content-disposition', attachment(name)).header('x-download-id', String(saved.id)).send(data);
+  },
+
+  getDictV1ImportTemplate: async (request, reply) => {
+    await caller(request);
+    const format = ((request.query as { format?: 'xlsx' | 'csv' }).format ?? 'xlsx') as 'xlsx' | 'csv';
+    return reply.type(EXPORT_MIME[format]).header('content-disposition', attachment(`词库导入模板.${format}`)).send(await template(format));
+  },
+
+  getUserGetWordLibrary: async (request) => {
+    const { uid } = await caller(request);
+    const selected = new Set(await selectedLibraryIds(request.server.db, uid));
+    return envelope(
+      wordLibraries().map((l) => ({
+        id: l.id,
+        name: l.name,
+        name_en: l.name_en,
+        name_hk: l.name_hk,
+        description: l.description,
+        source: l.source,
+        word_count: l.entries.length,
+        wrong_count: l.entries.filter((e) => e.type === 5).length,
+        allowed_count: l.entries.filter((e) => e.type === 1).length,
+        selected: selected.has(l.id),
+      })),
+    );
+  },
+
+  postUserSelectWordLibrary: async (request) => {
+    const { uid } = await caller(request);
+    const { library_ids } = bodyOf<{ library_ids: number[] }>(request);
+    await selectLibraries(request.server.db, uid, library_ids);
+    return envelope(null, '词库设置已保存');
   },
 };
