@@ -1206,11 +1206,14 @@ export interface paths {
          *     `edit_upload_get`) or `html` (sanitised; its blocks become the lines of `text`), plus the list of
          *     accepted fixes (`fixes`, offsets into the saved text, used by the tracked-changes export) and the findings
          *     the user ignored (`ignored`, not shown again and not exported as comments). `name` renames the document.
-         *     The new content is checked again in the background (`status` queued -> running -> done with `type 2 cmd 1`
-         *     messages; unchanged paragraphs come from the cache). The answer is the saved document (its `issues` are
-         *     those of the previous check until the new one is done). 400 when a fix does not match the saved text
-         *     (`text.slice(start, end) !== replacement`), 402 kind 1 when the text exceeds right 64 (docMaxText),
-         *     404 for unknown ids and other users' documents, 409 while the document's first check has not finished.
+         *     `text` is normalised like the stored text (white-space runs collapsed, lines trimmed, empty lines
+         *     dropped) and the offsets of `fixes`/`ignored` are moved with it. When the text changed, it is checked
+         *     again in the background (`status` queued -> running -> done with `type 2 cmd 1` messages; unchanged
+         *     paragraphs come from the cache) and the answer has `status: queued` and no `issues` until then; when only
+         *     `fixes`/`ignored`/`name` changed, the document stays `done` with its findings. 400 when a fix does not match
+         *     the saved text (`text.slice(start, end) !== replacement`), overlaps another or spans a line break, or when
+         *     the content is empty; 402 kind 1 when the text exceeds right 64 (docMaxText); 404 for unknown ids and other
+         *     users' documents; 409 while the uploaded file has not been read yet.
          */
         post: operations["postMisscutDocumentV1EditUploadSave"];
         delete?: never;
@@ -1230,8 +1233,9 @@ export interface paths {
         put?: never;
         /**
          * Export a document as .docx, clean or with tracked changes
-         * @description Added (the editor's export). The owner's document (404 otherwise; 409 until its first check is done) as a
-         *     .docx (Content-Disposition attachment, the document's name with .docx):
+         * @description Added (the editor's export). The owner's document (404 otherwise; 409 while the uploaded file has not been
+         *     read yet) as a .docx (Content-Disposition attachment, the document's name with .docx, `（修订）` added for
+         *     `tracked`); the file is also kept in the user's download center (`/user/download/page`):
          *
          *     - `clean`: the current content with headings, lists, tables and Chinese fonts (like html2doc/stream).
          *     - `tracked`: every accepted fix (`fixes` of `edit_upload_save`) as a Word tracked change (`w:del` of the
@@ -3070,8 +3074,10 @@ export interface components {
         DocumentDetail: components["schemas"]["DocumentSummary"] & {
             /**
              * @description The current content as sanitised HTML (no script, event handler, style or javascript: URL). Each leaf
-             *     block of it (p, h1-h6, li, pre, caption, td/th without inner blocks) is one line of `text`, in
-             *     document order.
+             *     block of it (p, h1-h6, li, pre, caption, blockquote, div, td/th without inner blocks; inline content
+             *     beside inner blocks counts as its own block) is one line of `text`, in document order: its text nodes
+             *     joined, `<br>` as a space, white-space runs collapsed to one space and trimmed; blocks without text
+             *     are skipped.
              */
             html: string;
             /** @description The content as plain lines (one per paragraph, joined by \n); the offsets of `issues` and `fixes` refer to it. */

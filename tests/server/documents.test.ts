@@ -411,6 +411,14 @@ describe('editor: save, get, export, share', () => {
     expect(xml.comments).toContain(current.issues[0].message.slice(0, 4));
     // the heading stays a heading
     expect(xml.document).toMatch(/<w:pStyle w:val="Heading1"\/>/);
+    // both exports are in the owner's download center
+    const downloads = await call(t.app, 'GET', '/user/download/page?num=1&size=10', undefined, alice);
+    expect(downloads.status).toBe(200);
+    const names = downloads.json.result.list.map((d: { name: string }) => d.name);
+    expect(names).toEqual(expect.arrayContaining(['编辑稿（改）.docx', '编辑稿（改）（修订）.docx']));
+    const saved = downloads.json.result.list.find((d: { name: string }) => d.name === '编辑稿（改）（修订）.docx');
+    const file = await call(t.app, 'GET', `/user/download/file?id=${saved.id}`, undefined, alice);
+    expect(file.res.rawPayload.equals(tracked.res.rawPayload)).toBe(true);
   });
 
   it('shares read-only: a stable unguessable share id, public view without login, copy into another account', async () => {

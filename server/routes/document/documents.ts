@@ -10,6 +10,7 @@ import { buildTrackedDocx, htmlToDocx } from '../../services/documents/docx-expo
 import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
+import { recordDownload } from '../../services/downloads';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation } from '../types';
 import { DOCX_MIME, filePart } from './index';
@@ -265,6 +266,8 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
     buffer = await buildTrackedDocx(paragraphs, { title, author: user?.name || '校对' });
   } else buffer = await htmlToDocx(row.html, title);
   const fileName = `${title.replace(/[\\/:*?"<>|\r\n]+/g, '_')}${mode === 'tracked' ? '（修订）' : ''}.docx`;
+  // kept in the download center too (7 days), so the export can be fetched again from there
+  await recordDownload(request.server.db, request.server.config.dataDir, Number(row.uid), { name: fileName, mime: DOCX_MIME, data: buffer });
   return reply.type(DOCX_MIME).header('content-disposition', attachment(fileName)).send(buffer);
 }
 
