@@ -105,6 +105,15 @@ describe('format check and document compare in Chromium', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: -1, uploadThroughput: 6 * 1024 });
+    // every phase the status line shows, recorded in the page as it changes
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { phases: string[] }).phases = seen;
+      new MutationObserver(() => {
+        const phase = document.querySelector('[data-testid="format-upload-progress"]')?.getAttribute('data-phase');
+        if (phase && seen[seen.length - 1] !== phase) seen.push(phase);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await page.getByTestId('format-drop-input').setInputFiles(path);
     await page.getByTestId('format-upload-progress').waitFor();
     await expect.poll(() => page.getByTestId('format-upload-progress').getAttribute('data-phase')).toBe('uploading');
@@ -112,6 +121,9 @@ describe('format check and document compare in Chromium', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
     await page.getByTestId('format-report').waitFor({ timeout: 30_000 });
+    // bytes first, then the server's processing state until the report came
+    expect(await page.evaluate(() => (window as unknown as { phases: string[] }).phases)).toEqual(['uploading', 'processing']);
+    expect(await page.getByTestId('format-upload-progress').count()).toBe(0);
     expect(Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(3);
 
     // page settings: the top margin, expected 37 mm, found Word's 25.4 mm
