@@ -24,6 +24,8 @@ import { documentJob, documentJobStatus, uploadDocument } from './documentCalls'
 import { uploadPipelineMachine, type JobChannel, type JobUpdate, type UploadInput, type UploadOutput, type UploadReport } from './uploadPipeline';
 import { UploadAborted, type UploadProgress } from '../api/upload';
 import { isApiError } from '../api/client';
+import { paymentMachine } from './payment';
+import * as commerce from '../api/commerce';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
 export interface WebSocketLike {
@@ -272,6 +274,20 @@ export const compareBinding = (revised: () => File | null): UploadBinding => ({
     return { job: null, result: await compareFiles(file, other, options) };
   },
 });
+
+/** Buying a product (pricing page): the pay calls; `onPaid` refreshes rights and orders. */
+export function livePayment(options: { onPaid?: () => void } = {}) {
+  return paymentMachine.provide({
+    actors: {
+      prepay: fromPromise(({ input }) => commerce.nativePrepay(input.productId)),
+      refresh: fromPromise(({ input }) => commerce.refreshQrCode(input.orderNo)),
+      'check order': fromPromise(({ input }) => commerce.payOrder(input.orderNo, { silent: true })),
+    },
+    actions: {
+      paid: () => options.onPaid?.(),
+    },
+  });
+}
 
 /** The root machine with every implementation bound; create the actor once per page. */
 export function createLiveApp(options: LiveAppOptions) {

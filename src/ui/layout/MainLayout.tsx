@@ -4,7 +4,7 @@ import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
 import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
-import { DiffScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, UserScreen } from '../screens';
+import { DiffScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, RightScreen, UpgradeScreen, UserScreen } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
@@ -50,6 +50,8 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/') return <HomeScreen />;
   if (route.path === '/format') return <FormatScreen />;
   if (route.path === '/diff') return <DiffScreen />;
+  if (route.path === '/right') return <RightScreen />;
+  if (route.path === '/upgrade') return <UpgradeScreen />;
   return <FeatureUnavailableScreen feature={route.label} />;
 }
 

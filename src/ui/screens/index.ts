@@ -9,6 +9,8 @@ export const UserScreen = lazyWithReload(() => import('./User'), reloadFlag);
 export const FeatureUnavailableScreen = lazyWithReload(() => import('./FeatureUnavailable'), reloadFlag);
 export const NotFoundScreen = lazyWithReload(() => import('./NotFound'), reloadFlag);
 export const StandaloneUnavailableScreen = lazyWithReload(() => import('./StandaloneUnavailable'), reloadFlag);
+export const RightScreen = lazyWithReload(() => import('./commerce/Right'), reloadFlag);
+export const UpgradeScreen = lazyWithReload(() => import('./commerce/Upgrade'), reloadFlag);
 export const HomeScreen = lazyWithReload(() => import('./home/Home'), reloadFlag);
 export const FormatScreen = lazyWithReload(() => import('./format/Format'), reloadFlag);
 export const DiffScreen = lazyWithReload(() => import('./diff/Diff'), reloadFlag);
