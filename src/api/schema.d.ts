@@ -4674,7 +4674,7 @@ export interface operations {
                                 excerpt: string;
                             }[];
                             violations: {
-                                /** @description e.g. paper, margin-top, line-grid, font, size, align, color, pattern, indent, heading-order, attachment-numbering, attachment-count, page-number, page-number-dash, page-number-side, page-number-font, page-number-size, page-number-odd, page-number-even. */
+                                /** @description e.g. paper, margin-top, line-grid, font, size, align, color, pattern, indent, heading-order, date-position, attachment-numbering, attachment-count, page-number, page-number-dash, page-number-side, page-number-font, page-number-size, page-number-odd, page-number-even. */
                                 rule: string;
                                 /** @description Element key (page for page-level rules). */
                                 element: string;

@@ -33,12 +33,12 @@ async function formatCheck(filename: string, data: Buffer, templateId?: string) 
 
 const f = (eastAsia: string, ascii = 'Times New Roman') => ({ eastAsia, ascii, hAnsi: ascii });
 const exact = { line: 560, lineRule: LineRuleType.EXACT };
-type Opts = { align?: (typeof AlignmentType)[keyof typeof AlignmentType]; color?: string; indent?: boolean; size?: number };
+type Opts = { align?: (typeof AlignmentType)[keyof typeof AlignmentType]; color?: string; indent?: boolean; size?: number; rightChars?: number };
 const para = (text: string, eastAsia: string, size: number, o: Opts = {}) =>
   new Paragraph({
     spacing: exact,
     alignment: o.align,
-    indent: o.indent ? { firstLineChars: 200 } : undefined,
+    indent: o.indent ? { firstLineChars: 200 } : o.rightChars ? { right: o.rightChars * 320 } : undefined,
     children: [new TextRun({ text, font: f(eastAsia), size, color: o.color })],
   });
 const footer = (align: (typeof AlignmentType)[keyof typeof AlignmentType]) =>
@@ -67,7 +67,7 @@ async function conforming(): Promise<Buffer> {
           para('全市各类企业都要开展自查。', '仿宋_GB2312', 32, { indent: true }),
           para('附件：安全生产检查表', '仿宋_GB2312', 32, { indent: true }),
           para('××市人民政府', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
-          para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
+          para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT, rightChars: 4 }),
           para('（此件公开发布）', '仿宋_GB2312', 32, { indent: true }),
           para('抄送：市委办公室，市人大常委会办公室。', '仿宋_GB2312', 28),
           para('××市人民政府办公室　　2024年3月1日印发', '仿宋_GB2312', 28),
@@ -143,6 +143,7 @@ describe('format check', () => {
     expect(find('color', 'heading4')).toMatchObject({ paragraph: 6, severity: 'warning', expected: '黑色', found: '#0000FF' });
     expect(v.filter((x) => x.rule === 'color').map((x) => x.element)).toEqual(['issuerMark', 'heading4']);
     expect(find('pattern', 'date')).toMatchObject({ paragraph: 8, excerpt: '二〇二四年三月一日' });
+    expect(find('date-position', 'date')).toMatchObject({ paragraph: 8, severity: 'warning', found: '居右，右空0字' });
     expect(find('size', 'cc')).toMatchObject({ paragraph: 9, expected: '四号 14磅', found: '三号 16磅' });
     expect(find('pattern', 'cc')).toBeDefined();
     for (const x of v) {
@@ -178,7 +179,7 @@ describe('format check', () => {
                 body(o.good ? '附件：1.安全生产检查表' : '附件：安全生产检查表'),
                 para(o.good ? '2.隐患排查清单' : '3.隐患排查清单。', '仿宋_GB2312', 32),
                 para('××市人民政府', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
-                para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT }),
+                para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT, rightChars: 4 }),
                 para('附件1', o.good ? '黑体' : '仿宋_GB2312', 32),
                 para('安全生产检查表', '方正小标宋简体', 44, { align: AlignmentType.CENTER }),
                 ...(o.good ? [para('附件2', '黑体', 32), para('隐患排查清单', '方正小标宋简体', 44, { align: AlignmentType.CENTER })] : []),
@@ -209,6 +210,32 @@ describe('format check', () => {
     expect(find('page-number-size', 'page')).toMatchObject({ paragraph: null, expected: '四号 14磅', found: '五号 10.5磅' });
     expect(find('page-number-odd', 'page')).toMatchObject({ expected: '单页码居右空一字', found: '单页码居中' });
     expect(find('page-number-even', 'page')).toMatchObject({ expected: '双页码居左空一字', found: '双页码居右' });
+  });
+
+  it('places 成文日期 2-4 characters from the right edge, by right alignment and indent or by typed spaces', async () => {
+    const positions = async (date: Paragraph) => {
+      const doc = new Document({
+        sections: [
+          {
+            properties: { page: GB_PAGE },
+            children: [
+              para('关于开展安全生产检查的通知', '方正小标宋简体', 44, { align: AlignmentType.CENTER }),
+              para('现将有关事项通知如下。', '仿宋_GB2312', 32, { indent: true }),
+              date,
+            ],
+          },
+        ],
+      });
+      const report = checkFormat(parseDocx(unzip(await Packer.toBuffer(doc))), loadTemplates()[0]);
+      expect(report.elements.at(-1)?.element).toBe('date');
+      return report.violations.filter((v) => v.rule === 'date-position').map((v) => v.found);
+    };
+    expect(await positions(para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT, rightChars: 4 }))).toEqual([]);
+    expect(await positions(para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.RIGHT, rightChars: 2 }))).toEqual([]);
+    // typed with full-width spaces: 18 spaces + 6 characters wide leaves 4 on the right
+    expect(await positions(para('\u3000'.repeat(18) + '2024年3月1日', '仿宋_GB2312', 32))).toEqual([]);
+    expect(await positions(para('2024年3月1日', '仿宋_GB2312', 32, { align: AlignmentType.CENTER }))).toEqual(['居中']);
+    expect(await positions(para('2024年3月1日', '仿宋_GB2312', 32))).toEqual(['右侧空22字']);
   });
 
   it('resolves fonts and sizes through docDefaults, basedOn style chains and character styles', async () => {

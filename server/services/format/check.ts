@@ -313,6 +313,7 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     depth = level;
   }
   checkAttachments(elements, violations);
+  checkDatePosition(doc, kinds, template, violations);
   if (template.pageNumbers?.required) {
     const pn = template.pageNumbers;
     const withField = s.footers.filter((f) => f.hasPageField);
@@ -365,5 +366,44 @@ function checkAttachments(elements: DetectedElement[], out: Violation[]) {
   const heads = elements.filter((e) => e.element === 'attachment');
   if (heads.length && heads.length !== listed.length) {
     at(note, 'attachment-count', `附件说明列出的附件与附件页一致（${heads.length} 个附件页）`, `列出 ${listed.length} 个`, '附件说明与所附附件的数量不一致');
+  }
+}
+
+/** Characters per line of the type area (GB/T 9704 §5.2.2: 28 per line). */
+const LINE_CHARS = 28;
+
+/**
+ * 成文日期 position (§7.3.5): right-indented 4 字 under a seal, 2 字 without one, so its right edge is 1.5-4.5
+ * characters from the right margin, whether set by right alignment with a right indent or typed with spaces.
+ */
+function checkDatePosition(doc: ParsedDocx, kinds: Map<number, ElementKind>, template: FormatTemplate, out: Violation[]) {
+  const rule = template.elements.date;
+  if (!rule) return;
+  for (const p of doc.paragraphs) {
+    if (kinds.get(p.index) !== 'date') continue;
+    const charTwips = (p.main.size ?? 21) * 10;
+    const chars = (v: number | undefined, inChars: number | undefined) => (inChars ? inChars / 100 : (v ?? 0) / charTwips);
+    const width = (text: string) => [...text].reduce((n, c) => n + (/[\x20-\x7e]/.test(c) ? 0.5 : 1), 0);
+    const jc = p.props.jc ?? 'left';
+    const trailing = /[\s\u3000]*$/.exec(p.text)?.[0] ?? '';
+    const leading = /^[\s\u3000]*/.exec(p.text)?.[0] ?? '';
+    const right = chars(p.props.right, p.props.rightChars) + width(trailing);
+    let gap: number;
+    if (jc === 'right' || jc === 'end') gap = right;
+    else if (jc === 'center') gap = (LINE_CHARS - width(p.text.trim())) / 2;
+    else gap = LINE_CHARS - chars(p.props.left, p.props.leftChars) - width(leading) - width(p.text.trim());
+    if (gap >= 1.5 && gap <= 4.5) continue;
+    const found = jc === 'right' || jc === 'end' ? `居右，右空${Math.round(gap * 10) / 10}字` : jc === 'center' ? '居中' : `右侧空${Math.round(gap * 10) / 10}字`;
+    out.push({
+      rule: 'date-position',
+      element: 'date',
+      label: rule.label,
+      severity: 'warning',
+      paragraph: p.index,
+      excerpt: excerpt(p.text.trim()),
+      expected: '右空四字（加盖印章）或右空二字（不加盖印章）',
+      found,
+      message: '成文日期应在版心右侧，右空二至四字',
+    });
   }
 }
