@@ -7,6 +7,7 @@ import { sessionMachine } from './session';
 import { socketMachine } from './socket';
 import { themeMachine } from './theme';
 import { proofreadJobMachine } from './proofreadJob';
+import { documentUploadsMachine } from './documentUploads';
 
 export const appMachine = setup({
   actors: {
@@ -16,6 +17,7 @@ export const appMachine = setup({
     language: languageMachine,
     theme: themeMachine,
     proofreadJob: proofreadJobMachine,
+    documentUploads: documentUploadsMachine,
   },
 }).createMachine({
   id: 'app',
@@ -28,6 +30,8 @@ export const appMachine = setup({
     { src: 'session', id: 'session', systemId: 'session' },
     // the home screen's check: kept here so results survive navigating away and back
     { src: 'proofreadJob', id: 'proofreadJob', systemId: 'proofreadJob' },
+    // the document list's uploads (one upload pipeline each), kept while the user moves around
+    { src: 'documentUploads', id: 'documentUploads', systemId: 'documentUploads' },
   ],
 });
 

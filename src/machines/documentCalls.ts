@@ -50,6 +50,10 @@ export async function documentJobStatus(id: number): Promise<JobUpdate | null> {
   return doc ? documentJob(doc) : null;
 }
 
+export function cancelDocument(id: number) {
+  return unwrap(api.POST('/misscut/document/v1/cancel', { body: { id } as never }), { silent: true }) as Promise<DocumentSummary>;
+}
+
 export function deleteDocuments(ids: number[]) {
   return unwrap(api.POST('/misscut/document/v1/delete', { body: { ids } }));
 }
@@ -58,7 +62,10 @@ export function documentDetail(id: number) {
   return unwrap(api.GET('/misscut/document/v1/edit_upload_get', { params: { query: { id } } as never })) as Promise<DocumentDetail>;
 }
 
-export function saveDocument(body: { id: number; html: string; name?: string }) {
+export type DocumentFix = components['schemas']['DocumentFix'];
+export type DocumentIgnored = components['schemas']['DocumentIgnored'];
+
+export function saveDocument(body: { id: number; text: string; fixes: DocumentFix[]; ignored: DocumentIgnored[]; name?: string }) {
   return unwrap(api.POST('/misscut/document/v1/edit_upload_save', { body: body as never })) as Promise<DocumentDetail>;
 }
 
@@ -76,4 +83,9 @@ export function saveSharedCopy(shareIdValue: string) {
   return unwrap(
     api.GET('/misscut/document/v1/share_save', { params: { query: { share_id: shareIdValue } } as never }),
   ) as Promise<DocumentSummary>;
+}
+
+/** The document as .docx: `clean`, or `tracked` (accepted fixes as tracked changes, open findings as comments). */
+export async function exportDocument(id: number, mode: 'clean' | 'tracked'): Promise<Blob> {
+  return (await unwrap(api.POST('/misscut/document/v1/export', { body: { id, mode }, parseAs: 'blob' } as never))) as unknown as Blob;
 }

@@ -20,7 +20,10 @@ import { proofreadJobMachine } from './proofreadJob';
 import * as proofread from './proofreadCalls';
 import { checkFormatFile } from './formatCalls';
 import { compareFiles } from './compareCalls';
-import { documentJob, documentJobStatus, uploadDocument } from './documentCalls';
+import { cancelDocument, documentJob, documentJobStatus, uploadDocument } from './documentCalls';
+import { documentUploadsMachine } from './documentUploads';
+import { documentEditorMachine } from './documentEditor';
+import * as documents from './documentCalls';
 import { uploadPipelineMachine, type JobChannel, type JobUpdate, type UploadInput, type UploadOutput, type UploadReport } from './uploadPipeline';
 import { UploadAborted, type UploadProgress } from '../api/upload';
 import { isApiError } from '../api/client';
@@ -201,6 +204,20 @@ export function liveProofreadJob(
   });
 }
 
+interface SocketLike {
+  on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void };
+}
+
+/** Forwards a given socket actor's server messages (for machines that run outside the app's system). */
+export function socketForwarder(socket: () => SocketLike | undefined) {
+  return fromCallback<EventObject>(({ sendBack }) => {
+    const ref = socket();
+    if (!ref) return () => undefined;
+    const subscription = ref.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+    return () => subscription.unsubscribe();
+  });
+}
+
 /** How one screen uploads: the call, and how its answer names the server-side job. */
 export interface UploadBinding {
   /** sends the file; reports byte progress; resolves with the job (null: no processing) and the result */
@@ -255,6 +272,7 @@ export function documentUploadBinding(options: { XMLHttpRequest?: typeof XMLHttp
       return { job: documentJob(doc), result: doc };
     },
     jobStatus: (_channel, id) => documentJobStatus(id),
+    cancelJob: async (_channel, id) => void (await cancelDocument(id)),
   };
 }
 
@@ -274,6 +292,26 @@ export const compareBinding = (revised: () => File | null): UploadBinding => ({
     return { job: null, result: await compareFiles(file, other, options) };
   },
 });
+/** The document list's uploads, each a pipeline bound to the document upload call. */
+export function liveDocumentUploads(options: Pick<LiveAppOptions, 'notify'>, binding: UploadBinding = documentUploadBinding()) {
+  const notify = options.notify ?? defaultNotify;
+  return documentUploadsMachine.provide({
+    actors: { pipeline: liveUploadPipeline(binding) },
+    actions: { notify: (_, params) => notify(params) },
+  });
+}
+
+/** The document editor bound to the document calls (a share id reads the public shared view). */
+export function liveDocumentEditor(options: { socket?: () => SocketLike | undefined } = {}) {
+  return documentEditorMachine.provide({
+    actors: {
+      // a view creates the editor in its own actor system: the app's socket is passed in
+      ...(options.socket ? { 'socket messages': socketForwarder(options.socket) } : {}),
+      load: fromPromise(({ input }) => (input.shareId ? documents.sharedDocument(input.shareId) : documents.documentDetail(input.id ?? 0))),
+      save: fromPromise(({ input }) => documents.saveDocument(input)),
+    },
+  });
+}
 
 /** Buying a product (pricing page): the pay calls; `onPaid` refreshes rights and orders. */
 export function livePayment(options: { onPaid?: () => void } = {}) {
@@ -299,6 +337,7 @@ export function createLiveApp(options: LiveAppOptions) {
       language: liveLanguage(),
       theme: liveTheme(),
       proofreadJob: liveProofreadJob(options),
+      documentUploads: liveDocumentUploads(options),
     },
   });
 }

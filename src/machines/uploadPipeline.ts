@@ -62,6 +62,8 @@ export interface UploadPipelineInput {
   channel?: JobChannel | null;
   /** extra form fields sent with every upload (e.g. checkMode) */
   fields?: Record<string, string>;
+  /** a file to upload at once (a screen spawning one pipeline per chosen file) */
+  file?: File;
 }
 
 export interface UploadPipelineContext {
@@ -231,14 +233,14 @@ export const uploadPipelineMachine = setup({
   context: ({ input }) => ({
     channel: input?.channel ?? null,
     fields: input?.fields ?? {},
-    file: null,
+    file: input?.file ?? null,
     loaded: 0,
-    total: 0,
+    total: input?.file?.size ?? 0,
     job: null,
     result: null,
     error: null,
     early: [],
-    attempts: 0,
+    attempts: input?.file ? 1 : 0,
   }),
   invoke: { src: 'socket messages', id: 'socketMessages' },
   initial: 'idle',
@@ -250,7 +252,10 @@ export const uploadPipelineMachine = setup({
     },
   },
   states: {
-    idle: {},
+    idle: {
+      // started with a file: upload it at once
+      always: { guard: ({ context }) => context.file !== null && context.attempts === 1, target: 'uploading' },
+    },
     uploading: {
       invoke: {
         src: 'upload',

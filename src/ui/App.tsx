@@ -4,8 +4,8 @@ import { useSession } from './app-actor';
 import { MainLayout, PageSpinner } from './layout/MainLayout';
 import { ThemeButtons } from './layout/ThemeButtons';
 import { LastRouteRecorder, PageViewReporter, RouteQueryGate } from './route-effects';
-import { REDIRECTS, STANDALONE } from './routes';
-import { LoginScreen, StandaloneUnavailableScreen } from './screens';
+import { REDIRECTS, SHARED_DOCUMENT_PATH, STANDALONE } from './routes';
+import { LoginScreen, SharedDocumentScreen, StandaloneUnavailableScreen } from './screens';
 
 /** The SPA is served under /workbench/ (STACK.md: base without the trailing slash). */
 export const ROUTER_BASE = '/workbench';
@@ -28,6 +28,9 @@ export function App({ router }: { router?: Partial<RouterProps> }) {
           <Switch>
             <Route path="/login">
               <LoginRoute />
+            </Route>
+            <Route path={SHARED_DOCUMENT_PATH}>
+              <SharedDocumentScreen />
             </Route>
             <Route path={STANDALONE.rules.path}>
               <StandaloneUnavailableScreen feature={STANDALONE.rules.label} />

@@ -41,6 +41,11 @@ export const CONFIRM_LABEL = msg({ id: '确认', message: '确认' });
 
 const KNOWN = new Set<string>([...NOTICE_MESSAGES, CANCEL_LABEL, CONFIRM_LABEL].map((m) => m.id));
 
+/** Screens add the texts they emit through notify() (their ids are the Chinese texts). */
+export function registerNoticeMessages(list: ReadonlyArray<{ id: string }>): void {
+  for (const m of list) KNOWN.add(m.id);
+}
+
 /** Translate a notice text when it is one of the known catalogue texts; otherwise return it as is. */
 export function translateNotice(i18n: I18n, text: string): string {
   return KNOWN.has(text) ? i18n._(text) : text;

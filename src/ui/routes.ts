@@ -40,7 +40,7 @@ export interface WorkbenchRoute {
 export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/', label: msg`文本校对`, icon: SpellCheck, clickType: 1, keepAlive: true, inNav: true, ready: true },
   { path: '/ai', label: msg`AI 写作`, icon: Sparkles, clickType: 6, keepAlive: true, inNav: true, ready: false },
-  { path: '/document', label: msg`我的文档`, icon: FileText, clickType: 2, keepAlive: true, inNav: true, ready: false },
+  { path: '/document', label: msg`我的文档`, icon: FileText, clickType: 2, keepAlive: true, inNav: true, ready: true },
   { path: '/image', label: msg`图片校对`, icon: Image, keepAlive: true, inNav: true, ready: false },
   { path: '/pdf', label: msg`PDF 校对`, icon: FileType, clickType: 9, inNav: true, ready: false },
   { path: '/video', label: msg`音视频校对`, icon: Video, clickType: 11, inNav: true, ready: false },
@@ -52,7 +52,7 @@ export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/right', label: msg`我的权益`, icon: Gift, inNav: true, ready: true },
   { path: '/upgrade', label: msg`升级会员`, icon: Crown, clickType: 12, inNav: true, ready: true },
   { path: '/user', label: msg`个人中心`, icon: UserRound, clickType: 7, inNav: true, ready: true },
-  { path: '/editor', label: msg`文档详情`, icon: FileText, hideSlide: true, inNav: false, ready: false },
+  { path: '/editor', label: msg`文档详情`, icon: FileText, hideSlide: true, inNav: false, ready: true },
   { path: '/pdfdetail', label: msg`PDF 详情`, icon: FileType, hideSlide: true, inNav: false, ready: false },
   { path: '/teamApply', label: msg`团队版申请`, icon: Users, hideSlide: true, inNav: false, ready: false },
   { path: '/apiApply', label: msg`API 申请`, icon: FileText, hideSlide: true, inNav: false, ready: false },
@@ -65,6 +65,9 @@ export const STANDALONE = {
   rules: { path: '/rules', label: msg`用户规则` },
   redemption: { path: '/redemption', label: msg`兑换码` },
 } as const;
+
+/** The read-only view of a shared document: outside the layout, no login needed (issue 6). */
+export const SHARED_DOCUMENT_PATH = '/share-doc';
 
 export const REDIRECTS: Readonly<Record<string, string>> = { '/pricing': '/upgrade', '/home': '/' };
 

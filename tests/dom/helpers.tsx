@@ -11,6 +11,7 @@ import { quotaDialogMachine } from '../../src/machines/quotaDialog';
 import { sessionMachine } from '../../src/machines/session';
 import { socketMachine, type ConnectionEvent } from '../../src/machines/socket';
 import { themeMachine } from '../../src/machines/theme';
+import { liveDocumentUploads } from '../../src/machines/live';
 import { App, ROUTER_BASE } from '../../src/ui/App';
 import { AppProviders } from '../../src/ui/providers';
 
@@ -35,7 +36,9 @@ export interface RecordedRequest {
  * The API answered in-process: the app's real client and unwrap() run against this fake transport
  * (only the network is faked). Unknown calls answer 501 like the server does for unbuilt features.
  */
-export function fakeServer(user: UserInfo = TEST_USER) {
+export type FakeHandler = (request: RecordedRequest, raw: Request) => Response | Promise<Response>;
+
+export function fakeServer(user: UserInfo = TEST_USER, handlers: Record<string, FakeHandler> = {}) {
   const requests: RecordedRequest[] = [];
   /** `METHOD /path` -> the failure the next such call answers with. */
   const failures = new Map<string, { status: number; msg: string }>();
@@ -48,14 +51,18 @@ export function fakeServer(user: UserInfo = TEST_USER) {
     baseURL: '',
     fetch: async (request: Request) => {
       const url = new URL(request.url);
-      const text = request.method === 'GET' ? '' : await request.text();
-      requests.push({ method: request.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : null });
+      const json = (request.headers.get('content-type') ?? '').includes('json');
+      const text = request.method === 'GET' || !json ? '' : await request.clone().text();
+      const recorded = { method: request.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : null };
+      requests.push(recorded);
       const key = `${request.method} ${url.pathname}`;
       const failure = failures.get(key);
       if (failure) {
         failures.delete(key);
         return envelope(null, failure.status, failure.msg);
       }
+      const handler = handlers[key];
+      if (handler) return handler(recorded, request);
       switch (key) {
         case 'GET /user/user_info':
           return envelope(user);
@@ -91,6 +98,8 @@ export interface RenderOptions {
   locale?: Locale;
   theme?: ThemeMode;
   user?: UserInfo;
+  /** extra API calls answered by the test (`METHOD /path`) */
+  handlers?: Record<string, FakeHandler>;
 }
 
 /**
@@ -99,7 +108,7 @@ export interface RenderOptions {
  */
 export function renderApp(options: RenderOptions = {}) {
   const { path = '/', loggedIn = true, locale = 'cn', theme = 'light', user = TEST_USER } = options;
-  const server = fakeServer(user);
+  const server = fakeServer(user, options.handlers);
   const memory = memoryLocation({ path: ROUTER_BASE + path, record: true });
   const goTo = (to: string) => memory.navigate(ROUTER_BASE + to);
   const calls = {
@@ -174,6 +183,8 @@ export function renderApp(options: RenderOptions = {}) {
           'persist locale': (_, params: { locale: Locale }) => void calls.persistedLocale.push(params.locale),
         },
       }),
+      // the document list's uploads run for real over the fake transport
+      documentUploads: liveDocumentUploads({}),
       theme: themeMachine.provide({
         actions: {
           'restore theme': assign({ mode: () => theme }),

@@ -4,7 +4,7 @@ import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
 import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
-import { DiffScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, RightScreen, UpgradeScreen, UserScreen } from '../screens';
+import { DiffScreen, DocumentEditorScreen, DocumentsScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, RightScreen, UpgradeScreen, UserScreen } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
@@ -52,6 +52,8 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/diff') return <DiffScreen />;
   if (route.path === '/right') return <RightScreen />;
   if (route.path === '/upgrade') return <UpgradeScreen />;
+  if (route.path === '/document') return <DocumentsScreen />;
+  if (route.path === '/editor') return <DocumentEditorScreen />;
   return <FeatureUnavailableScreen feature={route.label} />;
 }
 

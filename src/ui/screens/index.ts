@@ -14,3 +14,6 @@ export const UpgradeScreen = lazyWithReload(() => import('./commerce/Upgrade'), 
 export const HomeScreen = lazyWithReload(() => import('./home/Home'), reloadFlag);
 export const FormatScreen = lazyWithReload(() => import('./format/Format'), reloadFlag);
 export const DiffScreen = lazyWithReload(() => import('./diff/Diff'), reloadFlag);
+export const DocumentsScreen = lazyWithReload(() => import('./documents/Documents'), reloadFlag);
+export const DocumentEditorScreen = lazyWithReload(() => import('./documents/DocumentEditor'), reloadFlag);
+export const SharedDocumentScreen = lazyWithReload(() => import('./documents/SharedDocument'), reloadFlag);

@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro';
+import { registerNoticeMessages } from '../../notices';
 
 /**
  * Texts the home screen and the proofreading job emit through notify(); their catalog id is the
@@ -10,3 +11,5 @@ export const HOME_NOTICE_MESSAGES = [
   msg({ id: '已加入我的词库', message: '已加入我的词库' }),
   msg({ id: '感谢反馈，我们会尽快改进', message: '感谢反馈，我们会尽快改进' }),
 ] as const;
+
+registerNoticeMessages(HOME_NOTICE_MESSAGES);

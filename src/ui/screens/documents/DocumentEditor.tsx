@@ -1,0 +1,571 @@
+// The document editor (route /editor?id=, no side bar; issue 6) and the read-only shared view
+// (/share-doc?id=<share id>): the document with its findings marked in place, the home screen's finding
+// cards and actions, manual edits of the text, save, export (.docx clean or with tracked changes and
+// comments) and a share link. Keyboard: Alt+↓/↑ (or j/k) next/previous finding, Alt+Enter accept,
+// Alt+Backspace ignore.
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Badge,
+  Box,
+  Button,
+  CloseButton,
+  Dialog,
+  Flex,
+  HStack,
+  IconButton,
+  Input,
+  Kbd,
+  Menu,
+  Portal,
+  Spinner,
+  Stack,
+  Text,
+  Textarea,
+  VStack,
+} from '@chakra-ui/react';
+import { ArrowLeft, ChevronDown, ChevronUp, Copy, Download, FileText, PencilLine, RefreshCw, Save, Share2 } from 'lucide-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useLocation, useSearch } from 'wouter';
+import type { AnyActorRef } from 'xstate';
+import { notify } from '../../../api/notify';
+import { queryKeys } from '../../../api/queries';
+import { exportDocument, saveSharedCopy, shareId as getShareId } from '../../../machines/documentCalls';
+import { isEditable, type DocFinding, type DocumentEditorEvent, type DocumentEditorRef } from '../../../machines/documentEditor';
+import { liveDocumentEditor } from '../../../machines/live';
+import * as calls from '../../../machines/proofreadCalls';
+import { AppActorContext, useLanguage, useSession } from '../../app-actor';
+import { translateNotice } from '../../notices';
+import { FindingCard, type FindingAction } from '../home/FindingCard';
+import { categoryLabels } from '../home/categories';
+import { renderDocument } from './render';
+import { StatusBadge } from './status';
+import { documentsKey } from './Documents';
+import './notices';
+
+const CARDS_SHOWN = 100;
+
+/** The link for a share id (the read-only view, no login needed). */
+export function shareLink(id: string): string {
+  const origin = globalThis.location?.origin ?? '';
+  return `${origin}/workbench/share-doc?id=${encodeURIComponent(id)}`;
+}
+
+/** An attribute value for a selector (finding ids are offsets and a category code). */
+function attr(value: string): string {
+  return value.replace(/["\\]/g, '\\$&');
+}
+
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Resolves when the editor is no longer saving (and tells whether everything is saved). */
+function settled(ref: DocumentEditorRef): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const s = ref.getSnapshot();
+      if (!s.matches({ ready: 'saving' })) {
+        sub.unsubscribe();
+        resolve(!s.context.dirty && !s.context.error);
+      }
+    };
+    const sub = ref.subscribe(check);
+    queueMicrotask(check);
+  });
+}
+
+export function DocumentView(props: { id: number | null; shareId: string | null }) {
+  const { t, i18n } = useLingui();
+  const app = AppActorContext.useActorRef();
+  const logic = useMemo(() => liveDocumentEditor({ socket: () => app.system.get('socket') as AnyActorRef | undefined }), [app]);
+  const editor = useActorRef(logic, { input: { id: props.id, shareId: props.shareId } });
+  const send = useCallback((event: DocumentEditorEvent) => editor.send(event), [editor]);
+  const loading = useSelector(editor, (s) => s.matches('loading'));
+  const failed = useSelector(editor, (s) => s.matches('failed'));
+  const saving = useSelector(editor, (s) => s.matches({ ready: 'saving' }));
+  const doc = useSelector(editor, (s) => s.context.doc);
+  const text = useSelector(editor, (s) => s.context.text);
+  const findings = useSelector(editor, (s) => s.context.findings);
+  const fixes = useSelector(editor, (s) => s.context.fixes);
+  const dirty = useSelector(editor, (s) => s.context.dirty);
+  const error = useSelector(editor, (s) => s.context.error);
+  const editable = useSelector(editor, (s) => isEditable(s.context));
+  const readOnly = props.shareId !== null || !!doc?.read_only;
+  const { status: session } = useSession();
+  const { locale } = useLanguage();
+  const hk = locale === 'hk';
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [editing, setEditing] = useState(false);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [exporting, setExporting] = useState<'clean' | 'tracked' | null>(null);
+  const [link, setLink] = useState<string | null>(null);
+  const selected = findings.find((f) => f.id === selectedId) ?? null;
+
+  const types = useQuery({
+    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
+    queryFn: () => calls.mistakeTypes(hk),
+    staleTime: Infinity,
+    enabled: session === 'loggedIn',
+  });
+  const labels = useMemo(() => categoryLabels(types.data), [types.data]);
+  const labelOf = useCallback((category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category, [labels]);
+
+  const rendered = useMemo(
+    () => (doc ? renderDocument(doc.html, text, findings.map((f) => ({ id: f.id, start: f.start, end: f.end, level: f.level }))) : null),
+    [doc, text, findings],
+  );
+
+  const view = useRef<HTMLDivElement>(null);
+  const select = useCallback((f: DocFinding | undefined) => {
+    if (!f) return;
+    setSelectedId(f.id);
+    const mark = view.current?.querySelector(`[data-finding="${attr(f.id)}"]`);
+    (mark as HTMLElement | null)?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    document.querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
+
+  const step = useCallback(
+    (direction: 1 | -1) => {
+      if (!findings.length) return;
+      const index = selected ? findings.indexOf(selected) : -1;
+      const next = index < 0 ? (direction === 1 ? 0 : findings.length - 1) : (index + direction + findings.length) % findings.length;
+      select(findings[next]);
+    },
+    [findings, selected, select],
+  );
+
+  const afterAction = useCallback(
+    (f: DocFinding) => {
+      const index = findings.indexOf(f);
+      const rest = editor.getSnapshot().context.findings;
+      setSelectedId(index >= 0 && rest.length ? rest[Math.min(index, rest.length - 1)].id : null);
+    },
+    [findings, editor],
+  );
+
+  const accept = useCallback(
+    (f: DocFinding, suggestion?: string) => {
+      if (!editable) return;
+      send({ type: 'accept', id: f.id, suggestion });
+      void calls.reportFeedback({ action: 'accept', original: f.original, category: f.category, suggestion: suggestion ?? f.suggestions[0] });
+      afterAction(f);
+    },
+    [send, afterAction, editable],
+  );
+  const ignore = useCallback(
+    (f: DocFinding) => {
+      if (!editable) return;
+      send({ type: 'ignore', id: f.id });
+      void calls.reportFeedback({ action: 'ignore', original: f.original, category: f.category });
+      afterAction(f);
+    },
+    [send, afterAction, editable],
+  );
+
+  const handle = async (action: FindingAction, f: DocFinding, suggestion?: string) => {
+    if (action === 'select') select(f);
+    else if (action === 'accept') accept(f, suggestion);
+    else if (action === 'ignore') ignore(f);
+    else if (action === 'accept all') {
+      send({ type: 'accept all of kind', id: f.id });
+      setSelectedId(null);
+    } else if (action === 'ignore all') {
+      send({ type: 'ignore all', id: f.id });
+      setSelectedId(null);
+    } else if (action === 'add word') {
+      try {
+        await calls.addWord(f.original, 1);
+      } catch (e) {
+        if ((e as { status?: number }).status !== 409) return;
+      }
+      send({ type: 'word added', word: f.original });
+      notify({ status: 'success', title: '已加入我的词库' });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.dictionary });
+    } else if (action === 'false alarm') {
+      void calls.reportFeedback({
+        action: 'false_alarm',
+        original: f.original,
+        category: f.category,
+        suggestion: f.suggestions[0],
+        context: text.slice(Math.max(0, f.start - 30), Math.min(text.length, f.end + 30)),
+      });
+      notify({ status: 'success', title: '感谢反馈，我们会尽快改进' });
+    }
+  };
+  const handler = useRef(handle);
+  handler.current = handle;
+  const onAction = useCallback((action: FindingAction, f: DocFinding, suggestion?: string) => void handler.current(action, f, suggestion), []);
+
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!root.current || root.current.closest('[hidden]')) return;
+      const target = e.target as HTMLElement | null;
+      const typing = !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
+      const plain = !typing && !e.altKey && !e.ctrlKey && !e.metaKey;
+      let handled = true;
+      if (e.altKey && e.key === 'ArrowDown') step(1);
+      else if (e.altKey && e.key === 'ArrowUp') step(-1);
+      else if (e.altKey && e.key === 'Enter' && selected) accept(selected);
+      else if (e.altKey && e.key === 'Backspace' && selected) ignore(selected);
+      else if (plain && e.key === 'j') step(1);
+      else if (plain && e.key === 'k') step(-1);
+      else if ((e.ctrlKey || e.metaKey) && e.key === 's' && editable) send({ type: 'save requested' });
+      else handled = false;
+      if (handled) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [step, accept, ignore, selected, editable, send]);
+
+  const onViewClick = (e: MouseEvent<HTMLDivElement>) => {
+    const mark = (e.target as HTMLElement).closest('mark[data-finding]');
+    if (!mark) return;
+    select(findings.find((f) => f.id === mark.getAttribute('data-finding')));
+  };
+
+  const save = async () => {
+    send({ type: 'save requested' });
+    const ok = await settled(editor);
+    if (ok) {
+      notify({ status: 'success', title: '已保存' });
+      void queryClient.invalidateQueries({ queryKey: documentsKey });
+    }
+    return ok;
+  };
+
+  const exportAs = async (mode: 'clean' | 'tracked') => {
+    if (!doc) return;
+    setExporting(mode);
+    try {
+      // the export reads the saved fixes: save first
+      if (dirty && !(await save())) return;
+      const blob = await exportDocument(doc.id, mode);
+      const base = doc.name.replace(/\.[^.]+$/, '');
+      download(blob, `${base}${mode === 'tracked' ? t`（修订）` : ''}.docx`);
+    } catch {
+      // the catalogue told the user
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const share = async () => {
+    if (!doc) return;
+    try {
+      const { share_id } = await getShareId(doc.id);
+      setLink(shareLink(share_id));
+    } catch {
+      // told by the catalogue
+    }
+  };
+
+  const copyLink = async () => {
+    if (!link) return;
+    try {
+      await navigator.clipboard.writeText(link);
+      notify({ status: 'success', title: '分享链接已复制' });
+    } catch {
+      notify({ status: 'error', title: '复制失败' });
+    }
+  };
+
+  const saveCopy = async () => {
+    if (!props.shareId) return;
+    try {
+      const copy = await saveSharedCopy(props.shareId);
+      notify({ status: 'success', title: '已保存到我的文档' });
+      void queryClient.invalidateQueries({ queryKey: documentsKey });
+      navigate(`/editor?id=${copy.id}`);
+    } catch {
+      // told by the catalogue
+    }
+  };
+
+  if (loading && !doc) {
+    return (
+      <Flex justify="center" py="20" data-testid="editor-loading">
+        <Spinner size="lg" />
+      </Flex>
+    );
+  }
+  if (failed || !doc) {
+    return (
+      <VStack py="20" gap="3" data-testid="editor-failed">
+        <FileText />
+        <Text color="fg.error">{error ? translateNotice(i18n, error) : <Trans>文档加载失败</Trans>}</Text>
+        <Button size="sm" variant="outline" onClick={() => send({ type: 'reload' })}>
+          <RefreshCw size={14} />
+          <Trans>重试</Trans>
+        </Button>
+      </VStack>
+    );
+  }
+
+  const busy = doc.status === 'queued' || doc.status === 'running';
+  // export and share need the first check done (a saved document being re-checked is fine)
+  const firstCheckPending = busy && !doc.edited;
+  const shown = findings.length > CARDS_SHOWN ? [...findings.slice(0, CARDS_SHOWN), ...(selected && findings.indexOf(selected) >= CARDS_SHOWN ? [selected] : [])] : findings;
+
+  return (
+    <Stack ref={root} gap="4" data-testid="editor-screen" data-status={doc.status} data-dirty={dirty || undefined}>
+      <Flex gap="2" align="center" wrap="wrap">
+        {readOnly ? null : (
+          <IconButton size="sm" variant="ghost" aria-label={t`返回我的文档`} onClick={() => navigate('/document')} data-testid="editor-back">
+            <ArrowLeft />
+          </IconButton>
+        )}
+        <Text fontWeight="semibold" fontSize="lg" truncate maxW="md" data-testid="editor-name">
+          {doc.name}
+        </Text>
+        <StatusBadge status={doc.status} progress={doc.progress} error={doc.error} />
+        {readOnly ? (
+          <Badge colorPalette="purple" data-testid="editor-read-only">
+            <Trans>只读</Trans>
+          </Badge>
+        ) : null}
+        {dirty ? (
+          <Badge colorPalette="orange" data-testid="editor-unsaved">
+            <Trans>未保存</Trans>
+          </Badge>
+        ) : null}
+        <Box flex="1" />
+        {readOnly ? (
+          session === 'loggedIn' ? (
+            <Button size="sm" colorPalette="blue" onClick={() => void saveCopy()} data-testid="share-save">
+              <Save size={16} />
+              <Trans>保存到我的文档</Trans>
+            </Button>
+          ) : null
+        ) : (
+          <>
+            {busy ? (
+              <Button size="sm" variant="ghost" onClick={() => send({ type: 'reload' })} data-testid="editor-refresh">
+                <RefreshCw size={16} />
+                <Trans>刷新</Trans>
+              </Button>
+            ) : null}
+            <Button
+              size="sm"
+              variant={editing ? 'solid' : 'outline'}
+              disabled={!editable}
+              onClick={() => setEditing(!editing)}
+              aria-pressed={editing}
+              data-testid="editor-edit-toggle"
+            >
+              <PencilLine size={16} />
+              {editing ? <Trans>完成编辑</Trans> : <Trans>编辑文本</Trans>}
+            </Button>
+            <Button size="sm" variant="outline" disabled={!dirty || !editable} loading={saving} onClick={() => void save()} data-testid="editor-save">
+              <Save size={16} />
+              <Trans>保存</Trans>
+            </Button>
+            <Menu.Root>
+              <Menu.Trigger asChild>
+                <Button size="sm" variant="outline" disabled={firstCheckPending} loading={exporting !== null} data-testid="editor-export">
+                  <Download size={16} />
+                  <Trans>导出</Trans>
+                </Button>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content>
+                    <Menu.Item value="clean" onSelect={() => void exportAs('clean')} data-testid="export-clean">
+                      <Trans>导出 Word（清洁版）</Trans>
+                    </Menu.Item>
+                    <Menu.Item value="tracked" onSelect={() => void exportAs('tracked')} data-testid="export-tracked">
+                      <Trans>导出 Word（修订与批注）</Trans>
+                    </Menu.Item>
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+            <Button size="sm" colorPalette="blue" disabled={firstCheckPending} onClick={() => void share()} data-testid="editor-share">
+              <Share2 size={16} />
+              <Trans>分享</Trans>
+            </Button>
+          </>
+        )}
+      </Flex>
+
+      {busy ? (
+        <Text fontSize="sm" color="fg.muted" data-testid="editor-busy">
+          <Trans>文档正在校对，完成后结果会自动显示。</Trans>
+        </Text>
+      ) : null}
+
+      <Flex gap="5" direction={{ base: 'column', lg: 'row' }} align="stretch">
+        <Box flex="1" minW="0">
+          {editing ? (
+            <Textarea
+              value={text}
+              readOnly={saving}
+              onChange={(e) => send({ type: 'text edited', text: e.currentTarget.value })}
+              minH="60vh"
+              fontSize="md"
+              lineHeight="1.9"
+              aria-label={t`文档文本（每行一段）`}
+              data-testid="editor-textarea"
+            />
+          ) : (
+            <Box
+              ref={view}
+              bg="panel"
+              borderWidth="1px"
+              borderRadius="xl"
+              px={{ base: '4', md: '10' }}
+              py="8"
+              lineHeight="1.9"
+              fontSize="md"
+              maxH={{ lg: 'calc(100vh - 190px)' }}
+              overflowY="auto"
+              onClick={onViewClick}
+              data-testid="document-view"
+              data-structured={rendered?.structured || undefined}
+              css={{
+                '& h1': { fontSize: '2xl', fontWeight: 'bold', textAlign: 'center', my: '3' },
+                '& h2': { fontSize: 'xl', fontWeight: 'bold', my: '2' },
+                '& h3, & h4, & h5, & h6': { fontSize: 'lg', fontWeight: 'semibold', my: '2' },
+                '& p': { my: '2', textIndent: '2em' },
+                '& ul, & ol': { pl: '6', my: '2' },
+                '& ul': { listStyleType: 'disc' },
+                '& ol': { listStyleType: 'decimal' },
+                '& table': { borderCollapse: 'collapse', my: '3', width: 'full' },
+                '& td, & th': { borderWidth: '1px', borderColor: 'border', px: '2', py: '1' },
+                '& mark': {
+                  bg: 'red.subtle',
+                  color: 'fg',
+                  borderBottomWidth: '2px',
+                  borderColor: 'red.solid',
+                  cursor: 'pointer',
+                  borderRadius: 'xs',
+                },
+                '& mark[data-level="2"]': { bg: 'orange.subtle', borderColor: 'orange.solid' },
+                '& mark[data-level="3"]': { bg: 'blue.subtle', borderColor: 'blue.solid' },
+                ...(selectedId ? { [`& mark[data-finding="${selectedId.replace(/"/g, '')}"]`]: { outline: '2px solid', outlineColor: 'blue.solid', bg: 'blue.muted' } } : {}),
+              }}
+              dangerouslySetInnerHTML={{ __html: rendered?.html ?? '' }}
+            />
+          )}
+          <Flex mt="2" gap="4" fontSize="sm" color="fg.muted" wrap="wrap">
+            <Text data-testid="editor-fix-count">
+              <Trans>已采纳 {fixes.length} 处</Trans>
+            </Text>
+            <Box flex="1" />
+            <Text display={{ base: 'none', md: 'block' }}>
+              <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换问题</Trans>
+              {readOnly ? null : (
+                <>
+                  {' · '}
+                  <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
+                </>
+              )}
+            </Text>
+          </Flex>
+        </Box>
+
+        <Stack w={{ base: 'full', lg: '380px' }} flexShrink={0} gap="3" data-testid="findings-panel">
+          <Flex align="center" gap="2">
+            <Text fontWeight="semibold">
+              <Trans>校对结果</Trans>
+            </Text>
+            <Badge colorPalette={findings.length ? 'red' : 'gray'} data-testid="finding-count">
+              {findings.length}
+            </Badge>
+            <Box flex="1" />
+            <IconButton size="xs" variant="ghost" aria-label={t`上一个问题`} onClick={() => step(-1)} disabled={!findings.length} data-testid="finding-prev">
+              <ChevronUp />
+            </IconButton>
+            <IconButton size="xs" variant="ghost" aria-label={t`下一个问题`} onClick={() => step(1)} disabled={!findings.length} data-testid="finding-next">
+              <ChevronDown />
+            </IconButton>
+          </Flex>
+          <Box bg="panel" borderWidth="1px" borderRadius="xl" p="3" maxH={{ lg: 'calc(100vh - 230px)' }} overflowY="auto">
+            {findings.length === 0 ? (
+              <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
+                {busy ? <Trans>正在校对…</Trans> : <Trans>未发现问题</Trans>}
+              </Text>
+            ) : (
+              <Stack gap="2" pointerEvents={readOnly ? 'none' : undefined}>
+                {shown.map((f) => (
+                  <Box key={f.id} data-testid="finding-wrap" data-id={f.id}>
+                    <FindingCard
+                      finding={f}
+                      label={labelOf(f.category)}
+                      selected={f.id === selectedId}
+                      context={text.slice(Math.max(0, f.start - 12), Math.min(text.length, f.end + 12))}
+                      onAction={onAction}
+                    />
+                  </Box>
+                ))}
+                {findings.length > shown.length ? (
+                  <Text fontSize="xs" color="fg.muted" textAlign="center">
+                    <Trans>还有 {findings.length - shown.length} 处，用 Alt+↓ 逐个查看</Trans>
+                  </Text>
+                ) : null}
+              </Stack>
+            )}
+          </Box>
+        </Stack>
+      </Flex>
+
+      <Dialog.Root open={link !== null} onOpenChange={(d) => (d.open ? undefined : setLink(null))} placement="center" size="md">
+        <Portal>
+          <Dialog.Backdrop />
+          <Dialog.Positioner>
+            <Dialog.Content>
+              <Dialog.Header>
+                <Dialog.Title>
+                  <Trans>分享文档</Trans>
+                </Dialog.Title>
+              </Dialog.Header>
+              <Dialog.Body>
+                <Stack gap="3">
+                  <Text fontSize="sm" color="fg.muted">
+                    <Trans>持有链接的人可以只读查看此文档，并可保存副本到自己的文档中。</Trans>
+                  </Text>
+                  <HStack>
+                    <Input readOnly value={link ?? ''} onFocus={(e) => e.currentTarget.select()} aria-label={t`分享链接`} data-testid="share-link" />
+                    <Button onClick={() => void copyLink()} data-testid="share-copy">
+                      <Copy size={16} />
+                      <Trans>复制</Trans>
+                    </Button>
+                  </HStack>
+                </Stack>
+              </Dialog.Body>
+              <Dialog.CloseTrigger asChild>
+                <CloseButton size="sm" aria-label={t`关闭`} />
+              </Dialog.CloseTrigger>
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
+    </Stack>
+  );
+}
+
+/** /editor?id= */
+export default function DocumentEditorScreen() {
+  const search = useSearch();
+  const id = Number(new URLSearchParams(search).get('id'));
+  if (!Number.isInteger(id) || id <= 0) {
+    return (
+      <VStack py="20" data-testid="editor-no-id">
+        <Text>
+          <Trans>未指定文档</Trans>
+        </Text>
+      </VStack>
+    );
+  }
+  return <DocumentView key={id} id={id} shareId={null} />;
+}
