@@ -21,6 +21,10 @@ export const queryKeys = {
   fineProofreadingRight: ['user', 'fine-proofreading-right'] as const,
   userRight: (type: number) => ['user', 'right', type] as const,
   applications: ['enterprise', 'applications'] as const,
+  rights: ['user', 'right'] as const,
+  downloads: (num: number) => ['user', 'downloads', num] as const,
+  sharing: ['user', 'sharing'] as const,
+  apiKey: ['user', 'api-key'] as const,
 };
 
 export const userRightTypes = { highSpeedText: 1, webMaxText: 32 } as const;

@@ -53,3 +53,14 @@ export async function leaveMessage(content: string, contact?: string): Promise<v
 export async function cancelAccount(password: string): Promise<void> {
   await unwrap(api.POST('/user/cancellation', { body: { password } }));
 }
+
+export type ApiKeyState = { exists: boolean; username: string; hint: string | null; created_at: string | null };
+
+/** Whether the user has a key for the LanguageTool-compatible API (the key itself is shown once, at creation). */
+export async function apiKeyState(options: UnwrapOptions = {}): Promise<ApiKeyState> {
+  return unwrap(api.GET('/user/api_key'), options);
+}
+
+export async function createApiKey(): Promise<{ api_key: string; username: string }> {
+  return unwrap(api.POST('/user/api_key'));
+}

@@ -5,7 +5,7 @@ import { MainLayout, PageSpinner } from './layout/MainLayout';
 import { ThemeButtons } from './layout/ThemeButtons';
 import { LastRouteRecorder, PageViewReporter, RouteQueryGate } from './route-effects';
 import { REDIRECTS, SHARED_DOCUMENT_PATH, STANDALONE } from './routes';
-import { LoginScreen, SharedDocumentScreen, StandaloneUnavailableScreen } from './screens';
+import { LoginScreen, RedemptionScreen, SharedDocumentScreen, StandaloneUnavailableScreen } from './screens';
 
 /** The SPA is served under /workbench/ (STACK.md: base without the trailing slash). */
 export const ROUTER_BASE = '/workbench';
@@ -36,7 +36,7 @@ export function App({ router }: { router?: Partial<RouterProps> }) {
               <StandaloneUnavailableScreen feature={STANDALONE.rules.label} />
             </Route>
             <Route path={STANDALONE.redemption.path}>
-              <StandaloneUnavailableScreen feature={STANDALONE.redemption.label} />
+              <RedemptionScreen />
             </Route>
             {Object.entries(REDIRECTS).map(([from, to]) => (
               <Route key={from} path={from}>

@@ -48,7 +48,7 @@ export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/diff', label: msg`文档对比`, icon: GitCompareArrows, inNav: true, ready: true },
   { path: '/dictionary', label: msg`我的词库`, icon: BookOpen, clickType: 3, keepAlive: true, inNav: true, ready: false },
   { path: '/team', label: msg`我的团队`, icon: Users, clickType: 4, inNav: true, ready: false },
-  { path: '/download', label: msg`下载中心`, icon: Download, inNav: true, ready: false },
+  { path: '/download', label: msg`下载中心`, icon: Download, inNav: true, ready: true },
   { path: '/right', label: msg`我的权益`, icon: Gift, inNav: true, ready: true },
   { path: '/upgrade', label: msg`升级会员`, icon: Crown, clickType: 12, inNav: true, ready: true },
   { path: '/user', label: msg`个人中心`, icon: UserRound, clickType: 7, inNav: true, ready: true },
@@ -56,11 +56,11 @@ export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/pdfdetail', label: msg`PDF 详情`, icon: FileType, hideSlide: true, inNav: false, ready: false },
   { path: '/teamApply', label: msg`团队版申请`, icon: Users, hideSlide: true, inNav: false, ready: false },
   { path: '/apiApply', label: msg`API 申请`, icon: FileText, hideSlide: true, inNav: false, ready: false },
-  { path: '/share', label: msg`分享得免费加速`, icon: Gift, hideSlide: true, inNav: false, ready: false },
-  { path: '/sms_invite', label: msg`团队邀请`, icon: Users, hideSlide: true, inNav: false, ready: false },
+  { path: '/share', label: msg`分享得免费加速`, icon: Gift, hideSlide: true, inNav: false, ready: true },
+  { path: '/sms_invite', label: msg`团队邀请`, icon: Users, hideSlide: true, inNav: false, ready: true },
 ];
 
-/** Screens outside the main layout that belong to later issues (spec §2). */
+/** Screens outside the main layout (spec §2). */
 export const STANDALONE = {
   rules: { path: '/rules', label: msg`用户规则` },
   redemption: { path: '/redemption', label: msg`兑换码` },

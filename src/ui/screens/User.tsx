@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { userInfoQuery } from '../../api/queries';
 import { LogoutConfirmDialog, usePortraitUrl } from '../layout/UserMenu';
 import { CloseAccountForm, FeedbackForm, LoginIdForm, PasswordForm, PhoneForm } from './UserForms';
+import { ApiKeyCard, WechatCard } from './UserConnections';
 
 /** Role names (spec §3 team roles; `free` is the default role of an individual account). */
 const ROLE_LABELS: Record<string, MessageDescriptor> = {
@@ -25,7 +26,7 @@ const IDENTITY_LABELS: Record<number, MessageDescriptor> = {
   2: msg`团队管理员`,
 };
 
-/** /user: the real account from GET /user/user_info, login id and password forms, and logout. */
+/** /user: the real account from GET /user/user_info, login id, password and phone forms, WeChat, API key, feedback, closing, logout. */
 export default function User() {
   const { t, i18n } = useLingui();
   const [confirming, setConfirming] = useState(false);
@@ -87,6 +88,8 @@ export default function User() {
         <PasswordForm />
         <PhoneForm current={user?.phone ?? null} />
         <FeedbackForm />
+        <WechatCard />
+        <ApiKeyCard />
       </SimpleGrid>
       <CloseAccountForm />
       <LogoutConfirmDialog open={confirming} onClose={() => setConfirming(false)} />

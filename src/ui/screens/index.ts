@@ -17,3 +17,7 @@ export const DiffScreen = lazyWithReload(() => import('./diff/Diff'), reloadFlag
 export const DocumentsScreen = lazyWithReload(() => import('./documents/Documents'), reloadFlag);
 export const DocumentEditorScreen = lazyWithReload(() => import('./documents/DocumentEditor'), reloadFlag);
 export const SharedDocumentScreen = lazyWithReload(() => import('./documents/SharedDocument'), reloadFlag);
+export const RedemptionScreen = lazyWithReload(() => import('./Redemption'), reloadFlag);
+export const DownloadsScreen = lazyWithReload(() => import('./Downloads'), reloadFlag);
+export const ShareScreen = lazyWithReload(() => import('./Share'), reloadFlag);
+export const SmsInviteScreen = lazyWithReload(() => import('./SmsInvite'), reloadFlag);

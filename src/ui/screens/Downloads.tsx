@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Box, Button, ButtonGroup, EmptyState, IconButton, Pagination, Skeleton, Stack, Table, Text, VStack } from '@chakra-ui/react';
+import { ChevronLeft, ChevronRight, Download, Inbox } from 'lucide-react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { downloadFile, downloadPage, type DownloadFile } from '../../api/downloads';
+import { queryKeys } from '../../api/queries';
+
+const PAGE_SIZE = 20;
+
+/** Bytes as B / KB / MB with the locale's digits. */
+export function formatSize(bytes: number, format: (n: number, o?: Intl.NumberFormatOptions) => string): string {
+  if (bytes < 1024) return `${format(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${format(bytes / 1024, { maximumFractionDigits: 1 })} KB`;
+  return `${format(bytes / 1024 / 1024, { maximumFractionDigits: 1 })} MB`;
+}
+
+/** Saves a blob under its name through a temporary object URL. */
+function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Download center (route `download`): files produced by exports, with expiry and re-download. */
+export default function Downloads() {
+  const { t } = useLingui();
+  const [num, setNum] = useState(1);
+  const page = useQuery({ queryKey: queryKeys.downloads(num), queryFn: () => downloadPage(num, PAGE_SIZE), placeholderData: keepPreviousData });
+
+  return (
+    <Stack gap="4" maxW="5xl" data-testid="downloads">
+      <Text color="fg.muted">
+        <Trans>导出的文档、词库等文件会在这里保留 7 天，过期后自动删除。</Trans>
+      </Text>
+      {page.isError ? (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Title>
+            <Trans>无法加载下载列表</Trans>
+          </Alert.Title>
+          <Button size="xs" variant="outline" ms="auto" onClick={() => page.refetch()}>
+            <Trans>重试</Trans>
+          </Button>
+        </Alert.Root>
+      ) : page.isPending ? (
+        <Stack gap="2" aria-busy>
+          <Skeleton h="10" />
+          <Skeleton h="10" />
+          <Skeleton h="10" />
+        </Stack>
+      ) : page.data.total === 0 ? (
+        <Box bg="panel" borderWidth="1px" borderRadius="xl" py="16" data-testid="downloads-empty">
+          <EmptyState.Root>
+            <EmptyState.Content>
+              <EmptyState.Indicator>
+                <Inbox />
+              </EmptyState.Indicator>
+              <VStack textAlign="center">
+                <EmptyState.Title>
+                  <Trans>暂无可下载的文件</Trans>
+                </EmptyState.Title>
+                <EmptyState.Description>
+                  <Trans>在文档或词库中导出后，文件会出现在这里。</Trans>
+                </EmptyState.Description>
+              </VStack>
+            </EmptyState.Content>
+          </EmptyState.Root>
+        </Box>
+      ) : (
+        <>
+          <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
+            <Table.Root size="sm" aria-label={t`下载中心`}>
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>
+                    <Trans>文件名</Trans>
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">
+                    <Trans>大小</Trans>
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader>
+                    <Trans>生成时间</Trans>
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader>
+                    <Trans>过期时间</Trans>
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">
+                    <Trans>操作</Trans>
+                  </Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {page.data.list.map((file) => (
+                  <FileRow key={file.id} file={file} />
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Box>
+          {page.data.total > PAGE_SIZE ? (
+            <Pagination.Root count={page.data.total} pageSize={PAGE_SIZE} page={num} onPageChange={(e) => setNum(e.page)} alignSelf="center">
+              <ButtonGroup variant="ghost" size="sm">
+                <Pagination.PrevTrigger asChild>
+                  <IconButton aria-label={t`上一页`}>
+                    <ChevronLeft />
+                  </IconButton>
+                </Pagination.PrevTrigger>
+                <Pagination.PageText />
+                <Pagination.NextTrigger asChild>
+                  <IconButton aria-label={t`下一页`}>
+                    <ChevronRight />
+                  </IconButton>
+                </Pagination.NextTrigger>
+              </ButtonGroup>
+            </Pagination.Root>
+          ) : null}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function FileRow({ file }: { file: DownloadFile }) {
+  const { t, i18n } = useLingui();
+  const fetchFile = useMutation({ mutationFn: () => downloadFile(file.id), onSuccess: (blob) => saveBlob(blob, file.name) });
+  const when = (iso: string) => i18n.date(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <Table.Row data-testid="download-row">
+      <Table.Cell wordBreak="break-all">{file.name}</Table.Cell>
+      <Table.Cell textAlign="end" whiteSpace="nowrap">
+        {formatSize(file.size, (n, o) => i18n.number(n, o))}
+      </Table.Cell>
+      <Table.Cell whiteSpace="nowrap">{when(file.created_at)}</Table.Cell>
+      <Table.Cell whiteSpace="nowrap">{when(file.expires_at)}</Table.Cell>
+      <Table.Cell textAlign="end">
+        <Button size="xs" variant="outline" loading={fetchFile.isPending} onClick={() => fetchFile.mutate()} aria-label={t`下载 ${file.name}`}>
+          <Download size={14} aria-hidden />
+          <Trans>下载</Trans>
+        </Button>
+      </Table.Cell>
+    </Table.Row>
+  );
+}
