@@ -1,6 +1,8 @@
 // WeChat Pay API v3 crypto with node:crypto (keys generated here): request signing, signature verification,
 // AEAD_AES_256_GCM decryption, and the provider against a fake gateway (fake: the gateway's HTTP side only).
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,5 +124,25 @@ describe('configuration from the environment', () => {
     expect(config).toMatchObject({ mchid: MCHID, appid: 'wxappid', serialNo: 'SERIAL', notifyUrl: 'https://example.test/pay/wx/notify' });
     expect(config.platformKey.asymmetricKeyType).toBe('rsa');
     expect(() => wechatPayConfigFromEnv({ ...env, WXPAY_API_V3_KEY: 'short' })).toThrow(/32 bytes/);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/openssl'))('takes the platform key from a platform certificate (X.509)', () => {
+    // a self-signed certificate stands in for the platform certificate WeChat Pay issues
+    execFileSync('/usr/bin/openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=wechatpay-test', '-keyout', join(dir, 'platform_key.pem'), '-out', join(dir, 'platform_cert.pem')], { stdio: 'ignore' });
+    writeFileSync(join(dir, 'merchant.pem'), gw.merchantPrivate.export({ type: 'pkcs8', format: 'pem' }));
+    const config = wechatPayConfigFromEnv({
+      WXPAY_MCHID: MCHID,
+      WXPAY_APPID: 'wxappid',
+      WXPAY_SERIAL_NO: 'SERIAL',
+      WXPAY_PRIVATE_KEY_PATH: join(dir, 'merchant.pem'),
+      WXPAY_API_V3_KEY: API_V3_KEY,
+      WXPAY_PLATFORM_CERT_PATH: join(dir, 'platform_cert.pem'),
+      WXPAY_NOTIFY_URL: 'https://example.test/pay/wx/notify',
+    })!;
+    const platformPrivate = createPrivateKey(readFileSync(join(dir, 'platform_key.pem'), 'utf8'));
+    const h = signedHeaders(platformPrivate, '{}');
+    expect(() => verifyWechatpaySignature(config.platformKey, { timestamp: h['wechatpay-timestamp'], nonce: h['wechatpay-nonce'], signature: h['wechatpay-signature'] }, '{}')).not.toThrow();
+    const other = signedHeaders(gw.platformPrivate, '{}');
+    expect(() => verifyWechatpaySignature(config.platformKey, { timestamp: other['wechatpay-timestamp'], nonce: other['wechatpay-nonce'], signature: other['wechatpay-signature'] }, '{}')).toThrow(NotificationError);
   });
 });
