@@ -1207,7 +1207,10 @@ export interface paths {
          *     accepted fixes (`fixes`, offsets into the saved text, used by the tracked-changes export) and the findings
          *     the user ignored (`ignored`, not shown again and not exported as comments). `name` renames the document.
          *     `text` is normalised like the stored text (white-space runs collapsed, lines trimmed, empty lines
-         *     dropped) and the offsets of `fixes`/`ignored` are moved with it. When the text changed, it is checked
+         *     dropped) and the offsets of `fixes`/`ignored` are moved with it. With as many lines as the document has
+         *     blocks, each block gets its line in place (lists, tables and headings kept; unchanged blocks keep their
+         *     emphasis); otherwise each line becomes a paragraph (a line equal to a former heading stays a heading) —
+         *     send `html` to restructure a document. When the text changed, it is checked
          *     again in the background (`status` queued -> running -> done with `type 2 cmd 1` messages; unchanged
          *     paragraphs come from the cache) and the answer has `status: queued` and no `issues` until then; when only
          *     `fixes`/`ignored`/`name` changed, the document stays `done` with its findings. 400 when a fix does not match

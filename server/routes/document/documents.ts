@@ -214,7 +214,7 @@ async function save(request: FastifyRequest, reply: FastifyReply) {
   let ignored = body.ignored ?? [];
   if (body.text !== undefined) {
     const normal = normalizeText(body.text);
-    content = contentFromText(body.text, htmlBlocks(row.html));
+    content = contentFromText(body.text, row.html);
     const move = <T extends { start: number; end: number }>(m: T): T => ({ ...m, start: normal.map(m.start), end: normal.map(m.end) });
     fixes = fixes.map(move);
     ignored = ignored.map(move);

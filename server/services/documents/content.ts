@@ -45,26 +45,76 @@ function inlineText(nodes: DomNode[]): string {
   return out.replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
+interface Run {
+  tag: string;
+  text: string;
+  /** the container whose children [from, to) make the block */
+  parent: DomNode;
+  from: number;
+  to: number;
+}
+
+/** The runs of inline nodes that make the leaf blocks, in document order (blocks without text skipped). */
+function blockRuns(root: DomNode): Run[] {
+  const runs: Run[] = [];
+  const visit = (parent: DomNode, tag: string) => {
+    const nodes = parent.children ?? [];
+    let from = 0;
+    const flush = (to: number) => {
+      const text = inlineText(nodes.slice(from, to));
+      if (text) runs.push({ tag, text, parent, from, to });
+    };
+    nodes.forEach((n, i) => {
+      if (isBlock(n)) {
+        flush(i);
+        from = i + 1;
+        visit(n, n.name ?? 'p');
+      }
+    });
+    flush(nodes.length);
+  };
+  visit(root, 'p');
+  return runs;
+}
+
 /** The leaf blocks of (already sanitised) HTML, as described above. */
 export function htmlBlocks(html: string): Block[] {
-  const blocks: Block[] = [];
-  const visit = (nodes: DomNode[] | undefined, tag: string) => {
-    let pending: DomNode[] = [];
-    const flush = () => {
-      const text = inlineText(pending);
-      pending = [];
-      if (text) blocks.push({ tag, text });
-    };
-    for (const n of nodes ?? []) {
-      if (isBlock(n)) {
-        flush();
-        visit(n.children, n.name ?? 'p');
-      } else pending.push(n);
+  return blockRuns(parseDocument(html) as unknown as DomNode).map(({ tag, text }) => ({ tag, text }));
+}
+
+const VOID = new Set(['br', 'hr', 'img']);
+const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+function serialize(nodes: DomNode[] | undefined): string {
+  let out = '';
+  for (const n of nodes ?? []) {
+    if (n.type === 'text') out += escapeHtml(n.data ?? '');
+    else if (n.type === 'tag' || n.type === 'script' || n.type === 'style') {
+      const attrs = Object.entries((n as DomNode & { attribs?: Record<string, string> }).attribs ?? {})
+        .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+        .join('');
+      out += VOID.has(n.name ?? '') ? `<${n.name}${attrs}>` : `<${n.name}${attrs}>${serialize(n.children)}</${n.name}>`;
     }
-    flush();
-  };
-  visit((parseDocument(html) as unknown as DomNode).children, 'p');
-  return blocks;
+  }
+  return out;
+}
+
+/**
+ * The HTML with the text of its leaf blocks replaced by `lines` (same count, else null): blocks whose text is
+ * unchanged keep their inline formatting, changed ones become plain text, and the structure (lists, tables,
+ * headings) stays as it was.
+ */
+export function replaceBlockTexts(html: string, lines: string[]): string | null {
+  const root = parseDocument(html) as unknown as DomNode;
+  const runs = blockRuns(root);
+  if (runs.length !== lines.length) return null;
+  // replace from the last run backwards so earlier indexes stay valid
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i];
+    if (run.text === lines[i]) continue;
+    run.parent.children!.splice(run.from, run.to - run.from, { type: 'text', data: lines[i] });
+  }
+  return serialize(root.children);
 }
 
 export interface Content {
@@ -119,15 +169,19 @@ export function normalizeText(input: string): { text: string; map: (offset: numb
 }
 
 /**
- * Content from plain lines (normalised as `normalizeText`). Each line becomes a paragraph; when the previous
- * content had as many blocks, headings keep their level by position (saving text keeps title and headings).
+ * Content from plain lines (normalised as `normalizeText`). With as many lines as the previous content has
+ * blocks, each block gets its line in place (structure kept: lists, tables, headings; unchanged blocks keep
+ * their emphasis). Otherwise each line becomes a paragraph, and a line equal to a previous heading stays
+ * that heading.
  */
-export function contentFromText(text: string, previous: Block[] = []): Content {
+export function contentFromText(text: string, previousHtml = ''): Content {
   const lines = normalizeText(text).text.split('\n').filter(Boolean);
-  const keep = previous.length === lines.length;
+  const inPlace = previousHtml ? replaceBlockTexts(previousHtml, lines) : null;
+  if (inPlace !== null) return contentFromHtml(inPlace);
+  const headings = new Map(htmlBlocks(previousHtml).filter((b) => HEADING.test(b.tag)).map((b) => [b.text, b.tag]));
   const html = lines
-    .map((line, n) => {
-      const tag = keep && HEADING.test(previous[n]?.tag ?? '') ? previous[n].tag : 'p';
+    .map((line) => {
+      const tag = headings.get(line) ?? 'p';
       return `<${tag}>${escapeHtml(line)}</${tag}>`;
     })
     .join('\n');

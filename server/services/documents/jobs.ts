@@ -129,11 +129,25 @@ export class DocumentQueue {
     await job.done;
   }
 
-  /** Server stop: running jobs stop where they are and stay `running` in the database (resumed next start). */
+  /**
+   * Server stop: running jobs stop where they are and stay `running` in the database (resumed next start).
+   * A stop like this is not held against the job (`attempts` counts starts that never ended, e.g. a crash).
+   */
   async close(): Promise<void> {
     this.closing = true;
     this.pending = [];
-    await Promise.all([...this.active.keys()].map((id) => this.abort(id)));
+    const ids = [...this.active.keys()];
+    await Promise.all(ids.map((id) => this.abort(id)));
+    if (ids.length) {
+      await docsDb(this.app.db)
+        .updateTable('documents')
+        .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+        .where('id', 'in', ids)
+        .where('status', '=', 'running')
+        .where('attempts', '>', 0)
+        .execute()
+        .catch((error) => this.app.log.warn({ err: error }, 'document attempts not reset'));
+    }
   }
 
   private pump(): void {
