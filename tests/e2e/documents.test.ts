@@ -1,0 +1,189 @@
+// Documents in Chromium against the real server (issue 6 items 2, 4, 8): a generated .docx with known
+// errors is uploaded on /document, its progress is watched to done, the editor shows the findings in
+// place, a fix is accepted, and the export with tracked changes carries it as w:del/w:ins (and the open
+// findings as comments) in the downloaded file's XML. Also: the shared read-only link, delete.
+import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import JSZip from 'jszip';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const PASSWORD = 'e2e-docs-123';
+const phone = uniquePhone().replace(/^139/, '135');
+
+let browser: BrowserSession;
+
+// sentences with errors the engine catches (the same as the text proofreading test)
+const LINES = ['他的成积很好。', '他跑的很快。', '这个这个问题很重要。'];
+
+async function generatedDocx(): Promise<Buffer> {
+  const font = { eastAsia: '宋体', ascii: 'Times New Roman', hAnsi: 'Times New Roman' };
+  return Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun({ text: '期末总结', font })] }),
+            ...LINES.map((text) => new Paragraph({ children: [new TextRun({ text, font })] })),
+          ],
+        },
+      ],
+    }),
+  );
+}
+
+beforeAll(async () => {
+  browser = await openBrowser();
+  const { page } = browser;
+  await page.goto(`${baseUrl}/workbench/login`);
+  await page.getByRole('tab', { name: '注册' }).click();
+  const form = page.getByRole('form', { name: '注册' });
+  await form.locator('input[name="phone"]').fill(phone);
+  await form.getByRole('button', { name: '发送验证码' }).click();
+  const code = await waitForSmsCode(dataDir, phone, 'register');
+  await form.locator('input[name="code"]').fill(code);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.locator('input[name="confirm"]').fill(PASSWORD);
+  await form.getByRole('button', { name: '注册并登录' }).click();
+  await page.waitForURL(`${baseUrl}/workbench/`);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('documents in Chromium', () => {
+  it('shows the empty list, uploads a generated .docx and watches its progress to done', async () => {
+    const { page } = browser;
+    await page.getByTestId('side-bar').getByRole('link', { name: '我的文档' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/document`);
+    await page.getByTestId('documents-empty').waitFor();
+    // every phase and progress value the upload row shows, recorded in the page
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      const values: number[] = [];
+      (window as unknown as { __upload: { seen: string[]; values: number[] } }).__upload = { seen, values };
+      new MutationObserver(() => {
+        const row = document.querySelector('[data-testid="upload-row"]');
+        if (!row) return;
+        const phase = row.getAttribute('data-phase') ?? '';
+        if (seen.at(-1) !== phase) seen.push(phase);
+        const value = Number(row.querySelector('[data-testid="upload-progress"]')?.getAttribute('data-value'));
+        if (values.at(-1) !== value) values.push(value);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.getByTestId('upload-input').setInputFiles({
+      name: '期末总结.docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      buffer: await generatedDocx(),
+    });
+    const row = page.getByTestId('upload-row');
+    await expect.poll(() => row.getAttribute('data-phase'), { timeout: 30_000 }).toBe('done');
+    const record = await page.evaluate(() => (window as unknown as { __upload: { seen: string[]; values: number[] } }).__upload);
+    console.log(`upload phases seen: ${record.seen.join(' -> ')}; progress values: ${record.values.join(', ')}`);
+    expect(record.seen[0]).toBe('uploading');
+    expect(record.seen.at(-1)).toBe('done');
+    // the bar only moves forward and ends full
+    expect(record.values).toEqual([...record.values].sort((a, b) => a - b));
+    expect(record.values.at(-1)).toBe(100);
+    // the table shows the document done, with its error count
+    const doc = page.getByTestId('document-row').filter({ hasText: '期末总结.docx' });
+    await expect.poll(() => doc.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
+    await expect.poll(async () => Number(await doc.getByTestId('document-issues').textContent())).toBeGreaterThanOrEqual(2);
+    await page.screenshot({ path: screenshotPath('documents-light.png') });
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await page.screenshot({ path: screenshotPath('documents-dark.png') });
+    await page.getByTestId('theme-light').click();
+  });
+
+  it('opens the editor with the findings marked in place and accepts a fix', async () => {
+    const { page } = browser;
+    await page.getByTestId('document-row').filter({ hasText: '期末总结.docx' }).getByTestId('document-open').click();
+    await page.waitForURL(/\/workbench\/editor\?id=\d+$/);
+    const view = page.getByTestId('document-view');
+    await view.waitFor();
+    // the heading is kept, the findings are marked on their characters
+    expect(await view.locator('h1').textContent()).toBe('期末总结');
+    await expect.poll(() => view.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['积', '的', '这个这个']));
+    expect(await page.getByTestId('side-bar').count()).toBe(0);
+    // keyboard: Alt+↓ walks the findings
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.locator('[data-testid="finding-item"][data-selected]').waitFor();
+    // click the mark of 积 and accept its suggestion 绩
+    await view.locator('mark', { hasText: /^积$/ }).click();
+    const card = page.locator('[data-testid="finding-item"][data-original="积"]');
+    await expect.poll(() => card.getAttribute('data-selected')).toBe('true');
+    await card.getByTestId('finding-accept').click();
+    await expect.poll(() => view.textContent()).toContain('他的成绩很好。');
+    expect(await view.locator('mark', { hasText: /^积$/ }).count()).toBe(0);
+    expect(await page.getByTestId('editor-fix-count').textContent()).toContain('1');
+    await page.getByTestId('editor-unsaved').waitFor();
+    expect(await page.getByTestId('editor-save').isEnabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('editor-light.png') });
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await page.screenshot({ path: screenshotPath('editor-dark.png') });
+    await page.getByTestId('theme-light').click();
+  });
+
+  it('exports with tracked changes: the accepted fix is w:del/w:ins, open findings are comments', async () => {
+    const { page } = browser;
+    await page.getByTestId('editor-export').click();
+    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByTestId('export-tracked').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/\.docx$/);
+    const file = await download.path();
+    const zip = await JSZip.loadAsync(readFileSync(file));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    // the fix: 积 deleted and 绩 inserted as tracked changes
+    expect(xml).toMatch(/<w:del\b[^>]*>[\s\S]*?<w:delText[^>]*>积<\/w:delText>[\s\S]*?<\/w:del>/);
+    expect(xml).toMatch(/<w:ins\b[^>]*>[\s\S]*?<w:t[^>]*>绩<\/w:t>[\s\S]*?<\/w:ins>/);
+    // the findings still open are comments
+    expect(xml).toContain('w:commentRangeStart');
+    const comments = await zip.file('word/comments.xml')?.async('string');
+    expect(comments ?? '').toMatch(/这个这个|的/);
+    // saving first left nothing unsaved
+    expect(await page.getByTestId('editor-unsaved').count()).toBe(0);
+  });
+
+  it('exports clean: the fix is plain text, no tracked changes', async () => {
+    const { page } = browser;
+    await page.getByTestId('editor-export').click();
+    const downloading = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByTestId('export-clean').click();
+    const zip = await JSZip.loadAsync(readFileSync(await (await downloading).path()));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    expect(xml).toContain('他的成绩很好。');
+    expect(xml).not.toContain('<w:ins');
+    expect(xml).not.toContain('<w:del ');
+  });
+
+  it('shares a read-only link that opens without the editing controls', async () => {
+    const { page, context } = browser;
+    await page.getByTestId('editor-share').click();
+    const link = await page.getByTestId('share-link').inputValue();
+    expect(link).toMatch(/\/workbench\/share-doc\?id=[A-Za-z0-9_-]+$/);
+    await page.keyboard.press('Escape');
+    const other = await context.newPage();
+    await other.goto(link);
+    await other.getByTestId('document-view').waitFor();
+    await other.getByTestId('editor-read-only').waitFor();
+    expect(await other.getByTestId('document-view').textContent()).toContain('他的成绩很好。');
+    expect(await other.getByTestId('editor-save').count()).toBe(0);
+    await other.close();
+  });
+
+  it('deletes the document after confirming', async () => {
+    const { page } = browser;
+    await page.getByTestId('editor-back').click();
+    await page.waitForURL(`${baseUrl}/workbench/document`);
+    const row = page.getByTestId('document-row').filter({ hasText: '期末总结.docx' });
+    await row.getByTestId('document-delete').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+    await page.getByTestId('documents-empty').waitFor();
+  });
+});
