@@ -19,6 +19,7 @@ import { themeMachine } from './theme';
 import { proofreadJobMachine } from './proofreadJob';
 import * as proofread from './proofreadCalls';
 import { checkFormatFile } from './formatCalls';
+import { importWordsFile } from './dictCalls';
 import { compareFiles } from './compareCalls';
 import { cancelDocument, documentJob, documentJobStatus, uploadDocument } from './documentCalls';
 import { documentUploadsMachine } from './documentUploads';
@@ -275,6 +276,11 @@ export function documentUploadBinding(options: { XMLHttpRequest?: typeof XMLHttp
     cancelJob: async (_channel, id) => void (await cancelDocument(id)),
   };
 }
+
+/** Dictionary import (POST /dict/v1/upload_words): the answer is the summary of added and failed rows. */
+export const dictImportBinding: UploadBinding = {
+  upload: async (file, options) => ({ job: null, result: await importWordsFile(file, options) }),
+};
 
 /** Format check (POST /misscut/v1/doc/format_check): the answer is the report, there is no server-side job. */
 export const formatCheckBinding: UploadBinding = {

@@ -46,7 +46,7 @@ export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/video', label: msg`音视频校对`, icon: Video, clickType: 11, inNav: true, ready: false },
   { path: '/format', label: msg`格式检查`, icon: Ruler, clickType: 13, inNav: true, ready: true },
   { path: '/diff', label: msg`文档对比`, icon: GitCompareArrows, inNav: true, ready: true },
-  { path: '/dictionary', label: msg`我的词库`, icon: BookOpen, clickType: 3, keepAlive: true, inNav: true, ready: false },
+  { path: '/dictionary', label: msg`我的词库`, icon: BookOpen, clickType: 3, keepAlive: true, inNav: true, ready: true },
   { path: '/team', label: msg`我的团队`, icon: Users, clickType: 4, inNav: true, ready: false },
   { path: '/download', label: msg`下载中心`, icon: Download, inNav: true, ready: true },
   { path: '/right', label: msg`我的权益`, icon: Gift, inNav: true, ready: true },

@@ -4,7 +4,7 @@ import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
 import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
-import { DiffScreen, DocumentEditorScreen, DocumentsScreen, DownloadsScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, RightScreen, ShareScreen, SmsInviteScreen, UpgradeScreen, UserScreen } from '../screens';
+import { DictionaryScreen, DiffScreen, DocumentEditorScreen, DocumentsScreen, DownloadsScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, RightScreen, ShareScreen, SmsInviteScreen, UpgradeScreen, UserScreen } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';
@@ -57,6 +57,7 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/download') return <DownloadsScreen />;
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;
+  if (route.path === '/dictionary') return <DictionaryScreen />;
   return <FeatureUnavailableScreen feature={route.label} />;
 }
 

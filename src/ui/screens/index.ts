@@ -21,3 +21,4 @@ export const RedemptionScreen = lazyWithReload(() => import('./Redemption'), rel
 export const DownloadsScreen = lazyWithReload(() => import('./Downloads'), reloadFlag);
 export const ShareScreen = lazyWithReload(() => import('./Share'), reloadFlag);
 export const SmsInviteScreen = lazyWithReload(() => import('./SmsInvite'), reloadFlag);
+export const DictionaryScreen = lazyWithReload(() => import('./dictionary/Dictionary'), reloadFlag);

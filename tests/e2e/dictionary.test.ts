@@ -1,0 +1,116 @@
+// The personal dictionary in Chromium against the real server (issue 5 item 1): add, inline edit and delete
+// with the confirm dialog, import a file with bad rows, see the summary, download the failures file and read
+// it, then the imported wrong word is flagged by a check on the home screen.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const PASSWORD = 'e2e-dict-123';
+const phone = uniquePhone().replace(/^139/, '136');
+
+let browser: BrowserSession;
+const rowsOf = (page: BrowserSession['page']) => page.getByTestId('dict-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-word')));
+
+beforeAll(async () => {
+  browser = await openBrowser();
+  const { page } = browser;
+  await page.goto(`${baseUrl}/workbench/login`);
+  await page.getByRole('tab', { name: '注册' }).click();
+  const form = page.getByRole('form', { name: '注册' });
+  await form.locator('input[name="phone"]').fill(phone);
+  await form.getByRole('button', { name: '发送验证码' }).click();
+  const code = await waitForSmsCode(dataDir, phone, 'register');
+  await form.locator('input[name="code"]').fill(code);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.locator('input[name="confirm"]').fill(PASSWORD);
+  await form.getByRole('button', { name: '注册并登录' }).click();
+  await page.waitForURL(`${baseUrl}/workbench/`);
+  await page.getByTestId('home-screen').waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('personal dictionary in Chromium', () => {
+  it('starts empty; adds, edits inline (keyboard) and deletes with the confirm dialog', async () => {
+    const { page } = browser;
+    await page.goto(`${baseUrl}/workbench/dictionary`);
+    await page.getByTestId('dictionary-screen').waitFor();
+    await page.getByTestId('dict-empty').waitFor();
+
+    // a wrong word needs its correction: the form says so before calling the server
+    await page.getByTestId('dict-add-word').fill('测试词');
+    await page.getByTestId('dict-add-submit').click();
+    await expect.poll(() => page.getByTestId('dict-add-error').textContent()).toBe('错词须填写正确写法');
+    await page.getByTestId('dict-add-type').selectOption('4');
+    await page.getByTestId('dict-add-word').press('Enter');
+    await expect.poll(() => rowsOf(page)).toEqual(['测试词']);
+
+    // inline edit: Enter saves
+    await page.getByTestId('dict-edit').click();
+    await page.getByTestId('dict-edit-word').fill('测试词二');
+    await page.getByTestId('dict-edit-word').press('Enter');
+    await expect.poll(() => rowsOf(page)).toEqual(['测试词二']);
+
+    // delete: 取消 keeps it, 确认 deletes it
+    await page.getByTestId('dict-delete').click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await expect.poll(() => rowsOf(page)).toEqual(['测试词二']);
+    await page.getByTestId('dict-delete').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+    await page.getByTestId('dict-empty').waitFor();
+  });
+
+  it('imports a file with bad rows, shows the summary and downloads the failures with their reasons', async () => {
+    const { page } = browser;
+    const dir = mkdtempSync(join(tmpdir(), 'dict-e2e-'));
+    const file = join(dir, '我的词库.csv');
+    writeFileSync(file, ['word,type,correct', '张小明,5,张晓明', '内部代号甲,4,', ',9,', '缺正确写法,5,', '项目乙,重点词,'].join('\r\n'));
+    await page.getByTestId('dict-import-drop-input').setInputFiles(file);
+    const summary = page.getByTestId('dict-import-summary');
+    await summary.waitFor({ timeout: 20_000 });
+    await expect.poll(() => summary.textContent()).toContain('共 5 行，导入 3 条，失败 2 条');
+    const failures = await page.getByTestId('dict-import-failures').locator('li').allTextContents();
+    expect(failures).toHaveLength(2);
+    expect(failures[0]).toContain('第 4 行');
+    expect(failures[1]).toContain('缺正确写法');
+    // the table shows the imported words at once
+    await expect.poll(async () => (await rowsOf(page)).sort()).toEqual(['内部代号甲', '张小明', '项目乙']);
+
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByTestId('dict-import-download-failed').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const saved = join(dir, 'failures.csv');
+    await download.saveAs(saved);
+    const lines = readFileSync(saved, 'utf8').replace(/^\ufeff/, '').trim().split(/\r\n/);
+    expect(lines[0]).toBe('word,type,correct,reason,line');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^,9,,词语为空.*,4$/);
+    expect(lines[2]).toMatch(/^缺正确写法,5,,错词缺少正确写法.*,5$/);
+
+    await page.screenshot({ path: screenshotPath('dictionary-light.png'), fullPage: true });
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await page.screenshot({ path: screenshotPath('dictionary-dark.png'), fullPage: true });
+    await page.getByTestId('theme-light').click();
+  }, 60_000);
+
+  it('flags the imported wrong word in the next check on the home screen', async () => {
+    const { page } = browser;
+    await page.goto(`${baseUrl}/workbench/`);
+    await page.getByTestId('home-screen').waitFor();
+    const editor = page.getByTestId('proofread-editor');
+    await editor.focus();
+    await page.keyboard.insertText('今天张小明来公司报到。');
+    await page.getByTestId('check-button').click();
+    await page.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
+    const finding = page.locator('[data-testid="finding-item"][data-original="张小明"]');
+    await finding.waitFor({ timeout: 15_000 });
+    await expect.poll(() => finding.getByTestId('finding-suggestion').first().textContent()).toBe('张晓明');
+  }, 60_000);
+});
