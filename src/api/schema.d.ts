@@ -3497,8 +3497,6 @@ export interface components {
                         configured: boolean;
                         /** @description The weixin:// URL to encode as a QR code (empty when not configured). */
                         code_url: string;
-                        /** @description The QR code as a data URL (PNG). */
-                        qrcode?: string;
                         /** @description Amount in fen. */
                         amount: number;
                         /** Format: date-time */
