@@ -158,6 +158,10 @@ describe('the workbench in Chromium', () => {
     await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('我的词库');
     const current = page.getByTestId('side-bar').locator('[aria-current="page"]');
     expect(await current.textContent()).toContain('我的词库');
+    await page.getByTestId('dictionary-screen').waitFor();
+    // a screen of a later issue says so honestly
+    await page.goto(`${baseUrl}/workbench/image`);
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('图片校对');
     expect((await page.getByTestId('feature-unavailable').textContent()) ?? '').toContain('尚未开放');
   });
 });
