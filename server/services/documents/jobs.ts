@@ -60,6 +60,8 @@ export const ignoredOf = (row: { ignored: string | null }) => parse<Ignored[]>(r
 
 /** A job that crashed the process this often is failed instead of being resumed again. */
 const MAX_ATTEMPTS = 3;
+/** Progress given to reading the file; checking the paragraphs takes the rest. */
+const READ_SHARE = 5;
 /** One unit failing in the checker is tried once more before the job fails. */
 const UNIT_RETRIES = 1;
 
@@ -229,8 +231,11 @@ export class DocumentQueue {
     const total = units.length;
     let done = 0;
     let found = 0;
+    // the text is read: say so at once, with the number of paragraphs to check
+    this.flag(uid, { id: job.id, status: 'running', progress: READ_SHARE, issue_count: 0, paragraphs_done: 0, paragraphs: total });
+    await this.update(job.id, { progress: READ_SHARE });
     let lastSent = Date.now();
-    let lastProgress = 0;
+    let lastProgress = READ_SHARE;
     // progress writes are chained so none lands after the final state
     let progressWrite: Promise<void> = Promise.resolve();
     const results = await Promise.all(
@@ -246,7 +251,7 @@ export class DocumentQueue {
         }
         done++;
         found += issues.length;
-        const progress = Math.min(99, Math.floor((done / total) * 100));
+        const progress = Math.min(99, READ_SHARE + Math.floor((done / total) * (100 - READ_SHARE)));
         const now = Date.now();
         if (!job.aborted && progress > lastProgress && now - lastSent >= this.progressIntervalMs) {
           lastSent = now;
