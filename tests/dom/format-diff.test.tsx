@@ -106,6 +106,20 @@ describe('DiffView', () => {
     await waitFor(() => expect(screen.getAllByTestId('diff-row').length).toBe(before + 5));
   });
 
+  it('renders long comparisons page by page and brings the chosen difference in', async () => {
+    const a = Array.from({ length: 450 }, (_, i) => `第${i}段：请各单位认真贯彻执行。`);
+    const b = a.map((p, i) => (i % 2 ? p.replace('认真', '切实') : p));
+    const r = result(a, b);
+    wrap(<DiffView result={r} />);
+    expect(screen.getAllByTestId('diff-row')).toHaveLength(200);
+    expect(screen.getByTestId('diff-more').textContent).toBe('显示后面 250 行');
+    // the last difference (k from none) lies beyond the first page: its row is rendered and marked
+    act(() => void fireEvent.keyDown(window, { key: 'k' }));
+    await waitFor(() => expect(document.querySelectorAll('[data-current]').length).toBe(2));
+    expect(screen.getByTestId('diff-position').textContent).toBe(`第 ${r.changes.length} / ${r.changes.length} 处`);
+    expect(screen.queryByTestId('diff-more')).toBeNull();
+  });
+
   it('says so when the texts are identical', () => {
     wrap(<DiffView result={result(['一样的文字'], ['一样的文字'])} />);
     expect(screen.getByTestId('diff-identical')).toBeTruthy();

@@ -119,7 +119,10 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
   const changes: Change[] = [];
   const aIdx = a.map((_, i) => i);
   const bIdx = b.map((_, i) => i);
-  const parts = diffArrays(aIdx, bIdx, { comparator: (x: number, y: number) => norm(a[x]) === norm(b[y]) });
+  // normalised once: the diff compares O(N·D) pairs
+  const aNorm = a.map(norm);
+  const bNorm = b.map(norm);
+  const parts = diffArrays(aIdx, bIdx, { comparator: (x: number, y: number) => aNorm[x] === bNorm[y] });
 
   const addChange = (c: Omit<Change, 'original_fragment' | 'revised_fragment'>, row: AlignedRow) => {
     row.changes.push(changes.length);

@@ -9,54 +9,68 @@ import { ChevronDown, ChevronUp } from 'lucide-react';
 import type { CompareResult } from '../../../machines/compareCalls';
 import { foldEqualRuns, sideBySide, stepChange, type Piece, type SideBySideRow } from './diffModel';
 
-const ROW_BG: Record<SideBySideRow['status'], { original?: string; revised?: string }> = {
-  equal: {},
-  changed: { original: 'red.subtle/40', revised: 'green.subtle/40' },
-  deleted: { original: 'red.subtle' },
-  inserted: { revised: 'green.subtle' },
-};
+const ROWS_PER_PAGE = 200;
+
+// Thousands of rows: plain elements styled once by the table (below), not a styled component per cell.
+const TABLE_CSS = {
+  '& .dv-row': { display: 'grid', gridTemplateColumns: '1fr 1fr', borderTopWidth: '1px', borderColor: 'border' },
+  '& .dv-cell': { display: 'flex', gap: '2', px: '3', py: '1.5', minH: '8', minW: '0' },
+  '& .dv-cell + .dv-cell': { borderLeftWidth: '1px', borderColor: 'border' },
+  '& .dv-no': { fontSize: 'xs', color: 'fg.subtle', minW: '7', textAlign: 'right', pt: '0.5', userSelect: 'none' },
+  '& .dv-text': { flex: '1', minW: '0', whiteSpace: 'pre-wrap', wordBreak: 'break-word', lineHeight: 'tall' },
+  '& .dv-row[data-status="changed"] > .dv-original': { bg: 'red.subtle/40' },
+  '& .dv-row[data-status="changed"] > .dv-revised': { bg: 'green.subtle/40' },
+  '& .dv-row[data-status="deleted"] > .dv-original': { bg: 'red.subtle' },
+  '& .dv-row[data-status="inserted"] > .dv-revised': { bg: 'green.subtle' },
+  '& del': { bg: 'red.muted', color: 'red.fg', textDecorationThickness: '1px', borderRadius: '2px' },
+  '& ins': { bg: 'green.muted', color: 'green.fg', textDecoration: 'none', borderRadius: '2px' },
+  '& .dv-marker': { display: 'inline-block', w: '2px', h: '1em', verticalAlign: 'text-bottom' },
+  '& .dv-original .dv-marker': { bg: 'green.solid' },
+  '& .dv-revised .dv-marker': { bg: 'red.solid' },
+  '& [data-current]': { outline: '2px solid', outlineColor: 'blue.solid', outlineOffset: '1px', borderRadius: '2px' },
+} as const;
 
 function Pieces({ pieces, side, current }: { pieces: Piece[]; side: 'original' | 'revised'; current: number | null }) {
   return (
     <>
       {pieces.map((p, i) => {
         if (p.change === null) return <span key={i}>{p.text}</span>;
-        const isCurrent = p.change === current;
-        const common = {
-          'data-change': p.change,
-          'data-current': isCurrent || undefined,
-          style: isCurrent ? { outline: '2px solid var(--chakra-colors-blue-solid)', outlineOffset: '1px', borderRadius: '2px' } : undefined,
-        };
-        if (p.marker)
-          return (
-            <Box as="span" key={i} {...common} display="inline-block" w="2px" h="1em" verticalAlign="text-bottom" bg={side === 'original' ? 'green.solid' : 'red.solid'} data-testid="diff-marker" />
-          );
+        const attrs = { 'data-change': p.change, 'data-current': p.change === current || undefined };
+        if (p.marker) return <span key={i} className="dv-marker" data-testid="diff-marker" {...attrs} />;
         return side === 'original' ? (
-          <Box as="del" key={i} {...common} bg="red.muted" color="red.fg" textDecorationThickness="1px" borderRadius="2px" data-testid="diff-del">
+          <del key={i} data-testid="diff-del" {...attrs}>
             {p.text}
-          </Box>
+          </del>
         ) : (
-          <Box as="ins" key={i} {...common} bg="green.muted" color="green.fg" textDecoration="none" borderRadius="2px" data-testid="diff-ins">
+          <ins key={i} data-testid="diff-ins" {...attrs}>
             {p.text}
-          </Box>
+          </ins>
         );
       })}
     </>
   );
 }
 
-const Cell = memo(function Cell({ row, side, current }: { row: SideBySideRow; side: 'original' | 'revised'; current: number | null }) {
+function Cell({ row, side, current }: { row: SideBySideRow; side: 'original' | 'revised'; current: number | null }) {
   const pieces = row[side];
   const paragraph = side === 'original' ? row.originalParagraph : row.revisedParagraph;
   return (
-    <Flex gap="2" px="3" py="1.5" bg={ROW_BG[row.status][side]} minH="8" data-testid={`diff-${side}`} data-status={row.status}>
-      <Text as="span" fontSize="xs" color="fg.subtle" minW="7" textAlign="right" pt="0.5" userSelect="none" aria-hidden>
+    <div className={`dv-cell dv-${side}`} data-testid={`diff-${side}`} data-status={row.status}>
+      <span className="dv-no" aria-hidden>
         {paragraph === null ? '' : paragraph + 1}
-      </Text>
-      <Text as="div" flex="1" minW="0" whiteSpace="pre-wrap" wordBreak="break-word" lineHeight="tall">
-        {pieces ? <Pieces pieces={pieces} side={side} current={current} /> : null}
-      </Text>
-    </Flex>
+      </span>
+      <div className="dv-text">{pieces ? <Pieces pieces={pieces} side={side} current={current} /> : null}</div>
+    </div>
+  );
+}
+
+/** One aligned row; re-renders only when the current difference enters or leaves it. */
+const Row = memo(function Row({ row, current }: { row: SideBySideRow; current: number | null }) {
+  return (
+    <div className="dv-row" data-testid="diff-row" data-status={row.status}>
+      <Cell row={row} side="original" current={current} />
+      <Cell row={row} side="revised" current={current} />
+    </div>
   );
 });
 
@@ -72,11 +86,42 @@ export function DiffView({ result }: { result: CompareResult }) {
 
   const step = useCallback((direction: 1 | -1) => setCurrent((c) => stepChange(total, c, direction)), [total]);
 
+  // Long documents render ROWS_PER_PAGE rows at a time: more as the end comes into view, or as far as
+  // the current difference when navigating.
+  const [limit, setLimit] = useState(ROWS_PER_PAGE);
+  const itemOfChange = useMemo(() => {
+    const at = new Map<number, number>();
+    items.forEach((item, k) => {
+      if (item.kind === 'row') for (const c of item.row.changes) at.set(c, k);
+    });
+    return at;
+  }, [items]);
+  const more = items.length - limit;
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (more <= 0 || !sentinel.current || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLimit((l) => l + ROWS_PER_PAGE);
+    }, { rootMargin: '600px' });
+    observer.observe(sentinel.current);
+    return () => observer.disconnect();
+  }, [more]);
+
+  // scroll to a newly chosen difference once its row is rendered
+  const scrollPending = useRef(false);
   useEffect(() => {
     if (current === null) return;
-    const el = root.current?.querySelector(`[data-change="${current}"]`);
-    el?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    scrollPending.current = true;
+    const at = itemOfChange.get(current);
+    if (at !== undefined && at >= limit) setLimit(at + ROWS_PER_PAGE);
   }, [current]);
+  useEffect(() => {
+    if (current === null || !scrollPending.current) return;
+    const el = root.current?.querySelector(`[data-change="${current}"]`);
+    if (!el) return;
+    scrollPending.current = false;
+    el.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }, [current, limit]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -141,7 +186,7 @@ export function DiffView({ result }: { result: CompareResult }) {
         </Text>
       ) : null}
 
-      <Box bg="panel" borderWidth="1px" borderRadius="xl" overflow="hidden">
+      <Box bg="panel" borderWidth="1px" borderRadius="xl" overflow="hidden" css={TABLE_CSS}>
         <Grid templateColumns="1fr 1fr" borderBottomWidth="1px" bg="bg.muted" fontSize="sm" fontWeight="semibold">
           <Text px="3" py="2" truncate data-testid="diff-original-name">
             {result.original_name ?? t`原文档`}
@@ -155,7 +200,7 @@ export function DiffView({ result }: { result: CompareResult }) {
             <Trans>两份文档的文字完全相同</Trans>
           </Text>
         ) : null}
-        {items.map((item) =>
+        {items.slice(0, limit).map((item) =>
           item.kind === 'fold' ? (
             <Flex key={`fold-${item.from}`} justify="center" py="1" bg="bg.subtle" borderTopWidth="1px">
               <Button size="xs" variant="ghost" onClick={() => setExpanded(new Set(expanded).add(item.from))} data-testid="diff-fold">
@@ -163,14 +208,16 @@ export function DiffView({ result }: { result: CompareResult }) {
               </Button>
             </Flex>
           ) : (
-            <Grid key={item.row.index} templateColumns="1fr 1fr" borderTopWidth="1px" data-testid="diff-row" data-status={item.row.status}>
-              <Cell row={item.row} side="original" current={item.row.changes.includes(current ?? -1) ? current : null} />
-              <Box borderLeftWidth="1px">
-                <Cell row={item.row} side="revised" current={item.row.changes.includes(current ?? -1) ? current : null} />
-              </Box>
-            </Grid>
+            <Row key={item.row.index} row={item.row} current={current !== null && item.row.changes.includes(current) ? current : null} />
           ),
         )}
+        {more > 0 ? (
+          <Flex ref={sentinel} justify="center" py="2" borderTopWidth="1px">
+            <Button size="xs" variant="ghost" onClick={() => setLimit((l) => l + ROWS_PER_PAGE)} data-testid="diff-more">
+              <Trans>显示后面 {more} 行</Trans>
+            </Button>
+          </Flex>
+        ) : null}
       </Box>
     </Stack>
   );
