@@ -11,6 +11,15 @@ import { nowIso } from '../db';
 import { addGrant, LIMIT_TYPES, RIGHT_INFO, UNLIMITED } from './rights';
 
 export const ORDER_TTL_MS = 2 * 3600_000;
+/** At most this many orders per user in the window (each one is a call to the gateway). */
+export const ORDER_BURST_LIMIT = 20;
+export const ORDER_BURST_WINDOW_MS = 10 * 60_000;
+
+export async function recentOrderCount(db: Db, uid: number, windowMs: number): Promise<number> {
+  const since = new Date(Date.now() - windowMs).toISOString();
+  const row = await commerceDb(db).selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>', since).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 export interface ProductRight {
   user_right_type: number;

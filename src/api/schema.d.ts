@@ -789,7 +789,8 @@ export interface paths {
          *     interface (WeChat Pay API v3 Native), its QR code URL; the order and its QR code expire after 2 hours.
          *     Without WeChat Pay configured the order is still created, `configured` is false, `code_url` is empty and
          *     `msg` says payment is not configured: an administrator can confirm the order with the admin CLI
-         *     (`order paid ORDER_NO`). 404 for an unknown product or one no longer on sale.
+         *     (`order paid ORDER_NO`). 404 for an unknown product or one no longer on sale; 429 after 20 orders in
+         *     10 minutes.
          */
         get: operations["getPayWxNativePrepay"];
         put?: never;
@@ -811,7 +812,7 @@ export interface paths {
          * A fresh QR code for an unpaid order
          * @description The caller's order (404 for another user's). While its QR code has more than a minute left, the same one;
          *     otherwise the old order is closed and a new order for the same product and quantity is returned (a new
-         *     `order_no`). 409 when the order is paid or refunded.
+         *     `order_no`; 429 after 20 orders in 10 minutes). 409 when the order is paid or refunded.
          */
         get: operations["getPayWxQrcodeRefresh"];
         put?: never;
@@ -5176,6 +5177,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -5201,6 +5203,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

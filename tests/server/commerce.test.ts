@@ -280,6 +280,21 @@ describe('WeChat Pay Native', () => {
   });
 });
 
+describe('order burst limit', () => {
+  it('refuses a 21st order within 10 minutes with 429 and creates nothing more', async () => {
+    const token = await register(plain, '13900000045');
+    const id = await productId(plain, token, 'words_1m');
+    for (let i = 0; i < 20; i++) expect((await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, token)).status).toBe(200);
+    const refused = await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, token);
+    expect(refused.status).toBe(429);
+    expect(refused.json).toEqual({ code: 429, msg: '下单过于频繁，请稍后再试', result: null });
+    expect((await call(plain.app, 'GET', '/user/right_order/v1/get_list?size=100', undefined, token)).json.result.total).toBe(20);
+    // another user is not affected
+    const other = await register(plain, '13900000046');
+    expect((await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, other)).status).toBe(200);
+  });
+});
+
 describe('orders list', () => {
   it('pages the caller\'s orders newest first', async () => {
     const all = (await call(paid.app, 'GET', '/user/right_order/v1/get_list?size=100', undefined, alice)).json.result;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest, conflict, envelope, notFound } from '../../errors';
-import { closeOrder, createOrder, findOrder, findOwnOrder, findProduct, markOrderPaid, OrderProblem, orderView, setCodeUrl, type OrderRow } from '../../services/orders';
+import { AppError, badRequest, conflict, envelope, notFound, tooManyRequests } from '../../errors';
+import { closeOrder, createOrder, ORDER_BURST_LIMIT, ORDER_BURST_WINDOW_MS, recentOrderCount, findOrder, findOwnOrder, findProduct, markOrderPaid, OrderProblem, orderView, setCodeUrl, type OrderRow } from '../../services/orders';
 import { GatewayError, NotificationError } from '../../services/pay/provider';
 import { caller, type Operation } from '../types';
 
@@ -57,6 +57,7 @@ export const payOperations: Record<string, Operation> = {
     const { product_id, quantity = 1 } = request.query as { product_id: number; quantity?: number };
     const product = await findProduct(request.server.db, Number(product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('商品不存在或已下架');
+    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT) throw tooManyRequests('下单过于频繁，请稍后再试');
     // Without a provider the order is still created: an administrator can confirm it (admin CLI `order paid`).
     const order = await createOrder(request.server.db, uid, product, Number(quantity), 'wechat');
     const ready = await prepay(request, order);
@@ -78,6 +79,7 @@ export const payOperations: Record<string, Operation> = {
     await provider.closeOrder(order.order_no).catch((err) => request.log.warn({ err }, 'WeChat Pay close failed'));
     const product = await findProduct(request.server.db, Number(order.product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('商品不存在或已下架');
+    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT) throw tooManyRequests('下单过于频繁，请稍后再试');
     const fresh = await prepay(request, await createOrder(request.server.db, uid, product, Number(order.quantity), 'wechat'));
     return envelope(prepayResult(fresh, true));
   },
