@@ -10,7 +10,7 @@ import { notFound } from '../errors';
 /**
  * Built-in word libraries (spec: /user/get_word_library, /user/select_word_library): lexicons of a domain
  * written by the team as `server/word-libraries/<id>-<key>.tsv`. Each file starts with `# key: value`
- * header lines (id, name, name_en, name_hk, description, source), then a `word<TAB>type<TAB>correct` header and
+ * header lines (id, name, name_en, name_hk, description, description_en, description_hk, source), then a `word<TAB>type<TAB>correct` header and
  * one entry a line, with the personal dictionary's type codes (5 wrong word + correct, 1 allowed, 4 sensitive,
  * 9 key word). A selected library applies to the user's checks exactly like their own dictionary entries.
  */
@@ -27,6 +27,8 @@ export interface WordLibrary {
   name_en: string;
   name_hk: string;
   description: string;
+  description_en: string;
+  description_hk: string;
   source: string;
   entries: LibraryEntry[];
   /** Changes with the file's content (part of the dictionary fingerprint). */
@@ -79,6 +81,8 @@ export function parseLibrary(text: string, file = 'library'): WordLibrary {
     name_en: meta.name_en || meta.name,
     name_hk: meta.name_hk || meta.name,
     description: meta.description ?? '',
+    description_en: meta.description_en || meta.description || '',
+    description_hk: meta.description_hk || meta.description || '',
     source: meta.source,
     entries,
     version: createHash('sha1').update(text).digest('hex').slice(0, 12),

@@ -5364,6 +5364,8 @@ export interface operations {
                             name_en: string;
                             name_hk: string;
                             description: string;
+                            description_en: string;
+                            description_hk: string;
                             /** @description Where the entries come from (the header of the library file). */
                             source: string;
                             /** @description Entries of every type. */

@@ -5,6 +5,8 @@ import { http, listen, runCheck, SocketClient } from './proofread-support';
 import { checkerPool } from '../../server/services/checker/pool';
 import { listDownloads } from '../../server/services/downloads';
 import { parseLibrary, wordLibraries } from '../../server/services/word-libraries';
+import { loadUserDictionary } from '../../server/services/dictionary';
+import { Cluster, PG_BIN } from './pg-cluster';
 
 let t: TestApp;
 let alice: string;
@@ -18,7 +20,7 @@ afterAll(async () => t.close());
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-async function upload(token: string, filename: string, data: Buffer, type = 'text/plain', fields: Record<string, string> = {}) {
+async function upload(token: string, filename: string, data: Buffer, type = 'text/plain', fields: Record<string, string> = {}, target: TestApp = t) {
   const boundary = '----dict-import-boundary';
   const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   const payload = Buffer.concat([
@@ -27,7 +29,7 @@ async function upload(token: string, filename: string, data: Buffer, type = 'tex
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const res = await t.app.inject({
+  const res = await target.app.inject({
     method: 'POST',
     url: '/dict/v1/upload_words',
     headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
@@ -36,8 +38,8 @@ async function upload(token: string, filename: string, data: Buffer, type = 'tex
   return { status: res.statusCode, json: res.json() };
 }
 
-async function download(token: string, url: string) {
-  const res = await t.app.inject({ method: 'GET', url, headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` } });
+async function download(token: string, url: string, target: TestApp = t) {
+  const res = await target.app.inject({ method: 'GET', url, headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` } });
   return { status: res.statusCode, body: res.rawPayload, headers: res.headers, text: res.rawPayload.toString('utf8') };
 }
 
@@ -207,7 +209,7 @@ describe('word libraries', () => {
     const list = await call(t.app, 'GET', '/user/get_word_library', undefined, alice);
     expect(list.status).toBe(200);
     expect(list.json.result).toHaveLength(5);
-    expect(list.json.result[3]).toMatchObject({ id: 4, name: '医学', name_en: 'Medicine', selected: false });
+    expect(list.json.result[3]).toMatchObject({ id: 4, name: '医学', name_en: 'Medicine', name_hk: '醫學', description_en: expect.stringMatching(/medical/), selected: false });
     expect(list.json.result[3].word_count).toBe(list.json.result[3].wrong_count + list.json.result[3].allowed_count);
     expect((await call(t.app, 'POST', '/user/select_word_library', { library_ids: [4, 5] }, alice)).status).toBe(200);
     expect((await call(t.app, 'POST', '/user/select_word_library', { library_ids: [1, 99] }, alice)).status).toBe(404);
@@ -241,7 +243,7 @@ describe('word libraries change the very next real check', () => {
     await app.close();
   });
 
-  it('selecting 医学 flags 心率失常 and its allowed terms; unselecting removes it again', async () => {
+  it('selecting 医学 flags 心率失常 and 阿斯匹林 in the next check; a personal allowed word still wins; unselecting removes them', async () => {
     const text = '患者出现心率失常，遵医嘱服用阿斯匹林。';
     const flagged = (run: Awaited<ReturnType<typeof runCheck>>, word: string) => run.results[0].issues.find((i) => i.original === word);
     const plain = await runCheck(base, token, client, { text });
@@ -262,5 +264,40 @@ describe('word libraries change the very next real check', () => {
     const after = await runCheck(base, token, client, { text });
     expect(flagged(after, '心率失常')).toBeUndefined();
     expect(flagged(after, '阿斯匹林')).toBeUndefined();
+  }, 60_000);
+});
+
+describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () => {
+  const cluster = new Cluster();
+  let pg: TestApp;
+  beforeAll(async () => {
+    pg = await startTestApp({ databaseUrl: await cluster.start() });
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.close();
+    cluster.stop();
+  });
+
+  it('imports with duplicates (ON CONFLICT), keeps failures per user, exports, and applies a selected library', async () => {
+    const carol = await register(pg, '13900000024');
+    const dave = await register(pg, '13900000025');
+    expect((await call(pg.app, 'POST', '/dict/v1/add_one', { word: '已有词', type: 4 }, carol)).status).toBe(200);
+    const res = await upload(carol, 'pg.csv', Buffer.from('word,type,correct\n已有词,4,\n新错词,5,新对词\n新错词,5,新对词\n'), 'text/csv', {}, pg);
+    expect(res.json.result).toMatchObject({ total: 3, added: 1, failed: 2 });
+    expect((await download(carol, '/dict/down_words_failed_to_upload', pg)).text).toContain('词库中已有该词');
+    expect((await download(dave, '/dict/down_words_failed_to_upload', pg)).status).toBe(404);
+    const exported = await download(carol, '/dict/v1/export_words?format=xlsx', pg);
+    expect(exported.status).toBe(200);
+    expect((await upload(dave, 'from-carol.xlsx', exported.body, XLSX, {}, pg)).json.result).toMatchObject({ added: 2, failed: 0 });
+
+    const uid = (await call(pg.app, 'GET', '/user/user_info', undefined, dave)).json.result.uid;
+    const before = await loadUserDictionary(pg.app.db, uid);
+    expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [5, 4] }, dave)).status).toBe(200);
+    const after = await loadUserDictionary(pg.app.db, uid);
+    expect(after.fingerprint).not.toBe(before.fingerprint);
+    expect(after.wrongWords).toEqual(expect.arrayContaining([expect.objectContaining({ word: '心率失常', correct: '心律失常' }), expect.objectContaining({ word: '取保侯审', correct: '取保候审' })]));
+    expect(after.allowedWords).toContain('表见代理');
+    expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [] }, dave)).status).toBe(200);
+    expect((await loadUserDictionary(pg.app.db, uid)).fingerprint).toBe(before.fingerprint);
   }, 60_000);
 });

@@ -153,6 +153,8 @@ export const dictOperations: Record<string, Operation> = {
         name_en: l.name_en,
         name_hk: l.name_hk,
         description: l.description,
+        description_en: l.description_en,
+        description_hk: l.description_hk,
         source: l.source,
         word_count: l.entries.length,
         wrong_count: l.entries.filter((e) => e.type === 5).length,

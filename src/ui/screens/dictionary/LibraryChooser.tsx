@@ -20,6 +20,7 @@ export function LibraryChooser() {
     },
   });
   const nameOf = (l: WordLibrary) => (i18n.locale === 'en' ? l.name_en : i18n.locale === 'hk' ? l.name_hk : l.name);
+  const descriptionOf = (l: WordLibrary) => (i18n.locale === 'en' ? l.description_en : i18n.locale === 'hk' ? l.description_hk : l.description);
   const toggle = (l: WordLibrary, on: boolean) => {
     const ids = (libraries.data ?? []).filter((x) => (x.id === l.id ? on : x.selected)).map((x) => x.id);
     select.mutate(ids);
@@ -73,7 +74,7 @@ export function LibraryChooser() {
                   </Flex>
                 </Checkbox.Label>
                 <Text fontSize="xs" color="fg.muted">
-                  {l.description}
+                  {descriptionOf(l)}
                 </Text>
               </Stack>
             </Checkbox.Root>
