@@ -55,26 +55,26 @@ describe('/redemption', () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/redemption`);
     const balance = page.getByTestId('redemption-balance');
-    await expect.poll(async () => digits(await balance.textContent())).toBe(20000);
+    await expect.poll(async () => digits(await balance.textContent()), { timeout: 10_000 }).toBe(20000);
 
     const input = page.getByRole('form', { name: '兑换码' }).locator('input[name="code"]');
     // typed sloppily: lower case, no dashes
     await input.fill(code.replace(/-/g, '').toLowerCase());
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByTestId('redemption-success').textContent()).toContain('高速校对字数 × 5,000');
-    await expect.poll(async () => digits(await balance.textContent())).toBe(25000);
+    await expect.poll(() => page.getByTestId('redemption-success').textContent(), { timeout: 10_000 }).toContain('高速校对字数：5,000 字');
+    await expect.poll(async () => digits(await balance.textContent()), { timeout: 10_000 }).toBe(25000);
     await page.screenshot({ path: screenshotPath('redemption-light.png') });
 
     // the same code again: refused with the spec's words, nothing granted
     await input.fill(code);
     await input.press('Enter');
-    await expect.poll(() => page.getByTestId('redemption-error').textContent()).toContain('您已兑换过该兑换码');
+    await expect.poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 }).toContain('您已兑换过该兑换码');
     expect(digits(await balance.textContent())).toBe(25000);
 
     // the workbench's own quota display agrees
     await page.getByRole('link', { name: '返回工作台' }).click();
     await page.getByTestId('home-screen').waitFor();
-    await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent())).toBe(25000);
+    await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 }).toBe(25000);
   }, 60_000);
 
   it('says clearly when a code does not exist or is malformed, in light and dark, in cn and en', async () => {
@@ -83,13 +83,13 @@ describe('/redemption', () => {
     const input = page.locator('input[name="code"]');
     await input.fill('ab');
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByText('兑换码格式不正确').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('兑换码格式不正确').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await input.fill('AAAA-BBBB-CCCC-DDDD');
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByTestId('redemption-error').textContent()).toContain('兑换码不存在，请检查后重新输入');
+    await expect.poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 }).toContain('兑换码不存在，请检查后重新输入');
 
     await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+    await expect.poll(() => page.evaluate(() => document.documentElement.className), { timeout: 10_000 }).toContain('dark');
     const colors = await page.getByTestId('redemption-error').evaluate((el) => {
       const s = getComputedStyle(el);
       return { fg: s.color, bg: s.backgroundColor };
@@ -99,14 +99,14 @@ describe('/redemption', () => {
     await page.getByTestId('theme-light').click();
 
     await page.getByTestId('language-switch').selectOption('en');
-    await expect.poll(() => page.getByTestId('redeem-submit').textContent()).toBe('Redeem');
+    await expect.poll(() => page.getByTestId('redeem-submit').textContent(), { timeout: 10_000 }).toBe('Redeem');
     await input.fill('AAAA-BBBB-CCCC-EEEE');
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByTestId('redemption-error').textContent()).toContain('This code does not exist');
+    await expect.poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 }).toContain('This code does not exist');
     await page.getByTestId('language-switch').selectOption('hk');
-    await expect.poll(() => page.getByTestId('redeem-submit').textContent()).toBe('立即兌換');
+    await expect.poll(() => page.getByTestId('redeem-submit').textContent(), { timeout: 10_000 }).toBe('立即兌換');
     await page.getByTestId('language-switch').selectOption('cn');
-    await expect.poll(() => page.getByTestId('redeem-submit').textContent()).toBe('立即兑换');
+    await expect.poll(() => page.getByTestId('redeem-submit').textContent(), { timeout: 10_000 }).toBe('立即兑换');
   }, 60_000);
 });
 
@@ -123,7 +123,8 @@ describe('/download and /share', () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/download`);
     const row = page.getByTestId('download-row');
-    await expect.poll(() => row.count()).toBe(1);
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('校对结果.txt');
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /下载/ }).click()]);
     expect(download.suggestedFilename()).toBe('校对结果.txt');
@@ -135,10 +136,10 @@ describe('/download and /share', () => {
   it('grants the speed-up bonus for the first share of the day', async () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/share`);
-    await expect.poll(() => page.getByTestId('share-today').textContent()).toBe('今日奖励可领取');
+    await expect.poll(() => page.getByTestId('share-today').textContent(), { timeout: 10_000 }).toBe('今日奖励可领取');
     await page.getByTestId('share-link').click();
-    await expect.poll(() => page.getByTestId('share-today').textContent()).toBe('今日奖励已领取');
+    await expect.poll(() => page.getByTestId('share-today').textContent(), { timeout: 10_000 }).toBe('今日奖励已领取');
     await page.goto(`${baseUrl}/workbench/`);
-    await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent())).toBe(30000);
+    await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 }).toBe(30000);
   }, 60_000);
 });

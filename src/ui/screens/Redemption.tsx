@@ -9,6 +9,7 @@ import { queryKeys, userRightQuery, userRightTypes } from '../../api/queries';
 import { redeemCode, type GrantedRight } from '../../api/rewards';
 import { useSession } from '../app-actor';
 import { ShellControls } from '../layout/ShellControls';
+import { formatAmount, rightTitle } from './commerce/labels';
 
 const CODE_PATTERN = /^[A-Za-z0-9-]{4,64}$/;
 
@@ -151,11 +152,17 @@ function Granted({ rights }: { rights: GrantedRight[] }) {
         </Alert.Title>
         <Alert.Description>
           <List.Root ps="4">
-            {rights.map((r) => (
-              <List.Item key={r.user_right_type}>
-                {r.title} × {i18n.number(r.num)}
-              </List.Item>
-            ))}
+            {rights.map((r) => {
+              const title = rightTitle(i18n, r.user_right_type, r.title);
+              const amount = formatAmount(i18n, r.user_right_type, r.num);
+              return (
+                <List.Item key={r.user_right_type}>
+                  <Trans>
+                    {title}：{amount}
+                  </Trans>
+                </List.Item>
+              );
+            })}
           </List.Root>
         </Alert.Description>
       </Alert.Content>
