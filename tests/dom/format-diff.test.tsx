@@ -202,4 +202,14 @@ describe('screens in the app', () => {
     await waitFor(() => expect(screen.getByTestId('diff-original-drop-name').textContent).toContain('b.docx'));
     expect(screen.getByTestId('diff-revised-drop-name').textContent).toContain('a.txt');
   });
+
+  it('speaks English and Traditional Chinese', async () => {
+    renderApp({ path: '/diff', locale: 'en' });
+    await screen.findByText('Choose two documents to compare');
+    expect(screen.getByTestId('diff-compare').textContent).toContain('Compare');
+    cleanup();
+    renderApp({ path: '/format', locale: 'hk' });
+    await screen.findByText('還沒有檢查結果');
+    expect(screen.getByText('格式範本')).toBeTruthy();
+  });
 });
