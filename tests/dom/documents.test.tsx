@@ -110,6 +110,8 @@ describe('document list', () => {
     await waitFor(() => expect(row.getAttribute('data-phase')).toBe('queued'));
     // (jsdom's File does not survive into Node's FormData intact; the e2e test checks the real upload)
     expect(uploaded!.get('file')).toBeTruthy();
+    // checked in the interface's variant of Chinese
+    expect(uploaded!.get('lang')).toBe('cn');
     const flag = (status: string, progress: number, issues = 0) =>
       app.triggers.socket({ type: 'socket message received', message: { type: 2, cmd: 1, status: 200, index: progress + 1, data: { id: 11, status, progress, issue_count: issues } } as never });
     act(() => flag('running', 50));

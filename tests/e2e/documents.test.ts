@@ -6,7 +6,7 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, setRights, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -17,6 +17,21 @@ let browser: BrowserSession;
 
 // sentences with errors the engine catches (the same as the text proofreading test)
 const LINES = ['他的成积很好。', '他跑的很快。', '这个这个问题很重要。'];
+
+/** A ~200-page document (616 characters per GB/T 9704 page): headings every 20 paragraphs, an error in each. */
+async function longDocx(pages: number): Promise<{ data: Buffer; chars: number }> {
+  const sentences = ['他的成积很好，大家都为他高兴。', '我们在次讨论了这个方案的细节。', '会议决定下周继续推进各项工作。', '这个这个问题需要尽快解决。', '请各部门按时报送材料，不得延误。'];
+  const children: Paragraph[] = [new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun('年度工作报告')] })];
+  let chars = 0;
+  for (let n = 1; chars < pages * 616; n++) {
+    if (n % 20 === 1) children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(`第${Math.ceil(n / 20)}部分`)] }));
+    let text = `${n}．`;
+    for (let k = 0; text.length < 120; k++) text += sentences[(n + k) % sentences.length];
+    chars += text.length;
+    children.push(new Paragraph({ children: [new TextRun(text)] }));
+  }
+  return { data: await Packer.toBuffer(new Document({ sections: [{ children }] })), chars };
+}
 
 async function generatedDocx(): Promise<Buffer> {
   const font = { eastAsia: '宋体', ascii: 'Times New Roman', hAnsi: 'Times New Roman' };
@@ -177,13 +192,57 @@ describe('documents in Chromium', () => {
     await other.close();
   });
 
-  it('deletes the document after confirming', async () => {
+  it('checks a 200-page document with visible progress and opens it in the editor', async () => {
     const { page } = browser;
+    // a free account may check 20,000 characters per document: this one may check the whole report
+    setRights(dataDir, phone, { 64: 1_000_000 });
+    const { data, chars } = await longDocx(200);
+    await page.goto(`${baseUrl}/workbench/document`);
+    await page.getByTestId('documents-screen').waitFor();
+    const started = Date.now();
+    await page.getByTestId('upload-input').setInputFiles({ name: '年度工作报告.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: data });
+    const row = page.getByTestId('upload-row').filter({ hasText: '年度工作报告.docx' });
+    // progress shows while the server checks it
+    await expect.poll(() => row.getAttribute('data-phase'), { timeout: 60_000 }).toMatch(/processing|done/);
+    await expect.poll(() => row.getAttribute('data-phase'), { timeout: 170_000, interval: 500 }).toBe('done');
+    const checked = Date.now() - started;
+    const opening = Date.now();
+    await row.getByTestId('upload-open').click();
+    const view = page.getByTestId('document-view');
+    await view.locator('mark').first().waitFor({ timeout: 30_000 });
+    const opened = Date.now() - opening;
+    const marks = await view.locator('mark').count();
+    console.log(`200-page document: ${chars} characters, upload -> done ${(checked / 1000).toFixed(1)} s, editor open ${(opened / 1000).toFixed(2)} s, ${marks} findings marked`);
+    expect(marks).toBeGreaterThan(100);
+    expect(Number(await page.getByTestId('finding-count').textContent())).toBe(marks);
+    // the issue's bound for opening the editor
+    expect(opened).toBeLessThan(10_000);
+    // moving to the next finding stays quick on a long document
+    const stepStart = Date.now();
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.locator('[data-testid="finding-item"][data-selected]').waitFor();
+    await expect.poll(() => view.locator('mark[data-selected]').count()).toBe(1);
+    console.log(`200-page document: next finding selected in ${Date.now() - stepStart} ms`);
+    // accepting re-renders the document with its marks
+    const acceptStart = Date.now();
+    await page.keyboard.press('Alt+Enter');
+    await expect.poll(async () => Number(await page.getByTestId('finding-count').textContent())).toBe(marks - 1);
+    await expect.poll(() => view.locator('mark').count()).toBe(marks - 1);
+    console.log(`200-page document: fix accepted and document re-rendered in ${Date.now() - acceptStart} ms`);
     await page.getByTestId('editor-back').click();
     await page.waitForURL(`${baseUrl}/workbench/document`);
-    const row = page.getByTestId('document-row').filter({ hasText: '期末总结.docx' });
-    await row.getByTestId('document-delete').click();
-    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+  }, 240_000);
+
+  it('deletes the documents after confirming', async () => {
+    const { page } = browser;
+    // (the previous test went back from the editor to the list)
+    await page.waitForURL(`${baseUrl}/workbench/document`);
+    for (const name of ['期末总结.docx', '年度工作报告.docx']) {
+      const row = page.getByTestId('document-row').filter({ hasText: name });
+      await row.getByTestId('document-delete').click();
+      await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+      await row.waitFor({ state: 'detached' });
+    }
     await page.getByTestId('documents-empty').waitFor();
   });
 });

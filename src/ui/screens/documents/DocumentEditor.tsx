@@ -228,6 +228,14 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     return () => window.removeEventListener('keydown', onKey);
   }, [step, accept, ignore, selected, editable, send]);
 
+  // the selected mark is flagged in place (a long document has thousands of marks: no re-render, no new styles)
+  useEffect(() => {
+    const root = view.current;
+    if (!root) return;
+    root.querySelector('mark[data-selected]')?.removeAttribute('data-selected');
+    if (selectedId) root.querySelector(`mark[data-finding="${attr(selectedId)}"]`)?.setAttribute('data-selected', '');
+  }, [selectedId, rendered, editing]);
+
   const onViewClick = (e: MouseEvent<HTMLDivElement>) => {
     const mark = (e.target as HTMLElement).closest('mark[data-finding]');
     if (!mark) return;
@@ -452,7 +460,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
                 },
                 '& mark[data-level="2"]': { bg: 'orange.subtle', borderColor: 'orange.solid' },
                 '& mark[data-level="3"]': { bg: 'blue.subtle', borderColor: 'blue.solid' },
-                ...(selectedId ? { [`& mark[data-finding="${selectedId.replace(/"/g, '')}"]`]: { outline: '2px solid', outlineColor: 'blue.solid', bg: 'blue.muted' } } : {}),
+                '& mark[data-selected]': { outline: '2px solid', outlineColor: 'blue.solid', bg: 'blue.muted' },
               }}
               dangerouslySetInnerHTML={{ __html: rendered?.html ?? '' }}
             />

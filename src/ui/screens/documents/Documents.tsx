@@ -164,7 +164,8 @@ export default function Documents() {
 
   const choose = (files: FileList | File[] | null) => {
     if (!files || files.length === 0) return;
-    uploads.send({ type: 'files chosen', files: [...files] });
+    // checked in the interface's variant of Chinese (hk: Traditional)
+    uploads.send({ type: 'files chosen', files: [...files], fields: { lang: locale === 'hk' ? 'hk' : 'cn' } });
     setNum(1);
     // uploaded rows appear once the server answered
     setTimeout(() => void queryClient.invalidateQueries({ queryKey: documentsKey }), 800);
