@@ -131,6 +131,14 @@ describe('/download and /share', () => {
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path, 'utf8')).toBe('他跑得很快。\n');
+    await page.getByTestId('theme-dark').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.className), { timeout: 10_000 }).toContain('dark');
+    await page.screenshot({ path: screenshotPath('downloads-dark.png') });
+    await page.goto(`${baseUrl}/workbench/user`);
+    await page.getByTestId('api-key-card').waitFor();
+    await page.getByTestId('wechat-unconfigured').waitFor();
+    await page.screenshot({ path: screenshotPath('user-dark.png'), fullPage: true });
+    await page.getByTestId('theme-light').click();
   }, 60_000);
 
   it('grants the speed-up bonus for the first share of the day', async () => {
@@ -139,6 +147,7 @@ describe('/download and /share', () => {
     await expect.poll(() => page.getByTestId('share-today').textContent(), { timeout: 10_000 }).toBe('今日奖励可领取');
     await page.getByTestId('share-link').click();
     await expect.poll(() => page.getByTestId('share-today').textContent(), { timeout: 10_000 }).toBe('今日奖励已领取');
+    await page.screenshot({ path: screenshotPath('share-light.png') });
     await page.goto(`${baseUrl}/workbench/`);
     await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 }).toBe(30000);
   }, 60_000);
