@@ -99,9 +99,15 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
                 <List.Root ps="4" fontSize="sm" data-testid="dict-import-failures">
                   {summary.failures.map((f) => (
                     <List.Item key={`${f.line}-${f.word}`}>
-                      <Trans>
-                        第 {f.line} 行 {f.word ? `「${f.word}」` : ''}：{f.reason}
-                      </Trans>
+                      {f.word ? (
+                        <Trans>
+                          第 {f.line} 行「{f.word}」：{f.reason}
+                        </Trans>
+                      ) : (
+                        <Trans>
+                          第 {f.line} 行：{f.reason}
+                        </Trans>
+                      )}
                     </List.Item>
                   ))}
                 </List.Root>
