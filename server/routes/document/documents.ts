@@ -6,10 +6,9 @@ import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { contentFromHtml, contentFromText, htmlBlocks, normalizeText, openIssues, trackedParagraphs, validateFixes, type Fix, type Ignored } from '../../services/documents/content';
-import { buildTrackedDocx, htmlToDocx } from '../../services/documents/docx-export';
 import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
-import { checkUpload } from '../../services/documents/read';
+import { checkUpload, cleanDocxInWorker, trackedDocxInWorker } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation } from '../types';
@@ -263,8 +262,8 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
       .where('uid', '=', Number(row.uid))
       .executeTakeFirst();
     const paragraphs = trackedParagraphs(htmlBlocks(row.html), fixesOf(row), openIssues(issuesOf(row), ignoredOf(row)));
-    buffer = await buildTrackedDocx(paragraphs, { title, author: user?.name || '校对' });
-  } else buffer = await htmlToDocx(row.html, title);
+    buffer = await trackedDocxInWorker(paragraphs, { title, author: user?.name || '校对', date: new Date() });
+  } else buffer = await cleanDocxInWorker(row.html, title);
   const fileName = `${title.replace(/[\\/:*?"<>|\r\n]+/g, '_')}${mode === 'tracked' ? '（修订）' : ''}.docx`;
   // kept in the download center too (7 days), so the export can be fetched again from there
   await recordDownload(request.server.db, request.server.config.dataDir, Number(row.uid), { name: fileName, mime: DOCX_MIME, data: buffer });

@@ -7,7 +7,7 @@ import { checkService, splitUnits } from '../checker/jobs';
 import { countChars, refundRight, rightBalance, type Consumption } from '../rights';
 import { openIssues, type Fix, type Ignored, type StoredIssue } from './content';
 import { wordCount } from './load';
-import { readDocument, type UploadKind } from './read';
+import { readInWorker, type UploadKind } from './read';
 
 export interface DocumentsTable {
   id: Generated<number>;
@@ -76,6 +76,8 @@ interface Active {
   id: number;
   aborted: boolean;
   done: Promise<void>;
+  /** stops the reader worker while the file is being read */
+  onAbort?: () => void;
 }
 
 /** Failure that ends a job with a readable message (and refunds the upload). */
@@ -127,6 +129,7 @@ export class DocumentQueue {
     const job = this.active.get(id);
     if (!job) return;
     job.aborted = true;
+    job.onAbort?.();
     checkService(this.app).cancelGroup(group(id));
     await job.done;
   }
@@ -188,7 +191,7 @@ export class DocumentQueue {
       if (row.html === null || text === null) {
         const file = await docsDb(db).selectFrom('document_files').select('data').where('document_id', '=', job.id).executeTakeFirst();
         if (!file) throw new JobFailure('文档文件已丢失，请重新上传 (the uploaded file is missing)');
-        const content = await readDocument({ filename: row.name, mimetype: '', data: Buffer.from(file.data) }, row.file_type as UploadKind);
+        const content = await readInWorker({ filename: row.name, mimetype: '', data: Buffer.from(file.data) }, row.file_type as UploadKind, job);
         if (job.aborted) return;
         if (!content.text.trim()) throw new JobFailure('文档没有可校对的文字 (the document has no text)');
         const chars = countChars(content.text);
