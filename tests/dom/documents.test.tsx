@@ -146,6 +146,17 @@ describe('document list', () => {
   });
 });
 
+describe('document screens in en and hk', () => {
+  it.each([
+    ['en', 'Upload documents', 'No documents yet'],
+    ['hk', '上載文件', '還沒有文件'],
+  ] as const)('shows the list in %s', async (locale, upload, empty) => {
+    renderApp({ path: '/document', locale, handlers: documentsApi([]).handlers });
+    expect((await screen.findByTestId('documents-empty')).textContent).toContain(empty);
+    expect(screen.getByTestId('upload-button').textContent).toContain(upload);
+  });
+});
+
 describe('document editor', () => {
   const editorApi = () => {
     const handlers: Record<string, FakeHandler> = {
