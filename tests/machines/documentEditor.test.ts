@@ -131,7 +131,7 @@ describe('document editor machine', () => {
     const actor = createActor(
       documentEditorMachine.provide({
         actors: {
-          load: fromPromise(async ({ input }: { input: { shareId: string | null } }) => {
+          load: fromPromise(async ({ input }: { input: { id: number | null; shareId: string | null } }) => {
             expect(input.shareId).toBe('share-abcdefgh');
             return doc;
           }),
