@@ -130,7 +130,9 @@ describe('upload -> job -> findings', () => {
   it('.txt (GB18030 too) and .md are read; markdown headings stay headings', async () => {
     const txt = await upload(alice, '说明.txt', Buffer.from(`标题\r\n\r\n${TYPO}\r\n第二段。`));
     const md = await upload(alice, 'readme.md', Buffer.from(`# 标题\n\n${TYPO}\n\n- 列表项\n`));
-    expect([txt.status, md.status]).toEqual([200, 200]);
+    const gbk = await upload(alice, 'gbk.txt', Buffer.from('d6d0cec4b2e2cad4a1a3', 'hex'));
+    expect([txt.status, md.status, gbk.status]).toEqual([200, 200, 200]);
+    expect(await settle(alice, gbk.json.result.id)).toMatchObject({ status: 'done', text: '中文测试。' });
     const a = await settle(alice, txt.json.result.id);
     const b = await settle(alice, md.json.result.id);
     expect(a).toMatchObject({ status: 'done', file_type: 'txt', text: `标题\n${TYPO}\n第二段。` });
@@ -317,6 +319,13 @@ describe('list, delete, cancel, ownership', () => {
       expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
       await new Promise((r) => setTimeout(r, 300));
       expect((await get(token, id)).json.result.status).toBe('cancelled');
+
+      // deleting an unfinished job stops it and gives the upload back too
+      const again2 = await upload(token, 'long2.txt', Buffer.from(`再来${text}`));
+      const removed = await call(t.app, 'POST', '/misscut/document/v1/delete', { ids: [again2.json.result.id] }, token);
+      expect(removed.json.result).toEqual({ count: 1 });
+      expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
+      expect((await get(token, again2.json.result.id)).status).toBe(404);
 
       const small = await upload(token, 'small.txt', Buffer.from(TYPO));
       await settle(token, small.json.result.id);
