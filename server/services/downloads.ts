@@ -138,6 +138,13 @@ export async function openDownload(db: Db, dataDir: string, uid: number, id: num
   return { ...toView(row), stream: createReadStream(path) };
 }
 
+/** Deletes one of the user's files (row and bytes); 404 for unknown ids and other users' files. */
+export async function deleteDownload(db: Db, dataDir: string, uid: number, id: number): Promise<void> {
+  const row = await downloadsDb(db).deleteFrom('downloads').where('id', '=', id).where('uid', '=', uid).returning('file_key').executeTakeFirst();
+  if (!row) throw notFound(GONE);
+  await unlink(join(downloadsDir(dataDir), row.file_key)).catch(() => {});
+}
+
 /** Deletes expired rows and their files (in batches); returns how many were removed. */
 export async function cleanupExpiredDownloads(db: Db, dataDir: string, now = nowIso()): Promise<number> {
   let removed = 0;

@@ -12,3 +12,7 @@ export async function downloadPage(num: number, size: number, options: UnwrapOpt
 export async function downloadFile(id: number): Promise<Blob> {
   return unwrap(api.GET('/user/download/file', { params: { query: { id } }, parseAs: 'blob' })) as Promise<Blob>;
 }
+
+export async function deleteDownload(id: number): Promise<void> {
+  await unwrap(api.POST('/user/download/delete', { body: { id } }));
+}

@@ -74,7 +74,6 @@ export const specCalls: Record<string, readonly Call[]> = {
     ['post', '/dict/v1/add_one'],
     ['post', '/dict/v1/delete_all_word'],
     ['get', '/dict/down_words_failed_to_upload'],
-  ['get', '/user/download/file'],
   ],
   Team: [
     ['post', '/enterprise/v1/team-application'],
@@ -174,6 +173,7 @@ export const addedCalls: readonly Call[] = [
   ['post', '/misscut/document/v1/export'],
   ['get', '/user/download/page'],
   ['get', '/user/download/file'],
+  ['post', '/user/download/delete'],
   ['get', '/pay/wx/config'],
   ['post', '/pay/wx/notify'],
   ['get', '/user/sharing_info'],

@@ -99,6 +99,26 @@ describe('/download', () => {
   });
 });
 
+describe('/download: delete', () => {
+  it('deletes a file after confirmation and refreshes the list', async () => {
+    let files = [{ id: 5, name: '旧导出.xlsx', mime: 'application/octet-stream', size: 10, created_at: '2026-11-20T08:00:00.000Z', expires_at: '2026-11-27T08:00:00.000Z' }];
+    const app = renderApp({
+      path: '/download',
+      handlers: {
+        'GET /user/download/page': () => ok({ total: files.length, num: 1, size: 20, list: files }),
+        'POST /user/download/delete': () => {
+          files = [];
+          return ok(null, '删除成功');
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: '删除 旧导出.xlsx' }));
+    fireEvent.click(await screen.findByRole('button', { name: '确认' }));
+    await waitFor(() => expect(app.server.bodyOf('POST /user/download/delete')).toEqual([{ id: 5 }]));
+    expect(await screen.findByTestId('downloads-empty')).toBeTruthy();
+  });
+});
+
 describe('/share', () => {
   it('states the rule and records a share', async () => {
     let rewarded = false;

@@ -112,4 +112,19 @@ describe('download center', () => {
     rmSync(join(t.dataDir, 'downloads', key));
     expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, alice)).status).toBe(404);
   });
+
+  it("deletes the owner's file (row and bytes) and nobody else's", async () => {
+    const row = await recordDownload(t.app.db, t.dataDir, aliceUid, { name: 'bye.txt', mime: 'text/plain', data: 'bye' });
+    const key = (await downloadsDb(t.app.db).selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
+    expect((await call(t.app, 'POST', '/user/download/delete', { id: row.id }, bob)).status).toBe(404);
+    expect(filesOnDisk()).toContain(key);
+    expect((await call(t.app, 'POST', '/user/download/delete', { id: 'x' }, alice)).status).toBe(400);
+    expect((await call(t.app, 'POST', '/user/download/delete', {}, alice)).status).toBe(400);
+    expect((await call(t.app, 'POST', '/user/download/delete', { id: row.id })).status).toBe(401);
+    const done = await call(t.app, 'POST', '/user/download/delete', { id: row.id }, alice);
+    expect(done.json).toEqual({ code: 200, msg: '删除成功', result: null });
+    expect(filesOnDisk()).not.toContain(key);
+    expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, alice)).status).toBe(404);
+    expect((await call(t.app, 'POST', '/user/download/delete', { id: row.id }, alice)).status).toBe(404);
+  });
 });

@@ -1,6 +1,6 @@
 import { envelope } from '../../errors';
-import { listDownloads, openDownload } from '../../services/downloads';
-import { attachment, caller, type Operation } from '../types';
+import { deleteDownload, listDownloads, openDownload } from '../../services/downloads';
+import { attachment, bodyOf, caller, type Operation } from '../types';
 
 /** The download center: the caller's own files only (another user's id answers 404, like an unknown one). */
 export const downloadOperations: Record<string, Operation> = {
@@ -20,5 +20,12 @@ export const downloadOperations: Record<string, Operation> = {
       .header('content-disposition', attachment(file.name))
       .header('cache-control', 'private, no-store')
       .send(file.stream);
+  },
+
+  postUserDownloadDelete: async (request) => {
+    const { uid } = await caller(request);
+    const { id } = bodyOf<{ id: number }>(request);
+    await deleteDownload(request.server.db, request.server.config.dataDir, uid, id);
+    return envelope(null, '删除成功');
   },
 };

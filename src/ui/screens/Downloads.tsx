@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Box, Button, ButtonGroup, EmptyState, IconButton, Pagination, Skeleton, Stack, Table, Text, VStack } from '@chakra-ui/react';
-import { ChevronLeft, ChevronRight, Download, Inbox } from 'lucide-react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { downloadFile, downloadPage, type DownloadFile } from '../../api/downloads';
+import { Alert, Box, Button, ButtonGroup, EmptyState, HStack, IconButton, Pagination, Skeleton, Stack, Table, Text, VStack } from '@chakra-ui/react';
+import { ChevronLeft, ChevronRight, Download, Inbox, Trash2 } from 'lucide-react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { deleteDownload, downloadFile, downloadPage, type DownloadFile } from '../../api/downloads';
+import { notify } from '../../api/notify';
 import { queryKeys } from '../../api/queries';
+import { ConfirmDialog } from '../layout/ConfirmDialog';
 
 const PAGE_SIZE = 20;
 
@@ -127,7 +129,17 @@ export default function Downloads() {
 
 function FileRow({ file }: { file: DownloadFile }) {
   const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
   const fetchFile = useMutation({ mutationFn: () => downloadFile(file.id), onSuccess: (blob) => saveBlob(blob, file.name) });
+  const remove = useMutation({
+    mutationFn: () => deleteDownload(file.id),
+    onSuccess: () => {
+      setConfirming(false);
+      notify({ status: 'success', title: t`已删除` });
+      return queryClient.invalidateQueries({ queryKey: ['user', 'downloads'] });
+    },
+  });
   const when = (iso: string) => i18n.date(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Table.Row data-testid="download-row">
@@ -138,10 +150,24 @@ function FileRow({ file }: { file: DownloadFile }) {
       <Table.Cell whiteSpace="nowrap">{when(file.created_at)}</Table.Cell>
       <Table.Cell whiteSpace="nowrap">{when(file.expires_at)}</Table.Cell>
       <Table.Cell textAlign="end">
-        <Button size="xs" variant="outline" loading={fetchFile.isPending} onClick={() => fetchFile.mutate()} aria-label={t`下载 ${file.name}`}>
-          <Download size={14} aria-hidden />
-          <Trans>下载</Trans>
-        </Button>
+        <HStack gap="2" justify="flex-end">
+          <Button size="xs" variant="outline" loading={fetchFile.isPending} onClick={() => fetchFile.mutate()} aria-label={t`下载 ${file.name}`}>
+            <Download size={14} aria-hidden />
+            <Trans>下载</Trans>
+          </Button>
+          <IconButton size="xs" variant="ghost" colorPalette="red" onClick={() => setConfirming(true)} aria-label={t`删除 ${file.name}`}>
+            <Trash2 size={14} />
+          </IconButton>
+        </HStack>
+        <ConfirmDialog
+          open={confirming}
+          destructive
+          loading={remove.isPending}
+          title={t`删除「${file.name}」？`}
+          description={t`删除后无法恢复，需要时请重新导出。`}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => remove.mutate()}
+        />
       </Table.Cell>
     </Table.Row>
   );
