@@ -253,6 +253,8 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
   const { id, mode } = bodyOf<{ id: number; mode: 'clean' | 'tracked' }>(request);
   const row = await owned(request, id);
   if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，暂不能导出 (the document has not been read yet)');
+  // the comments are the findings: without a finished check they would be missing
+  if (mode === 'tracked' && row.status !== 'done') throw conflict('文档正在校对，请等校对完成后再导出修订版 (the check has not finished)');
   const title = row.name.replace(/\.[A-Za-z0-9]+$/, '');
   let buffer: Buffer;
   if (mode === 'tracked') {
