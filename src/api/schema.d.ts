@@ -1258,7 +1258,8 @@ export interface paths {
         /**
          * Export a document as .docx, clean or with tracked changes
          * @description Added (the editor's export). The owner's document (404 otherwise; 409 while the uploaded file has not been
-         *     read yet, and for `tracked` until the document's check is `done`) as a .docx (Content-Disposition attachment, the document's name with .docx, `（修订）` added for
+         *     read yet; a `tracked` export of a document being checked, e.g. right after a save, waits for the check up to
+         *     60 s and answers 409 if it is still not `done`) as a .docx (Content-Disposition attachment, the document's name with .docx, `（修订）` added for
          *     `tracked`); the file is also kept in the user's download center (`/user/download/page`):
          *
          *     - `clean`: the current content with headings, lists, tables and Chinese fonts (like html2doc/stream).

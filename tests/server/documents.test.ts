@@ -368,6 +368,12 @@ describe('editor: save, get, export, share', () => {
     );
     expect(save.status).toBe(200);
     expect(save.json.result).toMatchObject({ id, status: 'queued', edited: true, name: '编辑稿（改）.docx', text });
+    // a tracked export right after the save waits for the re-check, so every open finding is a comment
+    const right = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
+    expect(right.status).toBe(200);
+    const checked = (await get(alice, id)).json.result;
+    expect(checked.status).toBe('done');
+    expect(((await unzipXml(right.res.rawPayload)).comments.match(/<w:comment /g) ?? []).length).toBe(checked.issues.length);
     const after = await settle(alice, id);
     expect(after.status).toBe('done');
     expect(after.text).toBe(text);

@@ -249,9 +249,16 @@ async function save(request: FastifyRequest, reply: FastifyReply) {
   return envelope(detail((await loadRow(request.server.db, body.id))!), '已保存');
 }
 
+/** How long an export waits for a running check (e.g. the re-check right after a save) before answering 409. */
+const EXPORT_WAIT_MS = 60_000;
+
 async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
   const { id, mode } = bodyOf<{ id: number; mode: 'clean' | 'tracked' }>(request);
-  const row = await owned(request, id);
+  let row = await owned(request, id);
+  if (mode === 'tracked' && (row.status === 'queued' || row.status === 'running')) {
+    await request.server.documents.idle(id, EXPORT_WAIT_MS);
+    row = await owned(request, id);
+  }
   if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，暂不能导出 (the document has not been read yet)');
   // the comments are the findings: without a finished check they would be missing
   if (mode === 'tracked' && row.status !== 'done') throw conflict('文档正在校对，请等校对完成后再导出修订版 (the check has not finished)');

@@ -123,6 +123,12 @@ export class DocumentQueue {
     return this.pending.includes(id) || this.active.has(id);
   }
 
+  /** Waits (at most `ms`) until the document has no queued or running job in this process. */
+  async idle(id: number, ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.isActive(id) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   /** Stops a job (cancel, delete, new content) and waits until it no longer writes. */
   async abort(id: number): Promise<void> {
     this.pending = this.pending.filter((p) => p !== id);
