@@ -83,6 +83,35 @@ function settled(ref: DocumentEditorRef): Promise<boolean> {
   });
 }
 
+/**
+ * Resolves when the document's check has ended (done or failed) and the editor shows its result: the
+ * tracked export writes the open findings as comments, so it needs the re-check after a save to end. The
+ * socket's flag reloads the document; a reload every few seconds covers a missed message.
+ */
+function checkEnded(ref: DocumentEditorRef, timeoutMs = 180_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const ended = () => {
+      const s = ref.getSnapshot();
+      const status = s.context.doc?.status;
+      return s.matches({ ready: 'idle' }) && (status === 'done' || status === 'failed');
+    };
+    const finish = (ok: boolean) => {
+      sub.unsubscribe();
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    const sub = ref.subscribe(() => {
+      if (ended()) finish(true);
+    });
+    const poll = setInterval(() => ref.send({ type: 'reload' }), 3000);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    queueMicrotask(() => {
+      if (ended()) finish(true);
+    });
+  });
+}
+
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
   const { t, i18n } = useLingui();
   const app = AppActorContext.useActorRef();
@@ -258,6 +287,8 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     try {
       // the export reads the saved fixes: save first
       if (dirty && !(await save())) return;
+      // the comments are the open findings: a tracked export waits for the re-check of what was saved
+      if (mode === 'tracked' && !(await checkEnded(editor))) return;
       const blob = await exportDocument(doc.id, mode);
       const base = doc.name.replace(/\.[^.]+$/, '');
       download(blob, `${base}${mode === 'tracked' ? t`（修订）` : ''}.docx`);
@@ -322,7 +353,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
 
   const busy = doc.status === 'queued' || doc.status === 'running';
   // export and share need the first check done (a saved document being re-checked is fine)
-  const firstCheckPending = busy && !doc.edited;
+  const firstCheckPending = doc.status !== 'done' && !doc.edited;
   const shown = findings.length > CARDS_SHOWN ? [...findings.slice(0, CARDS_SHOWN), ...(selected && findings.indexOf(selected) >= CARDS_SHOWN ? [selected] : [])] : findings;
 
   return (

@@ -57,6 +57,11 @@ function UploadRow({ item, onDismiss, onOpen }: { item: UploadItem; onDismiss: (
   const error = useSelector(item.ref, (s) => s.context.error?.message ?? null);
   const job = useSelector(item.ref, (s) => s.context.job);
   const active = phase === 'uploading' || phase === 'queued' || phase === 'processing';
+  // the server answered (the document exists) or the job ended: the table shows it as it is now
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (phase !== 'idle' && phase !== 'uploading') void queryClient.invalidateQueries({ queryKey: documentsKey });
+  }, [phase, queryClient]);
   const palette = phase === 'failed' ? 'red' : phase === 'done' ? 'green' : phase === 'cancelled' ? 'gray' : 'blue';
   return (
     <Box borderWidth="1px" borderRadius="md" p="3" data-testid="upload-row" data-phase={phase} data-name={item.name}>
@@ -156,19 +161,12 @@ export default function Documents() {
   const page = useQuery({ queryKey: [...documentsKey, num, PAGE_SIZE], queryFn: () => documentPage(num, PAGE_SIZE) });
   useDocumentFlags();
 
-  // an upload that was accepted shows up in the table at once
-  const accepted = items.length;
-  useEffect(() => {
-    if (accepted) void queryClient.invalidateQueries({ queryKey: documentsKey });
-  }, [accepted, queryClient]);
 
   const choose = (files: FileList | File[] | null) => {
     if (!files || files.length === 0) return;
     // checked in the interface's variant of Chinese (hk: Traditional)
     uploads.send({ type: 'files chosen', files: [...files], fields: { lang: locale === 'hk' ? 'hk' : 'cn' } });
     setNum(1);
-    // uploaded rows appear once the server answered
-    setTimeout(() => void queryClient.invalidateQueries({ queryKey: documentsKey }), 800);
   };
 
   const onDrop = (e: DragEvent) => {
