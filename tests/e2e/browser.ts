@@ -1,5 +1,7 @@
 // Debian's Chromium driven by playwright-core (STACK.md "Browser tests"): never a downloaded browser.
 import Database from 'better-sqlite3';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,4 +92,32 @@ export const RESULTS_DIR = join(__dirname, '..', '..', 'test-results');
 export function screenshotPath(name: string): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   return join(RESULTS_DIR, name);
+}
+
+/**
+ * Registers a new account through the login page's 注册 form (SMS code read from the console
+ * provider's outbox) and waits for the workbench home.
+ */
+export async function registerInBrowser(page: Page, baseUrl: string, dataDir: string, phone: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/workbench/login`);
+  await page.getByRole('tab', { name: '注册' }).click();
+  const form = page.getByRole('form', { name: '注册' });
+  await form.locator('input[name="phone"]').fill(phone);
+  await form.getByRole('button', { name: '发送验证码' }).click();
+  const code = await waitForSmsCode(dataDir, phone, 'register');
+  await form.locator('input[name="code"]').fill(code);
+  await form.locator('input[name="password"]').fill(password);
+  await form.locator('input[name="confirm"]').fill(password);
+  await form.getByRole('button', { name: '注册并登录' }).click();
+  await page.waitForURL(`${baseUrl}/workbench/`);
+  await page.getByTestId('home-screen').waitFor();
+}
+
+/** The admin CLI in its own process on the e2e server's DATA_DIR, as an operator would run it; stdout lines. */
+export async function adminCli(dataDir: string, ...args: string[]): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
+    cwd: join(__dirname, '..', '..'),
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
+  return stdout.trim().split('\n');
 }

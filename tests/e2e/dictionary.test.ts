@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -18,18 +18,7 @@ const rowsOf = (page: BrowserSession['page']) => page.getByTestId('dict-row').ev
 beforeAll(async () => {
   browser = await openBrowser();
   const { page } = browser;
-  await page.goto(`${baseUrl}/workbench/login`);
-  await page.getByRole('tab', { name: '注册' }).click();
-  const form = page.getByRole('form', { name: '注册' });
-  await form.locator('input[name="phone"]').fill(phone);
-  await form.getByRole('button', { name: '发送验证码' }).click();
-  const code = await waitForSmsCode(dataDir, phone, 'register');
-  await form.locator('input[name="code"]').fill(code);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.locator('input[name="confirm"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '注册并登录' }).click();
-  await page.waitForURL(`${baseUrl}/workbench/`);
-  await page.getByTestId('home-screen').waitFor();
+  await registerInBrowser(page, baseUrl, dataDir, phone, PASSWORD);
 }, 60_000);
 
 afterAll(async () => {

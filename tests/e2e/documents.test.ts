@@ -6,7 +6,7 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, setRights, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -52,17 +52,7 @@ async function generatedDocx(): Promise<Buffer> {
 beforeAll(async () => {
   browser = await openBrowser();
   const { page } = browser;
-  await page.goto(`${baseUrl}/workbench/login`);
-  await page.getByRole('tab', { name: '注册' }).click();
-  const form = page.getByRole('form', { name: '注册' });
-  await form.locator('input[name="phone"]').fill(phone);
-  await form.getByRole('button', { name: '发送验证码' }).click();
-  const code = await waitForSmsCode(dataDir, phone, 'register');
-  await form.locator('input[name="code"]').fill(code);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.locator('input[name="confirm"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '注册并登录' }).click();
-  await page.waitForURL(`${baseUrl}/workbench/`);
+  await registerInBrowser(page, baseUrl, dataDir, phone, PASSWORD);
 }, 60_000);
 
 afterAll(async () => {

@@ -2,10 +2,8 @@
 // variables: the pricing page lists the server's products and says payment is not configured; an order is
 // confirmed with the real admin CLI on the server's DATA_DIR, the open payment dialog sees it paid by polling,
 // and My rights shows the new balance, the history and the order.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, uniquePhone, registerInBrowser, adminCli, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -17,17 +15,7 @@ let browser: BrowserSession;
 beforeAll(async () => {
   browser = await openBrowser();
   const { page } = browser;
-  await page.goto(`${baseUrl}/workbench/login`);
-  await page.getByRole('tab', { name: '注册' }).click();
-  const form = page.getByRole('form', { name: '注册' });
-  await form.locator('input[name="phone"]').fill(phone);
-  await form.getByRole('button', { name: '发送验证码' }).click();
-  const code = await waitForSmsCode(dataDir, phone, 'register');
-  await form.locator('input[name="code"]').fill(code);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.locator('input[name="confirm"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '注册并登录' }).click();
-  await page.waitForURL(`${baseUrl}/workbench/`);
+  await registerInBrowser(page, baseUrl, dataDir, phone, PASSWORD);
 }, 60_000);
 
 afterAll(async () => {
@@ -94,10 +82,9 @@ describe('pricing and My rights in Chromium', () => {
     expect(await page.getByTestId('payment-qr').count()).toBe(0);
     const orderNo = (await page.getByTestId('payment-order-no').textContent())!.trim();
     expect(orderNo).toMatch(/^WB\d{14}[0-9a-f]{12}$/);
-    const run = promisify(execFile);
-    const cli = () => run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', 'order', 'paid', orderNo], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
-    expect((await cli()).stdout).toContain(`order ${orderNo} paid`);
-    expect((await cli()).stdout).toContain('was already paid');
+    const cli = async () => (await adminCli(dataDir, 'order', 'paid', orderNo)).join('\n');
+    expect(await cli()).toContain(`order ${orderNo} paid`);
+    expect(await cli()).toContain('was already paid');
     // the dialog polls the order
     await page.getByTestId('payment-paid').waitFor({ timeout: 15_000 });
     await page.getByRole('link', { name: '查看我的权益' }).click();

@@ -1,7 +1,7 @@
 // Text proofreading in Chromium against the real server and engine (issue 4 item 6): highlights and
 // suggestions, accept, ignore, add to the dictionary, mode 4 without a right, and an exhausted quota.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, setRights as setAccountRights, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, setRights as setAccountRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -19,18 +19,7 @@ beforeAll(async () => {
   browser = await openBrowser();
   const { page } = browser;
   // a new free account (20,000 characters, no fine-proofreading right)
-  await page.goto(`${baseUrl}/workbench/login`);
-  await page.getByRole('tab', { name: '注册' }).click();
-  const form = page.getByRole('form', { name: '注册' });
-  await form.locator('input[name="phone"]').fill(phone);
-  await form.getByRole('button', { name: '发送验证码' }).click();
-  const code = await waitForSmsCode(dataDir, phone, 'register');
-  await form.locator('input[name="code"]').fill(code);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.locator('input[name="confirm"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '注册并登录' }).click();
-  await page.waitForURL(`${baseUrl}/workbench/`);
-  await page.getByTestId('home-screen').waitFor();
+  await registerInBrowser(page, baseUrl, dataDir, phone, PASSWORD);
 }, 60_000);
 
 afterAll(async () => {

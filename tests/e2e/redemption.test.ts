@@ -1,47 +1,23 @@
 // Redemption codes, the download center and the share page in Chromium against the real server (issue 5 items 4-6):
 // a code made by the admin CLI on the server's DATA_DIR is redeemed on /redemption and the balance changes.
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrate, openDatabase } from '../../server/db';
 import { recordDownload } from '../../server/services/downloads';
-import { openBrowser, screenshotPath, uniquePhone, waitForSmsCode, type BrowserSession } from './browser';
+import { openBrowser, screenshotPath, uniquePhone, registerInBrowser, adminCli, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
 const PASSWORD = 'e2e-coupon-123';
 const phone = uniquePhone().replace(/^139/, '136');
-const root = resolve(__dirname, '..', '..');
 
 let browser: BrowserSession;
-
-/** The admin CLI in its own process on the e2e server's DATA_DIR, as an operator would run it. */
-async function adminCli(...args: string[]): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-  });
-  return stdout.trim().split('\n');
-}
 
 const digits = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
 
 beforeAll(async () => {
   browser = await openBrowser();
   const { page } = browser;
-  await page.goto(`${baseUrl}/workbench/login`);
-  await page.getByRole('tab', { name: '注册' }).click();
-  const form = page.getByRole('form', { name: '注册' });
-  await form.locator('input[name="phone"]').fill(phone);
-  await form.getByRole('button', { name: '发送验证码' }).click();
-  const code = await waitForSmsCode(dataDir, phone, 'register');
-  await form.locator('input[name="code"]').fill(code);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.locator('input[name="confirm"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '注册并登录' }).click();
-  await page.waitForURL(`${baseUrl}/workbench/`);
-  await page.getByTestId('home-screen').waitFor();
+  await registerInBrowser(page, baseUrl, dataDir, phone, PASSWORD);
 }, 60_000);
 
 afterAll(async () => {
@@ -50,7 +26,7 @@ afterAll(async () => {
 
 describe('/redemption', () => {
   it('redeems a code made by the admin CLI and the balance changes, once', async () => {
-    const [code] = await adminCli('coupon', 'create', '--right-type', '1', '--amount', '5000', '--count', '1');
+    const [code] = await adminCli(dataDir, 'coupon', 'create', '--right-type', '1', '--amount', '5000', '--count', '1');
     expect(code).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/redemption`);
