@@ -30,7 +30,6 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import type { AnyActorRef } from 'xstate';
 import { notify } from '../../../api/notify';
-import { queryKeys } from '../../../api/queries';
 import { exportDocument, saveSharedCopy, shareId as getShareId } from '../../../machines/documentCalls';
 import { isEditable, type DocFinding, type DocumentEditorEvent, type DocumentEditorRef } from '../../../machines/documentEditor';
 import { liveDocumentEditor } from '../../../machines/live';
@@ -38,6 +37,7 @@ import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage, useSession } from '../../app-actor';
 import { translateNotice } from '../../notices';
 import { FindingCard, type FindingAction } from '../home/FindingCard';
+import { runFindingAction } from '../home/findingActions';
 import { categoryLabels } from '../home/categories';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
@@ -201,36 +201,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     [send, afterAction, editable],
   );
 
-  const handle = async (action: FindingAction, f: DocFinding, suggestion?: string) => {
-    if (action === 'select') select(f);
-    else if (action === 'accept') accept(f, suggestion);
-    else if (action === 'ignore') ignore(f);
-    else if (action === 'accept all') {
-      send({ type: 'accept all of kind', id: f.id });
-      setSelectedId(null);
-    } else if (action === 'ignore all') {
-      send({ type: 'ignore all', id: f.id });
-      setSelectedId(null);
-    } else if (action === 'add word') {
-      try {
-        await calls.addWord(f.original, 1);
-      } catch (e) {
-        if ((e as { status?: number }).status !== 409) return;
-      }
-      send({ type: 'word added', word: f.original });
-      notify({ status: 'success', title: '已加入我的词库' });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.dictionary });
-    } else if (action === 'false alarm') {
-      void calls.reportFeedback({
-        action: 'false_alarm',
-        original: f.original,
-        category: f.category,
-        suggestion: f.suggestions[0],
-        context: text.slice(Math.max(0, f.start - 30), Math.min(text.length, f.end + 30)),
-      });
-      notify({ status: 'success', title: '感谢反馈，我们会尽快改进' });
-    }
-  };
+  const handle = (action: FindingAction, f: DocFinding, suggestion?: string) => runFindingAction<DocFinding>(action, f, suggestion, { select, accept, ignore, send, clearSelection: () => setSelectedId(null), queryClient, text });
   const handler = useRef(handle);
   handler.current = handle;
   const onAction = useCallback((action: FindingAction, f: DocFinding, suggestion?: string) => void handler.current(action, f, suggestion), []);

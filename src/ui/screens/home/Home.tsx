@@ -31,6 +31,7 @@ import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { FindingCard, type FindingAction } from './FindingCard';
+import { runFindingAction } from './findingActions';
 import { categoryLabels, paletteOf } from './categories';
 import './notices';
 
@@ -163,38 +164,7 @@ export default function Home() {
   // the side list follows at low priority, so typing in a long text never waits for it
   const listFindings = useDeferredValue(findings);
   const listText = useDeferredValue(text);
-  const handle = async (action: FindingAction, f: Finding, suggestion?: string) => {
-    if (action === 'select') select(f);
-    else if (action === 'accept') accept(f, suggestion);
-    else if (action === 'ignore') ignore(f);
-    else if (action === 'accept all') {
-      send({ type: 'accept all of kind', id: f.id });
-      setSelectedId(null);
-    } else if (action === 'ignore all') {
-      send({ type: 'ignore all', id: f.id });
-      setSelectedId(null);
-    } else if (action === 'add word') {
-      try {
-        await calls.addWord(f.original, 1);
-      } catch (error) {
-        // already in the dictionary: it is allowed now all the same
-        if ((error as { status?: number }).status !== 409) return;
-      }
-      send({ type: 'word added', word: f.original });
-      notify({ status: 'success', title: '已加入我的词库' });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.dictionary });
-    } else if (action === 'false alarm') {
-      void calls.reportFeedback({
-        action: 'false_alarm',
-        original: f.original,
-        category: f.category,
-        suggestion: f.suggestions[0],
-        context: text.slice(Math.max(0, f.start - 30), Math.min(text.length, f.end + 30)),
-        ...(checkId ? { check_id: checkId } : {}),
-      });
-      notify({ status: 'success', title: '感谢反馈，我们会尽快改进' });
-    }
-  };
+  const handle = (action: FindingAction, f: Finding, suggestion?: string) => runFindingAction<Finding>(action, f, suggestion, { select, accept, ignore, send, clearSelection: () => setSelectedId(null), queryClient, text, checkId });
   const handler = useRef(handle);
   handler.current = handle;
   const onAction = useCallback((action: FindingAction, f: Finding, suggestion?: string) => void handler.current(action, f, suggestion), []);
