@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
 import { loadRuntimeConfig } from './api/config';
 import { notify } from './api/notify';
-import { createInspectOption } from './machines/inspect';
+import { createInspectOption, setInspector } from './machines/inspect';
 import { createLiveApp } from './machines/live';
 import { App, ROUTER_BASE } from './ui/App';
 import { AppProviders, createQueryClient } from './ui/providers';
@@ -22,6 +22,7 @@ async function start() {
 
   // ARCHITECTURE.md: the Stately inspector behind `?inspect`, in development only.
   const inspect = await createInspectOption(window.location.search, import.meta.env.DEV);
+  setInspector(inspect);
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

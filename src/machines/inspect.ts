@@ -17,3 +17,15 @@ export async function createInspectOption(
   const { createBrowserInspector } = await import('@statelyai/inspect');
   return createBrowserInspector().inspect;
 }
+
+let current: InspectOption | undefined;
+
+/** Remembers the inspector of this page (main.tsx), so actors created outside the root actor show up too. */
+export function setInspector(option: InspectOption | undefined): void {
+  current = option;
+}
+
+/** `{inspect}` for a screen's own actor (upload pipeline, document editor, payment) when inspecting, else `{}`. */
+export function inspectOptions(): { inspect?: InspectOption } {
+  return current ? { inspect: current } : {};
+}

@@ -4,7 +4,8 @@ import { DEFAULT_RUNTIME_CONFIG, getRuntimeConfig, loadRuntimeConfig } from '../
 import { api, configureApi, unwrap } from '../../src/api/client';
 import { notify, subscribeNotices, type Notice } from '../../src/api/notify';
 import { clearSession, getDeviceId, getLanguage, getToken, isLoginFlagSet, saveSession } from '../../src/api/storage';
-import { wantsInspector } from '../../src/machines/inspect';
+import { createActor, createMachine, type InspectionEvent } from 'xstate';
+import { inspectOptions, setInspector, wantsInspector } from '../../src/machines/inspect';
 import { fakeFetch, freshStores } from './helpers';
 
 afterEach(() => configureApi({}));
@@ -89,5 +90,21 @@ describe('inspector', () => {
     expect(wantsInspector('?a=1&inspect=1', true)).toBe(true);
     expect(wantsInspector('?inspect', false)).toBe(false);
     expect(wantsInspector('', true)).toBe(false);
+  });
+
+  it("reaches a screen's own actors (upload pipeline, document editor, payment) once the page has one", () => {
+    expect(inspectOptions()).toEqual({});
+    const seen: string[] = [];
+    setInspector((event: InspectionEvent) => {
+      if (event.type === '@xstate.snapshot') seen.push(JSON.stringify((event.snapshot as { value?: unknown }).value));
+    });
+    try {
+      const actor = createActor(createMachine({ initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } }), inspectOptions()).start();
+      actor.send({ type: 'GO' });
+      expect(seen).toEqual(['"idle"', '"busy"']);
+    } finally {
+      setInspector(undefined);
+    }
+    expect(inspectOptions()).toEqual({});
   });
 });

@@ -4,6 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { liveUploadPipeline, type UploadBinding } from '../../machines/live';
 import { phaseOf, type UploadPipelineRef } from '../../machines/uploadPipeline';
 import type { UploadView } from './UploadStatus';
+import { inspectOptions } from '../../machines/inspect';
 
 export interface PipelineView<R> {
   ref: UploadPipelineRef;
@@ -21,7 +22,7 @@ export interface PipelineView<R> {
 /** `binding` is read once, when the screen mounts. */
 export function usePipeline<R>(binding: UploadBinding): PipelineView<R> {
   const machine = useMemo(() => liveUploadPipeline(binding), []);
-  const ref = useActorRef(machine, { input: {} });
+  const ref = useActorRef(machine, { input: {}, ...inspectOptions() });
   const phase = useSelector(ref, phaseOf);
   const loaded = useSelector(ref, (s) => s.context.loaded);
   const total = useSelector(ref, (s) => s.context.total);

@@ -1,4 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
+import { inspectOptions } from '../../../machines/inspect';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -37,7 +38,7 @@ export default function UpgradeScreen() {
     () => livePayment({ onPaid: () => void queryClient.invalidateQueries({ queryKey: ['user'] }) }),
     [queryClient],
   );
-  const [state, send] = useMachine(machine);
+  const [state, send] = useMachine(machine, inspectOptions());
 
   const list = catalogue.data ?? [];
   const groups: Array<{ key: string; title: ReactNode; items: Product[] }> = [

@@ -3,6 +3,7 @@
 // cards and actions, manual edits of the text, save, export (.docx clean or with tracked changes and
 // comments) and a share link. Keyboard: Alt+↓/↑ (or j/k) next/previous finding, Alt+Enter accept,
 // Alt+Backspace ignore.
+import { inspectOptions } from '../../../machines/inspect';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -116,7 +117,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const { t, i18n } = useLingui();
   const app = AppActorContext.useActorRef();
   const logic = useMemo(() => liveDocumentEditor({ socket: () => app.system.get('socket') as AnyActorRef | undefined }), [app]);
-  const editor = useActorRef(logic, { input: { id: props.id, shareId: props.shareId } });
+  const editor = useActorRef(logic, { input: { id: props.id, shareId: props.shareId }, ...inspectOptions() });
   const send = useCallback((event: DocumentEditorEvent) => editor.send(event), [editor]);
   const loading = useSelector(editor, (s) => s.matches('loading'));
   const failed = useSelector(editor, (s) => s.matches('failed'));
