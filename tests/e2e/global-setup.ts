@@ -48,6 +48,9 @@ export default async function setup(project: TestProject) {
   project.provide('dataDir', dataDir);
   return async () => {
     await app.close();
+    // the checking engine's worker threads are shared by every app of the process: end them with the run
+    const { checkerPool } = await import('../../server/services/checker/pool');
+    await checkerPool().close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }
