@@ -38,7 +38,7 @@ import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage, useSession } from '../../app-actor';
 import { translateNotice } from '../../notices';
 import { FindingCard, type FindingAction } from '../home/FindingCard';
-import { runFindingAction } from '../home/findingActions';
+import { neighbourFinding, runFindingAction, successorId } from '../home/findingActions';
 import { categoryLabels } from '../home/categories';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
@@ -166,20 +166,14 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
 
   const step = useCallback(
     (direction: 1 | -1) => {
-      if (!findings.length) return;
-      const index = selected ? findings.indexOf(selected) : -1;
-      const next = index < 0 ? (direction === 1 ? 0 : findings.length - 1) : (index + direction + findings.length) % findings.length;
-      select(findings[next]);
+      const next = neighbourFinding(findings, selected, direction);
+      if (next) select(next);
     },
     [findings, selected, select],
   );
 
   const afterAction = useCallback(
-    (f: DocFinding) => {
-      const index = findings.indexOf(f);
-      const rest = editor.getSnapshot().context.findings;
-      setSelectedId(index >= 0 && rest.length ? rest[Math.min(index, rest.length - 1)].id : null);
-    },
+    (f: DocFinding) => setSelectedId(successorId(findings, f, editor.getSnapshot().context.findings)),
     [findings, editor],
   );
 

@@ -31,7 +31,7 @@ import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { FindingCard, type FindingAction } from './FindingCard';
-import { runFindingAction } from './findingActions';
+import { neighbourFinding, runFindingAction, successorId } from './findingActions';
 import { categoryLabels, paletteOf } from './categories';
 import './notices';
 
@@ -102,21 +102,15 @@ export default function Home() {
 
   const step = useCallback(
     (direction: 1 | -1) => {
-      if (findings.length === 0) return;
-      const index = selected ? findings.indexOf(selected) : -1;
-      const next = index < 0 ? (direction === 1 ? 0 : findings.length - 1) : (index + direction + findings.length) % findings.length;
-      select(findings[next]);
+      const next = neighbourFinding(findings, selected, direction);
+      if (next) select(next);
     },
     [findings, selected, select],
   );
 
   // after an accept or ignore, move on to the finding that took the selected one's place
   const afterAction = useCallback(
-    (f: Finding) => {
-      const index = findings.indexOf(f);
-      const rest = job.getSnapshot().context.findings;
-      setSelectedId(index >= 0 && rest.length ? rest[Math.min(index, rest.length - 1)].id : null);
-    },
+    (f: Finding) => setSelectedId(successorId(findings, f, job.getSnapshot().context.findings)),
     [findings, job],
   );
 

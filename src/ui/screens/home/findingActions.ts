@@ -62,3 +62,16 @@ export async function runFindingAction<F extends ActionFinding>(action: FindingA
     notify({ status: 'success', title: '感谢反馈，我们会尽快改进' });
   }
 }
+
+/** The finding `direction` away from the selected one, wrapping around; the first (or last) when none is selected. */
+export function neighbourFinding<F>(findings: readonly F[], selected: F | null, direction: 1 | -1): F | undefined {
+  if (findings.length === 0) return undefined;
+  const index = selected ? findings.indexOf(selected) : -1;
+  return findings[index < 0 ? (direction === 1 ? 0 : findings.length - 1) : (index + direction + findings.length) % findings.length];
+}
+
+/** After an accept or ignore of `f`, the id of the finding that took its place among the `rest`, or null. */
+export function successorId<F>(findings: readonly F[], f: F, rest: readonly { id: string }[]): string | null {
+  const index = findings.indexOf(f);
+  return index >= 0 && rest.length ? rest[Math.min(index, rest.length - 1)].id : null;
+}
