@@ -16,38 +16,21 @@
  * Prints figures; asserts nothing about time.
  */
 import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { buildApp } from '../app';
+import { benchOption, benchSentences } from './support';
 import { checkerPool } from '../services/checker/pool';
 import { CHARS_PER_PAGE } from '../services/documents/extract';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const opt = benchOption;
 const PAGES = opt('pages', 200);
 const TIMEOUT_S = opt('timeout', 600);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
-function sentences(): string[] {
-  const dir = join(root, 'engine/bench/own');
-  const out: string[] = [];
-  for (const file of readdirSync(dir)) {
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      if (!line || line.startsWith('#')) continue;
-      const [, source, target] = line.split('\t');
-      if (source && source.length > 6) out.push(source);
-      if (target && target !== '-' && target.length > 6) out.push(target);
-    }
-  }
-  return out;
-}
+const sentences = benchSentences;
 
 async function makeDocx(pages: number): Promise<{ data: Buffer; chars: number; paragraphs: number }> {
   const pool = sentences();

@@ -13,44 +13,27 @@
  * Texts are distinct per check (no cache hits). CHECK_WORKERS is passed through to the server.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { migrate, openDatabase } from '../db';
 import { createUser } from '../services/users';
 import { issueToken } from '../services/tokens';
 import { addGrant } from '../services/rights';
+import { benchOption, benchSentences, repoRoot } from './support';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const opt = benchOption;
 const SECONDS = opt('seconds', 60);
 const USERS = opt('users', 50);
 const RUNS = opt('runs', 30);
 const BIG = opt('big', 100_000);
 const SKIP_BIG = args.includes('--skip-big');
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
-// Realistic sentences: the engine's own bench sets (both the erroneous and the correct forms).
-function corpus(): string[] {
-  const dir = join(root, 'engine/bench/own');
-  const out: string[] = [];
-  for (const file of readdirSync(dir)) {
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      if (!line || line.startsWith('#')) continue;
-      const [, source, target] = line.split('\t');
-      if (source && source.length > 6) out.push(source);
-      if (target && target !== '-' && target.length > 6) out.push(target);
-    }
-  }
-  return out;
-}
+const corpus = benchSentences;
 const SENTENCES = corpus();
 let serial = 0;
 let seed = 12345;
@@ -152,7 +135,7 @@ async function main() {
   await db.destroy();
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
-    cwd: root,
+    cwd: repoRoot,
     // the benchmark measures throughput, not the per-user check rate limit (CHECK_RATE_MAX 0 = off)
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' },
     stdio: ['ignore', 'inherit', 'inherit'],
