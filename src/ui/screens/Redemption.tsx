@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Box, Button, Container, Field, Flex, Heading, Input, List, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Field, Flex, Heading, Input, List, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { Ticket } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -8,7 +8,7 @@ import { isApiError } from '../../api/client';
 import { queryKeys, userRightQuery, userRightTypes } from '../../api/queries';
 import { redeemCode, type GrantedRight } from '../../api/rewards';
 import { useSession } from '../app-actor';
-import { ShellControls } from '../layout/ShellControls';
+import { StandaloneShell } from '../layout/StandaloneShell';
 import { formatAmount, rightTitle } from './commerce/labels';
 
 const CODE_PATTERN = /^[A-Za-z0-9-]{4,64}$/;
@@ -17,42 +17,32 @@ const CODE_PATTERN = /^[A-Za-z0-9-]{4,64}$/;
 export default function Redemption() {
   const { status } = useSession();
   return (
-    <Box minH="100vh" bg="canvas">
-      <Flex justify="space-between" align="center" px="6" h="16">
-        <Button asChild variant="ghost" size="sm">
-          <Link href="/">
-            <Trans>返回工作台</Trans>
-          </Link>
-        </Button>
-        <ShellControls />
-      </Flex>
-      <Container maxW="lg" py="10">
-        <Box as="main" bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '6', md: '8' }}>
-          <Flex align="center" gap="3" mb="6">
-            <Ticket aria-hidden />
-            <Heading as="h1" size="lg">
-              <Trans>兑换码</Trans>
-            </Heading>
-          </Flex>
-          {status === 'loggedIn' ? (
-            <RedeemForm />
-          ) : status === 'loggedOut' ? (
-            <Stack gap="4" data-testid="redemption-login">
-              <Text>
-                <Trans>兑换前请先登录，兑换所得权益将发放到当前登录的账号。</Trans>
-              </Text>
-              <Button asChild colorPalette="blue" alignSelf="flex-start">
-                <Link href="/login">
-                  <Trans>去登录</Trans>
-                </Link>
-              </Button>
-            </Stack>
-          ) : (
-            <Skeleton h="24" />
-          )}
-        </Box>
-      </Container>
-    </Box>
+    <StandaloneShell maxW="lg">
+      <Box as="main" bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '6', md: '8' }}>
+        <Flex align="center" gap="3" mb="6">
+          <Ticket aria-hidden />
+          <Heading as="h1" size="lg">
+            <Trans>兑换码</Trans>
+          </Heading>
+        </Flex>
+        {status === 'loggedIn' ? (
+          <RedeemForm />
+        ) : status === 'loggedOut' ? (
+          <Stack gap="4" data-testid="redemption-login">
+            <Text>
+              <Trans>兑换前请先登录，兑换所得权益将发放到当前登录的账号。</Trans>
+            </Text>
+            <Button asChild colorPalette="blue" alignSelf="flex-start">
+              <Link href="/login">
+                <Trans>去登录</Trans>
+              </Link>
+            </Button>
+          </Stack>
+        ) : (
+          <Skeleton h="24" />
+        )}
+      </Box>
+    </StandaloneShell>
   );
 }
 
