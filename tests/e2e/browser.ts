@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -120,4 +121,13 @@ export async function adminCli(dataDir: string, ...args: string[]): Promise<stri
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
   });
   return stdout.trim().split('\n');
+}
+
+/** Screenshots of the page as it is, in light and then in dark (`<name>-light.png`, `<name>-dark.png`); back to light. */
+export async function screenshotLightAndDark(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: screenshotPath(`${name}-light.png`), fullPage });
+  await page.getByTestId('theme-dark').click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+  await page.screenshot({ path: screenshotPath(`${name}-dark.png`), fullPage });
+  await page.getByTestId('theme-light').click();
 }

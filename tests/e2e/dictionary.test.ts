@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import { openBrowser, screenshotLightAndDark, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -82,11 +82,7 @@ describe('personal dictionary in Chromium', () => {
     expect(lines[1]).toMatch(/^,9,,词语为空.*,4$/);
     expect(lines[2]).toMatch(/^缺正确写法,5,,错词缺少正确写法.*,5$/);
 
-    await page.screenshot({ path: screenshotPath('dictionary-light.png'), fullPage: true });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    await page.screenshot({ path: screenshotPath('dictionary-dark.png'), fullPage: true });
-    await page.getByTestId('theme-light').click();
+    await screenshotLightAndDark(page, 'dictionary', true);
   }, 60_000);
 
   it('flags the imported wrong word in the next check on the home screen', async () => {

@@ -6,7 +6,7 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import { openBrowser, screenshotLightAndDark, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -97,11 +97,7 @@ describe('documents in Chromium', () => {
     const doc = page.getByTestId('document-row').filter({ hasText: '期末总结.docx' });
     await expect.poll(() => doc.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
     await expect.poll(async () => Number(await doc.getByTestId('document-issues').textContent())).toBeGreaterThanOrEqual(2);
-    await page.screenshot({ path: screenshotPath('documents-light.png') });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    await page.screenshot({ path: screenshotPath('documents-dark.png') });
-    await page.getByTestId('theme-light').click();
+    await screenshotLightAndDark(page, 'documents');
   });
 
   it('opens the editor with the findings marked in place and accepts a fix', async () => {
@@ -127,11 +123,7 @@ describe('documents in Chromium', () => {
     expect(await page.getByTestId('editor-fix-count').textContent()).toContain('1');
     await page.getByTestId('editor-unsaved').waitFor();
     expect(await page.getByTestId('editor-save').isEnabled()).toBe(true);
-    await page.screenshot({ path: screenshotPath('editor-light.png') });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    await page.screenshot({ path: screenshotPath('editor-dark.png') });
-    await page.getByTestId('theme-light').click();
+    await screenshotLightAndDark(page, 'editor');
   });
 
   it('exports with tracked changes: the accepted fix is w:del/w:ins, open findings are comments', async () => {

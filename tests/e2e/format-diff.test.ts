@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import { openBrowser, screenshotLightAndDark, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -148,11 +148,7 @@ describe('format check and document compare in Chromium', () => {
     await expect.poll(async () => (await severities()).every((x) => x === 'error')).toBe(true);
     expect((await severities()).length).toBe(Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, '')));
     await page.getByTestId('format-filter-all').click();
-    await page.screenshot({ path: screenshotPath('format-light.png'), fullPage: true });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    await page.screenshot({ path: screenshotPath('format-dark.png'), fullPage: true });
-    await page.getByTestId('theme-light').click();
+    await screenshotLightAndDark(page, 'format', true);
   });
 
   it('refuses a disguised file with the server’s message; retry sends it again', async () => {
@@ -205,11 +201,7 @@ describe('format check and document compare in Chromium', () => {
     await page.keyboard.press('k');
     await expect.poll(() => page.getByTestId('diff-position').textContent()).toBe('第 1 / 2 处');
 
-    await page.screenshot({ path: screenshotPath('diff-light.png'), fullPage: true });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    await page.screenshot({ path: screenshotPath('diff-dark.png'), fullPage: true });
-    await page.getByTestId('theme-light').click();
+    await screenshotLightAndDark(page, 'diff', true);
   });
 
   it('shows the server’s limit message when a file is over the compare limits', async () => {

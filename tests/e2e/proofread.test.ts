@@ -1,7 +1,7 @@
 // Text proofreading in Chromium against the real server and engine (issue 4 item 6): highlights and
 // suggestions, accept, ignore, add to the dictionary, mode 4 without a right, and an exhausted quota.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotPath, setRights as setAccountRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import { openBrowser, screenshotLightAndDark, screenshotPath, setRights as setAccountRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -54,11 +54,7 @@ describe('text proofreading in Chromium', () => {
     await expect.poll(() => first.getByTestId('finding-suggestion').first().textContent()).toBe('绩');
     await first.click();
     await first.getByTestId('finding-message').waitFor();
-    await page.screenshot({ path: screenshotPath('proofread-light.png') });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    await page.screenshot({ path: screenshotPath('proofread-dark.png') });
-    await page.getByTestId('theme-light').click();
+    await screenshotLightAndDark(page, 'proofread');
   });
 
   it('moves between findings with Alt+↓ / Alt+↑ and selects each in the text', async () => {
