@@ -3,7 +3,7 @@
  * Lexicons load once (lazily on the first check, or eagerly with loadEngine()) and are shared;
  * check() is synchronous and pure, so independent paragraphs can be checked in any order.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as OpenCC from 'opencc-js';
 import { LanguageModel, dataDir } from './lm';
@@ -11,6 +11,7 @@ import { PinyinTable } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
 import { Speller, MODE3, MODE4, type SpellFinding } from './spell';
+import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
 import { checkDates } from './rules/dates';
@@ -62,7 +63,20 @@ export function loadEngine(): { loadMs: number } {
     if (f >= 5 && w.length >= 2 && w.length <= lm.maxLen && isHanWord(w)) extra.push([w, -Math.log(f / total) + 0.5]);
   }
   lm.addWords(extra);
-  const speller = new Speller(lm, py, shape, dict.idioms, dict.freq);
+  // libime's word trigram model (see NOTICE.md): a second opinion for the spelling reranker
+  const lm2 = existsSync(path.join(dataDir, 'lm2.bin.gz')) && process.env.ENGINE_NO_LM2 !== '1'
+    ? new LanguageModel({ bin: 'lm2.bin.gz', vocab: 'lm2-vocab.txt.gz', tri: 'lm2-3.bin.gz' })
+    : null;
+  const speller = new Speller(lm, py, shape, dict.idioms, dict.freq, lm2);
+  // the spelling reranker's weights (engine/tools/train-rerank.ts); without them the gain thresholds decide
+  const rerank = process.env.ENGINE_RERANK ?? path.join(dataDir, 'rerank.json');
+  if (rerank !== 'none' && existsSync(rerank)) {
+    const w = JSON.parse(readFileSync(rerank, 'utf8')) as Record<string, RerankModel>;
+    for (const [P, k] of [[MODE3, 'mode3'], [MODE4, 'mode4']] as const) {
+      // the two-stage model needs the second LM; without it the first stage decides alone
+      if (!P.model) { P.model = lm2 ? w[k] : w[`${k}-stage1`]; P.prefilter = lm2 ? w[`${k}-stage1`] : undefined; }
+    }
+  }
   const wording = new WordingChecker(lm, dict);
   const address = new AddressChecker();
   const sensitive = new WordMatcher<string>();

@@ -22,8 +22,9 @@ export class LanguageModel {
   private uniBow: Int8Array;
   private biPr: Uint8Array;
 
-  constructor() {
-    const buf = gunzipSync(readFileSync(path.join(dataDir, 'lm.bin.gz')));
+  /** files: the unigram/bigram level, its vocabulary and the trigram level (lexicon/ names) */
+  constructor(files: { bin: string; vocab: string; tri: string } = { bin: 'lm.bin.gz', vocab: 'lm-vocab.txt.gz', tri: 'lm3.bin.gz' }) {
+    const buf = gunzipSync(readFileSync(path.join(dataDir, files.bin)));
     if (buf.toString('latin1', 0, 4) !== 'CSLM') throw new Error('bad lm.bin');
     const V = buf.readUInt32LE(8);
     const NB = buf.readUInt32LE(12);
@@ -42,7 +43,7 @@ export class LanguageModel {
     this.uniPr = take((o) => new Uint8Array(ab, o, V), V);
     this.uniBow = take((o) => new Int8Array(ab, o, V), V);
     this.biPr = take((o) => new Uint8Array(ab, o, NB), NB);
-    this.vocab = gunzipSync(readFileSync(path.join(dataDir, 'lm-vocab.txt.gz'))).toString('utf8').split('\n');
+    this.vocab = gunzipSync(readFileSync(path.join(dataDir, files.vocab))).toString('utf8').split('\n');
     let maxLen = 1;
     for (let i = 0; i < this.vocab.length; i++) {
       const w = this.vocab[i];
@@ -52,10 +53,12 @@ export class LanguageModel {
       }
     }
     this.maxLen = Math.min(maxLen, 8);
-    const f3 = path.join(dataDir, 'lm3.bin.gz');
+    const f3 = path.join(dataDir, files.tri);
     if (existsSync(f3) && process.env.ENGINE_NO_TRIGRAM !== '1') {
       const b3 = gunzipSync(readFileSync(f3));
       if (b3.toString('latin1', 0, 4) !== 'CSL3') throw new Error('bad lm3.bin');
+      // version 1: context key u * 131072 + v; version 2 (vocabularies over 131072 words): u * 262144 + v
+      this.shift = b3.readUInt32LE(4) === 2 ? 262144 : 131072;
       const C = b3.readUInt32LE(8);
       const T = b3.readUInt32LE(12);
       let o = b3.byteOffset + 16;
@@ -69,12 +72,13 @@ export class LanguageModel {
       this.triPr = take3((x) => new Uint8Array(ab3, x, T), T);
       // one-hash bit filter over the contexts: most (u, v) pairs have no trigram, skip their search
       const bits = new Uint8Array(1 << 21);
-      for (let i = 0; i < C; i++) { const h = ctxHash(this.triKeys[i]); bits[h >>> 3] |= 1 << (h & 7); }
+      for (let i = 0; i < C; i++) { const h = ctxHash(this.triKeys[i], this.shift); bits[h >>> 3] |= 1 << (h & 7); }
       this.triBits = bits;
     }
   }
 
   private triKeys: Float64Array | null = null;
+  private shift = 131072;
   private triBits!: Uint8Array;
   private triStart!: Uint32Array;
   private triW!: Uint32Array;
@@ -85,8 +89,8 @@ export class LanguageModel {
   tri(u: number, v: number, w: number): number {
     const keys = this.triKeys;
     if (!keys || u < 0 || (this.V && (u >= this.V || v >= this.V || w >= this.V))) return this.bi(v, w);
-    const key = u * 131072 + v;
-    const h = ctxHash(key);
+    const key = u * this.shift + v;
+    const h = ctxHash(key, this.shift);
     if ((this.triBits[h >>> 3] & (1 << (h & 7))) === 0) return this.bi(v, w);
     let lo = 0, hi = keys.length - 1;
     while (lo <= hi) {
@@ -227,10 +231,10 @@ export class LanguageModel {
   }
 }
 
-/** 24-bit hash of a trigram context key u * 131072 + v */
-function ctxHash(key: number): number {
-  const lo = key % 131072;
-  const hi = (key - lo) / 131072;
+/** 24-bit hash of a trigram context key u * shift + v */
+function ctxHash(key: number, shift: number): number {
+  const lo = key % shift;
+  const hi = (key - lo) / shift;
   return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
 }
 

@@ -9,6 +9,7 @@ import type { LanguageModel } from './lm';
 import type { PinyinTable } from './pinyin';
 import type { ShapeTable } from './shape';
 import { fuzzyVariants } from './pinyin';
+import { rerankScore, type RerankModel } from './rerank';
 
 export interface SpellParams {
   window: number;
@@ -37,6 +38,17 @@ export interface SpellParams {
   names: boolean;
   /** required gain lead of the best candidate over the runner-up at the same position */
   margin: number;
+  /** the reranker (see rerankFeatures, rerank.ts); when set, it decides instead of threshold/margin/costs */
+  model?: RerankModel;
+  /** first-stage model over the first LM's features only: candidates under prefilterThreshold are dropped unscored */
+  prefilter?: RerankModel;
+  prefilterThreshold: number;
+  /** minimum reranker score (log-odds) of an accepted candidate */
+  modelThreshold: number;
+  /** required score lead over the runner-up at the same position */
+  modelMargin: number;
+  /** also weigh 的/地/得 against each other at every occurrence */
+  ddd: boolean;
 }
 
 export const MODE3: SpellParams = {
@@ -59,6 +71,10 @@ export const MODE3: SpellParams = {
   freeThreshold: 8,
   margin: 2,
   names: true,
+  modelThreshold: 0,
+  modelMargin: 0,
+  prefilterThreshold: -4,
+  ddd: false,
 };
 
 export const MODE4: SpellParams = {
@@ -67,6 +83,10 @@ export const MODE4: SpellParams = {
   fuzzyCost: 3.5,
   maxPattern: 5,
   maxCharCost: 16,
+  // the reranker also weighs frequent same-sound characters that complete no word, and 的/地/得
+  freeCands: true,
+  ddd: true,
+  modelThreshold: -0.3,
 };
 
 export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';
@@ -79,7 +99,77 @@ export interface SpellFinding {
   relation: Relation;
   /** candidate that completes no lexicon word */
   free?: boolean;
+  /** reranker features */
+  x?: number[];
 }
+
+export const DDD = ['的', '地', '得'];
+
+/** names of the reranker features, in order (the weights in lexicon/rerank.json follow them) */
+export const FEATURE_NAMES = [
+  'bias', 'g4', 'g2', 'same-tone', 'same', 'fuzzy', 'shape', 'special', 'free', 'candL>=3', 'candL>=4',
+  'origL>=2', 'origL>=3', 'uniOrig', 'uniCand', 'inWord', 'known', 'logCands', 'edge', 'lead', 'ddd',
+  'g4*shape', 'g4*fuzzy', 'g4*special', 'g4*free', 'min(g4,g2)', 'relu(g4-5)', 'relu(g4-10)',
+  'lm2:g4', 'lm2:g2', 'min(g4,lm2:g4)', 'lm2:g4<0',
+];
+
+/**
+ * Evidence about one candidate: g4/g2 = the first LM's gain (cost of the window with the original
+ * minus with the candidate) over ±4 / ±2 characters, h4/h2 the same for the second LM; candL/origL the
+ * longest lexicon word the candidate/original completes; uO/uC unigram costs; lead = g4 minus the best
+ * other candidate's g4 at the position.
+ */
+export interface RerankInput {
+  g4: number; g2: number; h4: number; h2: number; rel: Relation; free: boolean; candL: number; origL: number; uO: number; uC: number;
+  inWord: boolean; known: boolean; nCands: number; edge: boolean; lead: number; ddd: boolean;
+}
+
+export function rerankFeatures(f: RerankInput): number[] {
+  const x = new Array<number>(FEATURE_NAMES.length).fill(0);
+  x[0] = 1;
+  x[3] = f.rel === 'same-tone' ? 1 : 0;
+  x[4] = f.rel === 'same' ? 1 : 0;
+  x[5] = f.rel === 'fuzzy' ? 1 : 0;
+  x[6] = f.rel === 'shape' ? 1 : 0;
+  x[7] = f.rel === 'special' ? 1 : 0;
+  x[8] = f.free ? 1 : 0;
+  x[9] = f.candL >= 3 ? 1 : 0;
+  x[10] = f.candL >= 4 ? 1 : 0;
+  x[11] = f.origL >= 2 ? 1 : 0;
+  x[12] = f.origL >= 3 ? 1 : 0;
+  x[13] = f.uO / 10;
+  x[14] = f.uC / 10;
+  x[15] = f.inWord ? 1 : 0;
+  x[16] = f.known ? 1 : 0;
+  x[17] = Math.log(f.nCands);
+  x[18] = f.edge ? 1 : 0;
+  x[19] = f.lead / 10;
+  x[20] = f.ddd ? 1 : 0;
+  setGains(x, f.g4, f.g2, f.h4, f.h2);
+  return x;
+}
+
+/** (re)sets the features that depend on the LM gains (g: first LM, h: second LM) */
+export function setGains(x: number[], g4: number, g2: number, h4: number, h2: number) {
+  x[1] = g4 / 10;
+  x[2] = g2 / 10;
+  x[21] = x[6] * g4 / 10;
+  x[22] = x[5] * g4 / 10;
+  x[23] = x[7] * g4 / 10;
+  x[24] = x[8] * g4 / 10;
+  x[25] = Math.min(g4, g2) / 10;
+  x[26] = Math.max(0, g4 - 5) / 10;
+  x[27] = Math.max(0, g4 - 10) / 10;
+  x[28] = h4 / 10;
+  x[29] = h2 / 10;
+  x[30] = Math.min(g4, h4) / 10;
+  x[31] = h4 < 0 ? 1 : 0;
+}
+
+export interface TraceRow { pos: number; orig: string; cand: string; relation: Relation; x: number[]; score: number }
+let spellTrace: ((r: TraceRow) => void) | null = null;
+/** training hook (engine/tools/train-rerank.ts): receives every scored candidate */
+export function setSpellTrace(fn: ((r: TraceRow) => void) | null) { spellTrace = fn; }
 
 /** common misuse sets checked with the language model at every occurrence (category 0) */
 export const SPECIAL_SETS: string[][] = [
@@ -124,6 +214,8 @@ export class Speller {
     private shape: ShapeTable | null,
     extraWords: Iterable<string> = [],
     private knownWords: { get(w: string): number | undefined } | null = null,
+    /** a second, independently trained language model (libime's), for the reranker */
+    private lm2: LanguageModel | null = null,
   ) {
     const add = (w: string) => {
       for (let k = 0; k < w.length; k++) {
@@ -171,6 +263,19 @@ export class Speller {
     for (const r of rs) for (const v of fuzzyVariants(r.slice(0, -1))) for (const c of this.py.bySyllable.get(v) ?? []) add(c, 'fuzzy');
     this.confCache.set(a, m);
     return m;
+  }
+
+  /** longest lexicon word (2..maxL characters) that ch at position i completes within the run [a, b); 0 if none */
+  longestWord(s: string, a: number, b: number, i: number, ch: string, maxL: number): number {
+    for (let L = maxL; L >= 2; L--) {
+      for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
+        const key = patternKey(s, st, i, L);
+        const chars = this.patterns.get(key);
+        if (!chars) continue;
+        if (chars.length > 24 ? this.bigPatterns.get(key)!.has(ch) : chars.includes(ch)) return L;
+      }
+    }
+    return 0;
   }
 
   relation(a: string, b: string): Relation | null {
@@ -284,6 +389,7 @@ export class Speller {
       }
       const sp = this.special.get(orig);
       if (sp) for (const c of sp) cands.set(c, 'special');
+      if (p.ddd && DDD.includes(orig)) for (const c of DDD) if (c !== orig) cands.set(c, 'special');
       const free = new Set<string>();
       if (p.freeCands) {
         for (const [c, [rel, cost]] of conf) {
@@ -298,6 +404,49 @@ export class Speller {
       const left = s.slice(lo, i);
       const right = s.slice(i + 1, hi);
       const base = lm.score(left + orig + right);
+      if (p.model) {
+        // reranker: a logistic model over the LM gains (two windows, two LMs) and the candidate's evidence
+        const lo2 = Math.max(a, i - 2), hi2 = Math.min(b, i + 3);
+        const left2 = s.slice(lo2, i), right2 = s.slice(i + 1, hi2);
+        const base2 = lm.score(left2 + orig + right2);
+        const origL = this.longestWord(s, a, b, i, orig, p.maxPattern);
+        const uO = Math.min(lm.wordCost(orig), 20);
+        const known = p.knownWordCost ? isKnown(i) : false;
+        const rows: Array<{ c: string; rel: Relation; g4: number; g2: number }> = [];
+        for (const [c, rel] of cands) rows.push({ c, rel, g4: base - lm.score(left + c + right), g2: base2 - lm.score(left2 + c + right2) });
+        let top = -Infinity, top2 = -Infinity;
+        for (const r of rows) { if (r.g4 > top) { top2 = top; top = r.g4; } else if (r.g4 > top2) top2 = r.g4; }
+        // the second LM is consulted only for candidates the first-stage model (first LM only) lets through
+        const lm2 = this.lm2;
+        let hb4 = NaN, hb2 = NaN;
+        let best: SpellFinding | null = null;
+        let second = -Infinity;
+        for (const r of rows) {
+          const other = r.g4 === top ? top2 : top;
+          const candL = free.has(r.c) || r.rel === 'special' ? 0 : this.longestWord(s, a, b, i, r.c, p.maxPattern);
+          const x = rerankFeatures({
+            g4: r.g4, g2: r.g2, h4: 0, h2: 0, rel: r.rel, free: free.has(r.c), candL, origL, uO, uC: Math.min(lm.wordCost(r.c), 20),
+            inWord: inWord[i - a] === 1, known, nCands: rows.length, edge: i === a || i === b - 1,
+            lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other), ddd: DDD.includes(orig),
+          });
+          const pass = !p.prefilter || rerankScore(p.prefilter, x) >= p.prefilterThreshold;
+          let score = -Infinity;
+          if (pass || spellTrace) {
+            if (lm2) {
+              if (Number.isNaN(hb4)) { hb4 = lm2.score(left + orig + right); hb2 = lm2.score(left2 + orig + right2); }
+              setGains(x, r.g4, r.g2, hb4 - lm2.score(left + r.c + right), hb2 - lm2.score(left2 + r.c + right2));
+            }
+            if (pass) score = rerankScore(p.model, x);
+            if (spellTrace) spellTrace({ pos: i, orig, cand: r.c, relation: r.rel, x, score });
+          }
+          if (score >= p.modelThreshold && (!best || score > best.gain)) {
+            if (best) second = Math.max(second, best.gain);
+            best = { pos: i, orig, cand: r.c, gain: score, relation: r.rel, free: free.has(r.c), x };
+          } else second = Math.max(second, score);
+        }
+        if (best && best.gain - second >= p.modelMargin) found.push(best);
+        continue;
+      }
       let best: SpellFinding | null = null;
       let second = -Infinity;
       for (const [c, rel] of cands) {
@@ -322,6 +471,22 @@ export class Speller {
     for (const f of found) {
       if (accepted >= maxEdits) break;
       const k = f.pos - a;
+      if (p.model && f.x) {
+        // re-score the LM gains against the text corrected so far; the other evidence stays
+        const x = f.x.slice();
+        const g = (m: LanguageModel | null, w: number) => {
+          if (!m) return 0;
+          const l = work.slice(Math.max(0, k - w), k), r = work.slice(k + 1, Math.min(work.length, k + w + 1));
+          return m.score(l + f.orig + r) - m.score(l + f.cand + r);
+        };
+        setGains(x, g(lm, W), g(lm, 2), g(this.lm2, W), g(this.lm2, 2));
+        const score = p.prefilter && rerankScore(p.prefilter, x) < p.prefilterThreshold ? -Infinity : rerankScore(p.model, x);
+        if (score < p.modelThreshold) continue;
+        work = work.slice(0, k) + f.cand + work.slice(k + 1);
+        out.push({ ...f, gain: score });
+        accepted++;
+        continue;
+      }
       const lo = Math.max(0, k - W);
       const hi = Math.min(work.length, k + W + 1);
       const left = work.slice(lo, k);
