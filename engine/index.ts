@@ -188,9 +188,14 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   // likely proper names (jieba person/place/organisation names of 3+ characters) are not corrected
   markNames(e, work, spellBlocked);
 
+  // wording findings (遗漏/冗余/语序) rest on whole-word evidence: the character speller leaves their spans
+  // alone (容内 is a swapped 内容, not 容纳)
+  const wordingIssues = bits & Bits.wording ? e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3) : [];
+  const charBlocked = new Uint8Array(spellBlocked);
+  for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;
-    for (const f of e.speller.check(work, spellBlocked, params)) {
+    for (const f of e.speller.check(work, charBlocked, params)) {
       const cat = SPELL_CATEGORY[f.relation];
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
       if (!(bits & bit)) continue;
@@ -202,7 +207,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       issues.push({ start: u.pos, end: u.pos + 1, original: '', suggestions: [u.cand], category: '0', level: 1, message: `“${u.orig}”应为“${u.cand}”：${u.reason}。` });
     }
   }
-  if (bits & Bits.wording) issues.push(...e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3));
+  issues.push(...wordingIssues);
   if (bits & Bits.sensitive) {
     const sens = new WordMatcher<{ category: string; type: number }>();
     for (const s of options.sensitiveWords ?? []) sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4 });

@@ -49,6 +49,8 @@ export interface SpellParams {
   modelMargin: number;
   /** also weigh 的/地/得 against each other at every occurrence */
   ddd: boolean;
+  /** accept (at the model threshold) when both LMs' ±4 gains reach these, whatever the model says */
+  agree: [number, number];
 }
 
 export const MODE3: SpellParams = {
@@ -75,6 +77,7 @@ export const MODE3: SpellParams = {
   modelMargin: 0,
   prefilterThreshold: -4,
   ddd: false,
+  agree: [12, 8],
 };
 
 export const MODE4: SpellParams = {
@@ -164,6 +167,11 @@ export function setGains(x: number[], g4: number, g2: number, h4: number, h2: nu
   x[29] = h2 / 10;
   x[30] = Math.min(g4, h4) / 10;
   x[31] = h4 < 0 ? 1 : 0;
+}
+
+/** the model's score, raised to the threshold when both language models show a large gain */
+function agreed(p: SpellParams, x: number[], score: number): number {
+  return x[1] * 10 >= p.agree[0] && x[28] * 10 >= p.agree[1] ? Math.max(score, p.modelThreshold) : score;
 }
 
 export interface TraceRow { pos: number; orig: string; cand: string; relation: Relation; x: number[]; score: number }
@@ -436,7 +444,7 @@ export class Speller {
               if (Number.isNaN(hb4)) { hb4 = lm2.score(left + orig + right); hb2 = lm2.score(left2 + orig + right2); }
               setGains(x, r.g4, r.g2, hb4 - lm2.score(left + r.c + right), hb2 - lm2.score(left2 + r.c + right2));
             }
-            if (pass) score = rerankScore(p.model, x);
+            if (pass) score = agreed(p, x, rerankScore(p.model, x));
             if (spellTrace) spellTrace({ pos: i, orig, cand: r.c, relation: r.rel, x, score });
           }
           if (score >= p.modelThreshold && (!best || score > best.gain)) {
@@ -480,7 +488,7 @@ export class Speller {
           return m.score(l + f.orig + r) - m.score(l + f.cand + r);
         };
         setGains(x, g(lm, W), g(lm, 2), g(this.lm2, W), g(this.lm2, 2));
-        const score = p.prefilter && rerankScore(p.prefilter, x) < p.prefilterThreshold ? -Infinity : rerankScore(p.model, x);
+        const score = p.prefilter && rerankScore(p.prefilter, x) < p.prefilterThreshold ? -Infinity : agreed(p, x, rerankScore(p.model, x));
         if (score < p.modelThreshold) continue;
         work = work.slice(0, k) + f.cand + work.slice(k + 1);
         out.push({ ...f, gain: score });

@@ -32,12 +32,17 @@ describe('spelling families', () => {
     expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
-  it('2 谐音: fuzzy sounds (n/l, r/l, -n/-ng) cost more in mode 3 than in mode 4', () => {
-    expect(fixed('他对这件事情很热情，也很仍真。', '2', { mode: 4 }).out).toBe('他对这件事情很热情，也很认真。');
-    expect(fixed('他工作一直很仍真。', '2', { mode: 4 }).out).toBe('他工作一直很认真。');
-    // strong evidence is enough in mode 3 too; weaker evidence only passes mode 4's lower channel cost
-    expect(fixed('他工作一直很仍真。', '2', { mode: 3 }).out).toBe('他工作一直很认真。');
-    expect(check('他对这件事情很热情，也很仍真。', { mode: 3 }).filter((i) => i.category === '2')).toEqual([]);
+  it('2 谐音: fuzzy sounds (n/l, r/l, -n/-ng) in both modes', () => {
+    for (const mode of [3, 4] as const) {
+      expect(fixed('他对这件事情很热情，也很仍真。', '2', { mode }).out).toBe('他对这件事情很热情，也很认真。');
+      expect(fixed('他工作一直很仍真。', '2', { mode }).out).toBe('他工作一直很认真。');
+    }
+  });
+  it('mode 4 searches wider: same-sound characters that complete no word, 的/地/得 weighed by the language models', () => {
+    expect(fixed('孩子门在操场上玩。', '1', { mode: 4 }).out).toBe('孩子们在操场上玩。');
+    expect(check('孩子门在操场上玩。', { mode: 3 })).toEqual([]);
+    expect(fixed('他们跑的很快。', '0', { mode: 4 }).out).toBe('他们跑得很快。');
+    expect(check('他们跑的很快。', { mode: 3 })).toEqual([]);
   });
   it('correct sentences stay untouched', () => {
     for (const t of ['今年的粮食产量再创新高，农民的收入也有了明显增长。', '老师耐心地回答了同学们提出的每一个问题。', '医生建议他多喝水，多休息，按时吃药。', '经过三年的努力，这个项目终于顺利完成了。']) {
