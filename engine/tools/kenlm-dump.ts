@@ -124,6 +124,20 @@ const BHIKSHA_VERSION = 0;
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
+/** arrays for one trie level; only levels below the highest have children and context flags */
+function emptyLevel(order: number, count: number, middle: boolean): KenlmLevel {
+  return {
+    order,
+    count,
+    word: new Uint32Array(count),
+    parent: new Uint32Array(count),
+    prob: new Float32Array(count),
+    backoff: new Float32Array(count),
+    childBegin: middle ? new Uint32Array(count + 1) : null,
+    flaggedContext: middle ? new Uint8Array(count) : null,
+  };
+}
+
 /** util::RequiredBits: bits needed to store integers up to maxValue. */
 function requiredBits(maxValue: number): number {
   let bits = 0;
@@ -281,16 +295,7 @@ export function readKenlm(file: string): KenlmModel {
     const totalBits = wordBits + backoffBits + probBits + inlineBits;
     const base = pos;
     if (inlineBits > 25) fail(`order ${n}: ${inlineBits} inline pointer bits not supported`);
-    const level: KenlmLevel = {
-      order: n,
-      count,
-      word: new Uint32Array(count),
-      parent: new Uint32Array(count),
-      prob: new Float32Array(count),
-      backoff: new Float32Array(count),
-      childBegin: new Uint32Array(count + 1),
-      flaggedContext: new Uint8Array(count),
-    };
+    const level = emptyLevel(n, count, true);
     let high = 0; // largest k with offsets[k] <= i
     for (let i = 0; i <= count; i++) {
       const bit = base * 8 + i * totalBits;
@@ -313,16 +318,7 @@ export function readKenlm(file: string): KenlmModel {
     const count = counts[n - 1];
     const totalBits = wordBits + probBits;
     const base = pos;
-    const level: KenlmLevel = {
-      order: n,
-      count,
-      word: new Uint32Array(count),
-      parent: new Uint32Array(count),
-      prob: new Float32Array(count),
-      backoff: new Float32Array(count),
-      childBegin: null,
-      flaggedContext: null,
-    };
+    const level = emptyLevel(n, count, false);
     for (let i = 0; i < count; i++) {
       const bit = base * 8 + i * totalBits;
       level.word[i] = readBits(buf, bit, wordBits);
