@@ -169,8 +169,16 @@ export function setGains(x: number[], g4: number, g2: number, h4: number, h2: nu
   x[31] = h4 < 0 ? 1 : 0;
 }
 
-/** the model's score, raised to the threshold when both language models show a large gain */
-function agreed(p: SpellParams, x: number[], score: number): number {
+/** the first stage passes the candidate (always, without a first stage) */
+const passes = (p: SpellParams, x: number[]) => !p.prefilter || rerankScore(p.prefilter, x) >= p.prefilterThreshold;
+
+/**
+ * The reranker's log-odds for a candidate (-Infinity when the first stage drops it), raised to the
+ * threshold when both language models show a large gain.
+ */
+function modelScore(p: SpellParams, x: number[]): number {
+  if (!passes(p, x)) return -Infinity;
+  const score = rerankScore(p.model!, x);
   return x[1] * 10 >= p.agree[0] && x[28] * 10 >= p.agree[1] ? Math.max(score, p.modelThreshold) : score;
 }
 
@@ -437,14 +445,14 @@ export class Speller {
             inWord: inWord[i - a] === 1, known, nCands: rows.length, edge: i === a || i === b - 1,
             lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other), ddd: DDD.includes(orig),
           });
-          const pass = !p.prefilter || rerankScore(p.prefilter, x) >= p.prefilterThreshold;
+          const pass = passes(p, x);
           let score = -Infinity;
           if (pass || spellTrace) {
             if (lm2) {
               if (Number.isNaN(hb4)) { hb4 = lm2.score(left + orig + right); hb2 = lm2.score(left2 + orig + right2); }
               setGains(x, r.g4, r.g2, hb4 - lm2.score(left + r.c + right), hb2 - lm2.score(left2 + r.c + right2));
             }
-            if (pass) score = agreed(p, x, rerankScore(p.model, x));
+            if (pass) score = modelScore(p, x);
             if (spellTrace) spellTrace({ pos: i, orig, cand: r.c, relation: r.rel, x, score });
           }
           if (score >= p.modelThreshold && (!best || score > best.gain)) {
@@ -488,7 +496,7 @@ export class Speller {
           return m.score(l + f.orig + r) - m.score(l + f.cand + r);
         };
         setGains(x, g(lm, W), g(lm, 2), g(this.lm2, W), g(this.lm2, 2));
-        const score = p.prefilter && rerankScore(p.prefilter, x) < p.prefilterThreshold ? -Infinity : agreed(p, x, rerankScore(p.model, x));
+        const score = modelScore(p, x);
         if (score < p.modelThreshold) continue;
         work = work.slice(0, k) + f.cand + work.slice(k + 1);
         out.push({ ...f, gain: score });
