@@ -11,6 +11,8 @@ import type { JiebaDict } from '../jieba';
 export interface UsageFinding { pos: number; orig: string; cand: string; reason: string }
 
 const DEGREE = new Set(['非常', '十分', '特别', '很', '极其', '格外', '相当', '太']);
+/** a degree word, alone or fused with its adjective in the segmentation (很 / 很快 / 非常好) */
+const startsWithDegree = (w: string | undefined) => !!w && [...DEGREE].some((d) => w === d || (w.startsWith(d) && w.length <= d.length + 2));
 const NOMINALISING = new Set('说讲写做想吃买卖用穿看听学要拿送画唱做'.split(''));
 /** reduplicated forms that are (almost) always adverbials before a verb */
 const REDUP_ADVERBIAL = new Set('慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(' '));
@@ -56,7 +58,7 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
           && (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p')));
         if ((REDUP_ADVERBIAL.has(P) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
           out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
-        } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (DEGREE.has(N) || (redup(N) && N.length >= 3 && pn === 'z'))) {
+        } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (startsWithDegree(N) || (redup(N) && N.length >= 3 && pn === 'z'))) {
           out.push({ pos: at, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${N}”，补语前用“得”` });
         }
       } else {
