@@ -35,6 +35,8 @@ interface Engine {
   wording: WordingChecker;
   address: AddressChecker;
   sensitive: WordMatcher<string>;
+  /** first two characters of the dictionary's 3-6 character names (see markNames) */
+  namePrefixes: Set<string>;
   loadMs: number;
 }
 
@@ -85,7 +87,9 @@ export function loadEngine(): { loadMs: number } {
     const [w, cat] = line.split('\t');
     if (w && cat) sensitive.add(w, cat);
   }
-  engine = { lm, py, shape, dict, speller, wording, address, sensitive, loadMs: 0 };
+  const namePrefixes = new Set<string>();
+  for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) namePrefixes.add(w.slice(0, 2));
+  engine = { lm, py, shape, dict, speller, wording, address, sensitive, namePrefixes, loadMs: 0 };
   engine.loadMs = Math.round(performance.now() - t0);
   return { loadMs: engine.loadMs };
 }
@@ -265,15 +269,18 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   return result;
 }
 
+const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz']);
+
 function markNames(e: Engine, s: string, mask: Uint8Array) {
   const pos = e.dict.pos;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i + 3 <= s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x4e00 || c > 0x9fff) continue;
+    if (!e.namePrefixes.has(s.slice(i, i + 2))) continue;
     for (let L = 6; L >= 3; L--) {
       if (i + L > s.length) continue;
       const p = pos.get(s.slice(i, i + L));
-      if (p === 'nr' || p === 'ns' || p === 'nt' || p === 'nrt' || p === 'nz') {
+      if (p !== undefined && NAME_TAGS.has(p)) {
         mask.fill(1, i, i + L);
         break;
       }

@@ -49,6 +49,7 @@ export class LanguageModel {
       const w = this.vocab[i];
       if (w && this.uniPr[i] > 0) {
         this.ids.set(w, i);
+        this.addLex(w, i);
         if (w.length > maxLen) maxLen = w.length;
       }
     }
@@ -106,6 +107,22 @@ export class LanguageModel {
   }
 
   private V = 0;
+  /**
+   * the lattice's lookup: word -> id * 2 + 1 when a longer word starts with it, id * 2 when none does;
+   * -1 for a string that is only the beginning of longer words (so the scan stops at the first miss)
+   */
+  private lex = new Map<string, number>();
+
+  private addLex(w: string, id: number) {
+    const e = this.lex.get(w);
+    this.lex.set(w, id * 2 + (e === undefined ? 0 : e === -1 ? 1 : e & 1));
+    for (let L = 1; L < w.length; L++) {
+      const p = w.slice(0, L);
+      const v = this.lex.get(p);
+      if (v === undefined) this.lex.set(p, -1);
+      else if (v >= 0 && (v & 1) === 0) this.lex.set(p, v + 1);
+    }
+  }
   private extraCost: number[] = [];
 
   /**
@@ -117,6 +134,7 @@ export class LanguageModel {
     for (const [w, cost] of words) {
       if (this.ids.has(w) || w.length > this.maxLen) continue;
       this.ids.set(w, this.V + this.extraCost.length);
+      this.addLex(w, this.V + this.extraCost.length);
       this.extraCost.push(cost);
     }
   }
@@ -166,43 +184,47 @@ export class LanguageModel {
   score(s: string, from = 0, to = s.length, K = 2): number {
     const n = to - from;
     if (n <= 0) return 0;
-    // states[i]: list of [cost, lastWordId] for prefix length i; -1 = OOV/boundary
-    const costs: number[][] = new Array(n + 1);
-    const lasts: number[][] = new Array(n + 1);
-    const prevs: number[][] = new Array(n + 1);
-    costs[0] = [0];
-    lasts[0] = [-1];
-    prevs[0] = [-1];
-    for (let i = 1; i <= n; i++) { costs[i] = []; lasts[i] = []; prevs[i] = []; }
+    // states of prefix length i live at [i*K, i*K + cnt[i]): cost, last word id (-1 = OOV/boundary), the word before
+    const need = (n + 1) * K;
+    if (scratch.costs.length < need) {
+      const m = Math.max(need, scratch.costs.length * 2);
+      scratch.costs = new Float64Array(m); scratch.lasts = new Int32Array(m); scratch.prevs = new Int32Array(m);
+    }
+    if (scratch.cnt.length < n + 1) scratch.cnt = new Uint8Array(Math.max(n + 1, scratch.cnt.length * 2));
+    const { costs, lasts, prevs, cnt } = scratch;
+    cnt.fill(0, 0, n + 1);
+    costs[0] = 0; lasts[0] = -1; prevs[0] = -1; cnt[0] = 1;
     const maxLen = this.maxLen;
+    const lex = this.lex;
     for (let i = 0; i < n; i++) {
-      const pc = costs[i];
-      if (pc.length === 0) continue;
-      const pl = lasts[i];
-      const pp = prevs[i];
+      const pn = cnt[i];
+      if (pn === 0) continue;
+      const pb = i * K;
       let any = false;
       const lim = Math.min(maxLen, n - i);
       for (let L = 1; L <= lim; L++) {
-        const id = this.ids.get(s.substr(from + i, L));
-        if (id === undefined) continue;
+        const v = lex.get(s.substr(from + i, L));
+        if (v === undefined) break;
+        if (v < 0) continue;
+        const id = v >> 1;
         any = true;
         let best = Infinity;
         let bestPrev = -1;
-        for (let k = 0; k < pc.length; k++) {
-          const c = pc[k] + (pl[k] < 0 ? this.uni(id) : this.tri(pp[k], pl[k], id));
-          if (c < best) { best = c; bestPrev = pl[k]; }
+        for (let k = pb; k < pb + pn; k++) {
+          const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
+          if (c < best) { best = c; bestPrev = lasts[k]; }
         }
-        push(costs[i + L], lasts[i + L], prevs[i + L], best, id, bestPrev, K);
+        pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
+        if ((v & 1) === 0) break;
       }
       if (!any) {
         let best = Infinity;
-        for (let k = 0; k < pc.length; k++) if (pc[k] < best) best = pc[k];
-        push(costs[i + 1], lasts[i + 1], prevs[i + 1], best + OOV_COST, -1, -1, K);
+        for (let k = pb; k < pb + pn; k++) if (costs[k] < best) best = costs[k];
+        pushState(costs, lasts, prevs, cnt, i + 1, K, best + OOV_COST, -1, -1);
       }
     }
-    const fc = costs[n];
     let best = Infinity;
-    for (const c of fc) if (c < best) best = c;
+    for (let k = n * K; k < n * K + cnt[n]; k++) if (costs[k] < best) best = costs[k];
     return best;
   }
 
@@ -217,11 +239,14 @@ export class LanguageModel {
       if (best[i] === Infinity) continue;
       let any = false;
       for (let L = 1; L <= Math.min(this.maxLen, n - i); L++) {
-        const id = this.ids.get(s.substr(i, L));
-        if (id === undefined) continue;
+        const v = this.lex.get(s.substr(i, L));
+        if (v === undefined) break;
+        if (v < 0) continue;
+        const id = v >> 1;
         any = true;
         const c = best[i] + (lastId[i] < 0 ? this.uni(id) : this.bi(lastId[i], id));
         if (c < best[i + L]) { best[i + L] = c; back[i + L] = i; lastId[i + L] = id; }
+        if ((v & 1) === 0) break;
       }
       if (!any && best[i] + OOV_COST < best[i + 1]) { best[i + 1] = best[i] + OOV_COST; back[i + 1] = i; lastId[i + 1] = -1; }
     }
@@ -238,15 +263,21 @@ function ctxHash(key: number, shift: number): number {
   return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
 }
 
-function push(cs: number[], ls: number[], ps: number[], c: number, id: number, prev: number, K: number) {
-  for (let k = 0; k < ls.length; k++) {
+/** scratch buffers of LanguageModel.score (single-threaded: one set per process) */
+const scratch = { costs: new Float64Array(256), lasts: new Int32Array(256), prevs: new Int32Array(256), cnt: new Uint8Array(128) };
+
+/** adds state (c, id, prev) to position at's beam of K: the same last word keeps the cheaper; a full beam replaces its worst */
+function pushState(cs: Float64Array, ls: Int32Array, ps: Int32Array, cnt: Uint8Array, at: number, K: number, c: number, id: number, prev: number) {
+  const b = at * K;
+  const m = cnt[at];
+  for (let k = b; k < b + m; k++) {
     if (ls[k] === id) {
       if (c < cs[k]) { cs[k] = c; ps[k] = prev; }
       return;
     }
   }
-  if (cs.length < K) { cs.push(c); ls.push(id); ps.push(prev); return; }
-  let worst = 0;
-  for (let k = 1; k < cs.length; k++) if (cs[k] > cs[worst]) worst = k;
+  if (m < K) { cs[b + m] = c; ls[b + m] = id; ps[b + m] = prev; cnt[at] = m + 1; return; }
+  let worst = b;
+  for (let k = b + 1; k < b + m; k++) if (cs[k] > cs[worst]) worst = k;
   if (c < cs[worst]) { cs[worst] = c; ls[worst] = id; ps[worst] = prev; }
 }

@@ -179,7 +179,9 @@ const passes = (p: SpellParams, x: number[]) => !p.prefilter || rerankScore(p.pr
 function modelScore(p: SpellParams, x: number[]): number {
   if (!passes(p, x)) return -Infinity;
   const score = rerankScore(p.model!, x);
-  return x[1] * 10 >= p.agree[0] && x[28] * 10 >= p.agree[1] ? Math.max(score, p.modelThreshold) : score;
+  if (score >= p.modelThreshold || x[1] * 10 < p.agree[0] || x[28] * 10 < p.agree[1]) return score;
+  // raised to the threshold, plus a little that keeps raised candidates ordered by their own score
+  return p.modelThreshold + 0.01 / (1 + Math.exp(p.modelThreshold - score));
 }
 
 export interface TraceRow { pos: number; orig: string; cand: string; relation: Relation; x: number[]; score: number }
@@ -221,7 +223,7 @@ export class Speller {
   /** word with one character replaced by \0 -> characters completing it */
   readonly patterns = new Map<number | string, string>();
   /** the same for keys with many completions, as sets */
-  private bigPatterns = new Map<number | string, Set<string>>();
+  private bigPatterns = new Map<number | string, Set<number>>();
   private special = new Map<string, string[]>();
 
   constructor(
@@ -251,10 +253,21 @@ export class Speller {
     }
     for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
     for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
-    for (const [k, v] of this.patterns) if (v.length > 24) this.bigPatterns.set(k, new Set(v));
+    for (const [k, v] of this.patterns) if (v.length > 24) this.bigPatterns.set(k, new Set(Array.from(v, (c) => c.charCodeAt(0))));
   }
 
   private confCache = new Map<string, Map<string, [Relation, number]>>();
+  private confCodeCache = new Map<string, Map<number, [Relation, number]>>();
+
+  /** confusion(a) keyed by character code (single UTF-16 unit characters only) */
+  confusionCodes(a: string): Map<number, [Relation, number]> {
+    let m = this.confCodeCache.get(a);
+    if (m) return m;
+    m = new Map();
+    for (const [c, v] of this.confusion(a)) if (c.length === 1) m.set(c.charCodeAt(0), v);
+    this.confCodeCache.set(a, m);
+    return m;
+  }
 
   /** all characters confusable with a: relation and unigram cost */
   confusion(a: string): Map<string, [Relation, number]> {
@@ -288,7 +301,7 @@ export class Speller {
         const key = patternKey(s, st, i, L);
         const chars = this.patterns.get(key);
         if (!chars) continue;
-        if (chars.length > 24 ? this.bigPatterns.get(key)!.has(ch) : chars.includes(ch)) return L;
+        if (chars.length > 24 ? this.bigPatterns.get(key)!.has(ch.charCodeAt(0)) : chars.includes(ch)) return L;
       }
     }
     return 0;
@@ -374,8 +387,9 @@ export class Speller {
     for (let i = a; i < b; i++) {
       if (blocked[i] || name[i - a]) continue;
       const orig = s[i];
-      const cands = new Map<string, Relation>();
-      const conf = this.confusion(orig);
+      // candidates by character code (number keys keep these hot lookups cheap)
+      const cands = new Map<number, Relation>();
+      const conf = this.confusionCodes(orig);
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
@@ -383,16 +397,20 @@ export class Speller {
           const key = patternKey(s, st, i, L);
           const chars = this.patterns.get(key);
           if (!chars) continue;
-          const big = chars.length > 24 ? this.bigPatterns.get(key)! : null;
-          for (const [c, rc] of big ? conf : []) {
-            if (cands.has(c) || !big!.has(c) || rc[1] > p.maxCharCost) continue;
-            const rel = rc[0];
-            if (rel === 'fuzzy' && !p.fuzzy) continue;
-            if (rel === 'shape' && !p.shape) continue;
-            cands.set(c, rel);
+          // many completions: walk the confusion set instead when it is the smaller of the two
+          const big = chars.length > 24 && conf.size < chars.length ? this.bigPatterns.get(key)! : null;
+          if (big) {
+            for (const [c, rc] of conf) {
+              if (cands.has(c) || !big.has(c) || rc[1] > p.maxCharCost) continue;
+              const rel = rc[0];
+              if (rel === 'fuzzy' && !p.fuzzy) continue;
+              if (rel === 'shape' && !p.shape) continue;
+              cands.set(c, rel);
+            }
+            continue;
           }
-          if (big) continue;
-          for (const c of chars) {
+          for (let t = 0; t < chars.length; t++) {
+            const c = chars.charCodeAt(t);
             if (cands.has(c)) continue;
             const rc = conf.get(c);
             if (!rc || rc[1] > p.maxCharCost) continue;
@@ -404,9 +422,9 @@ export class Speller {
         }
       }
       const sp = this.special.get(orig);
-      if (sp) for (const c of sp) cands.set(c, 'special');
-      if (p.ddd && DDD.includes(orig)) for (const c of DDD) if (c !== orig) cands.set(c, 'special');
-      const free = new Set<string>();
+      if (sp) for (const c of sp) cands.set(c.charCodeAt(0), 'special');
+      if (p.ddd && DDD.includes(orig)) for (const c of DDD) if (c !== orig) cands.set(c.charCodeAt(0), 'special');
+      const free = new Set<number>();
       if (p.freeCands) {
         for (const [c, [rel, cost]] of conf) {
           if (cands.has(c) || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
@@ -428,8 +446,11 @@ export class Speller {
         const origL = this.longestWord(s, a, b, i, orig, p.maxPattern);
         const uO = Math.min(lm.wordCost(orig), 20);
         const known = p.knownWordCost ? isKnown(i) : false;
-        const rows: Array<{ c: string; rel: Relation; g4: number; g2: number }> = [];
-        for (const [c, rel] of cands) rows.push({ c, rel, g4: base - lm.score(left + c + right), g2: base2 - lm.score(left2 + c + right2) });
+        const rows: Array<{ c: string; rel: Relation; free: boolean; g4: number; g2: number }> = [];
+        for (const [code, rel] of cands) {
+          const c = String.fromCharCode(code);
+          rows.push({ c, rel, free: free.has(code), g4: base - lm.score(left + c + right), g2: base2 - lm.score(left2 + c + right2) });
+        }
         let top = -Infinity, top2 = -Infinity;
         for (const r of rows) { if (r.g4 > top) { top2 = top; top = r.g4; } else if (r.g4 > top2) top2 = r.g4; }
         // the second LM is consulted only for candidates the first-stage model (first LM only) lets through
@@ -439,9 +460,9 @@ export class Speller {
         let second = -Infinity;
         for (const r of rows) {
           const other = r.g4 === top ? top2 : top;
-          const candL = free.has(r.c) || r.rel === 'special' ? 0 : this.longestWord(s, a, b, i, r.c, p.maxPattern);
+          const candL = r.free || r.rel === 'special' ? 0 : this.longestWord(s, a, b, i, r.c, p.maxPattern);
           const x = rerankFeatures({
-            g4: r.g4, g2: r.g2, h4: 0, h2: 0, rel: r.rel, free: free.has(r.c), candL, origL, uO, uC: Math.min(lm.wordCost(r.c), 20),
+            g4: r.g4, g2: r.g2, h4: 0, h2: 0, rel: r.rel, free: r.free, candL, origL, uO, uC: Math.min(lm.wordCost(r.c), 20),
             inWord: inWord[i - a] === 1, known, nCands: rows.length, edge: i === a || i === b - 1,
             lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other), ddd: DDD.includes(orig),
           });
@@ -457,7 +478,7 @@ export class Speller {
           }
           if (score >= p.modelThreshold && (!best || score > best.gain)) {
             if (best) second = Math.max(second, best.gain);
-            best = { pos: i, orig, cand: r.c, gain: score, relation: r.rel, free: free.has(r.c), x };
+            best = { pos: i, orig, cand: r.c, gain: score, relation: r.rel, free: r.free, x };
           } else second = Math.max(second, score);
         }
         if (best && best.gain - second >= p.modelMargin) found.push(best);
@@ -465,15 +486,16 @@ export class Speller {
       }
       let best: SpellFinding | null = null;
       let second = -Infinity;
-      for (const [c, rel] of cands) {
+      for (const [code, rel] of cands) {
+        const c = String.fromCharCode(code);
         const cost = lm.score(left + c + right);
         let gain = base - cost - this.channelCost(rel, p);
         if (inWord[i - a] && rel !== 'special') gain -= p.inWordCost;
         if (p.knownWordCost && isKnown(i)) gain -= p.knownWordCost;
-        const thr = rel === 'special' ? p.specialThreshold : free.has(c) ? p.freeThreshold : p.threshold;
+        const thr = rel === 'special' ? p.specialThreshold : free.has(code) ? p.freeThreshold : p.threshold;
         if (gain >= thr && (!best || gain > best.gain)) {
           if (best) second = Math.max(second, best.gain);
-          best = { pos: i, orig, cand: c, gain, relation: rel, free: free.has(c) };
+          best = { pos: i, orig, cand: c, gain, relation: rel, free: free.has(code) };
         } else second = Math.max(second, gain);
       }
       if (best && best.gain - second >= p.margin) found.push(best);
