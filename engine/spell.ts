@@ -51,6 +51,11 @@ export interface SpellParams {
   ddd: boolean;
   /** accept (at the model threshold) when both LMs' ±4 gains reach these, whatever the model says */
   agree: [number, number];
+  /**
+   * a first pass whose findings are all kept (mode 4 builds on mode 3); this pass then runs over the
+   * text corrected by it and adds findings only where the first pass found nothing
+   */
+  base?: SpellParams;
 }
 
 export const MODE3: SpellParams = {
@@ -89,7 +94,8 @@ export const MODE4: SpellParams = {
   // the reranker also weighs frequent same-sound characters that complete no word, and 的/地/得
   freeCands: true,
   ddd: true,
-  modelThreshold: -0.3,
+  modelThreshold: 0.1,
+  base: MODE3,
 };
 
 export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';
@@ -330,6 +336,15 @@ export class Speller {
    * Find spelling errors in s. `blocked[i] = 1` marks UTF-16 positions that must not change.
    */
   check(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
+    if (p.base) {
+      const first = this.check(s, blocked, p.base);
+      if (first.length === 0) return this.check(s, blocked, { ...p, base: undefined });
+      const fixed = s.split('');
+      const held = blocked.slice();
+      for (const f of first) { fixed[f.pos] = f.cand; held[f.pos] = 1; }
+      const more = this.check(fixed.join(''), held, { ...p, base: undefined });
+      return [...first, ...more].sort((x, y) => x.pos - y.pos);
+    }
     const out: SpellFinding[] = [];
     const n = s.length;
     let i = 0;

@@ -18,6 +18,10 @@ const NOMINALISING = new Set('说讲写做想吃买卖用穿看听学要拿送�
 const REDUP_ADVERBIAL = new Set('慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(' '));
 /** adjectives that are typical manner adverbials (的 -> 地 only when a verb phrase follows) */
 const MANNER = new Set('认真 仔细 努力 高兴 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显'.split(' '));
+/** feelings and states whose 得 introduces a complement of degree, not a manner (高兴得跳了起来) */
+const FEELING = new Set('高兴 激动 兴奋 感动 紧张 害怕 难过 伤心 着急 开心 快乐 痛苦 生气 气愤 惊讶 吃惊 委屈 疲惫 累 饿 冷 热 忙 急 气 痛 疼 笑 哭 吓 乐 困 渴 羞 慌'.split(' '));
+/** words that open such a complement */
+const COMPLEMENT_OPENERS = new Set(['要', '不', '不住', '直', '连', '差点', '说不出', '睡不着', '几乎']);
 const AGAIN_BEFORE = new Set(['下次', '明天', '以后', '改天', '回头', '待会', '等会', '稍后', '过几天', '下回', '将来']);
 const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
 const redup = (w: string) => (w.length === 2 && w[0] === w[1]) || (w.length === 4 && w[0] === w[1] && w[2] === w[3]) || (w.length === 3 && w[1] === w[2]);
@@ -56,20 +60,87 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
         // a verb phrase follows: a one-character verb with anything after it, or a longer verb not used as a modifier
         const verbFollows = NN !== undefined && NN !== '的' && !pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('c')
           && (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p')));
-        if ((REDUP_ADVERBIAL.has(P) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
+        // a verb closing the clause after 的 is usually a noun (带着深深的嫉妒！)
+        if (((REDUP_ADVERBIAL.has(P) && NN !== undefined) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
           out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
         } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (startsWithDegree(N) || (redup(N) && N.length >= 3 && pn === 'z'))) {
           out.push({ pos: at, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${N}”，补语前用“得”` });
         }
       } else {
-        if (adverbial && pn.startsWith('v') && !pn.startsWith('vn') && !DEGREE.has(N)) {
+        // after a feeling or state (高兴得跳起来, 累得走不动) 得 opens a complement of degree
+        if (adverbial && !FEELING.has(P) && pn.startsWith('v') && !pn.startsWith('vn') && !DEGREE.has(N) && !COMPLEMENT_OPENERS.has(N)) {
           out.push({ pos: at, orig: '得', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
-        } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1) {
+        } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1 && (NN === undefined || ['是', '和', '与', '也', '都'].includes(NN))) {
           out.push({ pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` });
         }
       }
     }
     i = j;
+  }
+  const flagged = new Set(out.map((u) => u.pos));
+  for (const u of checkDddChars(dict, s, blocked)) if (!flagged.has(u.pos)) out.push(u);
+  return out.sort((x, y) => x.pos - y.pos);
+}
+
+/** degree words that open a complement after 得 (or an adjective phrase) */
+const DEGREE_CHARS = ['非常', '十分', '特别', '相当', '比较', '越来越', '很', '挺', '太', '真', '极', '更'];
+/** what may close a clause after a complement */
+const CLAUSE_END = /^(?:$|[，。！？；：、,.!?;:）)」』”…\s]|[了啊呀吗呢吧啦哦喔嘛])/;
+/** verbs jieba tags otherwise that take a 得 complement */
+const COMPLEMENT_VERBS = new Set('过长活'.split(''));
+
+/**
+ * 的/地/得 from the characters around them, independent of the segmentation (which often fuses the
+ * particle with a neighbour: 玩的, 听他):
+ *   one-character verb + 的 + degree word + adjective, or + one-character adjective, closing the clause -> 得
+ *     (玩的很开心。 跑的快。; not after verbs whose 的 makes a noun phrase: 说的很好 = what was said)
+ *   reduplicated AABB adverbial + 的/得 + verb -> 地   (开开心心得回家, 平平安安的过)
+ *   two-character adjective + 得 + two-character noun closing the phrase -> 的   (漂亮得姑娘。)
+ */
+function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFinding[] {
+  const out: UsageFinding[] = [];
+  const tag = (w: string) => dict.pos.get(w) ?? '';
+  const isWord = (w: string) => dict.freq.has(w);
+  for (let k = 1; k + 1 < s.length; k++) {
+    const ch = s[k];
+    if ((ch !== '的' && ch !== '得') || blocked[k]) continue;
+    const prev = s[k - 1];
+    // the particle inside a word (目的, 的确, 难得, 得到) is not a particle
+    if (isWord(prev + ch) || isWord(s.slice(k, k + 2))) continue;
+    const after = s.slice(k + 1);
+    if (ch === '的' && !NOMINALISING.has(prev) && (tag(prev) === 'v' || COMPLEMENT_VERBS.has(prev)) && isHan(s.charCodeAt(k - 1))
+      && !(k >= 2 && isWord(s.slice(k - 2, k)) && !tag(s.slice(k - 2, k)).startsWith('v'))) {
+      const d = DEGREE_CHARS.find((x) => after.startsWith(x));
+      let comp = '';
+      if (d) {
+        for (const L of [2, 1]) {
+          const a = after.slice(d.length, d.length + L);
+          if (a.length === L && (tag(a) === 'a' || (L === 2 && tag(a) === 'v' && tag(d + a) !== 'n')) && CLAUSE_END.test(after.slice(d.length + L))) { comp = d + a; break; }
+        }
+      } else if (tag(after[0]) === 'a' && CLAUSE_END.test(after.slice(1))) comp = after[0];
+      if (comp) out.push({ pos: k, orig: '的', cand: '得', reason: `动词“${prev}”后接补语“${comp}”，补语前用“得”` });
+      continue;
+    }
+    if (k >= 4 && s[k - 4] === s[k - 3] && s[k - 2] === s[k - 1] && s[k - 4] !== s[k - 2] && isHan(s.charCodeAt(k - 4))) {
+      const v1 = after[0];
+      const v2 = after.slice(0, 2);
+      const vl = v2.length === 2 && isWord(v2) ? 2 : 1;
+      const verb = (vl === 2 ? tag(v2) === 'v' : tag(v1) === 'v') && !DEGREE.has(v1) && !DEGREE.has(v2)
+        && !CLAUSE_END.test(after.slice(vl));
+      // reduplicated verbs (吃吃喝喝的满足) modify nouns; reduplicated feelings and qualities are manners
+      const ab = s[k - 4] + s[k - 2];
+      const manner = tag(ab) !== 'v' || FEELING.has(ab);
+      if (verb && manner) out.push({ pos: k, orig: ch, cand: '地', reason: `“${s.slice(k - 4, k)}”修饰动词，状语后用“地”` });
+      continue;
+    }
+    if (ch === '得' && k >= 2) {
+      const adj = s.slice(k - 2, k);
+      const noun = after.slice(0, 2);
+      // the noun closes the phrase (jieba tags many verbs as nouns: 严重得危害韩国 is a manner, 地)
+      if (tag(adj) === 'a' && noun.length === 2 && tag(noun) === 'n' && !isWord(s.slice(k - 1, k + 1)) && /^(?:$|[，。！？；：、,.!?;:）)」』”…\s]|[是和与也都])/.test(after.slice(2))) {
+        out.push({ pos: k, orig: '得', cand: '的', reason: `“${adj}”修饰名词“${noun}”，定语后用“的”` });
+      }
+    }
   }
   return out;
 }

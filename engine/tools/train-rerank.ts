@@ -30,6 +30,7 @@ loadEngine();
 
 P.model = { features: FEATURE_NAMES, weights: [] };
 P.prefilter = undefined; // score every candidate with both LMs
+P.base = undefined; // mode 4 trains on its own candidates, not after a mode 3 pass
 P.modelThreshold = Infinity; // collect every candidate, accept none
 const X: number[][] = [];
 const Y: number[] = [];

@@ -38,13 +38,23 @@ describe('spelling families', () => {
       expect(fixed('他工作一直很仍真。', '2', { mode }).out).toBe('他工作一直很认真。');
     }
   });
-  it('mode 4 searches wider: same-sound characters that complete no word, 的/地/得 weighed by the language models', () => {
+  it('mode 4 searches wider: same-sound characters that complete no word', () => {
     expect(fixed('孩子门在操场上玩。', '1', { mode: 4 }).out).toBe('孩子们在操场上玩。');
     expect(check('孩子门在操场上玩。', { mode: 3 })).toEqual([]);
-    expect(fixed('他们跑的快。', '0', { mode: 4 }).out).toBe('他们跑得快。');
-    expect(check('他们跑的快。', { mode: 3 })).toEqual([]);
-    // with a degree word (fused with its adjective in the segmentation, 很快) the 的/得 rule decides in both modes
-    for (const mode of [3, 4] as const) expect(fixed('他们跑的很快。', '0', { mode }).out).toBe('他们跑得很快。');
+    // the 的/得 rule decides in both modes, with or without a degree word
+    for (const mode of [3, 4] as const) {
+      expect(fixed('他们跑的快。', '0', { mode }).out).toBe('他们跑得快。');
+      expect(fixed('他们跑的很快。', '0', { mode }).out).toBe('他们跑得很快。');
+    }
+  });
+  it('mode 4 keeps every mode 3 spelling finding and adds to them', () => {
+    for (const t of ['我们要加强安全管里，他每天早上坚持锻练身体。', '他对这件事情很热情，也很仍真，孩子门在操场上玩。', '不能随意传播末经证实的消息，她的眼晴很大。']) {
+      const spell = (mode: 3 | 4) => check(t, { mode }).filter((i) => ['0', '1', '2', '5'].includes(i.category)).map((i) => `${i.start}${i.suggestions[0]}`);
+      const m3 = spell(3), m4 = spell(4);
+      expect(m3.length).toBeGreaterThan(0);
+      for (const f of m3) expect(m4).toContain(f);
+    }
+    expect(check('孩子门在操场上玩。', { mode: 4 }).length).toBeGreaterThan(check('孩子门在操场上玩。', { mode: 3 }).length);
   });
   it('correct sentences stay untouched', () => {
     for (const t of ['今年的粮食产量再创新高，农民的收入也有了明显增长。', '老师耐心地回答了同学们提出的每一个问题。', '医生建议他多喝水，多休息，按时吃药。', '经过三年的努力，这个项目终于顺利完成了。']) {
@@ -61,6 +71,18 @@ describe('family 0: 的/地/得 and common misuse', () => {
   it('的 before a complement becomes 得', () => {
     expect(fixed('她把房间打扫的干干净净。', '0').out).toBe('她把房间打扫得干干净净。');
     expect(fixed('他跑的非常快。', '0').out).toBe('他跑得非常快。');
+  });
+  it('的/地/得 from the characters when the segmentation fuses the particle with a neighbour', () => {
+    expect(fixed('周末大家都玩的很开心。', '0').out).toBe('周末大家都玩得很开心。');
+    expect(fixed('那几年我们过的很快乐。', '0').out).toBe('那几年我们过得很快乐。');
+    expect(fixed('他长的很高。', '0').out).toBe('他长得很高。');
+    expect(fixed('希望大家平平安安的活到一百岁。', '0').out).toBe('希望大家平平安安地活到一百岁。');
+    expect(fixed('她是个漂亮得姑娘。', '0').out).toBe('她是个漂亮的姑娘。');
+  });
+  it('的/地/得 rules leave complements of feeling, noun phrases and nominalised verbs alone', () => {
+    for (const t of ['他高兴得要飞上天。', '她累得走不动了。', '眼中带着深深的嫉妒！', '这些都是点点滴滴的知识。', '他说的很好，大家都同意。', '吃吃喝喝的满足最简单。', '这种做法将会严重地危害健康。', '我看到的很多人都笑了。']) {
+      expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
+    }
   });
   it('下次在 + verb becomes 再', () => {
     expect(fixed('这个问题我们下次在讨论吧。', '0').out).toBe('这个问题我们下次再讨论吧。');
