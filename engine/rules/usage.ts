@@ -70,7 +70,7 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
         // after a feeling or state (高兴得跳起来, 累得走不动) 得 opens a complement of degree
         if (adverbial && !FEELING.has(P) && pn.startsWith('v') && !pn.startsWith('vn') && !DEGREE.has(N) && !COMPLEMENT_OPENERS.has(N)) {
           out.push({ pos: at, orig: '得', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
-        } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1 && (NN === undefined || ['是', '和', '与', '也', '都'].includes(NN))) {
+        } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1 && (NN === undefined || (NN.length === 1 && PHRASE_END.test(NN)))) {
           out.push({ pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` });
         }
       }
@@ -84,8 +84,11 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
 
 /** degree words that open a complement after 得 (or an adjective phrase) */
 const DEGREE_CHARS = ['非常', '十分', '特别', '相当', '比较', '越来越', '很', '挺', '太', '真', '极', '更'];
+const PUNCT = '，。！？；：、,.!?;:）)」』”…\\s';
 /** what may close a clause after a complement */
-const CLAUSE_END = /^(?:$|[，。！？；：、,.!?;:）)」』”…\s]|[了啊呀吗呢吧啦哦喔嘛])/;
+const CLAUSE_END = new RegExp(`^(?:$|[${PUNCT}]|[了啊呀吗呢吧啦哦喔嘛])`);
+/** what may follow the noun that closes a noun phrase */
+const PHRASE_END = new RegExp(`^(?:$|[${PUNCT}]|[是和与也都])`);
 /** verbs jieba tags otherwise that take a 得 complement */
 const COMPLEMENT_VERBS = new Set('过长活'.split(''));
 
@@ -137,7 +140,7 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
       const adj = s.slice(k - 2, k);
       const noun = after.slice(0, 2);
       // the noun closes the phrase (jieba tags many verbs as nouns: 严重得危害韩国 is a manner, 地)
-      if (tag(adj) === 'a' && noun.length === 2 && tag(noun) === 'n' && !isWord(s.slice(k - 1, k + 1)) && /^(?:$|[，。！？；：、,.!?;:）)」』”…\s]|[是和与也都])/.test(after.slice(2))) {
+      if (tag(adj) === 'a' && noun.length === 2 && tag(noun) === 'n' && !isWord(s.slice(k - 1, k + 1)) && PHRASE_END.test(after.slice(2))) {
         out.push({ pos: k, orig: '得', cand: '的', reason: `“${adj}”修饰名词“${noun}”，定语后用“的”` });
       }
     }
