@@ -112,8 +112,11 @@ function main() {
     for (const f of readdirSync(cscDir).filter((x) => x.endsWith('.tsv')).sort()) {
       const name = f.replace(/\.tsv$/, '');
       if (ONLY && !ONLY.includes(name)) continue;
-      let pairs = readFileSync(path.join(cscDir, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]).filter((p) => p.length === 2 && p[0].length === p[1].length);
+      let pairs = readFileSync(path.join(cscDir, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]);
+      // the halves by line number before anything is dropped, exactly as tools/train-rerank.ts takes them
+      // (splitting after the filter would shift the parity past a dropped line and report training pairs)
       if (SPLIT === 'even' || SPLIT === 'odd') pairs = pairs.filter((_, k) => k % 2 === (SPLIT === 'even' ? 0 : 1));
+      pairs = pairs.filter((p) => p.length === 2 && p[0].length === p[1].length);
       const total = pairs.length;
       if (name.startsWith('lemon') && pairs.length > SAMPLE) {
         const step = pairs.length / SAMPLE;
