@@ -10,7 +10,7 @@ import { LanguageModel, dataDir } from './lm';
 import { PinyinTable } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
-import { Speller, MODE3, MODE4, type SpellFinding } from './spell';
+import { Speller, MODE3, MODE4, DDD, type SpellFinding } from './spell';
 import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
@@ -197,17 +197,22 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const wordingIssues = bits & Bits.wording ? e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3) : [];
   const charBlocked = new Uint8Array(spellBlocked);
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
+  // the 的/地/得 rules give the grammatical reason; the speller's finding at the same place gives way
+  const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked) : [];
+  const usageAt = new Set(usage.map((u) => u.pos));
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;
     for (const f of e.speller.check(work, charBlocked, params)) {
-      const cat = SPELL_CATEGORY[f.relation];
+      if (usageAt.has(f.pos)) continue;
+      // 的/地/得 for one another is misuse (family 0), whatever the sound relation
+      const cat = DDD.includes(f.orig) && DDD.includes(f.cand) ? '0' : SPELL_CATEGORY[f.relation];
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
       if (!(bits & bit)) continue;
       issues.push({ start: f.pos, end: f.pos + 1, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
     }
   }
   if (bits & Bits.usage) {
-    for (const u of checkUsage(e.lm, e.dict, work, spellBlocked)) {
+    for (const u of usage) {
       issues.push({ start: u.pos, end: u.pos + 1, original: '', suggestions: [u.cand], category: '0', level: 1, message: `“${u.orig}”应为“${u.cand}”：${u.reason}。` });
     }
   }
