@@ -375,7 +375,7 @@ export class Speller {
         if (p.names && (SURNAMES.has(w) || COMPOUND_SURNAMES.has(w))) {
           const n1 = seg[x + 1];
           const n2 = seg[x + 2];
-          if (n1 && n1.length === 1 && isHan(n1.charCodeAt(0))) {
+          if (n1 && n1.length === 1 && isHan(n1.charCodeAt(0)) && !NAME_STOP.has(n1)) {
             let e = k + w.length + 1;
             if (n2 && n2.length === 1 && isHan(n2.charCodeAt(0)) && !NAME_STOP.has(n2)) e++;
             name.fill(1, k, Math.min(e, b - a));

@@ -32,6 +32,10 @@ describe('spelling families', () => {
     expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
+  it('a surname followed by a particle is not a name: 不段的 -> 不断的', () => {
+    expect(fixed('这种现象在社会上不段的出现。', '1').out.slice(0, 10)).toBe('这种现象在社会上不断');
+    expect(fixed('我们应该不段的学习新知识。', '1').out.slice(0, 6)).toBe('我们应该不断');
+  });
   it('2 谐音: fuzzy sounds (n/l, r/l, -n/-ng) in both modes', () => {
     for (const mode of [3, 4] as const) {
       expect(fixed('他对这件事情很热情，也很仍真。', '2', { mode }).out).toBe('他对这件事情很热情，也很认真。');
