@@ -205,6 +205,23 @@ export const SPECIAL_SETS: string[][] = [
   ['即', '既'],
 ];
 
+/**
+ * the sentence around position i asks a question or generalises, where 哪 (which) belongs: it ends in a
+ * question mark or holds 吗/呢, or 无论/不管/不论 comes before, or 都/也 shortly after (哪里都)
+ */
+export function asksWhich(s: string, i: number): boolean {
+  let a = i, b = i;
+  while (a > 0 && !SENTENCE_END.includes(s[a - 1])) a--;
+  while (b < s.length && !SENTENCE_END.includes(s[b])) b++;
+  const end = s[b];
+  if (end === '？' || end === '?') return true;
+  const sentence = s.slice(a, b);
+  if (/[吗呢]/.test(sentence)) return true;
+  if (/无论|不管|不论/.test(s.slice(a, i))) return true;
+  return /[都也]/.test(s.slice(i + 1, i + 5));
+}
+const SENTENCE_END = '。！？!?\n';
+
 /** variant forms that are not misspellings (台湾/旧字形 usage): never "correct" one into the other */
 const VARIANTS: string[] = ['著着', '甚什', '妳你', '牠它他', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '她他', '它他', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
 const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
@@ -437,7 +454,14 @@ export class Speller {
         }
       }
       const sp = this.special.get(orig);
-      if (sp) for (const c of sp) cands.set(c.charCodeAt(0), 'special');
+      if (sp) {
+        // 那 (that) and 哪 (which) follow the sentence: 哪 asks or generalises, 那 points
+        const asks = orig === '那' || orig === '哪' ? asksWhich(s, i) : false;
+        for (const c of sp) {
+          if ((c === '哪' && !asks) || (c === '那' && asks)) continue;
+          cands.set(c.charCodeAt(0), 'special');
+        }
+      }
       if (p.ddd && DDD.includes(orig)) for (const c of DDD) if (c !== orig) cands.set(c.charCodeAt(0), 'special');
       const free = new Set<number>();
       if (p.freeCands) {

@@ -88,6 +88,13 @@ describe('family 0: 的/地/得 and common misuse', () => {
       expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
     }
   });
+  it('那/哪 follow the sentence: 哪 where it asks or generalises, 那 where it points', () => {
+    for (const mode of [3, 4] as const) {
+      expect(fixed('你明天想去那里玩？', '0', { mode }).out).toBe('你明天想去哪里玩？');
+      expect(fixed('无论走到那里，我都会想你。', '0', { mode }).out).toBe('无论走到哪里，我都会想你。');
+      for (const t of ['从那里，我们可以走到火车站。', '所以决定好了去那里了。']) expect(check(t, { mode }), t).toEqual([]);
+    }
+  });
   it('下次在 + verb becomes 再', () => {
     expect(fixed('这个问题我们下次在讨论吧。', '0').out).toBe('这个问题我们下次再讨论吧。');
   });
