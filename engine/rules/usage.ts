@@ -17,11 +17,12 @@ const NOMINALISING = new Set('说讲写做想吃买卖用穿看听学要拿送�
 /** reduplicated forms that are (almost) always adverbials before a verb */
 const REDUP_ADVERBIAL = new Set('慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(' '));
 /** adjectives that are typical manner adverbials (的 -> 地 only when a verb phrase follows) */
-const MANNER = new Set('认真 仔细 努力 高兴 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显'.split(' '));
+const MANNER = new Set('认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显'.split(' '));
 /** feelings and states whose 得 introduces a complement of degree, not a manner (高兴得跳了起来) */
 const FEELING = new Set('高兴 激动 兴奋 感动 紧张 害怕 难过 伤心 着急 开心 快乐 痛苦 生气 气愤 惊讶 吃惊 委屈 疲惫 累 饿 冷 热 忙 急 气 痛 疼 笑 哭 吓 乐 困 渴 羞 慌'.split(' '));
 /** words that open such a complement */
 const COMPLEMENT_OPENERS = new Set(['要', '不', '不住', '直', '连', '差点', '说不出', '睡不着', '几乎']);
+const ASPECT = new Set(['了', '着', '过']);
 const AGAIN_BEFORE = new Set(['下次', '明天', '以后', '改天', '回头', '待会', '等会', '稍后', '过几天', '下回', '将来']);
 const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
 const redup = (w: string) => (w.length === 2 && w[0] === w[1]) || (w.length === 4 && w[0] === w[1] && w[2] === w[3]) || (w.length === 3 && w[1] === w[2]);
@@ -58,8 +59,9 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
       const adverbial = (pp === 'a' || pp === 'ad' || pp === 'z' || pp === 'b' || (redup(P) && !pp.startsWith('n'))) && P.length >= 2;
       if (w === '的') {
         // a verb phrase follows: a one-character verb with anything after it, or a longer verb not used as a modifier
-        const verbFollows = NN !== undefined && NN !== '的' && !pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('c')
-          && (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p')));
+        // (an aspect particle after it, or fused with it, marks a verb too: 开心的笑了)
+        const verbFollows = (N.length >= 2 && ASPECT.has(N[N.length - 1])) || NN !== undefined && NN !== '的' && (ASPECT.has(NN) || (!pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('c')
+          && (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p')))));
         // a verb closing the clause after 的 is usually a noun (带着深深的嫉妒！)
         if (((REDUP_ADVERBIAL.has(P) && NN !== undefined) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
           out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });

@@ -28,6 +28,14 @@ export class WordingChecker {
     }
   }
 
+  /** w has the idiom's length and differs from it in exactly one character */
+  private oneOff(w: string, idiom: string) {
+    if (w.length !== idiom.length) return false;
+    let d = 0;
+    for (let k = 0; k < w.length; k++) if (w[k] !== idiom[k]) d++;
+    return d === 1;
+  }
+
   private known(w: string) {
     return this.lm.has(w) || this.dict.freq.has(w);
   }
@@ -48,6 +56,17 @@ export class WordingChecker {
     for (let i = 0; i + 1 < text.length; i++) {
       const c = text[i];
       if (!isHan(c)) continue;
+      // 4: a doubled aspect particle closing the clause (做完了了。 讨论过过了): no word of three or more
+      // characters spans the pair (小时了了), and the text does not read worse without it
+      if ((c === '了' || c === '过') && text[i + 1] === c && !(isHan(text[i + 2]) && !'了吗呢吧啊呀'.includes(text[i + 2])) && free(i, i + 2)) {
+        let spanned = false;
+        for (let a = Math.max(0, i - 2); a <= i && !spanned; a++) for (let L = 3; L <= 4; L++) if (a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) { spanned = true; break; }
+        if (!spanned && this.gain(text, i, i + 2, c, p.window) >= 0) {
+          out.push({ start: i, end: i + 2, original: c + c, suggestions: [c], category: '4', level: 2, message: `“${c}”重复，疑为多余。` });
+          i++;
+          continue;
+        }
+      }
       // 4: repeated character
       if (text[i + 1] === c && FUNCTION_CHARS.has(c) && free(i, i + 2)) {
         let inWord = false;
@@ -56,7 +75,10 @@ export class WordingChecker {
             if (a <= i && a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) { inWord = true; break; }
           }
         }
-        if (!inWord && text[i + 2] !== c && this.gain(text, i, i + 2, c, p.window) >= p.dupGain) {
+        // the first of the pair ends a word and the second starts the next (可以|以剑, 一把|把, 自自在在)
+        const prevWord = i > 0 && isHan(text[i - 1]) && this.dict.freq.has(text.slice(i - 1, i + 1));
+        const aabb = i >= 2 && text[i - 1] === text[i - 2];
+        if (!inWord && !prevWord && !aabb && text[i + 2] !== c && this.gain(text, i, i + 2, c, p.window) >= p.dupGain) {
           out.push({ start: i, end: i + 2, original: c + c, suggestions: [c], category: '4', level: 2, message: `“${c}”重复，疑为多余。` });
           i++;
           continue;
@@ -66,7 +88,9 @@ export class WordingChecker {
       if (i + 3 < text.length && text.slice(i, i + 2) === text.slice(i + 2, i + 4) && isHan(text[i + 1]) && free(i, i + 4)) {
         const w = text.slice(i, i + 2);
         const pos = this.dict.pos.get(w) ?? '';
-        const verbal = /^[vad]/.test(pos) || w[0] === w[1];
+        // verbs, adjectives and adverbs reduplicate; so do numeral-classifier phrases (一个一个, 一刀一刀: one by one),
+        // and emphasis (很强很强)
+        const verbal = /^[vadmq]/.test(pos) || w[0] === w[1] || /^[一每很好太真]/.test(w);
         if (this.known(w) && !verbal && !this.known(text.slice(i, i + 4)) && this.gain(text, i, i + 4, w, p.window) >= p.dupGain) {
           out.push({ start: i, end: i + 4, original: w + w, suggestions: [w], category: '4', level: 2, message: `词语“${w}”重复，疑为多余。` });
           i += 3;
@@ -78,6 +102,10 @@ export class WordingChecker {
         const key = text.slice(i, i + 3);
         const idiom = this.idiomByMissing.get(key);
         if (idiom && !this.known(key) && !text.startsWith(idiom, i) && !(i > 0 && text.startsWith(idiom, i - 1))
+          // a neighbour that makes four characters one substitution away from the idiom is a misspelling, not an
+          // omission (四脏六腑, 漫无目地, 声临其境); a known four-character neighbour word is no omission at all (拒人千里)
+          && !this.oneOff(text.slice(i - 1, i + 3), idiom) && !this.oneOff(text.slice(i, i + 4), idiom)
+          && !(i > 0 && this.known(text.slice(i - 1, i + 3))) && !this.known(text.slice(i, i + 4))
           && this.gain(text, i, i + 3, idiom, p.window) >= p.missGain) {
           out.push({ start: i, end: i + 3, original: key, suggestions: [idiom], category: '3', level: 2, message: `疑似成语“${idiom}”漏字。` });
           i += 2;

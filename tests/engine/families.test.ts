@@ -71,6 +71,8 @@ describe('spelling families', () => {
 describe('family 0: 的/地/得 and common misuse', () => {
   it('adverbial 的 before a verb becomes 地', () => {
     expect(fixed('他高兴的跳了起来。', '0').out).toBe('他高兴地跳了起来。');
+    expect(fixed('孩子们开心的笑了。', '0').out).toBe('孩子们开心地笑了。');
+    expect(check('她露出开心的笑容。')).toEqual([]);
   });
   it('的 before a complement becomes 得', () => {
     expect(fixed('她把房间打扫的干干净净。', '0').out).toBe('她把房间打扫得干干净净。');
@@ -112,6 +114,20 @@ describe('families 3 遗漏 / 4 冗余 / 7 语序', () => {
   it('4: legitimate reduplication is not redundancy', () => {
     expect(check('我们研究研究再做决定。').filter((i) => i.category === '4')).toEqual([]);
     expect(check('孩子们常常在公园里玩耍。')).toEqual([]);
+  });
+  it('4: a doubled aspect particle closing the clause', () => {
+    expect(fixed('他昨天已经把作业做完了了。', '4').out).toBe('他昨天已经把作业做完了。');
+    expect(fixed('这件事情我们已经讨论过过了。', '4').out).toBe('这件事情我们已经讨论过了。');
+    expect(check('小时了了，大未必佳。').filter((i) => i.category === '4')).toEqual([]);
+  });
+  it('4/3: distributive and emphatic repetition, a word boundary inside the pair, and one-off idioms are left alone', () => {
+    for (const t of ['若是要我亲自一个一个去抓人，你们就等着吧。', '这一刀真的很强很强。', '他完全可以以压倒性的优势取胜。', '问话犹如一把把锋利的匕首。', '每天无忧无虑，自自在在的。']) {
+      expect(check(t).filter((i) => i.category === '4'), t).toEqual([]);
+    }
+    // a substitution inside an idiom is not an omission: no 3 finding that would give 四五脏六腑 or 漫无目的地
+    for (const t of ['他伤得很重，四脏六腑都有裂痕。', '人生如果只是漫无目地不知要做什么，就会很迷茫。']) {
+      expect(check(t).filter((i) => i.category === '3'), t).toEqual([]);
+    }
   });
   it('3: a missing character in an idiom', () => {
     expect(fixed('这些年来他始如一地坚持自己的理想。', '3').out).toBe('这些年来他始终如一地坚持自己的理想。');
