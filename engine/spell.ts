@@ -419,10 +419,14 @@ export class Speller {
     for (let i = a; i < b; i++) {
       if (blocked[i] || name[i - a]) continue;
       const orig = s[i];
+      // 的, the commonest character, is misused for 地/得 (weighed below in mode 4, and by the usage rules),
+      // hardly ever miswritten for a content character (龙皇的气息 is not 龙皇帝气息)
+      const onlyDdd = orig === '的';
+      if (onlyDdd && !p.ddd) continue;
       // candidates by character code (number keys keep these hot lookups cheap)
       const cands = new Map<number, Relation>();
       const conf = this.confusionCodes(orig);
-      for (let L = 2; L <= p.maxPattern; L++) {
+      for (let L = 2; L <= (onlyDdd ? 1 : p.maxPattern); L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
@@ -464,7 +468,7 @@ export class Speller {
       }
       if (p.ddd && DDD.includes(orig)) for (const c of DDD) if (c !== orig) cands.set(c.charCodeAt(0), 'special');
       const free = new Set<number>();
-      if (p.freeCands) {
+      if (p.freeCands && !onlyDdd) {
         for (const [c, [rel, cost]] of conf) {
           if (cands.has(c) || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
           cands.set(c, rel);

@@ -32,6 +32,9 @@ describe('spelling families', () => {
     expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
+  it('的 is weighed only against 地/得, never turned into a content character', () => {
+    for (const mode of [3, 4] as const) expect(check('更何况是龙皇的气息。', { mode })).toEqual([]);
+  });
   it('a surname followed by a particle is not a name: 不段的 -> 不断的', () => {
     expect(fixed('这种现象在社会上不段的出现。', '1').out.slice(0, 10)).toBe('这种现象在社会上不断');
     expect(fixed('我们应该不段的学习新知识。', '1').out.slice(0, 6)).toBe('我们应该不断');
