@@ -32,6 +32,9 @@ describe('spelling families', () => {
     expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
+  it('characters of a novel are names: a surname standing alone with one or two characters after it is left alone', () => {
+    for (const t of ['宫司夜面色变得凝重。', '凤燚则严肃地说道。', '纪宁则是出于谨慎。']) for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
+  });
   it('的 is weighed only against 地/得, never turned into a content character', () => {
     for (const mode of [3, 4] as const) expect(check('更何况是龙皇的气息。', { mode })).toEqual([]);
   });
