@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readKenlm } from './kenlm-dump';
+import { encodeBigramLevel, encodeTrigramLevel } from './cslm';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '..', 'lexicon');
@@ -39,16 +40,7 @@ for (let i = 0; i < L2.count; i++) {
   if (L2.backoff[i] !== 0) biBow.set(u * SHIFT + w, L2.backoff[i]);
 }
 bi.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-const NB = bi.length;
-const row = new Uint32Array(V + 1);
-const col = new Uint32Array(NB);
-const pr = new Uint8Array(NB);
-for (let i = 0; i < NB; i++) { row[bi[i][0] + 1]++; col[i] = bi[i][1]; pr[i] = bi[i][2]; }
-for (let i = 0; i < V; i++) row[i + 1] += row[i];
-const pad4 = (b: Buffer) => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4)]);
-const h1 = Buffer.alloc(16);
-h1.write('CSLM', 0, 'latin1'); h1.writeUInt32LE(1, 4); h1.writeUInt32LE(V, 8); h1.writeUInt32LE(NB, 12);
-const body1 = Buffer.concat([h1, pad4(Buffer.from(row.buffer)), pad4(Buffer.from(col.buffer)), pad4(Buffer.from(uniPr.buffer)), pad4(Buffer.from(uniBow.buffer)), pad4(Buffer.from(pr.buffer))]);
+const body1 = encodeBigramLevel(V, bi, uniPr, uniBow);
 writeFileSync(path.join(outDir, 'lm2.bin.gz'), gzipSync(body1, { level: 9 }));
 writeFileSync(path.join(outDir, 'lm2-vocab.txt.gz'), gzipSync(Buffer.from(m.vocab.join('\n'), 'utf8'), { level: 9 }));
 
@@ -60,19 +52,6 @@ for (let i = 0; i < L3.count; i++) {
   tris.push([L3.word[i] * SHIFT + v, w, qPr(L3.prob[i])]);
 }
 tris.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-const keys: number[] = [];
-for (const t of tris) if (!keys.length || keys[keys.length - 1] !== t[0]) keys.push(t[0]);
-const C = keys.length, T = tris.length;
-const start = new Uint32Array(C + 1), bow = new Int8Array(C), tw = new Uint32Array(T), tpr = new Uint8Array(T);
-let c = -1;
-for (let i = 0; i < T; i++) {
-  if (c < 0 || keys[c] !== tris[i][0]) { c++; start[c] = i; bow[c] = qBow(biBow.get(tris[i][0]) ?? 0); }
-  tw[i] = tris[i][1]; tpr[i] = tris[i][2];
-}
-start[C] = T;
-const pad8 = (b: Buffer) => Buffer.concat([b, Buffer.alloc((8 - (b.length % 8)) % 8)]);
-const h3 = Buffer.alloc(16);
-h3.write('CSL3', 0, 'latin1'); h3.writeUInt32LE(2, 4); h3.writeUInt32LE(C, 8); h3.writeUInt32LE(T, 12);
-const body3 = Buffer.concat([h3, pad8(Buffer.from(new Float64Array(keys).buffer)), pad8(Buffer.from(start.buffer)), pad8(Buffer.from(tw.buffer)), pad8(Buffer.from(bow.buffer)), pad8(Buffer.from(tpr.buffer))]);
+const body3 = encodeTrigramLevel(2, tris, (key) => qBow(biBow.get(key) ?? 0));
 writeFileSync(path.join(outDir, 'lm2-3.bin.gz'), gzipSync(body3, { level: 9 }));
-console.log(`vocab ${V}, bigrams ${NB}, trigram contexts ${C}, trigrams ${T}`);
+console.log(`vocab ${V}, bigrams ${bi.length}, trigram contexts ${body3.readUInt32LE(8)}, trigrams ${tris.length}`);

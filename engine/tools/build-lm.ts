@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodeBigramLevel } from './cslm';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '..', 'lexicon');
@@ -61,26 +62,9 @@ async function main() {
   bi.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   // keep only bigrams that carry a probability
   const kept = bi.filter((b) => b[2] !== 0);
-  const NB = kept.length;
-  const row = new Uint32Array(V + 1);
-  const col = new Uint32Array(NB);
-  const pr = new Uint8Array(NB);
-  for (let i = 0; i < NB; i++) { row[kept[i][0] + 1]++; col[i] = kept[i][1]; pr[i] = kept[i][2]; }
-  for (let i = 0; i < V; i++) row[i + 1] += row[i];
-  const header = Buffer.alloc(16);
-  header.write('CSLM', 0, 'latin1');
-  header.writeUInt32LE(1, 4); header.writeUInt32LE(V, 8); header.writeUInt32LE(NB, 12);
-  const pad = (b: Buffer) => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4)]);
-  const body = Buffer.concat([
-    header,
-    pad(Buffer.from(row.buffer)),
-    pad(Buffer.from(col.buffer)),
-    pad(Buffer.from(uniPr.buffer)),
-    pad(Buffer.from(uniBow.buffer)),
-    pad(Buffer.from(pr.buffer)),
-  ]);
+  const body = encodeBigramLevel(V, kept, uniPr, uniBow);
   writeFileSync(path.join(outDir, 'lm.bin.gz'), gzipSync(body, { level: 9 }));
   writeFileSync(path.join(outDir, 'lm-vocab.txt.gz'), gzipSync(Buffer.from(vocab.join('\n'), 'utf8'), { level: 9 }));
-  console.log(`vocab ${V}, bigrams ${NB} (of ${bi.length}), bytes ${body.length}`);
+  console.log(`vocab ${V}, bigrams ${kept.length} (of ${bi.length}), bytes ${body.length}`);
 }
 main();

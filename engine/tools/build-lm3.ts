@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodeTrigramLevel } from './cslm';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '..', 'lexicon');
@@ -38,29 +39,9 @@ async function main() {
     }
   }
   tris.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const ctxKeys: number[] = [];
-  for (const t of tris) if (ctxKeys.length === 0 || ctxKeys[ctxKeys.length - 1] !== t[0]) ctxKeys.push(t[0]);
-  const C = ctxKeys.length;
-  const T = tris.length;
-  const keys = new Float64Array(ctxKeys);
-  const start = new Uint32Array(C + 1);
-  const bow = new Int8Array(C);
-  const w = new Uint32Array(T);
-  const pr = new Uint8Array(T);
-  let c = -1;
-  for (let i = 0; i < T; i++) {
-    if (c < 0 || keys[c] !== tris[i][0]) { c++; start[c] = i; bow[c] = qBow(bows.get(tris[i][0]) ?? 0); }
-    w[i] = tris[i][1];
-    pr[i] = tris[i][2];
-  }
-  start[C] = T;
-  const header = Buffer.alloc(16);
-  header.write('CSL3', 0, 'latin1');
-  header.writeUInt32LE(1, 4); header.writeUInt32LE(C, 8); header.writeUInt32LE(T, 12);
-  const pad = (b: Buffer) => Buffer.concat([b, Buffer.alloc((8 - (b.length % 8)) % 8)]);
-  const body = Buffer.concat([header, pad(Buffer.from(keys.buffer)), pad(Buffer.from(start.buffer)), pad(Buffer.from(w.buffer)), pad(Buffer.from(bow.buffer)), pad(Buffer.from(pr.buffer))]);
+  const body = encodeTrigramLevel(1, tris, (key) => qBow(bows.get(key) ?? 0));
   const gz = gzipSync(body, { level: 9 });
   writeFileSync(path.join(outDir, 'lm3.bin.gz'), gz);
-  console.log(`contexts ${C}, trigrams ${T}, bytes ${body.length}, gz ${gz.length}`);
+  console.log(`contexts ${body.readUInt32LE(8)}, trigrams ${tris.length}, bytes ${body.length}, gz ${gz.length}`);
 }
 main();
