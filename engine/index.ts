@@ -94,6 +94,12 @@ export function loadEngine(): { loadMs: number } {
   return { loadMs: engine.loadMs };
 }
 
+/** the loaded language model and speller, for the training tools */
+export function engineInternals(): { lm: LanguageModel; speller: Speller } {
+  loadEngine();
+  return { lm: engine!.lm, speller: engine!.speller };
+}
+
 let toSimplified: ((s: string) => string) | null = null;
 let toTraditional: ((s: string) => string) | null = null;
 function hkConverters() {
@@ -129,6 +135,11 @@ function priority(i: Issue): number {
 
 function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   const a = f.orig, b = f.cand;
+  if (f.word) {
+    const sound = (w: string) => Array.from(w, (c) => e.py.pretty(c).split('/')[0]).join(' ');
+    const how = f.relation === 'fuzzy' ? '读音相近' : '同音词误用';
+    return `“${a}”应为“${b}”：${how}（${a} ${sound(a)}，${b} ${sound(b)}）。`;
+  }
   const pa = e.py.pretty(a), pb = e.py.pretty(b);
   const base = Math.max(0, f.pos - 4);
   const local = work.slice(base, f.pos + 5);
@@ -203,12 +214,14 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;
     for (const f of e.speller.check(work, charBlocked, params)) {
-      if (usageAt.has(f.pos)) continue;
+      let atUsage = false;
+      for (let k = f.pos; k < f.pos + f.cand.length; k++) if (usageAt.has(k)) atUsage = true;
+      if (atUsage) continue;
       // 的/地/得 for one another is misuse (family 0), whatever the sound relation
       const cat = DDD.includes(f.orig) && DDD.includes(f.cand) ? '0' : SPELL_CATEGORY[f.relation];
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
       if (!(bits & bit)) continue;
-      issues.push({ start: f.pos, end: f.pos + 1, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
+      issues.push({ start: f.pos, end: f.pos + f.cand.length, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
     }
   }
   if (bits & Bits.usage) {

@@ -56,6 +56,16 @@ export interface SpellParams {
    * text corrected by it and adds findings only where the first pass found nothing
    */
   base?: SpellParams;
+  /**
+   * whole-word sound confusions (招生 for 招商 in 商家招生, 疾速 → 激素): a lexicon word of 2-3 characters
+   * replaced by another that reads the same and differs in at least two characters, accepted when both
+   * LMs gain at least wordGain over ±window characters and the candidate leads the others by wordLead
+   */
+  words: boolean;
+  wordGain: number;
+  wordLead: number;
+  /** also words whose syllables are only alike (shen/sheng, zi/zhi) */
+  wordFuzzy: boolean;
 }
 
 export const MODE3: SpellParams = {
@@ -83,6 +93,10 @@ export const MODE3: SpellParams = {
   prefilterThreshold: -4,
   ddd: false,
   agree: [12, 8],
+  words: true,
+  wordGain: 6,
+  wordLead: 4,
+  wordFuzzy: false,
 };
 
 export const MODE4: SpellParams = {
@@ -110,6 +124,8 @@ export interface SpellFinding {
   free?: boolean;
   /** reranker features */
   x?: number[];
+  /** a whole-word finding: orig and cand are words of the same length (2-3 characters) */
+  word?: boolean;
 }
 
 export const DDD = ['的', '地', '得'];
@@ -243,6 +259,9 @@ const COMPOUND_SURNAMES = new Set(['慕容', '欧阳', '司马', '上官', '诸�
 /** characters that end a name rather than continue it */
 const NAME_STOP = new Set('的了是在和与说也都就又把被将从对向给让'.split(''));
 
+/** the ±2-character gain a whole-word candidate needs before it is weighed over the full window */
+const WORD_NEAR_GAIN = 2;
+
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
 
 export class Speller {
@@ -278,8 +297,45 @@ export class Speller {
       if (ok) add(w);
     }
     for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
+    // the sound index of 2-3 character words, for whole-word confusions
+    for (const [w, id] of lm.ids) {
+      if (w.length < 2 || w.length > 3 || lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
+      let ok = true;
+      for (let i = 0; i < w.length; i++) if (!isHan(w.charCodeAt(i))) { ok = false; break; }
+      if (!ok) continue;
+      for (const k of this.soundKeys(w, false, 16)) {
+        const arr = this.bySound.get(k);
+        if (arr) arr.push(w); else this.bySound.set(k, [w]);
+      }
+    }
     for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
     for (const [k, v] of this.patterns) if (v.length > 24) this.bigPatterns.set(k, new Set(Array.from(v, (c) => c.charCodeAt(0))));
+  }
+
+  /** toneless syllables ("gan mao") -> lexicon words of 2-3 characters that read so */
+  private bySound = new Map<string, string[]>();
+
+  /**
+   * the toneless syllable sequences of w ("gan mao"), one per combination of the characters' readings (at
+   * most max); with fuzzy also the alike syllables (shen/sheng, zi/zhi); [] when a character has no reading
+   */
+  soundKeys(w: string, fuzzy: boolean, max = 64, readings = 8): string[] {
+    let ks = [''];
+    for (let i = 0; i < w.length; i++) {
+      const all = this.py.readings.get(w[i]);
+      if (!all) return [];
+      const rs = all.length > readings ? all.slice(0, readings) : all;
+      const syl = new Set<string>();
+      for (const r of rs) {
+        const x = r.slice(0, -1);
+        syl.add(x);
+        if (fuzzy) for (const v of fuzzyVariants(x)) syl.add(v);
+      }
+      const next: string[] = [];
+      for (const k of ks) for (const x of syl) next.push(i ? k + ' ' + x : x);
+      ks = next.length > max ? next.slice(0, max) : next;
+    }
+    return ks;
   }
 
   private confCache = new Map<string, Map<string, [Relation, number]>>();
@@ -356,54 +412,175 @@ export class Speller {
    * Find spelling errors in s. `blocked[i] = 1` marks UTF-16 positions that must not change.
    */
   check(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
-    if (p.base) {
-      const first = this.check(s, blocked, p.base);
-      if (first.length === 0) return this.check(s, blocked, { ...p, base: undefined });
-      const fixed = s.split('');
-      const held = blocked.slice();
-      for (const f of first) { fixed[f.pos] = f.cand; held[f.pos] = 1; }
-      const more = this.check(fixed.join(''), held, { ...p, base: undefined });
-      return [...first, ...more].sort((x, y) => x.pos - y.pos);
-    }
-    const out: SpellFinding[] = [];
+    if (p.base) return this.onTopOf(this.check(s, blocked, p.base), s, blocked, (t, m) => this.check(t, m, { ...p, base: undefined }));
+    // whole words first; the characters are then checked in the text they corrected
+    const words = p.words && this.lm2 ? this.checkWords(s, blocked, p) : [];
+    return this.onTopOf(words, s, blocked, (t, m) => this.checkChars(t, m, p));
+  }
+
+  /** the findings of first, plus those of next over the text first corrected (its spans held) */
+  private onTopOf(first: SpellFinding[], s: string, blocked: Uint8Array, next: (s: string, blocked: Uint8Array) => SpellFinding[]): SpellFinding[] {
+    if (first.length === 0) return next(s, blocked);
+    const fixed = s.split('');
+    const held = blocked.slice();
+    for (const f of first) for (let q = 0; q < f.cand.length; q++) { fixed[f.pos + q] = f.cand[q]; held[f.pos + q] = 1; }
+    return [...first, ...next(fixed.join(''), held)].sort((x, y) => x.pos - y.pos);
+  }
+
+  /** the Han runs of s (two characters or more) */
+  private runs(s: string, each: (a: number, b: number) => void) {
     const n = s.length;
     let i = 0;
     while (i < n) {
       if (!isHan(s.charCodeAt(i))) { i++; continue; }
       let j = i;
       while (j < n && isHan(s.charCodeAt(j))) j++;
-      if (j - i >= 2) this.checkRun(s, i, j, blocked, p, out);
+      if (j - i >= 2) each(i, j);
       i = j;
     }
+  }
+
+  /**
+   * The run's best segmentation: inWord marks characters inside multi-character words (less suspicious),
+   * name likely personal names: a surname standing
+   * alone followed by one or two single characters (王/婷, 苏/怜/卿), left alone
+   */
+  private analyse(s: string, a: number, b: number, p: SpellParams) {
+    // the word pass and the character pass of an unchanged run share it
+    const run = s.slice(a, b);
+    const last = this.lastAnalysis;
+    if (last && last.run === run && last.names === p.names) return last.info;
+    const info = this.analyseRun(s, a, b, p);
+    this.lastAnalysis = { run, names: p.names, info };
+    return info;
+  }
+  private lastAnalysis: { run: string; names: boolean; info: ReturnType<Speller['analyseRun']> } | null = null;
+
+  private analyseRun(s: string, a: number, b: number, p: SpellParams) {
+    const inWord = new Uint8Array(b - a);
+    const name = new Uint8Array(b - a);
+    const seg = this.lm.segment(s.slice(a, b));
+    let k = 0;
+    for (let x = 0; x < seg.length; x++) {
+      const w = seg[x];
+      if (w.length > 1) for (let t = 0; t < w.length; t++) inWord[k + t] = 1;
+      if (p.names && (SURNAMES.has(w) || COMPOUND_SURNAMES.has(w))) {
+        const n1 = seg[x + 1];
+        const n2 = seg[x + 2];
+        if (n1 && n1.length === 1 && isHan(n1.charCodeAt(0)) && !NAME_STOP.has(n1)) {
+          let e = k + w.length + 1;
+          if (n2 && n2.length === 1 && isHan(n2.charCodeAt(0)) && !NAME_STOP.has(n2)) e++;
+          name.fill(1, k, Math.min(e, b - a));
+        }
+      }
+      k += w.length;
+    }
+    return { inWord, name };
+  }
+
+  /**
+   * Whole-word sound confusions: a lexicon word of 2-3 characters for which another reads the same (or alike,
+   * with wordFuzzy) and differs in at least two characters (one-character slips are the character pass's).
+   * Both LMs must prefer the other word by wordGain over ±window characters, and it must lead the other
+   * candidates by wordLead. (A span that is no lexicon word is left to the character pass: on the
+   * development sets' even halves, 3 % of such candidates were right, and 62 % of those over a lexicon
+   * word at this margin.)
+   */
+  checkWords(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
+    const out: SpellFinding[] = [];
+    this.runs(s, (a, b) => this.checkWordsRun(s, a, b, blocked, p, out));
+    return out;
+  }
+
+  /** lexicon words that sound like span (or alike, with fuzzy) and differ from it in two characters or more */
+  wordsAlike(span: string, fuzzy: boolean): string[] {
+    const memo = fuzzy ? this.alikeFuzzy : this.alike;
+    const hit = memo.get(span);
+    if (hit) return hit;
+    if (memo.size > 50000) memo.clear();
+    const L = span.length;
+    const out: string[] = [];
+    // the span's characters in their main reading (顿时 is not read du shi, like 都是)
+    for (const key of this.soundKeys(span, fuzzy, 64, 1)) {
+      for (const w of this.bySound.get(key) ?? []) {
+        if (w === span || out.includes(w)) continue;
+        let diff = 0, variant = false;
+        for (let k = 0; k < L; k++) if (w[k] !== span[k]) { diff++; if (variantPair(w[k], span[k])) variant = true; }
+        if (diff >= 2 && !variant) out.push(w);
+      }
+    }
+    memo.set(span, out);
+    return out;
+  }
+  private alike = new Map<string, string[]>();
+  private alikeFuzzy = new Map<string, string[]>();
+
+  private checkWordsRun(s: string, a: number, b: number, blocked: Uint8Array, p: SpellParams, out: SpellFinding[]) {
+    const lm = this.lm, lm2 = this.lm2!;
+    const W = p.window;
+    let info: ReturnType<Speller['analyseRun']> | null = null;
+    const found: SpellFinding[] = [];
+    for (let st = a; st + 2 <= b; st++) {
+      for (let L = 2; L <= 3 && st + L <= b; L++) {
+        if (blocked[st + L - 1] || blocked[st]) break;
+        const span = s.slice(st, st + L);
+        if (!lm.has(span)) continue;
+        // a reduplicated given name after a surname (林翩翩) is no slip for 偏偏
+        if (L === 2 && span[0] === span[1] && st > a && SURNAMES.has(s[st - 1])) continue;
+        const cands = this.wordsAlike(span, p.wordFuzzy);
+        if (cands.length === 0) continue;
+        info ??= this.analyse(s, a, b, p);
+        const name = info.name;
+        let named = false;
+        for (let k = st; k < st + L; k++) if (name[k - a]) named = true;
+        if (named) continue;
+        // a first look over ±2 characters drops the hopeless candidates cheaply
+        const l2 = s.slice(Math.max(a, st - 2), st), r2 = s.slice(st + L, Math.min(b, st + L + 2));
+        const base2 = lm.score(l2 + span + r2);
+        if (!cands.some((w) => base2 - lm.score(l2 + w + r2) >= WORD_NEAR_GAIN)) continue;
+        const left = s.slice(Math.max(a, st - W), st), right = s.slice(st + L, Math.min(b, st + L + W));
+        const base = lm.score(left + span + right);
+        let best = '', top = -Infinity, top2 = -Infinity;
+        for (const w of cands) {
+          const g = base - lm.score(left + w + right);
+          if (g > top) { top2 = top; top = g; best = w; } else if (g > top2) top2 = g;
+        }
+        if (top < p.wordGain || top - top2 < p.wordLead) continue;
+        const h = lm2.score(left + span + right) - lm2.score(left + best + right);
+        if (h < p.wordGain) continue;
+        let rel = 3;
+        for (let k = 0; k < L; k++) if (best[k] !== span[k]) rel = Math.min(rel, this.py.relation(span[k], best[k]));
+        const relation: Relation = rel === 3 ? 'same-tone' : rel === 2 ? 'same' : 'fuzzy';
+        found.push({ pos: st, orig: span, cand: best, gain: Math.min(top, h), relation, word: true });
+      }
+    }
+    // the best first, none overlapping another
+    found.sort((x, y) => y.gain - x.gain);
+    const taken = new Uint8Array(b - a);
+    const maxEdits = Math.max(1, Math.ceil((b - a) / p.editsPerChars));
+    let accepted = 0;
+    for (const f of found) {
+      if (accepted >= maxEdits) break;
+      let free = true;
+      for (let k = f.pos; k < f.pos + f.cand.length; k++) if (taken[k - a]) free = false;
+      if (!free) continue;
+      taken.fill(1, f.pos - a, f.pos - a + f.cand.length);
+      out.push(f);
+      accepted++;
+    }
+  }
+
+  /** one-character confusions */
+  checkChars(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
+    const out: SpellFinding[] = [];
+    this.runs(s, (a, b) => this.checkRun(s, a, b, blocked, p, out));
     return out;
   }
 
   private checkRun(s: string, a: number, b: number, blocked: Uint8Array, p: SpellParams, out: SpellFinding[]) {
     const lm = this.lm;
     const W = p.window;
-    // multi-character words of the best segmentation (a character inside one is less suspicious)
-    const inWord = new Uint8Array(b - a);
-    // likely personal names: a surname standing alone in the segmentation followed by one or two
-    // single characters (王/婷, 苏/怜/卿) is left alone
-    const name = new Uint8Array(b - a);
-    {
-      const seg = lm.segment(s.slice(a, b));
-      let k = 0;
-      for (let x = 0; x < seg.length; x++) {
-        const w = seg[x];
-        if (w.length > 1) for (let t = 0; t < w.length; t++) inWord[k + t] = 1;
-        if (p.names && (SURNAMES.has(w) || COMPOUND_SURNAMES.has(w))) {
-          const n1 = seg[x + 1];
-          const n2 = seg[x + 2];
-          if (n1 && n1.length === 1 && isHan(n1.charCodeAt(0)) && !NAME_STOP.has(n1)) {
-            let e = k + w.length + 1;
-            if (n2 && n2.length === 1 && isHan(n2.charCodeAt(0)) && !NAME_STOP.has(n2)) e++;
-            name.fill(1, k, Math.min(e, b - a));
-          }
-        }
-        k += w.length;
-      }
-    }
+    const { inWord, name } = this.analyse(s, a, b, p);
     // characters inside dictionary words the LM does not know (names, terms): less suspicious
     // (computed lazily, only where a candidate exists)
     const knownAt = (i: number): boolean => {

@@ -32,6 +32,20 @@ describe('spelling families', () => {
     expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
+  it('1 同音: a whole word for another that reads the same (起夜 -> 企业, 兵法 -> 并发), one finding over the word', () => {
+    const a = fixed('这家公司的起夜文化很有特色。', '1');
+    expect(a.out).toBe('这家公司的企业文化很有特色。');
+    expect(a.mine).toHaveLength(1);
+    expect(a.mine[0]).toMatchObject({ original: '起夜', suggestions: ['企业'] });
+    expect(a.mine[0].message).toContain('qǐ yè');
+    expect(fixed('患者要多喝水，注意休息，预防兵法症。', '1').out).toBe('患者要多喝水，注意休息，预防并发症。');
+    expect(fixed('被告人被判处三年有期图形。', '1').out).toBe('被告人被判处三年有期徒刑。');
+  });
+  it('the same words where they are right stay, and so does a reduplicated given name', () => {
+    for (const t of ['他熟读兵法，善于用兵。', '老人年纪大了，晚上常常起夜。', '这张图形很复杂。', '这起事件引起了广泛关注。', '不是林翩翩又是谁？']) {
+      expect(check(t).filter((i) => i.category === '1' || i.category === '2'), t).toEqual([]);
+    }
+  });
   it('characters of a novel are names: a surname standing alone with one or two characters after it is left alone', () => {
     for (const t of ['宫司夜面色变得凝重。', '凤燚则严肃地说道。', '纪宁则是出于谨慎。']) for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
   });
