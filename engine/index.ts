@@ -7,7 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as OpenCC from 'opencc-js';
 import { LanguageModel, dataDir } from './lm';
-import { PinyinTable } from './pinyin';
+import { PinyinTable, toneMark } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
 import { Speller, MODE3, MODE4, DDD, type SpellFinding } from './spell';
@@ -136,9 +136,14 @@ function priority(i: Issue): number {
 function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   const a = f.orig, b = f.cand;
   if (f.word) {
-    const sound = (w: string) => Array.from(w, (c) => e.py.pretty(c).split('/')[0]).join(' ');
+    // the original in its main reading (as it was matched), the candidate in the reading that matches it
+    const ra = Array.from(a, (c) => e.py.readings.get(c)?.[0] ?? '');
+    const rb = Array.from(b, (c, k) => {
+      const rs = e.py.readings.get(c) ?? [''];
+      return rs.find((r) => r.slice(0, -1) === ra[k].slice(0, -1)) ?? rs[0];
+    });
     const how = f.relation === 'fuzzy' ? '读音相近' : '同音词误用';
-    return `“${a}”应为“${b}”：${how}（${a} ${sound(a)}，${b} ${sound(b)}）。`;
+    return `“${a}”应为“${b}”：${how}（${a} ${ra.map(toneMark).join(' ')}，${b} ${rb.map(toneMark).join(' ')}）。`;
   }
   const pa = e.py.pretty(a), pb = e.py.pretty(b);
   const base = Math.max(0, f.pos - 4);

@@ -40,6 +40,9 @@ describe('spelling families', () => {
     expect(a.mine[0].message).toContain('qǐ yè');
     expect(fixed('患者要多喝水，注意休息，预防兵法症。', '1').out).toBe('患者要多喝水，注意休息，预防并发症。');
     expect(fixed('被告人被判处三年有期图形。', '1').out).toBe('被告人被判处三年有期徒刑。');
+    // hk: traditional suggestion, offsets into the original text; mode 4 keeps it
+    expect(fixed('這家公司的起夜文化很有特色。', '1', { lang: 'hk' }).out).toBe('這家公司的企業文化很有特色。');
+    expect(fixed('这家公司的起夜文化很有特色。', '1', { mode: 4 }).out).toBe('这家公司的企业文化很有特色。');
   });
   it('the same words where they are right stay, and so does a reduplicated given name', () => {
     for (const t of ['他熟读兵法，善于用兵。', '老人年纪大了，晚上常常起夜。', '这张图形很复杂。', '这起事件引起了广泛关注。', '不是林翩翩又是谁？']) {
