@@ -57,7 +57,7 @@ export interface SpellParams {
    */
   base?: SpellParams;
   /**
-   * whole-word sound confusions (招生 for 招商 in 商家招生, 疾速 → 激素): a lexicon word of 2-3 characters
+   * whole-word sound confusions (起夜文化 → 企业文化, 兵法症 → 并发症): a lexicon word of 2-3 characters
    * replaced by another that reads the same and differs in at least two characters, accepted when both
    * LMs gain at least wordGain over ±window characters and the candidate leads the others by wordLead
    */
@@ -441,9 +441,9 @@ export class Speller {
   }
 
   /**
-   * The run's best segmentation: inWord marks characters inside multi-character words (less suspicious),
-   * name likely personal names: a surname standing
-   * alone followed by one or two single characters (王/婷, 苏/怜/卿), left alone
+   * The run's best segmentation: inWord marks characters inside multi-character words (less suspicious);
+   * name marks likely personal names, a surname standing alone followed by one or two single characters
+   * (王/婷, 苏/怜/卿), which are left alone
    */
   private analyse(s: string, a: number, b: number, p: SpellParams) {
     // the word pass and the character pass of an unchanged run share it
