@@ -294,20 +294,17 @@ export class Speller {
       if (lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
       let ok = true;
       for (let i = 0; i < w.length; i++) if (!isHan(w.charCodeAt(i))) { ok = false; break; }
-      if (ok) add(w);
-    }
-    for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
-    // the sound index of 2-3 character words, for whole-word confusions
-    for (const [w, id] of lm.ids) {
-      if (w.length < 2 || w.length > 3 || lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
-      let ok = true;
-      for (let i = 0; i < w.length; i++) if (!isHan(w.charCodeAt(i))) { ok = false; break; }
       if (!ok) continue;
-      for (const k of this.soundKeys(w, false, 16)) {
-        const arr = this.bySound.get(k);
-        if (arr) arr.push(w); else this.bySound.set(k, [w]);
+      add(w);
+      // the sound index of 2-3 character words, for whole-word confusions
+      if (w.length <= 3) {
+        for (const k of this.soundKeys(w, false, 16)) {
+          const arr = this.bySound.get(k);
+          if (arr) arr.push(w); else this.bySound.set(k, [w]);
+        }
       }
     }
+    for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
     for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
     for (const [k, v] of this.patterns) if (v.length > 24) this.bigPatterns.set(k, new Set(Array.from(v, (c) => c.charCodeAt(0))));
   }
