@@ -94,12 +94,6 @@ export function loadEngine(): { loadMs: number } {
   return { loadMs: engine.loadMs };
 }
 
-/** the loaded language model and speller, for the training tools */
-export function engineInternals(): { lm: LanguageModel; speller: Speller } {
-  loadEngine();
-  return { lm: engine!.lm, speller: engine!.speller };
-}
-
 let toSimplified: ((s: string) => string) | null = null;
 let toTraditional: ((s: string) => string) | null = null;
 function hkConverters() {
@@ -142,8 +136,7 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
       const rs = e.py.readings.get(c) ?? [''];
       return rs.find((r) => r.slice(0, -1) === ra[k].slice(0, -1)) ?? rs[0];
     });
-    const how = f.relation === 'fuzzy' ? '读音相近' : '同音词误用';
-    return `“${a}”应为“${b}”：${how}（${a} ${ra.map(toneMark).join(' ')}，${b} ${rb.map(toneMark).join(' ')}）。`;
+    return `“${a}”应为“${b}”：同音词误用（${a} ${ra.map(toneMark).join(' ')}，${b} ${rb.map(toneMark).join(' ')}）。`;
   }
   const pa = e.py.pretty(a), pb = e.py.pretty(b);
   const base = Math.max(0, f.pos - 4);

@@ -64,8 +64,6 @@ export interface SpellParams {
   words: boolean;
   wordGain: number;
   wordLead: number;
-  /** also words whose syllables are only alike (shen/sheng, zi/zhi) */
-  wordFuzzy: boolean;
 }
 
 export const MODE3: SpellParams = {
@@ -96,7 +94,6 @@ export const MODE3: SpellParams = {
   words: true,
   wordGain: 6,
   wordLead: 4,
-  wordFuzzy: false,
 };
 
 export const MODE4: SpellParams = {
@@ -298,7 +295,7 @@ export class Speller {
       add(w);
       // the sound index of 2-3 character words, for whole-word confusions
       if (w.length <= 3) {
-        for (const k of this.soundKeys(w, false, 16)) {
+        for (const k of this.soundKeys(w, 16)) {
           const arr = this.bySound.get(k);
           if (arr) arr.push(w); else this.bySound.set(k, [w]);
         }
@@ -313,21 +310,17 @@ export class Speller {
   private bySound = new Map<string, string[]>();
 
   /**
-   * the toneless syllable sequences of w ("gan mao"), one per combination of the characters' readings (at
-   * most max); with fuzzy also the alike syllables (shen/sheng, zi/zhi); [] when a character has no reading
+   * the toneless syllable sequences of w ("gan mao"), one per combination of the characters' first `readings`
+   * readings (at most max); [] when a character has no reading
    */
-  soundKeys(w: string, fuzzy: boolean, max = 64, readings = 8): string[] {
+  soundKeys(w: string, max = 64, readings = 8): string[] {
     let ks = [''];
     for (let i = 0; i < w.length; i++) {
       const all = this.py.readings.get(w[i]);
       if (!all) return [];
       const rs = all.length > readings ? all.slice(0, readings) : all;
       const syl = new Set<string>();
-      for (const r of rs) {
-        const x = r.slice(0, -1);
-        syl.add(x);
-        if (fuzzy) for (const v of fuzzyVariants(x)) syl.add(v);
-      }
+      for (const r of rs) syl.add(r.slice(0, -1));
       const next: string[] = [];
       for (const k of ks) for (const x of syl) next.push(i ? k + ' ' + x : x);
       ks = next.length > max ? next.slice(0, max) : next;
@@ -476,8 +469,9 @@ export class Speller {
   }
 
   /**
-   * Whole-word sound confusions: a lexicon word of 2-3 characters for which another reads the same (or alike,
-   * with wordFuzzy) and differs in at least two characters (one-character slips are the character pass's).
+   * Whole-word sound confusions: a lexicon word of 2-3 characters for which another reads the same (toneless)
+   * and differs in at least two characters (one-character slips are the character pass's; alike syllables
+   * such as shen/sheng were tried and cost precision on LEMON novels).
    * Both LMs must prefer the other word by wordGain over ±window characters, and it must lead the other
    * candidates by wordLead. (A span that is no lexicon word is left to the character pass: on the
    * development sets' even halves, 3 % of such candidates were right, and 62 % of those over a lexicon
@@ -489,16 +483,16 @@ export class Speller {
     return out;
   }
 
-  /** lexicon words that sound like span (or alike, with fuzzy) and differ from it in two characters or more */
-  wordsAlike(span: string, fuzzy: boolean): string[] {
-    const memo = fuzzy ? this.alikeFuzzy : this.alike;
+  /** lexicon words that sound like span and differ from it in two characters or more */
+  wordsAlike(span: string): string[] {
+    const memo = this.alike;
     const hit = memo.get(span);
     if (hit) return hit;
     if (memo.size > 50000) memo.clear();
     const L = span.length;
     const out: string[] = [];
     // the span's characters in their main reading (顿时 is not read du shi, like 都是)
-    for (const key of this.soundKeys(span, fuzzy, 64, 1)) {
+    for (const key of this.soundKeys(span, 64, 1)) {
       for (const w of this.bySound.get(key) ?? []) {
         if (w === span || out.includes(w)) continue;
         let diff = 0, variant = false;
@@ -510,7 +504,6 @@ export class Speller {
     return out;
   }
   private alike = new Map<string, string[]>();
-  private alikeFuzzy = new Map<string, string[]>();
 
   private checkWordsRun(s: string, a: number, b: number, blocked: Uint8Array, p: SpellParams, out: SpellFinding[]) {
     const lm = this.lm, lm2 = this.lm2!;
@@ -524,7 +517,7 @@ export class Speller {
         if (!lm.has(span)) continue;
         // a reduplicated given name after a surname (林翩翩) is no slip for 偏偏
         if (L === 2 && span[0] === span[1] && st > a && SURNAMES.has(s[st - 1])) continue;
-        const cands = this.wordsAlike(span, p.wordFuzzy);
+        const cands = this.wordsAlike(span);
         if (cands.length === 0) continue;
         info ??= this.analyse(s, a, b, p);
         const name = info.name;
@@ -545,9 +538,10 @@ export class Speller {
         if (top < p.wordGain || top - top2 < p.wordLead) continue;
         const h = lm2.score(left + span + right) - lm2.score(left + best + right);
         if (h < p.wordGain) continue;
-        let rel = 3;
-        for (let k = 0; k < L; k++) if (best[k] !== span[k]) rel = Math.min(rel, this.py.relation(span[k], best[k]));
-        const relation: Relation = rel === 3 ? 'same-tone' : rel === 2 ? 'same' : 'fuzzy';
+        // same syllables; same tones too when every changed pair shares a reading
+        let sameTone = true;
+        for (let k = 0; k < L; k++) if (best[k] !== span[k] && this.py.relation(span[k], best[k]) < 3) sameTone = false;
+        const relation: Relation = sameTone ? 'same-tone' : 'same';
         found.push({ pos: st, orig: span, cand: best, gain: Math.min(top, h), relation, word: true });
       }
     }
