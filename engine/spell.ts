@@ -47,8 +47,6 @@ export interface SpellParams {
   modelThreshold: number;
   /** required score lead over the runner-up at the same position */
   modelMargin: number;
-  /** also weigh 的/地/得 against each other at every occurrence */
-  ddd: boolean;
   /** accept (at the model threshold) when both LMs' ±4 gains reach these, whatever the model says */
   agree: [number, number];
   /**
@@ -89,7 +87,6 @@ export const MODE3: SpellParams = {
   modelThreshold: 0,
   modelMargin: 0,
   prefilterThreshold: -4,
-  ddd: false,
   agree: [12, 8],
   words: true,
   wordGain: 6,
@@ -102,9 +99,8 @@ export const MODE4: SpellParams = {
   fuzzyCost: 3.5,
   maxPattern: 5,
   maxCharCost: 16,
-  // the reranker also weighs frequent same-sound characters that complete no word, and 的/地/得
+  // the reranker also weighs frequent same-sound characters that complete no word
   freeCands: true,
-  ddd: true,
   modelThreshold: 0.1,
   base: MODE3,
 };
@@ -235,8 +231,11 @@ export function asksWhich(s: string, i: number): boolean {
 }
 const SENTENCE_END = '。！？!?\n';
 
-/** variant forms that are not misspellings (台湾/旧字形 usage): never "correct" one into the other */
-const VARIANTS: string[] = ['著着', '甚什', '妳你', '牠它他', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '她他', '它他', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
+/**
+ * variant forms that are not misspellings (台湾/旧字形 usage), and the third-person pronouns, whose gender
+ * the context seldom settles: never "correct" one into the other
+ */
+const VARIANTS: string[] = ['著着', '甚什', '妳你', '他她它牠祂', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
 const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
 
 /** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
@@ -590,16 +589,14 @@ export class Speller {
     for (let i = a; i < b; i++) {
       if (blocked[i] || name[i - a]) continue;
       const orig = s[i];
-      // 的, the commonest character, is misused for 地/得 (weighed below in mode 4, and by the usage rules),
-      // hardly ever miswritten for a content character (龙皇的气息 is not 龙皇帝气息)
-      const onlyDdd = orig === '的';
-      if (onlyDdd && !p.ddd) continue;
+      // 的, the commonest character, is misused for 地/得 (the usage rules weigh that), hardly ever
+      // miswritten for a content character (龙皇的气息 is not 龙皇帝气息)
+      if (orig === '的') continue;
       // candidates by character code (number keys keep these hot lookups cheap)
       const cands = new Map<number, Relation>();
       const conf = this.confusionCodes(orig);
-      // words the character completes give the candidates (none for 的: only 地/得, below)
-      const maxL = onlyDdd ? 1 : p.maxPattern;
-      for (let L = 2; L <= maxL; L++) {
+      // words the character completes give the candidates
+      for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
@@ -639,9 +636,8 @@ export class Speller {
           cands.set(c.charCodeAt(0), 'special');
         }
       }
-      if (p.ddd && DDD.includes(orig)) for (const c of DDD) if (c !== orig) cands.set(c.charCodeAt(0), 'special');
       const free = new Set<number>();
-      if (p.freeCands && !onlyDdd) {
+      if (p.freeCands) {
         for (const [c, [rel, cost]] of conf) {
           if (cands.has(c) || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
           cands.set(c, rel);

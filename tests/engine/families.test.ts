@@ -55,6 +55,11 @@ describe('spelling families', () => {
   it('的 is weighed only against 地/得, never turned into a content character', () => {
     for (const mode of [3, 4] as const) expect(check('更何况是龙皇的气息。', { mode })).toEqual([]);
   });
+  it('the pronouns 他/她/它 are never changed into each other (the context seldom settles who is meant)', () => {
+    for (const t of ['这张旧书桌陪了我十年，我每天都会和它在一起。', '那只小猫很怕生，我每天都会和它在一起。']) {
+      for (const mode of [3, 4] as const) expect(check(t, { mode }), `${mode} ${t}`).toEqual([]);
+    }
+  });
   it('a surname followed by a particle is not a name: 不段的 -> 不断的', () => {
     expect(fixed('这种现象在社会上不段的出现。', '1').out.slice(0, 10)).toBe('这种现象在社会上不断');
     expect(fixed('我们应该不段的学习新知识。', '1').out.slice(0, 6)).toBe('我们应该不断');
