@@ -101,7 +101,7 @@ export const MODE4: SpellParams = {
   maxCharCost: 16,
   // the reranker also weighs frequent same-sound characters that complete no word
   freeCands: true,
-  modelThreshold: 0.1,
+  modelThreshold: 0.25,
   base: MODE3,
 };
 
@@ -189,12 +189,13 @@ const passes = (p: SpellParams, x: number[]) => !p.prefilter || rerankScore(p.pr
 
 /**
  * The reranker's log-odds for a candidate (-Infinity when the first stage drops it), raised to the
- * threshold when both language models show a large gain.
+ * threshold when both language models show a large gain. Not a candidate that completes no word (mode 4):
+ * there the gain comes mostly from losing a rare original character the LMs barely know (氟咴酸, 捷任轫站).
  */
 function modelScore(p: SpellParams, x: number[]): number {
   if (!passes(p, x)) return -Infinity;
   const score = rerankScore(p.model!, x);
-  if (score >= p.modelThreshold || x[1] * 10 < p.agree[0] || x[28] * 10 < p.agree[1]) return score;
+  if (score >= p.modelThreshold || x[8] === 1 || x[1] * 10 < p.agree[0] || x[28] * 10 < p.agree[1]) return score;
   // raised to the threshold, plus a little that keeps raised candidates ordered by their own score
   return p.modelThreshold + 0.01 / (1 + Math.exp(p.modelThreshold - score));
 }
