@@ -28,6 +28,8 @@ export { CATEGORIES, CATEGORY_BY_CODE, RESULT_TYPES, LEVELS, Bits, ALL_STANDARD 
 
 interface Engine {
   lm: LanguageModel;
+  /** libime's word trigram model, when its files are present (the second opinion) */
+  lm2: LanguageModel | null;
   py: PinyinTable;
   shape: ShapeTable;
   dict: JiebaDict;
@@ -89,7 +91,7 @@ export function loadEngine(): { loadMs: number } {
   }
   const namePrefixes = new Set<string>();
   for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) namePrefixes.add(w.slice(0, 2));
-  engine = { lm, py, shape, dict, speller, wording, address, sensitive, namePrefixes, loadMs: 0 };
+  engine = { lm, lm2, py, shape, dict, speller, wording, address, sensitive, namePrefixes, loadMs: 0 };
   engine.loadMs = Math.round(performance.now() - t0);
   return { loadMs: engine.loadMs };
 }
@@ -207,7 +209,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const charBlocked = new Uint8Array(spellBlocked);
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
   // the 的/地/得 rules give the grammatical reason; the speller's finding at the same place gives way
-  const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked) : [];
+  const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked, e.lm2) : [];
   const usageAt = new Set(usage.map((u) => u.pos));
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;

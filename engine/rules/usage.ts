@@ -4,6 +4,9 @@
  *  verb + 的 + degree word / AABB   -> 得   (跑的非常快 -> 跑得非常快, 打扫的干干净净)
  *  adjective + 得 + verb            -> 地   (严重得危害 -> 严重地危害)
  *  adjective + 得 + noun            -> 的   (幸福得事 -> 幸福的事)
+ * and, where both language models prefer the other particle by a margin (checkDeByLm):
+ *  manner word + 得 + verb phrase   -> 地   (默默得做到 -> 默默地做到, 好好得带你去)
+ *  adjective / pronoun / place + 得 + noun closing the phrase -> 的   (我们得剧本。 -> 我们的剧本。)
  */
 import type { LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
@@ -27,7 +30,15 @@ const AGAIN_BEFORE = new Set(['下次', '明天', '以后', '改天', '回头', 
 const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
 const redup = (w: string) => (w.length === 2 && w[0] === w[1]) || (w.length === 4 && w[0] === w[1] && w[2] === w[3]) || (w.length === 3 && w[1] === w[2]);
 
-export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocked: Uint8Array): UsageFinding[] {
+/** how much better (in nats) both language models find the particle c than 得 at `at`: the smaller of the two gains */
+function gainOver(lms: LanguageModel[], s: string, a: number, b: number, at: number, c: string): number {
+  const L = s.slice(Math.max(a, at - 4), at), R = s.slice(at + 1, Math.min(b, at + 5));
+  let g = Infinity;
+  for (const m of lms) g = Math.min(g, m.score(L + s[at] + R) - m.score(L + c + R));
+  return g;
+}
+
+export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocked: Uint8Array, lm2: LanguageModel | null = null): UsageFinding[] {
   const out: UsageFinding[] = [];
   const pos = (w: string | undefined): string => {
     if (!w) return '';
@@ -74,6 +85,9 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
           out.push({ pos: at, orig: '得', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
         } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1 && (NN === undefined || (NN.length === 1 && PHRASE_END.test(NN)))) {
           out.push({ pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` });
+        } else if (lm2) {
+          const f = checkDeByLm([lm, lm2], s, i, j, at, P, pp, N, pn, NN);
+          if (f) out.push(f);
         }
       }
     }
@@ -82,6 +96,33 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
   const flagged = new Set(out.map((u) => u.pos));
   for (const u of checkDddChars(dict, s, blocked)) if (!flagged.has(u.pos)) out.push(u);
   return out.sort((x, y) => x.pos - y.pos);
+}
+
+/** what opens a complement after 得 (热得我受不了, 好得很, 忙得团团转), never a manner's verb */
+const COMPLEMENT_START = /^(?:不|很|非常|十分|特别|要|直|连|差点|说不|睡不|几乎|都|没|好|太|更|真|这么|那么|多|少|快|慢|一|满|发|让|令|使|叫|我|你|他|她|它|人)/;
+const PRONOUN_OWNER = /^(?:[我你他她它咱]们?|大家|自己|您)$/;
+/** gain (nats, the smaller of the two LMs) the other particle must have over 得 */
+const DE_LM_GAIN = 2;
+
+/**
+ * 得 for 地 or 的 where the part of speech alone is too weak a clue (jieba tags 用功 and 危害 as nouns,
+ * the segmentation fuses 听他): a manner word before and no complement after (地), or a modifier
+ * before and a noun closing the phrase after (的); in both cases the two language models must agree.
+ * Natives seldom write 得 for the other two (learners do), so the rule sees little correct text that
+ * looks like this, and the models' margin keeps 得 as a verb (媳妇得癌症) and in complements.
+ */
+function checkDeByLm(lms: LanguageModel[], s: string, a: number, b: number, at: number,
+  P: string, pp: string, N: string, pn: string, NN: string | undefined): UsageFinding | null {
+  const manner = (/^(?:a|ad|d|z)$/.test(pp) || redup(P) || MANNER.has(P) || P === '用功') && P.length >= 2 && !FEELING.has(P);
+  if (manner && !COMPLEMENT_START.test(N) && gainOver(lms, s, a, b, at, '地') >= DE_LM_GAIN) {
+    return { pos: at, orig: '得', cand: '地', reason: `“${P}”修饰后面的动作，状语后用“地”` };
+  }
+  const modifier = /^(?:a|ad|an|z|b|d|ns|nt)$/.test(pp) || PRONOUN_OWNER.test(P) || /^[好难][\u4e00-\u9fff]$/.test(P);
+  const closes = NN === undefined || PHRASE_END.test(NN);
+  if (modifier && pn.startsWith('n') && pn !== 'nr' && closes && gainOver(lms, s, a, b, at, '的') >= DE_LM_GAIN) {
+    return { pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` };
+  }
+  return null;
 }
 
 /** degree words that open a complement after 得 (or an adjective phrase) */
@@ -120,7 +161,9 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
       if (d) {
         for (const L of [2, 1]) {
           const a = after.slice(d.length, d.length + L);
-          if (a.length === L && (tag(a) === 'a' || (L === 2 && tag(a) === 'v' && tag(d + a) !== 'n')) && CLAUSE_END.test(after.slice(d.length + L))) { comp = d + a; break; }
+          const rest = after.slice(d.length + L);
+          // the complement may itself modify a noun (玩得很开心的样子)
+          if (a.length === L && (tag(a) === 'a' || (L === 2 && tag(a) === 'v' && tag(d + a) !== 'n')) && (CLAUSE_END.test(rest) || rest[0] === '的')) { comp = d + a; break; }
         }
       } else if (tag(after[0]) === 'a' && CLAUSE_END.test(after.slice(1))) comp = after[0];
       if (comp) out.push({ pos: k, orig: '的', cand: '得', reason: `动词“${prev}”后接补语“${comp}”，补语前用“得”` });

@@ -113,6 +113,17 @@ describe('family 0: 的/地/得 and common misuse', () => {
     expect(fixed('希望大家平平安安的活到一百岁。', '0').out).toBe('希望大家平平安安地活到一百岁。');
     expect(fixed('她是个漂亮得姑娘。', '0').out).toBe('她是个漂亮的姑娘。');
   });
+  it('得 for 地 or 的 where both language models agree with the context', () => {
+    expect(fixed('他默默得忍受着一切。', '0').out).toBe('他默默地忍受着一切。');
+    expect(fixed('他们开开心心得回家了。', '0').out).toBe('他们开开心心地回家了。');
+    expect(fixed('这是我们得教室。', '0').out).toBe('这是我们的教室。');
+    expect(fixed('她讲了很多好听得故事。', '0').out).toBe('她讲了很多好听的故事。');
+    expect(fixed('孩子们玩的很开心的样子真可爱。', '0').out).toBe('孩子们玩得很开心的样子真可爱。');
+    // 得 as a verb, as "must", and in complements stays
+    for (const t of ['他媳妇得癌症好几年了。', '我们得走了。', '这件衣服贵得吓人。', '天气热得我们受不了。', '这次考试他得满分。', '她高兴得跳了起来。']) {
+      expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
+    }
+  });
   it('的/地/得 rules leave complements of feeling, noun phrases and nominalised verbs alone', () => {
     for (const t of ['他高兴得要飞上天。', '她累得走不动了。', '眼中带着深深的嫉妒！', '这些都是点点滴滴的知识。', '他说的很好，大家都同意。', '吃吃喝喝的满足最简单。', '这种做法将会严重地危害健康。', '我看到的很多人都笑了。']) {
       expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
