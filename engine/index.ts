@@ -37,6 +37,8 @@ interface Engine {
   wording: WordingChecker;
   address: AddressChecker;
   sensitive: WordMatcher<string>;
+  /** common miswritten words (lexicon/typos.tsv): wrong -> right */
+  typos: WordMatcher<string>;
   /** first two characters of the dictionary's 3-6 character names (see markNames) */
   namePrefixes: Set<string>;
   loadMs: number;
@@ -89,9 +91,15 @@ export function loadEngine(): { loadMs: number } {
     const [w, cat] = line.split('\t');
     if (w && cat) sensitive.add(w, cat);
   }
+  const typos = new WordMatcher<string>();
+  for (const line of readFileSync(path.join(dataDir, 'typos.tsv'), 'utf8').split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const [w, r] = line.split('\t');
+    if (w && r && w.length === r.length && w !== r) typos.add(w, r);
+  }
   const namePrefixes = new Set<string>();
   for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) namePrefixes.add(w.slice(0, 2));
-  engine = { lm, lm2, py, shape, dict, speller, wording, address, sensitive, namePrefixes, loadMs: 0 };
+  engine = { lm, lm2, py, shape, dict, speller, wording, address, sensitive, typos, namePrefixes, loadMs: 0 };
   engine.loadMs = Math.round(performance.now() - t0);
   return { loadMs: engine.loadMs };
 }
@@ -208,6 +216,12 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const wordingIssues = bits & Bits.wording ? e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3) : [];
   const charBlocked = new Uint8Array(spellBlocked);
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
+  if (bits & Bits.spelling) {
+    for (const t of checkTypos(e, work, spellBlocked)) {
+      issues.push(t);
+      charBlocked.fill(1, t.start, t.end);
+    }
+  }
   // the 的/地/得 rules give the grammatical reason; the speller's finding at the same place gives way
   const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked, e.lm2) : [];
   const usageAt = new Set(usage.map((u) => u.pos));
@@ -285,6 +299,38 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
   result.sort((a, b) => a.start - b.start || a.end - b.end);
   return result;
+}
+
+/** how much likelier (nats, the smaller gain of the two LMs) the right form must make its context */
+const TYPO_GAIN = 2;
+
+/**
+ * The built-in list of common miswritten words (按步就班, 以经, 我门, 时侯), each reported only where
+ * both language models find the right form likelier in its context (一前一后, 他门口 and 跟本人 stay).
+ */
+function checkTypos(e: Engine, s: string, blocked: Uint8Array): Issue[] {
+  const out: Issue[] = [];
+  const isHan = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
+  for (const m of e.typos.find(s)) {
+    let skip = false;
+    for (let k = m.start; k < m.end; k++) if (blocked[k]) skip = true;
+    if (skip) continue;
+    let lo = m.start, hi = m.end;
+    while (lo > 0 && m.start - lo < 4 && isHan(lo - 1)) lo--;
+    while (hi < s.length && hi - m.end < 4 && isHan(hi)) hi++;
+    const L = s.slice(lo, m.start), R = s.slice(m.end, hi);
+    let gain = Infinity;
+    for (const lm of e.lm2 ? [e.lm, e.lm2] : [e.lm]) gain = Math.min(gain, lm.score(L + m.word + R) - lm.score(L + m.value + R));
+    if (gain < TYPO_GAIN) continue;
+    let k = 0;
+    while (m.word[k] === m.value[k]) k++;
+    const a = m.word[k], b = m.value[k];
+    const rel = e.speller.relation(a, b);
+    const why = rel === 'shape' ? `字形相近（${a}/${b}）` : `${rel === 'fuzzy' ? '读音相近' : '同音字误用'}（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
+    out.push({ start: m.start, end: m.end, original: '', suggestions: [m.value], category: rel ? SPELL_CATEGORY[rel] === '0' ? '1' : SPELL_CATEGORY[rel] : '1', level: 1,
+      message: `“${m.word}”应为“${m.value}”：常见误写，${why}。` });
+  }
+  return out;
 }
 
 const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz']);

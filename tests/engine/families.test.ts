@@ -44,6 +44,21 @@ describe('spelling families', () => {
     expect(fixed('這家公司的起夜文化很有特色。', '1', { lang: 'hk' }).out).toBe('這家公司的企業文化很有特色。');
     expect(fixed('这家公司的起夜文化很有特色。', '1', { mode: 4 }).out).toBe('这家公司的企业文化很有特色。');
   });
+  it('the built-in list of common miswritten words, each confirmed in context', () => {
+    expect(fixed('我以经把报告交给老师了。', '1').out).toBe('我已经把报告交给老师了。');
+    expect(fixed('这个时侯大家都在开会。', '1').out).toBe('这个时候大家都在开会。');
+    expect(fixed('我们应该再接再励。', '1').out).toBe('我们应该再接再厉。');
+    const own = fixed('这是他自已的事情。', '5');
+    expect(own.out).toBe('这是他自己的事情。');
+    expect(own.mine[0].message).toContain('常见误写');
+    // the wrong form inside right words is left alone: 一前一后, 他门口, 跟本人
+    for (const t of ['他们一前一后走进教室。', '他门口停着一辆车。', '请跟本人联系。']) expect(check(t), t).toEqual([]);
+    // hk: found in traditional text, suggested in traditional characters
+    const hk = check('我以經吃飯了。', { lang: 'hk' });
+    expect(hk.map((i) => [i.original, i.suggestions[0]])).toEqual([['以經', '已經']]);
+    // allowed words silence it
+    expect(check('我以经吃饭了。', { allowedWords: ['以经'] })).toEqual([]);
+  });
   it('the same words where they are right stay, and so does a reduplicated given name', () => {
     for (const t of ['他熟读兵法，善于用兵。', '老人年纪大了，晚上常常起夜。', '这张图形很复杂。', '这起事件引起了广泛关注。', '不是林翩翩又是谁？']) {
       expect(check(t).filter((i) => i.category === '1' || i.category === '2'), t).toEqual([]);
