@@ -325,10 +325,13 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array): Issue[] {
     let k = 0;
     while (m.word[k] === m.value[k]) k++;
     const a = m.word[k], b = m.value[k];
+    // the category and the evidence follow the relation of the first differing characters (以/已 are a
+    // special pair for the speller, here simply the word's usual misspelling: 1 with their readings)
     const rel = e.speller.relation(a, b);
-    const why = rel === 'shape' ? `字形相近（${a}/${b}）` : `${rel === 'fuzzy' ? '读音相近' : '同音字误用'}（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
-    out.push({ start: m.start, end: m.end, original: '', suggestions: [m.value], category: rel ? SPELL_CATEGORY[rel] === '0' ? '1' : SPELL_CATEGORY[rel] : '1', level: 1,
-      message: `“${m.word}”应为“${m.value}”：常见误写，${why}。` });
+    const readings = `（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
+    const category = rel === 'fuzzy' ? '2' : rel === 'shape' ? '5' : '1';
+    const why = rel === 'shape' ? `，字形相近（${a}/${b}）` : rel === 'fuzzy' ? `，读音相近${readings}` : rel === 'same' || rel === 'same-tone' ? `，同音字误用${readings}` : readings;
+    out.push({ start: m.start, end: m.end, original: '', suggestions: [m.value], category, level: 1, message: `“${m.word}”应为“${m.value}”：常见误写${why}。` });
   }
   return out;
 }

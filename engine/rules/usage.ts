@@ -20,7 +20,7 @@ const NOMINALISING = new Set('说讲写做想吃买卖用穿看听学要拿送�
 /** reduplicated forms that are (almost) always adverbials before a verb */
 const REDUP_ADVERBIAL = new Set('慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(' '));
 /** adjectives that are typical manner adverbials (的 -> 地 only when a verb phrase follows) */
-const MANNER = new Set('认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显'.split(' '));
+const MANNER = new Set('认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显 用功'.split(' '));
 /** feelings and states whose 得 introduces a complement of degree, not a manner (高兴得跳了起来) */
 const FEELING = new Set('高兴 激动 兴奋 感动 紧张 害怕 难过 伤心 着急 开心 快乐 痛苦 生气 气愤 惊讶 吃惊 委屈 疲惫 累 饿 冷 热 忙 急 气 痛 疼 笑 哭 吓 乐 困 渴 羞 慌'.split(' '));
 /** words that open such a complement */
@@ -113,7 +113,7 @@ const DE_LM_GAIN = 2;
  */
 function checkDeByLm(lms: LanguageModel[], s: string, a: number, b: number, at: number,
   P: string, pp: string, N: string, pn: string, NN: string | undefined): UsageFinding | null {
-  const manner = (/^(?:a|ad|d|z)$/.test(pp) || redup(P) || MANNER.has(P) || P === '用功') && P.length >= 2 && !FEELING.has(P);
+  const manner = (/^(?:a|ad|d|z)$/.test(pp) || redup(P) || MANNER.has(P)) && P.length >= 2 && !FEELING.has(P);
   if (manner && !COMPLEMENT_START.test(N) && gainOver(lms, s, a, b, at, '地') >= DE_LM_GAIN) {
     return { pos: at, orig: '得', cand: '地', reason: `“${P}”修饰后面的动作，状语后用“地”` };
   }
