@@ -302,7 +302,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 }
 
 /** how much likelier (nats, the smaller gain of the two LMs) the right form must make its context */
-const TYPO_GAIN = 2;
+const TYPO_GAIN = 1;
 
 /**
  * The built-in list of common miswritten words (按步就班, 以经, 我门, 时侯), each reported only where
