@@ -10,7 +10,7 @@ import { LanguageModel, dataDir } from './lm';
 import { PinyinTable, toneMark } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
-import { Speller, MODE3, MODE4, DDD, type SpellFinding } from './spell';
+import { Speller, MODE3, MODE4, DDD, variantPair, type SpellFinding } from './spell';
 import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
@@ -217,7 +217,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const charBlocked = new Uint8Array(spellBlocked);
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
   if (bits & Bits.spelling) {
-    for (const t of checkTypos(e, work, spellBlocked)) {
+    for (const t of checkTypos(e, work, spellBlocked, hk)) {
       issues.push(t);
       charBlocked.fill(1, t.start, t.end);
     }
@@ -308,7 +308,7 @@ const TYPO_GAIN = 1;
  * The built-in list of common miswritten words (按步就班, 以经, 我门, 时侯), each reported only where
  * both language models find the right form likelier in its context (一前一后, 他门口 and 跟本人 stay).
  */
-function checkTypos(e: Engine, s: string, blocked: Uint8Array): Issue[] {
+function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Issue[] {
   const out: Issue[] = [];
   const isHan = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
   for (const m of e.typos.find(s)) {
@@ -325,6 +325,8 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array): Issue[] {
     let k = 0;
     while (m.word[k] === m.value[k]) k++;
     const a = m.word[k], b = m.value[k];
+    // forms that are regional usage in Hong Kong and Taiwan (過份, 喝采) are not misspellings there
+    if (hk && variantPair(a, b)) continue;
     // the category and the evidence follow the relation of the first differing characters (以/已 are a
     // special pair for the speller, here simply the word's usual misspelling: 1 with their readings)
     const rel = e.speller.relation(a, b);

@@ -237,7 +237,7 @@ const SENTENCE_END = '。！？!?\n';
  * the context seldom settles: never "correct" one into the other
  */
 const VARIANTS: string[] = ['著着', '甚什', '妳你', '他她它牠祂', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
-const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
+export const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
 
 /** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
 export function patternKey(s: string, st: number, i: number, L: number): number | string {

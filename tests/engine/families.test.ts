@@ -56,6 +56,9 @@ describe('spelling families', () => {
     // hk: found in traditional text, suggested in traditional characters
     const hk = check('我以經吃飯了。', { lang: 'hk' });
     expect(hk.map((i) => [i.original, i.suggestions[0]])).toEqual([['以經', '已經']]);
+    // regional forms of Hong Kong and Taiwan are misspellings only in cn
+    expect(check('他这样说实在太过份了。').map((i) => [i.original, i.suggestions[0]])).toEqual([['过份', '过分']]);
+    expect(check('他這樣說實在太過份了。', { lang: 'hk' })).toEqual([]);
     // allowed words silence it
     expect(check('我以经吃饭了。', { allowedWords: ['以经'] })).toEqual([]);
   });
