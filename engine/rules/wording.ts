@@ -19,13 +19,22 @@ export const WORDING4: WordingParams = { ...WORDING3 };
 export class WordingChecker {
   private idiomByMissing = new Map<string, string>();
   constructor(private lm: LanguageModel, private dict: JiebaDict) {
+    // idioms that lose the same character to the same three (一丝不苟, 一毫不苟 -> 一不苟): the commonest
+    // stands for the key only where it is at least ten times as common as every other, else none does
+    const best = new Map<string, { w: string; f: number; next: number }>();
     for (const w of dict.idioms) {
+      const f = dict.freq.get(w) ?? 0;
       for (let k = 0; k < 4; k++) {
         const key = w.slice(0, k) + w.slice(k + 1);
-        if (!this.idiomByMissing.has(key)) this.idiomByMissing.set(key, w);
-        else if (this.idiomByMissing.get(key) !== w) this.idiomByMissing.set(key, '');
+        const b = best.get(key);
+        if (!b) best.set(key, { w, f, next: 0 });
+        else if (b.w !== w) {
+          if (f > b.f) best.set(key, { w, f, next: b.f });
+          else b.next = Math.max(b.next, f);
+        }
       }
     }
+    for (const [key, b] of best) this.idiomByMissing.set(key, b.f >= 10 * b.next ? b.w : '');
   }
 
   /** w has the idiom's length and differs from it in exactly one character */

@@ -189,6 +189,10 @@ describe('families 3 遗漏 / 4 冗余 / 7 语序', () => {
   it('3: a missing character in an idiom', () => {
     expect(fixed('这些年来他始如一地坚持自己的理想。', '3').out).toBe('这些年来他始终如一地坚持自己的理想。');
   });
+  it('3: where several idioms lose a character to the same three, a far commoner one still stands for them', () => {
+    // 一丝不苟 (jieba count 112) against 一毫不苟 / 一字不苟 / 一笔不苟 (3-6)
+    expect(fixed('她工作起来一不苟，从不出错。', '3').out).toBe('她工作起来一丝不苟，从不出错。');
+  });
   it('7: swapped characters', () => {
     expect(fixed('我们必须尽快决解这个问题。', '7').out).toBe('我们必须尽快解决这个问题。');
   });
