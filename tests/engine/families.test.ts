@@ -132,11 +132,15 @@ describe('family 0: 的/地/得 and common misuse', () => {
     expect(fixed('她是个漂亮得姑娘。', '0').out).toBe('她是个漂亮的姑娘。');
   });
   it('得 for 地 or 的 where both language models agree with the context', () => {
-    expect(fixed('他默默得忍受着一切。', '0').out).toBe('他默默地忍受着一切。');
-    expect(fixed('他们开开心心得回家了。', '0').out).toBe('他们开开心心地回家了。');
-    expect(fixed('这是我们得教室。', '0').out).toBe('这是我们的教室。');
-    expect(fixed('她讲了很多好听得故事。', '0').out).toBe('她讲了很多好听的故事。');
-    expect(fixed('孩子们玩的很开心的样子真可爱。', '0').out).toBe('孩子们玩得很开心的样子真可爱。');
+    const cases: Array<[string, string]> = [
+      ['他默默得忍受着一切。', '他默默地忍受着一切。'],
+      ['他们开开心心得回家了。', '他们开开心心地回家了。'],
+      ['这是我们得教室。', '这是我们的教室。'],
+      ['她讲了很多好听得故事。', '她讲了很多好听的故事。'],
+      // a complement that itself modifies a noun
+      ['孩子们玩的很开心的样子真可爱。', '孩子们玩得很开心的样子真可爱。'],
+    ];
+    for (const [text, want] of cases) expect(fixed(text, '0').out, text).toBe(want);
     // 得 as a verb, as "must", and in complements stays
     for (const t of ['他媳妇得癌症好几年了。', '我们得走了。', '这件衣服贵得吓人。', '天气热得我们受不了。', '这次考试他得满分。', '她高兴得跳了起来。']) {
       expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
