@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as OpenCC from 'opencc-js';
-import { LanguageModel, dataDir } from './lm';
+import { LanguageModel, dataDir, contextGain } from './lm';
 import { PinyinTable, toneMark } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
@@ -310,18 +310,10 @@ const TYPO_GAIN = 1;
  */
 function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Issue[] {
   const out: Issue[] = [];
-  const isHan = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
+  const lms = e.lm2 ? [e.lm, e.lm2] : [e.lm];
   for (const m of e.typos.find(s)) {
-    let skip = false;
-    for (let k = m.start; k < m.end; k++) if (blocked[k]) skip = true;
-    if (skip) continue;
-    let lo = m.start, hi = m.end;
-    while (lo > 0 && m.start - lo < 4 && isHan(lo - 1)) lo--;
-    while (hi < s.length && hi - m.end < 4 && isHan(hi)) hi++;
-    const L = s.slice(lo, m.start), R = s.slice(m.end, hi);
-    let gain = Infinity;
-    for (const lm of e.lm2 ? [e.lm, e.lm2] : [e.lm]) gain = Math.min(gain, lm.score(L + m.word + R) - lm.score(L + m.value + R));
-    if (gain < TYPO_GAIN) continue;
+    if (blocked.subarray(m.start, m.end).includes(1)) continue;
+    if (contextGain(lms, s, m.start, m.end, m.value) < TYPO_GAIN) continue;
     let k = 0;
     while (m.word[k] === m.value[k]) k++;
     const a = m.word[k], b = m.value[k];

@@ -257,6 +257,21 @@ export class LanguageModel {
 }
 
 /** 24-bit hash of a trigram context key u * shift + v */
+/**
+ * How much likelier the language models find s with s[start, end) replaced by repl, over up to W Chinese
+ * characters on each side (the window stops at anything else): the smallest gain in nats over the models.
+ */
+export function contextGain(lms: LanguageModel[], s: string, start: number, end: number, repl: string, W = 4): number {
+  const han = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
+  let lo = start, hi = end;
+  while (lo > 0 && start - lo < W && han(lo - 1)) lo--;
+  while (hi < s.length && hi - end < W && han(hi)) hi++;
+  const L = s.slice(lo, start), R = s.slice(end, hi), orig = s.slice(start, end);
+  let g = Infinity;
+  for (const m of lms) g = Math.min(g, m.score(L + orig + R) - m.score(L + repl + R));
+  return g;
+}
+
 function ctxHash(key: number, shift: number): number {
   const lo = key % shift;
   const hi = (key - lo) / shift;

@@ -8,7 +8,7 @@
  *  manner word + 得 + verb phrase   -> 地   (默默得做到 -> 默默地做到, 好好得带你去)
  *  adjective / pronoun / place + 得 + noun closing the phrase -> 的   (我们得剧本。 -> 我们的剧本。)
  */
-import type { LanguageModel } from '../lm';
+import { contextGain, type LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
 
 export interface UsageFinding { pos: number; orig: string; cand: string; reason: string }
@@ -29,14 +29,6 @@ const ASPECT = new Set(['了', '着', '过']);
 const AGAIN_BEFORE = new Set(['下次', '明天', '以后', '改天', '回头', '待会', '等会', '稍后', '过几天', '下回', '将来']);
 const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
 const redup = (w: string) => (w.length === 2 && w[0] === w[1]) || (w.length === 4 && w[0] === w[1] && w[2] === w[3]) || (w.length === 3 && w[1] === w[2]);
-
-/** how much better (in nats) both language models find the particle c than 得 at `at`: the smaller of the two gains */
-function gainOver(lms: LanguageModel[], s: string, a: number, b: number, at: number, c: string): number {
-  const L = s.slice(Math.max(a, at - 4), at), R = s.slice(at + 1, Math.min(b, at + 5));
-  let g = Infinity;
-  for (const m of lms) g = Math.min(g, m.score(L + s[at] + R) - m.score(L + c + R));
-  return g;
-}
 
 export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocked: Uint8Array, lm2: LanguageModel | null = null): UsageFinding[] {
   const out: UsageFinding[] = [];
@@ -86,7 +78,7 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
         } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1 && (NN === undefined || (NN.length === 1 && PHRASE_END.test(NN)))) {
           out.push({ pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` });
         } else if (lm2) {
-          const f = checkDeByLm([lm, lm2], s, i, j, at, P, pp, N, pn, NN);
+          const f = checkDeByLm([lm, lm2], s, at, P, pp, N, pn, NN);
           if (f) out.push(f);
         }
       }
@@ -111,15 +103,15 @@ const DE_LM_GAIN = 2;
  * Natives seldom write 得 for the other two (learners do), so the rule sees little correct text that
  * looks like this, and the models' margin keeps 得 as a verb (媳妇得癌症) and in complements.
  */
-function checkDeByLm(lms: LanguageModel[], s: string, a: number, b: number, at: number,
+function checkDeByLm(lms: LanguageModel[], s: string, at: number,
   P: string, pp: string, N: string, pn: string, NN: string | undefined): UsageFinding | null {
   const manner = (/^(?:a|ad|d|z)$/.test(pp) || redup(P) || MANNER.has(P)) && P.length >= 2 && !FEELING.has(P);
-  if (manner && !COMPLEMENT_START.test(N) && gainOver(lms, s, a, b, at, '地') >= DE_LM_GAIN) {
+  if (manner && !COMPLEMENT_START.test(N) && contextGain(lms, s, at, at + 1, '地') >= DE_LM_GAIN) {
     return { pos: at, orig: '得', cand: '地', reason: `“${P}”修饰后面的动作，状语后用“地”` };
   }
   const modifier = /^(?:a|ad|an|z|b|d|ns|nt)$/.test(pp) || PRONOUN_OWNER.test(P) || /^[好难][\u4e00-\u9fff]$/.test(P);
   const closes = NN === undefined || PHRASE_END.test(NN);
-  if (modifier && pn.startsWith('n') && pn !== 'nr' && closes && gainOver(lms, s, a, b, at, '的') >= DE_LM_GAIN) {
+  if (modifier && pn.startsWith('n') && pn !== 'nr' && closes && contextGain(lms, s, at, at + 1, '的') >= DE_LM_GAIN) {
     return { pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` };
   }
   return null;

@@ -5,7 +5,7 @@
  *  7 语序  two adjacent characters swapped (决解 -> 解决)
  * All expressed as replacements of a span; each accepted only with a language-model margin.
  */
-import type { LanguageModel } from '../lm';
+import { contextGain, type LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
 import type { Issue } from '../types';
 
@@ -50,13 +50,7 @@ export class WordingChecker {
   }
 
   private gain(text: string, s: number, e: number, repl: string, W: number): number {
-    let lo = s;
-    let hi = e;
-    for (let k = 0; k < W && lo > 0 && isHan(text[lo - 1]); k++) lo--;
-    for (let k = 0; k < W && hi < text.length && isHan(text[hi]); k++) hi++;
-    const before = this.lm.score(text.slice(lo, hi));
-    const after = this.lm.score(text.slice(lo, s) + repl + text.slice(e, hi));
-    return before - after;
+    return contextGain([this.lm], text, s, e, repl, W);
   }
 
   check(text: string, blocked: Uint8Array, p: WordingParams): Issue[] {
