@@ -256,7 +256,6 @@ export class LanguageModel {
   }
 }
 
-/** 24-bit hash of a trigram context key u * shift + v */
 /**
  * How much likelier the language models find s with s[start, end) replaced by repl, over up to W Chinese
  * characters on each side (the window stops at anything else): the smallest gain in nats over the models.
@@ -272,6 +271,7 @@ export function contextGain(lms: LanguageModel[], s: string, start: number, end:
   return g;
 }
 
+/** 24-bit hash of a trigram context key u * shift + v */
 function ctxHash(key: number, shift: number): number {
   const lo = key % shift;
   const hi = (key - lo) / shift;
