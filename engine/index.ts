@@ -216,9 +216,11 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const wordingIssues = bits & Bits.wording ? e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3) : [];
   const charBlocked = new Uint8Array(spellBlocked);
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
+  const listed = new Set<Issue>();
   if (bits & Bits.spelling) {
     for (const t of checkTypos(e, work, spellBlocked, hk)) {
       issues.push(t);
+      listed.add(t);
       charBlocked.fill(1, t.start, t.end);
     }
   }
@@ -238,6 +240,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       issues.push({ start: f.pos, end: f.pos + f.cand.length, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
     }
   }
+  if (bits & Bits.spelling) issues.push(...repeatFixes(e, work, issues, listed, charBlocked));
   if (bits & Bits.usage) {
     for (const u of usage) {
       issues.push({ start: u.pos, end: u.pos + 1, original: '', suggestions: [u.cand], category: '0', level: 1, message: `“${u.orig}”应为“${u.cand}”：${u.reason}。` });
@@ -299,6 +302,62 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
   result.sort((a, b) => a.start - b.start || a.end - b.end);
   return result;
+}
+
+const SPELLING = new Set(['1', '2', '5']);
+
+/**
+ * A miswritten word found once is the same error where it recurs (我们去动物院……台北的动物院是……): the
+ * word a spelling finding completes, when its written form is no word of either lexicon, is corrected the
+ * same way at its other occurrences, and in its reduplicated form (经松 → 轻松, so 经经松松 → 轻轻松松).
+ * Only words of the common-misspelling list and words of three characters or more: a two-character form
+ * the speller corrected that recurs is as often an invented term (神照镜, 神照教 in a novel).
+ * Protected spans and spans other findings hold are left alone.
+ */
+function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, blocked: Uint8Array): Issue[] {
+  const spelled = issues.filter((i) => SPELLING.has(i.category) && i.suggestions[0]?.length === i.end - i.start && i.type === undefined);
+  if (spelled.length === 0) return [];
+  const held = new Uint8Array(blocked);
+  for (const i of issues) held.fill(1, i.start, i.end);
+  const fixed = s.split('');
+  for (const i of spelled) for (let k = 0; k < i.end - i.start; k++) fixed[i.start + k] = i.suggestions[0][k];
+  const right = fixed.join('');
+  const out: Issue[] = [];
+  const seen = new Set<string>();
+  const free = (a: number, b: number) => { for (let k = a; k < b; k++) if (held[k]) return false; return true; };
+  for (const f of spelled) {
+    // the lexicon word (2-4 characters) that the corrected span completes
+    let lo = -1, hi = -1;
+    for (let L = 4; L >= 2 && lo < 0; L--) {
+      if (L < f.end - f.start) break;
+      for (let st = Math.max(0, f.end - L); st <= f.start && st + L <= s.length; st++) {
+        if (e.lm.has(right.slice(st, st + L))) { lo = st; hi = st + L; break; }
+      }
+    }
+    if (lo < 0 || (hi - lo < 3 && !listed.has(f))) continue;
+    const wrong = s.slice(lo, hi), fix = right.slice(lo, hi);
+    if (seen.has(wrong) || e.lm.has(wrong) || e.dict.freq.has(wrong) || (e.lm2?.has(wrong) ?? false)) continue;
+    seen.add(wrong);
+    // the reduplicated form first (经松 occurs inside 经经松松)
+    const forms: Array<[string, string, string]> = [];
+    if (wrong.length === 2) {
+      const w2 = wrong[0] + wrong[0] + wrong[1] + wrong[1], r2 = fix[0] + fix[0] + fix[1] + fix[1];
+      forms.push([w2, r2, `“${w2}”应为“${r2}”：“${wrong}”应为“${fix}”，重叠形式同改。`]);
+    }
+    forms.push([wrong, fix, f.message]);
+    for (const [w, r, message] of forms) {
+      for (let p = s.indexOf(w); p >= 0; p = s.indexOf(w, p + 1)) {
+        if (!free(p, p + w.length)) continue;
+        // the differing characters only
+        let a = 0, b = w.length;
+        while (w[a] === r[a]) a++;
+        while (w[b - 1] === r[b - 1]) b--;
+        held.fill(1, p, p + w.length);
+        out.push({ start: p + a, end: p + b, original: '', suggestions: [r.slice(a, b)], category: f.category, level: 1, message });
+      }
+    }
+  }
+  return out;
 }
 
 /** how much likelier (nats, the smaller gain of the two LMs) the right form must make its context */

@@ -62,6 +62,18 @@ describe('spelling families', () => {
     // allowed words silence it
     expect(check('我以经吃饭了。', { allowedWords: ['以经'] })).toEqual([]);
   });
+  it('a miswritten word found once is corrected where it recurs, and in its reduplicated form', () => {
+    const zoo = fixed('周末我们去了动物院。我觉得上海的动物院比北京的大。', '1');
+    expect(zoo.out).toBe('周末我们去了动物园。我觉得上海的动物园比北京的大。');
+    expect(zoo.mine).toHaveLength(2);
+    expect(zoo.mine[1]).toMatchObject({ original: '院', suggestions: ['园'] });
+    const easy = fixed('这份工作比较经松。周末大家经经松松地去爬山。', '1');
+    expect(easy.out).toBe('这份工作比较轻松。周末大家轻轻松松地去爬山。');
+    expect(easy.mine[1]).toMatchObject({ original: '经经', suggestions: ['轻轻'] });
+    expect(easy.mine[1].message).toContain('重叠');
+    // a recurrence inside an allowed word is left alone
+    expect(fixed('周末我们去了动物院。新开的动物院餐厅很好吃。', '1', { allowedWords: ['动物院餐厅'] }).mine).toHaveLength(1);
+  });
   it('the same words where they are right stay, and so does a reduplicated given name', () => {
     for (const t of ['他熟读兵法，善于用兵。', '老人年纪大了，晚上常常起夜。', '这张图形很复杂。', '这起事件引起了广泛关注。', '不是林翩翩又是谁？']) {
       expect(check(t).filter((i) => i.category === '1' || i.category === '2'), t).toEqual([]);
