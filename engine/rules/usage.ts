@@ -87,7 +87,30 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
   }
   const flagged = new Set(out.map((u) => u.pos));
   for (const u of checkDddChars(dict, s, blocked)) if (!flagged.has(u.pos)) out.push(u);
+  out.push(...checkInterjectionA(dict, s, blocked));
   return out.sort((x, y) => x.pos - y.pos);
+}
+
+const A_CLOSERS = new Set('，。！？；,.!?;」』”’…～~'.split(''));
+
+/**
+ * 阿 closing a clause (很好阿！, 听不懂阿」) is the interjection 啊: 阿 is a prefix (阿姨, 阿Q) or a
+ * transliteration character and ends no phrase, except at the end of words such as 刚正不阿 and 东阿
+ * (jieba entries seen at least 5 times, or idioms).
+ */
+function checkInterjectionA(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFinding[] {
+  const out: UsageFinding[] = [];
+  for (let i = s.indexOf('阿', 1); i >= 0; i = s.indexOf('阿', i + 1)) {
+    if (blocked[i] || !isHan(s.charCodeAt(i - 1)) || !A_CLOSERS.has(s[i + 1] ?? '')) continue;
+    let inWord = false;
+    // jieba's rarest entries (美阿, 口阿 at count 3) are noise; idioms count whatever their count
+    for (let L = 2; L <= 4 && L <= i + 1; L++) {
+      const w = s.slice(i + 1 - L, i + 1);
+      if ((dict.freq.get(w) ?? 0) >= 5 || dict.pos.get(w) === 'i') inWord = true;
+    }
+    if (!inWord) out.push({ pos: i, orig: '阿', cand: '啊', reason: '句末语气词用“啊”（“阿”用作前缀或译音）' });
+  }
+  return out;
 }
 
 /** what opens a complement after 得 (热得我受不了, 好得很, 忙得团团转), never a manner's verb */

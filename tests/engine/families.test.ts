@@ -127,6 +127,13 @@ describe('spelling families', () => {
 });
 
 describe('family 0: 的/地/得 and common misuse', () => {
+  it('阿 closing a clause is the interjection 啊; words ending in 阿 and the prefix stay', () => {
+    const a = fixed('这里的风景真美阿！', '0');
+    expect(a.out).toBe('这里的风景真美啊！');
+    expect(a.mine[0].message).toContain('语气词');
+    expect(fixed('他说他听不懂阿。', '0').out).toBe('他说他听不懂啊。');
+    for (const t of ['这位法官刚正不阿，大家都很尊敬他。', '阿姨，您好。', '我们明天去看阿姨。']) expect(check(t), t).toEqual([]);
+  });
   it('adverbial 的 before a verb becomes 地', () => {
     expect(fixed('他高兴的跳了起来。', '0').out).toBe('他高兴地跳了起来。');
     expect(fixed('孩子们开心的笑了。', '0').out).toBe('孩子们开心地笑了。');
