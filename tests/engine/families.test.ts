@@ -62,7 +62,7 @@ describe('spelling families', () => {
     // allowed words silence it
     expect(check('我以经吃饭了。', { allowedWords: ['以经'] })).toEqual([]);
   });
-  it('a miswritten word found once is corrected where it recurs, and in its reduplicated form', () => {
+  it('a miswritten word found once is corrected where it recurs, and in its reduplicated form; a recurring two-character form is a term', () => {
     const zoo = fixed('周末我们去了动物院。我觉得上海的动物院比北京的大。', '1');
     expect(zoo.out).toBe('周末我们去了动物园。我觉得上海的动物园比北京的大。');
     expect(zoo.mine).toHaveLength(2);
@@ -71,6 +71,12 @@ describe('spelling families', () => {
     expect(easy.out).toBe('这份工作比较轻松。周末大家轻轻松松地去爬山。');
     expect(easy.mine[1]).toMatchObject({ original: '经经', suggestions: ['轻轻'] });
     expect(easy.mine[1].message).toContain('重叠');
+    // a two-character form the speller corrects is taken for a name or a term where it recurs (at the cost
+    // of a writer's repeated slip of this kind, which is then left)
+    expect(fixed('这是我住的地房。', '1').out).toBe('这是我住的地方。');
+    expect(check('我住的地房跟你住的地房不一样。')).toEqual([]);
+    expect(check('晓兰家的服装店生意很好，晓兰也很高兴。')).toEqual([]);
+    expect(check('他拿出一块玄玉，这块玄玉很值钱。')).toEqual([]);
     // a recurrence inside an allowed word is left alone
     expect(fixed('周末我们去了动物院。新开的动物院餐厅很好吃。', '1', { allowedWords: ['动物院餐厅'] }).mine).toHaveLength(1);
   });
