@@ -74,6 +74,7 @@ export function loadEngine(): { loadMs: number } {
     ? new LanguageModel({ bin: 'lm2.bin.gz', vocab: 'lm2-vocab.txt.gz', tri: 'lm2-3.bin.gz' })
     : null;
   const speller = new Speller(lm, py, shape, dict.idioms, dict.freq, lm2);
+  speller.components = new ShapeTable('components.txt');
   // the spelling reranker's weights (engine/tools/train-rerank.ts); without them the gain thresholds decide
   const rerank = process.env.ENGINE_RERANK ?? path.join(dataDir, 'rerank.json');
   if (rerank !== 'none' && existsSync(rerank)) {

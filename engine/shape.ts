@@ -1,12 +1,15 @@
-/** Shape-similar character pairs (derived from glyph bitmaps of Noto Sans CJK, see NOTICE.md). */
+/**
+ * Shape-similar character pairs: shape.txt (derived from glyph bitmaps of Noto Sans CJK) or components.txt
+ * (characters built around a shared component, from the CJK Decomposition Data); see NOTICE.md.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from './lm';
 
 export class ShapeTable {
   private pairs = new Map<string, string>();
-  constructor() {
-    const file = path.join(dataDir, 'shape.txt');
+  constructor(name = 'shape.txt') {
+    const file = path.join(dataDir, name);
     if (!existsSync(file)) return;
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;

@@ -32,6 +32,8 @@ export interface SpellParams {
   knownWordCost: number;
   /** also try confusable characters that complete no word (same sound and tone, frequent), at freeThreshold */
   freeCands: boolean;
+  /** also characters built around the same component in the same place (快/决/块, 竟/意), as shape neighbours */
+  components: boolean;
   freeMaxCost: number;
   freeThreshold: number;
   /** leave likely personal names alone */
@@ -80,6 +82,7 @@ export const MODE3: SpellParams = {
   editsPerChars: 8,
   knownWordCost: 3,
   freeCands: false,
+  components: false,
   freeMaxCost: 9,
   freeThreshold: 8,
   margin: 2,
@@ -101,6 +104,9 @@ export const MODE4: SpellParams = {
   maxCharCost: 16,
   // the reranker also weighs frequent same-sound characters that complete no word
   freeCands: true,
+  // characters sharing a component: on the development sets' even halves, +1 to +6 corrected sentences per
+  // set over glyph neighbours alone, at precision within one sentence's worth of it
+  components: true,
   modelThreshold: 0.25,
   base: MODE3,
 };
@@ -338,6 +344,26 @@ export class Speller {
     m = new Map();
     for (const [c, v] of this.confusion(a)) if (c.length === 1) m.set(c.charCodeAt(0), v);
     this.confCodeCache.set(a, m);
+    return m;
+  }
+
+  /** characters built around the same component (components.txt); mode 4 weighs them as shape neighbours */
+  components: ShapeTable | null = null;
+  private confCompCache = new Map<string, Map<number, [Relation, number]>>();
+
+  /** confusionCodes(a) plus the characters that share a component with a (as 'shape') */
+  confusionCodesComp(a: string): Map<number, [Relation, number]> {
+    let m = this.confCompCache.get(a);
+    if (m) return m;
+    m = new Map(this.confusionCodes(a));
+    for (const c of this.components?.neighbours(a) ?? '') {
+      const code = c.charCodeAt(0);
+      if (m.has(code) || c === a || variantPair(a, c)) continue;
+      const cost = this.lm.wordCost(c);
+      if (cost === Infinity) continue;
+      m.set(code, ['shape', cost]);
+    }
+    this.confCompCache.set(a, m);
     return m;
   }
 
@@ -595,7 +621,7 @@ export class Speller {
       if (orig === '的') continue;
       // candidates by character code (number keys keep these hot lookups cheap)
       const cands = new Map<number, Relation>();
-      const conf = this.confusionCodes(orig);
+      const conf = p.components ? this.confusionCodesComp(orig) : this.confusionCodes(orig);
       // words the character completes give the candidates
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
