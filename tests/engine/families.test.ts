@@ -53,6 +53,9 @@ describe('spelling families', () => {
     expect(own.mine[0].message).toContain('常见误写');
     // the wrong form inside right words is left alone: 一前一后, 他门口, 跟本人
     for (const t of ['他们一前一后走进教室。', '他门口停着一辆车。', '请跟本人联系。']) expect(check(t), t).toEqual([]);
+    // 什么办 is 怎么办, but not in 什么办法, 为什么办不到, 什么办不成
+    expect(fixed('这种时候该什么办？', '1').out).toBe('这种时候该怎么办？');
+    for (const t of ['不管什么办法都试过了。', '这件事为什么办不到？', '天下没有什么办不成的事。']) expect(check(t), t).toEqual([]);
     // hk: found in traditional text, suggested in traditional characters
     const hk = check('我以經吃飯了。', { lang: 'hk' });
     expect(hk.map((i) => [i.original, i.suggestions[0]])).toEqual([['以經', '已經']]);
