@@ -118,15 +118,21 @@ describe('spelling families', () => {
       expect(fixed('他们跑的很快。', '0', { mode }).out).toBe('他们跑得很快。');
     }
   });
-  it('mode 4 also weighs characters built around the same component (竟/意, 快/决, 袂/决) as shape neighbours', () => {
+  it('characters built around the same component (竟/意, 快/决, 袂/决) are shape neighbours; mode 4 takes the rarer ones too', () => {
     for (const [t, want] of [['领导对此非常满竟。', '领导对此非常满意。'], ['这个问题必须马上解快。', '这个问题必须马上解决。'], ['这件事要由法院来裁袂。', '这件事要由法院来裁决。']]) {
-      const m4 = fixed(t, '5', { mode: 4 });
-      expect(m4.out, t).toBe(want);
-      expect(m4.mine[0].message).toContain('字形相近');
-      expect(check(t, { mode: 3 }), t).toEqual([]);
+      for (const mode of [3, 4] as const) {
+        const f = fixed(t, '5', { mode });
+        expect(f.out, `${mode} ${t}`).toBe(want);
+        expect(f.mine[0].message).toContain('字形相近');
+      }
     }
+    // 唆 is rarer: mode 4 only
+    expect(fixed('他因为教酸他人犯罪被判刑。', '5', { mode: 4 }).out).toBe('他因为教唆他人犯罪被判刑。');
+    expect(check('他因为教酸他人犯罪被判刑。', { mode: 3 })).toEqual([]);
     // the same characters where they are right stay
-    for (const t of ['他竟然没有来。', '你要快点决定。', '我们要尽快解决这个问题。']) expect(check(t, { mode: 4 }), t).toEqual([]);
+    for (const t of ['他竟然没有来。', '你要快点决定。', '我们要尽快解决这个问题。', '这种酸奶很好喝。']) {
+      for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
+    }
   });
   it('mode 4 keeps every mode 3 spelling finding and adds to them', () => {
     for (const t of ['我们要加强安全管里，他每天早上坚持锻练身体。', '他对这件事情很热情，也很仍真，孩子门在操场上玩。', '不能随意传播末经证实的消息，她的眼晴很大。']) {
