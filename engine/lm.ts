@@ -131,6 +131,7 @@ export class LanguageModel {
    */
   addWords(words: Array<[string, number]>) {
     if (this.V === 0) this.V = this.vocab.length;
+    this.segCache.clear();
     for (const [w, cost] of words) {
       if (this.ids.has(w) || w.length > this.maxLen) continue;
       this.ids.set(w, this.V + this.extraCost.length);
@@ -228,8 +229,20 @@ export class LanguageModel {
     return best;
   }
 
-  /** best segmentation of s as words (unigram+bigram Viterbi with back-pointers) */
+  /** the last segmentations (the usage rules and the speller segment the same runs): do not modify them */
+  private segCache = new Map<string, string[]>();
+
+  /** best segmentation of s as words (unigram+bigram Viterbi with back-pointers); the array is shared, read only */
   segment(s: string): string[] {
+    const hit = this.segCache.get(s);
+    if (hit) return hit;
+    const out = this.segmentUncached(s);
+    if (this.segCache.size >= 256) this.segCache.clear();
+    this.segCache.set(s, out);
+    return out;
+  }
+
+  private segmentUncached(s: string): string[] {
     const n = s.length;
     const best = new Float64Array(n + 1).fill(Infinity);
     const back = new Int32Array(n + 1);
