@@ -74,6 +74,9 @@ describe('spelling families', () => {
     expect(easy.out).toBe('这份工作比较轻松。周末大家轻轻松松地去爬山。');
     expect(easy.mine[1]).toMatchObject({ original: '经经', suggestions: ['轻轻'] });
     expect(easy.mine[1].message).toContain('重叠');
+    // hk: traditional text, traditional suggestions at the original offsets
+    const hk = check('週末我們去了動物院。我覺得上海的動物院比北京的大。', { lang: 'hk' });
+    expect(hk.map((i) => [i.start, i.original, i.suggestions[0]])).toEqual([[8, '院', '園'], [18, '院', '園']]);
     // a two-character form the speller corrects is taken for a name or a term where it recurs (at the cost
     // of a writer's repeated slip of this kind, which is then left)
     expect(fixed('这是我住的地房。', '1').out).toBe('这是我住的地方。');
