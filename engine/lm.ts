@@ -132,6 +132,7 @@ export class LanguageModel {
   addWords(words: Array<[string, number]>) {
     if (this.V === 0) this.V = this.vocab.length;
     this.segCache.clear();
+    this.charCost.fill(NaN);
     for (const [w, cost] of words) {
       if (this.ids.has(w) || w.length > this.maxLen) continue;
       this.ids.set(w, this.V + this.extraCost.length);
@@ -174,9 +175,19 @@ export class LanguageModel {
 
   /** unigram cost of a word or Infinity */
   wordCost(word: string): number {
+    if (word.length === 1) {
+      // single characters, the speller's hot case: looked up once each
+      const c = word.charCodeAt(0);
+      const v = this.charCost[c];
+      if (v === v) return v;
+      const id = this.ids.get(word);
+      return (this.charCost[c] = id === undefined ? Infinity : this.uni(id));
+    }
     const id = this.ids.get(word);
     return id === undefined ? Infinity : this.uni(id);
   }
+  /** wordCost of single UTF-16 units (NaN = not looked up yet) */
+  private charCost = new Float64Array(65536).fill(NaN);
 
   /**
    * Best segmentation cost of s[from, to) (bigram Viterbi, beam of K states per position).
