@@ -75,8 +75,20 @@ export class LanguageModel {
       const bits = new Uint8Array(1 << 21);
       for (let i = 0; i < C; i++) { const h = ctxHash(this.triKeys[i], this.shift); bits[h >>> 3] |= 1 << (h & 7); }
       this.triBits = bits;
+      // open addressing over the contexts (load <= 1/2): a probe or two instead of a binary search
+      let size = 1;
+      while (size < 2 * C) size <<= 1;
+      const slots = new Int32Array(size).fill(-1);
+      const mask = size - 1;
+      for (let i = 0; i < C; i++) {
+        let h = ctxSlot(this.triKeys[i], this.shift) & mask;
+        while (slots[h] >= 0) h = (h + 1) & mask;
+        slots[h] = i;
+      }
+      this.triSlots = slots;
     }
   }
+  private triSlots!: Int32Array;
 
   private triKeys: Float64Array | null = null;
   private shift = 131072;
@@ -93,17 +105,16 @@ export class LanguageModel {
     const key = u * this.shift + v;
     const h = ctxHash(key, this.shift);
     if ((this.triBits[h >>> 3] & (1 << (h & 7))) === 0) return this.bi(v, w);
-    let lo = 0, hi = keys.length - 1;
-    while (lo <= hi) {
-      const m = (lo + hi) >> 1;
-      const k = keys[m];
-      if (k === key) {
+    const slots = this.triSlots;
+    const mask = slots.length - 1;
+    for (let s = ctxSlot(key, this.shift) & mask; ; s = (s + 1) & mask) {
+      const m = slots[s];
+      if (m < 0) return this.bi(v, w);
+      if (keys[m] === key) {
         for (let t = this.triStart[m]; t < this.triStart[m + 1]; t++) if (this.triW[t] === w) return this.triPr[t] / 10;
         return this.triBow[m] / 20 + this.bi(v, w);
       }
-      if (k < key) lo = m + 1; else hi = m - 1;
     }
-    return this.bi(v, w);
   }
 
   private V = 0;
@@ -300,6 +311,13 @@ function ctxHash(key: number, shift: number): number {
   const lo = key % shift;
   const hi = (key - lo) / shift;
   return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
+}
+
+/** 32-bit hash of a trigram context key for the open-addressing table (independent of ctxHash's bits) */
+function ctxSlot(key: number, shift: number): number {
+  const lo = key % shift;
+  const hi = (key - lo) / shift;
+  return (Math.imul(lo, 0xcc9e2d51) ^ Math.imul(hi + 0x1b873593, 0x2545f491) ^ (lo >>> 7)) >>> 0;
 }
 
 /** scratch buffers of LanguageModel.score (single-threaded: one set per process) */
