@@ -118,21 +118,11 @@ export class LanguageModel {
   }
 
   private V = 0;
-  /**
-   * the lattice's lookup: word -> id * 2 + 1 when a longer word starts with it, id * 2 when none does;
-   * -1 for a string that is only the beginning of longer words (so the scan stops at the first miss)
-   */
-  private lex = new Map<string, number>();
+  /** the lattice's lookup: a character trie over the vocabulary (node -> word id or -1) */
+  private trie = new CharTrie();
 
   private addLex(w: string, id: number) {
-    const e = this.lex.get(w);
-    this.lex.set(w, id * 2 + (e === undefined ? 0 : e === -1 ? 1 : e & 1));
-    for (let L = 1; L < w.length; L++) {
-      const p = w.slice(0, L);
-      const v = this.lex.get(p);
-      if (v === undefined) this.lex.set(p, -1);
-      else if (v >= 0 && (v & 1) === 0) this.lex.set(p, v + 1);
-    }
+    this.trie.add(w, id);
   }
   private extraCost: number[] = [];
 
@@ -218,18 +208,18 @@ export class LanguageModel {
     cnt.fill(0, 0, n + 1);
     costs[0] = 0; lasts[0] = -1; prevs[0] = -1; cnt[0] = 1;
     const maxLen = this.maxLen;
-    const lex = this.lex;
+    const trie = this.trie;
     for (let i = 0; i < n; i++) {
       const pn = cnt[i];
       if (pn === 0) continue;
       const pb = i * K;
       let any = false;
       const lim = Math.min(maxLen, n - i);
-      for (let L = 1; L <= lim; L++) {
-        const v = lex.get(s.substr(from + i, L));
-        if (v === undefined) break;
-        if (v < 0) continue;
-        const id = v >> 1;
+      for (let L = 1, node = 0; L <= lim; L++) {
+        node = trie.child(node, s.charCodeAt(from + i + L - 1));
+        if (node < 0) break;
+        const id = trie.word[node];
+        if (id < 0) continue;
         any = true;
         let best = Infinity;
         let bestPrev = -1;
@@ -238,7 +228,6 @@ export class LanguageModel {
           if (c < best) { best = c; bestPrev = lasts[k]; }
         }
         pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
-        if ((v & 1) === 0) break;
       }
       if (!any) {
         let best = Infinity;
@@ -273,15 +262,14 @@ export class LanguageModel {
     for (let i = 0; i < n; i++) {
       if (best[i] === Infinity) continue;
       let any = false;
-      for (let L = 1; L <= Math.min(this.maxLen, n - i); L++) {
-        const v = this.lex.get(s.substr(i, L));
-        if (v === undefined) break;
-        if (v < 0) continue;
-        const id = v >> 1;
+      for (let L = 1, node = 0; L <= Math.min(this.maxLen, n - i); L++) {
+        node = this.trie.child(node, s.charCodeAt(i + L - 1));
+        if (node < 0) break;
+        const id = this.trie.word[node];
+        if (id < 0) continue;
         any = true;
         const c = best[i] + (lastId[i] < 0 ? this.uni(id) : this.bi(lastId[i], id));
         if (c < best[i + L]) { best[i + L] = c; back[i + L] = i; lastId[i + L] = id; }
-        if ((v & 1) === 0) break;
       }
       if (!any && best[i] + OOV_COST < best[i + 1]) { best[i + 1] = best[i] + OOV_COST; back[i + 1] = i; lastId[i + 1] = -1; }
     }
@@ -289,6 +277,64 @@ export class LanguageModel {
     for (let e = n; e > 0; e = back[e]) out.push(s.slice(back[e], e));
     return out.reverse();
   }
+}
+
+/**
+ * Words as a character trie: children found by open addressing on (node, UTF-16 unit), word[node] = the word's
+ * id or -1 for a node that only begins longer words. Cheaper than hashing a new substring per step.
+ */
+class CharTrie {
+  /** per node: word id or -1 */
+  word = new Int32Array(1 << 16).fill(-1);
+  private nodes = 1;
+  private parent = new Int32Array(1 << 17).fill(-1);
+  private code = new Uint16Array(1 << 17);
+  private next = new Int32Array(1 << 17);
+
+  child(node: number, c: number): number {
+    const mask = this.parent.length - 1;
+    for (let h = slotOf(node, c) & mask; ; h = (h + 1) & mask) {
+      const p = this.parent[h];
+      if (p < 0) return -1;
+      if (p === node && this.code[h] === c) return this.next[h];
+    }
+  }
+
+  add(w: string, id: number) {
+    let node = 0;
+    for (let k = 0; k < w.length; k++) {
+      const c = w.charCodeAt(k);
+      let n = this.child(node, c);
+      if (n < 0) {
+        n = this.nodes++;
+        if (n >= this.word.length) { const g = new Int32Array(this.word.length * 2).fill(-1); g.set(this.word); this.word = g; }
+        if (2 * this.nodes > this.parent.length) this.grow();
+        this.put(node, c, n);
+      }
+      node = n;
+    }
+    this.word[node] = id;
+  }
+
+  private put(node: number, c: number, n: number) {
+    const mask = this.parent.length - 1;
+    let h = slotOf(node, c) & mask;
+    while (this.parent[h] >= 0) h = (h + 1) & mask;
+    this.parent[h] = node; this.code[h] = c; this.next[h] = n;
+  }
+
+  private grow() {
+    const { parent, code, next } = this;
+    this.parent = new Int32Array(parent.length * 2).fill(-1);
+    this.code = new Uint16Array(parent.length * 2);
+    this.next = new Int32Array(parent.length * 2);
+    for (let h = 0; h < parent.length; h++) if (parent[h] >= 0) this.put(parent[h], code[h], next[h]);
+  }
+}
+
+/** hash of a trie edge (node, UTF-16 unit) */
+function slotOf(node: number, c: number): number {
+  return (Math.imul(node, 0x9e3779b1) ^ Math.imul(c + 0x632be5ab, 0x85ebca6b)) >>> 0;
 }
 
 /**
