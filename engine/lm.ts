@@ -73,7 +73,14 @@ export class LanguageModel {
       this.triPr = take3((x) => new Uint8Array(ab3, x, T), T);
       // one-hash bit filter over the contexts: most (u, v) pairs have no trigram, skip their search
       const bits = new Uint8Array(1 << 21);
-      for (let i = 0; i < C; i++) { const h = ctxHash(this.triKeys[i], this.shift); bits[h >>> 3] |= 1 << (h & 7); }
+      const us = new Int32Array(C), vs = new Int32Array(C);
+      for (let i = 0; i < C; i++) {
+        const key = this.triKeys[i];
+        vs[i] = key % this.shift;
+        us[i] = (key - vs[i]) / this.shift;
+        const h = ctxHash(us[i], vs[i]);
+        bits[h >>> 3] |= 1 << (h & 7);
+      }
       this.triBits = bits;
       // open addressing over the contexts (load <= 1/2): a probe or two instead of a binary search
       let size = 1;
@@ -81,7 +88,7 @@ export class LanguageModel {
       const slots = new Int32Array(size).fill(-1);
       const mask = size - 1;
       for (let i = 0; i < C; i++) {
-        let h = ctxSlot(this.triKeys[i], this.shift) & mask;
+        let h = ctxSlot(us[i], vs[i]) & mask;
         while (slots[h] >= 0) h = (h + 1) & mask;
         slots[h] = i;
       }
@@ -103,11 +110,11 @@ export class LanguageModel {
     const keys = this.triKeys;
     if (!keys || u < 0 || (this.V && (u >= this.V || v >= this.V || w >= this.V))) return this.bi(v, w);
     const key = u * this.shift + v;
-    const h = ctxHash(key, this.shift);
+    const h = ctxHash(u, v);
     if ((this.triBits[h >>> 3] & (1 << (h & 7))) === 0) return this.bi(v, w);
     const slots = this.triSlots;
     const mask = slots.length - 1;
-    for (let s = ctxSlot(key, this.shift) & mask; ; s = (s + 1) & mask) {
+    for (let s = ctxSlot(u, v) & mask; ; s = (s + 1) & mask) {
       const m = slots[s];
       if (m < 0) return this.bi(v, w);
       if (keys[m] === key) {
@@ -352,18 +359,14 @@ export function contextGain(lms: LanguageModel[], s: string, start: number, end:
   return g;
 }
 
-/** 24-bit hash of a trigram context key u * shift + v */
-function ctxHash(key: number, shift: number): number {
-  const lo = key % shift;
-  const hi = (key - lo) / shift;
-  return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
+/** 24-bit hash of a trigram context (u, v), for the bit filter */
+function ctxHash(u: number, v: number): number {
+  return (Math.imul(u, 0x9e3779b1) ^ Math.imul(v + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
 }
 
-/** 32-bit hash of a trigram context key for the open-addressing table (independent of ctxHash's bits) */
-function ctxSlot(key: number, shift: number): number {
-  const lo = key % shift;
-  const hi = (key - lo) / shift;
-  return (Math.imul(lo, 0xcc9e2d51) ^ Math.imul(hi + 0x1b873593, 0x2545f491) ^ (lo >>> 7)) >>> 0;
+/** 32-bit hash of a trigram context (u, v) for the open-addressing table (independent of ctxHash's bits) */
+function ctxSlot(u: number, v: number): number {
+  return (Math.imul(v, 0xcc9e2d51) ^ Math.imul(u + 0x1b873593, 0x2545f491) ^ (v >>> 7)) >>> 0;
 }
 
 /** scratch buffers of LanguageModel.score (single-threaded: one set per process) */
