@@ -155,14 +155,7 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   const p = f.pos - base;
   const fixed = local.slice(0, p) + b + local.slice(p + 1);
   // the word the correction completes
-  let lo = p, hi = p + 1;
-  for (let L = 4; L >= 2; L--) {
-    let done = false;
-    for (let s = Math.max(0, p - L + 1); s <= p; s++) {
-      if (s + L <= fixed.length && e.lm.has(fixed.slice(s, s + L))) { lo = s; hi = s + L; done = true; break; }
-    }
-    if (done) break;
-  }
+  const [lo, hi] = wordAround(e, fixed, p, p + 1) ?? [p, p + 1];
   const ctx = hi - lo > 1 ? `“${local.slice(lo, hi)}”应为“${fixed.slice(lo, hi)}”` : `“${a}”应为“${b}”`;
   switch (f.relation) {
     case 'same-tone':
@@ -311,6 +304,16 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 
 const SPELLING = new Set(['1', '2', '5']);
 
+/** the longest lexicon word (4 down to 2 characters) of text that covers [start, end), or null */
+function wordAround(e: Engine, text: string, start: number, end: number): [number, number] | null {
+  for (let L = 4; L >= Math.max(2, end - start); L--) {
+    for (let st = Math.max(0, end - L); st <= start && st + L <= text.length; st++) {
+      if (e.lm.has(text.slice(st, st + L))) return [st, st + L];
+    }
+  }
+  return null;
+}
+
 /**
  * A miswritten word found once is the same error where it recurs (我们去动物院……台北的动物院是……): the
  * word a spelling finding completes, when its written form is no word of either lexicon, is corrected the
@@ -335,14 +338,9 @@ function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, 
   const free = (a: number, b: number) => { for (let k = a; k < b; k++) if (held[k]) return false; return true; };
   for (const f of spelled) {
     // the lexicon word (2-4 characters) that the corrected span completes
-    let lo = -1, hi = -1;
-    for (let L = 4; L >= 2 && lo < 0; L--) {
-      if (L < f.end - f.start) break;
-      for (let st = Math.max(0, f.end - L); st <= f.start && st + L <= s.length; st++) {
-        if (e.lm.has(right.slice(st, st + L))) { lo = st; hi = st + L; break; }
-      }
-    }
-    if (lo < 0) continue;
+    const around = wordAround(e, right, f.start, f.end);
+    if (!around) continue;
+    const [lo, hi] = around;
     const wrong = s.slice(lo, hi), fix = right.slice(lo, hi);
     if (e.lm.has(wrong) || e.dict.freq.has(wrong) || (e.lm2?.has(wrong) ?? false)) continue;
     if (hi - lo < 3 && !listed.has(f)) {
