@@ -32,9 +32,10 @@ export interface SpellParams {
   knownWordCost: number;
   /** also try confusable characters that complete no word (same sound and tone, frequent), at freeThreshold */
   freeCands: boolean;
-  /** also characters built around the same component in the same place (快/决/块, 竟/意), as shape neighbours */
-  components: boolean;
-  /** ... those of unigram cost up to this (the rarer ones cost mode 3 speed and SIGHAN precision) */
+  /**
+   * also characters built around the same component in the same place (快/决/块, 竟/意), as shape neighbours,
+   * those of unigram cost up to this (0: none; the rarer ones cost mode 3 speed and SIGHAN precision)
+   */
   componentMaxCost: number;
   freeMaxCost: number;
   freeThreshold: number;
@@ -86,7 +87,6 @@ export const MODE3: SpellParams = {
   freeCands: false,
   // characters sharing a component, the commoner ones: on the development sets' even halves F1 +4.2 on ECSpell
   // med, +0.8 law, +0.6/+0.3 LEMON novels/news, +0.5 SIGHAN-14, −0.6 SIGHAN-13, at about 5 % of speed
-  components: true,
   componentMaxCost: 11,
   freeMaxCost: 9,
   freeThreshold: 8,
@@ -351,14 +351,16 @@ export class Speller {
     return m;
   }
 
-  /** characters built around the same component (components.txt); mode 4 weighs them as shape neighbours */
+  /** characters built around the same component (components.txt), weighed as shape neighbours */
   components: ShapeTable | null = null;
-  private confCompCache = new Map<string, Map<number, [Relation, number]>>();
+  /** maxCost -> character -> confusionCodesComp (one map per mode's bound, so the hot lookup keys by character) */
+  private confCompCache = new Map<number, Map<string, Map<number, [Relation, number]>>>();
 
   /** confusionCodes(a) plus the characters of unigram cost <= maxCost that share a component with a (as 'shape') */
   confusionCodesComp(a: string, maxCost: number): Map<number, [Relation, number]> {
-    const key = `${a}${maxCost}`;
-    let m = this.confCompCache.get(key);
+    let byChar = this.confCompCache.get(maxCost);
+    if (!byChar) this.confCompCache.set(maxCost, (byChar = new Map()));
+    let m = byChar.get(a);
     if (m) return m;
     m = new Map(this.confusionCodes(a));
     for (const c of this.components?.neighbours(a) ?? '') {
@@ -368,7 +370,7 @@ export class Speller {
       if (cost > maxCost) continue;
       m.set(code, ['shape', cost]);
     }
-    this.confCompCache.set(key, m);
+    byChar.set(a, m);
     return m;
   }
 
@@ -626,7 +628,7 @@ export class Speller {
       if (orig === '的') continue;
       // candidates by character code (number keys keep these hot lookups cheap)
       const cands = new Map<number, Relation>();
-      const conf = p.components ? this.confusionCodesComp(orig, p.componentMaxCost) : this.confusionCodes(orig);
+      const conf = p.componentMaxCost > 0 ? this.confusionCodesComp(orig, p.componentMaxCost) : this.confusionCodes(orig);
       // words the character completes give the candidates
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
