@@ -3,20 +3,22 @@
  * 1. CSC development sets (../shared/bench/csc/*.tsv, read only, never shipped): strict sentence-level
  *    detection/correction P/R/F1, pycorrector-style P/R/F1, false alarms on clean sentences, speed.
  * 2. The project's own category sets (engine/bench/own/*.tsv), written by the team.
- * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4).
+ * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4),
+ * BENCH_CEILING=1 (also the candidate ceiling: an untimed second pass, see ceiling()).
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, loadEngine } from '../index';
 import type { Issue } from '../types';
-import { MODE3, MODE4 } from '../spell';
+import { MODE3, MODE4, setSpellTrace, type TraceRow } from '../spell';
 
 // tuning hooks: SPELL3 / SPELL4 = JSON merged into the mode parameters;
 // BENCH_SPLIT=even|odd keeps every other pair of each CSC set (tune on one half, report the other)
 if (process.env.SPELL3) Object.assign(MODE3, JSON.parse(process.env.SPELL3));
 if (process.env.SPELL4) Object.assign(MODE4, JSON.parse(process.env.SPELL4));
 const SPLIT = process.env.BENCH_SPLIT;
+const CEILING = process.env.BENCH_CEILING === '1';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -47,7 +49,7 @@ function diffPositions(a: string, b: string): string {
   return out.join(',');
 }
 
-interface Row { set: string; mode: number; n: number; dP: number; dR: number; dF: number; cP: number; cR: number; cF: number; pyP: number; pyR: number; pyF: number; fa: number; sps: number; cps: number; cpuSps: number }
+interface Row { set: string; mode: number; n: number; ceil?: number; dP: number; dR: number; dF: number; cP: number; cR: number; cF: number; pyP: number; pyR: number; pyF: number; fa: number; sps: number; cps: number; cpuSps: number }
 
 function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row {
   let goldErr = 0, predChanged = 0, dTP = 0, cTP = 0, clean = 0, fp = 0, chars = 0;
@@ -73,6 +75,34 @@ function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row 
   // pycorrector style: TP erroneous fixed exactly, FN erroneous not fixed, FP clean changed
   const pyP = cTP / (cTP + fp), pyR = cTP / goldErr;
   return { set: name, mode, n: pairs.length, dP, dR, dF: f1(dP, dR), cP, cR, cF: f1(cP, cR), pyP, pyR, pyF: f1(pyP, pyR), fa: clean ? fp / clean : NaN, sps: pairs.length / secs, cps: chars / secs, cpuSps: pairs.length / cpuSecs };
+}
+
+/**
+ * The candidate ceiling: the share of erroneous sentences whose every gold fix check() either makes or had among
+ * the speller's candidates (scored or dropped by the reranker's first stage). It bounds the strict correction
+ * recall a perfect choice among the present candidates would reach, and so tells a scorer's shortfall from a
+ * candidate generator's. Untimed: tracing scores every candidate with both LMs.
+ */
+function ceiling(pairs: Array<[string, string]>, mode: 3 | 4): number {
+  let rows: TraceRow[] = [];
+  setSpellTrace((r) => rows.push(r));
+  let err = 0, reach = 0;
+  try {
+    for (const [src, tgt] of pairs) {
+      if (src === tgt) continue;
+      err++;
+      rows = [];
+      const pred = applySubstitutions(src, check(src, { mode }));
+      let ok = true;
+      for (let k = 0; k < src.length && ok; k++) {
+        if (src[k] !== tgt[k] && pred[k] !== tgt[k] && !rows.some((r) => r.pos === k && r.cand === tgt[k])) ok = false;
+      }
+      if (ok) reach++;
+    }
+  } finally {
+    setSpellTrace(null);
+  }
+  return err ? reach / err : NaN;
 }
 
 interface OwnRow { set: string; mode: number; n: number; detP: number; detR: number; corr: number; fa: number }
@@ -123,13 +153,18 @@ function main() {
         pairs = Array.from({ length: SAMPLE }, (_, k) => pairs[Math.floor(k * step)]);
         console.log(`note: ${name} sampled ${pairs.length} of ${total} pairs (every ${step.toFixed(2)}th; BENCH_SAMPLE to change)`);
       }
-      for (const mode of MODES) rows.push(runCsc(name, pairs, mode));
+      for (const mode of MODES) {
+        const row = runCsc(name, pairs, mode);
+        if (CEILING) row.ceil = ceiling(pairs, mode);
+        rows.push(row);
+      }
     }
     console.log('\nCSC development sets (strict sentence level = ReaLiSe style; py = pycorrector style; FA = false alarms on clean sentences)');
-    console.log('set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1 | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s');
+    console.log('set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1 | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s' + (CEILING ? ' | ceiling' : ''));
     for (const r of rows) {
-      console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}`);
+      console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}` + (r.ceil !== undefined ? `     | ${fmt(r.ceil)}` : ''));
     }
+    if (CEILING) console.log('(ceiling: share of erroneous sentences whose every gold fix is made or among the speller\'s candidates: the strict correction recall of a perfect choice among them)');
   }
   if (existsSync(ownDir)) {
     const own: OwnRow[] = [];
