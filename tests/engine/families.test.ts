@@ -48,6 +48,8 @@ describe('spelling families', () => {
     expect(fixed('我以经把报告交给老师了。', '1').out).toBe('我已经把报告交给老师了。');
     expect(fixed('这个时侯大家都在开会。', '1').out).toBe('这个时候大家都在开会。');
     expect(fixed('我们应该再接再励。', '1').out).toBe('我们应该再接再厉。');
+    // two characters off at once (默/墨 and 陈/成), which no one-character pass corrects
+    expect(fixed('面对新情况，我们不能默守陈规。', '1').out).toBe('面对新情况，我们不能墨守成规。');
     const own = fixed('这是他自已的事情。', '5');
     expect(own.out).toBe('这是他自己的事情。');
     expect(own.mine[0].message).toContain('常见误写');
