@@ -390,11 +390,14 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     // forms that are regional usage in Hong Kong and Taiwan (過份, 喝采) are not misspellings there
     if (hk && variantPair(a, b)) continue;
     // the category and the evidence follow the relation of the first differing characters (以/已 are a
-    // special pair for the speller, here simply the word's usual misspelling: 1 with their readings)
-    const rel = e.speller.relation(a, b);
+    // special pair for the speller, here simply the word's usual misspelling: 1 with their readings); the
+    // characters sharing a component in place are 形近 (言简意骇, 相形见拙), those that rhyme 谐音 (刻苦铭心,
+    // 什么办), and the rest (破釜沉船, 挺身而去) plain misuse, 0
+    const rel = e.speller.relation(a, b) ?? (e.speller.components?.similar(a, b) ? 'shape' : null);
+    const near = rel === 'fuzzy' || (!rel && e.py.rhymes(a, b));
     const readings = `（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
-    const category = rel === 'fuzzy' ? '2' : rel === 'shape' ? '5' : '1';
-    const why = rel === 'shape' ? `，字形相近（${a}/${b}）` : rel === 'fuzzy' ? `，读音相近${readings}` : rel === 'same' || rel === 'same-tone' ? `，同音字误用${readings}` : readings;
+    const category = near ? '2' : rel === 'shape' ? '5' : rel ? '1' : '0';
+    const why = rel === 'shape' ? `，字形相近（${a}/${b}）` : near ? `，读音相近${readings}` : rel ? `，同音字误用${readings}` : readings;
     out.push({ start: m.start, end: m.end, original: '', suggestions: [m.value], category, level: 1, message: `“${m.word}”应为“${m.value}”：常见误写${why}。` });
   }
   return out;

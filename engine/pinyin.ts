@@ -70,6 +70,15 @@ export class PinyinTable {
     return best;
   }
 
+  /** some readings of a and b rhyme (same final, another initial: 苦 kǔ / 骨 gǔ), near in sound beyond the fuzzy pairs */
+  rhymes(a: string, b: string): boolean {
+    const ra = this.readings.get(a) ?? [];
+    const rb = this.readings.get(b) ?? [];
+    // the final as heard: u after j/q/x/y is ü (去 qù does not rhyme with 出 chū)
+    const fin = (r: string) => { const [i, f] = splitSyllable(r.slice(0, -1)); return 'jqxy'.includes(i) && i && f.startsWith('u') ? 'v' + f.slice(1) : f; };
+    return ra.some((x) => rb.some((y) => fin(x) === fin(y)));
+  }
+
   /** display form, e.g. zhong1 -> zhōng */
   pretty(ch: string): string {
     const rs = this.readings.get(ch);

@@ -50,13 +50,21 @@ describe('spelling families', () => {
     expect(fixed('我们应该再接再励。', '1').out).toBe('我们应该再接再厉。');
     // two characters off at once (默/墨 and 陈/成), which no one-character pass corrects
     expect(fixed('面对新情况，我们不能默守陈规。', '1').out).toBe('面对新情况，我们不能墨守成规。');
+    // the category follows the characters: a shared component is 形近 (赅/骇 share 亥), a rhyme 谐音 (苦/骨,
+    // 什/怎 above), no relation plain misuse (0: 船/舟; 去 qù does not rhyme with 出 chū)
+    expect(fixed('这篇短文写得言简意骇。', '5').mine[0].message).toContain('字形相近（骇/赅）');
+    const rhyme = fixed('那段经历让人刻苦铭心。', '2');
+    expect(rhyme.out).toBe('那段经历让人刻骨铭心。');
+    expect(rhyme.mine[0].message).toContain('读音相近');
+    expect(fixed('我们要有破釜沉船的决心。', '0').out).toBe('我们要有破釜沉舟的决心。');
+    expect(fixed('危急关头，他挺身而去。', '0').out).toBe('危急关头，他挺身而出。');
     const own = fixed('这是他自已的事情。', '5');
     expect(own.out).toBe('这是他自己的事情。');
     expect(own.mine[0].message).toContain('常见误写');
     // the wrong form inside right words is left alone: 一前一后, 他门口, 跟本人
     for (const t of ['他们一前一后走进教室。', '他门口停着一辆车。', '请跟本人联系。']) expect(check(t), t).toEqual([]);
     // 什么办 is 怎么办, but not in 什么办法, 为什么办不到, 什么办不成
-    expect(fixed('这种时候该什么办？', '1').out).toBe('这种时候该怎么办？');
+    expect(fixed('这种时候该什么办？', '2').out).toBe('这种时候该怎么办？');
     for (const t of ['不管什么办法都试过了。', '这件事为什么办不到？', '天下没有什么办不成的事。']) expect(check(t), t).toEqual([]);
     // hk: found in traditional text, suggested in traditional characters
     const hk = check('我以經吃飯了。', { lang: 'hk' });
@@ -72,7 +80,7 @@ describe('spelling families', () => {
     expect(zoo.out).toBe('周末我们去了动物园。我觉得上海的动物园比北京的大。');
     expect(zoo.mine).toHaveLength(2);
     expect(zoo.mine[1]).toMatchObject({ original: '院', suggestions: ['园'] });
-    const easy = fixed('这份工作比较经松。周末大家经经松松地去爬山。', '1');
+    const easy = fixed('这份工作比较经松。周末大家经经松松地去爬山。', '5');
     expect(easy.out).toBe('这份工作比较轻松。周末大家轻轻松松地去爬山。');
     expect(easy.mine[1]).toMatchObject({ original: '经经', suggestions: ['轻轻'] });
     expect(easy.mine[1].message).toContain('重叠');
