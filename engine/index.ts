@@ -18,7 +18,7 @@ import { checkDates } from './rules/dates';
 import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
 import { WordMatcher } from './rules/matcher';
-import { checkUsage } from './rules/usage';
+import { checkUsage, recordSpellings } from './rules/usage';
 import { protectedMask, linkMask } from './protect';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
@@ -220,6 +220,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
   // the 的/地/得 rules give the grammatical reason; the speller's finding at the same place gives way
   const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked, e.lm2) : [];
+  // 纪录 and 记录 are variants of one word: not the speller's to turn into each other
+  for (const k of recordSpellings(work)) charBlocked[k] = 1;
   const usageAt = new Set(usage.map((u) => u.pos));
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;

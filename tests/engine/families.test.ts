@@ -112,6 +112,12 @@ describe('spelling families', () => {
       for (const mode of [3, 4] as const) expect(check(t, { mode }), `${mode} ${t}`).toEqual([]);
     }
   });
+  it('纪录 and 记录 are variants of one word, never turned into each other; 记念 is still 纪念', () => {
+    for (const t of ['这项成绩刷新了历史纪录。', '他在比赛中打破了世界记录。', '请做好会议纪录。']) {
+      for (const mode of [3, 4] as const) expect(check(t, { mode }), `${mode} ${t}`).toEqual([]);
+    }
+    expect(fixed('今天是我们的记念日。', '1').out).toBe('今天是我们的纪念日。');
+  });
   it('a surname followed by a particle is not a name: 不段的 -> 不断的', () => {
     expect(fixed('这种现象在社会上不段的出现。', '1').out.slice(0, 10)).toBe('这种现象在社会上不断');
     expect(fixed('我们应该不段的学习新知识。', '1').out.slice(0, 6)).toBe('我们应该不断');
