@@ -10,7 +10,7 @@ import { LanguageModel, dataDir, contextGain } from './lm';
 import { PinyinTable, toneMark } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
-import { Speller, MODE3, MODE4, DDD, variantPair, type SpellFinding } from './spell';
+import { Speller, MODE3, MODE4, DDD, variantPair, variantWordChars, type SpellFinding } from './spell';
 import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
@@ -18,7 +18,7 @@ import { checkDates } from './rules/dates';
 import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
 import { WordMatcher } from './rules/matcher';
-import { checkUsage, recordSpellings } from './rules/usage';
+import { checkUsage } from './rules/usage';
 import { protectedMask, linkMask } from './protect';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
@@ -220,8 +220,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
   // the 的/地/得 rules give the grammatical reason; the speller's finding at the same place gives way
   const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked, e.lm2) : [];
-  // 纪录 and 记录 are variants of one word: not the speller's to turn into each other
-  for (const k of recordSpellings(work)) charBlocked[k] = 1;
+  // words with two accepted spellings (纪录/记录) are not the speller's to turn into each other
+  for (const k of variantWordChars(work)) charBlocked[k] = 1;
   const usageAt = new Set(usage.map((u) => u.pos));
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;

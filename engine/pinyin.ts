@@ -75,7 +75,7 @@ export class PinyinTable {
     const ra = this.readings.get(a) ?? [];
     const rb = this.readings.get(b) ?? [];
     // the final as heard: u after j/q/x/y is ü (去 qù does not rhyme with 出 chū)
-    const fin = (r: string) => { const [i, f] = splitSyllable(r.slice(0, -1)); return 'jqxy'.includes(i) && i && f.startsWith('u') ? 'v' + f.slice(1) : f; };
+    const fin = (r: string) => { const [i, f] = splitSyllable(r.slice(0, -1)); return i && 'jqxy'.includes(i) && f.startsWith('u') ? 'v' + f.slice(1) : f; };
     return ra.some((x) => rb.some((y) => fin(x) === fin(y)));
   }
 

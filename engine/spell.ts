@@ -249,6 +249,23 @@ const SENTENCE_END = '。！？!?\n';
 const VARIANTS: string[] = ['著着', '甚什', '妳你', '他她它牠祂', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
 export const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
 
+/**
+ * words with two accepted spellings that differ in one character, whose language models prefer one of them:
+ * 纪录 and 记录 (现代汉语词典: 记录 … 打破~ … 也作纪录; the development sets' gold never turns one into the other,
+ * while the models would "correct" 刷新了历史纪录). variantWordChars gives the differing character's positions in
+ * s, which the speller leaves alone.
+ */
+const VARIANT_WORDS: Array<[string, string]> = [['纪录', '记录']];
+export function variantWordChars(s: string): number[] {
+  const out: number[] = [];
+  for (const [x, y] of VARIANT_WORDS) {
+    let k = 0;
+    while (x[k] === y[k]) k++;
+    for (const w of [x, y]) for (let i = s.indexOf(w); i >= 0; i = s.indexOf(w, i + 1)) out.push(i + k);
+  }
+  return out;
+}
+
 /** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
 export function patternKey(s: string, st: number, i: number, L: number): number | string {
   if (L > 4) return s.slice(st, i) + '\0' + s.slice(i + 1, st + L);

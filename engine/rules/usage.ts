@@ -91,17 +91,6 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
   return out.sort((x, y) => x.pos - y.pos);
 }
 
-/**
- * 纪录 and 记录 are one word in two spellings (现代汉语词典: 记录 … 打破~ … 也作纪录; 纪录 同"记录"), the
- * development sets' gold never turns one into the other, and the language models prefer the commoner 记录
- * (刷新了历史纪录 is right): the first character of either is kept from the speller.
- */
-export function recordSpellings(s: string): number[] {
-  const out: number[] = [];
-  for (let i = s.indexOf('录', 1); i >= 0; i = s.indexOf('录', i + 1)) if (s[i - 1] === '纪' || s[i - 1] === '记') out.push(i - 1);
-  return out;
-}
-
 const A_CLOSERS = new Set('，。！？；,.!?;」』”’…～~'.split(''));
 
 /**
