@@ -395,7 +395,7 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     // special pair for the speller, here simply the word's usual misspelling: 1 with their readings); the
     // characters sharing a component in place are 形近 (言简意骇, 相形见拙), those that rhyme 谐音 (刻苦铭心,
     // 什么办), and the rest (破釜沉船, 挺身而去) plain misuse, 0
-    const rel = e.speller.relation(a, b) ?? (e.speller.components?.similar(a, b) ? 'shape' : null);
+    const rel = e.speller.relation(a, b);
     const near = rel === 'fuzzy' || (!rel && e.py.rhymes(a, b));
     const readings = `（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
     const category = near ? '2' : rel === 'shape' ? '5' : rel ? '1' : '0';

@@ -435,6 +435,8 @@ export class Speller {
     if (r === 2) return 'same';
     if (this.shape?.similar(a, b)) return 'shape';
     if (r === 1) return 'fuzzy';
+    // characters built around the same component in the same place (骇/赅) are shape neighbours too
+    if (this.components?.similar(a, b)) return 'shape';
     return null;
   }
 
