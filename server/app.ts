@@ -13,6 +13,7 @@ import spaPlugin from './plugins/spa';
 import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
 import documentsPlugin from './plugins/documents';
+import heavyPlugin from './plugins/heavy';
 import type { DocumentQueueOptions } from './services/documents/jobs';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -80,6 +81,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     },
   });
   await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });
+  await app.register(heavyPlugin);
   await app.register(documentsPlugin, { queue: options.documents });
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);

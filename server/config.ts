@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import type { HeavyLimits } from './services/heavy/pool';
 
 /** Everything the server reads from the environment, parsed once (README lists each variable). */
 export interface ServerConfig {
@@ -31,6 +33,10 @@ export interface ServerConfig {
    * `anonymousMax` /v2/check calls without a bearer token per client address. 0 turns a limit off.
    */
   checkRateLimit: { checkMax: number; anonymousMax: number; windowMs: number };
+  /** The heavy worker pool: document reading/writing, export, format check, compare. */
+  heavy: HeavyLimits;
+  /** Largest HTML accepted for conversion to .docx or saving in the editor, in UTF-16 units. */
+  htmlMax: number;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -68,5 +74,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       anonymousMax: integer(env.LT_ANON_RATE_MAX, 30, 'LT_ANON_RATE_MAX'),
       windowMs: Math.max(1000, integer(env.CHECK_RATE_WINDOW_MS, 60_000, 'CHECK_RATE_WINDOW_MS')),
     },
+    heavy: {
+      workers: Math.max(1, integer(env.HEAVY_WORKERS, Math.min(2, availableParallelism()), 'HEAVY_WORKERS')),
+      queueMax: integer(env.HEAVY_QUEUE_MAX, 16, 'HEAVY_QUEUE_MAX'),
+      timeoutMs: Math.max(1000, integer(env.HEAVY_TIMEOUT_MS, 120_000, 'HEAVY_TIMEOUT_MS')),
+      heapMb: Math.max(64, integer(env.HEAVY_HEAP_MB, 768, 'HEAVY_HEAP_MB')),
+      outputMax: integer(env.HEAVY_OUTPUT_MAX, 100 * 1024 * 1024, 'HEAVY_OUTPUT_MAX'),
+    },
+    // A 500-page book is about 2 MB of HTML; more is an attempt to exhaust the converter.
+    htmlMax: integer(env.HTML_MAX, 4 * 1024 * 1024, 'HTML_MAX'),
   };
 }

@@ -5,6 +5,7 @@ import type { PaymentProvider } from './services/pay/provider';
 import type { AuthContext } from './services/tokens';
 import type { RealtimeHub } from './realtime/hub';
 import type { DocumentQueue } from './services/documents/jobs';
+import type { HeavyPool } from './services/heavy/pool';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -20,6 +21,8 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** The document worker queue (services/documents/jobs.ts). */
     documents: DocumentQueue;
+    /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
+    heavy: HeavyPool;
     /** Resolves the bearer token of the request or throws 401. */
     authenticate(request: FastifyRequest): Promise<AuthContext>;
     limiters: {

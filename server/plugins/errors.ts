@@ -50,7 +50,7 @@ export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError & { errors?: unknown[] }, request: FastifyRequest, reply: FastifyReply) => {
       if (error.validation) return send(reply, 400, describeValidation(error.validation as ValidationIssue[], error.validationContext));
-      if (error instanceof AppError) return send(reply, error.statusCode, error.message);
+      if (error instanceof AppError) return send(reply.headers(error.headers), error.statusCode, error.message);
       const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
       if (known) return send(reply, known[0], known[1]);
       const status = error.statusCode ?? 500;

@@ -5,14 +5,14 @@ import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
-import { contentFromHtml, contentFromText, htmlBlocks, normalizeText, openIssues, trackedParagraphs, validateFixes, type Fix, type Ignored } from '../../services/documents/content';
+import { htmlBlocks, normalizeText, openIssues, trackedParagraphs, type Fix, type Ignored } from '../../services/documents/content';
 import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
-import { checkUpload, cleanDocxInWorker, trackedDocxInWorker } from '../../services/documents/read';
+import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation } from '../types';
-import { DOCX_MIME, filePart } from './index';
+import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
 /**
  * Documents (issue 6, server side): upload -> persisted job (services/documents/jobs.ts) -> findings;
@@ -208,18 +208,20 @@ async function save(request: FastifyRequest, reply: FastifyReply) {
   const body = bodyOf<SaveBody>(request);
   const row = await owned(request, body.id);
   if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，请等校对完成后再编辑 (the document has not been read yet)');
-  let content;
   let fixes = body.fixes ?? [];
   let ignored = body.ignored ?? [];
+  checkHtmlSize(request, body.html);
+  checkHtmlSize(request, body.text);
   if (body.text !== undefined) {
     const normal = normalizeText(body.text);
-    content = contentFromText(body.text, row.html);
     const move = <T extends { start: number; end: number }>(m: T): T => ({ ...m, start: normal.map(m.start), end: normal.map(m.end) });
     fixes = fixes.map(move);
     ignored = ignored.map(move);
-  } else content = contentFromHtml(body.html ?? '');
+  }
+  // Sanitising and re-reading the blocks parses the whole document: the heavy pool's work.
+  const content = await request.server.heavy.run('saveContent', { text: body.text, html: body.html, previousHtml: row.html, fixes });
   if (!content.text.trim()) throw badRequest('文档内容不能为空 (the content is empty)');
-  fixes = validateFixes(content.text, fixes);
+  fixes = content.fixes;
   const uid = Number(row.uid);
   const chars = countChars(content.text);
   const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
@@ -271,8 +273,15 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
       .where('uid', '=', Number(row.uid))
       .executeTakeFirst();
     const paragraphs = trackedParagraphs(htmlBlocks(row.html), fixesOf(row), openIssues(issuesOf(row), ignoredOf(row)));
-    buffer = await trackedDocxInWorker(paragraphs, { title, author: user?.name || '校对', date: new Date() });
-  } else buffer = await cleanDocxInWorker(row.html, title);
+    const out = await request.server.heavy.run('tracked', {
+      paragraphs,
+      options: { title, author: user?.name || '校对', date: new Date() },
+    });
+    buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  } else {
+    const out = await request.server.heavy.run('clean', { html: row.html, title });
+    buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  }
   const fileName = `${title.replace(/[\\/:*?"<>|\r\n]+/g, '_')}${mode === 'tracked' ? '（修订）' : ''}.docx`;
   // kept in the download center too (7 days), so the export can be fetched again from there
   await recordDownload(request.server.db, request.server.config.dataDir, Number(row.uid), { name: fileName, mime: DOCX_MIME, data: buffer });

@@ -1,11 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, badRequest, envelope, notFound } from '../../errors';
-import { htmlToDocx } from '../../services/documents/docx-export';
-import { extractParagraphs } from '../../services/documents/extract';
-import { detectKind, documentToHtml, openDocx } from '../../services/documents/load';
-import { compareParagraphs } from '../../services/diff/compare';
-import { checkFormat } from '../../services/format/check';
-import { parseDocx } from '../../services/format/resolver';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
@@ -21,6 +15,14 @@ export const filePart = (value: unknown, field = 'file'): UploadedFile => {
   if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest(`请上传文件 (${field} must be a file part)`);
   return f;
 };
+
+/** HTML over the configured size is refused before it is copied to a worker. */
+export function checkHtmlSize(request: FastifyRequest, html: string | undefined): void {
+  const max = request.server.config.htmlMax;
+  if (html !== undefined && html.length > max) {
+    throw new AppError(413, `文档内容过大，最多 ${Math.floor(max / 1024 / 1024)} MB (the HTML exceeds the limit)`);
+  }
+}
 
 function quotaError(reply: FastifyReply, msg: string, kind: 1 | 2) {
   return reply.code(402).send({ code: 402, msg, result: { kind } });
@@ -38,7 +40,10 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
   for (const f of [original, revised]) {
     if (f.data.length > maxSizeMb * 1024 * 1024) throw new AppError(413, `比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
   }
-  const [a, b] = [await extractParagraphs(original, ['docx', 'txt', 'md', 'pdf'], maxPages), await extractParagraphs(revised, ['docx', 'txt', 'md', 'pdf'], maxPages)];
+  const { heavy } = request.server;
+  const extract = (f: UploadedFile) =>
+    heavy.run('extract', { filename: f.filename, data: f.data, allowed: ['docx', 'txt', 'md', 'pdf'], maxPages });
+  const [a, b] = await Promise.all([extract(original), extract(revised)]);
   for (const d of [a, b]) {
     if (d.pages > maxPages) throw new AppError(413, `比对文件不能超过 ${maxPages} 页（${d.name} 约 ${d.pages} 页）`);
     if (!d.paragraphs.length) throw badRequest(`文档没有可比对的文字（${d.name}）`);
@@ -49,7 +54,7 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
     if (error instanceof InsufficientRight) return quotaError(reply, '文档比对次数已用完', 1);
     throw error;
   }
-  const result = compareParagraphs(a.paragraphs, b.paragraphs);
+  const result = await heavy.run('compare', { a: a.paragraphs, b: b.paragraphs });
   return envelope({ original_name: a.name, revised_name: b.name, ...result });
 }
 
@@ -57,13 +62,16 @@ export const documentOperations: Record<string, Operation> = {
   postMisscutDocCheckV1Doc2html: async (request) => {
     await caller(request);
     const { file } = bodyOf<{ file?: unknown }>(request);
-    return envelope(await documentToHtml(filePart(file)));
+    const part = filePart(file);
+    return envelope(await request.server.heavy.run('doc2html', { filename: part.filename, data: part.data }));
   },
 
   postMisscutDocCheckV1Html2docStream: async (request, reply) => {
     await caller(request);
     const { html, name, title } = bodyOf<{ html: string; name?: string; title?: string }>(request);
-    const buffer = await htmlToDocx(html, title ?? name);
+    checkHtmlSize(request, html);
+    const out = await request.server.heavy.run('clean', { html, title: title ?? name });
+    const buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
     const base = (name ?? title ?? '文档').replace(/[\\/:*?"<>|\r\n]+/g, '_');
     return reply
       .type(DOCX_MIME)
@@ -83,15 +91,7 @@ export const documentOperations: Record<string, Operation> = {
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
     if (!template) throw notFound('格式模板不存在 (unknown template_id)');
-    detectKind(file, ['docx']);
-    const parts = openDocx(file.data);
-    let parsed;
-    try {
-      parsed = parseDocx(parts);
-    } catch {
-      throw badRequest('文档已损坏，无法读取 (the document could not be read)');
-    }
-    return envelope(checkFormat(parsed, template));
+    return envelope(await request.server.heavy.run('formatCheck', { filename: file.filename, data: file.data, template }));
   },
 
   postMisscutV1DocDiff: compare,

@@ -7,7 +7,7 @@ import { checkService, splitUnits } from '../checker/jobs';
 import { countChars, refundRight, rightBalance, type Consumption } from '../rights';
 import { openIssues, type Fix, type Ignored, type StoredIssue } from './content';
 import { wordCount } from './load';
-import { readInWorker, type UploadKind } from './read';
+import type { UploadKind } from './read';
 
 export interface DocumentsTable {
   id: Generated<number>;
@@ -197,7 +197,11 @@ export class DocumentQueue {
       if (row.html === null || text === null) {
         const file = await docsDb(db).selectFrom('document_files').select('data').where('document_id', '=', job.id).executeTakeFirst();
         if (!file) throw new JobFailure('文档文件已丢失，请重新上传 (the uploaded file is missing)');
-        const content = await readInWorker({ filename: row.name, mimetype: '', data: Buffer.from(file.data) }, row.file_type as UploadKind, job);
+        const content = await this.app.heavy.run(
+          'read',
+          { filename: row.name, data: file.data, kind: row.file_type as UploadKind },
+          { background: true, signal: job },
+        );
         if (job.aborted) return;
         if (!content.text.trim()) throw new JobFailure('文档没有可校对的文字 (the document has no text)');
         const chars = countChars(content.text);

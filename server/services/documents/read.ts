@@ -3,12 +3,9 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { AppError, badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { contentFromHtml, type Content } from './content';
-import type { TrackedOptions, TrackedParagraph } from './docx-export';
-import type { WorkerReply, WorkerResult, WorkerTask } from './read-worker-body';
 import { detectKind, documentToHtml, extensionOf } from './load';
 
 /** Kinds a document upload accepts: .docx, .txt, .md always; .doc and .wps through LibreOffice. */
@@ -84,57 +81,4 @@ export async function readDocument(file: UploadedFile, kind: UploadKind): Promis
   const source = kind === 'doc' || kind === 'wps' ? { filename: file.filename.replace(/\.[a-z]+$/i, '.docx'), mimetype: '', data: await convertWithSoffice(file, kind) } : file;
   const { html } = await documentToHtml(source);
   return contentFromHtml(html);
-}
-
-/** Memory a document task may take (mammoth and the docx writer build whole documents in memory). */
-const WORKER_HEAP_MB = 768;
-
-/**
- * A heavy document task in a worker thread of its own: a large document does not stall the server's event
- * loop, and a file that exhausts the worker's memory fails only its own job. `signal.onAbort` is set while the
- * task runs; calling it stops the worker (job cancelled).
- */
-function inWorker(task: WorkerTask, signal?: { onAbort?: () => void }): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), { workerData: task, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      if (signal) signal.onAbort = undefined;
-      void worker.terminate();
-      fn();
-    };
-    if (signal) signal.onAbort = () => finish(() => reject(new Error('cancelled')));
-    worker.once('message', (reply: WorkerReply) => {
-      finish(() => {
-        if (reply.ok) resolve(reply.result);
-        else if (reply.status < 500) reject(new AppError(reply.status, reply.message));
-        else reject(new Error(reply.message));
-      });
-    });
-    worker.once('error', (error: Error & { code?: string }) =>
-      finish(() =>
-        reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? badRequest('文档结构过于复杂或过大，处理时超出内存限制 (the document exhausted the worker\'s memory)') : error),
-      ),
-    );
-    worker.once('exit', (code) => finish(() => reject(new Error(`document worker exited with code ${code}`))));
-  });
-}
-
-/** `readDocument` in a worker (see inWorker). */
-export async function readInWorker(file: UploadedFile, kind: UploadKind, signal?: { onAbort?: () => void }): Promise<Pick<Content, 'html' | 'text'>> {
-  return (await inWorker({ task: 'read', filename: file.filename, data: file.data, kind }, signal)) as Pick<Content, 'html' | 'text'>;
-}
-
-/** `htmlToDocx` in a worker. */
-export async function cleanDocxInWorker(html: string, title: string): Promise<Buffer> {
-  const out = (await inWorker({ task: 'clean', html, title })) as Uint8Array;
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-}
-
-/** `buildTrackedDocx` in a worker. */
-export async function trackedDocxInWorker(paragraphs: TrackedParagraph[], options: TrackedOptions): Promise<Buffer> {
-  const out = (await inWorker({ task: 'tracked', paragraphs, options })) as Uint8Array;
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -1,0 +1,206 @@
+import { Worker } from 'node:worker_threads';
+import { AppError, serviceBusy } from '../../errors';
+import type { HeavyInput, HeavyOutput, HeavyTaskName } from './tasks';
+import type { HeavyReply, HeavyRequest } from './worker-body';
+
+/** Limits of the heavy worker pool (server/config.ts reads them from the environment). */
+export interface HeavyLimits {
+  /** worker threads */
+  workers: number;
+  /** tasks waiting for a worker before new requests are turned away with 503 */
+  queueMax: number;
+  /** longest a task may run before its worker is stopped */
+  timeoutMs: number;
+  /** V8 heap of each worker (old generation), in MB */
+  heapMb: number;
+  /** largest result a task may return (bytes of a file, UTF-16 units of text) */
+  outputMax: number;
+}
+
+export interface RunOptions {
+  /** overrides the pool's time limit for this task */
+  timeoutMs?: number;
+  /**
+   * Work already bounded by its own queue (the document jobs): it waits for a worker instead of being
+   * refused when the queue is full, so a burst of requests never fails a background job.
+   */
+  background?: boolean;
+  /** set while the task runs; calling it stops the task (job cancelled) */
+  signal?: { onAbort?: () => void };
+}
+
+interface Task {
+  id: number;
+  name: HeavyTaskName;
+  input: unknown;
+  options: RunOptions;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+  started?: number;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  busy: Task | null;
+  done: number;
+}
+
+/** A worker is replaced after this many tasks, so fragmentation of a long-lived heap never builds up. */
+const TASKS_PER_WORKER = 200;
+
+const overMemory = () =>
+  new AppError(413, '文档过大或结构过于复杂，处理时超出内存限制 (the document exhausted the worker memory limit)');
+const overTime = (ms: number) =>
+  new AppError(413, `文档过大或过于复杂，处理超过 ${Math.round(ms / 1000)} 秒 (the document took longer than the limit)`);
+
+/**
+ * The one bounded pool for heavy work: reading and writing documents, export, format check and compare run
+ * here, in worker threads with a heap limit, a per-task time limit and an output limit, behind a queue with a
+ * length limit. The event loop only hands work over, so /health and every other user stay responsive while
+ * the pool is saturated; an overrun fails one task with a catalogue error and the worker is replaced.
+ */
+export class HeavyPool {
+  private slots: Slot[] = [];
+  private queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  private startFailures = 0;
+  private broken: Error | null = null;
+  /** moving average of task time, for the Retry-After estimate */
+  private averageMs = 1000;
+
+  constructor(readonly limits: HeavyLimits) {}
+
+  run<K extends HeavyTaskName>(name: K, input: HeavyInput<K>, options: RunOptions = {}): Promise<HeavyOutput<K>> {
+    if (this.closed) return Promise.reject(new Error('heavy pool closed'));
+    if (this.broken) return Promise.reject(this.broken);
+    if (!options.background && this.waiting() >= this.limits.queueMax) return Promise.reject(serviceBusy(this.retryAfter()));
+    return new Promise<HeavyOutput<K>>((resolve, reject) => {
+      const task: Task = { id: this.nextId++, name, input, options, reject, resolve: (v) => resolve(v as HeavyOutput<K>) };
+      if (options.signal) {
+        options.signal.onAbort = () => {
+          this.queue = this.queue.filter((t) => t !== task);
+          const slot = this.slots.find((s) => s.busy === task);
+          if (slot) this.retire(slot);
+          this.settle(task, () => reject(new Error('cancelled')));
+        };
+      }
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  /** What the pool is doing (for /health and the benchmarks). */
+  stats(): { workers: number; busy: number; queued: number } {
+    return { workers: this.slots.length, busy: this.slots.filter((s) => s.busy).length, queued: this.queue.length };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) this.settle(task, () => task.reject(new Error('heavy pool closed')));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots = [];
+  }
+
+  /** Interactive tasks waiting for a worker (background ones are bounded by their own queue). */
+  private waiting(): number {
+    return this.queue.filter((t) => !t.options.background).length;
+  }
+
+  /** Seconds until a slot is likely free: the queue ahead of a new task divided over the workers. */
+  private retryAfter(): number {
+    return Math.max(1, Math.ceil(((this.queue.length / this.limits.workers + 1) * this.averageMs) / 1000));
+  }
+
+  private settle(task: Task, fn: () => void): void {
+    if (task.timer) clearTimeout(task.timer);
+    task.timer = undefined;
+    if (task.options.signal) task.options.signal.onAbort = undefined;
+    fn();
+  }
+
+  private spawn(): void {
+    const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
+      workerData: { outputMax: this.limits.outputMax },
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb },
+    });
+    worker.unref();
+    const slot: Slot = { worker, ready: false, busy: null, done: 0 };
+    this.slots.push(slot);
+    worker.on('message', (reply: HeavyReply) => {
+      if ('ready' in reply) {
+        slot.ready = true;
+        this.startFailures = 0;
+        this.dispatch();
+        return;
+      }
+      const task = slot.busy;
+      slot.busy = null;
+      slot.done++;
+      if (task && task.id === reply.id) {
+        if (task.started) this.averageMs = this.averageMs * 0.8 + (Date.now() - task.started) * 0.2;
+        if (reply.ok) this.settle(task, () => task.resolve(reply.result));
+        else if (reply.status < 500) this.settle(task, () => task.reject(new AppError(reply.status, reply.message)));
+        else this.settle(task, () => task.reject(new Error(reply.message)));
+      }
+      if (slot.done >= TASKS_PER_WORKER) this.retire(slot);
+      this.dispatch();
+    });
+    const fail = (error: Error & { code?: string }) => {
+      if (!this.slots.includes(slot)) return;
+      this.slots = this.slots.filter((s) => s !== slot);
+      const task = slot.busy;
+      slot.busy = null;
+      if (task) this.settle(task, () => task.reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? overMemory() : error));
+      if (!slot.ready && ++this.startFailures >= 3) {
+        // The workers cannot start at all: fail fast instead of respawning forever.
+        this.broken = new Error(`heavy workers cannot start: ${error.message}`);
+        for (const t of this.queue.splice(0)) this.settle(t, () => t.reject(this.broken!));
+        return;
+      }
+      this.dispatch();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`heavy worker exited with code ${code}`)));
+  }
+
+  /** Stops a worker (timed out, cancelled, or due for replacement); its slot is freed at once. */
+  private retire(slot: Slot): void {
+    this.slots = this.slots.filter((s) => s !== slot);
+    void slot.worker.terminate();
+  }
+
+  private dispatch(): void {
+    if (this.closed) return;
+    while (this.queue.length > 0 && this.slots.length < this.limits.workers && this.slots.every((s) => s.busy || !s.ready)) {
+      // every live worker is busy or starting: start another while under the size
+      const starting = this.slots.filter((s) => !s.ready).length;
+      if (starting >= this.queue.length) break;
+      this.spawn();
+    }
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.busy) continue;
+      const task = this.queue.shift();
+      if (!task) break;
+      slot.busy = task;
+      task.started = Date.now();
+      const limit = task.options.timeoutMs ?? this.limits.timeoutMs;
+      task.timer = setTimeout(() => {
+        if (slot.busy !== task) return;
+        slot.busy = null;
+        this.retire(slot);
+        this.settle(task, () => task.reject(overTime(limit)));
+        this.dispatch();
+      }, limit);
+      slot.worker.ref();
+      slot.worker.postMessage({ id: task.id, name: task.name, input: task.input } satisfies HeavyRequest);
+    }
+    // Starting or busy workers keep the process alive while work is pending; idle ones do not.
+    for (const slot of this.slots) {
+      if (slot.busy || this.queue.length > 0) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { AppError, badRequest } from '../../errors';
+import type { UploadedFile } from '../../routes/types';
+import { compareParagraphs, type CompareResult } from '../diff/compare';
+import { contentFromHtml, contentFromText, validateFixes, type Fix } from '../documents/content';
+import { buildTrackedDocx, htmlToDocx, type TrackedOptions, type TrackedParagraph } from '../documents/docx-export';
+import { extractParagraphs, type ExtractedDocument } from '../documents/extract';
+import { detectKind, documentToHtml, openDocx, type DocKind, type HtmlResult } from '../documents/load';
+import { readDocument, type UploadKind } from '../documents/read';
+import { checkFormat, type FormatReport } from '../format/check';
+import { parseDocx } from '../format/resolver';
+import type { FormatTemplate } from '../format/template-store';
+
+/**
+ * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
+ * (worker-body.ts), never on the event loop: the main thread imports this module for its types alone.
+ * Inputs and outputs cross the thread boundary by structured clone, so Buffers arrive as Uint8Arrays.
+ */
+
+/** A file part as it crosses to a worker. */
+export interface FileInput {
+  filename: string;
+  data: Uint8Array;
+}
+
+const asFile = (f: FileInput): UploadedFile => ({
+  filename: f.filename,
+  mimetype: '',
+  data: Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength),
+});
+
+/** Deepest element nesting accepted in HTML we parse (real documents stay under a few dozen levels). */
+export const MAX_HTML_DEPTH = 200;
+
+/**
+ * Refuses HTML nested deeper than MAX_HTML_DEPTH before any recursive parser or writer sees it: a 10,000-level
+ * document otherwise overflows their stacks. A linear scan of tag opens and closes; void elements do not nest.
+ */
+export function checkHtmlDepth(html: string, max = MAX_HTML_DEPTH): void {
+  const VOID = /^(area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)$/i;
+  const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(\/?)>/g;
+  let depth = 0;
+  for (let m = tag.exec(html); m; m = tag.exec(html)) {
+    if (m[1]) depth = Math.max(0, depth - 1);
+    else if (!m[3] && !VOID.test(m[2])) {
+      depth++;
+      if (depth > max) throw badRequest(`文档结构嵌套过深，超过 ${max} 层 (HTML nested deeper than ${max} levels)`);
+    }
+  }
+}
+
+export interface SaveContentInput {
+  text?: string;
+  html?: string;
+  previousHtml: string;
+  fixes: Fix[];
+}
+
+export const heavyTasks = {
+  /** An uploaded document's content for a document job (mammoth, LibreOffice for .doc/.wps). */
+  async read(input: FileInput & { kind: UploadKind }): Promise<{ html: string; text: string }> {
+    const content = await readDocument(asFile(input), input.kind);
+    return { html: content.html, text: content.text };
+  },
+
+  /** The contract's doc2html: an upload as sanitised HTML. */
+  async doc2html(input: FileInput): Promise<HtmlResult> {
+    return documentToHtml(asFile(input));
+  },
+
+  /** A .docx written from HTML (html2doc/stream and the clean export). */
+  async clean(input: { html: string; title?: string }): Promise<Uint8Array> {
+    checkHtmlDepth(input.html);
+    return htmlToDocx(input.html, input.title);
+  },
+
+  /** The tracked-changes export. */
+  async tracked(input: { paragraphs: TrackedParagraph[]; options: TrackedOptions }): Promise<Uint8Array> {
+    return buildTrackedDocx(input.paragraphs, input.options);
+  },
+
+  /** GB/T 9704 format check of a .docx against a template. */
+  async formatCheck(input: FileInput & { template: FormatTemplate }): Promise<FormatReport> {
+    const file = asFile(input);
+    detectKind(file, ['docx']);
+    const parts = openDocx(file.data);
+    let parsed;
+    try {
+      parsed = parseDocx(parts);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw badRequest('文档已损坏，无法读取 (the document could not be read)');
+    }
+    return checkFormat(parsed, input.template);
+  },
+
+  /** The paragraphs of a document to compare (docx, txt, md, pdf). */
+  async extract(input: FileInput & { allowed: DocKind[]; maxPages: number }): Promise<ExtractedDocument> {
+    return extractParagraphs(asFile(input), input.allowed, input.maxPages);
+  },
+
+  /** Paragraph alignment and character diff of two extracted documents. */
+  async compare(input: { a: string[]; b: string[] }): Promise<CompareResult> {
+    return compareParagraphs(input.a, input.b);
+  },
+
+  /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */
+  async saveContent(input: SaveContentInput): Promise<{ html: string; text: string; fixes: Fix[] }> {
+    if (input.html !== undefined) checkHtmlDepth(input.html);
+    const content = input.text !== undefined ? contentFromText(input.text, input.previousHtml) : contentFromHtml(input.html ?? '');
+    return { html: content.html, text: content.text, fixes: content.text.trim() ? validateFixes(content.text, input.fixes) : [] };
+  },
+};
+
+export type HeavyTasks = typeof heavyTasks;
+export type HeavyTaskName = keyof HeavyTasks;
+export type HeavyInput<K extends HeavyTaskName> = Parameters<HeavyTasks[K]>[0];
+export type HeavyOutput<K extends HeavyTaskName> = Awaited<ReturnType<HeavyTasks[K]>>;
