@@ -3,6 +3,7 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import { loadConfig, type ServerConfig } from './config';
+import { loggerOptions } from './logging';
 import dbPlugin from './plugins/db';
 import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
@@ -50,7 +51,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl || undefined }),
   };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     // JSON with __proto__ keys is stripped rather than trusted.

@@ -14,6 +14,9 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxRatio: 200,
 };
 
+/** Entries (and archives) smaller than this are not held to the ratio: they cannot hurt. */
+const RATIO_FLOOR = 256 * 1024;
+
 export interface ZipEntry {
   name: string;
   method: number;
@@ -47,6 +50,7 @@ export function listZip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Z
   if (cdOffset + cdSize > data.length) throw corrupt('central directory out of range');
   const entries: ZipEntry[] = [];
   let total = 0;
+  let compressedTotal = 0;
   let p = cdOffset;
   for (let n = 0; n < count; n++) {
     if (p + 46 > data.length || data.readUInt32LE(p) !== 0x02014b50) throw corrupt('bad central directory entry');
@@ -63,10 +67,14 @@ export function listZip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Z
     if (flags & 1) throw badRequest('文档已加密，无法读取 (encrypted documents are not supported)');
     if (method !== 0 && method !== 8) throw corrupt(`unsupported compression method ${method}`);
     total += size;
+    compressedTotal += compressedSize;
     if (total > limits.maxTotalBytes) throw tooLarge();
-    if (size > 1024 * 1024 && size > compressedSize * limits.maxRatio) throw tooLarge();
+    // Small entries may compress very well (an empty style part); a large one that does is a bomb.
+    if (size > RATIO_FLOOR && size > compressedSize * limits.maxRatio) throw tooLarge();
     entries.push({ name, method, compressedSize, size, localOffset });
   }
+  // Many entries each just under the floor add up: the ratio holds over the whole archive too.
+  if (total > RATIO_FLOOR && total > compressedTotal * limits.maxRatio) throw tooLarge();
   return entries;
 }
 

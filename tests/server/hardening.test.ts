@@ -1,0 +1,190 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { Document, Packer, Paragraph, TextRun } from 'docx';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listZip } from '../../server/services/documents/zip';
+import { loggerOptions, redactUrl } from '../../server/logging';
+import { ADMIN, call, CLIENT_HEADERS, form, login, startTestApp, type TestApp } from './helpers';
+
+/** A .docx of `paragraphs` paragraphs of ordinary Chinese text (about 60 characters each). */
+async function bigDocx(paragraphs: number, varied = false): Promise<Buffer> {
+  const line = '各地区各部门要认真贯彻落实本通知精神，结合实际制定具体措施，确保各项工作任务按期完成。';
+  let seed = 7;
+  // varied text compresses like real prose (a repeated line compresses to almost nothing)
+  const random = () => {
+    const chars = Array.from({ length: 80 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String.fromCharCode(0x4e00 + (seed % 3000));
+    });
+    return chars.join('');
+  };
+  const children = Array.from(
+    { length: paragraphs },
+    (_, i) => new Paragraph({ children: [new TextRun(varied ? random() : `${i + 1}. ${line}`)] }),
+  );
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+}
+
+function docToHtml(t: TestApp, token: string, data: Buffer) {
+  const body = form([{ name: 'file', filename: 'big.docx', data }]);
+  return t.app.inject({
+    method: 'POST',
+    url: '/misscut/doc_check/v1/doc2html',
+    payload: body.payload,
+    headers: { 'content-type': body.contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+  });
+}
+
+const html2doc = (t: TestApp, token: string, html: string) =>
+  call(t.app, 'POST', '/misscut/doc_check/v1/html2doc/stream', { html, name: '测试' }, token);
+
+describe('heavy work runs in the bounded worker pool', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    // A small heap makes the out-of-memory path reachable with a few MB of input.
+    t = await startTestApp({ config: { heavy: { workers: 1, queueMax: 1, timeoutMs: 60_000, heapMb: 96, outputMax: 50e6 } } });
+    token = await login(t.app, ADMIN.phone, ADMIN.password);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('refuses HTML over the size limit with 413 before converting it', async () => {
+    const huge = '<p>一</p>'.repeat(550_000);
+    const res = await html2doc(t, token, huge);
+    expect(res.status).toBe(413);
+    expect(res.json.msg).toMatch(/文档内容过大/);
+    expect((await call(t.app, 'GET', '/health')).status).toBe(200);
+  });
+
+  it('answers 413 when a conversion exhausts the worker memory, and the server carries on', async () => {
+    const many = '<p>一段正文内容</p>'.repeat(300_000);
+    const res = await html2doc(t, token, many);
+    expect(res.status).toBe(413);
+    expect(res.json.msg).toMatch(/内存限制/);
+    // the worker was replaced: the next conversion works
+    const ok = await html2doc(t, token, '<h1>标题</h1><p>正文</p>');
+    expect(ok.status).toBe(200);
+    expect(ok.res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  }, 60_000);
+
+  it('answers deeply nested HTML with a catalogue error, not 500', async () => {
+    const nested = '<div>'.repeat(10_000) + '文字' + '</div>'.repeat(10_000);
+    const res = await html2doc(t, token, nested);
+    expect(res.status).toBe(400);
+    expect(res.json.msg).toMatch(/嵌套过深/);
+  });
+
+  it('keeps the event loop free while a large document is checked for format', async () => {
+    // about 5 MB of varied text: its format check held the event loop for about 2 s when it ran there
+    const data = await bigDocx(16_000, true);
+    let last = performance.now();
+    let gap = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      gap = Math.max(gap, now - last);
+      last = now;
+    }, 5);
+    let sawBusy = false;
+    const probe = setInterval(() => {
+      if (t.app.heavy.stats().busy > 0) sawBusy = true;
+    }, 5);
+    const body = form([{ name: 'file', filename: 'big.docx', data }]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/misscut/v1/doc/format_check',
+      payload: body.payload,
+      headers: { 'content-type': body.contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    clearInterval(ticker);
+    clearInterval(probe);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.violations.length).toBeGreaterThan(0);
+    expect(sawBusy).toBe(true);
+    // a generous bound against a loaded machine: the work itself takes seconds
+    expect(gap).toBeLessThan(500);
+  }, 90_000);
+
+  it('turns work away with 503 and Retry-After when the queue is full', async () => {
+    const data = await bigDocx(3000);
+    const upload = () => docToHtml(t, token, data);
+    // one worker, one queue place: of four at once, at least two are refused
+    const answers = await Promise.all([upload(), upload(), upload(), upload()]);
+    const busy = answers.filter((r) => r.statusCode === 503);
+    expect(busy.length).toBeGreaterThanOrEqual(2);
+    expect(Number(busy[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(busy[0].json().msg).toMatch(/服务器繁忙/);
+    expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 503)).toBe(true);
+  }, 60_000);
+});
+
+describe('heavy work time limit', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp({ config: { heavy: { workers: 1, queueMax: 4, timeoutMs: 1000, heapMb: 512, outputMax: 50e6 } } });
+    token = await login(t.app, ADMIN.phone, ADMIN.password);
+  }, 60_000);
+  afterAll(async () => t.close());
+
+  it('stops a task over the time limit with 413 and serves the next one', async () => {
+    const res = await html2doc(t, token, '<p>一段正文内容，用来测试超时。</p>'.repeat(60_000));
+    expect(res.status).toBe(413);
+    expect(res.json.msg).toMatch(/处理超过 1 秒/);
+    expect((await html2doc(t, token, '<p>短文</p>')).status).toBe(200);
+  }, 60_000);
+});
+
+describe('archive limits', () => {
+  it('refuses an archive whose entries each stay under the per-entry check but add up to a bomb', async () => {
+    const zip = new JSZip();
+    zip.file('[Content_Types].xml', '<Types/>');
+    zip.file('word/document.xml', '<w:document/>');
+    const zeros = Buffer.alloc(250 * 1024);
+    for (let i = 0; i < 150; i++) zip.file(`word/media/pad${i}.bin`, zeros);
+    const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    expect(data.length).toBeLessThan(1024 * 1024);
+    expect(() => listZip(data)).toThrow(/压缩炸弹/);
+  });
+
+  it('still accepts an ordinary document', async () => {
+    const entries = listZip(await bigDocx(200));
+    expect(entries.some((e) => e.name === 'word/document.xml')).toBe(true);
+  });
+});
+
+describe('secrets never reach the log', () => {
+  it('redacts token, apiKey, password and code query parameters', () => {
+    expect(redactUrl('/ws?token=abc.def&endpoint=1')).toBe('/ws?token=[REDACTED]&endpoint=1');
+    expect(redactUrl('/v2/check?apiKey=k-123&text=x')).toBe('/v2/check?apiKey=[REDACTED]&text=x');
+    expect(redactUrl('/a?password=p&code=123456&x=1')).toBe('/a?password=[REDACTED]&code=[REDACTED]&x=1');
+    expect(redactUrl('/plain/path')).toBe('/plain/path');
+  });
+
+  it('logs requests without the bearer token, the socket token or an API key', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const options = loggerOptions('info', { LOG_FORMAT: 'json' });
+    const t = await startTestApp({ logger: { ...(options as object), stream } });
+    try {
+      const token = await login(t.app, ADMIN.phone, ADMIN.password);
+      await t.app.inject({ method: 'GET', url: `/ws?token=${token}&endpoint=1`, headers: CLIENT_HEADERS });
+      await t.app.inject({ method: 'POST', url: '/v2/check?apiKey=secret-api-key-value&text=x&language=zh-CN' });
+      await t.app.inject({ method: 'GET', url: '/user/info', headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` } });
+      const log = lines.join('');
+      expect(log).toContain('/ws?token=[REDACTED]');
+      expect(log).not.toContain(token);
+      expect(log).not.toContain('secret-api-key-value');
+      expect(log).not.toContain(ADMIN.password);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
