@@ -15,6 +15,7 @@ import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
 import documentsPlugin from './plugins/documents';
 import heavyPlugin from './plugins/heavy';
+import instancePlugin from './plugins/instance';
 import type { DocumentQueueOptions } from './services/documents/jobs';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     },
   });
   await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });
+  await app.register(instancePlugin);
   await app.register(heavyPlugin);
   await app.register(documentsPlugin, { queue: options.documents });
   await app.register(openapiPlugin, { specification: options.specification });

@@ -6,6 +6,7 @@ import type { AuthContext } from './services/tokens';
 import type { RealtimeHub } from './realtime/hub';
 import type { DocumentQueue } from './services/documents/jobs';
 import type { HeavyPool } from './services/heavy/pool';
+import type { ServerInstance } from './services/instance';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -23,6 +24,8 @@ declare module 'fastify' {
     documents: DocumentQueue;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
     heavy: HeavyPool;
+    /** This process among those sharing the database (heartbeat, reservations, job ownership). */
+    instance: ServerInstance;
     /** Resolves the bearer token of the request or throws 401. */
     authenticate(request: FastifyRequest): Promise<AuthContext>;
     limiters: {

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration, type MigrationProvider, type ColumnDe
 import type { DialectName } from './schema';
 import { SEED_PRODUCTS } from './seed-products';
 import { teamsMigration } from './migration-0004-teams';
+import { scaleMigration } from './migration-0010-scale';
 
 /**
  * Versioned migrations, kept in code so a single `tsx` process needs no migration folder.
@@ -332,6 +333,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const table of ['dict_import_failures', 'user_word_libraries']) await db.schema.dropTable(table).execute();
       },
     },
+    '0010_scale': scaleMigration,
   };
 }
 

@@ -51,7 +51,40 @@ export interface PortraitsTable {
   updated_at: string;
 }
 
+export interface ServerInstancesTable {
+  id: string;
+  started_at: string;
+  seen_at: string;
+}
+
+export interface CheckReservationsTable {
+  check_id: string;
+  uid: number;
+  instance: string;
+  /** JSON: the Consumption (services/rights.ts) the check took */
+  consumption: string;
+  created_at: string;
+}
+
+export interface SocketSessionsTable {
+  session_id: string;
+  uid: number;
+  instance: string;
+  created_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** epoch milliseconds */
+  reset_at: number | string;
+}
+
 export interface Database {
+  server_instances: ServerInstancesTable;
+  check_reservations: CheckReservationsTable;
+  socket_sessions: SocketSessionsTable;
+  rate_limits: RateLimitsTable;
   users: UsersTable;
   tokens: TokensTable;
   sms_codes: SmsCodesTable;

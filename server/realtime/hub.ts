@@ -16,6 +16,23 @@ interface Session {
   idleTimer: NodeJS.Timeout | null;
 }
 
+/** What one process tells the others that share its database (see cluster.ts). */
+export type ClusterEvent =
+  | { kind: 'session'; sessionId: string; message: OutgoingMessage }
+  | { kind: 'user'; uid: number; message: OutgoingMessage }
+  | { kind: 'revokeToken'; tokenHash: string }
+  | { kind: 'revokeUser'; uid: number }
+  | { kind: 'documents' };
+
+/** The other processes: a message bus and the shared registry of socket sessions. */
+export interface HubCluster {
+  publish(event: ClusterEvent): void;
+  registerSession(sessionId: string, uid: number): void;
+  unregisterSession(sessionId: string): void;
+  /** whether another process holds this session of the account */
+  hasRemoteSession(uid: number, sessionId: string): Promise<boolean>;
+}
+
 export interface HubOptions {
   /** How long a session without a socket keeps its outbox. */
   sessionIdleMs?: number;
@@ -32,6 +49,8 @@ export class RealtimeHub {
   private sessions = new Map<string, Session>();
   private readonly idleMs: number;
   private readonly maxOutbox: number;
+  /** set when several processes share the database; null for a single process */
+  cluster: HubCluster | null = null;
 
   constructor(options: HubOptions = {}) {
     this.idleMs = options.sessionIdleMs ?? 10 * 60 * 1000;
@@ -49,6 +68,7 @@ export class RealtimeHub {
       const id = requestedId && !this.sessions.has(requestedId) && /^[\w.:-]{1,128}$/.test(requestedId) ? requestedId : randomUUID();
       session = { id, uid: auth.uid, tokenHash: auth.tokenHash, socket: null, nextIndex: 1, outbox: new Map(), idleTimer: null };
       this.sessions.set(id, session);
+      this.cluster?.registerSession(id, auth.uid);
     }
     if (session.idleTimer) clearTimeout(session.idleTimer);
     session.idleTimer = null;
@@ -71,7 +91,11 @@ export class RealtimeHub {
   /** Queues an indexed message for one session and sends it now if the socket is open; returns the index or null. */
   sendToSession(sessionId: string, message: OutgoingMessage): number | null {
     const session = this.sessions.get(sessionId);
-    if (!session) return null;
+    if (!session) {
+      // another process may hold it: that process numbers and delivers the message
+      this.cluster?.publish({ kind: 'session', sessionId, message });
+      return null;
+    }
     const index = session.nextIndex++;
     const indexed = { ...message, index } as ServerMessage;
     session.outbox.set(index, indexed);
@@ -80,8 +104,13 @@ export class RealtimeHub {
     return index;
   }
 
-  /** Sends to every session of the account; returns how many sessions received it. */
+  /** Sends to every session of the account (in every process); returns how many sessions of this one received it. */
   sendToUser(uid: number, message: OutgoingMessage): number {
+    this.cluster?.publish({ kind: 'user', uid, message });
+    return this.sendToLocalUser(uid, message);
+  }
+
+  private sendToLocalUser(uid: number, message: OutgoingMessage): number {
     let count = 0;
     for (const session of this.sessions.values()) {
       if (session.uid === uid && this.sendToSession(session.id, message) !== null) count++;
@@ -91,6 +120,11 @@ export class RealtimeHub {
 
   /** Token revoked (logout, password change): close its sockets with 4401 and forget their sessions. */
   revokeToken(tokenHash: string): void {
+    this.cluster?.publish({ kind: 'revokeToken', tokenHash });
+    this.revokeLocalToken(tokenHash);
+  }
+
+  private revokeLocalToken(tokenHash: string): void {
     for (const session of [...this.sessions.values()]) {
       if (session.tokenHash === tokenHash) this.drop(session, SocketClose.Unauthorized);
     }
@@ -98,9 +132,30 @@ export class RealtimeHub {
 
   /** Account closed: every session goes. */
   revokeUser(uid: number): void {
+    this.cluster?.publish({ kind: 'revokeUser', uid });
+    this.revokeLocalUser(uid);
+  }
+
+  private revokeLocalUser(uid: number): void {
     for (const session of [...this.sessions.values()]) {
       if (session.uid === uid) this.drop(session, SocketClose.Unauthorized);
     }
+  }
+
+  /** An event published by another process. */
+  receive(event: ClusterEvent): void {
+    if (event.kind === 'session') {
+      if (this.sessions.has(event.sessionId)) this.sendToSession(event.sessionId, event.message);
+    } else if (event.kind === 'user') this.sendToLocalUser(event.uid, event.message);
+    else if (event.kind === 'revokeToken') this.revokeLocalToken(event.tokenHash);
+    else if (event.kind === 'revokeUser') this.revokeLocalUser(event.uid);
+  }
+
+  /** Whether the account has this socket session here or in another process. */
+  async hasSession(uid: number, sessionId: string): Promise<boolean> {
+    const local = this.sessions.get(sessionId);
+    if (local) return local.uid === uid;
+    return (await this.cluster?.hasRemoteSession(uid, sessionId)) ?? false;
   }
 
   sessionIds(uid: number): string[] {
@@ -119,6 +174,7 @@ export class RealtimeHub {
   private drop(session: Session, close: { code: number; reason: string }): void {
     if (session.idleTimer) clearTimeout(session.idleTimer);
     this.sessions.delete(session.id);
+    this.cluster?.unregisterSession(session.id);
     const socket = session.socket;
     session.socket = null;
     socket?.close(close.code, close.reason);
@@ -129,7 +185,9 @@ export class RealtimeHub {
     session.socket = null;
     if (this.sessions.get(session.id) !== session) return;
     session.idleTimer = setTimeout(() => {
-      if (!session.socket) this.sessions.delete(session.id);
+      if (session.socket) return;
+      this.sessions.delete(session.id);
+      this.cluster?.unregisterSession(session.id);
     }, this.idleMs);
     session.idleTimer.unref();
   }

@@ -205,7 +205,16 @@ export interface Consumption {
  * update is guarded (`remaining >= take`), and any shortfall rolls everything back, so concurrent calls
  * can never drive a balance below zero. Throws InsufficientRight.
  */
-export async function consumeRight(db: Db, uid: number, type: number, amount: number, reason: string, ref: string | null = null): Promise<Consumption> {
+export async function consumeRight(
+  db: Db,
+  uid: number,
+  type: number,
+  amount: number,
+  reason: string,
+  ref: string | null = null,
+  /** runs in the same transaction once the amount is taken (a reservation row that must not be lost) */
+  within?: (trx: Db, consumption: Consumption) => Promise<void>,
+): Promise<Consumption> {
   await grantDefaultRights(db, uid);
   if (amount <= 0) return { uid, type, amount: 0, parts: [], ref };
   return rightsDb(db)
@@ -241,14 +250,26 @@ export async function consumeRight(db: Db, uid: number, type: number, amount: nu
         left -= take;
       }
       await trx.insertInto('right_records').values({ uid, user_right_type: type, num: -amount, reason, ref, created_at: now }).execute();
-      return { uid, type, amount, parts, ref };
+      const consumption = { uid, type, amount, parts, ref };
+      if (within) await within(trx as unknown as Db, consumption);
+      return consumption;
     });
 }
 
 /** Gives back up to `amount` of a consumption (latest parts first); returns what was refunded. */
-export async function refundRight(db: Db, consumption: Consumption, amount: number, reason: string): Promise<number> {
+export async function refundRight(
+  db: Db,
+  consumption: Consumption,
+  amount: number,
+  reason: string,
+  /** runs in the same transaction (the reservation's release) */
+  within?: (trx: Db) => Promise<void>,
+): Promise<number> {
   let left = Math.min(amount, consumption.amount);
-  if (left <= 0) return 0;
+  if (left <= 0) {
+    if (within) await within(db);
+    return 0;
+  }
   const refunded = left;
   await rightsDb(db)
     .transaction()
@@ -268,8 +289,9 @@ export async function refundRight(db: Db, consumption: Consumption, amount: numb
         .insertInto('right_records')
         .values({ uid: consumption.uid, user_right_type: consumption.type, num: refunded, reason, ref: consumption.ref, created_at: nowIso() })
         .execute();
+      consumption.amount -= refunded;
+      if (within) await within(trx as unknown as Db);
     });
-  consumption.amount -= refunded;
   return refunded;
 }
 

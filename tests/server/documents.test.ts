@@ -404,12 +404,13 @@ describe('editor: save, get, export, share', () => {
   });
 
   it('exports clean and tracked .docx; tracked has w:del/w:ins for the fix and a comment per open finding', async () => {
-    // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand)
-    await docsDb(t.app.db).updateTable('documents').set({ status: 'running' }).where('id', '=', id).execute();
+    // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand, as
+    // another server process's job, which this one neither claims nor waits for)
+    await docsDb(t.app.db).updateTable('documents').set({ status: 'running', owner: 'another-process' }).where('id', '=', id).execute();
     const early = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
     expect(early.status).toBe(409);
     expect(early.json.msg).toMatch(/校对完成后/);
-    await docsDb(t.app.db).updateTable('documents').set({ status: 'done' }).where('id', '=', id).execute();
+    await docsDb(t.app.db).updateTable('documents').set({ status: 'done', owner: null }).where('id', '=', id).execute();
     const current = (await get(alice, id)).json.result;
     const clean = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'clean' }, alice);
     expect(clean.status).toBe(200);

@@ -102,8 +102,9 @@ describe('heavy work runs in the bounded worker pool', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().result.violations.length).toBeGreaterThan(0);
     expect(sawBusy).toBe(true);
-    // a generous bound against a loaded machine: the work itself takes seconds
-    expect(gap).toBeLessThan(500);
+    // A generous bound for a loaded machine (test files run side by side on two cores): on the event loop the
+    // check alone held it for about 2 s on a quiet one.
+    expect(gap).toBeLessThan(1000);
   }, 90_000);
 
   it('turns work away with 503 and Retry-After when the queue is full', async () => {

@@ -241,7 +241,7 @@ async function save(request: FastifyRequest, reply: FastifyReply) {
       edited: 1,
       ...(body.name ? { name: cleanName(body.name) } : {}),
       ...(changed
-        ? { status: 'queued' as const, progress: 0, error: null, issues: null, issue_count: 0, attempts: 0, word_count: wordCount(content.text) }
+        ? { status: 'queued' as const, owner: null, progress: 0, error: null, issues: null, issue_count: 0, attempts: 0, word_count: wordCount(content.text) }
         : { issue_count: openIssues(issuesOf(row), ignored).length }),
       updated_at: nowIso(),
     })

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
 import { AppError, badRequest, notFound } from '../../errors';
 import { loadUserDictionary, type UserDictionary } from '../dictionary';
+import { commitReservation, releaseReservation, reserve, updateReservation } from '../instance';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
 import { ResultCache } from './cache';
 import { checkerPool, type CheckerPool } from './pool';
@@ -154,7 +155,7 @@ export class CheckService {
     const { db, realtime } = this.app;
     const units = splitUnits(input.text);
     if (units.length === 0) throw badRequest('文本不能为空 (nothing to check)');
-    if (!realtime.sessionIds(input.uid).includes(input.sessionId)) {
+    if (!(await realtime.hasSession(input.uid, input.sessionId))) {
       throw badRequest('实时连接未建立或已失效，请刷新页面后重试 (unknown socket session: open /ws first)');
     }
     const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
@@ -174,8 +175,11 @@ export class CheckService {
 
     const id = CHECK_ID();
     let consumption: Consumption | null = null;
+    // The characters are reserved with the charge: a check this process never finishes is refunded by whichever
+    // process notices it is gone (services/instance.ts), and only a finished check spends them for good.
+    const instance = this.app.instance.id;
     try {
-      consumption = await consumeRight(db, input.uid, 1, charge, '文本校对', id);
+      consumption = await consumeRight(db, input.uid, 1, charge, '文本校对', id, (trx, c) => reserve(trx, id, instance, c));
     } catch (error) {
       if (error instanceof InsufficientRight) {
         throw error.available <= 0
@@ -208,8 +212,9 @@ export class CheckService {
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
     let consumption: Consumption;
+    const instance = this.app.instance.id;
     try {
-      consumption = await consumeRight(db, input.uid, 1, charge, 'API 校对', group);
+      consumption = await consumeRight(db, input.uid, 1, charge, 'API 校对', group, (trx, c) => reserve(trx, group, instance, c));
     } catch (error) {
       if (error instanceof InsufficientRight) throw new QuotaError(`高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`, error.available <= 0 ? 1 : 2);
       throw error;
@@ -221,10 +226,11 @@ export class CheckService {
           return issues.map((i) => ({ ...i, start: i.start + u.offset, end: i.end + u.offset }));
         }),
       );
+      await commitReservation(db, group);
       return results.flat();
     } catch (error) {
       this.pool.cancelGroup(group);
-      await refundRight(db, consumption, consumption.amount, 'API 校对失败退回');
+      await releaseReservation(db, group, 'API 校对失败退回');
       throw error;
     }
   }
@@ -268,13 +274,17 @@ export class CheckService {
     if (job.finished || job.cancelled) return { refunded: 0 };
     job.cancelled = true;
     this.pool.cancelGroup(job.id);
-    return { refunded: await this.refund(job, job.pendingCharged, '取消校对退回') };
+    const refunded = await this.refund(job, job.pendingCharged, '取消校对退回');
+    // what was delivered before the cancel stays spent
+    await commitReservation(this.app.db, job.id);
+    return { refunded };
   }
 
   private async refund(job: Job, amount: number, reason: string): Promise<number> {
     if (!job.consumption || amount <= 0) return 0;
     job.pendingCharged -= amount;
-    return refundRight(this.app.db, job.consumption, amount, reason);
+    const consumption = job.consumption;
+    return refundRight(this.app.db, consumption, amount, reason, (trx) => updateReservation(trx, job.id, consumption));
   }
 
   private async run(job: Job, units: Unit[], cached: Map<number, Issue[]>, options: CheckOptions, dictionaries: DictTask, keyOf: (u: Unit) => string, charged: number): Promise<void> {
@@ -335,6 +345,7 @@ export class CheckService {
       );
     }
     await Promise.allSettled(pending);
+    if (!job.cancelled) await commitReservation(this.app.db, job.id).catch((error) => log.error({ err: error }, 'check not committed'));
     // finished jobs are remembered a while so cancelling them is a no-op rather than a 404
     setTimeout(() => this.jobs.delete(job.id), 10 * 60 * 1000).unref();
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Generated, Kysely } from 'kysely';
+import { sql, type Generated, type Kysely } from 'kysely';
 import type { DocumentFlagData, JobStatus } from '../../../openapi/socket-protocol';
 import { nowIso, type Db } from '../../db';
 import { AppError } from '../../errors';
@@ -36,6 +36,8 @@ export interface DocumentsTable {
   /** JSON: the right-256 consumption of the upload, until it is refunded or the job is done */
   charge: string | null;
   attempts: number;
+  /** the server process running the job (services/instance.ts), null while it waits to be claimed */
+  owner: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -90,9 +92,11 @@ class JobFailure extends Error {}
  * session of the owner. Whatever is queued or running when the server stops is taken up again by `resume()`.
  */
 export class DocumentQueue {
-  private pending: number[] = [];
   private active = new Map<number, Active>();
   private closing = false;
+  private filling: Promise<void> | null = null;
+  private refill = false;
+  private poll: NodeJS.Timeout | null = null;
   readonly concurrency: number;
   readonly progressIntervalMs: number;
 
@@ -105,33 +109,53 @@ export class DocumentQueue {
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
   }
 
-  /** Takes up every unfinished job (server start). Returns how many. */
+  /** Takes up unfinished jobs (server start). Returns how many wait to be claimed. */
   async resume(): Promise<number> {
-    const rows = await docsDb(this.app.db).selectFrom('documents').select('id').where('status', 'in', ['queued', 'running']).orderBy('id').execute();
-    for (const r of rows) this.enqueue(Number(r.id));
+    const rows = await docsDb(this.app.db)
+      .selectFrom('documents')
+      .select('id')
+      .where('status', 'in', ['queued', 'running'])
+      .where('owner', 'is', null)
+      .execute();
     if (rows.length) this.app.log.info({ jobs: rows.length }, 'document jobs resumed');
+    this.app.instance.onRequeued = () => this.fill();
+    // Other processes may queue jobs too: they announce them on the cluster bus, and a slow poll catches the rest.
+    if (this.app.dialect === 'postgres') {
+      this.poll = setInterval(() => this.fill(), 2_000);
+      this.poll.unref();
+    }
+    this.fill();
+    await this.filling;
     return rows.length;
   }
 
-  enqueue(id: number): void {
-    if (this.closing || this.pending.includes(id) || this.active.has(id)) return;
-    this.pending.push(id);
-    this.pump();
+  /** A job was queued (upload, new content): claim work, here or in whichever process has room. */
+  enqueue(_id: number): void {
+    if (this.closing) return;
+    this.app.realtime.cluster?.publish({ kind: 'documents' });
+    this.fill();
   }
 
   isActive(id: number): boolean {
-    return this.pending.includes(id) || this.active.has(id);
+    return this.active.has(id);
   }
 
-  /** Waits (at most `ms`) until the document has no queued or running job in this process. */
+  /**
+   * Waits (at most `ms`) while the document's job runs in this process or waits to be claimed; a job another
+   * process runs is not waited for (the caller answers that the check is still running).
+   */
   async idle(id: number, ms: number): Promise<void> {
     const until = Date.now() + ms;
-    while (this.isActive(id) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (Date.now() < until) {
+      const row = await docsDb(this.app.db).selectFrom('documents').select(['status', 'owner']).where('id', '=', id).executeTakeFirst();
+      if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+      if (row.owner !== null && row.owner !== this.app.instance.id) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** Stops a job (cancel, delete, new content) and waits until it no longer writes. */
   async abort(id: number): Promise<void> {
-    this.pending = this.pending.filter((p) => p !== id);
     const job = this.active.get(id);
     if (!job) return;
     job.aborted = true;
@@ -141,12 +165,14 @@ export class DocumentQueue {
   }
 
   /**
-   * Server stop: running jobs stop where they are and stay `running` in the database (resumed next start).
-   * A stop like this is not held against the job (`attempts` counts starts that never ended, e.g. a crash).
+   * Server stop: running jobs stop where they are and stay `running` in the database (taken up again by the next
+   * process). A stop like this is not held against the job (`attempts` counts starts that never ended, e.g. a
+   * crash).
    */
   async close(): Promise<void> {
     this.closing = true;
-    this.pending = [];
+    if (this.poll) clearInterval(this.poll);
+    await this.filling;
     const ids = [...this.active.keys()];
     await Promise.all(ids.map((id) => this.abort(id)));
     if (ids.length) {
@@ -161,18 +187,67 @@ export class DocumentQueue {
     }
   }
 
-  private pump(): void {
-    while (!this.closing && this.active.size < this.concurrency && this.pending.length) {
-      const id = this.pending.shift()!;
-      const job: Active = { id, aborted: false, done: Promise.resolve() };
-      this.active.set(id, job);
-      job.done = this.run(job)
-        .catch((error) => this.app.log.error({ err: error, document: id }, 'document job crashed'))
-        .finally(() => {
-          this.active.delete(id);
-          this.pump();
-        });
+  /** Claims jobs while this process has room (one claim loop at a time; a call during it runs it again). */
+  fill(): void {
+    if (this.closing) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
     }
+    this.filling = (async () => {
+      do {
+        this.refill = false;
+        while (!this.closing && this.active.size < this.concurrency) {
+          const id = await this.claim().catch((error) => {
+            this.app.log.warn({ err: error }, 'document job not claimed');
+            return null;
+          });
+          if (id === null) break;
+          this.start(id);
+        }
+      } while (this.refill && !this.closing);
+    })().finally(() => {
+      this.filling = null;
+    });
+  }
+
+  /**
+   * The oldest unclaimed job, now owned by this process. `FOR UPDATE SKIP LOCKED` lets processes claim side by side
+   * without waiting on each other and without two taking one job; SQLite serialises writers, which does the same.
+   */
+  private async claim(): Promise<number | null> {
+    const me = this.app.instance.id;
+    const lock = this.app.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+    const result = await sql<{ id: number }>`
+      UPDATE documents SET owner = ${me}
+      WHERE id = (
+        SELECT id FROM documents WHERE status IN ('queued', 'running') AND owner IS NULL ORDER BY id LIMIT 1 ${lock}
+      ) AND owner IS NULL
+      RETURNING id`.execute(this.app.db);
+    const row = result.rows[0];
+    return row ? Number(row.id) : null;
+  }
+
+  private start(id: number): void {
+    const job: Active = { id, aborted: false, done: Promise.resolve() };
+    this.active.set(id, job);
+    job.done = this.run(job)
+      .catch((error) => this.app.log.error({ err: error, document: id }, 'document job crashed'))
+      .finally(async () => {
+        // Finished: the row is anybody's again. An aborted job's row is left to whoever aborted it (a cancel makes it
+        // final, new content queues it afresh with no owner), so it is not claimed again here in between.
+        if (!this.closing && !job.aborted) {
+          await docsDb(this.app.db)
+            .updateTable('documents')
+            .set({ owner: null })
+            .where('id', '=', id)
+            .where('owner', '=', this.app.instance.id)
+            .execute()
+            .catch((error) => this.app.log.warn({ err: error, document: id }, 'document job not released'));
+        }
+        this.active.delete(id);
+        this.fill();
+      });
   }
 
   private flag(uid: number, data: DocumentFlagData): void {
@@ -213,7 +288,15 @@ export class DocumentQueue {
       const issues = await this.check(job, uid, row, text);
       if (!issues || job.aborted) return;
       const open = openIssues(issues, ignoredOf(row));
-      await this.update(job.id, { status: 'done', progress: 100, issues: JSON.stringify(issues), issue_count: open.length, charge: null });
+      // only while still this process's running job: a cancel from another process has the last word
+      const finished = await docsDb(this.app.db)
+        .updateTable('documents')
+        .set({ status: 'done', progress: 100, issues: JSON.stringify(issues), issue_count: open.length, charge: null, updated_at: nowIso() })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('owner', '=', this.app.instance.id)
+        .executeTakeFirst();
+      if (Number(finished.numUpdatedRows) !== 1) return;
       const units = splitUnits(text).length;
       this.flag(uid, { id: job.id, status: 'done', progress: 100, issue_count: open.length, paragraphs_done: units, paragraphs: units });
     } catch (error) {
@@ -228,10 +311,19 @@ export class DocumentQueue {
   async fail(id: number, uid: number, message: string, status: 'failed' | 'cancelled' = 'failed'): Promise<void> {
     const row = await loadRow(this.app.db, id);
     if (!row) return;
-    await this.update(id, { status, error: message, progress: 0, charge: null });
+    await this.update(id, { status, error: message, progress: 0 });
     if (row.charge) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(this.app.db, consumption, consumption.amount, status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回');
+      // Only the call that clears the charge refunds it: a cancel in one process and a failure in another race.
+      const cleared = await docsDb(this.app.db)
+        .updateTable('documents')
+        .set({ charge: null })
+        .where('id', '=', id)
+        .where('charge', '=', row.charge)
+        .executeTakeFirst();
+      if (Number(cleared.numUpdatedRows) === 1) {
+        const consumption = JSON.parse(row.charge) as Consumption;
+        await refundRight(this.app.db, consumption, consumption.amount, status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回');
+      }
     }
     this.flag(uid, { id, status, progress: 0, issue_count: 0, error: message });
   }

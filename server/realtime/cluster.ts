@@ -1,0 +1,133 @@
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import { nowIso, type Db } from '../db';
+import type { ClusterEvent, HubCluster } from './hub';
+
+const CHANNEL = 'workbench_events';
+/** NOTIFY payloads must stay under 8,000 bytes: larger events travel as numbered base64 chunks, in order. */
+const CHUNK = 7_000;
+
+interface Envelope {
+  /** the publishing process */
+  o: string;
+  /** event number within that process */
+  n: number;
+  /** chunk index and count */
+  i: number;
+  c: number;
+  /** base64 of the event's JSON */
+  d: string;
+}
+
+/**
+ * Several processes on one PostgreSQL: events (socket messages, revocations, "new document job") go out with
+ * NOTIFY on one dedicated connection, so they arrive in the order they were published, and come in by LISTEN on
+ * another; socket sessions are registered in `socket_sessions` so any process can tell whether a session exists.
+ */
+export class PgCluster implements HubCluster {
+  private listener: pg.Client;
+  private publisher: pg.Client;
+  private chain: Promise<unknown> = Promise.resolve();
+  private counter = 0;
+  private partial = new Map<string, string[]>();
+  private closed = false;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly db: Db,
+    private readonly instance: string,
+    private readonly deliver: (event: ClusterEvent) => void,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.listener = new pg.Client({ connectionString: databaseUrl });
+    this.publisher = new pg.Client({ connectionString: databaseUrl });
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.listener.connect(), this.publisher.connect()]);
+    // a dropped connection is logged; the process supervisor restarts a server whose database went away
+    for (const client of [this.listener, this.publisher]) {
+      client.on('error', (error) => this.log.error({ err: error }, 'cluster connection failed'));
+    }
+    this.listener.on('notification', (note) => {
+      if (note.channel === CHANNEL && note.payload) this.receive(note.payload);
+    });
+    await this.listener.query(`LISTEN ${CHANNEL}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.chain.catch(() => {});
+    await Promise.all([this.listener.end().catch(() => {}), this.publisher.end().catch(() => {})]);
+  }
+
+  publish(event: ClusterEvent): void {
+    if (this.closed) return;
+    const data = Buffer.from(JSON.stringify(event)).toString('base64');
+    const n = ++this.counter;
+    const count = Math.max(1, Math.ceil(data.length / CHUNK));
+    for (let i = 0; i < count; i++) {
+      const envelope: Envelope = { o: this.instance, n, i, c: count, d: data.slice(i * CHUNK, (i + 1) * CHUNK) };
+      this.chain = this.chain
+        .then(() => this.publisher.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(envelope)]))
+        .catch((error) => this.log.error({ err: error }, 'cluster event not published'));
+    }
+  }
+
+  /** Resolves once everything published so far has been sent (tests, shutdown). */
+  flushed(): Promise<unknown> {
+    return this.chain;
+  }
+
+  registerSession(sessionId: string, uid: number): void {
+    void this.db
+      .insertInto('socket_sessions')
+      .values({ session_id: sessionId, uid, instance: this.instance, created_at: nowIso() })
+      .onConflict((oc) => oc.column('session_id').doUpdateSet({ uid, instance: this.instance }))
+      .execute()
+      .catch((error) => this.log.warn({ err: error }, 'socket session not registered'));
+  }
+
+  unregisterSession(sessionId: string): void {
+    void this.db
+      .deleteFrom('socket_sessions')
+      .where('session_id', '=', sessionId)
+      .where('instance', '=', this.instance)
+      .execute()
+      .catch((error) => this.log.warn({ err: error }, 'socket session not removed'));
+  }
+
+  async hasRemoteSession(uid: number, sessionId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('socket_sessions')
+      .select('uid')
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    return row !== undefined && Number(row.uid) === uid;
+  }
+
+  private receive(payload: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.o === this.instance) return;
+    let data = envelope.d;
+    if (envelope.c > 1) {
+      const key = `${envelope.o}:${envelope.n}`;
+      const parts = this.partial.get(key) ?? [];
+      parts[envelope.i] = envelope.d;
+      this.partial.set(key, parts);
+      if (parts.filter((p) => p !== undefined).length < envelope.c) return;
+      this.partial.delete(key);
+      data = parts.join('');
+    }
+    try {
+      this.deliver(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as ClusterEvent);
+    } catch (error) {
+      this.log.warn({ err: error }, 'cluster event dropped');
+    }
+  }
+}

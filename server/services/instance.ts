@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { nowIso, type Db } from '../db';
+import { docsDb } from './documents/jobs';
+import { refundRight, type Consumption } from './rights';
+
+/** How often a process says it is alive. */
+export const HEARTBEAT_MS = 5_000;
+/** A process not seen for this long is dead: its reservations are refunded and its jobs taken over. */
+export const STALE_MS = 15_000;
+
+class AlreadyReleased extends Error {}
+
+/**
+ * Refunds what is left of a check's reservation and deletes it, in one transaction. The row's deletion decides:
+ * of two processes releasing the same reservation, only the one that deleted it refunds. Returns the refund.
+ */
+export async function releaseReservation(db: Db, checkId: string, reason: string): Promise<number> {
+  const row = await db.selectFrom('check_reservations').selectAll().where('check_id', '=', checkId).executeTakeFirst();
+  if (!row) return 0;
+  const consumption = JSON.parse(row.consumption) as Consumption;
+  const remove = async (trx: Db) => {
+    const res = await trx.deleteFrom('check_reservations').where('check_id', '=', checkId).executeTakeFirst();
+    if (Number(res.numDeletedRows) !== 1) throw new AlreadyReleased();
+  };
+  try {
+    return await refundRight(db, consumption, consumption.amount, reason, remove);
+  } catch (error) {
+    if (error instanceof AlreadyReleased) return 0;
+    throw error;
+  }
+}
+
+/** Inserts the reservation of a check (inside the transaction that took the characters). */
+export async function reserve(trx: Db, checkId: string, instance: string, consumption: Consumption): Promise<void> {
+  await trx
+    .insertInto('check_reservations')
+    .values({ check_id: checkId, uid: consumption.uid, instance, consumption: JSON.stringify(consumption), created_at: nowIso() })
+    .execute();
+}
+
+/** Records a partial refund in the reservation (inside the refund's transaction), so a crash refunds only the rest. */
+export async function updateReservation(trx: Db, checkId: string, consumption: Consumption): Promise<void> {
+  await trx
+    .updateTable('check_reservations')
+    .set({ consumption: JSON.stringify(consumption) })
+    .where('check_id', '=', checkId)
+    .execute();
+}
+
+/** The check finished: what it took is spent for good. */
+export async function commitReservation(db: Db, checkId: string): Promise<void> {
+  await db.deleteFrom('check_reservations').where('check_id', '=', checkId).execute();
+}
+
+/**
+ * This server process among those sharing the database: a heartbeat row, and a sweep that releases what dead
+ * processes held — check reservations refunded, document jobs put back in the queue, socket sessions forgotten.
+ * With SQLite there is one process, so at start every other row is a predecessor that died.
+ */
+export class ServerInstance {
+  readonly id = randomUUID();
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+  /** called after a sweep put document jobs back in the queue */
+  onRequeued: (() => void) | null = null;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async start(): Promise<void> {
+    const { db } = this.app;
+    const now = nowIso();
+    await db.insertInto('server_instances').values({ id: this.id, started_at: now, seen_at: now }).execute();
+    if (this.app.dialect === 'sqlite') await db.deleteFrom('server_instances').where('id', '!=', this.id).execute();
+    await this.sweep();
+    this.timer = setInterval(() => void this.tick(), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  /** Graceful stop: the heartbeat row goes; what this process still holds is released by `stop`'s caller first. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.sweeping;
+    const { db } = this.app;
+    // Checks cut short by the stop are refunded; document jobs go back to the queue for whoever runs next.
+    const mine = await db.selectFrom('check_reservations').select('check_id').where('instance', '=', this.id).execute();
+    for (const r of mine) await releaseReservation(db, r.check_id, '校对中断退回');
+    await docsDb(db).updateTable('documents').set({ owner: null }).where('owner', '=', this.id).execute();
+    await db.deleteFrom('server_instances').where('id', '=', this.id).execute();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.app.db.updateTable('server_instances').set({ seen_at: nowIso() }).where('id', '=', this.id).execute();
+      await this.sweep();
+    } catch (error) {
+      this.app.log.warn({ err: error }, 'instance heartbeat failed');
+    }
+  }
+
+  /** Releases everything held by processes that are gone (no row, or not seen for STALE_MS). */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const { db, log } = this.app;
+    const cutoff = new Date(Date.now() - STALE_MS).toISOString();
+    await db.deleteFrom('server_instances').where('seen_at', '<', cutoff).where('id', '!=', this.id).execute();
+    const alive = (await db.selectFrom('server_instances').select('id').execute()).map((r) => r.id);
+
+    const orphans = await db.selectFrom('check_reservations').select('check_id').where('instance', 'not in', alive).execute();
+    let refunded = 0;
+    for (const r of orphans) refunded += await releaseReservation(db, r.check_id, '校对中断退回');
+    if (orphans.length) log.info({ checks: orphans.length, refunded }, 'interrupted checks refunded');
+
+    const requeued = await docsDb(db)
+      .updateTable('documents')
+      .set({ owner: null, status: 'queued' })
+      .where('status', 'in', ['queued', 'running'])
+      .where('owner', 'is not', null)
+      .where('owner', 'not in', alive)
+      .executeTakeFirst();
+    if (Number(requeued.numUpdatedRows) > 0) {
+      log.info({ jobs: Number(requeued.numUpdatedRows) }, 'document jobs of a stopped process taken over');
+      this.onRequeued?.();
+    }
+    await db.deleteFrom('socket_sessions').where('instance', 'not in', alive).execute();
+  }
+}
