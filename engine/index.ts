@@ -17,7 +17,7 @@ import { checkPunctuation } from './rules/punct';
 import { checkDates } from './rules/dates';
 import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
-import { WordMatcher } from './rules/matcher';
+import { WordMatcher, foldForMatch } from './rules/matcher';
 import { checkUsage } from './rules/usage';
 import { protectedMask, linkMask } from './protect';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
@@ -86,7 +86,8 @@ export function loadEngine(): { loadMs: number } {
   }
   const wording = new WordingChecker(lm, dict);
   const address = new AddressChecker();
-  const sensitive = new WordMatcher<string>();
+  // list words are found however they are typed or disguised (see foldForMatch); typos.tsv stays exact
+  const sensitive = new WordMatcher<string>({ fold: true });
   for (const line of readFileSync(path.join(dataDir, 'sensitive.tsv'), 'utf8').split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const [w, cat] = line.split('\t');
@@ -166,6 +167,9 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   }
 }
 
+/** A span as it reads, for a message: without format characters (a bidi override would reorder what follows). */
+const visible = (s: string) => s.replace(/\p{Cf}/gu, '');
+
 const SPELL_CATEGORY: Record<string, string> = { 'same-tone': '1', same: '1', fuzzy: '2', shape: '5', special: '0' };
 
 export function check(text: string, options: CheckOptions = {}): Issue[] {
@@ -186,14 +190,14 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 
   // custom wrong words protect their span from other families and produce type 5 / 7
   if (bits & Bits.dictionary) {
-    const wrong = new WordMatcher<{ correct: string; team: boolean }>();
+    const wrong = new WordMatcher<{ correct: string; team: boolean }>({ fold: true });
     for (const w of options.wrongWords ?? []) wrong.add(w.word, { correct: w.correct, team: w.source === 'team' });
     for (const src of hk ? [text, work] : [text]) {
       for (const m of wrong.find(src)) {
         issues.push({ start: m.start, end: m.end, original: '', suggestions: [m.value.correct], category: '0', type: m.value.team ? 7 : 5, level: 1, message: `“${m.word}”在${m.value.team ? '共享词库' : '自定义词库'}中登记为错词，应为“${m.value.correct}”。` });
       }
     }
-    const key = new WordMatcher<boolean>();
+    const key = new WordMatcher<boolean>({ fold: true });
     for (const k of options.keyWords ?? []) key.add(k.word, k.source === 'team');
     for (const m of key.find(text)) {
       issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: '11', type: m.value ? 10 : 9, level: 3, message: `“${m.word}”是${m.value ? '共享词库' : '自定义'}重点词，请核对。` });
@@ -248,7 +252,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
   issues.push(...wordingIssues);
   if (bits & Bits.sensitive) {
-    const sens = new WordMatcher<{ category: string; type: number }>();
+    const sens = new WordMatcher<{ category: string; type: number }>({ fold: true });
     for (const s of options.sensitiveWords ?? []) sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4 });
     const custom = sens.find(work);
     if (hk) custom.push(...sens.find(text));
@@ -258,7 +262,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     }
     for (const m of e.sensitive.find(work)) {
       const label = CATEGORY_BY_CODE.get(m.value)?.cn ?? '敏感';
-      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: m.value, type: 3, level: 3, message: `“${text.slice(m.start, m.end)}”属于敏感词（${label}），请斟酌。` });
+      const message = `“${visible(text.slice(m.start, m.end))}”属于敏感词（${label}），请斟酌。`;
+      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: m.value, type: 3, level: 3, message });
     }
   }
   if (bits & Bits.facts) {
@@ -273,11 +278,14 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
 
   // allowed words silence every finding that overlaps them
+  // (compared like the list words: an allowed word hidden by a zero-width character is still the allowed word)
   const allowedSpans: Array<[number, number]> = [];
-  for (const w of allowedAll) {
-    for (const src of hk ? [text, work] : [text]) {
-      let idx = src.indexOf(w);
-      while (idx >= 0) { allowedSpans.push([idx, idx + w.length]); idx = src.indexOf(w, idx + 1); }
+  const allowedKeys = allowedAll.map((w) => foldForMatch(w).text).filter(Boolean);
+  for (const src of allowedKeys.length ? (hk ? [text, work] : [text]) : []) {
+    const f = foldForMatch(src);
+    for (const w of allowedKeys) {
+      let idx = f.text.indexOf(w);
+      while (idx >= 0) { allowedSpans.push([f.from[idx], f.to[idx + w.length - 1]]); idx = f.text.indexOf(w, idx + 1); }
     }
   }
   const result: Issue[] = [];

@@ -247,14 +247,24 @@ export async function lastFailures(db: Db, uid: number): Promise<{ filename: str
   return row ? { filename: row.filename, rows: JSON.parse(row.rows) as ImportFailure[] } : undefined;
 }
 
-/** A cell a spreadsheet would run as a formula gets a leading apostrophe in CSV; the import removes it again. */
-const guard = (v: string) => (/^[=+\-@]/.test(v) ? `'${v}` : v);
-const unguard = (v: string) => (/^'[=+\-@]/.test(v) ? v.slice(1) : v);
+/**
+ * CSV injection: a cell a spreadsheet could run as a formula gets a leading apostrophe, and the import removes it
+ * again. OWASP's list of such first characters: = + - @, and tab and carriage return (spreadsheets may drop those
+ * and read a formula after them).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const guard = (v: string) => (FORMULA_START.test(v) ? `'${v}` : v);
+const unguard = (v: string) => (v.startsWith("'") && FORMULA_START.test(v.slice(1)) ? v.slice(1) : v);
 
+/**
+ * RFC 4180 CSV with every cell guarded. Cells holding a semicolon or a tab are quoted too, so a program that also
+ * splits fields on those (a semicolon locale, LibreOffice with several separators ticked) keeps `a;=1+1` whole
+ * instead of running its second half as a formula.
+ */
 export function toCsv(rows: Array<Array<string | number | null>>): Buffer {
   const esc = (v: string | number | null) => {
     const s = guard(String(v ?? ''));
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    return /[",;\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return Buffer.from(`\ufeff${rows.map((r) => r.map(esc).join(',')).join('\r\n')}\r\n`, 'utf8');
 }

@@ -28,7 +28,9 @@ function newestMtime(path: string): number {
 }
 
 function buildIfStale(): void {
-  const sources = ['src', 'locales', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p)).filter(existsSync);
+  const sources = ['src', 'public', 'locales', 'index.html', 'vite.config.ts', 'package.json']
+    .map((p) => join(root, p))
+    .filter(existsSync);
   if (existsSync(builtIndex) && statSync(builtIndex).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
   const build = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,

@@ -4,6 +4,7 @@ import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { cleanEntry, containsPattern, dictDb, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
 import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseType, readImportFile, template, toCsv, toXlsx } from '../../services/dict-import';
 import { recordDownload } from '../../services/downloads';
+import { sanitizeFilename } from '../../services/filenames';
 import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
 import { bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
@@ -108,8 +109,12 @@ export const dictOperations: Record<string, Operation> = {
   postDictV1UploadWords: async (request) => {
     const { uid } = await caller(request);
     const body = bodyOf<{ file?: unknown; type?: string }>(request);
-    const file = body.file as UploadedFile | undefined;
-    if (!file || typeof file !== 'object' || !Buffer.isBuffer(file.data)) throw badRequest('请上传文件 (file must be a file part)');
+    const part = body.file as UploadedFile | undefined;
+    if (!part || typeof part !== 'object' || !Buffer.isBuffer(part.data)) {
+      throw badRequest('请上传文件 (file must be a file part)');
+    }
+    // The name is kept with the failures and names their download: no controls or bidi overrides in it.
+    const file = { ...part, filename: sanitizeFilename(part.filename, '词库') };
     const defaultType = body.type !== undefined && body.type !== '' ? parseType(body.type) : undefined;
     if (body.type && defaultType === undefined) throw badRequest('类型无效 (type must be 1, 4, 5 or 9)');
     const rows = await readImportFile(file);

@@ -10,6 +10,7 @@ import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from 
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
+import { sanitizeFilename } from '../../services/filenames';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
@@ -76,11 +77,8 @@ function quota(reply: FastifyReply, msg: string) {
   return reply.code(402).send({ code: 402, msg, result: { kind: 1 } });
 }
 
-/** The file name without directories and control characters, at most 200 characters. */
-function cleanName(name: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (base || '文档').slice(-200);
-}
+/** The name a document is stored under (uploads and renames alike): see sanitizeFilename. */
+const cleanName = (name: string): string => sanitizeFilename(name, '文档');
 
 async function refundCharge(request: FastifyRequest, row: Row, reason: string) {
   if (!row.charge) return;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, badRequest, envelope, notFound } from '../../errors';
+import { sanitizeFilename } from '../../services/filenames';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
@@ -10,10 +11,14 @@ const RIGHT_DOC_COMPARE = 4096;
 const RIGHT_COMPARE_MAX_PAGES = 262144;
 const RIGHT_COMPARE_MAX_SIZE = 524288;
 
+/**
+ * The file part of a multipart body, its name sanitised: every document route (upload, compare, format check,
+ * doc2html) reads its file here, so no name with controls or bidi overrides is stored or shown.
+ */
 export const filePart = (value: unknown, field = 'file'): UploadedFile => {
   const f = value as UploadedFile | undefined;
   if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest(`请上传文件 (${field} must be a file part)`);
-  return f;
+  return { ...f, filename: sanitizeFilename(f.filename) };
 };
 
 /** HTML over the configured size is refused before it is copied to a worker. */
