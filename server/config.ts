@@ -37,6 +37,11 @@ export interface ServerConfig {
   heavy: HeavyLimits;
   /** Largest HTML accepted for conversion to .docx or saving in the editor, in UTF-16 units. */
   htmlMax: number;
+  /**
+   * Processes sharing the database: each writes a heartbeat every `heartbeatMs`; one not seen for `staleMs` is dead,
+   * and its checks are refunded and its document jobs taken over.
+   */
+  instance: { heartbeatMs: number; staleMs: number };
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -83,5 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     // A 500-page book is about 2 MB of HTML; more is an attempt to exhaust the converter.
     htmlMax: integer(env.HTML_MAX, 4 * 1024 * 1024, 'HTML_MAX'),
+    instance: {
+      heartbeatMs: Math.max(100, integer(env.INSTANCE_HEARTBEAT_MS, 5_000, 'INSTANCE_HEARTBEAT_MS')),
+      staleMs: Math.max(300, integer(env.INSTANCE_STALE_MS, 15_000, 'INSTANCE_STALE_MS')),
+    },
   };
 }

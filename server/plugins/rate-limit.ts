@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
+import { databaseRateStore } from '../services/rate-store';
 import type { FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../errors';
 import type { Limiter } from '../types';
@@ -9,7 +10,9 @@ const bodyPhone = (request: FastifyRequest) => String((request.body as { phone?:
 /** Limits checked inside handlers (after validation, so the key can use the phone in the body). */
 export default fp(
   async (app) => {
-    await app.register(rateLimit, { global: false });
+    // Several processes on PostgreSQL share their counters through the database; one process keeps them in memory.
+    const shared = app.dialect === 'postgres' ? { store: databaseRateStore(app.db) } : {};
+    await app.register(rateLimit, { global: false, ...shared });
     // whom a call counts against when the handler knows it better than the token (a uid from an API key)
     const subjects = new WeakMap<FastifyRequest, string | number>();
     const subject = (r: FastifyRequest) => subjects.get(r) ?? r.auth?.uid ?? r.ip;

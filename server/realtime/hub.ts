@@ -158,6 +158,11 @@ export class RealtimeHub {
     return (await this.cluster?.hasRemoteSession(uid, sessionId)) ?? false;
   }
 
+  /** Every session held by this process (to register them again in the shared registry). */
+  localSessions(): Array<{ id: string; uid: number }> {
+    return [...this.sessions.values()].map((s) => ({ id: s.id, uid: s.uid }));
+  }
+
   sessionIds(uid: number): string[] {
     return [...this.sessions.values()].filter((s) => s.uid === uid).map((s) => s.id);
   }

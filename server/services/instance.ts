@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { nowIso, type Db } from '../db';
 import { docsDb } from './documents/jobs';
+import { pruneRateLimits } from './rate-store';
 import { refundRight, type Consumption } from './rights';
-
-/** How often a process says it is alive. */
-export const HEARTBEAT_MS = 5_000;
-/** A process not seen for this long is dead: its reservations are refunded and its jobs taken over. */
-export const STALE_MS = 15_000;
 
 class AlreadyReleased extends Error {}
 
@@ -73,7 +69,7 @@ export class ServerInstance {
     await db.insertInto('server_instances').values({ id: this.id, started_at: now, seen_at: now }).execute();
     if (this.app.dialect === 'sqlite') await db.deleteFrom('server_instances').where('id', '!=', this.id).execute();
     await this.sweep();
-    this.timer = setInterval(() => void this.tick(), HEARTBEAT_MS);
+    this.timer = setInterval(() => void this.tick(), this.app.config.instance.heartbeatMs);
     this.timer.unref();
   }
 
@@ -92,14 +88,23 @@ export class ServerInstance {
 
   private async tick(): Promise<void> {
     try {
-      await this.app.db.updateTable('server_instances').set({ seen_at: nowIso() }).where('id', '=', this.id).execute();
+      const { db, realtime, log } = this.app;
+      const now = nowIso();
+      const seen = await db.updateTable('server_instances').set({ seen_at: now }).where('id', '=', this.id).executeTakeFirst();
+      if (Number(seen.numUpdatedRows) === 0) {
+        // Taken for dead while alive (the event loop starved past the stale limit): what this process held was
+        // released, so its running checks were refunded; it carries on and announces its socket sessions again.
+        log.warn('this process was taken for stopped by another; registering again');
+        await db.insertInto('server_instances').values({ id: this.id, started_at: now, seen_at: now }).execute();
+        for (const s of realtime.localSessions()) realtime.cluster?.registerSession(s.id, s.uid);
+      }
       await this.sweep();
     } catch (error) {
       this.app.log.warn({ err: error }, 'instance heartbeat failed');
     }
   }
 
-  /** Releases everything held by processes that are gone (no row, or not seen for STALE_MS). */
+  /** Releases everything held by processes that are gone (no row, or not seen for `config.instance.staleMs`). */
   sweep(): Promise<void> {
     this.sweeping ??= this.sweepOnce().finally(() => {
       this.sweeping = null;
@@ -109,7 +114,7 @@ export class ServerInstance {
 
   private async sweepOnce(): Promise<void> {
     const { db, log } = this.app;
-    const cutoff = new Date(Date.now() - STALE_MS).toISOString();
+    const cutoff = new Date(Date.now() - this.app.config.instance.staleMs).toISOString();
     await db.deleteFrom('server_instances').where('seen_at', '<', cutoff).where('id', '!=', this.id).execute();
     const alive = (await db.selectFrom('server_instances').select('id').execute()).map((r) => r.id);
 
@@ -130,5 +135,6 @@ export class ServerInstance {
       this.onRequeued?.();
     }
     await db.deleteFrom('socket_sessions').where('instance', 'not in', alive).execute();
+    await pruneRateLimits(db);
   }
 }
