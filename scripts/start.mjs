@@ -1,5 +1,5 @@
 // `npm start`: build the SPA when it is missing or older than its sources, then run the server.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,7 +15,7 @@ function newestMtime(path) {
 
 function needsBuild() {
   if (!existsSync(built)) return true;
-  const sources = ['src', 'locales', 'index.html', 'vite.config.ts'].filter((p) => existsSync(p));
+  const sources = ['src', 'public', 'locales', 'index.html', 'vite.config.ts'].filter((p) => existsSync(p));
   const newestSource = Math.max(...sources.map(newestMtime));
   return newestSource > statSync(built).mtimeMs;
 }
@@ -29,6 +29,5 @@ if (needsBuild()) {
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The supervisor runs the server and restarts it after a crash (scripts/supervise.mjs).
+await import('./supervise.mjs');

@@ -27,12 +27,18 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** SIGKILL (no shutdown of any kind) and wait for the exit */
   kill(): Promise<void>;
+  /** under the supervisor: the pid of the server it started last */
+  serverPid(): number | null;
 }
 
-/** Starts `server/server.ts` with the given environment and resolves once /health answers. */
-export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+/**
+ * Starts `server/server.ts` with the given environment and resolves once /health answers; `supervised` starts it
+ * under scripts/supervise.mjs (as `npm start` does), whose log names the server's pid.
+ */
+export async function startServer(env: Record<string, string>, timeoutMs = 60_000, supervised = false): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server/server.ts')], {
+  const args = supervised ? [join(repoRoot, 'scripts/supervise.mjs')] : ['--import', 'tsx', join(repoRoot, 'server/server.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,7 +66,11 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { port, base, child, output: () => output, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  const serverPid = () => {
+    const started = [...output.matchAll(/server started \(pid (\d+)\)/g)];
+    return started.length ? Number(started[started.length - 1][1]) : null;
+  };
+  return { port, base, child, output: () => output, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), serverPid };
 }
 
 /** A socket client as the SPA is one: acknowledges indexed messages and keeps what arrives. */
