@@ -42,6 +42,20 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: [400, '不是有效的 multipart 请求 (not a multipart request)'],
 };
 
+/**
+ * busboy (under @fastify/multipart) rejects a malformed multipart body with plain Errors that carry no code: no
+ * boundary, a boundary too long to search for, a body or part that ends early. They come from reading what the
+ * client sent, so they are its mistake, not ours.
+ */
+const MULTIPART_SYNTAX = new RegExp(
+  [
+    '^Multipart: Boundary not found',
+    '^Unexpected end of multipart data',
+    '^\\w+ terminated early due to unexpected end of multipart data',
+    '^The needle cannot ',
+  ].join('|'),
+);
+
 const send = (reply: FastifyReply, code: number, msg: string) =>
   reply.code(code).type('application/json; charset=utf-8').send({ code, msg, result: null });
 
@@ -53,6 +67,9 @@ export default fp(
       if (error instanceof AppError) return send(reply.headers(error.headers), error.statusCode, error.message);
       const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
       if (known) return send(reply, known[0], known[1]);
+      if (!error.statusCode && request.isMultipart?.() && MULTIPART_SYNTAX.test(error.message ?? '')) {
+        return send(reply, 400, '不是有效的 multipart 请求 (malformed multipart body)');
+      }
       const status = error.statusCode ?? 500;
       if (status === 401) {
         // fastify-openapi-glue wraps the bearerAuth failure; its inner error carries our message.

@@ -107,7 +107,8 @@ export function parseAnnotation(data: string): { text: string; map: (offset: num
   } catch {
     throw badRequest('`data` is not valid JSON');
   }
-  const annotation = (parsed as { annotation?: unknown }).annotation;
+  // `null` is valid JSON too
+  const annotation = (parsed as { annotation?: unknown } | null)?.annotation;
   if (!Array.isArray(annotation)) throw badRequest('`data` must be {"annotation": [...]}');
   let text = '';
   let orig = 0;

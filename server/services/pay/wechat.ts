@@ -232,7 +232,10 @@ export class WechatPayProvider implements PaymentProvider {
       if (err instanceof NotificationError) throw err;
       throw new NotificationError('decrypted resource is not JSON');
     }
-    if (!transaction.out_trade_no) throw new NotificationError('transaction without out_trade_no');
+    // signed by the platform, but still only JSON: a value of another type is refused, not written to the database
+    if (typeof transaction?.out_trade_no !== 'string' || !transaction.out_trade_no) {
+      throw new NotificationError('transaction without out_trade_no');
+    }
     return this.state(transaction, transaction.out_trade_no);
   }
 
@@ -240,12 +243,14 @@ export class WechatPayProvider implements PaymentProvider {
     if ((t.mchid && t.mchid !== this.config.mchid) || (t.appid && t.appid !== this.config.appid)) {
       throw new NotificationError('transaction of another merchant or app');
     }
+    const paidAt = typeof t.success_time === 'string' ? new Date(t.success_time) : null;
     return {
-      orderNo: t.out_trade_no ?? orderNo,
-      state: t.trade_state ?? 'UNKNOWN',
-      transactionId: t.transaction_id ?? null,
+      orderNo: typeof t.out_trade_no === 'string' ? t.out_trade_no : orderNo,
+      state: typeof t.trade_state === 'string' ? t.trade_state : 'UNKNOWN',
+      transactionId: typeof t.transaction_id === 'string' ? t.transaction_id : null,
       amount: typeof t.amount?.total === 'number' ? t.amount.total : null,
-      paidAt: t.success_time ? new Date(t.success_time).toISOString() : null,
+      // an unreadable time is no reason to refuse a payment: it is recorded as paid now
+      paidAt: paidAt && !Number.isNaN(paidAt.getTime()) ? paidAt.toISOString() : null,
     };
   }
 }
