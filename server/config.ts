@@ -33,6 +33,11 @@ export interface ServerConfig {
    * `anonymousMax` /v2/check calls without a bearer token per client address. 0 turns a limit off.
    */
   checkRateLimit: { checkMax: number; anonymousMax: number; windowMs: number };
+  /**
+   * Per client address, whatever the phone: `loginPerAddress` login and password-reset attempts per 10 minutes,
+   * `smsPerAddress` SMS codes per hour. 0 turns a limit off.
+   */
+  authRateLimit: { loginPerAddress: number; smsPerAddress: number };
   /** The heavy worker pool: document reading/writing, export, format check, compare. */
   heavy: HeavyLimits;
   /** Largest HTML accepted for conversion to .docx or saving in the editor, in UTF-16 units. */
@@ -78,6 +83,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       checkMax: integer(env.CHECK_RATE_MAX, 120, 'CHECK_RATE_MAX'),
       anonymousMax: integer(env.LT_ANON_RATE_MAX, 30, 'LT_ANON_RATE_MAX'),
       windowMs: Math.max(1000, integer(env.CHECK_RATE_WINDOW_MS, 60_000, 'CHECK_RATE_WINDOW_MS')),
+    },
+    authRateLimit: {
+      loginPerAddress: integer(env.LOGIN_IP_RATE_MAX, 30, 'LOGIN_IP_RATE_MAX'),
+      smsPerAddress: integer(env.SMS_IP_RATE_MAX, 20, 'SMS_IP_RATE_MAX'),
     },
     heavy: {
       workers: Math.max(1, integer(env.HEAVY_WORKERS, Math.min(2, availableParallelism()), 'HEAVY_WORKERS')),

@@ -29,8 +29,16 @@ declare module 'fastify' {
     /** Resolves the bearer token of the request or throws 401. */
     authenticate(request: FastifyRequest): Promise<AuthContext>;
     limiters: {
+      /** POST /user/login, per phone + client address */
       login: Limiter;
+      /** POST /user/login, per phone whatever the address */
+      loginPhone: Limiter;
+      /** POST /user/login and /user/reset_pwd, per client address whatever the phone */
+      loginAddress: Limiter;
+      /** POST /user/sms_code, per phone */
       smsCode: Limiter;
+      /** POST /user/sms_code, per client address */
+      smsAddress: Limiter;
       leaveMessage: Limiter;
       /** POST /misscut/v{n}/check_text, per user (after authentication) */
       checkText: Limiter;
@@ -38,6 +46,14 @@ declare module 'fastify' {
       ltCheck: Limiter;
       /** POST /v2/check without a bearer token, per client address (before the API key is checked) */
       ltAnonymous: Limiter;
+      /** GET /v2/words, POST /v2/words/add and /delete: per user, and per client address without a bearer token */
+      ltWords: Limiter;
+      ltWordsAnonymous: Limiter;
+      /** GET /misscut/v1/click and POST /proofread/result/collect/receive: per user and per client address */
+      click: Limiter;
+      clickAddress: Limiter;
+      collect: Limiter;
+      collectAddress: Limiter;
       /** POST /user/right_coupon_code/v1/use, per user and per client address */
       couponUser: Limiter;
       couponAddress: Limiter;

@@ -30,17 +30,74 @@ export default fp(
         (retry) => `校对请求过于频繁：${what}每 ${per}最多 ${max} 次，请 ${retry} 秒后再试 (too many checks, retry in ${retry} s)`,
       );
     };
+    const { loginPerAddress, smsPerAddress } = app.config.authRateLimit;
+    /** "…，请 N 分钟后再试 (…, retry in N min)" from the seconds the limiter reports. */
+    const inMinutes = (zh: string, en: string) => (seconds: number) => {
+      const n = Math.max(1, Math.ceil(seconds / 60));
+      return `${zh}，请 ${n} 分钟后再试 (${en}, retry in ${n} min)`;
+    };
+    type Key = (r: FastifyRequest) => string;
+    /** A limit that 0 turns off (the configurable ones). */
+    const optional = (max: number, timeWindow: number, key: Key, message: (retry: number) => string): Limiter =>
+      max <= 0 ? async () => {} : limiter(app.createRateLimit({ max, timeWindow, keyGenerator: key }), message);
+    // Tracking calls are silent in the client; these bounds only stop a script from filling the tables.
+    // Constants, not settings: no real user comes near them.
+    const tracking = (max: number, key: Key) =>
+      limiter(app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: key }));
     app.decorate('limiters', {
       // Login: 10 attempts per minute per phone + client address.
       login: limiter(app.createRateLimit({ max: 10, timeWindow: 60_000, keyGenerator: (r) => `login|${bodyPhone(r)}|${r.ip}` })),
+      // ...and 20 per 10 minutes per phone from any number of addresses (a botnet aiming at one account; the
+      // database lockout of services/lockout.ts counts failures only, this counts every attempt).
+      loginPhone: limiter(
+        app.createRateLimit({ max: 20, timeWindow: 600_000, keyGenerator: (r) => `login-phone|${bodyPhone(r)}` }),
+        inMinutes('该手机号登录尝试过于频繁', 'too many login attempts for this phone'),
+      ),
+      // ...and LOGIN_IP_RATE_MAX per 10 minutes per client address whatever the phone (spraying guesses over
+      // many phones); password resets count here too.
+      loginAddress: optional(
+        loginPerAddress,
+        600_000,
+        (r) => `login-ip|${r.ip}`,
+        inMinutes('登录尝试过于频繁', 'too many login attempts from this address'),
+      ),
       // SMS codes: 5 per 10 minutes per phone, so nobody floods a number.
       smsCode: limiter(app.createRateLimit({ max: 5, timeWindow: 600_000, keyGenerator: (r) => `sms|${bodyPhone(r)}` })),
+      // ...and SMS_IP_RATE_MAX per hour per client address, so nobody floods many numbers (or our SMS bill).
+      smsAddress: optional(
+        smsPerAddress,
+        3_600_000,
+        (r) => `sms-ip|${r.ip}`,
+        inMinutes('验证码发送过于频繁', 'too many SMS codes from this address'),
+      ),
       // Feedback: 10 messages per hour per account.
       leaveMessage: limiter(app.createRateLimit({ max: 10, timeWindow: 3_600_000, keyGenerator: (r) => `msg|${r.auth?.uid ?? r.ip}` })),
       // Checks (CHECK_RATE_MAX per CHECK_RATE_WINDOW_MS per user; LT_ANON_RATE_MAX per address without a token).
       checkText: checkLimiter(checkMax, (r) => `check|${subject(r)}`, '每个账号'),
       ltCheck: checkLimiter(checkMax, (r) => `lt|${subject(r)}`, '每个账号'),
       ltAnonymous: checkLimiter(anonymousMax, (r) => `lt-anon|${r.ip}`, '未登录时每个地址'),
+      // The word list calls: as many per user as checks (they are cheaper, but a client syncing its list
+      // calls them in bursts), and LT_ANON_RATE_MAX per address without a token, counted before the API key
+      // is looked up, like /v2/check.
+      ltWords: optional(
+        checkMax,
+        windowMs,
+        (r) => `lt-words|${subject(r)}`,
+        (retry) => `词表请求过于频繁，请 ${retry} 秒后再试 (too many word list calls, retry in ${retry} s)`,
+      ),
+      ltWordsAnonymous: optional(
+        anonymousMax,
+        windowMs,
+        (r) => `lt-words-anon|${r.ip}`,
+        (retry) => `未登录时词表请求过于频繁，请 ${retry} 秒后再试 (too many word list calls, retry in ${retry} s)`,
+      ),
+      // Page-view clicks: 60 per minute per account, 300 per address (an office behind one address).
+      click: tracking(60, (r) => `click|${subject(r)}`),
+      clickAddress: tracking(300, (r) => `click-ip|${r.ip}`),
+      // Feedback on findings, one per accepted or ignored finding, so more: 120 per minute per account, 600
+      // per address.
+      collect: tracking(120, (r) => `collect|${subject(r)}`),
+      collectAddress: tracking(600, (r) => `collect-ip|${r.ip}`),
       // Redemption codes: 10 attempts per 10 minutes per account and 30 per client address, against guessing.
       couponUser: limiter(app.createRateLimit({ max: 10, timeWindow: 600_000, keyGenerator: (r) => `coupon|${r.auth?.uid ?? r.ip}` })),
       couponAddress: limiter(app.createRateLimit({ max: 30, timeWindow: 600_000, keyGenerator: (r) => `coupon-ip|${r.ip}` })),

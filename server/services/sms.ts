@@ -5,7 +5,11 @@ import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
 import { AppError, badRequest } from '../errors';
 
-export type SmsPurpose = 'register' | 'phone' | 'reset';
+/**
+ * register; reset (the password); phone (to the new phone of PUT /user/phone); verify_old (to the account's
+ * current phone, instead of the password for PUT /user/phone).
+ */
+export type SmsPurpose = 'register' | 'phone' | 'reset' | 'verify_old';
 
 /** Delivers verification codes. Real gateways implement this; `console` is the development default. */
 export interface SmsProvider {

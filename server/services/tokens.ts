@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
 
@@ -47,5 +48,21 @@ export async function revokeUserTokens(db: Db, uid: number, keepHash?: string): 
   if (hashes.length > 0) {
     await db.updateTable('tokens').set({ revoked_at: nowIso() }).where('token_hash', 'in', hashes).execute();
   }
+  return hashes;
+}
+
+/** Deletes the account's API key (the LanguageTool-compatible API); a new one can be created after logging in. */
+export async function revokeApiKeys(db: Db, uid: number): Promise<void> {
+  const keys = db as unknown as Kysely<{ api_keys: { uid: number } }>;
+  await keys.deleteFrom('api_keys').where('uid', '=', uid).execute();
+}
+
+/**
+ * Every way into the account but `keepHash` stops working: other tokens and the API key (a password change or
+ * reset, logging out everywhere). Returns the revoked token hashes, whose sockets the caller closes.
+ */
+export async function revokeCredentials(db: Db, uid: number, keepHash?: string): Promise<string[]> {
+  const hashes = await revokeUserTokens(db, uid, keepHash);
+  await revokeApiKeys(db, uid);
   return hashes;
 }

@@ -56,8 +56,12 @@ export interface paths {
          * Send an SMS verification code
          * @description Sends a 6-digit code through the SMS provider interface (the default `console` provider prints it
          *     and appends `{"phone","code","purpose","at"}` to `${DATA_DIR}/sms-outbox.jsonl`). Rate-limited per
-         *     phone. `purpose` register: the phone must not be registered (409); reset: it must be (404);
-         *     phone: the new phone for `PUT /user/phone` must not be registered (409).
+         *     phone (5 per 10 minutes) and per client address (`SMS_IP_RATE_MAX` per hour), 429.
+         *     `purpose` register: the phone must not be registered (409); phone: the new phone for `PUT /user/phone`
+         *     must not be registered (409); reset (for `POST /user/reset_pwd`): the same 200 answer whether the phone
+         *     is registered or not, so it tells nothing about the phone; only a registered phone receives a code;
+         *     verify_old: a code to the caller's current phone, the alternative to the password for `PUT /user/phone`
+         *     (needs the bearer token, 401 without; 400 when `phone` is not the account's phone).
          */
         post: operations["postUserSmsCode"];
         delete?: never;
@@ -97,7 +101,11 @@ export interface paths {
         put?: never;
         /**
          * Log in with phone and password
-         * @description Returns a new bearer token. Wrong phone or password -> 401 with one message for both. Rate-limited (429).
+         * @description Returns a new bearer token. Wrong phone or password -> 401 with one message for both (and the same time).
+         *     Rate-limited (429) per phone + client address, per phone, and per client address (`LOGIN_IP_RATE_MAX` per
+         *     10 minutes whatever the phone). 5 failures for one phone within 15 minutes lock logging in with it for
+         *     15 minutes (unknown phones alike): 429 whose `msg` says in how many minutes to retry. A successful login
+         *     clears the count. `POST /user/reset_pwd` lifts the lock.
          */
         post: operations["postUserLogin"];
         delete?: never;
@@ -115,8 +123,55 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out (revokes the calling token) */
+        /**
+         * Log out (revokes the calling token)
+         * @description Only this token; `POST /user/logout_all` ends every session.
+         */
         post: operations["postUserLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/logout_all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out everywhere (every token and the API key)
+         * @description Revokes every token of the account, the calling one included, deletes its API key (the LanguageTool API)
+         *     and closes its realtime sockets. For a device that may be in the wrong hands.
+         */
+        post: operations["postUserLogoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/reset_pwd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a forgotten password with an SMS code
+         * @description Needs a code from `POST /user/sms_code {purpose: "reset"}`. Sets the new password, revokes every token and
+         *     the API key of the account, closes its sockets and lifts a login lock; the user then logs in. 400 when the
+         *     code is wrong or expired (also for a phone that is not registered). Counted with the login attempts of
+         *     the client address (429).
+         */
+        post: operations["postUserResetPwd"];
         delete?: never;
         options?: never;
         head?: never;
@@ -170,7 +225,11 @@ export interface paths {
         get?: never;
         /**
          * Change the phone number
-         * @description Needs a code sent to the new phone with `POST /user/sms_code {purpose: "phone"}`. 409 when the new phone is registered.
+         * @description Needs a code sent to the new phone with `POST /user/sms_code {purpose: "phone"}` and, so that a token alone
+         *     cannot move the account, proof of the owner: the current `password`, or `old_code`, a code sent to the
+         *     current phone with `POST /user/sms_code {purpose: "verify_old"}` (400 with neither, or when either is
+         *     wrong). Wrong passwords count like those of `PUT /user/pwd` (429 after 5 within 15 minutes).
+         *     409 when the new phone is registered.
          */
         put: operations["putUserPhone"];
         post?: never;
@@ -190,7 +249,10 @@ export interface paths {
         get?: never;
         /**
          * Change the password
-         * @description 400 when `old_password` is wrong. Other tokens of the account are revoked; the calling token stays valid.
+         * @description 400 when `old_password` is wrong; 5 wrong ones within 15 minutes lock the current-password checks of the
+         *     account (this call, `PUT /user/phone`, `POST /user/cancellation`) for 15 minutes: 429 whose `msg` says in
+         *     how many minutes to retry. Other tokens of the account and its API key are revoked; the calling token
+         *     stays valid.
          */
         put: operations["putUserPwd"];
         post?: never;
@@ -340,7 +402,9 @@ export interface paths {
         put?: never;
         /**
          * Close the account
-         * @description Really closes the account after checking the password (400 when wrong), frees the phone number and revokes every token.
+         * @description Really closes the account after checking the password (400 when wrong; wrong ones count like those of
+         *     `PUT /user/pwd`, 429), frees the phone number, revokes every token and the API key, and revokes the
+         *     account's document shares (their links answer 410).
          */
         post: operations["postUserCancellation"];
         delete?: never;
@@ -473,7 +537,7 @@ export interface paths {
         };
         /**
          * Page-view / click tracking
-         * @description Records a click type (spec §2 page views: home 1, document 2, dictionary 3, team 4, ai 6, user 7, pdf 9, video 11, upgrade 12, format 13). Errors are never shown to the user.
+         * @description Records a click type (spec §2 page views: home 1, document 2, dictionary 3, team 4, ai 6, user 7, pdf 9, video 11, upgrade 12, format 13). Errors are never shown to the user. Rate-limited per user (60 a minute) and per client address (300), 429.
          */
         get: operations["getMisscutV1Click"];
         put?: never;
@@ -512,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Feedback on a finding (accept / ignore / false alarm)
-         * @description Stored to improve the checker. Errors are never shown to the user.
+         * @description Stored to improve the checker. Errors are never shown to the user. Rate-limited per user (120 a minute) and per client address (600), 429.
          */
         post: operations["postProofreadResultCollectReceive"];
         delete?: never;
@@ -1307,7 +1371,7 @@ export interface paths {
          * A shared document (read-only view for the link holder; no login needed)
          * @description Public: a valid share id is enough (no token needed). The document as `edit_upload_get` gives it to its
          *     owner, with `read_only: true`; nothing can be changed with a share id. 404 for an unknown share id
-         *     (or a deleted document).
+         *     (or a deleted document); 410 when the owner closed the account (its shares are revoked).
          */
         get: operations["getMisscutDocumentV1GetShareDoc"];
         put?: never;
@@ -1328,8 +1392,8 @@ export interface paths {
         /**
          * Save a copy of a shared document into the user's documents
          * @description Copies the shared document (content, findings, saved edits) into the caller's documents as a new, `done`
-         *     document without consuming right 256. 404 for an unknown share id, 409 while the shared document's check
-         *     has not finished.
+         *     document without consuming right 256. 404 for an unknown share id, 410 when the owner closed the account,
+         *     409 while the shared document's check has not finished.
          */
         get: operations["getMisscutDocumentV1ShareSave"];
         put?: never;
@@ -2813,7 +2877,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user's allowed words (personal dictionary type 1), LanguageTool shape */
+        /**
+         * The user's allowed words (personal dictionary type 1), LanguageTool shape
+         * @description Rate-limited (429) per user, and without a bearer token per client address (`LT_ANON_RATE_MAX`).
+         */
         get: operations["getV2Words"];
         put?: never;
         post?: never;
@@ -2832,7 +2899,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add an allowed word (personal dictionary type 1), LanguageTool shape */
+        /**
+         * Add an allowed word (personal dictionary type 1), LanguageTool shape
+         * @description Rate-limited (429) per user, and without a bearer token per client address (`LT_ANON_RATE_MAX`).
+         */
         post: operations["postV2WordsAdd"];
         delete?: never;
         options?: never;
@@ -2849,7 +2919,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete an allowed word, LanguageTool shape */
+        /**
+         * Delete an allowed word, LanguageTool shape
+         * @description Rate-limited (429) per user, and without a bearer token per client address (`LT_ANON_RATE_MAX`).
+         */
         post: operations["postV2WordsDelete"];
         delete?: never;
         options?: never;
@@ -3414,6 +3487,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description Existed but was revoked for good (e.g. a share of a closed account); `msg` says why. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description Body or upload too large. */
         TooLarge: {
             headers: {
@@ -3787,7 +3869,7 @@ export interface operations {
                 "application/json": {
                     phone: components["schemas"]["Phone"];
                     /** @enum {string} */
-                    purpose: "register" | "phone" | "reset";
+                    purpose: "register" | "phone" | "reset" | "verify_old";
                 };
             };
         };
@@ -3810,7 +3892,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
+            401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -3893,6 +3975,53 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    postUserLogoutAll: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    postUserResetPwd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    phone: components["schemas"]["Phone"];
+                    code: components["schemas"]["SmsCode"];
+                    new_password: components["schemas"]["NewPassword"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     getUserUserInfo: {
         parameters: {
             query?: never;
@@ -3969,6 +4098,9 @@ export interface operations {
                 "application/json": {
                     phone: components["schemas"]["Phone"];
                     code: components["schemas"]["SmsCode"];
+                    /** @description The current password. */
+                    password?: string;
+                    old_code?: components["schemas"]["SmsCode"];
                 };
             };
         };
@@ -3977,6 +4109,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4004,6 +4137,7 @@ export interface operations {
             200: components["responses"]["EmptyOk"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4295,6 +4429,8 @@ export interface operations {
             200: components["responses"]["EmptyOk"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4477,6 +4613,7 @@ export interface operations {
             200: components["responses"]["EmptyOk"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4561,6 +4698,7 @@ export interface operations {
             200: components["responses"]["EmptyOk"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -6047,6 +6185,7 @@ export interface operations {
             200: components["responses"]["DocumentDetailOk"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -6085,6 +6224,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };
@@ -8656,6 +8796,7 @@ export interface operations {
             };
             400: components["responses"]["LtError"];
             401: components["responses"]["LtError"];
+            429: components["responses"]["LtError"];
         };
     };
     postV2WordsAdd: {
@@ -8684,6 +8825,7 @@ export interface operations {
             };
             400: components["responses"]["LtError"];
             401: components["responses"]["LtError"];
+            429: components["responses"]["LtError"];
         };
     };
     postV2WordsDelete: {
@@ -8712,6 +8854,7 @@ export interface operations {
             };
             400: components["responses"]["LtError"];
             401: components["responses"]["LtError"];
+            429: components["responses"]["LtError"];
         };
     };
 }

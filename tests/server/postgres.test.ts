@@ -55,4 +55,17 @@ describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
     expect(roots).toHaveLength(1);
     await again.close();
   });
+
+  it('counts wrong passwords in auth_failures and locks the phone, across app instances', async () => {
+    const attempt = (app = t.app) => call(app, 'POST', '/user/login', { phone: '13600000099', password: 'not-it-1' });
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
+    const again = await startTestApp({ databaseUrl: url });
+    try {
+      const locked = await attempt(again.app);
+      expect(locked.status).toBe(429);
+      expect(locked.json.msg).toContain('15 分钟后再试');
+    } finally {
+      await again.close();
+    }
+  });
 });

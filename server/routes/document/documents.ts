@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
-import { badRequest, conflict, envelope, notFound } from '../../errors';
+import { AppError, badRequest, conflict, envelope, notFound } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { htmlBlocks, normalizeText, openIssues, trackedParagraphs, type Fix, type Ignored } from '../../services/documents/content';
 import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
@@ -12,6 +12,7 @@ import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
+import { findOpenUser } from '../../services/users';
 import { attachment, bodyOf, caller, type Operation } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
@@ -70,6 +71,10 @@ async function owned(request: FastifyRequest, id: number): Promise<Row> {
 async function byShareId(request: FastifyRequest, shareId: string): Promise<Row> {
   const row = await docsDb(request.server.db).selectFrom('documents').selectAll().where('share_id', '=', shareId).executeTakeFirst();
   if (!row) throw notFound('分享链接无效或文档已删除 (unknown share id)');
+  // Closing an account revokes its shares; the link says so rather than pretending it never existed.
+  if (!(await findOpenUser(request.server.db, Number(row.uid)))) {
+    throw new AppError(410, '分享已失效：文档的所有者已注销账号 (the share is no longer available)');
+  }
   return row;
 }
 

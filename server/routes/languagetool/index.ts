@@ -85,6 +85,18 @@ function ltErrorHandler(error: FastifyError, _request: FastifyRequest, reply: Fa
   return reply.code(status).type('text/plain; charset=utf-8').send(message.startsWith('Error') ? message : `Error: ${message}`);
 }
 
+/**
+ * The caller of a word list call, rate-limited: without a bearer token per address before the API key is
+ * looked up (no key guessing, no free hammering of the database), then per user.
+ */
+async function wordsCaller(request: FastifyRequest): Promise<number> {
+  const { limiters } = request.server;
+  if (!request.headers.authorization) await limiters.ltWordsAnonymous(request);
+  const uid = await ltCaller(request);
+  await limiters.ltWords(request, uid);
+  return uid;
+}
+
 /** Bearer token, or username + apiKey (form fields or query). */
 async function ltCaller(request: FastifyRequest): Promise<number> {
   if (request.headers.authorization) return (await request.server.authenticate(request)).uid;
@@ -238,7 +250,7 @@ export const languagetoolOperations: Record<string, Operation> = {
   getV2Languages: withErrors(async () => LANGUAGES),
 
   getV2Words: withErrors(async (request) => {
-    const uid = await ltCaller(request);
+    const uid = await wordsCaller(request);
     const q = request.query as { offset?: number; limit?: number };
     const rows = await dictDb(request.server.db)
       .selectFrom('dict_words')
@@ -253,7 +265,7 @@ export const languagetoolOperations: Record<string, Operation> = {
   }),
 
   postV2WordsAdd: withErrors(async (request) => {
-    const uid = await ltCaller(request);
+    const uid = await wordsCaller(request);
     const word = String((request.body as { word: string }).word).trim();
     if (!word || /\s/.test(word)) throw badRequest('`word` must be one word without spaces');
     const now = nowIso();
@@ -266,7 +278,7 @@ export const languagetoolOperations: Record<string, Operation> = {
   }),
 
   postV2WordsDelete: withErrors(async (request) => {
-    const uid = await ltCaller(request);
+    const uid = await wordsCaller(request);
     const word = String((request.body as { word: string }).word).trim();
     const res = await dictDb(request.server.db).deleteFrom('dict_words').where('uid', '=', uid).where('type', '=', ALLOWED).where('word', '=', word).executeTakeFirst();
     return { deleted: Number(res.numDeletedRows) > 0 };

@@ -103,14 +103,18 @@ export const proofreadOperations: Record<string, Operation> = {
   },
 
   getMisscutV1Click: async (request) => {
+    await request.server.limiters.clickAddress(request);
     const { uid } = await caller(request);
+    await request.server.limiters.click(request, uid);
     const { click_type } = request.query as { click_type: number };
     await (request.server.db as unknown as FeedbackDb).insertInto('clicks').values({ uid, click_type, created_at: nowIso() }).execute();
     return envelope(null);
   },
 
   postProofreadResultCollectReceive: async (request) => {
+    await request.server.limiters.collectAddress(request);
     const { uid } = await caller(request);
+    await request.server.limiters.collect(request, uid);
     const b = bodyOf<{ action: string; check_id?: string; original: string; suggestion?: string; category: string; context?: string; comment?: string }>(request);
     await (request.server.db as unknown as FeedbackDb)
       .insertInto('finding_feedback')

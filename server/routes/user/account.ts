@@ -1,10 +1,18 @@
-import { badRequest, conflict, envelope, notFound, unauthorized } from '../../errors';
-import { hashPassword, passwordProblem, verifyPassword } from '../../services/passwords';
-import { consumeSmsCode, issueSmsCode, type SmsPurpose } from '../../services/sms';
-import { issueToken, revokeToken } from '../../services/tokens';
+import { badRequest, conflict, envelope, unauthorized } from '../../errors';
+import { hashPassword, passwordProblem } from '../../services/passwords';
+import {
+  accountSubject,
+  clearFailures,
+  loginLockedMessage,
+  loginSubject,
+  verifyWithLockout,
+} from '../../services/lockout';
+import { consumeSmsCode, issueSmsCode, type SmsProvider, type SmsPurpose } from '../../services/sms';
+import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
 import { grantDefaultRights } from '../../services/rights';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN } from '../../services/users';
 import { bodyOf, caller, type Operation } from '../types';
+import { currentUser } from './profile';
 
 // A real hash of a random password, so an unknown phone costs the same time as a wrong password.
 const decoyHash = hashPassword(Math.random().toString(36));
@@ -13,15 +21,38 @@ function checkPhone(phone: string) {
   if (!PHONE_PATTERN.test(phone)) throw badRequest('手机号格式不正确 (phone must be 11 digits starting with 1)');
 }
 
+/** Stores the code but sends nothing: a reset asked for an unknown phone looks like one for a known phone. */
+const nobody: SmsProvider = { name: 'none', sendCode: async () => {} };
+
 export const accountOperations: Record<string, Operation> = {
   postUserSmsCode: async (request) => {
     const { phone, purpose } = bodyOf<{ phone: string; purpose: SmsPurpose }>(request);
     checkPhone(phone);
-    const { db, sms, limiters } = request.server;
+    const { db, sms, limiters, log } = request.server;
+    await limiters.smsAddress(request);
     await limiters.smsCode(request);
+    if (purpose === 'verify_old') {
+      // Only the logged-in account asks, and only for its own phone: nothing to learn about other numbers.
+      const { user } = await currentUser(request);
+      if (user.phone !== phone) {
+        throw badRequest('验证码只能发送到当前账号绑定的手机号 (verify_old: use the phone of your account)');
+      }
+      return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose) });
+    }
     const registered = await findOpenUserByPhone(db, phone);
-    if ((purpose === 'register' || purpose === 'phone') && registered) throw conflict('该手机号已注册 (phone number already registered)');
-    if (purpose === 'reset' && !registered) throw notFound('该手机号未注册 (phone number not registered)');
+    if (purpose === 'reset') {
+      // The same answer, in the same time, for registered and unknown phones (no enumeration): a code is
+      // stored either way, only a registered phone is sent one, and the answer does not wait for the gateway.
+      const deferred: SmsProvider = {
+        name: sms.name,
+        sendCode: async (message) => {
+          void sms.sendCode(message).catch((err: unknown) => log.error({ err }, 'reset code not sent'));
+        },
+      };
+      return envelope({ expires_in: await issueSmsCode(db, registered ? deferred : nobody, phone, purpose) });
+    }
+    // Registering (or moving to) a phone necessarily says that it is taken; these stay rate-limited above.
+    if (registered) throw conflict('该手机号已注册 (phone number already registered)');
     return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose) });
   },
 
@@ -42,9 +73,13 @@ export const accountOperations: Record<string, Operation> = {
   postUserLogin: async (request) => {
     const { phone, password } = bodyOf<{ phone: string; password: string }>(request);
     const { db, limiters } = request.server;
+    await limiters.loginAddress(request);
+    await limiters.loginPhone(request);
     await limiters.login(request);
     const user = await findOpenUserByPhone(db, phone);
-    const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
+    // Unknown phones are checked against the decoy hash and counted like wrong passwords: same time, same answer.
+    const hash = user?.password_hash ?? (await decoyHash);
+    const ok = await verifyWithLockout(db, loginSubject(phone), password, hash, loginLockedMessage);
     if (!user || !ok) throw unauthorized('手机号或密码错误 (wrong phone or password)');
     return envelope({ token: await issueToken(db, user.uid) }, '登录成功');
   },
@@ -54,5 +89,36 @@ export const accountOperations: Record<string, Operation> = {
     await revokeToken(request.server.db, tokenHash);
     request.server.realtime.revokeToken(tokenHash);
     return envelope(null, '已退出登录');
+  },
+
+  postUserLogoutAll: async (request) => {
+    const { uid } = await caller(request);
+    const { db, realtime } = request.server;
+    await revokeCredentials(db, uid);
+    realtime.revokeUser(uid);
+    return envelope(null, '已在所有设备上退出登录');
+  },
+
+  postUserResetPwd: async (request) => {
+    const body = bodyOf<{ phone: string; code: string; new_password: string }>(request);
+    const { phone, code, new_password: password } = body;
+    checkPhone(phone);
+    const problem = passwordProblem(password);
+    if (problem) throw badRequest(problem);
+    const { db, limiters, realtime } = request.server;
+    await limiters.loginAddress(request);
+    await consumeSmsCode(db, phone, 'reset', String(code));
+    const user = await findOpenUserByPhone(db, phone);
+    // Only reachable with the code of an unknown phone, which nobody received; answered like an unknown code.
+    if (!user) throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
+    const hash = await hashPassword(password);
+    await db.updateTable('users').set({ password_hash: hash }).where('uid', '=', user.uid).execute();
+    // Whoever knew the old password is out: every token, the API key and their sockets.
+    await revokeCredentials(db, user.uid);
+    realtime.revokeUser(user.uid);
+    // Proving the phone is the way out of a lock someone caused by guessing.
+    await clearFailures(db, loginSubject(phone));
+    await clearFailures(db, accountSubject(user.uid));
+    return envelope(null, '密码已重置，请重新登录');
   },
 };

@@ -1,8 +1,9 @@
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
-import { hashPassword, passwordProblem, verifyPassword } from '../../services/passwords';
+import { accountSubject, passwordLockedMessage, verifyWithLockout } from '../../services/lockout';
+import { hashPassword, passwordProblem } from '../../services/passwords';
 import { consumeSmsCode } from '../../services/sms';
-import { revokeUserTokens } from '../../services/tokens';
+import { revokeApiKeys, revokeCredentials } from '../../services/tokens';
 import { findOpenUser, findOpenUserByPhone, PHONE_PATTERN, toUserInfo } from '../../services/users';
 import { bodyOf, caller, type Operation } from '../types';
 import type { FastifyRequest } from 'fastify';
@@ -16,6 +17,20 @@ export async function currentUser(request: FastifyRequest) {
   const user = await findOpenUser(request.server.db, auth.uid);
   if (!user) throw unauthorized();
   return { auth, user };
+}
+
+type OpenUser = Awaited<ReturnType<typeof currentUser>>['user'];
+
+/**
+ * The current password of a logged-in account, re-entered for a sensitive change. Wrong ones count against
+ * the account (5 in 15 minutes lock these checks for 15 minutes, services/lockout.ts), so a stolen token
+ * cannot be used to guess the password.
+ */
+async function checkCurrentPassword(request: FastifyRequest, user: OpenUser, password: string, wrong: string) {
+  const db = request.server.db;
+  if (!(await verifyWithLockout(db, accountSubject(user.uid), password, user.password_hash, passwordLockedMessage))) {
+    throw badRequest(wrong);
+  }
 }
 
 export const profileOperations: Record<string, Operation> = {
@@ -39,10 +54,20 @@ export const profileOperations: Record<string, Operation> = {
 
   putUserPhone: async (request) => {
     const { user } = await currentUser(request);
-    const { phone, code } = bodyOf<{ phone: string; code: string }>(request);
+    const body = bodyOf<{ phone: string; code: string; password?: string; old_code?: string }>(request);
+    const { phone, code, password, old_code: oldCode } = body;
     if (!PHONE_PATTERN.test(phone)) throw badRequest('手机号格式不正确 (phone must be 11 digits starting with 1)');
     const { db } = request.server;
     if (phone === user.phone) throw badRequest('新手机号与当前手机号相同 (this is already your phone number)');
+    // A token alone must not move the account to another phone: the owner proves it with the password
+    // or with a code sent to the current phone, on top of the new phone's code.
+    if (password !== undefined) {
+      await checkCurrentPassword(request, user, password, '当前密码错误 (current password is wrong)');
+    } else if (oldCode !== undefined && user.phone) {
+      await consumeSmsCode(db, user.phone, 'verify_old', String(oldCode));
+    } else {
+      throw badRequest('请输入当前密码或原手机号收到的验证码 (password or old_code is required)');
+    }
     if (await findOpenUserByPhone(db, phone)) throw conflict('该手机号已注册 (phone number already registered)');
     await consumeSmsCode(db, phone, 'phone', String(code));
     await db.updateTable('users').set({ phone }).where('uid', '=', user.uid).execute();
@@ -52,13 +77,14 @@ export const profileOperations: Record<string, Operation> = {
   putUserPwd: async (request) => {
     const { auth, user } = await currentUser(request);
     const { old_password: oldPassword, new_password: newPassword } = bodyOf<{ old_password: string; new_password: string }>(request);
-    if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest('原密码错误 (old password is wrong)');
+    await checkCurrentPassword(request, user, oldPassword, '原密码错误 (old password is wrong)');
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem);
     const { db, realtime } = request.server;
     await db.updateTable('users').set({ password_hash: await hashPassword(newPassword) }).where('uid', '=', user.uid).execute();
-    // Every other device has to log in again with the new password.
-    for (const hash of await revokeUserTokens(db, user.uid, auth.tokenHash)) realtime.revokeToken(hash);
+    // Every other device has to log in again with the new password, and the API key (made with the old
+    // credentials, maybe by whoever had them) stops working; this session stays.
+    for (const hash of await revokeCredentials(db, user.uid, auth.tokenHash)) realtime.revokeToken(hash);
     return envelope(null, '密码修改成功');
   },
 
@@ -77,17 +103,19 @@ export const profileOperations: Record<string, Operation> = {
   postUserCancellation: async (request) => {
     const { user } = await currentUser(request);
     const { password } = bodyOf<{ password: string }>(request);
-    if (!(await verifyPassword(password, user.password_hash))) throw badRequest('密码错误 (wrong password)');
+    await checkCurrentPassword(request, user, password, '密码错误 (wrong password)');
     if (user.role === 'root') {
       const { db } = request.server;
       const roots = await db.selectFrom('users').select('uid').where('role', '=', 'root').where('closed_at', 'is', null).execute();
       if (roots.length <= 1) throw conflict('最后一个超级管理员不能注销 (the last root account cannot be closed)');
     }
     const { db, realtime } = request.server;
-    // Really closed: the phone and login id are freed, the name anonymised, the avatar deleted, every token revoked.
+    // Really closed: the phone and login id are freed, the name anonymised, the avatar deleted, every token and
+    // the API key revoked. Shared document links answer 410 from now on (the share calls check the owner).
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ closed_at: nowIso(), phone: null, login_id: null, name: '已注销用户' }).where('uid', '=', user.uid).execute();
       await trx.updateTable('tokens').set({ revoked_at: nowIso() }).where('uid', '=', user.uid).where('revoked_at', 'is', null).execute();
+      await revokeApiKeys(trx, user.uid);
       await trx.deleteFrom('portraits').where('uid', '=', user.uid).execute();
     });
     realtime.revokeUser(user.uid);
