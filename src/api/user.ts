@@ -3,7 +3,7 @@ import type { components } from './schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
 export type UserInfo = components['schemas']['UserInfo'];
-export type SmsPurpose = 'register' | 'phone' | 'reset';
+export type SmsPurpose = 'register' | 'phone' | 'reset' | 'verify_old';
 
 export async function login(phone: string, password: string): Promise<string> {
   const result = await unwrap(api.POST('/user/login', { body: { phone, password } }));
@@ -32,8 +32,9 @@ export async function updateLoginId(login_id: string): Promise<void> {
   await unwrap(api.PUT('/user/login_id', { body: { login_id } }));
 }
 
-export async function updatePhone(phone: string, code: string): Promise<void> {
-  await unwrap(api.PUT('/user/phone', { body: { phone, code } }));
+/** The new phone's code, and the current password so that a token alone cannot move the account. */
+export async function updatePhone(phone: string, code: string, password: string): Promise<void> {
+  await unwrap(api.PUT('/user/phone', { body: { phone, code, password } }));
 }
 
 export async function updatePassword(old_password: string, new_password: string): Promise<void> {

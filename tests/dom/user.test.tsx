@@ -52,14 +52,23 @@ describe('/user account forms (real calls through src/api)', () => {
     );
   });
 
-  it('changes the phone with a code sent for purpose "phone"', async () => {
+  it('changes the phone with a code sent for purpose "phone" and the current password', async () => {
     const { app, form } = await openForm('更换手机号');
     fill(form, 'phone', '13600000002');
     fireEvent.click(within(form).getByRole('button', { name: '发送验证码' }));
     await waitFor(() => expect(app.server.bodyOf('POST /user/sms_code')).toEqual([{ phone: '13600000002', purpose: 'phone' }]));
     fill(form, 'code', '654321');
     fireEvent.click(within(form).getByRole('button', { name: '更换手机号' }));
-    await waitFor(() => expect(app.server.bodyOf('PUT /user/phone')).toEqual([{ phone: '13600000002', code: '654321' }]));
+    // without the current password nothing is sent: a token alone must not move the account
+    expect(await within(form).findByText('请输入当前密码')).toBeTruthy();
+    expect(app.server.bodyOf('PUT /user/phone')).toEqual([]);
+    fill(form, 'password', 'my-secret');
+    fireEvent.click(within(form).getByRole('button', { name: '更换手机号' }));
+    await waitFor(() =>
+      expect(app.server.bodyOf('PUT /user/phone')).toEqual([
+        { phone: '13600000002', code: '654321', password: 'my-secret' },
+      ]),
+    );
   });
 
   it('sends feedback', async () => {

@@ -147,14 +147,16 @@ export function PasswordForm() {
 export function PhoneForm({ current }: { current: string | null }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
+  const [password, setPassword] = useState('');
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [touched, setTouched] = useState(false);
   const [phoneTouched, setPhoneTouched] = useState(false);
   const save = useMutation({
-    mutationFn: () => updatePhone(phone, code),
+    mutationFn: () => updatePhone(phone, code, password),
     onSuccess: () => {
       notify({ status: 'success', title: '操作成功' });
+      setPassword('');
       setPhone('');
       setCode('');
       setTouched(false);
@@ -167,12 +169,30 @@ export function PhoneForm({ current }: { current: string | null }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
-    if (PHONE_PATTERN.test(phone) && phone !== current && SMS_CODE_PATTERN.test(code)) save.mutate();
+    if (password && PHONE_PATTERN.test(phone) && phone !== current && SMS_CODE_PATTERN.test(code)) save.mutate();
   }
   return (
     <Card title={<Trans>更换手机号</Trans>}>
       <form onSubmit={submit} noValidate aria-label={t`更换手机号`}>
         <Stack gap="4">
+          <Text fontSize="sm" color="fg.muted">
+            <Trans>为保护账号安全，更换手机号需要输入当前密码。</Trans>
+          </Text>
+          <Field.Root invalid={touched && !password}>
+            <Field.Label>
+              <Trans>当前密码</Trans>
+            </Field.Label>
+            <Input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <Field.ErrorText>
+              <Trans>请输入当前密码</Trans>
+            </Field.ErrorText>
+          </Field.Root>
           <Field.Root invalid={phoneInvalid}>
             <Field.Label>
               <Trans>新手机号</Trans>
