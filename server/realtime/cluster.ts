@@ -6,6 +6,8 @@ import type { ClusterEvent, HubCluster } from './hub';
 const CHANNEL = 'workbench_events';
 /** NOTIFY payloads must stay under 8,000 bytes: larger events travel as numbered base64 chunks, in order. */
 const CHUNK = 7_000;
+/** Notifications sent in one statement at most. */
+const BATCH = 100;
 
 interface Envelope {
   /** the publishing process */
@@ -28,6 +30,8 @@ export class PgCluster implements HubCluster {
   private listener: pg.Client;
   private publisher: pg.Client;
   private chain: Promise<unknown> = Promise.resolve();
+  private pending: string[] = [];
+  private sending = false;
   private counter = 0;
   private partial = new Map<string, string[]>();
   private closed = false;
@@ -68,15 +72,28 @@ export class PgCluster implements HubCluster {
     const count = Math.max(1, Math.ceil(data.length / CHUNK));
     for (let i = 0; i < count; i++) {
       const envelope: Envelope = { o: this.instance, n, i, c: count, d: data.slice(i * CHUNK, (i + 1) * CHUNK) };
-      this.chain = this.chain
-        .then(() => this.publisher.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(envelope)]))
-        .catch((error) => this.log.error({ err: error }, 'cluster event not published'));
+      this.pending.push(JSON.stringify(envelope));
     }
+    if (!this.sending) this.chain = this.send();
   }
 
-  /** Resolves once everything published so far has been sent (tests, shutdown). */
-  flushed(): Promise<unknown> {
-    return this.chain;
+  /**
+   * Sends what is pending in as few round trips as possible: everything published while the previous batch was on
+   * its way goes in one statement (notifications of one statement are delivered in order).
+   */
+  private async send(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, BATCH);
+        const calls = batch.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
+        await this.publisher
+          .query(`SELECT ${calls}`, [CHANNEL, ...batch])
+          .catch((error) => this.log.error({ err: error }, 'cluster events not published'));
+      }
+    } finally {
+      this.sending = false;
+    }
   }
 
   registerSession(sessionId: string, uid: number): void {

@@ -5,6 +5,9 @@ import { findTemplate, loadTemplates } from '../../services/format/template-stor
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
 import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
+/** Answers the heavy pool serialised in a worker (HeavyPool.runJson) are sent as they are. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 const RIGHT_DOC_COMPARE = 4096;
@@ -59,16 +62,16 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
     if (error instanceof InsufficientRight) return quotaError(reply, '文档比对次数已用完', 1);
     throw error;
   }
-  const result = await heavy.run('compare', { a: a.paragraphs, b: b.paragraphs });
-  return envelope({ original_name: a.name, revised_name: b.name, ...result });
+  const result = await heavy.runJson('compare', { a: a.paragraphs, b: b.paragraphs, names: [a.name, b.name] });
+  return reply.type(JSON_TYPE).send(result);
 }
 
 export const documentOperations: Record<string, Operation> = {
-  postMisscutDocCheckV1Doc2html: async (request) => {
+  postMisscutDocCheckV1Doc2html: async (request, reply) => {
     await caller(request);
     const { file } = bodyOf<{ file?: unknown }>(request);
     const part = filePart(file);
-    return envelope(await request.server.heavy.run('doc2html', { filename: part.filename, data: part.data }));
+    return reply.type(JSON_TYPE).send(await request.server.heavy.runJson('doc2html', { filename: part.filename, data: part.data }));
   },
 
   postMisscutDocCheckV1Html2docStream: async (request, reply) => {
@@ -89,14 +92,15 @@ export const documentOperations: Record<string, Operation> = {
     return envelope(loadTemplates().map((t) => ({ id: t.id, key: t.key, name: t.name, description: t.description ?? '' })));
   },
 
-  postMisscutV1DocFormatCheck: async (request) => {
+  postMisscutV1DocFormatCheck: async (request, reply) => {
     await caller(request);
     const body = bodyOf<{ file?: unknown; template_id?: string }>(request);
     const file = filePart(body.file);
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
     if (!template) throw notFound('格式模板不存在 (unknown template_id)');
-    return envelope(await request.server.heavy.run('formatCheck', { filename: file.filename, data: file.data, template }));
+    const report = await request.server.heavy.runJson('formatCheck', { filename: file.filename, data: file.data, template });
+    return reply.type(JSON_TYPE).send(report);
   },
 
   postMisscutV1DocDiff: compare,

@@ -33,6 +33,7 @@ interface Task {
   id: number;
   name: HeavyTaskName;
   input: unknown;
+  json: boolean;
   options: RunOptions;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
@@ -74,11 +75,25 @@ export class HeavyPool {
   constructor(readonly limits: HeavyLimits) {}
 
   run<K extends HeavyTaskName>(name: K, input: HeavyInput<K>, options: RunOptions = {}): Promise<HeavyOutput<K>> {
+    return this.submit<HeavyOutput<K>>(name, input, options, false);
+  }
+
+  /**
+   * Like `run`, but the answer is the API envelope `{code: 200, msg, result}` of the result as JSON bytes, made in
+   * the worker: for results that are large object graphs (a format report, a compare), which would otherwise be
+   * copied and serialised on the event loop. Send it as it is with an application/json type.
+   */
+  async runJson<K extends HeavyTaskName>(name: K, input: HeavyInput<K>, options: RunOptions = {}): Promise<Buffer> {
+    const bytes = await this.submit<Uint8Array>(name, input, options, true);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  private submit<T>(name: HeavyTaskName, input: unknown, options: RunOptions, json: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new Error('heavy pool closed'));
     if (this.broken) return Promise.reject(this.broken);
     if (!options.background && this.waiting() >= this.limits.queueMax) return Promise.reject(serviceBusy(this.retryAfter()));
-    return new Promise<HeavyOutput<K>>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, name, input, options, reject, resolve: (v) => resolve(v as HeavyOutput<K>) };
+    return new Promise<T>((resolve, reject) => {
+      const task: Task = { id: this.nextId++, name, input, json, options, reject, resolve: (v) => resolve(v as T) };
       if (options.signal) {
         options.signal.onAbort = () => {
           this.queue = this.queue.filter((t) => t !== task);
@@ -195,7 +210,7 @@ export class HeavyPool {
         this.dispatch();
       }, limit);
       slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, name: task.name, input: task.input } satisfies HeavyRequest);
+      slot.worker.postMessage({ id: task.id, name: task.name, input: task.input, json: task.json } satisfies HeavyRequest);
     }
     // Starting or busy workers keep the process alive while work is pending; idle ones do not.
     for (const slot of this.slots) {

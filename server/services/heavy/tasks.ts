@@ -98,9 +98,11 @@ export const heavyTasks = {
     return extractParagraphs(asFile(input), input.allowed, input.maxPages);
   },
 
-  /** Paragraph alignment and character diff of two extracted documents. */
-  async compare(input: { a: string[]; b: string[] }): Promise<CompareResult> {
-    return compareParagraphs(input.a, input.b);
+  /** Paragraph alignment and character diff of two extracted documents, with their names (the contract's answer). */
+  async compare(
+    input: { a: string[]; b: string[]; names: [string, string] },
+  ): Promise<CompareResult & { original_name: string; revised_name: string }> {
+    return { original_name: input.names[0], revised_name: input.names[1], ...compareParagraphs(input.a, input.b) };
   },
 
   /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */
