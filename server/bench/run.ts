@@ -1,28 +1,32 @@
 /**
- * Server benchmark for the check flow (issue 4 item 5). Loopback only, bounded in time.
+ * Server benchmark (`npm run bench:server`). Loopback only, bounded in time.
  *
  *   npx tsx server/bench/run.ts [--seconds 60] [--users 50] [--runs 30] [--big 100000] [--skip-big]
+ *                               [--heavy 8] [--cluster-seconds 20] [--cluster-users 20] [--skip-cluster]
  *
- * Starts the real server (`server/server.ts`) as a child process on 127.0.0.1 with a temporary DATA_DIR,
- * creates the users directly in its database, then measures over real HTTP + WebSocket:
+ * Starts real server processes (`server/server.ts`) on 127.0.0.1 with temporary data, creates the users directly
+ * in their database, then measures over real HTTP + WebSocket:
  *  1. one user, 1,000-character texts: time from POST check_text to the `done` result, p50 / p95;
  *  2. N concurrent users (default 50), each checking 500-character texts back to back for --seconds:
  *     throughput, p50 / p95 latency, error count;
- *  3. one 100,000-character text fully streamed, while /health is called every 50 ms: total time and the
- *     slowest health answer (event-loop responsiveness).
- * Texts are distinct per check (no cache hits). CHECK_WORKERS is passed through to the server.
+ *  3. one 100,000-character text fully streamed, while /health is called every 50 ms;
+ *  4. /health every 20 ms while 8 heavy document jobs (doc2html and format checks of a 5 MB .docx) run at once:
+ *     p50 / p99 / max (goal: p99 ≤ 100 ms — heavy work runs in the worker pool, never on the event loop);
+ *  5. with PostgreSQL (Debian's initdb, as the tests use): checks per second with one server process, then with two
+ *     on the same database, each user's socket on one process and its checks submitted through the other.
+ * Texts are distinct per check (no cache hits). CHECK_WORKERS is passed through to the servers.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { Document, Packer, Paragraph, TextRun } from 'docx';
+import { Cluster, PG_BIN } from '../../tests/server/pg-cluster';
 import { migrate, openDatabase } from '../db';
-import { createUser } from '../services/users';
-import { issueToken } from '../services/tokens';
 import { addGrant } from '../services/rights';
-import { benchOption, benchSentences, repoRoot } from './support';
+import { issueToken } from '../services/tokens';
+import { createUser } from '../services/users';
+import { startServer, SocketClient, type ServerProcess } from './processes';
+import { benchOption, benchSentences } from './support';
 
 const args = process.argv.slice(2);
 const opt = benchOption;
@@ -30,14 +34,16 @@ const SECONDS = opt('seconds', 60);
 const USERS = opt('users', 50);
 const RUNS = opt('runs', 30);
 const BIG = opt('big', 100_000);
+const HEAVY = opt('heavy', 8);
+const CLUSTER_SECONDS = opt('cluster-seconds', 20);
+const CLUSTER_USERS = opt('cluster-users', 20);
 const SKIP_BIG = args.includes('--skip-big');
+const SKIP_CLUSTER = args.includes('--skip-cluster');
 
-
-const corpus = benchSentences;
-const SENTENCES = corpus();
+const SENTENCES = benchSentences();
 let serial = 0;
 let seed = 12345;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 /**
  * About `chars` characters in paragraphs of ~120: sentences drawn at random, each paragraph numbered, so no
  * two paragraphs are the same (no cache hits anywhere).
@@ -60,150 +66,57 @@ const pct = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 const ms = (v: number) => `${v.toFixed(0)} ms`;
+const headers = (token: string, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${token}`,
+  cid: 'bench',
+  endpoint: '1',
+  ...extra,
+});
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-class Socket {
-  ws: WebSocket;
-  sessionId = '';
-  private handlers = new Map<string, (data: any, status: number) => void>();
-  private early = new Map<string, Array<[any, number]>>();
-  constructor(url: string) {
-    this.ws = new WebSocket(url);
-  }
-  open(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.ws.on('error', reject);
-      this.ws.on('message', (raw) => {
-        const m = JSON.parse(raw.toString());
-        if (m.index !== undefined) this.ws.send(JSON.stringify({ type: 1, cmd: 2, index: m.index }));
-        if (m.type === 3) {
-          this.sessionId = m.data.session_id;
-          resolve();
-          return;
-        }
-        if (m.type === 2 && m.cmd === 2 && m.status === 200) {
-          const handler = this.handlers.get(m.data.check_id);
-          if (handler) handler(m.data, m.status);
-          else this.early.set(m.data.check_id, [...(this.early.get(m.data.check_id) ?? []), [m.data, m.status]]);
-        }
-      });
-    });
-  }
-  /** Resolves when the check's `done` result arrives. */
-  waitDone(checkId: string): Promise<void> {
-    return new Promise((resolve) => {
-      const handle = (data: any) => {
-        if (data.done) {
-          this.handlers.delete(checkId);
-          resolve();
-        }
-      };
-      this.handlers.set(checkId, handle);
-      for (const [data] of this.early.get(checkId) ?? []) handle(data);
-      this.early.delete(checkId);
-    });
-  }
-  close() {
-    this.ws.close(1000);
-  }
-}
-
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-
-  // users and tokens straight into the database the server will open
-  const { db, dialect } = openDatabase({ dataDir });
+/** Users with plenty of characters, straight into the database the servers will open. */
+async function makeUsers(count: number, storage: { dataDir: string; databaseUrl?: string }): Promise<string[]> {
+  const { db, dialect } = openDatabase(storage);
   await migrate(db, dialect);
   const tokens: string[] = [];
-  for (let n = 0; n < USERS + 1; n++) {
+  for (let n = 0; n < count; n++) {
     const user = await createUser(db, { phone: `1770000${String(n).padStart(4, '0')}`, password: 'bench123456' });
     await addGrant(db, user.uid, 1, 100_000_000, 'bench:1');
     await addGrant(db, user.uid, 32, 1_000_000, 'bench:32');
     tokens.push(await issueToken(db, user.uid));
   }
   await db.destroy();
+  return tokens;
+}
 
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
-    cwd: repoRoot,
-    // the benchmark measures throughput, not the per-user check rate limit (CHECK_RATE_MAX 0 = off)
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+/** Time from POST check_text (through `submit`) to the `done` result on `socket`. */
+async function check(submit: ServerProcess, socket: SocketClient, token: string, text: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${submit.base}/misscut/v1/check_text`, {
+    method: 'POST',
+    headers: headers(token, { 'content-type': 'application/json', session: socket.sessionId }),
+    body: JSON.stringify({ text }),
   });
-  const stop = () => {
-    server.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  process.on('exit', stop);
-  const hardLimit = setTimeout(() => {
-    console.error('bench: time limit reached');
-    process.exit(2);
-  }, (SECONDS + 240) * 1000);
-  hardLimit.unref();
+  const json = (await res.json()) as { code: number; msg: string; result: { check_id: string } | null };
+  if (res.status !== 200 || !json.result) throw new Error(`check_text ${res.status}: ${json.msg}`);
+  await socket.waitDone(json.result.check_id, 120_000);
+  // a long run keeps only what it still needs
+  socket.messages = socket.messages.filter((m) => m.type !== 2);
+  return performance.now() - t0;
+}
 
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 200) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
-  const sockets: Socket[] = [];
-  for (const token of tokens) {
-    const s = new Socket(`ws://127.0.0.1:${port}/ws?token=${token}&endpoint=1`);
-    await s.open();
-    sockets.push(s);
-  }
-
-  async function check(n: number, text: string): Promise<number> {
-    const t0 = performance.now();
-    const res = await fetch(`${base}/misscut/v1/check_text`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[n]}`, session: sockets[n].sessionId, cid: 'bench', endpoint: '1' },
-      body: JSON.stringify({ text }),
-    });
-    const json = (await res.json()) as { code: number; msg: string; result: { check_id: string } | null };
-    if (res.status !== 200 || !json.result) throw new Error(`check_text ${res.status}: ${json.msg}`);
-    await sockets[n].waitDone(json.result.check_id);
-    return performance.now() - t0;
-  }
-
-  // warm-up: the workers load their lexicons in the background at start; wait until a check answers
-  const w0 = performance.now();
-  await check(0, makeText(200));
-  console.log(`server up; first check answered ${ms(performance.now() - w0)} after /health`);
-  for (let i = 0; i < 4; i++) await check(0, makeText(1000));
-
-  // 1. single user, 1,000 characters
-  const single: number[] = [];
-  for (let i = 0; i < RUNS; i++) single.push(await check(0, makeText(1000)));
-  console.log(`\n1) 1,000-character text, one user, ${RUNS} runs: p50 ${ms(pct(single, 50))}, p95 ${ms(pct(single, 95))}, max ${ms(Math.max(...single))}`);
-
-  // 2. concurrent users
+/** `users` checkers back to back for `seconds`: user u's socket on sockets[u], its checks through submit(u). */
+async function load(seconds: number, users: number, tokens: string[], sockets: SocketClient[], submit: (u: number) => ServerProcess) {
   const latencies: number[] = [];
   let errors = 0;
   let chars = 0;
-  const deadline = performance.now() + SECONDS * 1000;
-  const t2 = performance.now();
+  const deadline = performance.now() + seconds * 1000;
+  const t0 = performance.now();
   await Promise.all(
-    Array.from({ length: USERS }, async (_, u) => {
+    Array.from({ length: users }, async (_, u) => {
       while (performance.now() < deadline) {
         const text = makeText(500);
         try {
-          latencies.push(await check(u + 1, text));
+          latencies.push(await check(submit(u), sockets[u], tokens[u], text));
           chars += text.length;
         } catch (error) {
           errors++;
@@ -212,37 +125,178 @@ async function main() {
       }
     }),
   );
-  const elapsed = (performance.now() - t2) / 1000;
-  console.log(
-    `\n2) ${USERS} concurrent users, 500-character texts, ${elapsed.toFixed(1)} s: ${latencies.length} checks, ` +
-      `${(latencies.length / elapsed).toFixed(1)} checks/s (${Math.round(chars / elapsed)} characters/s), ` +
-      `p50 ${ms(pct(latencies, 50))}, p95 ${ms(pct(latencies, 95))}, errors ${errors}`,
-  );
+  const elapsed = (performance.now() - t0) / 1000;
+  return { latencies, errors, chars, elapsed, perSecond: latencies.length / elapsed };
+}
 
-  // 3. one big text, with /health probes
-  if (!SKIP_BIG) {
+async function openSockets(servers: ServerProcess[], tokens: string[]): Promise<SocketClient[]> {
+  const sockets: SocketClient[] = [];
+  for (let u = 0; u < tokens.length; u++) {
+    const server = servers[u % servers.length];
+    const s = new SocketClient(`ws://127.0.0.1:${server.port}/ws?token=${tokens[u]}&endpoint=1`);
+    await s.open();
+    sockets.push(s);
+  }
+  return sockets;
+}
+
+/** A .docx of about `paragraphs` × 120 characters of varied text. */
+async function makeDocx(paragraphs: number): Promise<Buffer> {
+  const children = Array.from({ length: paragraphs }, (_, i) => {
+    let text = `${i + 1}．`;
+    while (text.length < 120) text += SENTENCES[Math.floor(rand() * SENTENCES.length)];
+    return new Paragraph({ children: [new TextRun(text)] });
+  });
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+}
+
+async function singleProcess(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-'));
+  const tokens = await makeUsers(USERS + 1, { dataDir });
+  const server = await startServer({ DATA_DIR: dataDir, SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' });
+  try {
+    const sockets = await openSockets([server], tokens);
+    const w0 = performance.now();
+    await check(server, sockets[0], tokens[0], makeText(200));
+    console.log(`server up; first check answered ${ms(performance.now() - w0)} after /health`);
+    for (let i = 0; i < 4; i++) await check(server, sockets[0], tokens[0], makeText(1000));
+
+    // 1. single user, 1,000 characters
+    const single: number[] = [];
+    for (let i = 0; i < RUNS; i++) single.push(await check(server, sockets[0], tokens[0], makeText(1000)));
+    console.log(
+      `\n1) 1,000-character text, one user, ${RUNS} runs: p50 ${ms(pct(single, 50))}, p95 ${ms(pct(single, 95))}, ` +
+        `max ${ms(Math.max(...single))}`,
+    );
+
+    // 2. concurrent users
+    const r = await load(SECONDS, USERS, tokens.slice(1), sockets.slice(1), () => server);
+    console.log(
+      `\n2) ${USERS} concurrent users, 500-character texts, ${r.elapsed.toFixed(1)} s: ${r.latencies.length} checks, ` +
+        `${r.perSecond.toFixed(1)} checks/s (${Math.round(r.chars / r.elapsed)} characters/s), ` +
+        `p50 ${ms(pct(r.latencies, 50))}, p95 ${ms(pct(r.latencies, 95))}, errors ${r.errors}`,
+    );
+
+    // 3. one big text, with /health probes
+    if (!SKIP_BIG) {
+      const probes: number[] = [];
+      let probing = true;
+      const probe = (async () => {
+        while (probing) {
+          const p0 = performance.now();
+          await fetch(`${server.base}/health`);
+          probes.push(performance.now() - p0);
+          await new Promise((res) => setTimeout(res, 50));
+        }
+      })();
+      const big = makeText(BIG);
+      const took = await check(server, sockets[0], tokens[0], big);
+      probing = false;
+      await probe;
+      console.log(
+        `\n3) ${big.length.toLocaleString('en')}-character text fully streamed in ${ms(took)} ` +
+          `(${Math.round(big.length / (took / 1000))} characters/s); /health during it: ${probes.length} calls, ` +
+          `p50 ${ms(pct(probes, 50))}, max ${ms(Math.max(...probes))}`,
+      );
+    }
+
+    // 4. /health while heavy document jobs run
+    const docx = await makeDocx(40_000);
     const probes: number[] = [];
     let probing = true;
     const probe = (async () => {
       while (probing) {
         const p0 = performance.now();
-        await fetch(`${base}/health`);
+        await fetch(`${server.base}/health`);
         probes.push(performance.now() - p0);
-        await new Promise((r) => setTimeout(r, 50));
+        await new Promise((res) => setTimeout(res, 20));
       }
     })();
-    const big = makeText(BIG);
-    const took = await check(0, big);
+    const h0 = performance.now();
+    const statuses = await Promise.all(
+      Array.from({ length: HEAVY }, async (_, i) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(docx)]), 'bench.docx');
+        const url = i % 2 ? '/misscut/v1/doc/format_check' : '/misscut/doc_check/v1/doc2html';
+        const res = await fetch(`${server.base}${url}`, { method: 'POST', headers: headers(tokens[0]), body: form });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    const heavyMs = performance.now() - h0;
     probing = false;
     await probe;
+    const p99 = pct(probes, 99);
     console.log(
-      `\n3) ${big.length.toLocaleString('en')}-character text fully streamed in ${ms(took)} (${Math.round(big.length / (took / 1000))} characters/s); ` +
-        `/health during it: ${probes.length} calls, p50 ${ms(pct(probes, 50))}, max ${ms(Math.max(...probes))}`,
+      `\n4) ${HEAVY} heavy document jobs at once (doc2html and format checks of a ${(docx.length / 1e6).toFixed(1)} MB ` +
+        `.docx; answers ${[...new Set(statuses)].join('/')}) in ${ms(heavyMs)}; /health during them: ` +
+        `${probes.length} calls, p50 ${ms(pct(probes, 50))}, p99 ${ms(p99)} (goal ≤ 100 ms: ` +
+        `${p99 <= 100 ? 'met' : 'NOT met'}), max ${ms(Math.max(...probes))}`,
     );
+    for (const s of sockets) s.close();
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
+}
 
-  for (const s of sockets) s.close();
-  stop();
+async function processesOnPostgres(): Promise<void> {
+  if (!PG_BIN) {
+    console.log('\n5) skipped: PostgreSQL is not installed (apt-get install postgresql)');
+    return;
+  }
+  const cluster = new Cluster();
+  const dirs: string[] = [];
+  const env = (databaseUrl: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-bench-pg-'));
+    dirs.push(dir);
+    return { DATABASE_URL: databaseUrl, DATA_DIR: dir, SPA_DIR: join(dir, 'no-spa'), CHECK_RATE_MAX: '0' };
+  };
+  try {
+    const url = await cluster.start();
+    const tokens = await makeUsers(CLUSTER_USERS, { dataDir: mkdtempSync(join(tmpdir(), 'wb-bench-pg-')), databaseUrl: url });
+    const results: string[] = [];
+    for (const count of [1, 2]) {
+      // the same number of checker threads in all: the machine's cores, shared by the processes
+      const workers = String(Math.max(1, Math.floor(Math.min(4, availableParallelism()) / count)));
+      const servers = await Promise.all(Array.from({ length: count }, () => startServer({ ...env(url), CHECK_WORKERS: workers })));
+      try {
+        const sockets = await openSockets(servers, tokens);
+        // warm-up: each process's checker has its lexicons loaded
+        for (let u = 0; u < count; u++) await check(servers[u], sockets[u], tokens[u], makeText(200));
+        // with two processes each check is submitted through the process that does not hold the user's socket
+        const r = await load(CLUSTER_SECONDS, CLUSTER_USERS, tokens, sockets, (u) => servers[(u + 1) % count]);
+        results.push(
+          `${count} process${count > 1 ? 'es' : ''} (${workers} checker thread${workers === '1' ? '' : 's'} each): ` +
+            `${r.perSecond.toFixed(1)} checks/s ` +
+            `(${Math.round(r.chars / r.elapsed)} characters/s), p95 ${ms(pct(r.latencies, 95))}, errors ${r.errors}`,
+        );
+        for (const s of sockets) s.close();
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+    }
+    console.log(
+      `\n5) PostgreSQL, ${CLUSTER_USERS} users for ${CLUSTER_SECONDS} s each, 500-character texts:\n   ` +
+        results.join('\n   '),
+    );
+  } finally {
+    cluster.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const hardLimit = setTimeout(
+    () => {
+      console.error('bench: time limit reached');
+      process.exit(2);
+    },
+    (SECONDS + 2 * CLUSTER_SECONDS + 600) * 1000,
+  );
+  hardLimit.unref();
+  await singleProcess();
+  if (!SKIP_CLUSTER) await processesOnPostgres();
   process.exit(0);
 }
 
