@@ -75,6 +75,31 @@ describe('heavy work runs in the bounded worker pool', () => {
     expect(res.json.msg).toMatch(/嵌套过深/);
   });
 
+  it('answers a deeply nested HTML save in the editor with a catalogue error, keeping the document', async () => {
+    const { payload, contentType } = form([{ name: 'file', filename: '短文.txt', data: Buffer.from('第一段正文。\n第二段正文。') }]);
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/misscut/document/v1/upload',
+      payload,
+      headers: { 'content-type': contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+    });
+    expect(up.statusCode).toBe(200);
+    const id = up.json().result.id as number;
+    let doc;
+    for (let i = 0; i < 300; i++) {
+      doc = (await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, token)).json.result;
+      if (doc.status === 'done' || doc.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(doc.status).toBe('done');
+    const nested = '<div>'.repeat(10_000) + '改过的文字' + '</div>'.repeat(10_000);
+    const res = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, html: nested }, token);
+    expect(res.status).toBe(400);
+    expect(res.json.msg).toMatch(/嵌套过深/);
+    const after = (await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, token)).json.result;
+    expect(after.text).toBe(doc.text);
+  }, 60_000);
+
   it('keeps the event loop free while a large document is checked for format', async () => {
     // about 5 MB of varied text: its format check held the event loop for about 2 s when it ran there
     const data = await bigDocx(16_000, true);
