@@ -140,6 +140,27 @@ async function openSockets(servers: ServerProcess[], tokens: string[]): Promise<
   return sockets;
 }
 
+/** Calls /health every `everyMs` until stopped; `stop` gives each call's answer time. */
+function probeHealth(server: ServerProcess, everyMs: number): { stop(): Promise<number[]> } {
+  const times: number[] = [];
+  let probing = true;
+  const loop = (async () => {
+    while (probing) {
+      const p0 = performance.now();
+      await fetch(`${server.base}/health`);
+      times.push(performance.now() - p0);
+      await new Promise((res) => setTimeout(res, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      probing = false;
+      await loop;
+      return times;
+    },
+  };
+}
+
 /** A .docx of about `paragraphs` × 120 characters of varied text. */
 async function makeDocx(paragraphs: number): Promise<Buffer> {
   const children = Array.from({ length: paragraphs }, (_, i) => {
@@ -179,20 +200,10 @@ async function singleProcess(): Promise<void> {
 
     // 3. one big text, with /health probes
     if (!SKIP_BIG) {
-      const probes: number[] = [];
-      let probing = true;
-      const probe = (async () => {
-        while (probing) {
-          const p0 = performance.now();
-          await fetch(`${server.base}/health`);
-          probes.push(performance.now() - p0);
-          await new Promise((res) => setTimeout(res, 50));
-        }
-      })();
+      const probe = probeHealth(server, 50);
       const big = makeText(BIG);
       const took = await check(server, sockets[0], tokens[0], big);
-      probing = false;
-      await probe;
+      const probes = await probe.stop();
       console.log(
         `\n3) ${big.length.toLocaleString('en')}-character text fully streamed in ${ms(took)} ` +
           `(${Math.round(big.length / (took / 1000))} characters/s); /health during it: ${probes.length} calls, ` +
@@ -202,16 +213,7 @@ async function singleProcess(): Promise<void> {
 
     // 4. /health while heavy document jobs run
     const docx = await makeDocx(40_000);
-    const probes: number[] = [];
-    let probing = true;
-    const probe = (async () => {
-      while (probing) {
-        const p0 = performance.now();
-        await fetch(`${server.base}/health`);
-        probes.push(performance.now() - p0);
-        await new Promise((res) => setTimeout(res, 20));
-      }
-    })();
+    const probe = probeHealth(server, 20);
     const h0 = performance.now();
     const statuses = await Promise.all(
       Array.from({ length: HEAVY }, async (_, i) => {
@@ -224,8 +226,7 @@ async function singleProcess(): Promise<void> {
       }),
     );
     const heavyMs = performance.now() - h0;
-    probing = false;
-    await probe;
+    const probes = await probe.stop();
     const p99 = pct(probes, 99);
     console.log(
       `\n4) ${HEAVY} heavy document jobs at once (doc2html and format checks of a ${(docx.length / 1e6).toFixed(1)} MB ` +

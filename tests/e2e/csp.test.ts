@@ -2,9 +2,9 @@
 // is refused), yet the login screen, the workbench home with a check over the socket, the user page (avatar from a
 // blob: URL), a document with a picture (data: URL) in the editor and the other screens run without a violation.
 import { Document, ImageRun, Packer, Paragraph, TextRun } from 'docx';
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ConsoleMessage } from 'playwright-core';
+import { tinyPng } from '../fixtures/png';
 import { openBrowser, registerInBrowser, uniquePhone, type BrowserSession } from './browser';
 
 const baseUrl = inject('baseUrl');
@@ -54,31 +54,6 @@ afterAll(async () => {
 
 const violations = () => browser.page.evaluate(() => window.__cspViolations ?? []);
 
-/** A 2x2 red PNG, built here (signature, IHDR, IDAT, IEND with their CRCs). */
-function png(): Buffer {
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) {
-      c ^= b;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    }
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
-  const rows = Buffer.from([0, 255, 0, 0, 255, 0, 0, 0, 255, 0, 0, 255, 0, 0]);
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const chunks = [chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))];
-  return Buffer.concat([signature, ...chunks]);
-}
-
 const pictureDocx = () =>
   Packer.toBuffer(
     new Document({
@@ -87,7 +62,7 @@ const pictureDocx = () =>
           children: [
             new Paragraph({ children: [new TextRun('他的成积很好。')] }),
             new Paragraph({
-              children: [new ImageRun({ type: 'png', data: png(), transformation: { width: 40, height: 40 } })],
+              children: [new ImageRun({ type: 'png', data: tinyPng(2), transformation: { width: 40, height: 40 } })],
             }),
           ],
         },

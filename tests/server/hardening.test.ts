@@ -26,15 +26,19 @@ async function bigDocx(paragraphs: number, varied = false): Promise<Buffer> {
   return Packer.toBuffer(new Document({ sections: [{ children }] }));
 }
 
-function docToHtml(t: TestApp, token: string, data: Buffer) {
-  const body = form([{ name: 'file', filename: 'big.docx', data }]);
+/** Posts one file as multipart form data. */
+function postFile(t: TestApp, token: string, url: string, filename: string, data: Buffer) {
+  const body = form([{ name: 'file', filename, data }]);
   return t.app.inject({
     method: 'POST',
-    url: '/misscut/doc_check/v1/doc2html',
+    url,
     payload: body.payload,
     headers: { 'content-type': body.contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
   });
 }
+
+const docToHtml = (t: TestApp, token: string, data: Buffer) =>
+  postFile(t, token, '/misscut/doc_check/v1/doc2html', 'big.docx', data);
 
 const html2doc = (t: TestApp, token: string, html: string) =>
   call(t.app, 'POST', '/misscut/doc_check/v1/html2doc/stream', { html, name: '测试' }, token);
@@ -76,13 +80,8 @@ describe('heavy work runs in the bounded worker pool', () => {
   });
 
   it('answers a deeply nested HTML save in the editor with a catalogue error, keeping the document', async () => {
-    const { payload, contentType } = form([{ name: 'file', filename: '短文.txt', data: Buffer.from('第一段正文。\n第二段正文。') }]);
-    const up = await t.app.inject({
-      method: 'POST',
-      url: '/misscut/document/v1/upload',
-      payload,
-      headers: { 'content-type': contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
-    });
+    const text = Buffer.from('第一段正文。\n第二段正文。');
+    const up = await postFile(t, token, '/misscut/document/v1/upload', '短文.txt', text);
     expect(up.statusCode).toBe(200);
     const id = up.json().result.id as number;
     let doc;
@@ -114,13 +113,7 @@ describe('heavy work runs in the bounded worker pool', () => {
     const probe = setInterval(() => {
       if (t.app.heavy.stats().busy > 0) sawBusy = true;
     }, 5);
-    const body = form([{ name: 'file', filename: 'big.docx', data }]);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/misscut/v1/doc/format_check',
-      payload: body.payload,
-      headers: { 'content-type': body.contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
-    });
+    const res = await postFile(t, token, '/misscut/v1/doc/format_check', 'big.docx', data);
     await new Promise((r) => setTimeout(r, 30));
     clearInterval(ticker);
     clearInterval(probe);

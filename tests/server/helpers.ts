@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync, deflateSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type BuildOptions } from '../../server/app';
 
@@ -33,10 +33,19 @@ export async function startTestApp(options: BuildOptions = {}): Promise<TestApp>
   };
 }
 
-export async function call(app: FastifyInstance, method: InjectOptions['method'], url: string, body?: unknown, token?: string) {
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  token?: string,
+  /** the client's address (rate limits and locks count per address) */
+  remoteAddress?: string,
+) {
   const res = await app.inject({
     method,
     url,
+    ...(remoteAddress ? { remoteAddress } : {}),
     headers: { ...CLIENT_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
   });
@@ -74,34 +83,7 @@ export async function login(app: FastifyInstance, phone: string, password: strin
   return res.json.result.token;
 }
 
-/** A real 1x1 PNG (signature, IHDR, IDAT, IEND), built here rather than checked in. */
-export function tinyPng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+export { tinyPng } from '../fixtures/png';
 
 export function multipart(field: string, filename: string, type: string, data: Buffer) {
   const boundary = '----workbench-test-boundary';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SocketClose } from '../../openapi/socket-protocol';
 import { buildApp } from '../../server/app';
 import { hashToken } from '../../server/services/tokens';
-import { ADMIN, CLIENT_HEADERS, lastSmsCode, startTestApp, type TestApp } from './helpers';
+import { ADMIN, call, CLIENT_HEADERS, lastSmsCode, startTestApp, type TestApp } from './helpers';
 
 /**
  * Account security against a hostile client: limits per address and per phone, the persisted login lock,
@@ -36,20 +36,8 @@ interface Sent {
 type Method = InjectOptions['method'];
 
 async function from(address: string, method: Method, url: string, body?: unknown, token?: string): Promise<Sent> {
-  const res = await t.app.inject({
-    method,
-    url,
-    remoteAddress: address,
-    headers: { ...CLIENT_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
-  });
-  let json: any = null;
-  try {
-    json = res.json();
-  } catch {
-    json = null;
-  }
-  return { status: res.statusCode, json, body: res.body };
+  const { status, json, res } = await call(t.app, method, url, body, token, address);
+  return { status, json, body: res.body };
 }
 
 const status = async (sent: Promise<Sent>) => (await sent).status;
