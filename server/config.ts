@@ -9,6 +9,8 @@ export interface ServerConfig {
   dataDir: string;
   /** PostgreSQL connection string; SQLite under dataDir when absent. */
   databaseUrl?: string;
+  /** Redis for the processes' event bus and the shared rate limits (else PostgreSQL does both). */
+  redisUrl?: string;
   adminPhone: string;
   adminPassword: string;
   smsProvider: string;
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
     adminPhone: env.ADMIN_PHONE || '13800000000',
     adminPassword: env.ADMIN_PASSWORD || 'admin123456',
     smsProvider: env.SMS_PROVIDER || 'console',

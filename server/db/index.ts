@@ -18,6 +18,9 @@ export interface StorageOptions {
 export function openDatabase(options: StorageOptions): { db: Db; dialect: DialectName } {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover) is replaced on the next query, which reports the
+    // failure if the database is really gone; without a listener the drop would end the process.
+    pool.on('error', () => {});
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   mkdirSync(options.dataDir, { recursive: true });
@@ -39,6 +42,12 @@ export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Whether a failed statement broke a unique constraint (PostgreSQL 23505, SQLite's CONSTRAINT_UNIQUE/PRIMARYKEY). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 export const nowIso = (): string => new Date().toISOString();

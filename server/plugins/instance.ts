@@ -1,28 +1,27 @@
 import fp from 'fastify-plugin';
-import { PgCluster } from '../realtime/cluster';
+import { PgCluster, RedisCluster, type SharedCluster } from '../realtime/cluster';
+import type { ClusterEvent } from '../realtime/hub';
 import { ServerInstance } from '../services/instance';
 
 /**
- * This process among those sharing the database (services/instance.ts), and with PostgreSQL the event bus that
- * carries socket messages and revocations between them (realtime/cluster.ts).
+ * This process among those sharing the database (services/instance.ts), and the event bus that carries socket
+ * messages and revocations between them (realtime/cluster.ts): Redis pub/sub with REDIS_URL, else PostgreSQL's
+ * LISTEN/NOTIFY with DATABASE_URL; none for one process on SQLite.
  */
 export default fp(
   async (app) => {
     const instance = new ServerInstance(app);
     app.decorate('instance', instance);
     await instance.start();
-    let cluster: PgCluster | null = null;
-    if (app.dialect === 'postgres' && app.config.databaseUrl) {
-      cluster = new PgCluster(
-        app.config.databaseUrl,
-        app.db,
-        instance.id,
-        (event) => {
-          if (event.kind === 'documents') app.documents.fill();
-          else app.realtime.receive(event);
-        },
-        app.log,
-      );
+    const deliver = (event: ClusterEvent) => {
+      if (event.kind === 'documents') app.documents.fill();
+      else app.realtime.receive(event);
+    };
+    const { redisUrl, databaseUrl } = app.config;
+    let cluster: SharedCluster | null = null;
+    if (redisUrl) cluster = new RedisCluster(redisUrl, app.db, instance.id, deliver, app.log);
+    else if (app.dialect === 'postgres' && databaseUrl) cluster = new PgCluster(databaseUrl, app.db, instance.id, deliver, app.log);
+    if (cluster) {
       await cluster.start();
       app.realtime.cluster = cluster;
     }

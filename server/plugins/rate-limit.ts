@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import { databaseRateStore } from '../services/rate-store';
 import type { FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../errors';
@@ -10,8 +11,16 @@ const bodyPhone = (request: FastifyRequest) => String((request.body as { phone?:
 /** Limits checked inside handlers (after validation, so the key can use the phone in the body). */
 export default fp(
   async (app) => {
-    // Several processes on PostgreSQL share their counters through the database; one process keeps them in memory.
-    const shared = app.dialect === 'postgres' ? { store: databaseRateStore(app.db) } : {};
+    // Several processes share their counters: in Redis when configured, else in PostgreSQL; one process on SQLite
+    // keeps them in memory.
+    let shared = {};
+    if (app.config.redisUrl) {
+      const redis = new Redis(app.config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 });
+      redis.on('error', (error: Error) => app.log.error({ err: error }, 'rate-limit store connection failed'));
+      app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
+      // Redis unreachable: the limits are skipped rather than every call failing (the login locks live in the database)
+      shared = { redis, nameSpace: 'workbench-rate-', skipOnError: true };
+    } else if (app.dialect === 'postgres') shared = { store: databaseRateStore(app.db) };
     await app.register(rateLimit, { global: false, ...shared });
     // whom a call counts against when the handler knows it better than the token (a uid from an API key)
     const subjects = new WeakMap<FastifyRequest, string | number>();

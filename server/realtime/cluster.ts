@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowIso, type Db } from '../db';
@@ -22,11 +23,57 @@ interface Envelope {
 }
 
 /**
- * Several processes on one PostgreSQL: events (socket messages, revocations, "new document job") go out with
- * NOTIFY on one dedicated connection, so they arrive in the order they were published, and come in by LISTEN on
- * another; socket sessions are registered in `socket_sessions` so any process can tell whether a session exists.
+ * What the processes sharing one database tell each other: events (socket messages, revocations, "new document
+ * job") over a bus, and the socket sessions each holds, registered in `socket_sessions` so any process can tell
+ * whether a session exists. The bus is PostgreSQL's LISTEN/NOTIFY (PgCluster) or, with REDIS_URL, Redis pub/sub
+ * (RedisCluster).
  */
-export class PgCluster implements HubCluster {
+export abstract class SharedCluster implements HubCluster {
+  constructor(
+    protected readonly db: Db,
+    protected readonly instance: string,
+    protected readonly deliver: (event: ClusterEvent) => void,
+    protected readonly log: FastifyBaseLogger,
+  ) {}
+
+  abstract start(): Promise<void>;
+  abstract close(): Promise<void>;
+  abstract publish(event: ClusterEvent): void;
+
+  registerSession(sessionId: string, uid: number): void {
+    void this.db
+      .insertInto('socket_sessions')
+      .values({ session_id: sessionId, uid, instance: this.instance, created_at: nowIso() })
+      .onConflict((oc) => oc.column('session_id').doUpdateSet({ uid, instance: this.instance }))
+      .execute()
+      .catch((error) => this.log.warn({ err: error }, 'socket session not registered'));
+  }
+
+  unregisterSession(sessionId: string): void {
+    void this.db
+      .deleteFrom('socket_sessions')
+      .where('session_id', '=', sessionId)
+      .where('instance', '=', this.instance)
+      .execute()
+      .catch((error) => this.log.warn({ err: error }, 'socket session not removed'));
+  }
+
+  async hasRemoteSession(uid: number, sessionId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('socket_sessions')
+      .select('uid')
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    return row !== undefined && Number(row.uid) === uid;
+  }
+
+}
+
+/**
+ * The bus over PostgreSQL: events go out with NOTIFY on one dedicated connection, so they arrive in the order they
+ * were published, and come in by LISTEN on another.
+ */
+export class PgCluster extends SharedCluster {
   private listener: pg.Client;
   private publisher: pg.Client;
   private chain: Promise<unknown> = Promise.resolve();
@@ -36,13 +83,8 @@ export class PgCluster implements HubCluster {
   private partial = new Map<string, string[]>();
   private closed = false;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly db: Db,
-    private readonly instance: string,
-    private readonly deliver: (event: ClusterEvent) => void,
-    private readonly log: FastifyBaseLogger,
-  ) {
+  constructor(databaseUrl: string, db: Db, instance: string, deliver: (event: ClusterEvent) => void, log: FastifyBaseLogger) {
+    super(db, instance, deliver, log);
     this.listener = new pg.Client({ connectionString: databaseUrl });
     this.publisher = new pg.Client({ connectionString: databaseUrl });
   }
@@ -96,33 +138,6 @@ export class PgCluster implements HubCluster {
     }
   }
 
-  registerSession(sessionId: string, uid: number): void {
-    void this.db
-      .insertInto('socket_sessions')
-      .values({ session_id: sessionId, uid, instance: this.instance, created_at: nowIso() })
-      .onConflict((oc) => oc.column('session_id').doUpdateSet({ uid, instance: this.instance }))
-      .execute()
-      .catch((error) => this.log.warn({ err: error }, 'socket session not registered'));
-  }
-
-  unregisterSession(sessionId: string): void {
-    void this.db
-      .deleteFrom('socket_sessions')
-      .where('session_id', '=', sessionId)
-      .where('instance', '=', this.instance)
-      .execute()
-      .catch((error) => this.log.warn({ err: error }, 'socket session not removed'));
-  }
-
-  async hasRemoteSession(uid: number, sessionId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('socket_sessions')
-      .select('uid')
-      .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-    return row !== undefined && Number(row.uid) === uid;
-  }
-
   private receive(payload: string): void {
     let envelope: Envelope;
     try {
@@ -146,5 +161,51 @@ export class PgCluster implements HubCluster {
     } catch (error) {
       this.log.warn({ err: error }, 'cluster event dropped');
     }
+  }
+}
+
+/**
+ * The bus over Redis pub/sub (REDIS_URL): one connection publishes, in order; another subscribes. Messages have no
+ * size limit there, so events travel whole.
+ */
+export class RedisCluster extends SharedCluster {
+  private publisher: Redis;
+  private subscriber: Redis;
+  private closed = false;
+
+  constructor(redisUrl: string, db: Db, instance: string, deliver: (event: ClusterEvent) => void, log: FastifyBaseLogger) {
+    super(db, instance, deliver, log);
+    const options = { lazyConnect: true, maxRetriesPerRequest: 3 };
+    this.publisher = new Redis(redisUrl, options);
+    this.subscriber = new Redis(redisUrl, options);
+  }
+
+  async start(): Promise<void> {
+    for (const client of [this.publisher, this.subscriber]) {
+      client.on('error', (error: Error) => this.log.error({ err: error }, 'cluster connection failed'));
+    }
+    await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
+    this.subscriber.on('message', (channel: string, message: string) => {
+      if (channel !== CHANNEL) return;
+      try {
+        const { o, e } = JSON.parse(message) as { o: string; e: ClusterEvent };
+        if (o !== this.instance) this.deliver(e);
+      } catch (error) {
+        this.log.warn({ err: error }, 'cluster event dropped');
+      }
+    });
+    await this.subscriber.subscribe(CHANNEL);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([this.publisher.quit().catch(() => {}), this.subscriber.quit().catch(() => {})]);
+  }
+
+  publish(event: ClusterEvent): void {
+    if (this.closed) return;
+    this.publisher
+      .publish(CHANNEL, JSON.stringify({ o: this.instance, e: event }))
+      .catch((error: Error) => this.log.error({ err: error }, 'cluster event not published'));
   }
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db';
-import { nowIso } from '../db';
+import { isUniqueViolation, nowIso } from '../db';
 import type { UsersTable } from '../db/schema';
-import { conflict } from '../errors';
+import { AppError, conflict } from '../errors';
 import { hashPassword } from './passwords';
 
 export const ROLES = ['free', 'user', 'user_admin', 'dic_admin', 'admin', 'root'] as const;
@@ -43,7 +43,9 @@ export async function findOpenUser(db: Db, uid: number): Promise<UserRow | undef
 }
 
 export async function createUser(db: Db, input: { phone: string; password: string; name?: string; role?: Role }): Promise<UserRow> {
-  if (await findOpenUserByPhone(db, input.phone)) throw conflict('该手机号已注册 (phone number already registered)');
+  const taken = () => conflict('该手机号已注册 (phone number already registered)');
+  if (await findOpenUserByPhone(db, input.phone)) throw taken();
+  // Two registrations of one phone at once (or two processes creating the root): the second insert is refused.
   const row = await db
     .insertInto('users')
     .values({
@@ -58,7 +60,10 @@ export async function createUser(db: Db, input: { phone: string; password: strin
       closed_at: null,
     })
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error) ? taken() : error;
+    });
   return row;
 }
 
@@ -71,5 +76,11 @@ export async function ensureRootAdmin(db: Db, phone: string, password: string): 
     await db.updateTable('users').set({ role: 'root' }).where('uid', '=', existing.uid).execute();
     return { ...existing, role: 'root' };
   }
-  return createUser(db, { phone, password, name: '管理员', role: 'root' });
+  try {
+    return await createUser(db, { phone, password, name: '管理员', role: 'root' });
+  } catch (error) {
+    // another process starting on the same database created it first
+    if (error instanceof AppError && error.statusCode === 409) return null;
+    throw error;
+  }
 }

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
+import { freePort, startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
 import { migrate, openDatabase, type Db } from '../../server/db';
 import { docsDb } from '../../server/services/documents/jobs';
 import { addGrant, rightView } from '../../server/services/rights';
@@ -19,10 +21,43 @@ const longText = (sentences: number) =>
     '\n',
   );
 
+const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p)) ?? null;
+if (!REDIS_BIN) console.warn('Redis bus tests skipped: install the Debian package `redis-server`.');
+
+/** A throwaway Redis on a free port, nothing saved. */
+async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(REDIS_BIN!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // refused while the server starts: the loop below tries again
+  probe.on('error', () => {});
+  for (let i = 0; ; i++) {
+    try {
+      await probe.connect();
+      break;
+    } catch (error) {
+      if (i > 100) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await probe.quit();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
+}
+
 // Two real server processes on one PostgreSQL, as a site grows past one process: socket messages cross
-// processes, rate limits are shared, and a process killed mid-job loses nothing and charges nothing twice.
-describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => {
+// processes, rate limits are shared, and a process killed mid-job loses nothing and charges nothing twice. The
+// processes talk through PostgreSQL's LISTEN/NOTIFY, or through Redis pub/sub when REDIS_URL is set (the kill
+// tests, which do not depend on the bus, run once).
+describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => clusterSuite('postgres'));
+describe.skipIf(!PG_BIN || !REDIS_BIN)('two server processes on one PostgreSQL, with Redis', () => clusterSuite('redis'));
+
+function clusterSuite(bus: 'postgres' | 'redis') {
   const cluster = new Cluster();
+  let redis: { url: string; stop(): Promise<void> } | null = null;
   const dirs: string[] = [];
   let url: string;
   let db: Db;
@@ -37,6 +72,7 @@ describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => {
     dirs.push(dir);
     return {
       DATABASE_URL: url,
+      ...(redis ? { REDIS_URL: redis.url } : {}),
       DATA_DIR: dir,
       SPA_DIR: join(dir, 'no-spa'),
       CHECK_WORKERS: '1',
@@ -65,6 +101,7 @@ describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => {
 
   beforeAll(async () => {
     url = await cluster.start();
+    if (bus === 'redis') redis = await startRedis();
     ({ db } = openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'wb-cluster-db-')), databaseUrl: url }));
     await migrate(db, 'postgres');
     const user = await createUser(db, { phone: '13900000301', password: 'cluster123' });
@@ -83,6 +120,7 @@ describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await db?.destroy();
     cluster.stop();
+    await redis?.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
@@ -123,6 +161,18 @@ describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => {
     expect((await anonymous(b)).status).toBe(429);
     expect((await anonymous(a)).status).toBe(429);
   });
+
+  if (bus === 'redis') {
+    it('carries the events over Redis, both processes subscribed', async () => {
+      const client = new Redis(redis!.url);
+      const [, subscribers] = (await client.pubsub('NUMSUB', 'workbench_events')) as [string, number];
+      await client.quit();
+      expect(Number(subscribers)).toBe(2);
+    });
+  }
+
+  // the kill tests do not depend on the bus: they run once
+  if (bus === 'redis') return;
 
   it('refunds a text check whose process is killed mid-check, exactly once', async () => {
     const before = await balance(1);
@@ -182,4 +232,4 @@ describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => {
     if (victim === a) a = await startServer(serverEnv());
     else b = await startServer(serverEnv());
   }, 180_000);
-});
+}

@@ -77,7 +77,9 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
       const body = Array.from({ length: 200 }, (_, i) => `第${i}段。${TYPO.repeat(9)}`).join('\n');
       const ids = [await upload(first, admin, 'a.txt', Buffer.from(`甲${body}`)), await upload(first, admin, 'b.txt', Buffer.from(`乙${body}`))];
       const states = await Promise.all(ids.map(async (id) => (await call(first, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, admin)).json.result.status));
-      expect(states).toContain('queued');
+      // Not finished when the first server stops; whichever process of the database is left takes them up (the
+      // second server, or this file's other server, which claims queued jobs of the shared database too).
+      expect(states.every((s) => s === 'queued' || s === 'running')).toBe(true);
       await first.close();
       const second = await buildApp({ logger: false, dataDir, databaseUrl: url, config });
       try {

@@ -3,7 +3,9 @@ import { Writable } from 'node:stream';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../server/errors';
 import { listZip } from '../../server/services/documents/zip';
+import { createUser } from '../../server/services/users';
 import { loggerOptions, redactUrl } from '../../server/logging';
 import { ADMIN, call, CLIENT_HEADERS, form, login, startTestApp, type TestApp } from './helpers';
 
@@ -206,4 +208,21 @@ describe('secrets never reach the log', () => {
       await t.close();
     }
   }, 60_000);
+});
+
+describe('accounts created at the same moment', () => {
+  it('answers 409 to the second of two registrations of one phone, never 500', async () => {
+    const t = await startTestApp();
+    try {
+      const both = await Promise.allSettled(
+        [0, 1].map(() => createUser(t.app.db, { phone: '13900000401', password: 'same-moment-1' })),
+      );
+      expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = both.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(refused?.reason).toBeInstanceOf(AppError);
+      expect((refused?.reason as AppError).statusCode).toBe(409);
+    } finally {
+      await t.close();
+    }
+  });
 });
