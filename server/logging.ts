@@ -1,7 +1,16 @@
 import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters that carry credentials: the socket's bearer token, API keys, passwords, SMS codes. */
-const SECRET_PARAMS = new Set(['token', 'apikey', 'api_key', 'key', 'password', 'old_password', 'code', 'access_token']);
+const SECRET_PARAMS = new Set([
+  'token',
+  'apikey',
+  'api_key',
+  'key',
+  'password',
+  'old_password',
+  'code',
+  'access_token',
+]);
 
 /** A URL with the value of every credential-bearing query parameter replaced, for logs. */
 export function redactUrl(url: string): string {
@@ -67,6 +76,8 @@ export function loggerOptions(level: string, env: NodeJS.ProcessEnv = process.en
         remotePort: req.socket?.remotePort,
       }),
     },
-    ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }),
+    ...(pretty && {
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
+    }),
   };
 }

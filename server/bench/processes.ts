@@ -35,9 +35,15 @@ export interface ServerProcess {
  * Starts `server/server.ts` with the given environment and resolves once /health answers; `supervised` starts it
  * under scripts/supervise.mjs (as `npm start` does), whose log names the server's pid.
  */
-export async function startServer(env: Record<string, string>, timeoutMs = 60_000, supervised = false): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  supervised = false,
+): Promise<ServerProcess> {
   const port = await freePort();
-  const args = supervised ? [join(repoRoot, 'scripts/supervise.mjs')] : ['--import', 'tsx', join(repoRoot, 'server/server.ts')];
+  const args = supervised
+    ? [join(repoRoot, 'scripts/supervise.mjs')]
+    : ['--import', 'tsx', join(repoRoot, 'server/server.ts')];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, PORT: String(port) },

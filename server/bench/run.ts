@@ -105,7 +105,13 @@ async function check(submit: ServerProcess, socket: SocketClient, token: string,
 }
 
 /** `users` checkers back to back for `seconds`: user u's socket on sockets[u], its checks through submit(u). */
-async function load(seconds: number, users: number, tokens: string[], sockets: SocketClient[], submit: (u: number) => ServerProcess) {
+async function load(
+  seconds: number,
+  users: number,
+  tokens: string[],
+  sockets: SocketClient[],
+  submit: (u: number) => ServerProcess,
+) {
   const latencies: number[] = [];
   let errors = 0;
   let chars = 0;
@@ -255,12 +261,17 @@ async function processesOnPostgres(): Promise<void> {
   };
   try {
     const url = await cluster.start();
-    const tokens = await makeUsers(CLUSTER_USERS, { dataDir: mkdtempSync(join(tmpdir(), 'wb-bench-pg-')), databaseUrl: url });
+    const tokens = await makeUsers(CLUSTER_USERS, {
+      dataDir: mkdtempSync(join(tmpdir(), 'wb-bench-pg-')),
+      databaseUrl: url,
+    });
     const results: string[] = [];
     for (const count of [1, 2]) {
       // the same number of checker threads in all: the machine's cores, shared by the processes
       const workers = String(Math.max(1, Math.floor(Math.min(4, availableParallelism()) / count)));
-      const servers = await Promise.all(Array.from({ length: count }, () => startServer({ ...env(url), CHECK_WORKERS: workers })));
+      const servers = await Promise.all(
+        Array.from({ length: count }, () => startServer({ ...env(url), CHECK_WORKERS: workers })),
+      );
       try {
         const sockets = await openSockets(servers, tokens);
         // warm-up: each process's checker has its lexicons loaded

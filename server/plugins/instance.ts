@@ -20,7 +20,8 @@ export default fp(
     const { redisUrl, databaseUrl } = app.config;
     let cluster: SharedCluster | null = null;
     if (redisUrl) cluster = new RedisCluster(redisUrl, app.db, instance.id, deliver, app.log);
-    else if (app.dialect === 'postgres' && databaseUrl) cluster = new PgCluster(databaseUrl, app.db, instance.id, deliver, app.log);
+    else if (app.dialect === 'postgres' && databaseUrl)
+      cluster = new PgCluster(databaseUrl, app.db, instance.id, deliver, app.log);
     if (cluster) {
       await cluster.start();
       app.realtime.cluster = cluster;

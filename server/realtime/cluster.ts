@@ -66,7 +66,6 @@ export abstract class SharedCluster implements HubCluster {
       .executeTakeFirst();
     return row !== undefined && Number(row.uid) === uid;
   }
-
 }
 
 /**
@@ -83,7 +82,13 @@ export class PgCluster extends SharedCluster {
   private partial = new Map<string, string[]>();
   private closed = false;
 
-  constructor(databaseUrl: string, db: Db, instance: string, deliver: (event: ClusterEvent) => void, log: FastifyBaseLogger) {
+  constructor(
+    databaseUrl: string,
+    db: Db,
+    instance: string,
+    deliver: (event: ClusterEvent) => void,
+    log: FastifyBaseLogger,
+  ) {
     super(db, instance, deliver, log);
     this.listener = new pg.Client({ connectionString: databaseUrl });
     this.publisher = new pg.Client({ connectionString: databaseUrl });
@@ -173,7 +178,13 @@ export class RedisCluster extends SharedCluster {
   private subscriber: Redis;
   private closed = false;
 
-  constructor(redisUrl: string, db: Db, instance: string, deliver: (event: ClusterEvent) => void, log: FastifyBaseLogger) {
+  constructor(
+    redisUrl: string,
+    db: Db,
+    instance: string,
+    deliver: (event: ClusterEvent) => void,
+    log: FastifyBaseLogger,
+  ) {
     super(db, instance, deliver, log);
     const options = { lazyConnect: true, maxRetriesPerRequest: 3 };
     this.publisher = new Redis(redisUrl, options);

@@ -31,7 +31,13 @@ export async function releaseReservation(db: Db, checkId: string, reason: string
 export async function reserve(trx: Db, checkId: string, instance: string, consumption: Consumption): Promise<void> {
   await trx
     .insertInto('check_reservations')
-    .values({ check_id: checkId, uid: consumption.uid, instance, consumption: JSON.stringify(consumption), created_at: nowIso() })
+    .values({
+      check_id: checkId,
+      uid: consumption.uid,
+      instance,
+      consumption: JSON.stringify(consumption),
+      created_at: nowIso(),
+    })
     .execute();
 }
 
@@ -90,7 +96,11 @@ export class ServerInstance {
     try {
       const { db, realtime, log } = this.app;
       const now = nowIso();
-      const seen = await db.updateTable('server_instances').set({ seen_at: now }).where('id', '=', this.id).executeTakeFirst();
+      const seen = await db
+        .updateTable('server_instances')
+        .set({ seen_at: now })
+        .where('id', '=', this.id)
+        .executeTakeFirst();
       if (Number(seen.numUpdatedRows) === 0) {
         // Taken for dead while alive (the event loop starved past the stale limit): what this process held was
         // released, so its running checks were refunded; it carries on and announces its socket sessions again.
@@ -118,7 +128,11 @@ export class ServerInstance {
     await db.deleteFrom('server_instances').where('seen_at', '<', cutoff).where('id', '!=', this.id).execute();
     const alive = (await db.selectFrom('server_instances').select('id').execute()).map((r) => r.id);
 
-    const orphans = await db.selectFrom('check_reservations').select('check_id').where('instance', 'not in', alive).execute();
+    const orphans = await db
+      .selectFrom('check_reservations')
+      .select('check_id')
+      .where('instance', 'not in', alive)
+      .execute();
     let refunded = 0;
     for (const r of orphans) refunded += await releaseReservation(db, r.check_id, '校对中断退回');
     if (orphans.length) log.info({ checks: orphans.length, refunded }, 'interrupted checks refunded');

@@ -17,9 +17,10 @@ import { Cluster, PG_BIN } from './pg-cluster';
 const TYPO = '我们明天讨论这个问提，请大家准时参加。';
 /** Plenty of ordinary text: several seconds of checking for one checker worker. */
 const longText = (sentences: number) =>
-  Array.from({ length: sentences }, (_, i) => `第${i + 1}条：各部门要认真落实会议精神，按期完成各项工作任务。${i % 50 === 0 ? TYPO : ''}`).join(
-    '\n',
-  );
+  Array.from(
+    { length: sentences },
+    (_, i) => `第${i + 1}条：各部门要认真落实会议精神，按期完成各项工作任务。${i % 50 === 0 ? TYPO : ''}`,
+  ).join('\n');
 
 const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p)) ?? null;
 if (!REDIS_BIN) console.warn('Redis bus tests skipped: install the Debian package `redis-server`.');
@@ -53,7 +54,9 @@ async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
 // processes talk through PostgreSQL's LISTEN/NOTIFY, or through Redis pub/sub when REDIS_URL is set (the kill
 // tests, which do not depend on the bus, run once).
 describe.skipIf(!PG_BIN)('two server processes on one PostgreSQL', () => clusterSuite('postgres'));
-describe.skipIf(!PG_BIN || !REDIS_BIN)('two server processes on one PostgreSQL, with Redis', () => clusterSuite('redis'));
+describe.skipIf(!PG_BIN || !REDIS_BIN)('two server processes on one PostgreSQL, with Redis', () =>
+  clusterSuite('redis'),
+);
 
 function clusterSuite(bus: 'postgres' | 'redis') {
   const cluster = new Cluster();
@@ -192,7 +195,9 @@ function clusterSuite(bus: 'postgres' | 'redis') {
     });
     expect(await balance(1)).toBe(before);
     // what was taken and what was given back under the check's id add up to nothing
-    const net = await sql<{ total: string }>`SELECT COALESCE(SUM(num), 0) AS total FROM right_records WHERE ref = ${json.result.check_id}`.execute(db);
+    const net = await sql<{
+      total: string;
+    }>`SELECT COALESCE(SUM(num), 0) AS total FROM right_records WHERE ref = ${json.result.check_id}`.execute(db);
     expect(Number(net.rows[0].total)).toBe(0);
     b = await startServer(serverEnv());
   }, 120_000);

@@ -10,7 +10,10 @@ import { createUser } from '../../server/services/users';
 import { CLIENT_HEADERS } from './helpers';
 
 /** Several seconds of checking for one checker worker. */
-const longText = Array.from({ length: 4000 }, (_, i) => `第${i + 1}条：各部门要认真落实会议精神，按期完成各项工作任务。`).join('\n');
+const longText = Array.from(
+  { length: 4000 },
+  (_, i) => `第${i + 1}条：各部门要认真落实会议精神，按期完成各项工作任务。`,
+).join('\n');
 
 // The server as `npm start` runs it (under the supervisor, SQLite): killed with -9 in the middle of a charged
 // check, it comes back by itself, and the check's characters are back in the account.
@@ -36,7 +39,11 @@ describe('crash recovery', () => {
     await addGrant(db, user.uid, 32, 1_000_000, 'test:32');
     token = await issueToken(db, user.uid);
     await db.destroy();
-    server = await startServer({ DATA_DIR: dataDir, SPA_DIR: join(dataDir, 'no-spa'), CHECK_WORKERS: '1', CHECK_RATE_MAX: '0' }, 60_000, true);
+    server = await startServer(
+      { DATA_DIR: dataDir, SPA_DIR: join(dataDir, 'no-spa'), CHECK_WORKERS: '1', CHECK_RATE_MAX: '0' },
+      60_000,
+      true,
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -50,7 +57,12 @@ describe('crash recovery', () => {
     await socket.open();
     const res = await fetch(`${server.base}/misscut/v1/check_text`, {
       method: 'POST',
-      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': 'application/json', session: socket.sessionId },
+      headers: {
+        ...CLIENT_HEADERS,
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        session: socket.sessionId,
+      },
       body: JSON.stringify({ text: longText }),
     });
     const json = await res.json();
@@ -65,7 +77,13 @@ describe('crash recovery', () => {
     process.kill(pid!, 'SIGKILL');
     // the supervisor says so and starts the server again
     const end = Date.now() + 60_000;
-    while (server.serverPid() === pid || !(await fetch(`${server.base}/health`).then((r) => r.ok, () => false))) {
+    while (
+      server.serverPid() === pid ||
+      !(await fetch(`${server.base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > end) throw new Error(`the server did not come back:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 200));
     }

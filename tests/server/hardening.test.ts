@@ -50,7 +50,9 @@ describe('heavy work runs in the bounded worker pool', () => {
   let token: string;
   beforeAll(async () => {
     // A small heap makes the out-of-memory path reachable with a few MB of input.
-    t = await startTestApp({ config: { heavy: { workers: 1, queueMax: 1, timeoutMs: 60_000, heapMb: 96, outputMax: 50e6 } } });
+    t = await startTestApp({
+      config: { heavy: { workers: 1, queueMax: 1, timeoutMs: 60_000, heapMb: 96, outputMax: 50e6 } },
+    });
     token = await login(t.app, ADMIN.phone, ADMIN.password);
   }, 60_000);
   afterAll(async () => t.close());
@@ -97,7 +99,8 @@ describe('heavy work runs in the bounded worker pool', () => {
     const res = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, html: nested }, token);
     expect(res.status).toBe(400);
     expect(res.json.msg).toMatch(/嵌套过深/);
-    const after = (await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, token)).json.result;
+    const after = (await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, token)).json
+      .result;
     expect(after.text).toBe(doc.text);
   }, 60_000);
 
@@ -145,7 +148,9 @@ describe('heavy work time limit', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {
-    t = await startTestApp({ config: { heavy: { workers: 1, queueMax: 4, timeoutMs: 1000, heapMb: 512, outputMax: 50e6 } } });
+    t = await startTestApp({
+      config: { heavy: { workers: 1, queueMax: 4, timeoutMs: 1000, heapMb: 512, outputMax: 50e6 } },
+    });
     token = await login(t.app, ADMIN.phone, ADMIN.password);
   }, 60_000);
   afterAll(async () => t.close());
@@ -198,7 +203,11 @@ describe('secrets never reach the log', () => {
       const token = await login(t.app, ADMIN.phone, ADMIN.password);
       await t.app.inject({ method: 'GET', url: `/ws?token=${token}&endpoint=1`, headers: CLIENT_HEADERS });
       await t.app.inject({ method: 'POST', url: '/v2/check?apiKey=secret-api-key-value&text=x&language=zh-CN' });
-      await t.app.inject({ method: 'GET', url: '/user/info', headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` } });
+      await t.app.inject({
+        method: 'GET',
+        url: '/user/info',
+        headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+      });
       const log = lines.join('');
       expect(log).toContain('/ws?token=[REDACTED]');
       expect(log).not.toContain(token);

@@ -54,7 +54,10 @@ const TASKS_PER_WORKER = 200;
 const overMemory = () =>
   new AppError(413, '文档过大或结构过于复杂，处理时超出内存限制 (the document exhausted the worker memory limit)');
 const overTime = (ms: number) =>
-  new AppError(413, `文档过大或过于复杂，处理超过 ${Math.round(ms / 1000)} 秒 (the document took longer than the limit)`);
+  new AppError(
+    413,
+    `文档过大或过于复杂，处理超过 ${Math.round(ms / 1000)} 秒 (the document took longer than the limit)`,
+  );
 
 /**
  * The one bounded pool for heavy work: reading and writing documents, export, format check and compare run
@@ -91,7 +94,8 @@ export class HeavyPool {
   private submit<T>(name: HeavyTaskName, input: unknown, options: RunOptions, json: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new Error('heavy pool closed'));
     if (this.broken) return Promise.reject(this.broken);
-    if (!options.background && this.waiting() >= this.limits.queueMax) return Promise.reject(serviceBusy(this.retryAfter()));
+    if (!options.background && this.waiting() >= this.limits.queueMax)
+      return Promise.reject(serviceBusy(this.retryAfter()));
     return new Promise<T>((resolve, reject) => {
       const task: Task = { id: this.nextId++, name, input, json, options, reject, resolve: (v) => resolve(v as T) };
       if (options.signal) {
@@ -189,7 +193,11 @@ export class HeavyPool {
 
   private dispatch(): void {
     if (this.closed) return;
-    while (this.queue.length > 0 && this.slots.length < this.limits.workers && this.slots.every((s) => s.busy || !s.ready)) {
+    while (
+      this.queue.length > 0 &&
+      this.slots.length < this.limits.workers &&
+      this.slots.every((s) => s.busy || !s.ready)
+    ) {
       // every live worker is busy or starting: start another while under the size
       const starting = this.slots.filter((s) => !s.ready).length;
       if (starting >= this.queue.length) break;
@@ -210,7 +218,12 @@ export class HeavyPool {
         this.dispatch();
       }, limit);
       slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, name: task.name, input: task.input, json: task.json } satisfies HeavyRequest);
+      slot.worker.postMessage({
+        id: task.id,
+        name: task.name,
+        input: task.input,
+        json: task.json,
+      } satisfies HeavyRequest);
     }
     // Starting or busy workers keep the process alive while work is pending; idle ones do not.
     for (const slot of this.slots) {

@@ -99,17 +99,24 @@ export const heavyTasks = {
   },
 
   /** Paragraph alignment and character diff of two extracted documents, with their names (the contract's answer). */
-  async compare(
-    input: { a: string[]; b: string[]; names: [string, string] },
-  ): Promise<CompareResult & { original_name: string; revised_name: string }> {
+  async compare(input: {
+    a: string[];
+    b: string[];
+    names: [string, string];
+  }): Promise<CompareResult & { original_name: string; revised_name: string }> {
     return { original_name: input.names[0], revised_name: input.names[1], ...compareParagraphs(input.a, input.b) };
   },
 
   /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */
   async saveContent(input: SaveContentInput): Promise<{ html: string; text: string; fixes: Fix[] }> {
     if (input.html !== undefined) checkHtmlDepth(input.html);
-    const content = input.text !== undefined ? contentFromText(input.text, input.previousHtml) : contentFromHtml(input.html ?? '');
-    return { html: content.html, text: content.text, fixes: content.text.trim() ? validateFixes(content.text, input.fixes) : [] };
+    const content =
+      input.text !== undefined ? contentFromText(input.text, input.previousHtml) : contentFromHtml(input.html ?? '');
+    return {
+      html: content.html,
+      text: content.text,
+      fixes: content.text.trim() ? validateFixes(content.text, input.fixes) : [],
+    };
   },
 };
 
