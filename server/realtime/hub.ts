@@ -11,8 +11,10 @@ interface Session {
   tokenHash: string;
   socket: WebSocket | null;
   nextIndex: number;
-  /** Indexed messages not yet acknowledged, in index order (Map keeps insertion order). */
-  outbox: Map<number, ServerMessage>;
+  /** Indexed messages not yet acknowledged, serialised, in index order (Map keeps insertion order). */
+  outbox: Map<number, string>;
+  /** UTF-16 units the outbox holds */
+  outboxSize: number;
   idleTimer: NodeJS.Timeout | null;
 }
 
@@ -38,6 +40,10 @@ export interface HubOptions {
   sessionIdleMs?: number;
   /** Oldest unacknowledged messages are dropped beyond this many per session. */
   maxOutbox?: number;
+  /** ... or beyond this many UTF-16 units of JSON per session (a client that never acknowledges costs no more). */
+  maxOutboxChars?: number;
+  /** An account's sessions beyond this many: the oldest is dropped (each holds an outbox). */
+  maxSessionsPerUser?: number;
 }
 
 /**
@@ -49,12 +55,16 @@ export class RealtimeHub {
   private sessions = new Map<string, Session>();
   private readonly idleMs: number;
   private readonly maxOutbox: number;
+  private readonly maxOutboxChars: number;
+  private readonly maxSessionsPerUser: number;
   /** set when several processes share the database; null for a single process */
   cluster: HubCluster | null = null;
 
   constructor(options: HubOptions = {}) {
     this.idleMs = options.sessionIdleMs ?? 10 * 60 * 1000;
     this.maxOutbox = options.maxOutbox ?? 1000;
+    this.maxOutboxChars = options.maxOutboxChars ?? 8 * 1024 * 1024;
+    this.maxSessionsPerUser = options.maxSessionsPerUser ?? 30;
   }
 
   /**
@@ -66,7 +76,22 @@ export class RealtimeHub {
     if (session && session.uid !== auth.uid) session = undefined;
     if (!session) {
       const id = requestedId && !this.sessions.has(requestedId) && /^[\w.:-]{1,128}$/.test(requestedId) ? requestedId : randomUUID();
-      session = { id, uid: auth.uid, tokenHash: auth.tokenHash, socket: null, nextIndex: 1, outbox: new Map(), idleTimer: null };
+      const mine = [...this.sessions.values()].filter((s) => s.uid === auth.uid);
+      if (mine.length >= this.maxSessionsPerUser) {
+        // the oldest session without a socket goes first, else the oldest one
+        const oldest = mine.find((s) => !s.socket) ?? mine[0];
+        this.drop(oldest, SocketClose.Replaced);
+      }
+      session = {
+        id,
+        uid: auth.uid,
+        tokenHash: auth.tokenHash,
+        socket: null,
+        nextIndex: 1,
+        outbox: new Map(),
+        outboxSize: 0,
+        idleTimer: null,
+      };
       this.sessions.set(id, session);
       this.cluster?.registerSession(id, auth.uid);
     }
@@ -79,13 +104,17 @@ export class RealtimeHub {
     const current = session;
     socket.on('close', () => this.detach(current, socket));
     this.send(socket, { type: 3, cmd: 1, status: 200, data: { session_id: session.id } });
-    for (const message of session.outbox.values()) this.send(socket, message);
+    for (const message of session.outbox.values()) this.sendRaw(socket, message);
     return session.id;
   }
 
   /** Removes an acknowledged message from the session's outbox. */
   ack(sessionId: string, index: number): void {
-    this.sessions.get(sessionId)?.outbox.delete(index);
+    const session = this.sessions.get(sessionId);
+    const message = session?.outbox.get(index);
+    if (!session || message === undefined) return;
+    session.outbox.delete(index);
+    session.outboxSize -= message.length;
   }
 
   /** Queues an indexed message for one session and sends it now if the socket is open; returns the index or null. */
@@ -97,10 +126,15 @@ export class RealtimeHub {
       return null;
     }
     const index = session.nextIndex++;
-    const indexed = { ...message, index } as ServerMessage;
-    session.outbox.set(index, indexed);
-    if (session.outbox.size > this.maxOutbox) session.outbox.delete(session.outbox.keys().next().value as number);
-    if (session.socket) this.send(session.socket, indexed);
+    const json = JSON.stringify({ ...message, index });
+    session.outbox.set(index, json);
+    session.outboxSize += json.length;
+    while (session.outbox.size > this.maxOutbox || (session.outboxSize > this.maxOutboxChars && session.outbox.size > 1)) {
+      const oldest = session.outbox.keys().next().value as number;
+      session.outboxSize -= session.outbox.get(oldest)!.length;
+      session.outbox.delete(oldest);
+    }
+    if (session.socket) this.sendRaw(session.socket, json);
     return index;
   }
 
@@ -198,6 +232,10 @@ export class RealtimeHub {
   }
 
   private send(socket: WebSocket, message: ServerMessage): void {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    this.sendRaw(socket, JSON.stringify(message));
+  }
+
+  private sendRaw(socket: WebSocket, json: string): void {
+    if (socket.readyState === socket.OPEN) socket.send(json);
   }
 }

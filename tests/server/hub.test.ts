@@ -35,6 +35,34 @@ describe('realtime hub', () => {
     expect(again.frames.map((f) => f.index)).toEqual([undefined, 3, 4, 5]);
   });
 
+  it('bounds the outbox by size too, so a client that never acknowledges costs a fixed amount', () => {
+    const hub = new RealtimeHub({ maxOutboxChars: 2_500 });
+    const socket = new FakeSocket();
+    const id = attach(hub, socket, 1);
+    const big = {
+      type: 2 as const,
+      cmd: 1 as const,
+      status: 200 as const,
+      data: { id: 1, status: 'failed' as const, progress: 0, issue_count: 0, error: 'x'.repeat(900) },
+    };
+    for (let i = 0; i < 10; i++) hub.sendToSession(id, big);
+    expect(hub.pending(id)).toBe(2);
+    // acknowledging frees the room
+    hub.ack(id, 10);
+    expect(hub.pending(id)).toBe(1);
+  });
+
+  it('keeps at most maxSessionsPerUser sessions of one account, dropping the oldest', () => {
+    const hub = new RealtimeHub({ maxSessionsPerUser: 3 });
+    const sockets = Array.from({ length: 4 }, () => new FakeSocket());
+    const ids = sockets.map((s) => attach(hub, s, 7));
+    expect(hub.sessionIds(7)).toEqual(ids.slice(1));
+    expect(sockets[0].closedWith).not.toBeNull();
+    // another account is not affected
+    attach(hub, new FakeSocket(), 8);
+    expect(hub.sessionIds(7)).toHaveLength(3);
+  });
+
   it('forgets a session left without a socket for sessionIdleMs', async () => {
     const hub = new RealtimeHub({ sessionIdleMs: 50 });
     const socket = new FakeSocket();
