@@ -4,7 +4,7 @@ import type { Issue } from '../../../engine';
 export function issuesSize(issues: Issue[]): number {
   let bytes = 64;
   for (const i of issues) {
-    bytes += 160 + 2 * (i.original.length + i.message.length);
+    bytes += 200 + 2 * (i.original.length + i.message.length);
     for (const s of i.suggestions) bytes += 40 + 2 * s.length;
   }
   return bytes;
