@@ -3,6 +3,8 @@
  * 1. CSC development sets (../shared/bench/csc/*.tsv, read only, never shipped): strict sentence-level
  *    detection/correction P/R/F1, pycorrector-style P/R/F1, false alarms on clean sentences, speed.
  * 2. The project's own category sets (engine/bench/own/*.tsv), written by the team.
+ * 3. The native-writer set (engine/bench/native): errors fixed, on and off the typo list, false alarms on clean text
+ *    (BENCH_MISSES=1 lists what was not fixed).
  * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4),
  * BENCH_CEILING=1 (also the candidate ceiling: an untimed second pass, see ceiling()).
  */
@@ -127,6 +129,70 @@ function runOwn(name: string, lines: string[][], mode: 3 | 4): OwnRow {
   return { set: name, mode, n: lines.length, detP: flagged ? hits / flagged : NaN, detR: expected ? hits / expected : NaN, corr: corrN ? corrOk / corrN : NaN, fa: clean ? fa / clean : NaN };
 }
 
+interface NativeRow {
+  mode: number;
+  errors: number;
+  fixed: number;
+  listed: number;
+  listedFixed: number;
+  clean: number;
+  alarms: number;
+  byKind: Map<string, [number, number]>;
+  misses: string[];
+}
+
+/** Applies the first suggestion of every finding (from the end, skipping overlaps): the text an editor accepting all gets. */
+function applyAll(src: string, issues: Issue[]): string {
+  let out = src;
+  let limit = Infinity;
+  for (const i of [...issues].sort((a, b) => b.start - a.start || b.end - a.end)) {
+    if (!i.suggestions.length || i.end > limit) continue;
+    out = out.slice(0, i.start) + i.suggestions[0] + out.slice(i.end);
+    limit = i.start;
+  }
+  return out;
+}
+
+/** Whether an error sentence's fix is one of the list's (a listed wrong form in the source, its right form there in the target). */
+function onList(src: string, tgt: string, typos: Array<[string, string]>): boolean {
+  for (const [wrong, right] of typos) {
+    for (let at = src.indexOf(wrong); at >= 0; at = src.indexOf(wrong, at + 1)) {
+      const fixed = src.slice(0, at) + right + src.slice(at + wrong.length);
+      if (fixed === tgt || tgt.includes(right) && !tgt.includes(wrong)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The native-writer set (engine/bench/native): a sentence counts as fixed when accepting every finding's first
+ * suggestion gives exactly the target; a clean sentence with any finding is a false alarm. Errors whose wrong form
+ * is in typos.tsv are reported apart from the rest.
+ */
+function runNative(errors: string[][], clean: string[][], typos: Array<[string, string]>, mode: 3 | 4): NativeRow {
+  const row: NativeRow = { mode, errors: 0, fixed: 0, listed: 0, listedFixed: 0, clean: 0, alarms: 0, byKind: new Map(), misses: [] };
+  for (const [kind, src, tgt] of errors) {
+    const out = applyAll(src, check(src, { mode }));
+    const ok = out === tgt;
+    row.errors++;
+    if (ok) row.fixed++;
+    else row.misses.push(`${kind}\t${src}\t${out === src ? '(nothing)' : out}`);
+    if (onList(src, tgt, typos)) {
+      row.listed++;
+      if (ok) row.listedFixed++;
+    }
+    for (const k of kind.split('+')) {
+      const [n, f] = row.byKind.get(k) ?? [0, 0];
+      row.byKind.set(k, [n + 1, f + (ok ? 1 : 0)]);
+    }
+  }
+  for (const [, src] of clean) {
+    row.clean++;
+    if (check(src, { mode }).length) row.alarms++;
+  }
+  return row;
+}
+
 const OWN_LEADERS = [
   { name: '王建国', titles: ['市长'] },
   { name: '李红梅', titles: ['市委书记'] },
@@ -175,6 +241,27 @@ function main() {
     console.log('\nOwn category sets (engine/bench/own; detection = the expected category is reported; corr = applying its suggestions gives the target)');
     console.log('set                 mode     n  det-P  det-R  corr   |  FA');
     for (const r of own) console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`);
+  }
+  const nativeDir = path.join(here, 'native');
+  if (existsSync(path.join(nativeDir, 'errors.tsv'))) {
+    const rows = (file: string) =>
+      readFileSync(path.join(nativeDir, file), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+    const typos = readFileSync(path.join(here, '..', 'lexicon', 'typos.tsv'), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split('\t') as [string, string]);
+    console.log('\nNative-writer set (engine/bench/native; fixed = accepting every finding gives the target; FA = clean sentences with any finding)');
+    console.log('mode  errors  fixed  | on list (n)  fixed | not on list (n)  fixed |  clean  FA     | by kind (fixed)');
+    for (const mode of MODES) {
+      const r = runNative(rows('errors.tsv'), rows('clean.tsv'), typos, mode);
+      const rate = (a: number, b: number) => fmt(b ? a / b : NaN);
+      const kinds = [...r.byKind].map(([k, [n, f]]) => `${k} ${rate(f, n)}`).join(', ');
+      console.log(
+        `${String(mode).padStart(4)}  ${String(r.errors).padStart(6)}  ${rate(r.fixed, r.errors)}  | ${String(r.listed).padStart(11)}  ${rate(r.listedFixed, r.listed)} | ` +
+          `${String(r.errors - r.listed).padStart(15)}  ${rate(r.fixed - r.listedFixed, r.errors - r.listed)} | ${String(r.clean).padStart(6)}  ${rate(r.alarms, r.clean)} | ${kinds}`,
+      );
+      if (process.env.BENCH_MISSES === '1') for (const m of r.misses) console.log(`  miss ${m}`);
+    }
   }
   console.log('(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this process, which is the fair figure on a busy machine)');
   console.log(`\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`);
