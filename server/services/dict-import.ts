@@ -1,10 +1,11 @@
 import { extname } from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { AppError, badRequest } from '../errors';
 import { dictDb } from './dictionary';
-import { isZip, listZip } from './documents/zip';
+import { isZip, unzip } from './documents/zip';
 
 /**
  * Import and export of the personal dictionary (spec /dict/v1/*, `down_words_failed_to_upload`).
@@ -125,17 +126,21 @@ function parseTxt(text: string): Array<{ line: number; cells: string[] }> {
 async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: string[] }>> {
   const disguised = () => badRequest('文件不是有效的 .xlsx 表格（已损坏或内容与扩展名不符）(not a valid .xlsx workbook)');
   if (!isZip(data)) throw disguised();
+  let parts: Map<string, Buffer>;
   try {
-    // Central directory only: refuses zip bombs before anything is inflated.
-    const names = listZip(data, { maxEntries: 1000, maxTotalBytes: 60 * 1024 * 1024, maxRatio: 200 }).map((e) => e.name);
-    if (!names.includes('xl/workbook.xml')) throw disguised();
+    // The central directory is checked before anything is inflated, and each entry is inflated only up to its
+    // declared size: a bomb, or a header that lies about its size, never reaches exceljs's own unzipping.
+    parts = unzip(data, { maxEntries: 1000, maxTotalBytes: 60 * 1024 * 1024, maxRatio: 200 });
   } catch (error) {
     if (error instanceof AppError && error.statusCode === 413) throw new AppError(413, '表格解压后过大 (the workbook inflates beyond 60 MB)');
     throw disguised();
   }
+  if (!parts.has('xl/workbook.xml')) throw disguised();
+  const verified = new JSZip();
+  for (const [name, body] of parts) verified.file(name, body, { binary: true });
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(data as unknown as ArrayBuffer);
+    await workbook.xlsx.load(await verified.generateAsync({ type: 'arraybuffer', compression: 'STORE' }));
   } catch {
     throw disguised();
   }

@@ -7,7 +7,7 @@ import { AppError } from '../../server/errors';
 import { listZip } from '../../server/services/documents/zip';
 import { createUser } from '../../server/services/users';
 import { loggerOptions, redactUrl } from '../../server/logging';
-import { ADMIN, call, CLIENT_HEADERS, form, login, startTestApp, type TestApp } from './helpers';
+import { ADMIN, bombZip, call, CLIENT_HEADERS, form, login, startTestApp, type TestApp } from './helpers';
 
 /** A .docx of `paragraphs` paragraphs of ordinary Chinese text (about 60 characters each). */
 async function bigDocx(paragraphs: number, varied = false): Promise<Buffer> {
@@ -179,6 +179,31 @@ describe('archive limits', () => {
     const entries = listZip(await bigDocx(200));
     expect(entries.some((e) => e.name === 'word/document.xml')).toBe(true);
   });
+});
+
+describe('dictionary imports', () => {
+  it('refuses a workbook whose zip lies about its sizes before exceljs inflates it, off the event loop', async () => {
+    const t = await startTestApp();
+    try {
+      const token = await login(t.app, ADMIN.phone, ADMIN.password);
+      // 50 MB of zeros declared as 1 kB, under the name exceljs reads first
+      const bomb = bombZip(50 * 1024 * 1024, 1024, 'xl/workbook.xml');
+      let sawBusy = false;
+      const probe = setInterval(() => {
+        if (t.app.heavy.stats().busy > 0) sawBusy = true;
+      }, 2);
+      const res = await postFile(t, token, '/dict/v1/upload_words', 'words.xlsx', bomb);
+      clearInterval(probe);
+      expect(res.statusCode).toBe(413);
+      expect(res.json().msg).toMatch(/解压后过大/);
+      expect(sawBusy).toBe(true);
+      // an ordinary text import still works
+      const ok = await postFile(t, token, '/dict/v1/upload_words', 'words.txt', Buffer.from('校对,1\n'));
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });
 
 describe('secrets never reach the log', () => {

@@ -95,9 +95,9 @@ export function multipart(field: string, filename: string, type: string, data: B
   return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A zip whose single entry inflates to `size` bytes of zeros; optionally lying about that size in its headers. */
-export function bombZip(size: number, declared = size): Buffer {
-  const name = Buffer.from('word/document.xml');
+/** A zip whose single entry (`entry`) inflates to `size` bytes of zeros; optionally lying about that size in its headers. */
+export function bombZip(size: number, declared = size, entry = 'word/document.xml'): Buffer {
+  const name = Buffer.from(entry);
   const raw = deflateRawSync(Buffer.alloc(size));
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);

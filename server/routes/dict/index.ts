@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { cleanEntry, containsPattern, dictDb, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
-import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseType, readImportFile, template, toCsv, toXlsx } from '../../services/dict-import';
+import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseType, template, toCsv } from '../../services/dict-import';
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
 import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
@@ -117,7 +117,7 @@ export const dictOperations: Record<string, Operation> = {
     const file = { ...part, filename: sanitizeFilename(part.filename, '词库') };
     const defaultType = body.type !== undefined && body.type !== '' ? parseType(body.type) : undefined;
     if (body.type && defaultType === undefined) throw badRequest('类型无效 (type must be 1, 4, 5 or 9)');
-    const rows = await readImportFile(file);
+    const rows = await request.server.heavy.run('importFile', { filename: file.filename, data: file.data });
     const result = await importWords(request.server.db, uid, file.filename, rows, defaultType);
     const msg = result.failed ? `导入 ${result.added} 条，失败 ${result.failed} 条` : `导入 ${result.added} 条`;
     return envelope({ total: result.total, added: result.added, failed: result.failed, failures: result.failures.slice(0, 20).map((f) => ({ line: f.line, word: f.word, reason: f.reason })) }, msg);
@@ -135,7 +135,8 @@ export const dictOperations: Record<string, Operation> = {
     const { uid } = await caller(request);
     const format = ((request.query as { format?: 'xlsx' | 'csv' }).format ?? 'xlsx') as 'xlsx' | 'csv';
     const rows = await exportRows(request.server.db, uid);
-    const data = format === 'csv' ? toCsv(rows) : await toXlsx([{ name: '个人词库', rows, widths: [20, 8, 20] }]);
+    const sheets = [{ name: '个人词库', rows, widths: [20, 8, 20] }];
+    const data = format === 'csv' ? toCsv(rows) : Buffer.from(await request.server.heavy.run('xlsx', { sheets }));
     const name = `个人词库-${stamp()}.${format}`;
     // Kept in the download center too (re-download for 7 days).
     const saved = await recordDownload(request.server.db, request.server.config.dataDir, uid, { name, mime: EXPORT_MIME[format], data });

@@ -1,5 +1,6 @@
 import { AppError, badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
+import { readImportFile, toXlsx, type RawRow } from '../dict-import';
 import { compareParagraphs, type CompareResult } from '../diff/compare';
 import { contentFromHtml, contentFromText, validateFixes, type Fix } from '../documents/content';
 import { buildTrackedDocx, htmlToDocx, type TrackedOptions, type TrackedParagraph } from '../documents/docx-export';
@@ -56,6 +57,16 @@ export interface SaveContentInput {
 }
 
 export const heavyTasks = {
+  /** The rows of a dictionary import (.txt, .csv, .xlsx through exceljs). */
+  async importFile(input: FileInput): Promise<RawRow[]> {
+    return readImportFile(asFile(input));
+  },
+
+  /** An .xlsx written with exceljs (dictionary exports). */
+  async xlsx(input: { sheets: Parameters<typeof toXlsx>[0] }): Promise<Uint8Array> {
+    return toXlsx(input.sheets);
+  },
+
   /** An uploaded document's content for a document job (mammoth, LibreOffice for .doc/.wps). */
   async read(input: FileInput & { kind: UploadKind }): Promise<{ html: string; text: string }> {
     const content = await readDocument(asFile(input), input.kind);
