@@ -5,7 +5,7 @@ import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
 import { AppError, badRequest, conflict, envelope, notFound } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
-import { htmlBlocks, normalizeText, openIssues, trackedParagraphs, type Fix, type Ignored } from '../../services/documents/content';
+import { normalizeText, openIssues, type Fix, type Ignored } from '../../services/documents/content';
 import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
@@ -275,9 +275,12 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
       .select('name')
       .where('uid', '=', Number(row.uid))
       .executeTakeFirst();
-    const paragraphs = trackedParagraphs(htmlBlocks(row.html), fixesOf(row), openIssues(issuesOf(row), ignoredOf(row)));
+    // the stored JSON goes to the worker as it is: parsing it and the HTML is part of the heavy work
     const out = await request.server.heavy.run('tracked', {
-      paragraphs,
+      html: row.html,
+      fixes: row.fixes,
+      issues: row.issues,
+      ignored: row.ignored,
       options: { title, author: user?.name || '校对', date: new Date() },
     });
     buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);

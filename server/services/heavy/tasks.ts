@@ -2,8 +2,18 @@ import { AppError, badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { readImportFile, toXlsx, type RawRow } from '../dict-import';
 import { compareParagraphs, type CompareResult } from '../diff/compare';
-import { contentFromHtml, contentFromText, validateFixes, type Fix } from '../documents/content';
-import { buildTrackedDocx, htmlToDocx, type TrackedOptions, type TrackedParagraph } from '../documents/docx-export';
+import {
+  contentFromHtml,
+  contentFromText,
+  htmlBlocks,
+  openIssues,
+  trackedParagraphs,
+  validateFixes,
+  type Fix,
+  type Ignored,
+  type StoredIssue,
+} from '../documents/content';
+import { buildTrackedDocx, htmlToDocx, type TrackedOptions } from '../documents/docx-export';
 import { extractParagraphs, type ExtractedDocument } from '../documents/extract';
 import { detectKind, documentToHtml, openDocx, type DocKind, type HtmlResult } from '../documents/load';
 import { readDocument, type UploadKind } from '../documents/read';
@@ -84,9 +94,21 @@ export const heavyTasks = {
     return htmlToDocx(input.html, input.title);
   },
 
-  /** The tracked-changes export. */
-  async tracked(input: { paragraphs: TrackedParagraph[]; options: TrackedOptions }): Promise<Uint8Array> {
-    return buildTrackedDocx(input.paragraphs, input.options);
+  /**
+   * The tracked-changes export of a stored document: its HTML, and its fixes, findings and ignored findings as
+   * stored (JSON or null).
+   */
+  async tracked(input: {
+    html: string;
+    fixes: string | null;
+    issues: string | null;
+    ignored: string | null;
+    options: TrackedOptions;
+  }): Promise<Uint8Array> {
+    const parse = <T>(json: string | null): T[] => (json ? (JSON.parse(json) as T[]) : []);
+    const open = openIssues(parse<StoredIssue>(input.issues), parse<Ignored>(input.ignored));
+    const paragraphs = trackedParagraphs(htmlBlocks(input.html), parse<Fix>(input.fixes), open);
+    return buildTrackedDocx(paragraphs, input.options);
   },
 
   /** GB/T 9704 format check of a .docx against a template. */
