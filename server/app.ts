@@ -54,6 +54,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     // JSON with __proto__ keys is stripped rather than trusted.
     onProtoPoisoning: 'remove',

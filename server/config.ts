@@ -25,6 +25,8 @@ export interface ServerConfig {
   bodyLimit: number;
   /** Largest file part of a multipart upload, in bytes. */
   uploadLimit: number;
+  /** A request whose headers and body have not arrived by then is dropped (408): no connection held by a trickle. */
+  requestTimeoutMs: number;
   logLevel: string;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits are per address). */
   trustProxy: boolean;
@@ -79,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Documents are uploaded as multipart; JSON bodies (check_text) stay well under 10 MB.
     bodyLimit: integer(env.BODY_LIMIT, 10 * 1024 * 1024, 'BODY_LIMIT'),
     uploadLimit: integer(env.UPLOAD_LIMIT, 100 * 1024 * 1024, 'UPLOAD_LIMIT'),
+    // long enough for the largest upload on a slow line, short enough that trickling bodies cannot pile up
+    requestTimeoutMs: Math.max(1000, integer(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS')),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     spaDir: resolve(env.SPA_DIR || 'dist/workbench'),

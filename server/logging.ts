@@ -1,15 +1,33 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** Query parameters that carry credentials: the socket's bearer token, API keys, passwords, SMS codes. */
+/**
+ * Query parameters that carry credentials: the socket's bearer token, API keys, passwords, SMS codes, share ids.
+ * No route reads most of them from the query, but a misbehaving client may put them there: they are never logged.
+ */
 const SECRET_PARAMS = new Set([
   'token',
+  'access_token',
   'apikey',
   'api_key',
+  'api-key',
+  'x-api-key',
   'key',
+  'secret',
+  'auth',
+  'authorization',
+  'bearer',
   'password',
   'old_password',
+  'new_password',
+  'newpassword',
+  'pwd',
+  'passwd',
   'code',
-  'access_token',
+  'old_code',
+  'sms_code',
+  'verify_code',
+  // a share id is a read key to a document
+  'share_id',
 ]);
 
 /** A URL with the value of every credential-bearing query parameter replaced, for logs. */

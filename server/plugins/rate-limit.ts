@@ -28,7 +28,12 @@ export default fp(
     const limiter = (check: ReturnType<typeof app.createRateLimit>, message?: (retryAfter: number) => string): Limiter => async (request, who) => {
       if (who !== undefined) subjects.set(request, who);
       const result = await check(request);
-      if (!result.isAllowed && result.isExceeded) throw tooManyRequests(message?.(result.ttlInSeconds));
+      if (!result.isAllowed && result.isExceeded) {
+        const error = tooManyRequests(message?.(result.ttlInSeconds));
+        // the client may wait exactly as long as the limit says
+        error.headers['retry-after'] = String(Math.max(1, result.ttlInSeconds));
+        throw error;
+      }
     };
     const { checkMax, anonymousMax, windowMs } = app.config.checkRateLimit;
     const per = `${Math.round(windowMs / 1000)} 秒`;

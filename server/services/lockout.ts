@@ -48,8 +48,8 @@ export async function lockedFor(db: Db, subject: string, now = Date.now()): Prom
   return row?.locked_until ? Math.max(0, Date.parse(row.locked_until) - now) : 0;
 }
 
-/** Counts a failure; returns the lock it started in ms, or 0. One statement, so concurrent guesses all count. */
-export async function recordFailure(db: Db, subject: string, now = Date.now()): Promise<number> {
+/** Counts an attempt (a failure until it proves right); returns the count in the window. One statement. */
+async function countAttempt(db: Db, subject: string, now: number): Promise<number> {
   const at = new Date(now).toISOString();
   const windowStart = new Date(now - FAILURE_WINDOW_MS).toISOString();
   const windowGone = sql<boolean>`auth_failures.window_started_at <= ${windowStart}`;
@@ -66,13 +66,22 @@ export async function recordFailure(db: Db, subject: string, now = Date.now()): 
     .executeTakeFirstOrThrow();
   // Rows of subjects nobody tries again (typically unknown phones) would pile up: sweep now and then.
   if (Math.random() < 0.02) await sweep(db, now);
-  if (Number(row.failures) < FAILURE_MAX) return 0;
-  // The lock also starts a new window, so once it ends the subject has FAILURE_MAX tries again.
+  return Number(row.failures);
+}
+
+/** Locks the subject for LOCK_MS; the lock also starts a new window, so once it ends there are FAILURE_MAX tries. */
+async function lock(db: Db, subject: string, now: number): Promise<void> {
   await failuresDb(db)
     .updateTable('auth_failures')
-    .set({ failures: 0, window_started_at: at, locked_until: new Date(now + LOCK_MS).toISOString() })
+    .set({ failures: 0, window_started_at: new Date(now).toISOString(), locked_until: new Date(now + LOCK_MS).toISOString() })
     .where('subject', '=', subject)
     .execute();
+}
+
+/** Counts a failure; returns the lock it started in ms, or 0. */
+export async function recordFailure(db: Db, subject: string, now = Date.now()): Promise<number> {
+  if ((await countAttempt(db, subject, now)) < FAILURE_MAX) return 0;
+  await lock(db, subject, now);
   return LOCK_MS;
 }
 
@@ -102,10 +111,15 @@ export async function verifyWithLockout(
   hash: string,
   lockedMessage: (minutes: number) => string,
 ): Promise<boolean> {
-  const wait = await lockedFor(db, subject);
+  const now = Date.now();
+  const wait = await lockedFor(db, subject, now);
   if (wait > 0) throw tooManyRequests(lockedMessage(minutesOf(wait)));
+  // Counted before the password is checked: guesses sent in parallel each take a place in the window, and those
+  // past FAILURE_MAX are refused unchecked (counted after, forty parallel guesses were all checked).
+  const attempt = await countAttempt(db, subject, now);
+  if (attempt > FAILURE_MAX) throw tooManyRequests(lockedMessage(minutesOf(LOCK_MS)));
   const ok = await verifyPassword(password, hash);
   if (ok) await clearFailures(db, subject);
-  else await recordFailure(db, subject);
+  else if (attempt >= FAILURE_MAX) await lock(db, subject, now);
   return ok;
 }
