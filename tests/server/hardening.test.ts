@@ -4,7 +4,9 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../server/errors';
+import { wordCount } from '../../server/services/documents/load';
 import { listZip } from '../../server/services/documents/zip';
+import { countChars } from '../../server/services/rights';
 import { createUser } from '../../server/services/users';
 import { loggerOptions, redactUrl } from '../../server/logging';
 import { ADMIN, bombZip, call, CLIENT_HEADERS, form, login, startTestApp, type TestApp } from './helpers';
@@ -285,5 +287,16 @@ describe('accounts created at the same moment', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('counting characters and words in one pass', () => {
+  it('counts as the regular expressions did: non-space code points, and CJK characters plus Latin/digit runs', () => {
+    expect(countChars('中文 English\t123\u3000混合\n')).toBe(14);
+    expect(countChars('𠀀𠀁 x')).toBe(3);
+    expect(countChars('\u00a0\ufeff\u2028')).toBe(0);
+    expect(wordCount('中文 English 123 混合')).toBe(6);
+    expect(wordCount('abc中def')).toBe(3);
+    expect(wordCount('ＡＢＣ test42，我们')).toBe(3);
   });
 });
