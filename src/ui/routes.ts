@@ -33,7 +33,10 @@ export interface WorkbenchRoute {
   keepAlive?: boolean;
   /** Listed in the side bar. */
   inNav: boolean;
-  /** The screen does its real job in this build; otherwise it shows an honest "not available yet". */
+  /**
+   * The screen does its real job in this build. Otherwise it is not in the side bar, and reached by its address it
+   * shows an honest "not available yet".
+   */
   ready: boolean;
 }
 
@@ -78,4 +81,5 @@ export function findRoute(path: string): WorkbenchRoute | undefined {
 }
 
 export const KEEP_ALIVE_ROUTES = ROUTES.filter((r) => r.keepAlive);
-export const NAV_ROUTES = ROUTES.filter((r) => r.inNav);
+/** The side bar lists only screens that do their real job: nothing unfinished is on show. */
+export const NAV_ROUTES = ROUTES.filter((r) => r.inNav && r.ready);

@@ -16,6 +16,16 @@ describe('main layout and routes (spec §2)', () => {
     expect(await screen.findByTestId('home-screen')).toBeTruthy();
   });
 
+  it('lists only the screens that work: nothing unfinished in the side bar', async () => {
+    renderApp({ path: '/' });
+    const nav = await screen.findByTestId('side-bar');
+    const labels = within(nav)
+      .getAllByRole('link')
+      .map((a) => a.textContent);
+    expect(labels).toEqual(['文本校对', '我的文档', '格式检查', '文档对比', '我的词库', '下载中心', '我的权益', '升级会员', '个人中心']);
+    expect(nav.textContent).not.toMatch(/即将开放|AI 写作|PDF 校对|图片校对|音视频校对|我的团队/);
+  });
+
   it.each(['/editor', '/pdfdetail', '/teamApply', '/apiApply', '/share', '/sms_invite'])(
     'hides the side bar on %s',
     async (path) => {

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Box, Flex, Stack, Text } from '@chakra-ui/react';
+import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { SpellCheck } from 'lucide-react';
 import { Link } from 'wouter';
 import { NAV_ROUTES, type WorkbenchRoute } from '../routes';
@@ -58,11 +58,6 @@ export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
                   <Text as="span" flex="1" display={{ base: 'none', lg: 'inline' }} lineClamp={1}>
                     {label}
                   </Text>
-                  {route.ready ? null : (
-                    <Badge size="xs" variant="subtle" colorPalette="gray" display={{ base: 'none', lg: 'inline-flex' }}>
-                      <Trans>即将开放</Trans>
-                    </Badge>
-                  )}
                 </Flex>
               </Link>
             </li>
