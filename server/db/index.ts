@@ -46,8 +46,10 @@ export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
 
 /** Whether a failed statement broke a unique constraint (PostgreSQL 23505, SQLite's CONSTRAINT_UNIQUE/PRIMARYKEY). */
 export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = e?.code;
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
+  return typeof e?.message === 'string' && /UNIQUE constraint/i.test(e.message);
 }
 
 export const nowIso = (): string => new Date().toISOString();

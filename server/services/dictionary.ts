@@ -47,10 +47,7 @@ export const containsPattern = (keyword: string) => `%${keyword.replace(/[\\%_]/
 
 export const DUPLICATE_WORD = '该词已在词库中 (word already in the dictionary with this type)';
 
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505' || /UNIQUE constraint/i.test(e?.message ?? '');
-}
+export { isUniqueViolation } from '../db';
 
 export interface UserDictionary extends CustomDictionaries {
   /** Changes whenever an entry changes (part of the result cache key). */

@@ -79,7 +79,7 @@ export class ServerInstance {
     this.timer.unref();
   }
 
-  /** Graceful stop: the heartbeat row goes; what this process still holds is released by `stop`'s caller first. */
+  /** Graceful stop: this process's checks are refunded, its document jobs released, its heartbeat row removed. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

@@ -1,9 +1,9 @@
 /** A throwaway PostgreSQL cluster for the storage tests (Debian's initdb/pg_ctl; CI installs `postgresql`). */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../server/bench/processes';
 
 /** Debian's `postgresql` package puts its binaries here; CI installs it. */
 function findPgBin(): string | null {
@@ -19,16 +19,6 @@ function findPgBin(): string | null {
 export const PG_BIN = findPgBin();
 if (!PG_BIN) console.warn('PostgreSQL tests skipped: install the Debian package `postgresql` (initdb/pg_ctl under /usr/lib/postgresql/*/bin).');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A throwaway cluster in a temp dir (PostgreSQL refuses to run as root, so root runs it as `postgres`). */
 export class Cluster {

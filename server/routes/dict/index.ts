@@ -6,13 +6,8 @@ import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseT
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
 import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
-import { bodyOf, caller, type Operation, type UploadedFile } from '../types';
+import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
-/** RFC 5987 attachment header so Chinese file names survive. */
-function attachment(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 

@@ -111,7 +111,7 @@ export class HeavyPool {
     });
   }
 
-  /** What the pool is doing (for /health and the benchmarks). */
+  /** What the pool is doing (tests and diagnostics). */
   stats(): { workers: number; busy: number; queued: number } {
     return { workers: this.slots.length, busy: this.slots.filter((s) => s.busy).length, queued: this.queue.length };
   }
