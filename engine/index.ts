@@ -19,6 +19,7 @@ import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
 import { WordMatcher, foldForMatch } from './rules/matcher';
 import { checkUsage } from './rules/usage';
+import { NonWordChecker, NONWORD3, NONWORD4, type NonWordFinding } from './nonword';
 import { protectedMask, linkMask } from './protect';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
@@ -34,6 +35,7 @@ interface Engine {
   shape: ShapeTable;
   dict: JiebaDict;
   speller: Speller;
+  nonword: NonWordChecker;
   wording: WordingChecker;
   address: AddressChecker;
   sensitive: WordMatcher<string>;
@@ -84,6 +86,7 @@ export function loadEngine(): { loadMs: number } {
       if (!P.model) { P.model = lm2 ? w[k] : w[`${k}-stage1`]; P.prefilter = lm2 ? w[`${k}-stage1`] : undefined; }
     }
   }
+  const nonword = new NonWordChecker(lm, lm2, dict, speller, py);
   const wording = new WordingChecker(lm, dict);
   const address = new AddressChecker();
   // list words are found however they are typed or disguised (see foldForMatch); typos.tsv stays exact
@@ -101,7 +104,7 @@ export function loadEngine(): { loadMs: number } {
   }
   const namePrefixes = new Set<string>();
   for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) namePrefixes.add(w.slice(0, 2));
-  engine = { lm, lm2, py, shape, dict, speller, wording, address, sensitive, typos, namePrefixes, loadMs: 0 };
+  engine = { lm, lm2, py, shape, dict, speller, nonword, wording, address, sensitive, typos, namePrefixes, loadMs: 0 };
   engine.loadMs = Math.round(performance.now() - t0);
   return { loadMs: engine.loadMs };
 }
@@ -206,8 +209,24 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 
   const spellBlocked = new Uint8Array(blocked);
   for (const i of issues) spellBlocked.fill(1, i.start, i.end);
+  // non-words leave alone the names the dictionary knows well (its rarest entries include misspellings: 家谕户晓)
+  const nonwordBlocked = new Uint8Array(spellBlocked);
+  markNames(e, work, nonwordBlocked, 5);
   // likely proper names (jieba person/place/organisation names of 3+ characters) are not corrected
   markNames(e, work, spellBlocked);
+
+  // non-words: a form no lexicon knows, one edit from a word, is evidence of its own; they join the findings after
+  // the speller's, which keep their place where both correct the same characters (the speller weighs more evidence)
+  const nonwordIssues: Issue[] = [];
+  if (bits & (Bits.spelling | Bits.wording)) {
+    for (const f of e.nonword.check(work, nonwordBlocked, mode === 4 ? NONWORD4 : NONWORD3)) {
+      // a two-character form that recurs is rather a name or a term of the text (see repeatFixes)
+      if (f.kind === 'sub' && f.written.length === 2 && work.indexOf(f.written) !== work.lastIndexOf(f.written)) continue;
+      const issue = nonwordIssue(e, f);
+      if (!(bits & (issue.category === '3' || issue.category === '4' || issue.category === '7' ? Bits.wording : Bits.spelling))) continue;
+      nonwordIssues.push(issue);
+    }
+  }
 
   // wording findings (遗漏/冗余/语序) rest on whole-word evidence: the character speller leaves their spans
   // alone (容内 is a swapped 内容, not 容纳)
@@ -250,6 +269,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       issues.push({ start: u.pos, end: u.pos + 1, original: '', suggestions: [u.cand], category: '0', level: 1, message: `“${u.orig}”应为“${u.cand}”：${u.reason}。` });
     }
   }
+  issues.push(...nonwordIssues);
   issues.push(...wordingIssues);
   if (bits & Bits.sensitive) {
     const sens = new WordMatcher<{ category: string; type: number }>({ fold: true });
@@ -313,6 +333,30 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 }
 
 const SPELLING = new Set(['1', '2', '5']);
+
+/** a non-word finding as an issue: substitutions in the sound/shape families, the other edits as wording */
+function nonwordIssue(e: Engine, f: NonWordFinding): Issue {
+  const base = { start: f.start, end: f.end, original: '', suggestions: [f.repl] };
+  switch (f.kind) {
+    case 'sub': {
+      let k = 0;
+      while (f.written[k] === f.word[k]) k++;
+      const x = f.written[k], y = f.word[k];
+      const px = e.py.pretty(x), py = e.py.pretty(y);
+      const ctx = `“${f.written}”应为“${f.word}”`;
+      if (f.relation === 'other') {
+        const what = e.dict.pos.get(f.word) === 'i' ? '成语' : '固定词语';
+        return { ...base, category: e.py.rhymes(x, y) ? '2' : '0', level: 1, message: `${ctx}：${what}用字有误（${x}/${y}）。` };
+      }
+      const why = f.relation === 'shape' ? `字形相近（${x}/${y}）` : f.relation === 'fuzzy' ? `读音相近（${x} ${px}，${y} ${py}）`
+        : `同音字误用（${x} ${px}，${y} ${py}）`;
+      return { ...base, category: SPELL_CATEGORY[f.relation ?? 'same'], level: 1, message: `${ctx}：${why}。` };
+    }
+    case 'ins': return { ...base, category: '3', level: 1, message: `“${f.written}”疑缺字，应为“${f.word}”。` };
+    case 'del': return { ...base, category: '4', level: 1, message: `“${f.word}”重复，疑为多余。` };
+    case 'swap': return { ...base, category: '7', level: 1, message: `“${f.written}”疑为“${f.word}”的语序颠倒。` };
+  }
+}
 
 /** the longest lexicon word (4 down to 2 characters) of text that covers [start, end), or null */
 function wordAround(e: Engine, text: string, start: number, end: number): [number, number] | null {
@@ -415,7 +459,7 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
 
 const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz']);
 
-function markNames(e: Engine, s: string, mask: Uint8Array) {
+function markNames(e: Engine, s: string, mask: Uint8Array, minCount = 0) {
   const pos = e.dict.pos;
   for (let i = 0; i + 3 <= s.length; i++) {
     const c = s.charCodeAt(i);
@@ -423,8 +467,9 @@ function markNames(e: Engine, s: string, mask: Uint8Array) {
     if (!e.namePrefixes.has(s.slice(i, i + 2))) continue;
     for (let L = 6; L >= 3; L--) {
       if (i + L > s.length) continue;
-      const p = pos.get(s.slice(i, i + L));
-      if (p !== undefined && NAME_TAGS.has(p)) {
+      const w = s.slice(i, i + L);
+      const p = pos.get(w);
+      if (p !== undefined && NAME_TAGS.has(p) && (minCount === 0 || (e.dict.freq.get(w) ?? 0) >= minCount)) {
         mask.fill(1, i, i + L);
         break;
       }

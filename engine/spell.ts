@@ -278,10 +278,10 @@ export function patternKey(s: string, st: number, i: number, L: number): number 
  * common surnames: one standing alone in the segmentation with one or two single characters after it starts a
  * name (苏/怜/卿, 宫/司/夜); 任 and 申 are left out, they stand for 认/人 and 请 in misspellings
  */
-const SURNAMES = new Set('王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚宁苗裴祝方余傅纪石白江金龙万文凤宫牧商田康鲁季司温洪齐左'.split(''));
-const COMPOUND_SURNAMES = new Set(['慕容', '欧阳', '司马', '上官', '诸葛', '东方', '令狐', '皇甫', '公孙', '尉迟', '长孙', '宇文', '司徒', '端木', '独孤', '南宫', '夏侯', '轩辕', '百里', '西门']);
+export const SURNAMES = new Set('王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚宁苗裴祝方余傅纪石白江金龙万文凤宫牧商田康鲁季司温洪齐左'.split(''));
+export const COMPOUND_SURNAMES = new Set(['慕容', '欧阳', '司马', '上官', '诸葛', '东方', '令狐', '皇甫', '公孙', '尉迟', '长孙', '宇文', '司徒', '端木', '独孤', '南宫', '夏侯', '轩辕', '百里', '西门']);
 /** characters that end a name rather than continue it */
-const NAME_STOP = new Set('的了是在和与说也都就又把被将从对向给让'.split(''));
+export const NAME_STOP = new Set('的了是在和与说也都就又把被将从对向给让'.split(''));
 
 /** the ±2-character gain a whole-word candidate needs before it is weighed over the full window */
 const WORD_NEAR_GAIN = 2;

@@ -1,0 +1,380 @@
+/**
+ * Non-words: a written form that is no word of any lexicon, one edit away from a word or an idiom.
+ *
+ * Native writers' typos are mostly of this kind (冰苞, 扣人心旋, 挺身出, 拍手称称快, 证论): the wrong character
+ * breaks a word into single characters that the segmentation cannot join. Such a form is evidence on its own;
+ * the language models only choose between the candidates and weigh the context, they do not veto the finding
+ * as they would for a real word (a wrong character that still makes words is the speller's harder case).
+ *
+ * Edits: one substitution (sound, tone, shape or shared component: the speller's confusion sets), one missing
+ * character inside a word of four (an idiom or a fixed phrase), one doubled character or word too many, and
+ * two swapped neighbours. Each edit must make a lexicon word of the span where the written form makes none.
+ */
+import type { LanguageModel } from './lm';
+import type { JiebaDict } from './jieba';
+import type { PinyinTable } from './pinyin';
+import { patternKey, variantPair, SURNAMES, COMPOUND_SURNAMES, NAME_STOP, type Relation, type Speller } from './spell';
+
+export type EditKind = 'sub' | 'ins' | 'del' | 'swap';
+
+export interface NonWordFinding {
+  start: number;
+  end: number;
+  /** replacement of text[start, end) */
+  repl: string;
+  kind: EditKind;
+  /** the lexicon word the edit makes, the written form it replaces, and where that form starts */
+  word: string;
+  written: string;
+  at: number;
+  /** substitutions: how the characters relate ('other': unrelated, inside a word of four characters) */
+  relation?: Relation | 'other';
+  /** the written form may be part of a personal name */
+  named?: boolean;
+  /** a need fixed by the candidate's own evidence (doubled characters), instead of its kind's */
+  need?: number;
+  /** the models' gains (nats) over the context, first and second LM */
+  g1: number;
+  g2: number;
+  score: number;
+}
+
+export interface NonWordParams {
+  /** the smaller of the two models' gains an edit needs, by kind (substitutions: by relation) */
+  need: Record<Relation | 'other' | Exclude<EditKind, 'sub'>, number>;
+  /** lowered by this when the word made is of four characters or more (an idiom is rarely a coincidence) */
+  longWordBonus: number;
+  /** raised by this where the written form may be part of a personal name */
+  nameCost: number;
+  /** raised by this when only one model knows the word made and decides alone */
+  oneModelCost: number;
+  /** required lead of the best substitution at a position over the runner-up */
+  margin: number;
+  /** the costliest candidate character considered (unigram cost) */
+  maxCharCost: number;
+}
+
+export const NONWORD3: NonWordParams = {
+  need: { 'same-tone': 11, same: 12, shape: 12.5, fuzzy: 14, other: 12, special: Infinity, ins: 6, del: 7, swap: 7 },
+  longWordBonus: 6,
+  oneModelCost: 3,
+  nameCost: 4,
+  margin: 1,
+  maxCharCost: 16,
+};
+export const NONWORD4: NonWordParams = { ...NONWORD3 };
+
+/** the second LM's words at most this costly (unigram, nats) are words in their own right */
+const TRUSTED_LM2_COST = 13;
+
+/** characters that do not reduplicate: particles, prepositions, conjunctions, auxiliaries, adverbs */
+const FUNCTION_CHARS = '的了着过地得在于到从对把被将向给和与及并而或但就才都也又还已再会能可要应该所之其以为是';
+/** result complements: a verb with one does not reduplicate (想起想起, 看见看见) */
+const RESULTS = '起见到完好出来去上下住掉成走开';
+
+/** numbers are the writer's facts, not a word's characters (九十多岁 is no slip for 五十多岁) */
+const NUMERALS = '零一二三四五六七八九十百千万亿两';
+
+const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
+const W = 4;
+
+/** tags of jieba words that are names: a name one edit from the text is no evidence of a typo */
+const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz', 'nrfg']);
+
+export class NonWordChecker {
+  /** the three characters of a four-character word with one removed (numeric key) -> the word, '' if ambiguous */
+  private byMissing = new Map<number, string>();
+  /** the speller's patterns (word with one character masked -> completions) for common words only the second LM has */
+  private patterns2 = new Map<number | string, string>();
+
+  constructor(
+    private lm: LanguageModel,
+    private lm2: LanguageModel | null,
+    private dict: JiebaDict,
+    private speller: Speller,
+    private py: PinyinTable,
+  ) {
+    const best = new Map<number, { w: string; c: number; next: number }>();
+    const consider = (w: string) => {
+      if (w.length !== 4) return;
+      for (let k = 0; k < 4; k++) if (!isHan(w.charCodeAt(k))) return;
+      const c = this.cost(w);
+      if (c > 17) return;
+      for (let k = 0; k < 4; k++) {
+        const key = key3(w, k);
+        const b = best.get(key);
+        if (!b) best.set(key, { w, c, next: Infinity });
+        else if (b.w !== w) {
+          if (c < b.c) best.set(key, { w, c, next: b.c });
+          else b.next = Math.min(b.next, c);
+        }
+      }
+    };
+    for (const [w] of lm.ids) consider(w);
+    if (lm2) {
+      for (const [w, id] of lm2.ids) {
+        if (w.length < 2 || w.length > 4 || lm.has(w) || lm2.uni(id) > TRUSTED_LM2_COST) continue;
+        let han = true;
+        for (let k = 0; k < w.length; k++) if (!isHan(w.charCodeAt(k))) han = false;
+        if (!han) continue;
+        for (let k = 0; k < w.length; k++) {
+          const key = patternKey(w, 0, k, w.length);
+          const prev = this.patterns2.get(key);
+          if (prev === undefined) this.patterns2.set(key, w[k]);
+          else if (!prev.includes(w[k])) this.patterns2.set(key, prev + w[k]);
+        }
+      }
+    }
+    for (const w of dict.idioms) consider(w);
+    // where several words lose a character to the same three, the commonest stands for them only when it is
+    // clearly the commonest (e^2.3: ten times as likely)
+    for (const [k, b] of best) this.byMissing.set(k, b.next - b.c >= 2.3 ? b.w : '');
+  }
+
+  /**
+   * a written form that is a word: one of the first LM (with the dictionary words of five or more occurrences it
+   * took) or a common one of the second. Rarer entries are no evidence: both word lists hold misspellings
+   * (jieba's 家谕户晓 and 画龙点晴 three times each, libime's 彭湃 and 黄梁 from typed text).
+   */
+  isWord(w: string): boolean {
+    return this.lm.has(w) || (this.lm2 !== null && this.lm2.wordCost(w) <= TRUSTED_LM2_COST);
+  }
+
+  /** the word's unigram cost, the cheapest over the lexicons (Infinity when none has it) */
+  cost(w: string): number {
+    let c = this.lm.wordCost(w);
+    if (this.lm2) c = Math.min(c, this.lm2.wordCost(w));
+    return c;
+  }
+
+  private isName(w: string): boolean {
+    const p = this.dict.pos.get(w);
+    return p !== undefined && NAME_TAGS.has(p) && !this.lm.inBase(w);
+  }
+
+  /** both models' gains for replacing s[start, end) by repl, over up to W Han characters each side */
+  private gains(s: string, start: number, end: number, repl: string): [number, number] {
+    let lo = start, hi = end;
+    while (lo > 0 && start - lo < W && isHan(s.charCodeAt(lo - 1))) lo--;
+    while (hi < s.length && hi - end < W && isHan(s.charCodeAt(hi))) hi++;
+    const L = s.slice(lo, start), R = s.slice(end, hi), orig = s.slice(start, end);
+    const g1 = this.lm.score(L + orig + R) - this.lm.score(L + repl + R);
+    const g2 = this.lm2 ? this.lm2.score(L + orig + R) - this.lm2.score(L + repl + R) : g1;
+    return [g1, g2];
+  }
+
+  /** the accepted edits of s: the best candidates above their kind's need, none overlapping another */
+  check(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
+    const all = this.candidates(s, blocked, p);
+    for (const f of all) {
+      const need = f.need ?? p.need[f.kind === 'sub' ? f.relation! : f.kind] - (f.word.length >= 4 ? p.longWordBonus : 0);
+      const [g, alone] = this.judged(f);
+      f.score = g - need - (alone ? p.oneModelCost : 0) - (f.named ? p.nameCost : 0);
+    }
+    // substitutions compete at their position: the best leads the others by the margin, or, where candidates
+    // come close (闭幕/闭目 after 隆重), the commonest word among those close to the best is taken
+    const byPos = new Map<number, NonWordFinding[]>();
+    for (const f of all) if (f.kind === 'sub') byPos.set(f.start, [...(byPos.get(f.start) ?? []), f]);
+    const ok = all.filter((f) => f.score >= 0 && f.kind !== 'sub');
+    for (const fs of byPos.values()) {
+      fs.sort((x, y) => y.score - x.score);
+      if (fs[0].score < 0) continue;
+      const close = fs.filter((f) => f.score >= 0 && fs[0].score - f.score < p.margin);
+      close.sort((x, y) => this.cost(x.word) - this.cost(y.word));
+      ok.push(close[0]);
+    }
+    ok.sort((x, y) => y.score - x.score);
+    const taken = new Uint8Array(s.length);
+    const out: NonWordFinding[] = [];
+    for (const f of ok) {
+      // the word made holds its characters: no other edit inside it (扣人心弦, then not 扣 -> 和)
+      const lo = Math.min(f.start, f.at), hi = Math.max(f.end, f.at + f.written.length);
+      let free = true;
+      for (let k = lo; k < hi; k++) if (taken[k]) free = false;
+      if (!free) continue;
+      taken.fill(1, lo, hi);
+      out.push(f);
+    }
+    return out.sort((x, y) => x.start - y.start);
+  }
+
+  /**
+   * The need of dropping one of a doubled character s[i] s[i + 1], or null where the doubling is a reduplication:
+   * a measure word after a numeral (一股股), a verb before its object (散散步: 散步 is a verb), AABB (轻轻松松,
+   * 自自在在), or a
+   * doubled form that is a word itself (往往, 纷纷, 了了) unless one copy breaks a longer word (人来人往往).
+   */
+  private doubledChar(s: string, i: number, a: number, b: number): number | null {
+    const c = s[i];
+    if (i > a && NUMERALS.includes(s[i - 1])) return null;
+    if (s[i + 2] !== undefined && s[i + 2] === s[i + 3]) return null;
+    if (i > a && s[i - 1] === c) return null;
+    if (i >= a + 2 && s[i - 1] === s[i - 2]) return null;
+    const vo = s[i + 2] !== undefined ? this.dict.pos.get(c + s[i + 2]) : undefined;
+    if (vo !== undefined && vo.startsWith('v') && !FUNCTION_CHARS.includes(c)) return null;
+    // a word of three characters or more holds the copy that stays (突如其来来, 拍手称称快, 家喻户户晓)
+    const t = s.slice(0, i + 1) + s.slice(i + 2);
+    let holds = false;
+    for (let L = 3; L <= 4 && !holds; L++) {
+      for (let st = Math.max(a, i - L + 1); st <= i && st + L <= b - 1; st++) {
+        if (this.lm.has(t.slice(st, st + L))) { holds = true; break; }
+      }
+    }
+    if (holds) return 3;
+    if (this.isWord(c + c)) return null;
+    if (FUNCTION_CHARS.includes(c)) return 3;
+    // else only where the second copy stands alone after a word it completes (核实实, 格格式)
+    const left = i > a && this.isWord(s[i - 1] + c), right = i + 2 < b && this.isWord(c + s[i + 2]);
+    return left || right ? 7 : null;
+  }
+
+  /**
+   * The need of dropping one of a doubled word, or null for a reduplication: verbs (研究研究, 平静平静, not a verb
+   * with its result: 想起想起), numeral phrases (一个一个), a word of one character doubled (天天天天).
+   */
+  private doubledWord(w: string): number | null {
+    // emphasis repeats a degree phrase (很强很强, 好美好美, 太难太难)
+    if (w[0] === w[1] || NUMERALS.includes(w[0]) || '每很好太真超'.includes(w[0])) return null;
+    if (!this.isWord(w)) return null;
+    const tag = this.dict.pos.get(w) ?? '';
+    if (tag.startsWith('v') && w.length === 2 && !RESULTS.includes(w[1])) return null;
+    // the dictionary's tags are rough (商量 n, 清单 a): the models decide the rest at a plain margin
+    return 6;
+  }
+
+  /** the models' verdict: the smaller gain, or the gain of the only model that knows the word made (雾霾) */
+  private judged(f: NonWordFinding): [number, boolean] {
+    if (f.kind === 'del' || !this.lm2) return [Math.min(f.g1, f.g2), false];
+    const k1 = this.lm.has(f.word), k2 = this.lm2.wordCost(f.word) <= TRUSTED_LM2_COST;
+    return k1 === k2 ? [Math.min(f.g1, f.g2), false] : [k1 ? f.g1 : f.g2, true];
+  }
+
+  /** all candidate edits of s with their evidence (no decision) */
+  candidates(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
+    const out: NonWordFinding[] = [];
+    const n = s.length;
+    let i = 0;
+    while (i < n) {
+      if (!isHan(s.charCodeAt(i))) { i++; continue; }
+      let j = i;
+      while (j < n && isHan(s.charCodeAt(j))) j++;
+      if (j - i >= 2) this.run(s, i, j, blocked, p, out);
+      i = j;
+    }
+    return out;
+  }
+
+  private run(s: string, a: number, b: number, blocked: Uint8Array, p: NonWordParams, out: NonWordFinding[]) {
+    const seg = this.lm.segment(s.slice(a, b));
+    // single[k]: the character at a + k stands alone in the best segmentation
+    const single = new Uint8Array(b - a);
+    // name[k]: a likely personal name, a surname standing alone with one or two single characters after it (萧/天/澜)
+    const name = new Uint8Array(b - a);
+    for (let k = 0, x = 0; x < seg.length; k += seg[x].length, x++) {
+      const w = seg[x];
+      if (w.length === 1) single[k] = 1;
+      if (SURNAMES.has(w) || COMPOUND_SURNAMES.has(w)) {
+        const n1 = seg[x + 1], n2 = seg[x + 2];
+        if (n1 && n1.length === 1 && !NAME_STOP.has(n1)) {
+          let e = k + w.length + 1;
+          if (n2 && n2.length === 1 && !NAME_STOP.has(n2)) e++;
+          name.fill(1, k, Math.min(e, b - a));
+        }
+      }
+    }
+    const free = (x: number, y: number) => { for (let k = x; k < y; k++) if (blocked[k]) return false; return true; };
+    const push = (f: Omit<NonWordFinding, 'g1' | 'g2' | 'score'> & { need?: number }) => {
+      const [g1, g2] = this.gains(s, f.start, f.end, f.repl);
+      out.push({ ...f, g1, g2, score: 0 });
+    };
+
+    // substitutions at characters standing alone
+    for (let i = a; i < b; i++) {
+      if (!single[i - a] || blocked[i]) continue;
+      const orig = s[i];
+      const conf = this.speller.confusionCodesComp(orig, p.maxCharCost);
+      const seen = new Map<number, string>();
+      for (let L = 4; L >= 2; L--) {
+        for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
+          if (!free(st, st + L)) continue;
+          // a surname with one or two characters after it may be a name (萧天澜, 郭程): more is needed
+          const named = name.subarray(st - a, st + L - a).includes(1);
+          const key = patternKey(s, st, i, L);
+          const chars = (this.speller.patterns.get(key) ?? '') + (this.patterns2.get(key) ?? '');
+          if (!chars) continue;
+          const written = s.slice(st, st + L);
+          if (this.isWord(written)) continue;
+          for (let t = 0; t < chars.length; t++) {
+            const code = chars.charCodeAt(t);
+            if (seen.has(code)) continue;
+            const rc = conf.get(code);
+            // three characters of a word of four in place make any fourth a candidate (扣人心旋, 雨后春荀)
+            let relation: Relation | 'other' | undefined = rc && rc[1] <= p.maxCharCost ? rc[0] : undefined;
+            if (!relation && L === 4 && this.lm.wordCost(chars[t]) <= p.maxCharCost && !NUMERALS.includes(orig)) {
+              const word = written.slice(0, i - st) + chars[t] + written.slice(i - st + 1);
+              // only in an idiom, and between characters that rhyme (雨后春荀): other pairs are mostly set phrases
+              // varied on purpose (一声炸响, 所过之处)
+              if (this.dict.pos.get(word) === 'i' && this.py.rhymes(orig, chars[t])) relation = 'other';
+            }
+            if (!relation) continue;
+            const c = chars[t];
+            const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
+            if (this.isName(word)) continue;
+            seen.set(code, word);
+            push({ start: i, end: i + 1, repl: c, kind: 'sub', word, written, at: st, relation, named });
+          }
+        }
+      }
+    }
+
+    // a character missing from a word of four: the three written ones make no word
+    for (let st = a; st + 3 <= b; st++) {
+      if (!free(st, st + 3)) continue;
+      const w = this.byMissing.get(key3(s.slice(st, st + 3), -1));
+      if (!w) continue;
+      const written = s.slice(st, st + 3);
+      if (this.isWord(written) || s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
+      // a word that loses its first character leaves a phrase that reads well (工作中, 在工作中); only idioms
+      const tag = this.dict.pos.get(w);
+      if (w.slice(1) === written && tag !== 'i') continue;
+      // a neighbour one substitution from the word makes it a misspelling, not an omission
+      if ((st > a && oneOff(s.slice(st - 1, st + 3), w)) || (st + 3 < b && oneOff(s.slice(st, st + 4), w))) continue;
+      if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4)))) continue;
+      push({ start: st, end: st + 3, repl: w, kind: 'ins', word: w, written, at: st });
+    }
+
+    // a doubled character or word too many (称称快, 已经已经), not a reduplication (看看, 一股股, 散散步, 研究研究)
+    for (let i = a; i < b; i++) {
+      for (let L = 1; L <= 4 && i + 2 * L <= b; L++) {
+        const w = s.slice(i, i + L);
+        if (w !== s.slice(i + L, i + 2 * L) || !free(i, i + 2 * L) || name[i - a]) continue;
+        const need = L === 1 ? this.doubledChar(s, i, a, b) : this.doubledWord(w);
+        if (need === null) continue;
+        push({ start: i, end: i + 2 * L, repl: w, kind: 'del', word: w, written: w + w, at: i, need });
+      }
+    }
+
+    // two swapped neighbours making a word where they make none
+    for (let i = a; i + 1 < b; i++) {
+      const x = s[i], y = s[i + 1];
+      if (x === y || !free(i, i + 2)) continue;
+      const sw = y + x;
+      if (!this.lm.has(sw) || this.isWord(x + y) || variantPair(x, y)) continue;
+      push({ start: i, end: i + 2, repl: sw, kind: 'swap', word: sw, written: x + y, at: i });
+    }
+  }
+}
+
+/** numeric key of three characters: w without its character k (k < 0: w is the three) */
+function key3(w: string, k: number): number {
+  let key = 0;
+  for (let t = 0; t < w.length; t++) if (t !== k) key = key * 65536 + w.charCodeAt(t);
+  return key;
+}
+
+function oneOff(w: string, word: string): boolean {
+  if (w.length !== word.length) return false;
+  let d = 0;
+  for (let k = 0; k < w.length; k++) if (w[k] !== word[k]) d++;
+  return d === 1;
+}

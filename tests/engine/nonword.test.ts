@@ -1,0 +1,99 @@
+/**
+ * Non-words (engine/nonword.ts): a written form no lexicon knows, one edit from a word or an idiom, is found and
+ * fixed on its own evidence: a wrong character, a doubled character or word, a missing character, two swapped
+ * characters. Each kind has examples that must be fixed and correct text that must be left alone.
+ * All sentences are written for these tests.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { check, loadEngine } from '../../engine/index';
+import { apply, expectWellFormed } from './helpers';
+
+beforeAll(() => {
+  loadEngine();
+});
+
+function fix(text: string) {
+  const issues = check(text);
+  expectWellFormed(text, issues);
+  return { out: apply(text, issues), issues };
+}
+
+describe('non-word: a wrong character inside a word or an idiom', () => {
+  it.each([
+    ['他做事总是一丝不狗，从不马虎。', '他做事总是一丝不苟，从不马虎。'],
+    ['他们俩配合默契，可谓天衣无逢。', '他们俩配合默契，可谓天衣无缝。'],
+    ['这篇文章写得层次分明，条理清析。', '这篇文章写得层次分明，条理清晰。'],
+  ])('%s', (text, right) => {
+    expect(fix(text).out).toBe(right);
+  });
+  it('names the word it makes, with the evidence', () => {
+    const { issues } = fix('他做事总是一丝不狗，从不马虎。');
+    const i = issues.find((x) => x.original === '狗')!;
+    expect(i.message).toContain('一丝不苟');
+    expect(i.level).toBe(1);
+  });
+  it.each([
+    '这家餐厅的招牌菜让食客们赞不绝口。',
+    '他在会上发言，一口气讲了半个小时。',
+    '我们明天上午九点在会议室开会。',
+    '她把这本小说借给了同学。',
+  ])('leaves correct text alone: %s', (text) => {
+    expect(check(text)).toEqual([]);
+  });
+});
+
+describe('repeated words and characters', () => {
+  it.each([
+    ['工程进度必须必须按计划推进。', '工程进度必须按计划推进。'],
+    ['请大家按时提交交材料。', '请大家按时提交材料。'],
+    ['他对待工作一向认真负责责。', '他对待工作一向认真负责。'],
+    ['这个问题我们已经经讨论过了。', '这个问题我们已经讨论过了。'],
+  ])('%s', (text, right) => {
+    expect(fix(text).out).toBe(right);
+  });
+  it.each([
+    '你先看看这份材料，再提意见。',
+    '我们去公园走走，散散步。',
+    '他每天都高高兴兴地去上班。',
+    '这个问题值得大家研究研究。',
+    '孩子们一个个都很懂事。',
+    '我常常想起小时候的事情。',
+    '她轻轻松松地通过了考试。',
+    '天天锻炼身体，人人都能受益。',
+  ])('keeps reduplication: %s', (text) => {
+    expect(check(text).filter((i) => i.category === '4')).toEqual([]);
+  });
+});
+
+describe('a character missing from a fixed expression', () => {
+  it.each([
+    ['面对困难，我们要迎难而，勇往直前。', '面对困难，我们要迎难而上，勇往直前。'],
+    ['他说话总是言不由，让人捉摸不透。', '他说话总是言不由衷，让人捉摸不透。'],
+    ['他说起话来滔滔不，一讲就是半天。', '他说起话来滔滔不绝，一讲就是半天。'],
+  ])('%s', (text, right) => {
+    const { out, issues } = fix(text);
+    expect(out).toBe(right);
+    expect(issues.some((i) => i.category === '3')).toBe(true);
+  });
+  it.each([
+    '工作中遇到问题，请及时联系我们。',
+    '他迎难而上，终于完成了任务。',
+    '会议结束后，大家陆续离开了会场。',
+  ])('leaves whole expressions alone: %s', (text) => {
+    expect(check(text).filter((i) => i.category === '3')).toEqual([]);
+  });
+});
+
+describe('two swapped characters', () => {
+  it.each([
+    ['请把会议的录记整理后发给我。', '请把会议的记录整理后发给我。'],
+    ['这份告报需要在周五前提交。', '这份报告需要在周五前提交。'],
+  ])('%s', (text, right) => {
+    const { out, issues } = fix(text);
+    expect(out).toBe(right);
+    expect(issues.some((i) => i.category === '7')).toBe(true);
+  });
+  it.each(['这份报告需要在周五前提交。', '请把会议记录整理后发给我。', '他们的合作十分愉快。'])('leaves words alone: %s', (text) => {
+    expect(check(text).filter((i) => i.category === '7')).toEqual([]);
+  });
+});
