@@ -55,7 +55,7 @@ export interface NonWordParams {
 }
 
 export const NONWORD3: NonWordParams = {
-  need: { 'same-tone': 11, same: 12, shape: 12.5, fuzzy: 14, other: 12, special: Infinity, ins: 6, del: 7, swap: 7 },
+  need: { 'same-tone': 11, same: 12, shape: 12.5, fuzzy: 14, other: 20, special: Infinity, ins: 7, del: 7, swap: 7 },
   longWordBonus: 6,
   oneModelCost: 3,
   nameCost: 4,
@@ -95,11 +95,15 @@ export class NonWordChecker {
     private py: PinyinTable,
   ) {
     const best = new Map<number, { w: string; c: number; next: number }>();
-    const consider = (w: string) => {
-      if (w.length !== 4) return;
-      for (let k = 0; k < 4; k++) if (!isHan(w.charCodeAt(k))) return;
-      const c = this.cost(w);
-      if (c > 17) return;
+    // words of four the dictionary lists (not the first LM's phrases: 可以看见 and 没有办法 leave good text when a
+    // character goes, 可看见, 没办法), with the cheaper of the LM's and the dictionary's costs
+    const lnTotal = Math.log(dict.total);
+    for (const [w, f] of dict.freq) {
+      if (w.length !== 4 || f < 3 || NAME_TAGS.has(dict.pos.get(w) ?? '')) continue;
+      let han = true;
+      for (let k = 0; k < 4; k++) if (!isHan(w.charCodeAt(k))) han = false;
+      if (!han) continue;
+      const c = Math.min(this.cost(w), lnTotal - Math.log(f) + 0.5);
       for (let k = 0; k < 4; k++) {
         const key = key3(w, k);
         const b = best.get(key);
@@ -109,8 +113,7 @@ export class NonWordChecker {
           else b.next = Math.min(b.next, c);
         }
       }
-    };
-    for (const [w] of lm.ids) consider(w);
+    }
     if (lm2) {
       for (const [w, id] of lm2.ids) {
         if (w.length < 2 || w.length > 4 || lm.has(w) || lm2.uni(id) > TRUSTED_LM2_COST) continue;
@@ -125,7 +128,6 @@ export class NonWordChecker {
         }
       }
     }
-    for (const w of dict.idioms) consider(w);
     // where several words lose a character to the same three, the commonest stands for them only when it is
     // clearly the commonest (e^2.3: ten times as likely)
     for (const [k, b] of best) this.byMissing.set(k, b.next - b.c >= 2.3 ? b.w : '');
@@ -212,6 +214,9 @@ export class NonWordChecker {
     if (i >= a + 2 && s[i - 1] === s[i - 2]) return null;
     const vo = s[i + 2] !== undefined ? this.dict.pos.get(c + s[i + 2]) : undefined;
     if (vo !== undefined && vo.startsWith('v') && !FUNCTION_CHARS.includes(c)) return null;
+    // a word ends with the first copy and another begins with the second (小学学生, 神殿殿主, 目的的地)
+    const known = (w: string) => (this.dict.freq.get(w) ?? 0) >= 5 || this.lm.inBase(w);
+    if (i > a && i + 2 < b && known(s[i - 1] + c) && known(c + s[i + 2])) return null;
     // a word of three characters or more holds the copy that stays (突如其来来, 拍手称称快, 家喻户户晓)
     const t = s.slice(0, i + 1) + s.slice(i + 2);
     let holds = false;
@@ -222,7 +227,7 @@ export class NonWordChecker {
     }
     if (holds) return 3;
     if (this.isWord(c + c)) return null;
-    if (FUNCTION_CHARS.includes(c)) return 3;
+    if (FUNCTION_CHARS.includes(c)) return 5;
     // else only where the second copy stands alone after a word it completes (核实实, 格格式)
     const left = i > a && this.isWord(s[i - 1] + c), right = i + 2 < b && this.isWord(c + s[i + 2]);
     return left || right ? 7 : null;
@@ -239,7 +244,7 @@ export class NonWordChecker {
     const tag = this.dict.pos.get(w) ?? '';
     if (tag.startsWith('v') && w.length === 2 && !RESULTS.includes(w[1])) return null;
     // the dictionary's tags are rough (商量 n, 清单 a): the models decide the rest at a plain margin
-    return 6;
+    return 7;
   }
 
   /** the models' verdict: the smaller gain, or the gain of the only model that knows the word made (雾霾) */
@@ -292,6 +297,8 @@ export class NonWordChecker {
     for (let i = a; i < b; i++) {
       if (!single[i - a] || blocked[i]) continue;
       const orig = s[i];
+      // 的, the commonest character, is miswritten for 地/得 (the usage rules), hardly for a content character
+      if (orig === '的') continue;
       const conf = this.speller.confusionCodesComp(orig, p.maxCharCost);
       const seen = new Map<number, string>();
       for (let L = 4; L >= 2; L--) {
@@ -334,9 +341,12 @@ export class NonWordChecker {
       if (!w) continue;
       const written = s.slice(st, st + 3);
       if (this.isWord(written) || s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
-      // a word that loses its first character leaves a phrase that reads well (工作中, 在工作中); only idioms
+      // a word that loses its first character, or a function character, leaves a phrase that reads well
+      // (工作中 for 在工作中, 绝不会 for 绝对不会): only idioms
       const tag = this.dict.pos.get(w);
-      if (w.slice(1) === written && tag !== 'i') continue;
+      let k = 0;
+      while (k < 3 && w[k] === written[k]) k++;
+      if ((k === 0 || FUNCTION_CHARS.includes(w[k])) && tag !== 'i') continue;
       // a neighbour one substitution from the word makes it a misspelling, not an omission
       if ((st > a && oneOff(s.slice(st - 1, st + 3), w)) || (st + 3 < b && oneOff(s.slice(st, st + 4), w))) continue;
       if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4)))) continue;
