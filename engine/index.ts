@@ -235,7 +235,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
   const listed = new Set<Issue>();
   if (bits & Bits.spelling) {
-    for (const t of checkTypos(e, work, spellBlocked, hk)) {
+    for (const t of checkTypos(e, work, nonwordBlocked, hk)) {
       issues.push(t);
       listed.add(t);
       charBlocked.fill(1, t.start, t.end);
@@ -252,6 +252,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       let atUsage = false;
       for (let k = f.pos; k < f.pos + f.cand.length; k++) if (usageAt.has(k)) atUsage = true;
       if (atUsage) continue;
+      if (f.orig === '既' && f.cand === '即' && correlative(work, f.pos)) continue;
       // 的/地/得 for one another is misuse (family 0), whatever the sound relation
       const cat = DDD.includes(f.orig) && DDD.includes(f.cand) ? '0' : SPELL_CATEGORY[f.relation];
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
@@ -427,6 +428,23 @@ function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, 
 
 /** how much likelier (nats, the smaller gain of the two LMs) the right form must make its context */
 const TYPO_GAIN = 1;
+/** the same for a listed form kept apart by the segmentation: only not much less likely */
+const TYPO_APART_GAIN = -4;
+
+/** no word of the best segmentation of the Han run around [start, end) crosses either edge of the span */
+function keptApart(e: Engine, s: string, start: number, end: number): boolean {
+  const isHan = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
+  let a = start, b = end;
+  while (a > 0 && isHan(a - 1)) a--;
+  while (b < s.length && isHan(b)) b++;
+  let k = a;
+  for (const w of e.lm.segment(s.slice(a, b))) {
+    const t = k + w.length;
+    if ((k < start && t > start) || (k < end && t > end)) return false;
+    k = t;
+  }
+  return true;
+}
 
 /**
  * The built-in list of common miswritten words (按步就班, 以经, 我门, 时侯), each reported only where
@@ -437,7 +455,12 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
   const lms = e.lm2 ? [e.lm, e.lm2] : [e.lm];
   for (const m of e.typos.find(s)) {
     if (blocked.subarray(m.start, m.end).includes(1)) continue;
-    if (contextGain(lms, s, m.start, m.end, m.value) < TYPO_GAIN) continue;
+    // a listed form that is no word and that the segmentation keeps apart (谈笑风声: 谈笑/风声 inside it, nothing
+    // across its edges) is a slip whatever the models think of its context; one whose edges fall inside words
+    // (可以经过 holds 以经) or that is a word itself (他门口) must make its context likelier
+    const apart = !e.nonword.isWord(m.word) && keptApart(e, s, m.start, m.end);
+    if (contextGain(lms, s, m.start, m.end, m.value) < (apart ? TYPO_APART_GAIN : TYPO_GAIN)) continue;
+    if (m.word[0] === '既' && m.value[0] === '即' && correlative(s, m.start)) continue;
     let k = 0;
     while (m.word[k] === m.value[k]) k++;
     const a = m.word[k], b = m.value[k];
@@ -455,6 +478,19 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     out.push({ start: m.start, end: m.end, original: '', suggestions: [m.value], category, level: 1, message: `“${m.word}”应为“${m.value}”：常见误写${why}。` });
   }
   return out;
+}
+
+/**
+ * 既 at i opens the correlative 既……又/也/且…… with the same verb repeated (既使企业得到实惠，又使群众享受便利;
+ * 既要……也要): no slip for 即 (即使下雨，也要去 repeats no verb)
+ */
+function correlative(s: string, i: number): boolean {
+  const verb = s[i + 1];
+  if (!verb) return false;
+  let end = s.slice(i).search(/[。！？!?\n]/);
+  if (end < 0) end = s.length - i;
+  const rest = s.slice(i + 2, i + end);
+  return ['又', '也', '且', '还'].some((c) => rest.includes(c + verb));
 }
 
 const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz']);

@@ -13,6 +13,7 @@
 import type { LanguageModel } from './lm';
 import type { JiebaDict } from './jieba';
 import type { PinyinTable } from './pinyin';
+import { afterAdverb } from './rules/wording';
 import { patternKey, variantPair, SURNAMES, COMPOUND_SURNAMES, NAME_STOP, type Relation, type Speller } from './spell';
 
 export type EditKind = 'sub' | 'ins' | 'del' | 'swap';
@@ -99,7 +100,9 @@ export class NonWordChecker {
     // character goes, 可看见, 没办法), with the cheaper of the LM's and the dictionary's costs
     const lnTotal = Math.log(dict.total);
     for (const [w, f] of dict.freq) {
-      if (w.length !== 4 || f < 3 || NAME_TAGS.has(dict.pos.get(w) ?? '')) continue;
+      // (nz, "other proper noun", tags many set phrases: 慢条斯理)
+      const tag = dict.pos.get(w) ?? '';
+      if (w.length !== 4 || f < 3 || (NAME_TAGS.has(tag) && tag !== 'nz')) continue;
       let han = true;
       for (let k = 0; k < 4; k++) if (!isHan(w.charCodeAt(k))) han = false;
       if (!han) continue;
@@ -212,8 +215,7 @@ export class NonWordChecker {
     if (s[i + 2] !== undefined && s[i + 2] === s[i + 3]) return null;
     if (i > a && s[i - 1] === c) return null;
     if (i >= a + 2 && s[i - 1] === s[i - 2]) return null;
-    const vo = s[i + 2] !== undefined ? this.dict.pos.get(c + s[i + 2]) : undefined;
-    if (vo !== undefined && vo.startsWith('v') && !FUNCTION_CHARS.includes(c)) return null;
+    if (c === '了' && afterAdverb(this.dict, s, i)) return null;
     // a word ends with the first copy and another begins with the second (小学学生, 神殿殿主, 目的的地)
     const known = (w: string) => (this.dict.freq.get(w) ?? 0) >= 5 || this.lm.inBase(w);
     if (i > a && i + 2 < b && known(s[i - 1] + c) && known(c + s[i + 2])) return null;
@@ -226,6 +228,8 @@ export class NonWordChecker {
       }
     }
     if (holds) return 3;
+    const vo = s[i + 2] !== undefined ? this.dict.pos.get(c + s[i + 2]) : undefined;
+    if (vo !== undefined && vo.startsWith('v') && !FUNCTION_CHARS.includes(c)) return null;
     if (this.isWord(c + c)) return null;
     if (FUNCTION_CHARS.includes(c)) return 5;
     // else only where the second copy stands alone after a word it completes (核实实, 格格式)
@@ -342,11 +346,11 @@ export class NonWordChecker {
       const written = s.slice(st, st + 3);
       if (this.isWord(written) || s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
       // a word that loses its first character, or a function character, leaves a phrase that reads well
-      // (工作中 for 在工作中, 绝不会 for 绝对不会): only idioms
+      // (工作中 for 在工作中, 绝不会 for 绝对不会): only idioms and set phrases (供不应求)
       const tag = this.dict.pos.get(w);
       let k = 0;
       while (k < 3 && w[k] === written[k]) k++;
-      if ((k === 0 || FUNCTION_CHARS.includes(w[k])) && tag !== 'i') continue;
+      if ((k === 0 && tag !== 'i') || (FUNCTION_CHARS.includes(w[k]) && tag !== 'i' && tag !== 'l')) continue;
       // a neighbour one substitution from the word makes it a misspelling, not an omission
       if ((st > a && oneOff(s.slice(st - 1, st + 3), w)) || (st + 3 < b && oneOff(s.slice(st, st + 4), w))) continue;
       if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4)))) continue;

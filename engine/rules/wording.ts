@@ -12,6 +12,16 @@ import type { Issue } from '../types';
 const FUNCTION_CHARS = new Set('的了是在和与及把被将从对为也都就还而但又很吗呢吧着过所以因我你他她它这那有'.split(''));
 const isHan = (c: string | undefined) => !!c && c >= '\u4e00' && c <= '\u9fff';
 
+/**
+ * an adverb (jieba tag d: 终于, 已经, 总算) or a negation ends right before position i: a 了 there is the verb
+ * 了 liǎo (settled: 终于了了, 未了), which takes its particle
+ */
+export function afterAdverb(dict: JiebaDict, text: string, i: number): boolean {
+  if (i > 0 && '未没不难'.includes(text[i - 1])) return true;
+  for (let L = 2; L <= 3 && i - L >= 0; L++) if (dict.pos.get(text.slice(i - L, i)) === 'd') return true;
+  return false;
+}
+
 export interface WordingParams { dupGain: number; missGain: number; swapGain: number; window: number }
 export const WORDING3: WordingParams = { dupGain: 4, missGain: 8, swapGain: 9, window: 4 };
 export const WORDING4: WordingParams = { ...WORDING3 };
@@ -61,7 +71,9 @@ export class WordingChecker {
       if (!isHan(c)) continue;
       // 4: a doubled aspect particle closing the clause (做完了了。 讨论过过了): no word of three or more
       // characters spans the pair (小时了了), and the text does not read worse without it
-      if ((c === '了' || c === '过') && text[i + 1] === c && !(isHan(text[i + 2]) && !'了吗呢吧啊呀'.includes(text[i + 2])) && free(i, i + 2)) {
+      // (not after an adverb: 终于了了 is the verb 了 liǎo, settled, with its particle)
+      if ((c === '了' || c === '过') && text[i + 1] === c && !(isHan(text[i + 2]) && !'了吗呢吧啊呀'.includes(text[i + 2])) && free(i, i + 2)
+        && !(c === '了' && afterAdverb(this.dict, text, i))) {
         let spanned = false;
         for (let a = Math.max(0, i - 2); a <= i && !spanned; a++) for (let L = 3; L <= 4; L++) if (a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) { spanned = true; break; }
         if (!spanned && this.gain(text, i, i + 2, c, p.window) >= 0) {

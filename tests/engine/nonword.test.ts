@@ -97,3 +97,28 @@ describe('two swapped characters', () => {
     expect(check(text).filter((i) => i.category === '7')).toEqual([]);
   });
 });
+
+describe('native writers’ correct text that once drew findings', () => {
+  it.each([
+    '多年的心愿终于了了，老人的脸上露出了笑容。',
+    '这项政策既使企业得到实惠，又使群众享受便利。',
+    '他既要工作，也要照顾家人。',
+    '工作中遇到问题，请及时联系我们。',
+    '我们可以经过这里去车站。',
+  ])('%s', (text) => {
+    expect(check(text)).toEqual([]);
+  });
+  it('a real 既使 before a concession is still 即使, and a doubled particle after a verb still goes', () => {
+    expect(fix('既使下雨，我们也要去。').out).toBe('即使下雨，我们也要去。');
+    expect(fix('救援队伍抵达了了事故现场。').out).toBe('救援队伍抵达了事故现场。');
+  });
+});
+
+describe('the list of common miswritten words is a boost, not a gate', () => {
+  it('a listed form the segmentation keeps apart is reported even where the models hesitate', () => {
+    expect(fix('老朋友们围坐一桌，谈笑风声，十分热闹。').out).toBe('老朋友们围坐一桌，谈笑风生，十分热闹。');
+  });
+  it('a listed form across a word boundary still needs its context', () => {
+    expect(check('我们可以经过这座桥。')).toEqual([]);
+  });
+});
