@@ -374,7 +374,9 @@ export class NonWordChecker {
       if (x === y || !free(i, i + 2)) continue;
       const sw = y + x;
       if (!this.lm.has(sw) || this.isWord(x + y) || variantPair(x, y)) continue;
-      push({ start: i, end: i + 2, repl: sw, kind: 'swap', word: sw, written: x + y, at: i });
+      // both characters standing alone is the plainer case (影/背 for 背影); one inside a word needs more
+      const alone = single[i - a] === 1 && single[i + 1 - a] === 1;
+      push({ start: i, end: i + 2, repl: sw, kind: 'swap', word: sw, written: x + y, at: i, need: alone ? p.need.swap - 1.5 : undefined });
     }
   }
 }
