@@ -14,7 +14,7 @@ import type { LanguageModel } from './lm';
 import type { JiebaDict } from './jieba';
 import type { PinyinTable } from './pinyin';
 import { afterAdverb } from './rules/wording';
-import { patternKey, variantPair, SURNAMES, COMPOUND_SURNAMES, NAME_STOP, type Relation, type Speller } from './spell';
+import { hanRuns, patternKey, variantPair, SURNAMES, COMPOUND_SURNAMES, NAME_STOP, type Relation, type Speller } from './spell';
 
 export type EditKind = 'sub' | 'ins' | 'del' | 'swap';
 
@@ -261,15 +261,7 @@ export class NonWordChecker {
   /** all candidate edits of s with their evidence (no decision) */
   candidates(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
     const out: NonWordFinding[] = [];
-    const n = s.length;
-    let i = 0;
-    while (i < n) {
-      if (!isHan(s.charCodeAt(i))) { i++; continue; }
-      let j = i;
-      while (j < n && isHan(s.charCodeAt(j))) j++;
-      if (j - i >= 2) this.run(s, i, j, blocked, p, out);
-      i = j;
-    }
+    hanRuns(s, (a, b) => this.run(s, a, b, blocked, p, out));
     return out;
   }
 

@@ -288,6 +288,19 @@ const WORD_NEAR_GAIN = 2;
 
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
 
+/** the Han runs of s (two characters or more), as [a, b) */
+export function hanRuns(s: string, each: (a: number, b: number) => void) {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    if (!isHan(s.charCodeAt(i))) { i++; continue; }
+    let j = i;
+    while (j < n && isHan(s.charCodeAt(j))) j++;
+    if (j - i >= 2) each(i, j);
+    i = j;
+  }
+}
+
 export class Speller {
   /** word with one character replaced by \0 -> characters completing it */
   readonly patterns = new Map<number | string, string>();
@@ -469,17 +482,8 @@ export class Speller {
     return [...first, ...next(fixed.join(''), held)].sort((x, y) => x.pos - y.pos);
   }
 
-  /** the Han runs of s (two characters or more) */
   private runs(s: string, each: (a: number, b: number) => void) {
-    const n = s.length;
-    let i = 0;
-    while (i < n) {
-      if (!isHan(s.charCodeAt(i))) { i++; continue; }
-      let j = i;
-      while (j < n && isHan(s.charCodeAt(j))) j++;
-      if (j - i >= 2) each(i, j);
-      i = j;
-    }
+    hanRuns(s, each);
   }
 
   /**
