@@ -251,11 +251,15 @@ export class NonWordChecker {
     return 7;
   }
 
-  /** the models' verdict: the smaller gain, or the gain of the only model that knows the word made (雾霾) */
+  /**
+   * the models' verdict: the second model (libime's, larger and newer) weighs twice the first (阈值, 遍历, 校验:
+   * the first barely knows technical words), or the gain of the only model that knows the word made (雾霾).
+   * Doubles are judged by the smaller gain: there both know every word.
+   */
   private judged(f: NonWordFinding): [number, boolean] {
     if (f.kind === 'del' || !this.lm2) return [Math.min(f.g1, f.g2), false];
     const k1 = this.lm.has(f.word), k2 = this.lm2.wordCost(f.word) <= TRUSTED_LM2_COST;
-    return k1 === k2 ? [Math.min(f.g1, f.g2), false] : [k1 ? f.g1 : f.g2, true];
+    return k1 === k2 ? [(f.g1 + 2 * f.g2) / 3, false] : [k1 ? f.g1 : f.g2, true];
   }
 
   /** all candidate edits of s with their evidence (no decision) */

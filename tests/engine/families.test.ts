@@ -145,9 +145,10 @@ describe('spelling families', () => {
         expect(f.mine[0].message).toContain('字形相近');
       }
     }
-    // 唆 is rarer: mode 4 only
-    expect(fixed('他因为教酸他人犯罪被判刑。', '5', { mode: 4 }).out).toBe('他因为教唆他人犯罪被判刑。');
-    expect(check('他因为教酸他人犯罪被判刑。', { mode: 3 })).toEqual([]);
+    // 唆 is rarer: the speller takes it in mode 4 only, but 教酸 is no word, so mode 3 finds it as a non-word
+    for (const mode of [3, 4] as const) {
+      expect(fixed('他因为教酸他人犯罪被判刑。', '5', { mode }).out).toBe('他因为教唆他人犯罪被判刑。');
+    }
     // the same characters where they are right stay
     for (const t of ['他竟然没有来。', '你要快点决定。', '我们要尽快解决这个问题。', '这种酸奶很好喝。']) {
       for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
