@@ -152,6 +152,12 @@ export class NonWordChecker {
     return c;
   }
 
+  /** an idiom or set phrase of the dictionary (防患于未然), however rare */
+  private isIdiom(w: string): boolean {
+    const tag = this.dict.pos.get(w);
+    return tag === 'i' || tag === 'l';
+  }
+
   private isName(w: string): boolean {
     const p = this.dict.pos.get(w);
     return p !== undefined && NAME_TAGS.has(p) && !this.lm.inBase(w);
@@ -222,9 +228,10 @@ export class NonWordChecker {
     // a word of three characters or more holds the copy that stays (突如其来来, 拍手称称快, 家喻户户晓)
     const t = s.slice(0, i + 1) + s.slice(i + 2);
     let holds = false;
-    for (let L = 3; L <= 4 && !holds; L++) {
+    for (let L = 3; L <= 5 && !holds; L++) {
       for (let st = Math.max(a, i - L + 1); st <= i && st + L <= b - 1; st++) {
-        if (this.lm.has(t.slice(st, st + L))) { holds = true; break; }
+        const w = t.slice(st, st + L);
+        if (this.lm.has(w) || this.isIdiom(w)) { holds = true; break; }
       }
     }
     if (holds) return 3;
