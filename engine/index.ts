@@ -222,7 +222,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     for (const f of e.nonword.check(work, nonwordBlocked, mode === 4 ? NONWORD4 : NONWORD3)) {
       // a two-character form that recurs is rather a name or a term of the text (see repeatFixes)
       if (f.kind === 'sub' && f.written.length === 2 && work.indexOf(f.written) !== work.lastIndexOf(f.written)) continue;
-      const issue = nonwordIssue(e, f);
+      const issue = { ...nonwordIssue(e, f), confidence: logistic(f.score / 2) };
       if (!(bits & (issue.category === '3' || issue.category === '4' || issue.category === '7' ? Bits.wording : Bits.spelling))) continue;
       nonwordIssues.push(issue);
     }
@@ -257,7 +257,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       const cat = DDD.includes(f.orig) && DDD.includes(f.cand) ? '0' : SPELL_CATEGORY[f.relation];
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
       if (!(bits & bit)) continue;
-      issues.push({ start: f.pos, end: f.pos + f.cand.length, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work) });
+      // the reranker's log-odds, or the gain over the threshold in nats for whole words and without a reranker
+      const margin = f.word ? (f.gain - params.wordGain) / 2 : params.model ? f.gain : (f.gain - params.threshold) / 2;
+      issues.push({ start: f.pos, end: f.pos + f.cand.length, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work), confidence: logistic(margin) });
     }
   }
   if (bits & Bits.spelling) {
@@ -315,10 +317,14 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const takenEdit = new Uint8Array(text.length);
   const takenHint = new Uint8Array(text.length);
   const any = (m: Uint8Array, s: number, t: number) => { for (let k = s; k < t; k++) if (m[k]) return true; return false; };
-  issues.sort((a, b) => priority(a) - priority(b) || a.start - b.start);
+  for (const i of issues) i.confidence = Math.round((i.confidence ?? defaultConfidence(i)) * 1000) / 1000;
+  // the confident findings first within a family: mode 4 keeps mode 3's findings and adds to them
+  const unsure = (i: Issue) => (i.confidence! < 0.5 ? 1 : 0);
+  issues.sort((a, b) => priority(a) - priority(b) || unsure(a) - unsure(b) || a.start - b.start);
   for (const i of issues) {
     if (i.end <= i.start || i.end > text.length) continue;
     if (any(allowedMask, i.start, i.end)) continue;
+    if (mode === 3 && unsure(i)) continue;
     const hint = i.suggestions.length === 0 && i.level === 3;
     const taken = hint ? takenHint : takenEdit;
     if (any(taken, i.start, i.end)) continue;
@@ -334,6 +340,24 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 }
 
 const SPELLING = new Set(['1', '2', '5']);
+
+const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * The confidence of findings that carry none: a list's word is the list's (dictionaries, sensitive words, common
+ * miswritten words), a calendar or a punctuation norm is a fact; the grammar rules and the wording checks weigh
+ * context and are less sure.
+ */
+function defaultConfidence(i: Issue): number {
+  if (i.type !== undefined) return 1;
+  const head = i.category.split('-')[0];
+  if (head === '8' || head === '11') return 1;
+  if (head === '9' || head === '10') return 0.95;
+  if (head === '12') return 0.9;
+  if (head === '0') return 0.85;
+  if (head === '3' || head === '4' || head === '7') return 0.8;
+  return 0.9;
+}
 
 /** a non-word finding as an issue: substitutions in the sound/shape families, the other edits as wording */
 function nonwordIssue(e: Engine, f: NonWordFinding): Issue {

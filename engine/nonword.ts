@@ -53,6 +53,8 @@ export interface NonWordParams {
   margin: number;
   /** the costliest candidate character considered (unigram cost) */
   maxCharCost: number;
+  /** edits this far (nats) short of their need are taken too: scores stay relative to the need */
+  slack: number;
 }
 
 export const NONWORD3: NonWordParams = {
@@ -62,8 +64,10 @@ export const NONWORD3: NonWordParams = {
   nameCost: 4,
   margin: 1,
   maxCharCost: 16,
+  slack: 0,
 };
-export const NONWORD4: NonWordParams = { ...NONWORD3 };
+/** fine proofreading also takes the edits up to 3 nats short of their need (their confidence is under 0.5) */
+export const NONWORD4: NonWordParams = { ...NONWORD3, slack: 3 };
 
 /** the second LM's words at most this costly (unigram, nats) are words in their own right */
 const TRUSTED_LM2_COST = 13;
@@ -181,16 +185,18 @@ export class NonWordChecker {
       const need = f.need ?? p.need[f.kind === 'sub' ? f.relation! : f.kind] - (f.word.length >= 4 ? p.longWordBonus : 0);
       const [g, alone] = this.judged(f);
       f.score = g - need - (alone ? p.oneModelCost : 0) - (f.named ? p.nameCost : 0);
+      // a possible name gets no slack: fine proofreading must not start changing names either
+      if (f.named && f.score < 0) f.score = -Infinity;
     }
     // substitutions compete at their position: the best leads the others by the margin, or, where candidates
     // come close (闭幕/闭目 after 隆重), the commonest word among those close to the best is taken
     const byPos = new Map<number, NonWordFinding[]>();
     for (const f of all) if (f.kind === 'sub') byPos.set(f.start, [...(byPos.get(f.start) ?? []), f]);
-    const ok = all.filter((f) => f.score >= 0 && f.kind !== 'sub');
+    const ok = all.filter((f) => f.score >= -p.slack && f.kind !== 'sub');
     for (const fs of byPos.values()) {
       fs.sort((x, y) => y.score - x.score);
-      if (fs[0].score < 0) continue;
-      const close = fs.filter((f) => f.score >= 0 && fs[0].score - f.score < p.margin);
+      if (fs[0].score < -p.slack) continue;
+      const close = fs.filter((f) => f.score >= -p.slack && fs[0].score - f.score < p.margin);
       close.sort((x, y) => this.cost(x.word) - this.cost(y.word));
       ok.push(close[0]);
     }

@@ -15,6 +15,12 @@ export interface Issue {
   level: number;
   /** one-sentence reason with the evidence */
   message: string;
+  /**
+   * how sure the engine is, 0-1; set on every finding check() returns. Mode 3 returns the confident ones (0.5 and
+   * more); mode 4 adds the rest. List and rule findings are near 1; the spelling and non-word passes map their
+   * evidence (the reranker's log-odds, the models' gain over the need) through a logistic curve.
+   */
+  confidence?: number;
 }
 
 export type Source = 'personal' | 'team';

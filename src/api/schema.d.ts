@@ -3023,6 +3023,8 @@ export interface components {
             /** @description 1 error, 2 suggestion, 3 hint. */
             level: number;
             message: string;
+            /** @description How sure the engine is. Standard proofreading (mode 3) returns findings of 0.5 and more; fine proofreading (mode 4) adds the less certain ones. */
+            confidence?: number;
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "done" | "failed" | "cancelled";

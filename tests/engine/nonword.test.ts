@@ -122,3 +122,26 @@ describe('the list of common miswritten words is a boost, not a gate', () => {
     expect(check('我们可以经过这座桥。')).toEqual([]);
   });
 });
+
+describe('confidence', () => {
+  const text = '这个问提我们已经经讨论过了，他做事一丝不狗。新规定将于下月一日起起正式实施,请大家注意。';
+  it('every finding carries one; mode 3 returns only the confident ones', () => {
+    for (const mode of [3, 4] as const) {
+      const issues = check(text, { mode });
+      expect(issues.length).toBeGreaterThan(2);
+      for (const i of issues) {
+        expect(i.confidence).toBeGreaterThanOrEqual(0);
+        expect(i.confidence).toBeLessThanOrEqual(1);
+        if (mode === 3) expect(i.confidence).toBeGreaterThanOrEqual(0.5);
+      }
+    }
+  });
+  it('mode 4 keeps every mode 3 finding and adds the less certain ones', () => {
+    const three = check(text, { mode: 3 });
+    const four = check(text, { mode: 4 });
+    for (const i of three) expect(four).toContainEqual(i);
+    const added = four.filter((i) => !three.some((j) => j.start === i.start && j.end === i.end));
+    expect(added.map((i) => i.original)).toContain('起起');
+    for (const i of added.filter((x) => x.original === '起起')) expect(i.confidence).toBeLessThan(0.5);
+  });
+});

@@ -212,6 +212,7 @@ export interface StoredIssue {
   type?: number;
   level: number;
   message: string;
+  confidence?: number;
 }
 
 /** Checks accepted fixes against the saved text (400 with the first problem); returns them sorted. */
