@@ -253,6 +253,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       for (let k = f.pos; k < f.pos + f.cand.length; k++) if (usageAt.has(k)) atUsage = true;
       if (atUsage) continue;
       if (f.orig === '既' && f.cand === '即' && correlative(work, f.pos)) continue;
+      // 不 before a verb, an adverb or a quality negates it (财政不另行补贴): no slip for 部 or 布
+      if (f.orig === '不' && negates(e, work, f.pos + 1)) continue;
       // 的/地/得 for one another is misuse (family 0), whatever the sound relation
       const cat = DDD.includes(f.orig) && DDD.includes(f.cand) ? '0' : SPELL_CATEGORY[f.relation];
       const bit = cat === '0' ? Bits.usage : Bits.spelling;
@@ -515,6 +517,15 @@ function correlative(s: string, i: number): boolean {
   if (end < 0) end = s.length - i;
   const rest = s.slice(i + 2, i + end);
   return ['又', '也', '且', '还'].some((c) => rest.includes(c + verb));
+}
+
+/** a verb, an adverb or an adjective (jieba's tags) of two or three characters starts at i */
+function negates(e: Engine, s: string, i: number): boolean {
+  for (let L = 3; L >= 2; L--) {
+    const tag = e.dict.pos.get(s.slice(i, i + L));
+    if (tag && /^[vda]/.test(tag)) return true;
+  }
+  return false;
 }
 
 const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz']);

@@ -105,6 +105,7 @@ describe('native writers’ correct text that once drew findings', () => {
     '他既要工作，也要照顾家人。',
     '工作中遇到问题，请及时联系我们。',
     '我们可以经过这里去车站。',
+    '这笔费用由单位承担，财政不另行拨款。',
   ])('%s', (text) => {
     expect(check(text)).toEqual([]);
   });
