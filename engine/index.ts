@@ -14,6 +14,7 @@ import { Speller, MODE3, MODE4, DDD, variantPair, variantWordChars, type SpellFi
 import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
+import { closingPlace, closerOf } from './rules/pairs';
 import { checkDates } from './rules/dates';
 import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
@@ -295,7 +296,24 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     issues.push(...checkDates(work));
     issues.push(...e.address.check(work));
   }
-  if (bits & Bits.punctuation) issues.push(...checkPunctuation(text, links));
+  if (bits & Bits.punctuation) {
+    for (const i of checkPunctuation(text, links)) {
+      // an unclosed mark: where its closer belongs, when that is clear, as a replacement from the opener to there
+      const closer = i.category === '10-2' && i.suggestions.length === 0 ? closerOf(text[i.start]) : undefined;
+      const place = closer ? closingPlace(text, i.start) : null;
+      if (closer && place !== null && place > i.start + 1) {
+        // the opener keeps its finding; the closer is inserted after the character before its place (a short
+        // span that seldom meets another correction, as a quotation-long one would)
+        const inside = text.slice(i.start + 1, place);
+        const where = inside.length > 12 ? '…' + inside.slice(-10) : inside;
+        i.message = `“${text[i.start]}”缺少与之配对的“${closer}”，应在“${where}”之后补上。`;
+        const at = place - (place >= 2 && /[\udc00-\udfff]/.test(text[place - 1]) ? 2 : 1);
+        issues.push({ start: at, end: place, original: '', suggestions: [text.slice(at, place) + closer], category: '10-2',
+          level: i.level, message: `此处缺少“${closer}”，与前面的“${text[i.start]}”配对。` });
+      }
+      issues.push(i);
+    }
+  }
   if (bits & Bits.advanced) {
     issues.push(...checkLeaders(work, options.leaders ?? []));
     if (hk) issues.push(...checkLeaders(text, options.leaders ?? []));

@@ -295,7 +295,10 @@ describe('rule families', () => {
   });
   it('10-1 .. 10-5 punctuation and spacing', () => {
     expect(fixed('今天天气很好,我们去公园散步吧。', '10-1').out).toBe('今天天气很好，我们去公园散步吧。');
-    expect(fixed('他说：“我明天再来。', '10-2').mine).toHaveLength(1);
+    // the opener is pointed at, and the closer goes where the quotation after the colon ends
+    const quote = fixed('他说：“我明天再来。', '10-2');
+    expect(quote.mine.map((i) => i.original)).toEqual(['“', '。']);
+    expect(quote.out).toBe('他说：“我明天再来。”');
     expect(check('他说：“我明天再来。”')).toEqual([]);
     expect(fixed('我们明天见面，，不见不散。', '10-3').out).toBe('我们明天见面，不见不散。');
     expect(fixed('我们 明天见面。', '10-4').out).toBe('我们明天见面。');
