@@ -177,7 +177,7 @@ describe('text proofreading in Chromium', () => {
         const area = document.querySelector('[data-testid="proofread-editor"]') as HTMLTextAreaElement;
         const back = document.querySelector('[data-testid="editor-backdrop"]') as HTMLElement;
         return area.scrollTop > 0 && Math.abs(area.scrollTop - back.scrollTop) < 2;
-      }))
+      }), { timeout: 15_000 })
       .toBe(true);
     await page.screenshot({ path: screenshotPath('proofread-100k.png') });
   }, 120_000);
