@@ -168,14 +168,21 @@ export class NonWordChecker {
   }
 
   /** both models' gains for replacing s[start, end) by repl, over up to W Han characters each side */
-  private gains(s: string, start: number, end: number, repl: string): [number, number] {
+  private gains(s: string, start: number, end: number, repl: string, word: string): [number, number] | null {
     let lo = start, hi = end;
     while (lo > 0 && start - lo < W && isHan(s.charCodeAt(lo - 1))) lo--;
     while (hi < s.length && hi - end < W && isHan(s.charCodeAt(hi))) hi++;
     const L = s.slice(lo, start), R = s.slice(end, hi), orig = s.slice(start, end);
-    const g1 = this.lm.score(L + orig + R) - this.lm.score(L + repl + R);
-    const g2 = this.lm2 ? this.lm2.score(L + orig + R) - this.lm2.score(L + repl + R) : g1;
-    return [g1, g2];
+    const lm2 = this.lm2;
+    if (!lm2) {
+      const g = this.lm.score(L + orig + R) - this.lm.score(L + repl + R);
+      return [g, g];
+    }
+    // the newer model first: where it knows the word made and finds it no likelier, the edit cannot win (its gain
+    // weighs twice), and the older model's two scores are spared
+    const g2 = lm2.score(L + orig + R) - lm2.score(L + repl + R);
+    if (g2 < 0 && lm2.wordCost(word) <= TRUSTED_LM2_COST) return null;
+    return [this.lm.score(L + orig + R) - this.lm.score(L + repl + R), g2];
   }
 
   /** the accepted edits of s: the best candidates above their kind's need, none overlapping another */
@@ -302,8 +309,8 @@ export class NonWordChecker {
     }
     const free = (x: number, y: number) => { for (let k = x; k < y; k++) if (blocked[k]) return false; return true; };
     const push = (f: Omit<NonWordFinding, 'g1' | 'g2' | 'score'> & { need?: number }) => {
-      const [g1, g2] = this.gains(s, f.start, f.end, f.repl);
-      out.push({ ...f, g1, g2, score: 0 });
+      const g = this.gains(s, f.start, f.end, f.repl, f.word);
+      if (g) out.push({ ...f, g1: g[0], g2: g[1], score: 0 });
     };
 
     // substitutions at characters standing alone
