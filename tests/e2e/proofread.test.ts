@@ -170,14 +170,16 @@ describe('text proofreading in Chromium', () => {
     perKey.sort((a, b) => a - b);
     console.log(`100,000 characters: pasted in ${Math.round(pasteMs)} ms, checked in ${streamed} ms, ${count} findings; typing median ${Math.round(perKey[4])} ms per key, max ${Math.round(perKey[7])} ms`);
     // The figures are printed, not asserted: speed goals live in benchmarks, not in timed tests.
-    // the side list and the highlights catch up, and the highlights scroll with the text
+    // the side list and the highlights catch up, and the highlights scroll with the text (scrolled as a reader
+    // would: whether typing by script scrolls the caret into view differs between Chromium versions)
     await page.getByTestId('finding-item').first().waitFor();
+    await editor.evaluate((el: HTMLTextAreaElement) => { el.scrollTop = el.scrollHeight; });
     await expect
       .poll(() => page.evaluate(() => {
         const area = document.querySelector('[data-testid="proofread-editor"]') as HTMLTextAreaElement;
         const back = document.querySelector('[data-testid="editor-backdrop"]') as HTMLElement;
         return area.scrollTop > 0 && Math.abs(area.scrollTop - back.scrollTop) < 2;
-      }), { timeout: 15_000 })
+      }))
       .toBe(true);
     await page.screenshot({ path: screenshotPath('proofread-100k.png') });
   }, 120_000);
