@@ -21,6 +21,7 @@ if (co) options.checkOptions = Number(co);
 async function main() {
   const { loadMs } = loadEngine();
   if (args.includes('--jsonl')) {
+    console.error(`lexicons loaded in ${loadMs} ms`);
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of rl) {
       if (!line.trim()) continue;

@@ -3,10 +3,13 @@
  * Lexicons load once (lazily on the first check, or eagerly with loadEngine()) and are shared;
  * check() is synchronous and pure, so independent paragraphs can be checked in any order.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import path from 'node:path';
 import * as OpenCC from 'opencc-js';
-import { LanguageModel, dataDir, contextGain } from './lm';
+import { LanguageModel, dataDir, contextGain, type LmFiles } from './lm';
+import { FrozenSet, ImageReader, ImageWriter, readShared } from './image';
 import { PinyinTable, toneMark } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
@@ -26,6 +29,8 @@ import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
 
 export type { CheckOptions, Issue, CustomDictionaries, Source } from './types';
+
+const LM2_FILES: LmFiles = { bin: 'lm2.bin.gz', vocab: 'lm2-vocab.txt.gz', tri: 'lm2-3.bin.gz' };
 export { CATEGORIES, CATEGORY_BY_CODE, RESULT_TYPES, LEVELS, Bits, ALL_STANDARD } from './categories';
 
 interface Engine {
@@ -43,8 +48,8 @@ interface Engine {
   /** common miswritten words (lexicon/typos.tsv): wrong -> right */
   typos: WordMatcher<string>;
   /** first two characters of the dictionary's 3-6 character names (see markNames) */
-  namePrefixes: Set<string>;
-  loadMs: number;
+  namePrefixes: FrozenSet;
+  load: EngineLoad;
 }
 
 let engine: Engine | null = null;
@@ -57,10 +62,34 @@ function isHanWord(w: string): boolean {
   return true;
 }
 
-/** Loads all lexicons once; returns the load time in milliseconds. */
-export function loadEngine(): { loadMs: number } {
-  if (engine) return { loadMs: engine.loadMs };
-  const t0 = performance.now();
+/** bumped when a saved structure changes shape in a way the source hash below would not notice */
+const IMAGE_FORMAT = 'engine-image-1';
+/** the engine's own files whose code decides what an image holds */
+const IMAGE_SOURCES = ['index.ts', 'image.ts', 'lm.ts', 'jieba.ts', 'pinyin.ts', 'spell.ts', 'nonword.ts', 'rules/wording.ts'];
+
+/**
+ * The image key: the image format, the code that builds the structures and the lexicon files (size and time),
+ * so an image built from other data or by other code is never read.
+ */
+function imageKey(): string {
+  // the ablation switches change what is built
+  const h = createHash('sha1').update(IMAGE_FORMAT).update(`${process.env.ENGINE_NO_LM2}:${process.env.ENGINE_NO_TRIGRAM}`);
+  const engineDir = path.dirname(dataDir);
+  for (const f of IMAGE_SOURCES) h.update(readFileSync(path.join(engineDir, f)));
+  for (const f of readdirSync(dataDir).sort()) {
+    const st = statSync(path.join(dataDir, f));
+    if (st.isFile()) h.update(`${f}:${st.size}:${Math.round(st.mtimeMs)}`);
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** where images are kept: ENGINE_IMAGE_DIR, else engine/.image beside the lexicons */
+function imageDir(): string {
+  return process.env.ENGINE_IMAGE_DIR || path.join(path.dirname(dataDir), '.image');
+}
+
+/** builds every structure from the text lexicons (seconds) and returns them as an image buffer */
+function buildImage(key: string): Buffer {
   const lm = new LanguageModel();
   const py = new PinyinTable();
   const shape = new ShapeTable();
@@ -74,9 +103,79 @@ export function loadEngine(): { loadMs: number } {
   lm.addWords(extra);
   // libime's word trigram model (see NOTICE.md): a second opinion for the spelling reranker
   const lm2 = existsSync(path.join(dataDir, 'lm2.bin.gz')) && process.env.ENGINE_NO_LM2 !== '1'
-    ? new LanguageModel({ bin: 'lm2.bin.gz', vocab: 'lm2-vocab.txt.gz', tri: 'lm2-3.bin.gz' })
+    ? new LanguageModel(LM2_FILES)
     : null;
   const speller = new Speller(lm, py, shape, dict.idioms, dict.freq, lm2);
+  const nonword = new NonWordChecker(lm, lm2, dict, speller, py);
+  const wording = new WordingChecker(lm, dict);
+  const names: string[] = [];
+  for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) names.push(w.slice(0, 2));
+  const w = new ImageWriter();
+  lm.save(w, 'lm');
+  lm2?.save(w, 'lm2');
+  dict.save(w, 'jieba');
+  py.save(w, 'py');
+  speller.save(w, 'speller');
+  nonword.save(w, 'nonword');
+  wording.save(w, 'wording');
+  FrozenSet.build(names).save(w, 'namePrefixes');
+  return w.toBuffer(key);
+}
+
+/** where the structures came from: another thread's buffer, the saved image, or built from the text lexicons */
+export type ImageSource = 'shared' | 'file' | 'built';
+
+/** the image for this code and these lexicons: the given buffer, the saved file, or built now (and saved) */
+function findImage(key: string, given?: SharedArrayBuffer): { image: SharedArrayBuffer; source: ImageSource } {
+  if (given) {
+    try {
+      if (new ImageReader(given).key === key) return { image: given, source: 'shared' };
+    } catch {
+      // not an image: read or build our own
+    }
+  }
+  const dir = imageDir();
+  const file = path.join(dir, `engine-${key}.img`);
+  const saved = readShared(file);
+  if (saved) {
+    try {
+      if (new ImageReader(saved).key === key) return { image: saved, source: 'file' };
+    } catch {
+      // a damaged file: built again below
+    }
+  }
+  const buf = buildImage(key);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${threadId}.tmp`;
+    writeFileSync(tmp, buf);
+    renameSync(tmp, file);
+    // images of other code or data are stale: one image per directory
+    for (const f of readdirSync(dir)) if (/^engine-[0-9a-f]+\.img$/.test(f) && f !== path.basename(file)) rmSync(path.join(dir, f), { force: true });
+  } catch {
+    // a read-only install keeps the image in memory only
+  }
+  const sab = new SharedArrayBuffer(buf.length);
+  new Uint8Array(sab).set(buf);
+  return { image: sab, source: 'built' };
+}
+
+/**
+ * Loads all lexicons once; returns the load time in milliseconds and the image buffer the structures live in
+ * (pass it to other threads' loadEngine to share it). ENGINE_NO_LM2=1 leaves the second model out and
+ * ENGINE_NO_TRIGRAM=1 the trigram levels (for ablations; each has its own image).
+ */
+export function loadEngine(opts: { image?: SharedArrayBuffer } = {}): EngineLoad {
+  if (engine) return engine.load;
+  const t0 = performance.now();
+  const { image, source } = findImage(imageKey(), opts.image);
+  const r = new ImageReader(image);
+  const lm = new LanguageModel(undefined, { r, p: 'lm' });
+  const py = new PinyinTable({ r, p: 'py' });
+  const shape = new ShapeTable();
+  const dict = new JiebaDict({ r, p: 'jieba' });
+  const lm2 = r.has('lm2.meta') ? new LanguageModel(LM2_FILES, { r, p: 'lm2' }) : null;
+  const speller = new Speller(lm, py, shape, [], dict.freq, lm2, { r, p: 'speller' });
   speller.components = new ShapeTable('components.txt');
   // the spelling reranker's weights (engine/tools/train-rerank.ts); without them the gain thresholds decide
   const rerank = process.env.ENGINE_RERANK ?? path.join(dataDir, 'rerank.json');
@@ -87,8 +186,8 @@ export function loadEngine(): { loadMs: number } {
       if (!P.model) { P.model = lm2 ? w[k] : w[`${k}-stage1`]; P.prefilter = lm2 ? w[`${k}-stage1`] : undefined; }
     }
   }
-  const nonword = new NonWordChecker(lm, lm2, dict, speller, py);
-  const wording = new WordingChecker(lm, dict);
+  const nonword = new NonWordChecker(lm, lm2, dict, speller, py, { r, p: 'nonword' });
+  const wording = new WordingChecker(lm, dict, { r, p: 'wording' });
   const address = new AddressChecker();
   // list words are found however they are typed or disguised (see foldForMatch); typos.tsv stays exact
   const sensitive = new WordMatcher<string>({ fold: true });
@@ -103,11 +202,17 @@ export function loadEngine(): { loadMs: number } {
     const [w, r] = line.split('\t');
     if (w && r && w.length === r.length && w !== r) typos.add(w, r);
   }
-  const namePrefixes = new Set<string>();
-  for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) namePrefixes.add(w.slice(0, 2));
-  engine = { lm, lm2, py, shape, dict, speller, nonword, wording, address, sensitive, typos, namePrefixes, loadMs: 0 };
-  engine.loadMs = Math.round(performance.now() - t0);
-  return { loadMs: engine.loadMs };
+  const namePrefixes = FrozenSet.read(r, 'namePrefixes');
+  const load = { loadMs: Math.round(performance.now() - t0), image, source };
+  engine = { lm, lm2, py, shape, dict, speller, nonword, wording, address, sensitive, typos, namePrefixes, load };
+  return load;
+}
+
+export interface EngineLoad {
+  loadMs: number;
+  /** the buffer the precompiled structures live in (shared: pass it to another thread's loadEngine) */
+  image: SharedArrayBuffer;
+  source: ImageSource;
 }
 
 let toSimplified: ((s: string) => string) | null = null;

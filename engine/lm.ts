@@ -7,23 +7,58 @@ import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StrList, type ImageReader, type ImageWriter } from './image';
 
 export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'lexicon');
 
 export const OOV_COST = 19;
 
+export interface LmFiles { bin: string; vocab: string; tri: string }
+const LM_FILES: LmFiles = { bin: 'lm.bin.gz', vocab: 'lm-vocab.txt.gz', tri: 'lm3.bin.gz' };
+
 export class LanguageModel {
-  readonly vocab: string[];
-  readonly ids = new Map<string, number>();
-  readonly maxLen: number;
+  /**
+   * the model's own vocabulary (id -> word; entries of unigram probability 0 are not in the lattice); only while
+   * building: a model read from an image finds words through its lattice trie
+   */
+  private vocab: StrList | null = null;
+  private vocabCount: number;
+  /** words added with addWords, in id order after the vocabulary */
+  private extraWords: string[] = [];
+  maxLen: number;
   private row: Uint32Array;
   private col: Uint32Array;
   private uniPr: Uint8Array;
   private uniBow: Int8Array;
   private biPr: Uint8Array;
 
-  /** files: the unigram/bigram level, its vocabulary and the trigram level (lexicon/ names) */
-  constructor(files: { bin: string; vocab: string; tri: string } = { bin: 'lm.bin.gz', vocab: 'lm-vocab.txt.gz', tri: 'lm3.bin.gz' }) {
+  /**
+   * files: the unigram/bigram level, its vocabulary and the trigram level (lexicon/ names); or img: the same as
+   * saved in an engine image under prefix p (see save)
+   */
+  constructor(files: LmFiles = LM_FILES, img: { r: ImageReader; p: string } | null = null) {
+    if (img) {
+      const { r, p } = img;
+      const meta = r.f64(`${p}.meta`);
+      [this.V, this.maxLen, this.shift] = [meta[0], meta[1], meta[2]];
+      this.row = r.u32(`${p}.row`);
+      this.col = r.u32(`${p}.col`);
+      this.uniPr = r.u8(`${p}.uniPr`);
+      this.uniBow = r.i8(`${p}.uniBow`);
+      this.biPr = r.u8(`${p}.biPr`);
+      this.vocabCount = meta[3];
+      this.extraCost = r.f64(`${p}.extraCost`);
+      this.trie = new FrozenTrie(r, `${p}.trie`);
+      if (r.has(`${p}.triRow`)) {
+        this.triRow = r.u32(`${p}.triRow`);
+        this.triV = r.u32(`${p}.triV`);
+        this.triStart = r.u32(`${p}.triStart`);
+        this.triW = r.u32(`${p}.triW`);
+        this.triBow = r.i8(`${p}.triBow`);
+        this.triPr = r.u8(`${p}.triPr`);
+      }
+      return;
+    }
     const buf = gunzipSync(readFileSync(path.join(dataDir, files.bin)));
     if (buf.toString('latin1', 0, 4) !== 'CSLM') throw new Error('bad lm.bin');
     const V = buf.readUInt32LE(8);
@@ -36,20 +71,20 @@ export class LanguageModel {
       return t;
     };
     // make sure offsets are aligned for Uint32Array views
-    const aligned = off % 4 === 0 ? null : Buffer.from(buf.subarray(16));
-    if (aligned) throw new Error('unaligned lm buffer');
+    if (off % 4 !== 0) throw new Error('unaligned lm buffer');
     this.row = take((o) => new Uint32Array(ab, o, V + 1), (V + 1) * 4);
     this.col = take((o) => new Uint32Array(ab, o, NB), NB * 4);
     this.uniPr = take((o) => new Uint8Array(ab, o, V), V);
     this.uniBow = take((o) => new Int8Array(ab, o, V), V);
     this.biPr = take((o) => new Uint8Array(ab, o, NB), NB);
-    this.vocab = gunzipSync(readFileSync(path.join(dataDir, files.vocab))).toString('utf8').split('\n');
+    const words = gunzipSync(readFileSync(path.join(dataDir, files.vocab))).toString('utf8').split('\n');
+    this.vocab = StrList.from(words);
+    this.V = this.vocabCount = words.length;
     let maxLen = 1;
-    for (let i = 0; i < this.vocab.length; i++) {
-      const w = this.vocab[i];
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
       if (w && this.uniPr[i] > 0) {
-        this.ids.set(w, i);
-        this.addLex(w, i);
+        this.trie.add(w, i);
         if (w.length > maxLen) maxLen = w.length;
       }
     }
@@ -65,87 +100,129 @@ export class LanguageModel {
       let o = b3.byteOffset + 16;
       if (o % 8 !== 0) throw new Error('unaligned lm3 buffer');
       const ab3 = b3.buffer;
-      const take3 = <T>(ctor: (o: number) => T, bytes: number): T => { const t = ctor(o); o += bytes + ((8 - (bytes % 8)) % 8); return t; };
-      this.triKeys = take3((x) => new Float64Array(ab3, x, C), C * 8);
+      const take3 = <T>(ctor: (o: number) => T, bytes: number): T => {
+        const t = ctor(o);
+        o += bytes + ((8 - (bytes % 8)) % 8);
+        return t;
+      };
+      const keys = take3((x) => new Float64Array(ab3, x, C), C * 8);
       this.triStart = take3((x) => new Uint32Array(ab3, x, C + 1), (C + 1) * 4);
       this.triW = take3((x) => new Uint32Array(ab3, x, T), T * 4);
       this.triBow = take3((x) => new Int8Array(ab3, x, C), C);
       this.triPr = take3((x) => new Uint8Array(ab3, x, T), T);
-      // one-hash bit filter over the contexts: most (u, v) pairs have no trigram, skip their search
-      const bits = new Uint8Array(1 << 21);
-      const us = new Int32Array(C), vs = new Int32Array(C);
+      // the contexts come sorted by (u, v): rows by u, each a sorted run of v
+      const row = new Uint32Array(V + 1);
+      const vs = new Uint32Array(C);
+      let u = 0;
       for (let i = 0; i < C; i++) {
-        const key = this.triKeys[i];
-        vs[i] = key % this.shift;
-        us[i] = (key - vs[i]) / this.shift;
-        const h = ctxHash(us[i], vs[i]);
-        bits[h >>> 3] |= 1 << (h & 7);
+        const v = keys[i] % this.shift;
+        const cu = (keys[i] - v) / this.shift;
+        if (cu < u || cu >= V || (i > 0 && keys[i] <= keys[i - 1])) throw new Error('trigram contexts out of order');
+        while (u < cu) row[++u] = i;
+        vs[i] = v;
       }
-      this.triBits = bits;
-      // open addressing over the contexts (load <= 1/2): a probe or two instead of a binary search
-      let size = 1;
-      while (size < 2 * C) size <<= 1;
-      const slots = new Int32Array(size).fill(-1);
-      const mask = size - 1;
-      for (let i = 0; i < C; i++) {
-        let h = ctxSlot(us[i], vs[i]) & mask;
-        while (slots[h] >= 0) h = (h + 1) & mask;
-        slots[h] = i;
-      }
-      this.triSlots = slots;
+      while (u < V) row[++u] = C;
+      this.triRow = row;
+      this.triV = vs;
     }
   }
-  private triSlots!: Int32Array;
 
-  private triKeys: Float64Array | null = null;
+  /** writes the model (with the words added so far) to an engine image under prefix p */
+  save(w: ImageWriter, p: string) {
+    w.put(`${p}.meta`, Float64Array.of(this.V, this.maxLen, this.shift, this.vocabCount));
+    w.put(`${p}.row`, this.row);
+    w.put(`${p}.col`, this.col);
+    w.put(`${p}.uniPr`, this.uniPr);
+    w.put(`${p}.uniBow`, this.uniBow);
+    w.put(`${p}.biPr`, this.biPr);
+    w.put(`${p}.extraCost`, Float64Array.from(this.extraCost));
+    if (this.trie instanceof FrozenTrie) throw new Error('a model read from an engine image is saved already');
+    this.trie.save(w, `${p}.trie`);
+    if (this.triRow) {
+      w.put(`${p}.triRow`, this.triRow);
+      w.put(`${p}.triV`, this.triV);
+      w.put(`${p}.triStart`, this.triStart);
+      w.put(`${p}.triW`, this.triW);
+      w.put(`${p}.triBow`, this.triBow);
+      w.put(`${p}.triPr`, this.triPr);
+    }
+  }
+
+  /** the word's id in the lattice (vocabulary or added word), or -1 */
+  id(w: string): number {
+    let node = 0;
+    for (let k = 0; k < w.length && node >= 0; k++) node = this.trie.child(node, w.charCodeAt(k));
+    return node < 0 ? -1 : this.trie.word[node];
+  }
+
+  /** number of entries in the model's own vocabulary */
+  get vocabSize(): number {
+    return this.vocabCount;
+  }
+
+  /** every word of the lattice with its id (while building: see vocab) */
+  *entries(): IterableIterator<[string, number]> {
+    const vocab = this.vocab;
+    if (!vocab) throw new Error('the words of a model read from an engine image are not listed');
+    for (let i = 0; i < vocab.length; i++) {
+      if (this.uniPr[i] === 0 || vocab.lengthAt(i) === 0) continue;
+      // a word listed twice lives in the lattice under its last id
+      const w = vocab.at(i);
+      if (this.id(w) === i) yield [w, i];
+    }
+    for (let i = 0; i < this.extraWords.length; i++) yield [this.extraWords[i], this.V + i];
+  }
+
+  /** trigram contexts (u, v): those of u at [triRow[u], triRow[u + 1]), their v sorted in triV */
+  private triRow: Uint32Array<ArrayBufferLike> | null = null;
+  private triV!: Uint32Array<ArrayBufferLike>;
   private shift = 131072;
-  private triBits!: Uint8Array;
-  private triStart!: Uint32Array;
-  private triW!: Uint32Array;
-  private triBow!: Int8Array;
-  private triPr!: Uint8Array;
+  /** per context: its trigrams at [triStart[m], triStart[m + 1]) (word triW, cost triPr), its back-off triBow */
+  private triStart!: Uint32Array<ArrayBufferLike>;
+  private triW!: Uint32Array<ArrayBufferLike>;
+  private triBow!: Int8Array<ArrayBufferLike>;
+  private triPr!: Uint8Array<ArrayBufferLike>;
 
   /** -ln P(w | u v): the trigram when stored, else the context's back-off plus the bigram */
   tri(u: number, v: number, w: number): number {
-    const keys = this.triKeys;
-    if (!keys || u < 0 || (this.V && (u >= this.V || v >= this.V || w >= this.V))) return this.bi(v, w);
-    const key = u * this.shift + v;
-    const h = ctxHash(u, v);
-    if ((this.triBits[h >>> 3] & (1 << (h & 7))) === 0) return this.bi(v, w);
-    const slots = this.triSlots;
-    const mask = slots.length - 1;
-    for (let s = ctxSlot(u, v) & mask; ; s = (s + 1) & mask) {
-      const m = slots[s];
-      if (m < 0) return this.bi(v, w);
-      if (keys[m] === key) {
+    const row = this.triRow;
+    if (!row || u < 0 || u >= this.V || v >= this.V || w >= this.V) return this.bi(v, w);
+    let lo = row[u], hi = row[u + 1] - 1;
+    const vs = this.triV;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      const c = vs[m];
+      if (c < v) lo = m + 1;
+      else if (c > v) hi = m - 1;
+      else {
         for (let t = this.triStart[m]; t < this.triStart[m + 1]; t++) if (this.triW[t] === w) return this.triPr[t] / 10;
         return this.triBow[m] / 20 + this.bi(v, w);
       }
     }
+    return this.bi(v, w);
   }
 
   private V = 0;
   /** the lattice's lookup: a character trie over the vocabulary (node -> word id or -1) */
-  private trie = new CharTrie();
+  private trie: CharTrie | FrozenTrie = new CharTrie();
 
-  private addLex(w: string, id: number) {
-    this.trie.add(w, id);
-  }
-  private extraCost: number[] = [];
+  /** unigram costs of the added words (an image's view once read) */
+  private extraCost: number[] | Float64Array<ArrayBufferLike> = [];
 
   /**
    * Adds words the LM does not know (e.g. dictionary words with counts) as unigram-only entries
    * with the given cost; contexts back off to their unigram.
    */
   addWords(words: Array<[string, number]>) {
-    if (this.V === 0) this.V = this.vocab.length;
+    const costs = this.extraCost, trie = this.trie;
+    if (!Array.isArray(costs) || trie instanceof FrozenTrie) throw new Error('a model read from an engine image is read only');
     this.segCache.clear();
     this.charCost.fill(NaN);
     for (const [w, cost] of words) {
-      if (this.ids.has(w) || w.length > this.maxLen) continue;
-      this.ids.set(w, this.V + this.extraCost.length);
-      this.addLex(w, this.V + this.extraCost.length);
-      this.extraCost.push(cost);
+      if (w.length > this.maxLen || this.id(w) >= 0) continue;
+      trie.add(w, this.V + costs.length);
+      costs.push(cost);
+      this.extraWords.push(w);
     }
   }
 
@@ -173,12 +250,12 @@ export class LanguageModel {
 
   /** the word is in the LM's own vocabulary (not one added with addWords) */
   inBase(word: string): boolean {
-    const id = this.ids.get(word);
-    return id !== undefined && (this.V === 0 || id < this.V);
+    const id = this.id(word);
+    return id >= 0 && id < this.V;
   }
 
   has(word: string): boolean {
-    return this.ids.has(word);
+    return this.id(word) >= 0;
   }
 
   /** unigram cost of a word or Infinity */
@@ -188,11 +265,11 @@ export class LanguageModel {
       const c = word.charCodeAt(0);
       const v = this.charCost[c];
       if (v === v) return v;
-      const id = this.ids.get(word);
-      return (this.charCost[c] = id === undefined ? Infinity : this.uni(id));
+      const id = this.id(word);
+      return (this.charCost[c] = id < 0 ? Infinity : this.uni(id));
     }
-    const id = this.ids.get(word);
-    return id === undefined ? Infinity : this.uni(id);
+    const id = this.id(word);
+    return id < 0 ? Infinity : this.uni(id);
   }
   /** wordCost of single UTF-16 units (NaN = not looked up yet) */
   private charCost = new Float64Array(65536).fill(NaN);
@@ -298,6 +375,35 @@ class CharTrie {
   private code = new Uint16Array(1 << 17);
   private next = new Int32Array(1 << 17);
 
+  /** saves the trie in its compact form (see FrozenTrie) */
+  save(w: ImageWriter, p: string) {
+    // children per node, sorted by unit
+    const kids: Array<Array<[number, number]>> = Array.from({ length: this.nodes }, () => []);
+    for (let h = 0; h < this.parent.length; h++) if (this.parent[h] >= 0) kids[this.parent[h]].push([this.code[h], this.next[h]]);
+    // breadth first: a node's children get consecutive numbers
+    const first = new Uint32Array(this.nodes + 1);
+    const code = new Uint16Array(this.nodes);
+    const word = new Int32Array(this.nodes).fill(-1);
+    const queue = [0];
+    let n = 1;
+    for (let q = 0; q < queue.length; q++) {
+      const old = queue[q];
+      word[q] = this.word[old];
+      first[q] = n;
+      for (const [c, child] of kids[old].sort((x, y) => x[0] - y[0])) {
+        code[n++] = c;
+        queue.push(child);
+      }
+    }
+    first[this.nodes] = n;
+    const root = new Int32Array(65536).fill(-1);
+    for (let k = first[0]; k < first[1]; k++) root[code[k]] = k;
+    w.put(`${p}.first`, first);
+    w.put(`${p}.code`, code);
+    w.put(`${p}.word`, word);
+    w.put(`${p}.root`, root);
+  }
+
   child(node: number, c: number): number {
     const mask = this.parent.length - 1;
     for (let h = slotOf(node, c) & mask; ; h = (h + 1) & mask) {
@@ -339,6 +445,42 @@ class CharTrie {
   }
 }
 
+/**
+ * A CharTrie as an engine image holds it: nodes numbered breadth first, so a node's children are the consecutive
+ * nodes [first[node], first[node + 1]), each with the unit that leads to it (code, sorted); the root's children
+ * also by unit directly. A third of the hash table's size.
+ */
+class FrozenTrie {
+  private first: Uint32Array<ArrayBufferLike>;
+  private code: Uint16Array<ArrayBufferLike>;
+  private root: Int32Array<ArrayBufferLike>;
+  readonly word: Int32Array<ArrayBufferLike>;
+  constructor(r: ImageReader, p: string) {
+    this.first = r.u32(`${p}.first`);
+    this.code = r.u16(`${p}.code`);
+    this.word = r.i32(`${p}.word`);
+    this.root = r.i32(`${p}.root`);
+  }
+
+  child(node: number, c: number): number {
+    if (node === 0) return this.root[c];
+    let lo = this.first[node], hi = this.first[node + 1] - 1;
+    const code = this.code;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      const x = code[m];
+      if (x < c) lo = m + 1;
+      else if (x > c) hi = m - 1;
+      else return m;
+    }
+    return -1;
+  }
+
+  add(): void {
+    throw new Error('a trie read from an engine image is read only');
+  }
+}
+
 /** hash of a trie edge (node, UTF-16 unit) */
 function slotOf(node: number, c: number): number {
   return (Math.imul(node, 0x9e3779b1) ^ Math.imul(c + 0x632be5ab, 0x85ebca6b)) >>> 0;
@@ -357,16 +499,6 @@ export function contextGain(lms: LanguageModel[], s: string, start: number, end:
   let g = Infinity;
   for (const m of lms) g = Math.min(g, m.score(L + orig + R) - m.score(L + repl + R));
   return g;
-}
-
-/** 24-bit hash of a trigram context (u, v), for the bit filter */
-function ctxHash(u: number, v: number): number {
-  return (Math.imul(u, 0x9e3779b1) ^ Math.imul(v + 0x7f4a7c15, 0x85ebca6b)) >>> 8;
-}
-
-/** 32-bit hash of a trigram context (u, v) for the open-addressing table (independent of ctxHash's bits) */
-function ctxSlot(u: number, v: number): number {
-  return (Math.imul(v, 0xcc9e2d51) ^ Math.imul(u + 0x1b873593, 0x2545f491) ^ (v >>> 7)) >>> 0;
 }
 
 /** scratch buffers of LanguageModel.score (single-threaded: one set per process) */

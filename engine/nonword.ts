@@ -11,6 +11,7 @@
  * two swapped neighbours. Each edit must make a lexicon word of the span where the written form makes none.
  */
 import type { LanguageModel } from './lm';
+import { FrozenStrings, type ImageReader, type ImageWriter } from './image';
 import type { JiebaDict } from './jieba';
 import type { PinyinTable } from './pinyin';
 import { afterAdverb } from './rules/wording';
@@ -88,9 +89,9 @@ const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz', 'nrfg']);
 
 export class NonWordChecker {
   /** the three characters of a four-character word with one removed (numeric key) -> the word, '' if ambiguous */
-  private byMissing = new Map<number, string>();
+  private byMissing: FrozenStrings;
   /** the speller's patterns (word with one character masked -> completions) for common words only the second LM has */
-  private patterns2 = new Map<number | string, string>();
+  private patterns2: FrozenStrings;
 
   constructor(
     private lm: LanguageModel,
@@ -98,7 +99,16 @@ export class NonWordChecker {
     private dict: JiebaDict,
     private speller: Speller,
     private py: PinyinTable,
+    /** the indexes as saved in an engine image (see save) instead of built from the lexicons */
+    img: { r: ImageReader; p: string } | null = null,
   ) {
+    if (img) {
+      this.byMissing = FrozenStrings.read(img.r, `${img.p}.byMissing`);
+      this.patterns2 = FrozenStrings.read(img.r, `${img.p}.patterns2`);
+      return;
+    }
+    const byMissing = new Map<number, string>();
+    const patterns2 = new Map<number | string, string>();
     const best = new Map<number, { w: string; c: number; next: number }>();
     // words of four the dictionary lists (not the first LM's phrases: 可以看见 and 没有办法 leave good text when a
     // character goes, 可看见, 没办法), with the cheaper of the LM's and the dictionary's costs
@@ -122,22 +132,29 @@ export class NonWordChecker {
       }
     }
     if (lm2) {
-      for (const [w, id] of lm2.ids) {
+      for (const [w, id] of lm2.entries()) {
         if (w.length < 2 || w.length > 4 || lm.has(w) || lm2.uni(id) > TRUSTED_LM2_COST) continue;
         let han = true;
         for (let k = 0; k < w.length; k++) if (!isHan(w.charCodeAt(k))) han = false;
         if (!han) continue;
         for (let k = 0; k < w.length; k++) {
           const key = patternKey(w, 0, k, w.length);
-          const prev = this.patterns2.get(key);
-          if (prev === undefined) this.patterns2.set(key, w[k]);
-          else if (!prev.includes(w[k])) this.patterns2.set(key, prev + w[k]);
+          const prev = patterns2.get(key);
+          if (prev === undefined) patterns2.set(key, w[k]);
+          else if (!prev.includes(w[k])) patterns2.set(key, prev + w[k]);
         }
       }
     }
     // where several words lose a character to the same three, the commonest stands for them only when it is
     // clearly the commonest (e^2.3: ten times as likely)
-    for (const [k, b] of best) this.byMissing.set(k, b.next - b.c >= 2.3 ? b.w : '');
+    for (const [k, b] of best) byMissing.set(k, b.next - b.c >= 2.3 ? b.w : '');
+    this.byMissing = FrozenStrings.build(byMissing);
+    this.patterns2 = FrozenStrings.build(patterns2);
+  }
+
+  save(w: ImageWriter, p: string) {
+    this.byMissing.save(w, `${p}.byMissing`);
+    this.patterns2.save(w, `${p}.patterns2`);
   }
 
   /**

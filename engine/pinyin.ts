@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from './lm';
+import { FrozenLists, type ImageReader, type ImageWriter } from './image';
 
 const FUZZY_INITIALS: Array<[string, string]> = [['zh', 'z'], ['ch', 'c'], ['sh', 's'], ['n', 'l'], ['l', 'r'], ['f', 'h']];
 const FUZZY_FINALS: Array<[string, string]> = [['ang', 'an'], ['eng', 'en'], ['ing', 'in'], ['iang', 'ian'], ['uang', 'uan']];
@@ -25,28 +26,43 @@ export function fuzzyVariants(syl: string): string[] {
 
 export class PinyinTable {
   /** char -> readings with tone digit, e.g. zhong1 */
-  readonly readings = new Map<string, string[]>();
+  readonly readings: FrozenLists;
   /** toneless syllable -> chars */
-  readonly bySyllable = new Map<string, string[]>();
+  readonly bySyllable: FrozenLists;
 
-  constructor() {
+  /** img: the tables as saved in an engine image (see save); else read from pinyin.txt */
+  constructor(img: { r: ImageReader; p: string } | null = null) {
+    if (img) {
+      this.readings = FrozenLists.read(img.r, `${img.p}.readings`, ' ');
+      this.bySyllable = FrozenLists.read(img.r, `${img.p}.bySyllable`, '');
+      return;
+    }
+    const readings = new Map<string, string[]>();
+    const bySyllable = new Map<string, string[]>();
     const text = readFileSync(path.join(dataDir, 'pinyin.txt'), 'utf8');
     for (const line of text.split('\n')) {
       if (!line) continue;
       const parts = line.split(' ');
       const ch = parts[0];
       const rs = parts.slice(1);
-      this.readings.set(ch, rs);
+      readings.set(ch, rs);
       const seen = new Set<string>();
       for (const r of rs) {
         const syl = r.slice(0, -1);
         if (seen.has(syl)) continue;
         seen.add(syl);
-        let arr = this.bySyllable.get(syl);
-        if (!arr) this.bySyllable.set(syl, (arr = []));
+        let arr = bySyllable.get(syl);
+        if (!arr) bySyllable.set(syl, (arr = []));
         arr.push(ch);
       }
     }
+    this.readings = FrozenLists.build(readings, ' ');
+    this.bySyllable = FrozenLists.build(bySyllable, '');
+  }
+
+  save(w: ImageWriter, p: string) {
+    this.readings.save(w, `${p}.readings`);
+    this.bySyllable.save(w, `${p}.bySyllable`);
   }
 
   /**

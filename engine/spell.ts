@@ -10,6 +10,7 @@ import type { PinyinTable } from './pinyin';
 import type { ShapeTable } from './shape';
 import { fuzzyVariants } from './pinyin';
 import { rerankScore, type RerankModel } from './rerank';
+import { FrozenStrings, type ImageReader, type ImageWriter } from './image';
 
 export interface SpellParams {
   window: number;
@@ -302,11 +303,13 @@ export function hanRuns(s: string, each: (a: number, b: number) => void) {
 }
 
 export class Speller {
-  /** word with one character replaced by \0 -> characters completing it */
-  readonly patterns = new Map<number | string, string>();
-  /** the same for keys with many completions, as sets */
-  private bigPatterns = new Map<number | string, Set<number>>();
+  /** word with one character masked (patternKey) -> characters completing it */
+  readonly patterns: FrozenStrings;
+  /** the completions of keys with many, by value index, as sets (made when first needed) */
+  private bigPatterns = new Map<number, Set<number>>();
   private special = new Map<string, string[]>();
+  /** toneless syllables ("gan mao") -> lexicon words of 2-3 characters that read so, separated by spaces */
+  private bySound: FrozenStrings;
 
   constructor(
     private lm: LanguageModel,
@@ -316,17 +319,27 @@ export class Speller {
     private knownWords: { get(w: string): number | undefined } | null = null,
     /** a second, independently trained language model (libime's), for the reranker */
     private lm2: LanguageModel | null = null,
+    /** the indexes as saved in an engine image (see save) instead of built from the models */
+    img: { r: ImageReader; p: string } | null = null,
   ) {
+    for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
+    if (img) {
+      this.patterns = FrozenStrings.read(img.r, `${img.p}.patterns`);
+      this.bySound = FrozenStrings.read(img.r, `${img.p}.bySound`);
+      return;
+    }
+    const patterns = new Map<number | string, string>();
+    const bySound = new Map<number | string, string>();
     const add = (w: string) => {
       for (let k = 0; k < w.length; k++) {
         const key = patternKey(w, 0, k, w.length);
-        const prev = this.patterns.get(key);
-        if (prev === undefined) this.patterns.set(key, w[k]);
-        else if (!prev.includes(w[k])) this.patterns.set(key, prev + w[k]);
+        const prev = patterns.get(key);
+        if (prev === undefined) patterns.set(key, w[k]);
+        else if (!prev.includes(w[k])) patterns.set(key, prev + w[k]);
       }
     };
     const maxExtra = 15.5;
-    for (const [w, id] of lm.ids) {
+    for (const [w, id] of lm.entries()) {
       if (w.length < 2 || w.length > 5) continue;
       if (lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
       let ok = true;
@@ -336,18 +349,32 @@ export class Speller {
       // the sound index of 2-3 character words, for whole-word confusions
       if (w.length <= 3) {
         for (const k of this.soundKeys(w, 16)) {
-          const arr = this.bySound.get(k);
-          if (arr) arr.push(w); else this.bySound.set(k, [w]);
+          const ws = bySound.get(k);
+          bySound.set(k, ws ? ws + ' ' + w : w);
         }
       }
     }
     for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
-    for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
-    for (const [k, v] of this.patterns) if (v.length > 24) this.bigPatterns.set(k, new Set(Array.from(v, (c) => c.charCodeAt(0))));
+    this.patterns = FrozenStrings.build(patterns);
+    this.bySound = FrozenStrings.build(bySound);
   }
 
-  /** toneless syllables ("gan mao") -> lexicon words of 2-3 characters that read so */
-  private bySound = new Map<string, string[]>();
+  save(w: ImageWriter, p: string) {
+    this.patterns.save(w, `${p}.patterns`);
+    this.bySound.save(w, `${p}.bySound`);
+  }
+
+  /** the characters completing a pattern key with many completions, as a set */
+  private bigPattern(v: number): Set<number> {
+    let set = this.bigPatterns.get(v);
+    if (!set) {
+      const vals = this.patterns.values;
+      set = new Set();
+      for (let t = 0; t < vals.lengthAt(v); t++) set.add(vals.codeAt(v, t));
+      this.bigPatterns.set(v, set);
+    }
+    return set;
+  }
 
   /**
    * the toneless syllable sequences of w ("gan mao"), one per combination of the characters' first `readings`
@@ -434,9 +461,10 @@ export class Speller {
     for (let L = maxL; L >= 2; L--) {
       for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
         const key = patternKey(s, st, i, L);
-        const chars = this.patterns.get(key);
-        if (!chars) continue;
-        if (chars.length > 24 ? this.bigPatterns.get(key)!.has(ch.charCodeAt(0)) : chars.includes(ch)) return L;
+        const v = this.patterns.find(key);
+        if (v < 0) continue;
+        const code = ch.charCodeAt(0);
+        if (this.patterns.values.lengthAt(v) > 24 ? this.bigPattern(v).has(code) : this.patterns.values.includesCode(v, code)) return L;
       }
     }
     return 0;
@@ -549,7 +577,9 @@ export class Speller {
     const out: string[] = [];
     // the span's characters in their main reading (顿时 is not read du shi, like 都是)
     for (const key of this.soundKeys(span, 64, 1)) {
-      for (const w of this.bySound.get(key) ?? []) {
+      const words = this.bySound.get(key);
+      if (!words) continue;
+      for (const w of words.split(' ')) {
         if (w === span || out.includes(w)) continue;
         let diff = 0, variant = false;
         for (let k = 0; k < L; k++) if (w[k] !== span[k]) { diff++; if (variantPair(w[k], span[k])) variant = true; }
@@ -658,10 +688,11 @@ export class Speller {
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
           const key = patternKey(s, st, i, L);
-          const chars = this.patterns.get(key);
-          if (!chars) continue;
+          const v = this.patterns.find(key);
+          if (v < 0) continue;
+          const vals = this.patterns.values, n = vals.lengthAt(v);
           // many completions: walk the confusion set instead when it is the smaller of the two
-          const big = chars.length > 24 && conf.size < chars.length ? this.bigPatterns.get(key)! : null;
+          const big = n > 24 && conf.size < n ? this.bigPattern(v) : null;
           if (big) {
             for (const [c, rc] of conf) {
               if (cands.has(c) || !big.has(c) || rc[1] > p.maxCharCost) continue;
@@ -672,8 +703,8 @@ export class Speller {
             }
             continue;
           }
-          for (let t = 0; t < chars.length; t++) {
-            const c = chars.charCodeAt(t);
+          for (let t = 0; t < n; t++) {
+            const c = vals.codeAt(v, t);
             if (cands.has(c)) continue;
             const rc = conf.get(c);
             if (!rc || rc[1] > p.maxCharCost) continue;

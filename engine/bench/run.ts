@@ -8,6 +8,7 @@
  * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4),
  * BENCH_CEILING=1 (also the candidate ceiling: an untimed second pass, see ceiling()).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,6 +217,48 @@ const OWN_LEADERS = [
   { name: '李红梅', titles: ['市委书记'] },
 ];
 
+/** strict sentence-level correction precision, recall and F1 of predicted sentences */
+function strictCorrection(pairs: Array<[string, string]>, preds: string[]) {
+  let changed = 0, gold = 0, tp = 0;
+  pairs.forEach(([src, tgt], k) => {
+    if (preds[k] !== src) changed++;
+    if (src !== tgt) gold++;
+    if (src !== tgt && preds[k] === tgt) tp++;
+  });
+  return { p: tp / changed, r: tp / gold, f: f1(tp / changed, tp / gold) };
+}
+
+/**
+ * Cold runs over the SIGHAN-14 file: the engine's CLI and the 60-line unigram prototype (bench/baseline.ts), each
+ * a fresh process timed from start to last line, lexicon loading included (the engine reads its image).
+ */
+function cold() {
+  const file = path.join(cscDir, 'sighan14_test.tsv');
+  if (!existsSync(file) || process.env.BENCH_COLD === '0') return;
+  const pairs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]);
+  const run = (script: string, args: string[], input: string) => {
+    const t0 = performance.now();
+    const out = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+    if (out.status !== 0) throw new Error(`${script} failed: ${out.stderr}`);
+    return { secs: (performance.now() - t0) / 1000, stdout: out.stdout, stderr: out.stderr };
+  };
+  const engine = run(path.join(here, '..', 'cli.ts'), ['--jsonl'], pairs.map(([src], id) => JSON.stringify({ id, text: src })).join('\n'));
+  const preds = engine.stdout.trim().split('\n').map((line) => {
+    const { id, issues } = JSON.parse(line) as { id: number; issues: Issue[] };
+    return applySubstitutions(pairs[id][0], issues);
+  });
+  const base = run(path.join(here, 'baseline.ts'), [], pairs.map(([src]) => src).join('\n') + '\n');
+  const basePreds = base.stdout.split('\n').slice(0, pairs.length);
+  const load = /loaded in (\d+) ms/.exec(engine.stderr)?.[1] ?? '?';
+  console.log(`\nCold start: ${pairs.length} SIGHAN-14 sentences, a fresh process each, loading included (strict correction)`);
+  console.log('system                 wall s  sent/s |  cor-P  cor-R  cor-F1');
+  for (const [name, r, pr] of [[`engine CLI (load ${load} ms)`, engine, preds], ['60-line baseline', base, basePreds]] as const) {
+    const m = strictCorrection(pairs, pr);
+    console.log(`${name.padEnd(22)} ${r.secs.toFixed(1).padStart(6)}  ${(pairs.length / r.secs).toFixed(0).padStart(6)} |  ${fmt(m.p)}  ${fmt(m.r)}  ${fmt(m.f)}`);
+  }
+  console.log(`engine cold run ${(base.secs / engine.secs).toFixed(1)}x faster than the baseline`);
+}
+
 function main() {
   const { loadMs } = loadEngine();
   console.log(`lexicon load: ${loadMs} ms`);
@@ -283,6 +326,7 @@ function main() {
     }
   }
   console.log('(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this process, which is the fair figure on a busy machine)');
+  cold();
   console.log(`\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`);
 }
 main();

@@ -8,6 +8,7 @@
 import { contextGain, type LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
 import type { Issue } from '../types';
+import { FrozenStrings, type ImageReader, type ImageWriter } from '../image';
 
 const FUNCTION_CHARS = new Set('的了是在和与及把被将从对为也都就还而但又很吗呢吧着过所以因我你他她它这那有'.split(''));
 const isHan = (c: string | undefined) => !!c && c >= '\u4e00' && c <= '\u9fff';
@@ -27,8 +28,13 @@ export const WORDING3: WordingParams = { dupGain: 4, missGain: 8, swapGain: 9, w
 export const WORDING4: WordingParams = { ...WORDING3 };
 
 export class WordingChecker {
-  private idiomByMissing = new Map<string, string>();
-  constructor(private lm: LanguageModel, private dict: JiebaDict) {
+  private idiomByMissing: FrozenStrings;
+  /** img: the index as saved in an engine image (see save) instead of built from the dictionary */
+  constructor(private lm: LanguageModel, private dict: JiebaDict, img: { r: ImageReader; p: string } | null = null) {
+    if (img) {
+      this.idiomByMissing = FrozenStrings.read(img.r, `${img.p}.idiomByMissing`);
+      return;
+    }
     // idioms that lose the same character to the same three (一丝不苟, 一毫不苟 -> 一不苟): the commonest
     // stands for the key only where it is at least ten times as common as every other, else none does
     const best = new Map<string, { w: string; f: number; next: number }>();
@@ -44,7 +50,13 @@ export class WordingChecker {
         }
       }
     }
-    for (const [key, b] of best) this.idiomByMissing.set(key, b.f >= 10 * b.next ? b.w : '');
+    const byMissing = new Map<string, string>();
+    for (const [key, b] of best) byMissing.set(key, b.f >= 10 * b.next ? b.w : '');
+    this.idiomByMissing = FrozenStrings.build(byMissing);
+  }
+
+  save(w: ImageWriter, p: string) {
+    this.idiomByMissing.save(w, `${p}.idiomByMissing`);
   }
 
   /** w has the idiom's length and differs from it in exactly one character */

@@ -36,3 +36,23 @@ describe('checker worker pool', () => {
     expect(settled.filter((s) => s.status === 'rejected')).toHaveLength(cancelled);
   });
 });
+
+describe('checker workers share one engine image', () => {
+  it('the first worker loads the lexicons; the others view its buffer instead of loading their own', async () => {
+    const three = new CheckerPool(3);
+    try {
+      await three.ready();
+      // the others start once the first is ready; each takes a check when it is
+      const texts = Array.from({ length: 9 }, (_, n) => `第${n}段：他的发言真是画龙点晴。`);
+      const results = await Promise.all(texts.map((t) => three.check(t, { mode: 3 })));
+      for (const r of results) expect(r.map((i) => i.suggestions[0])).toContain('画龙点睛');
+      for (let waited = 0; three.status().ready < 3 && waited < 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      const status = three.status();
+      expect(status.ready).toBe(3);
+      expect(status.sources.filter((s) => s === 'shared')).toHaveLength(2);
+      expect(status.imageBytes).toBeGreaterThan(30 * 1048576);
+    } finally {
+      await three.close();
+    }
+  }, 90_000);
+});

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
+import type { CheckOptions, CustomDictionaries, ImageSource, Issue } from '../../../engine';
 import type { WorkerReply, WorkerTask } from './worker-body';
 
 /** How many dictionaries a worker keeps (must not exceed WORKER_DICT_CACHE in worker-body.ts). */
@@ -8,7 +8,9 @@ const KNOWN_DICTS = 150;
 
 /**
  * A small pool of `worker_threads` running the engine, so a long check never blocks the HTTP server.
- * Each worker loads the lexicons once (≈1 s, ≈250 MB). Size: CHECK_WORKERS, default the number of cores
+ * The first worker loads the engine's precompiled lexicons (≈0.3 s; it builds them once, seconds, when the
+ * engine or its data changed); the others start after it and view the same shared buffer, so the lexicons
+ * are in memory once (≈70 MB) whatever the pool's size. Size: CHECK_WORKERS, default the number of cores
  * (at most 4). Tasks are taken round-robin across groups (one group per check), so a 100,000-character
  * check does not hold up the short checks of other users.
  */
@@ -25,6 +27,8 @@ interface Task {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** where the worker's lexicons came from (see loadEngine) */
+  source?: ImageSource;
   busy: Task | null;
   /** dictionary keys this worker holds, oldest first */
   known: string[];
@@ -41,6 +45,8 @@ export class CheckerPool {
   /** Workers that died before loading their lexicons; after a few the pool gives up instead of looping. */
   private startFailures = 0;
   private broken: Error | null = null;
+  /** the engine image the first worker loaded, shared with the others */
+  private image: SharedArrayBuffer | null = null;
 
   constructor(size?: number) {
     const env = Number(process.env.CHECK_WORKERS);
@@ -50,6 +56,11 @@ export class CheckerPool {
   /** Starts the workers (lexicons load in the background); idempotent. */
   warm(): void {
     if (this.closed) return;
+    // until one worker has the lexicons, one loads (or builds) them alone
+    if (!this.image) {
+      if (this.slots.length === 0) this.spawn();
+      return;
+    }
     while (this.slots.length < this.size) this.spawn();
   }
 
@@ -82,6 +93,17 @@ export class CheckerPool {
     });
   }
 
+  /** The workers, how many have their lexicons and from where, and the size of the one shared image. */
+  status(): { workers: number; ready: number; sources: ImageSource[]; imageBytes: number } {
+    const ready = this.slots.filter((s) => s.ready);
+    return {
+      workers: this.slots.length,
+      ready: ready.length,
+      sources: ready.flatMap((s) => (s.source ? [s.source] : [])),
+      imageBytes: this.image?.byteLength ?? 0,
+    };
+  }
+
   /** Drops the queued (not yet running) tasks of a group; they reject with `cancelled`. Returns how many. */
   cancelGroup(group: string): number {
     const queue = this.groups.get(group);
@@ -106,14 +128,19 @@ export class CheckerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url));
+    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { image: this.image } });
     worker.unref();
     const slot: Slot = { worker, ready: false, busy: null, known: [] };
     this.slots.push(slot);
     worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
         slot.ready = true;
+        slot.source = reply.source;
         this.startFailures = 0;
+        if (!this.image) {
+          this.image = reply.image;
+          this.warm();
+        }
         for (const wake of this.readyWaiters.splice(0)) wake();
         this.dispatch();
         return;

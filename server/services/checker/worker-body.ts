@@ -1,5 +1,5 @@
-import { parentPort } from 'node:worker_threads';
-import { check, loadEngine, type CheckOptions, type CustomDictionaries } from '../../../engine';
+import { parentPort, workerData } from 'node:worker_threads';
+import { check, loadEngine, type CheckOptions, type CustomDictionaries, type ImageSource } from '../../../engine';
 
 /**
  * A checker worker: loads the lexicons once, then checks one paragraph per message. A task may carry a
@@ -13,7 +13,15 @@ export interface WorkerTask {
   dictKey?: string;
   dict?: CustomDictionaries;
 }
-export type WorkerReply = { id: number; ok: true; issues: ReturnType<typeof check>; ms: number } | { id: number; ok: false; error: string } | { ready: true; loadMs: number };
+export type WorkerReply =
+  | { id: number; ok: true; issues: ReturnType<typeof check>; ms: number }
+  | { id: number; ok: false; error: string }
+  | { ready: true; loadMs: number; image: SharedArrayBuffer; source: ImageSource };
+
+/** what the pool gives a worker: the engine image another worker loaded, when there is one */
+export interface WorkerStart {
+  image: SharedArrayBuffer | null;
+}
 
 export const WORKER_DICT_CACHE = 200;
 
@@ -21,8 +29,9 @@ const port = parentPort!;
 // Fault injection for tests (CHECKER_FAULT_MARKER unset in production): a paragraph containing it fails.
 const fault = process.env.CHECKER_FAULT_MARKER;
 const dicts = new Map<string, CustomDictionaries>();
-const { loadMs } = loadEngine();
-port.postMessage({ ready: true, loadMs } satisfies WorkerReply);
+const start: WorkerStart | undefined = workerData;
+const { loadMs, image, source } = loadEngine({ image: start?.image ?? undefined });
+port.postMessage({ ready: true, loadMs, image, source } satisfies WorkerReply);
 port.on('message', (task: WorkerTask) => {
   const t0 = performance.now();
   try {
