@@ -15,11 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { check, loadEngine } from '../index';
 import type { Issue } from '../types';
 import { MODE3, MODE4, setSpellTrace, type TraceRow } from '../spell';
+import { NONWORD3 } from '../nonword';
 
 // tuning hooks: SPELL3 / SPELL4 = JSON merged into the mode parameters;
 // BENCH_SPLIT=even|odd keeps every other pair of each CSC set (tune on one half, report the other)
 if (process.env.SPELL3) Object.assign(MODE3, JSON.parse(process.env.SPELL3));
 if (process.env.SPELL4) Object.assign(MODE4, JSON.parse(process.env.SPELL4));
+if (process.env.NONWORD3) Object.assign(NONWORD3, JSON.parse(process.env.NONWORD3));
 const SPLIT = process.env.BENCH_SPLIT;
 const CEILING = process.env.BENCH_CEILING === '1';
 
