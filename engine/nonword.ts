@@ -344,24 +344,30 @@ export class NonWordChecker {
           // a surname with one or two characters after it may be a name (萧天澜, 郭程): more is needed
           const named = name.subarray(st - a, st + L - a).includes(1);
           const key = patternKey(s, st, i, L);
-          const chars = (this.speller.patterns.get(key) ?? '') + (this.patterns2.get(key) ?? '');
-          if (!chars) continue;
+          // the completions, as units: the speller's first, then the second LM's (no strings made in this hot loop)
+          const v1 = this.speller.patterns.find(key), v2 = this.patterns2.find(key);
+          if (v1 < 0 && v2 < 0) continue;
           const written = s.slice(st, st + L);
           if (this.isWord(written)) continue;
-          for (let t = 0; t < chars.length; t++) {
-            const code = chars.charCodeAt(t);
+          const vals1 = this.speller.patterns.values, vals2 = this.patterns2.values;
+          const n1 = v1 < 0 ? 0 : vals1.lengthAt(v1), n = n1 + (v2 < 0 ? 0 : vals2.lengthAt(v2));
+          for (let t = 0; t < n; t++) {
+            const code = t < n1 ? vals1.codeAt(v1, t) : vals2.codeAt(v2, t - n1);
             if (seen.has(code)) continue;
             const rc = conf.get(code);
             // three characters of a word of four in place make any fourth a candidate (扣人心旋, 雨后春荀)
             let relation: Relation | 'other' | undefined = rc && rc[1] <= p.maxCharCost ? rc[0] : undefined;
-            if (!relation && L === 4 && this.lm.wordCost(chars[t]) <= p.maxCharCost && !NUMERALS.includes(orig)) {
-              const word = written.slice(0, i - st) + chars[t] + written.slice(i - st + 1);
+            if (!relation && L === 4 && !NUMERALS.includes(orig)) {
+              const c = String.fromCharCode(code);
+              const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
               // only in an idiom, and between characters that rhyme (雨后春荀): other pairs are mostly set phrases
               // varied on purpose (一声炸响, 所过之处)
-              if (this.dict.pos.get(word) === 'i' && this.py.rhymes(orig, chars[t])) relation = 'other';
+              if (this.lm.wordCost(c) <= p.maxCharCost && this.dict.pos.get(word) === 'i' && this.py.rhymes(orig, c)) {
+                relation = 'other';
+              }
             }
             if (!relation) continue;
-            const c = chars[t];
+            const c = String.fromCharCode(code);
             const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
             if (this.isName(word)) continue;
             seen.set(code, word);
