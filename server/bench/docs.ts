@@ -1,5 +1,5 @@
 /**
- * Document benchmark (issue 6 item 7). Loopback only, one run, bounded in time.
+ * Document benchmark. Loopback only, one run, bounded in time.
  *
  *   npm run bench:docs -- [--pages 200] [--timeout 600]
  *

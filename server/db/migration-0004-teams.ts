@@ -6,8 +6,8 @@ interface IdColumn {
 }
 
 /**
- * Teams (spec §3 Team info, team roles, member statuses) and their shared dictionaries. Built for the
- * shared-dictionary part of issue 4; the team-management screens (members, invitations, applications,
+ * Teams (spec §3 Team info, team roles, member statuses) and their shared dictionaries. Built first for the
+ * shared dictionaries; the team-management screens (members, invitations, applications,
  * right packages) grow on the same tables.
  *
  * - `enterprise_members.status` is the spec's member status (1 生效中 = active; 4 已发邀请, 6 申请加入 ...),

@@ -87,8 +87,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
       },
     },
     '0003_rights_dictionary_proofreading': {
-      // Issue 4 (server side of checking): rights grants and records, the personal dictionary,
-      // LanguageTool API keys, click and finding feedback. Issue 5 extends these tables.
+      // The server side of checking: rights grants and records, the personal dictionary,
+      // LanguageTool API keys, click and finding feedback. Later migrations build on these tables.
       async up(db: Kysely<any>) {
         await db.schema
           .createTable('right_grants')
@@ -163,7 +163,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
       },
     },
     '0007_coupons_sharing_downloads': {
-      // Issue 5: redemption codes, sharing records ('free speed-up') and the download center.
+      // Redemption codes, sharing records ('free speed-up') and the download center.
       async up(db: Kysely<any>) {
         await db.schema
           .createTable('coupon_codes')
@@ -214,7 +214,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
       },
     },
     '0006_commerce': {
-      // Issue 5 items 2-3: the product catalogue (seeded; see server/services/products.ts) and orders.
+      // The product catalogue (seeded; see server/services/products.ts) and orders.
       async up(db: Kysely<any>) {
         await db.schema
           .createTable('products')
@@ -267,7 +267,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     },
     '0004_teams': teamsMigration(id),
     '0008_documents': {
-      // Issue 6 (documents): one row per uploaded document and its job state; the uploaded file apart, so
+      // Documents: one row per uploaded document and its job state; the uploaded file apart, so
       // listing never reads blobs. `charge` is the JSON of the upload's right-256 consumption (refunds after a restart).
       async up(db: Kysely<any>) {
         const blob = dialect === 'postgres' ? sql`bytea` : sql`blob`;

@@ -9,7 +9,7 @@ import { selectedLibraries } from './word-libraries';
 /**
  * The personal dictionary (spec: /dict/v1/*). `type` is the result-type label of spec §3 where there is
  * one: 4 sensitive word, 5 wrong word (with `correct`), 9 key word; and 1 for an allowed word (never
- * flagged: every finding overlapping it is dropped). Issue 5 adds imports, exports and word libraries.
+ * flagged: every finding overlapping it is dropped). Imports, exports and built-in word libraries build on it.
  * A team's shared dictionaries (services/teams.ts) hold the same four types; in checks their hits are
  * labelled 6 / 7 / 10 (共享词库敏感词 / 错词 / 重点词) instead of 4 / 5 / 9.
  */

@@ -1,5 +1,5 @@
 /**
- * Products and orders (issue 5 items 2-3). An order goes pending -> paid (or pending -> closed when its QR code
+ * Products and orders. An order goes pending -> paid (or pending -> closed when its QR code
  * expired or was replaced; a payment that still arrives for a closed order is honoured). The change to paid
  * and the grants it gives happen in ONE transaction guarded by the old status, so a paid order grants its
  * rights exactly once however many notifications, polls or CLI calls report it, even concurrently.

@@ -309,7 +309,7 @@ export async function refundRight(
   return refunded;
 }
 
-/** Adds a grant (issue 5: orders, coupons). `source` must be unique per user (e.g. `order:12`). */
+/** Adds a grant (orders, coupons, the share bonus). `source` must be unique per user (e.g. `order:12`). */
 export async function addGrant(db: Db, uid: number, type: number, amount: number, source: string, expiresAt: string | null = null, reason = '获得权益'): Promise<boolean> {
   const now = nowIso();
   const r = rightsDb(db);

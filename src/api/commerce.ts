@@ -1,4 +1,4 @@
-// Typed calls of My rights and the pricing page (issue 5 items 2-3).
+// Typed calls of My rights and the pricing page.
 import type { components } from './schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 

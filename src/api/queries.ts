@@ -1,5 +1,5 @@
-// react-query options for the data spec §4 loads on login. Calls whose issue has not landed answer
-// 501; loading them on login is silent, so nothing is shown for features that do not exist yet.
+// react-query options for the data spec §4 loads on login. Calls the server does not implement yet
+// answer 501; loading them on login is silent, so nothing is shown for features that do not exist yet.
 import type { QueryClient } from '@tanstack/react-query';
 import { api, unwrap, type UnwrapOptions } from './client';
 import { portrait, userInfo } from './user';

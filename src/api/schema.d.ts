@@ -296,7 +296,7 @@ export interface paths {
         };
         /**
          * The user's API key for the LanguageTool-compatible API (shown on the user page)
-         * @description Added (issue 4: LanguageTool clients authenticate with `username` + `apiKey`). The key itself is stored
+         * @description Added (LanguageTool clients authenticate with `username` + `apiKey`). The key itself is stored
          *     hashed and shown only once, when created; this call tells whether one exists, its last four characters,
          *     and the `username` to pair it with (the login_id, or the phone when there is none).
          */
@@ -642,11 +642,12 @@ export interface paths {
         put?: never;
         /**
          * Check a .docx against a format template (GB/T 9704-2012 first)
-         * @description Added (issue 6). Multipart with the document (`file`, .docx) and `template_id` (from template_types;
-         *     default the first template). Styles are resolved (docDefaults, basedOn chain, character styles,
-         *     direct formatting, theme fonts); elements (发文机关标志, 发文字号, 标题, 主送机关, 正文 headings, 附件说明,
-         *     署名, 成文日期, 抄送, 印发机关和日期) are detected and checked with the template's rules, plus paper,
-         *     margins, line grid and page numbers. Paragraph indexes count every paragraph, table cells included.
+         * @description Added (the format check needs a call that checks a document). Multipart with the document (`file`,
+         *     .docx) and `template_id` (from template_types; default the first template). Styles are resolved
+         *     (docDefaults, basedOn chain, character styles, direct formatting, theme fonts); elements (发文机关标志,
+         *     发文字号, 标题, 主送机关, 正文 headings, 附件说明, 署名, 成文日期, 抄送, 印发机关和日期) are detected and
+         *     checked with the template's rules, plus paper, margins, line grid and page numbers. Paragraph indexes
+         *     count every paragraph, table cells included.
          */
         post: operations["postMisscutV1DocFormatCheck"];
         delete?: never;
@@ -1788,7 +1789,7 @@ export interface paths {
         };
         /**
          * Export the whole personal dictionary (binary)
-         * @description Added (issue 5 asks for an export of the dictionary). The import format (`word,type,correct`, type as its code, oldest first), as .xlsx (default) or .csv (UTF-8 with BOM; cells starting with = + - @ get a leading apostrophe, removed again on import). The file is also kept in the download center (header `x-download-id`).
+         * @description Added (the dictionary screen offers an export). The import format (`word,type,correct`, type as its code, oldest first), as .xlsx (default) or .csv (UTF-8 with BOM; cells starting with = + - @ get a leading apostrophe, removed again on import). The file is also kept in the download center (header `x-download-id`).
          */
         get: operations["getDictV1ExportWords"];
         put?: never;
@@ -3525,7 +3526,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description 该功能尚未开放 / feature not available yet (the issue that implements the call has not landed). */
+        /** @description 该功能尚未开放 / feature not available yet (this server does not implement the call). */
         NotImplemented: {
             headers: {
                 [name: string]: unknown;

@@ -1,4 +1,4 @@
-// Multipart uploads with byte progress (issue 6). fetch cannot report upload progress, so the browser
+// Multipart uploads with byte progress. fetch cannot report upload progress, so the browser
 // path uses XMLHttpRequest; the same headers (spec §7) come from the client's middleware and the
 // answer goes through `unwrap`, so the error catalogue, 401 and 402 behave as for every other call.
 // When a transport was injected (tests) or there is no XMLHttpRequest, the injected fetch is used.

@@ -1,4 +1,4 @@
-// Document compare (issue 6 item 6): the result of POST /misscut/v1/doc/diff, typed by the contract,
+// Document compare: the result of POST /misscut/v1/doc/diff, typed by the contract,
 // and the rights that limit it (4096 docCompare, 262144 compareMaxPages, 524288 compareMaxSize).
 import type { paths } from '../api/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';

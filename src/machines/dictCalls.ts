@@ -1,4 +1,4 @@
-// Personal dictionary and word libraries (issue 5 item 1), typed by the contract: list, add, update,
+// Personal dictionary and word libraries, typed by the contract: list, add, update,
 // delete, import (multipart with progress, through the upload pipeline), export, template, failures file
 // and the built-in word libraries.
 import { api, unwrap } from '../api/client';

@@ -1,4 +1,4 @@
-// Calls of the document screens (issue 6), typed by the contract.
+// Calls of the document screens, typed by the contract.
 import type { components } from '../api/schema';
 import { api, unwrap } from '../api/client';
 import { uploadMultipart, type UploadOptions } from '../api/upload';

@@ -1,4 +1,4 @@
-// The document editor (route /editor?id=, issue 6): a stored document's text (one line per block),
+// The document editor (route /editor?id=): a stored document's text (one line per block),
 // its findings, the fixes the user accepted and the findings ignored, kept consistent through edits;
 // saving sends them (edit_upload_save) and the server re-checks in the background, its end arriving
 // on the socket (type 2 cmd 1), after which the document is loaded again. A shared document

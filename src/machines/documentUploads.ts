@@ -1,4 +1,4 @@
-// The document list's uploads (issue 6): one upload pipeline per chosen file, kept in the app actor so
+// The document list's uploads: one upload pipeline per chosen file, kept in the app actor so
 // progress survives navigating away and back. Files of a type the server does not take are refused here.
 import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import { uploadPipelineMachine, type UploadPipelineRef } from './uploadPipeline';

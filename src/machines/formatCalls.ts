@@ -1,5 +1,4 @@
-// Format check (issue 6 item 5): templates and the report of POST /misscut/v1/doc/format_check, typed by
-// the contract.
+// Format check: templates and the report of POST /misscut/v1/doc/format_check, typed by the contract.
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';

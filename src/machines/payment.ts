@@ -1,4 +1,4 @@
-// Buying a product with WeChat Pay Native (issue 5 item 3): create the order and its QR code, poll the order
+// Buying a product with WeChat Pay Native: create the order and its QR code, poll the order
 // until it is paid, replace an expired QR code, and say when payment is not configured (the order then waits
 // for an administrator's confirmation, and is still polled).
 import { assign, fromPromise, setup } from 'xstate';

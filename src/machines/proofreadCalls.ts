@@ -1,4 +1,4 @@
-// Calls of the text proofreading screen (issue 4), typed by the contract.
+// Calls of the text proofreading screen, typed by the contract.
 import { api, unwrap } from '../api/client';
 
 export interface CheckTextBody {

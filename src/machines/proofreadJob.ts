@@ -1,4 +1,4 @@
-// The text proofreading job (issue 4, spec §7): the editor's text, a check streamed over the socket,
+// The text proofreading job (spec §7): the editor's text, a check streamed over the socket,
 // and the findings kept per paragraph (by hash) so a re-check only sends paragraphs that changed.
 //
 // job:  idle -> submitting -> streaming -> done | cancelled | failed  (any end state -> submitting again)

@@ -1,4 +1,4 @@
-// One upload, from the chosen file to its result (issue 6): shared by every upload screen.
+// One upload, from the chosen file to its result: shared by every upload screen.
 //
 // idle -> uploading (bytes sent / total) -> waiting (queued | processing, progress from the socket)
 //      -> done | failed | cancelled;  failed/cancelled -> retry (the same file again); any end -> a new file

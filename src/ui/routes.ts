@@ -69,7 +69,7 @@ export const STANDALONE = {
   redemption: { path: '/redemption', label: msg`兑换码` },
 } as const;
 
-/** The read-only view of a shared document: outside the layout, no login needed (issue 6). */
+/** The read-only view of a shared document: outside the layout, no login needed. */
 export const SHARED_DOCUMENT_PATH = '/share-doc';
 
 export const REDIRECTS: Readonly<Record<string, string>> = { '/pricing': '/upgrade', '/home': '/' };

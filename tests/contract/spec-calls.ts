@@ -131,7 +131,7 @@ export const specCalls: Record<string, readonly Call[]> = {
   ],
 };
 
-/** Calls the shared contract adds for the foundation (issue 2). */
+/** Calls the shared contract adds for the foundation: accounts, profile, config and health. */
 export const foundationCalls: readonly Call[] = [
   ['post', '/user/sms_code'],
   ['post', '/user/register'],
@@ -150,7 +150,7 @@ export const foundationCalls: readonly Call[] = [
   ['post', '/user/cancellation'],
 ];
 
-/** The LanguageTool-compatible calls of issue 4. */
+/** The LanguageTool-compatible calls. */
 export const languageToolCalls: readonly Call[] = [
   ['post', '/v2/check'],
   ['get', '/v2/languages'],

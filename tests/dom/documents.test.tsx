@@ -1,4 +1,4 @@
-// The document list and the editor (issue 6) in jsdom against the in-process fake API: the real app
+// The document list and the editor in jsdom against the in-process fake API: the real app
 // machine, upload pipelines and editor machine run; only the transport (fetch, the socket connection)
 // is faked. The same flows run against the real server in tests/e2e/documents.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ describe('main layout and routes (spec §2)', () => {
     expect(current.textContent).toContain('文本校对');
     expect(screen.getByTestId('page-title').textContent).toBe('文本校对');
     await waitFor(() => expect(document.title).toBe('文本校对 · 智能校对工作台'));
-    // Text proofreading (issue 4) is built: the home screen shows its editor.
+    // Text proofreading is built: the home screen shows its editor.
     expect(await screen.findByTestId('home-screen')).toBeTruthy();
   });
 

@@ -1,4 +1,4 @@
-// The personal dictionary in Chromium against the real server (issue 5 item 1): add, inline edit and delete
+// The personal dictionary in Chromium against the real server: add, inline edit and delete
 // with the confirm dialog, import a file with bad rows, see the summary, download the failures file and read
 // it, then the imported wrong word is flagged by a check on the home screen.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Documents in Chromium against the real server (issue 6 items 2, 4, 8): a generated .docx with known
+// Documents in Chromium against the real server: a generated .docx with known
 // errors is uploaded on /document, its progress is watched to done, the editor shows the findings in
 // place, a fix is accepted, and the export with tracked changes carries it as w:del/w:ins (and the open
 // findings as comments) in the downloaded file's XML. Also: the shared read-only link, delete.

@@ -1,4 +1,4 @@
-// Format check and document compare in Chromium against the real server (issue 6 items 5, 6, 8): a
+// Format check and document compare in Chromium against the real server: a
 // generated non-conforming GB/T 9704 .docx shows its violations with location, expected and found; two
 // versions of a generated document show the changed paragraph, the character-level change and navigation.
 import { AlignmentType, Document, LineRuleType, Packer, Paragraph, TextRun } from 'docx';

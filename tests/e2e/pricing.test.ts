@@ -1,4 +1,4 @@
-// Pricing and My rights in Chromium against the real server (issue 5 items 2-3). The e2e server has no WXPAY_*
+// Pricing and My rights in Chromium against the real server. The e2e server has no WXPAY_*
 // variables: the pricing page lists the server's products and says payment is not configured; an order is
 // confirmed with the real admin CLI on the server's DATA_DIR, the open payment dialog sees it paid by polling,
 // and My rights shows the new balance, the history and the order.

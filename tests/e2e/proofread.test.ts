@@ -1,4 +1,4 @@
-// Text proofreading in Chromium against the real server and engine (issue 4 item 6): highlights and
+// Text proofreading in Chromium against the real server and engine: highlights and
 // suggestions, accept, ignore, add to the dictionary, mode 4 without a right, and an exhausted quota.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openBrowser, screenshotLightAndDark, screenshotPath, setRights as setAccountRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';

@@ -1,4 +1,4 @@
-// Redemption codes, the download center and the share page in Chromium against the real server (issue 5 items 4-6):
+// Redemption codes, the download center and the share page in Chromium against the real server:
 // a code made by the admin CLI on the server's DATA_DIR is redeemed on /redemption and the balance changes.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrate, openDatabase } from '../../server/db';

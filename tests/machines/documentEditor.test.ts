@@ -1,4 +1,4 @@
-// The document editor machine (issue 6): findings, accepted fixes and ignored findings must stay on the
+// The document editor machine: findings, accepted fixes and ignored findings must stay on the
 // characters they name through any sequence of accepts, ignores and hand edits, because the server
 // rejects a fix that does not match the saved text and the tracked-changes export writes them in place.
 // The live machine runs with the transport faked (load/save answer from a fake document store).

@@ -1,4 +1,4 @@
-// Model-based test of buying with WeChat Pay Native (issue 5 item 3): an abstract model of what the buyer sees,
+// Model-based test of buying with WeChat Pay Native: an abstract model of what the buyer sees,
 // whose paths drive the REAL live payment machine (livePayment: the real pay calls through the API client).
 // Only the transport is fake: a fetch answering the pay calls as the server would.
 import { afterAll, describe, expect, it } from 'vitest';

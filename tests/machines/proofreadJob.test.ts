@@ -1,4 +1,4 @@
-// Model-based test of the text proofreading job (issue 4): an abstract model of what the user sees,
+// Model-based test of the text proofreading job: an abstract model of what the user sees,
 // whose paths drive the REAL live job machine. Only the transport is fake: a fetch whose check_text
 // answer the path decides, and socket `server message` events built from the text actually sent.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Model-based test of the upload pipeline (issue 6): an abstract model of what the user sees, whose
+// Model-based test of the upload pipeline: an abstract model of what the user sees, whose
 // paths drive the REAL live pipeline (liveUploadPipeline + the document upload binding + src/api's
 // multipart upload and error catalogue) inside a system with a socket, on a SimulatedClock. Only the
 // transport is fake: an XMLHttpRequest class whose answers the path decides, a fetch for the status

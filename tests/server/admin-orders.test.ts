@@ -1,4 +1,4 @@
-// Admin CLI for orders (issue 5 item 3): `order paid ORDER_NO` confirms a payment when WeChat Pay is not
+// Admin CLI for orders: `order paid ORDER_NO` confirms a payment when WeChat Pay is not
 // configured, over the server's own DATA_DIR, and grants the product's rights exactly once.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

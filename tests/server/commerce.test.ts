@@ -1,4 +1,4 @@
-// Rights history, products, orders and WeChat Pay Native over the real server and SQLite (issue 5 items 2-3).
+// Rights history, products, orders and WeChat Pay Native over the real server and SQLite.
 // The WeChat Pay gateway is faked behind the provider's transport (tests/server/wechatpay-fake.ts); signing,
 // verification and decryption are the real ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -91,7 +91,7 @@ describe('a call the contract has but the server does not implement', () => {
   let extra: TestApp;
   let dir: string;
   beforeAll(async () => {
-    // The contract plus a call whose issue has not landed: it must say so, whatever the input or token.
+    // The contract plus a call the server does not implement: it must say so, whatever the input or token.
     const spec = structuredClone(contract);
     spec.paths['/misscut/v1/future_call/{id}'] = {
       post: {

@@ -17,7 +17,7 @@ import { attachment, bodyOf, caller, type Operation } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
 /**
- * Documents (issue 6, server side): upload -> persisted job (services/documents/jobs.ts) -> findings;
+ * Documents (server side): upload -> persisted job (services/documents/jobs.ts) -> findings;
  * list, delete, cancel, editor content and saving, export (clean / tracked changes), sharing.
  * Only the owner reaches a document by id (other users' ids answer 404 like unknown ones).
  */

@@ -3,7 +3,7 @@ import { listOrders, listProducts } from '../../services/orders';
 import { RIGHT_INFO, rightsDb } from '../../services/rights';
 import { caller, type Operation } from '../types';
 
-/** Products, orders and the rights history (issue 5 item 2). */
+/** Products, orders and the rights history. */
 export const commerceRightsOperations: Record<string, Operation> = {
   getUserRightProductGetList: async (request) => {
     await caller(request);

@@ -1,5 +1,5 @@
 /**
- * The payment-provider interface (issue 5 item 3). The server only talks to a provider through this, so the
+ * The payment-provider interface. The server only talks to a provider through this, so the
  * gateway can be replaced (tests fake the WeChat Pay gateway's HTTP side, never this module's crypto).
  */
 export interface PrepayRequest {

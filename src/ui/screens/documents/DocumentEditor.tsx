@@ -1,4 +1,4 @@
-// The document editor (route /editor?id=, no side bar; issue 6) and the read-only shared view
+// The document editor (route /editor?id=, no side bar) and the read-only shared view
 // (/share-doc?id=<share id>): the document with its findings marked in place, the home screen's finding
 // cards and actions, manual edits of the text, save, export (.docx clean or with tracked changes and
 // comments) and a share link. Keyboard: Alt+↓/↑ (or j/k) next/previous finding, Alt+Enter accept,

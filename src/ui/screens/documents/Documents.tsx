@@ -1,4 +1,4 @@
-// Document list (route /document, kept alive; issue 6): upload (button or drag and drop) with one
+// Document list (route /document, kept alive): upload (button or drag and drop) with one
 // progress bar per upload (bytes, then the server's check), the user's documents in a paged table,
 // delete with confirmation, open in the editor.
 import { useEffect, useRef, useState, type DragEvent } from 'react';

@@ -1,4 +1,4 @@
-// /share-doc?id=<share id> (outside the main layout; issue 6): the read-only view of a shared document
+// /share-doc?id=<share id> (outside the main layout): the read-only view of a shared document
 // for whoever holds the link (get_share_doc needs no login); a logged-in user may save a copy.
 import { Trans } from '@lingui/react/macro';
 import { Box, Text, VStack } from '@chakra-ui/react';
