@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import type { HeavyLimits } from './services/heavy/pool';
 
-/** Everything the server reads from the environment, parsed once (README lists each variable). */
+/** The server's settings, derived from the environment (see ENV_SCHEMA below). */
 export interface ServerConfig {
   port: number;
   host: string;
@@ -53,60 +55,202 @@ export interface ServerConfig {
   instance: { heartbeatMs: number; staleMs: number };
 }
 
-function integer(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
+/** An integer setting (its digits only: "1.5", "2e3" and "-1" are refused). */
+const int = (def: number | undefined, description: string, opts: { minimum?: number; maximum?: number; shown?: string } = {}) =>
+  Type.Integer({ minimum: opts.minimum ?? 0, maximum: opts.maximum, default: def, description, shown: opts.shown ?? `\`${def}\`` });
+const str = (def: string | undefined, description: string, shown?: string) =>
+  Type.String({ default: def, description, shown: shown ?? (def === undefined ? '(unset)' : `\`${def}\``) });
+const optionalInt = (description: string, shown: string) => Type.Optional(Type.Integer({ minimum: 1, description, shown }));
+const optionalStr = (description: string, shown = '(unset)') => Type.Optional(Type.String({ minLength: 1, description, shown }));
+
+/**
+ * Every environment variable the server and its engine read: type, bounds, default, and the README's words for it
+ * (the README's configuration table is generated from this: npm run gen:config).
+ */
+export const ENV_SCHEMA = Type.Object({
+  PORT: int(3000, 'HTTP port (SPA, API and WebSocket share it)', { maximum: 65535 }),
+  HOST: str('0.0.0.0', 'listen address'),
+  DATA_DIR: str('./data', 'SQLite database, uploaded files, SMS outbox of the console provider'),
+  DATABASE_URL: optionalStr('`postgres://user:pass@host:5432/db` switches storage to PostgreSQL'),
+  REDIS_URL: optionalStr(
+    '`redis://host:6379`: the server processes\' event bus (pub/sub) and the shared rate-limit counters live in Redis ' +
+      'instead of PostgreSQL',
+  ),
+  ADMIN_PHONE: str('13800000000', 'phone of the first `root` account, created on first start when no root exists'),
+  ADMIN_PASSWORD: str('admin123456', 'its password (change it before exposing the server)'),
+  SMS_PROVIDER: Type.Union([Type.Literal('console')], {
+    default: 'console',
+    description: '`console` prints codes and appends them to `DATA_DIR/sms-outbox.jsonl`',
+    shown: '`console`',
+  }),
+  BASE_URL: str('', 'API origin the SPA calls, served at `/workbench/config.json` (one build runs anywhere)', 'same origin'),
+  WX_URL: str('', 'WeChat login page (runtime config, like `BASE_URL`)', '(empty)'),
+  BIND_WECHAT_URL: str('', 'WeChat binding page (runtime config)', '(empty)'),
+  RESET_WECHAT_URL: str('', 'WeChat rebinding page (runtime config)', '(empty)'),
+  SOCKET_URL: str('/ws', 'the realtime socket\'s address (runtime config)'),
+  BODY_LIMIT: int(10 * 1024 * 1024, 'largest accepted JSON request body in bytes (larger: 413)', {
+    shown: '`10485760` (10 MB)',
+  }),
+  UPLOAD_LIMIT: int(100 * 1024 * 1024, 'largest accepted upload (multipart) in bytes', { shown: '`104857600` (100 MB)' }),
+  REQUEST_TIMEOUT_MS: int(120_000, 'a request not received whole by then is dropped with 408 (slow-body attacks)', {
+    minimum: 1000,
+  }),
+  SPA_DIR: str('dist/workbench', 'where the built front end is served from'),
+  TRUST_PROXY: Type.Boolean({
+    default: false,
+    description: '`1` behind a reverse proxy, so rate limits see the client\'s address',
+    shown: '(unset)',
+  }),
+  CHECK_WORKERS: optionalInt(
+    'worker threads running the checking engine (they share one copy of the lexicons)',
+    'cores, at most 4',
+  ),
+  ENGINE_IMAGE_DIR: optionalStr(
+    'where the engine keeps its precompiled lexicons (built on first load, ≈70 MB; see `engine/README.md`)',
+    '`engine/.image`',
+  ),
+  CHECK_CACHE_ENTRIES: int(20_000, 'paragraph results kept in the in-memory check cache (LRU)', { minimum: 1 }),
+  CHECK_CACHE_MB: int(128, 'the same cache\'s memory budget (estimated); whichever bound is reached first evicts', {
+    minimum: 1,
+  }),
+  CHECK_RATE_MAX: int(120, 'checks per user per window, for `check_text` and `/v2/check` each (more: 429); `0` turns it off'),
+  LT_ANON_RATE_MAX: int(
+    30,
+    '`/v2/check` calls without a bearer token per client address per window (counted before the API key is checked); ' +
+      '`/v2/words*` calls have a budget of the same size',
+  ),
+  LOGIN_IP_RATE_MAX: int(
+    30,
+    'login and password-reset attempts per client address per 10 minutes, whatever the phone (more: 429); ' +
+      '`0` turns it off',
+  ),
+  SMS_IP_RATE_MAX: int(20, 'SMS codes per client address per hour, whatever the phone (more: 429); `0` turns it off'),
+  CHECK_RATE_WINDOW_MS: int(60_000, 'the window of both check rate limits', { minimum: 1000 }),
+  DOC_WORKERS: int(2, 'document jobs processed at the same time (their paragraphs share the checker pool)', {
+    minimum: 1,
+  }),
+  SOFFICE_PATH: optionalStr(
+    'LibreOffice, used to read .doc/.wps uploads (without it they are refused with a message saying so)',
+    '`soffice` / `libreoffice` on the PATH',
+  ),
+  COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
+  COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
+  FORMAT_TEMPLATES_DIR: optionalStr('the format check\'s templates', '`server/services/format/templates`'),
+  WORD_LIBRARIES_DIR: optionalStr('the word libraries users can add to their dictionary', '`server/word-libraries`'),
+  HEAVY_WORKERS: optionalInt(
+    'worker threads of the heavy pool: reading and writing documents, export, format check, compare',
+    'cores, at most 2',
+  ),
+  HEAVY_QUEUE_MAX: int(16, 'heavy tasks that may wait for a worker; more are answered 503 with `Retry-After`'),
+  HEAVY_TIMEOUT_MS: int(120_000, 'longest a heavy task may run; longer: its worker is stopped and the call answers 413', {
+    minimum: 1000,
+  }),
+  HEAVY_HEAP_MB: int(768, 'V8 heap of each heavy worker; a document that needs more answers 413', { minimum: 64 }),
+  HEAVY_OUTPUT_MAX: int(
+    100 * 1024 * 1024,
+    'largest result of a heavy task (bytes of a file, characters of text); larger: 413',
+  ),
+  HTML_MAX: int(4 * 1024 * 1024, 'largest HTML (characters) accepted by `html2doc/stream` and the editor\'s save; larger: 413'),
+  INSTANCE_HEARTBEAT_MS: int(5_000, 'how often a server process says it is alive', { minimum: 100 }),
+  INSTANCE_STALE_MS: int(
+    15_000,
+    'after how long without a word a server process counts as dead (its checks refunded, its document jobs taken over)',
+    { minimum: 300 },
+  ),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
+    default: 'info',
+    description: 'Fastify/pino log level',
+    shown: '`info`',
+  }),
+  LOG_FORMAT: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
+      description:
+        'log lines as JSON (production, collectors) or pretty; token, apiKey, password and code query values and the ' +
+        'authorization header are always redacted',
+      shown: '`pretty` in a development terminal, else `json`',
+    }),
+  ),
+  CHECKER_FAULT_MARKER: optionalStr('tests only: a paragraph containing it fails in the checker (leave it unset)'),
+});
+
+export type Env = Static<typeof ENV_SCHEMA>;
+
+/**
+ * The settings from the environment, each converted and checked against ENV_SCHEMA; every wrong value is named
+ * in one error. Read when needed (tests change the environment between cases); the server reads them all at start.
+ */
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const raw: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, schema] of Object.entries(ENV_SCHEMA.properties)) {
+    const value = source[name];
+    if (value === undefined || value === '') continue;
+    const kind = 'anyOf' in schema ? 'string' : schema.type;
+    if (kind === 'integer') {
+      if (!/^[0-9]+$/.test(value)) problems.push(`${name} must be a non-negative integer, got "${value}"`);
+      else raw[name] = Number(value);
+    } else if (kind === 'boolean') {
+      if (!['1', 'true', '0', 'false'].includes(value)) problems.push(`${name} must be 1, true, 0 or false, got "${value}"`);
+      else raw[name] = value === '1' || value === 'true';
+    } else raw[name] = value;
+  }
+  const env = Value.Default(ENV_SCHEMA, raw);
+  for (const error of Value.Errors(ENV_SCHEMA, env)) {
+    const name = error.path.split('/')[1] ?? error.path;
+    if (!problems.some((p) => p.startsWith(`${name} `))) problems.push(`${name} ${error.message.toLowerCase()}, got "${source[name]}"`);
+  }
+  if (problems.length) throw new Error(`configuration: ${problems.join('; ')}`);
+  if (!Value.Check(ENV_SCHEMA, env)) throw new Error('configuration: invalid');
+  return env;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const env = readEnv(source);
   return {
-    port: integer(env.PORT, 3000, 'PORT'),
-    host: env.HOST || '0.0.0.0',
-    dataDir: resolve(env.DATA_DIR || './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    adminPhone: env.ADMIN_PHONE || '13800000000',
-    adminPassword: env.ADMIN_PASSWORD || 'admin123456',
-    smsProvider: env.SMS_PROVIDER || 'console',
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    adminPhone: env.ADMIN_PHONE,
+    adminPassword: env.ADMIN_PASSWORD,
+    smsProvider: env.SMS_PROVIDER,
     publicConfig: {
       // No trailing slash: the client appends '/user/...'. ('/' means same origin, like ''.)
-      baseURL: (env.BASE_URL ?? '').replace(/\/+$/, ''),
-      wxURL: env.WX_URL ?? '',
-      bindWechat: env.BIND_WECHAT_URL ?? '',
-      resetWechat: env.RESET_WECHAT_URL ?? '',
-      socketURL: env.SOCKET_URL || '/ws',
+      baseURL: env.BASE_URL.replace(/\/+$/, ''),
+      wxURL: env.WX_URL,
+      bindWechat: env.BIND_WECHAT_URL,
+      resetWechat: env.RESET_WECHAT_URL,
+      socketURL: env.SOCKET_URL,
     },
     // Documents are uploaded as multipart; JSON bodies (check_text) stay well under 10 MB.
-    bodyLimit: integer(env.BODY_LIMIT, 10 * 1024 * 1024, 'BODY_LIMIT'),
-    uploadLimit: integer(env.UPLOAD_LIMIT, 100 * 1024 * 1024, 'UPLOAD_LIMIT'),
+    bodyLimit: env.BODY_LIMIT,
+    uploadLimit: env.UPLOAD_LIMIT,
     // long enough for the largest upload on a slow line, short enough that trickling bodies cannot pile up
-    requestTimeoutMs: Math.max(1000, integer(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS')),
-    logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    spaDir: resolve(env.SPA_DIR || 'dist/workbench'),
-    checkRateLimit: {
-      checkMax: integer(env.CHECK_RATE_MAX, 120, 'CHECK_RATE_MAX'),
-      anonymousMax: integer(env.LT_ANON_RATE_MAX, 30, 'LT_ANON_RATE_MAX'),
-      windowMs: Math.max(1000, integer(env.CHECK_RATE_WINDOW_MS, 60_000, 'CHECK_RATE_WINDOW_MS')),
-    },
-    authRateLimit: {
-      loginPerAddress: integer(env.LOGIN_IP_RATE_MAX, 30, 'LOGIN_IP_RATE_MAX'),
-      smsPerAddress: integer(env.SMS_IP_RATE_MAX, 20, 'SMS_IP_RATE_MAX'),
-    },
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    spaDir: resolve(env.SPA_DIR),
+    checkRateLimit: { checkMax: env.CHECK_RATE_MAX, anonymousMax: env.LT_ANON_RATE_MAX, windowMs: env.CHECK_RATE_WINDOW_MS },
+    authRateLimit: { loginPerAddress: env.LOGIN_IP_RATE_MAX, smsPerAddress: env.SMS_IP_RATE_MAX },
     heavy: {
-      workers: Math.max(1, integer(env.HEAVY_WORKERS, Math.min(2, availableParallelism()), 'HEAVY_WORKERS')),
-      queueMax: integer(env.HEAVY_QUEUE_MAX, 16, 'HEAVY_QUEUE_MAX'),
-      timeoutMs: Math.max(1000, integer(env.HEAVY_TIMEOUT_MS, 120_000, 'HEAVY_TIMEOUT_MS')),
-      heapMb: Math.max(64, integer(env.HEAVY_HEAP_MB, 768, 'HEAVY_HEAP_MB')),
-      outputMax: integer(env.HEAVY_OUTPUT_MAX, 100 * 1024 * 1024, 'HEAVY_OUTPUT_MAX'),
+      workers: env.HEAVY_WORKERS ?? Math.min(2, availableParallelism()),
+      queueMax: env.HEAVY_QUEUE_MAX,
+      timeoutMs: env.HEAVY_TIMEOUT_MS,
+      heapMb: env.HEAVY_HEAP_MB,
+      outputMax: env.HEAVY_OUTPUT_MAX,
     },
     // A 500-page book is about 2 MB of HTML; more is an attempt to exhaust the converter.
-    htmlMax: integer(env.HTML_MAX, 4 * 1024 * 1024, 'HTML_MAX'),
-    instance: {
-      heartbeatMs: Math.max(100, integer(env.INSTANCE_HEARTBEAT_MS, 5_000, 'INSTANCE_HEARTBEAT_MS')),
-      staleMs: Math.max(300, integer(env.INSTANCE_STALE_MS, 15_000, 'INSTANCE_STALE_MS')),
-    },
+    htmlMax: env.HTML_MAX,
+    instance: { heartbeatMs: env.INSTANCE_HEARTBEAT_MS, staleMs: env.INSTANCE_STALE_MS },
   };
+}
+
+/** The README's configuration table, generated from ENV_SCHEMA (scripts/gen-config-docs.ts writes it). */
+export function configTable(): string {
+  const rows = ['| variable | default | meaning |', '|---|---|---|'];
+  for (const [name, schema] of Object.entries(ENV_SCHEMA.properties)) {
+    rows.push(`| \`${name}\` | ${String(schema.shown)} | ${schema.description ?? ''} |`);
+  }
+  return rows.join('\n');
 }

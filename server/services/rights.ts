@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { readEnv } from '../config';
 
 /**
  * Rights keyed by `user_right_type` (spec §3). A user's rights are the sum of their grants:
@@ -57,8 +58,8 @@ export const UNLIMITED = 1_000_000_000;
 
 /** Limits that apply without any grant: the server's compare ceilings (so the rights show what is enforced). */
 const LIMIT_FALLBACKS: Record<number, () => number> = {
-  262144: () => Number(process.env.COMPARE_MAX_PAGES) || 200,
-  524288: () => Number(process.env.COMPARE_MAX_SIZE_MB) || 20,
+  262144: () => readEnv().COMPARE_MAX_PAGES,
+  524288: () => readEnv().COMPARE_MAX_SIZE_MB,
 };
 
 const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000, 256: 20, 4096: 5 };

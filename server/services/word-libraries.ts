@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { notFound } from '../errors';
+import { readEnv } from '../config';
 
 /**
  * Built-in word libraries (spec: /user/get_word_library, /user/select_word_library): lexicons of a domain
@@ -92,7 +93,7 @@ export function parseLibrary(text: string, file = 'library'): WordLibrary {
 let cache: { dir: string; libraries: WordLibrary[] } | undefined;
 
 /** Every library of the folder (read once per process), by id. */
-export function wordLibraries(dir = process.env.WORD_LIBRARIES_DIR || WORD_LIBRARIES_DIR): WordLibrary[] {
+export function wordLibraries(dir = readEnv().WORD_LIBRARIES_DIR ?? WORD_LIBRARIES_DIR): WordLibrary[] {
   if (cache?.dir === dir) return cache.libraries;
   const libraries = readdirSync(dir)
     .filter((f) => f.endsWith('.tsv'))

@@ -1,4 +1,5 @@
 import type { Issue } from '../../../engine';
+import { readEnv } from '../../config';
 
 /** Bytes an issue list takes in memory, roughly: its strings (UTF-16) and a fixed cost per object. */
 export function issuesSize(issues: Issue[]): number {
@@ -23,8 +24,8 @@ export class ResultCache {
   misses = 0;
 
   constructor(
-    readonly maxEntries = Number(process.env.CHECK_CACHE_ENTRIES) || 20_000,
-    readonly maxBytes = (Number(process.env.CHECK_CACHE_MB) || 128) * 1024 * 1024,
+    readonly maxEntries = readEnv().CHECK_CACHE_ENTRIES,
+    readonly maxBytes = readEnv().CHECK_CACHE_MB * 1024 * 1024,
   ) {}
 
   get(key: string): Issue[] | undefined {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CheckOptions, CustomDictionaries, ImageSource, Issue } from '../../../engine';
 import type { WorkerReply, WorkerTask } from './worker-body';
+import { readEnv } from '../../config';
 
 /** How many dictionaries a worker keeps (must not exceed WORKER_DICT_CACHE in worker-body.ts). */
 const KNOWN_DICTS = 150;
@@ -49,8 +50,7 @@ export class CheckerPool {
   private image: SharedArrayBuffer | null = null;
 
   constructor(size?: number) {
-    const env = Number(process.env.CHECK_WORKERS);
-    this.size = Math.max(1, size ?? (Number.isInteger(env) && env > 0 ? env : Math.min(4, availableParallelism())));
+    this.size = Math.max(1, size ?? readEnv().CHECK_WORKERS ?? Math.min(4, availableParallelism()));
   }
 
   /** Starts the workers (lexicons load in the background); idempotent. */

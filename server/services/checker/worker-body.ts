@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { check, loadEngine, type CheckOptions, type CustomDictionaries, type ImageSource } from '../../../engine';
+import { readEnv } from '../../config';
 
 /**
  * A checker worker: loads the lexicons once, then checks one paragraph per message. A task may carry a
@@ -27,7 +28,7 @@ export const WORKER_DICT_CACHE = 200;
 
 const port = parentPort!;
 // Fault injection for tests (CHECKER_FAULT_MARKER unset in production): a paragraph containing it fails.
-const fault = process.env.CHECKER_FAULT_MARKER;
+const fault = readEnv().CHECKER_FAULT_MARKER;
 const dicts = new Map<string, CustomDictionaries>();
 const start: WorkerStart | undefined = workerData;
 const { loadMs, image, source } = loadEngine({ image: start?.image ?? undefined });

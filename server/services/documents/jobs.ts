@@ -8,6 +8,7 @@ import { countChars, refundRight, rightBalance, type Consumption } from '../righ
 import { openIssues, type Fix, type Ignored, type StoredIssue } from './content';
 import { wordCount } from './load';
 import type { UploadKind } from './read';
+import { readEnv } from '../../config';
 
 export interface DocumentsTable {
   id: Generated<number>;
@@ -104,8 +105,7 @@ export class DocumentQueue {
     private readonly app: FastifyInstance,
     options: DocumentQueueOptions = {},
   ) {
-    const env = Number(process.env.DOC_WORKERS);
-    this.concurrency = Math.max(1, options.concurrency ?? (Number.isInteger(env) && env > 0 ? env : 2));
+    this.concurrency = Math.max(1, options.concurrency ?? readEnv().DOC_WORKERS);
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
   }
 

@@ -7,6 +7,7 @@ import { AppError, badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { contentFromHtml, type Content } from './content';
 import { detectKind, documentToHtml, extensionOf } from './load';
+import { readEnv } from '../../config';
 
 /** Kinds a document upload accepts: .docx, .txt, .md always; .doc and .wps through LibreOffice. */
 export type UploadKind = 'docx' | 'txt' | 'md' | 'doc' | 'wps';
@@ -18,8 +19,9 @@ let sofficePath: string | null | undefined;
 /** LibreOffice's `soffice` (SOFFICE_PATH, else the PATH), or null when it is not installed. */
 export function findSoffice(): string | null {
   if (sofficePath !== undefined) return sofficePath;
-  const candidates = process.env.SOFFICE_PATH
-    ? [process.env.SOFFICE_PATH]
+  const configured = readEnv().SOFFICE_PATH;
+  const candidates = configured
+    ? [configured]
     : (process.env.PATH ?? '').split(delimiter).flatMap((dir) => (dir ? [join(dir, 'soffice'), join(dir, 'libreoffice')] : []));
   sofficePath = null;
   for (const c of candidates) {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readEnv } from '../../config';
 
 export interface ElementRule {
   label: string;
@@ -35,7 +36,7 @@ const DEFAULT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'templates');
 let cache: { dir: string; list: FormatTemplate[] } | undefined;
 
 /** Every template in the directory (one JSON file each; add a file to add a template). */
-export function loadTemplates(dir = process.env.FORMAT_TEMPLATES_DIR || DEFAULT_DIR): FormatTemplate[] {
+export function loadTemplates(dir = readEnv().FORMAT_TEMPLATES_DIR ?? DEFAULT_DIR): FormatTemplate[] {
   if (cache?.dir === dir) return cache.list;
   const list = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
