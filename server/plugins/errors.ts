@@ -56,15 +56,15 @@ const MULTIPART_SYNTAX = new RegExp(
   ].join('|'),
 );
 
-const send = (reply: FastifyReply, code: number, msg: string) =>
-  reply.code(code).type('application/json; charset=utf-8').send({ code, msg, result: null });
+const send = (reply: FastifyReply, code: number, msg: string, result: { kind: 1 | 2 } | null = null) =>
+  reply.code(code).type('application/json; charset=utf-8').send({ code, msg, result });
 
 /** One error handler for the whole API: every failure is the `{code, msg, result: null}` envelope. */
 export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError & { errors?: unknown[] }, request: FastifyRequest, reply: FastifyReply) => {
       if (error.validation) return send(reply, 400, describeValidation(error.validation as ValidationIssue[], error.validationContext));
-      if (error instanceof AppError) return send(reply.headers(error.headers), error.statusCode, error.message);
+      if (error instanceof AppError) return send(reply.headers(error.headers), error.statusCode, error.message, error.result);
       const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
       if (known) return send(reply, known[0], known[1]);
       if (!error.statusCode && request.isMultipart?.() && MULTIPART_SYNTAX.test(error.message ?? '')) {

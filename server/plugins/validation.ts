@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { AppError } from '../errors';
+import { badRequest, unsupportedMediaType } from '../errors';
 
 /**
  * Request validation for the OpenAPI 3.1 schemas (JSON Schema 2020-12). Bodies are validated
@@ -43,10 +43,10 @@ export default fp(
       const accepted = Object.keys(body.content);
       const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (!type) {
-        if (request.body === undefined) throw new AppError(400, `请求体不能为空 (request body required: ${accepted.join(' or ')})`);
+        if (request.body === undefined) throw badRequest(`请求体不能为空 (request body required: ${accepted.join(' or ')})`);
         return;
       }
-      if (!accepted.includes(type)) throw new AppError(415, `不支持的内容类型 (this call takes ${accepted.join(' or ')}, not ${type})`);
+      if (!accepted.includes(type)) throw unsupportedMediaType(`不支持的内容类型 (this call takes ${accepted.join(' or ')}, not ${type})`);
     });
   },
   { name: 'validation' },

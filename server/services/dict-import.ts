@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import type { Db } from '../db';
 import { nowIso } from '../db';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, tooLarge } from '../errors';
 import { dictDb } from './dictionary';
 import { isZip, unzip } from './documents/zip';
 
@@ -132,7 +132,7 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
     // declared size: a bomb, or a header that lies about its size, never reaches exceljs's own unzipping.
     parts = unzip(data, { maxEntries: 1000, maxTotalBytes: 60 * 1024 * 1024, maxRatio: 200 });
   } catch (error) {
-    if (error instanceof AppError && error.statusCode === 413) throw new AppError(413, '表格解压后过大 (the workbook inflates beyond 60 MB)');
+    if (error instanceof AppError && error.statusCode === 413) throw tooLarge('表格解压后过大 (the workbook inflates beyond 60 MB)');
     throw disguised();
   }
   if (!parts.has('xl/workbook.xml')) throw disguised();
@@ -154,13 +154,13 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
   return rows;
 }
 
-const tooManyRows = () => new AppError(413, `一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分文件 (more than ${IMPORT_MAX_ROWS} rows)`);
+const tooManyRows = () => tooLarge(`一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分文件 (more than ${IMPORT_MAX_ROWS} rows)`);
 
 /** Reads the rows of an import file; 400 for an unsupported, corrupt or disguised file, 413 when too large. */
 export async function readImportFile(file: { filename: string; data: Buffer }): Promise<RawRow[]> {
   const ext = extname(file.filename || '').toLowerCase();
   if (!['.txt', '.csv', '.xlsx'].includes(ext)) throw badRequest('仅支持 .txt、.csv 和 .xlsx 文件 (only .txt, .csv and .xlsx files)');
-  if (file.data.length > IMPORT_MAX_BYTES) throw new AppError(413, `导入文件不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB (file too large)`);
+  if (file.data.length > IMPORT_MAX_BYTES) throw tooLarge(`导入文件不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB (file too large)`);
   if (!file.data.length) throw badRequest('文件是空的 (empty file)');
   let rows: Array<{ line: number; cells: string[] }>;
   if (ext === '.xlsx') rows = await parseXlsx(file.data);

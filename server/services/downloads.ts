@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
-import { AppError, badRequest, notFound } from '../errors';
+import { badRequest, notFound, tooLarge } from '../errors';
 
 /**
  * The download center (route `download`): files produced for a user (exports of documents, dictionaries ...)
@@ -74,7 +74,7 @@ export function cleanFileName(name: string): string {
 /** Stores a file for the user; other services call this after producing an export. Returns its row. */
 export async function recordDownload(db: Db, dataDir: string, uid: number, file: NewDownload): Promise<DownloadView> {
   const data = typeof file.data === 'string' ? Buffer.from(file.data, 'utf8') : Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-  if (data.length > DOWNLOAD_MAX_BYTES) throw new AppError(413, '文件过大，无法保存到下载中心 (file larger than 200 MB)');
+  if (data.length > DOWNLOAD_MAX_BYTES) throw tooLarge('文件过大，无法保存到下载中心 (file larger than 200 MB)');
   const ttlDays = file.ttlDays ?? DOWNLOAD_TTL_DAYS;
   if (!(ttlDays > 0 && ttlDays <= DOWNLOAD_MAX_TTL_DAYS)) throw badRequest(`保存天数须在 1 到 ${DOWNLOAD_MAX_TTL_DAYS} 天之间 (ttlDays out of range)`);
   const mime = /^[\w.+-]+\/[\w.+-]+(;.*)?$/.test(file.mime) ? file.mime : 'application/octet-stream';

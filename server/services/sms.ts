@@ -3,7 +3,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
-import { AppError, badRequest } from '../errors';
+import { badRequest, tooManyRequests } from '../errors';
 
 /**
  * register; reset (the password); phone (to the new phone of PUT /user/phone); verify_old (to the account's
@@ -66,7 +66,7 @@ export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose,
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!row || row.expires_at <= nowIso()) throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
-  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw new AppError(429, '验证码错误次数过多，请重新获取 (too many wrong codes)');
+  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw tooManyRequests('验证码错误次数过多，请重新获取 (too many wrong codes)');
   if (row.code_hash !== hashCode(phone, purpose, code)) {
     await db.updateTable('sms_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
     throw badRequest('验证码错误 (wrong verification code)');

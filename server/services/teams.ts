@@ -1,7 +1,7 @@
 import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
-import { AppError, conflict, notFound } from '../errors';
+import { conflict, notFound, badRequest, forbidden } from '../errors';
 
 /** Team tables (migration 0004_teams). */
 export interface EnterprisesTable {
@@ -142,8 +142,8 @@ export function may(ctx: TeamContext, action: TeamAction): boolean {
 
 /** 403 outside a team or when the role lacks the action; returns the caller's team id. */
 export function requireTeam(ctx: TeamContext, action: TeamAction): number {
-  if (ctx.enterpriseId === null) throw new AppError(403, NOT_IN_TEAM);
-  if (!may(ctx, action)) throw new AppError(403, `您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  if (ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
+  if (!may(ctx, action)) throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
   return ctx.enterpriseId;
 }
 
@@ -166,10 +166,10 @@ export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action
   const row = await teamDb(db).selectFrom('enterprise_dicts').selectAll().where('id', '=', id).executeTakeFirst();
   const own = row && (ctx.root || Number(row.enterprise_id) === ctx.enterpriseId);
   if (!row || !own) {
-    if (!ctx.root && ctx.enterpriseId === null) throw new AppError(403, NOT_IN_TEAM);
+    if (!ctx.root && ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
     throw notFound('共享词库不存在 (unknown shared dictionary id)');
   }
-  if (!may(ctx, action)) throw new AppError(403, `您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  if (!may(ctx, action)) throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
   return { ...row, id: Number(row.id), enterprise_id: Number(row.enterprise_id) } as SharedDictRow;
 }
 
@@ -177,7 +177,7 @@ export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action
 
 export async function createTeam(db: Db, input: { name: string; address?: string; adminUid: number; adminPhone: string }): Promise<number> {
   const name = input.name.trim();
-  if (!name) throw new AppError(400, '团队名称不能为空 (team name must not be blank)');
+  if (!name) throw badRequest('团队名称不能为空 (team name must not be blank)');
   return teamDb(db)
     .transaction()
     .execute(async (trx) => {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
-import { AppError, badRequest, conflict, envelope, notFound } from '../../errors';
+import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { normalizeText, openIssues, type Fix, type Ignored } from '../../services/documents/content';
 import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
@@ -79,13 +79,9 @@ async function byShareId(request: FastifyRequest, shareId: string): Promise<Row>
   if (!row) throw notFound('分享链接无效或文档已删除 (unknown share id)');
   // Closing an account revokes its shares; the link says so rather than pretending it never existed.
   if (!(await findOpenUser(request.server.db, Number(row.uid)))) {
-    throw new AppError(410, '分享已失效：文档的所有者已注销账号 (the share is no longer available)');
+    throw gone('分享已失效：文档的所有者已注销账号 (the share is no longer available)');
   }
   return row;
-}
-
-function quota(reply: FastifyReply, msg: string) {
-  return reply.code(402).send({ code: 402, msg, result: { kind: 1 } });
 }
 
 /** The name a document is stored under (uploads and renames alike): see sanitizeFilename. */
@@ -97,7 +93,7 @@ async function refundCharge(request: FastifyRequest, row: Row, reason: string) {
   await refundRight(request.server.db, consumption, consumption.amount, reason);
 }
 
-async function upload(request: FastifyRequest, reply: FastifyReply) {
+async function upload(request: FastifyRequest) {
   const { uid } = await caller(request);
   const body = bodyOf<{ file?: unknown; checkMode?: string; checkOptions?: string; lang?: string }>(request);
   const file = filePart(body.file);
@@ -113,7 +109,7 @@ async function upload(request: FastifyRequest, reply: FastifyReply) {
   try {
     consumption = await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
   } catch (error) {
-    if (error instanceof InsufficientRight) return quota(reply, '文档上传次数已用完 (right 256 docUploadCount is used up)');
+    if (error instanceof InsufficientRight) throw paymentRequired('文档上传次数已用完 (right 256 docUploadCount is used up)');
     throw error;
   }
   const now = nowIso();
@@ -213,7 +209,7 @@ interface SaveBody {
   ignored?: Ignored[];
 }
 
-async function save(request: FastifyRequest, reply: FastifyReply) {
+async function save(request: FastifyRequest) {
   const body = bodyOf<SaveBody>(request);
   const row = await owned(request, body.id);
   if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，请等校对完成后再编辑 (the document has not been read yet)');
@@ -234,7 +230,7 @@ async function save(request: FastifyRequest, reply: FastifyReply) {
   const uid = Number(row.uid);
   const chars = countChars(content.text);
   const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
-  if (chars > max) return quota(reply, `文档字数超过上限：${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
+  if (chars > max) throw paymentRequired(`文档字数超过上限：${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
 
   const changed = content.text !== row.text || row.status !== 'done';
   const queue = request.server.documents;

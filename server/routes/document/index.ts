@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, badRequest, envelope, notFound } from '../../errors';
+import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../../errors';
 import { sanitizeFilename } from '../../services/filenames';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
@@ -28,12 +28,8 @@ export const filePart = (value: unknown, field = 'file'): UploadedFile => {
 export function checkHtmlSize(request: FastifyRequest, html: string | undefined): void {
   const max = request.server.config.htmlMax;
   if (html !== undefined && html.length > max) {
-    throw new AppError(413, `文档内容过大，最多 ${Math.floor(max / 1024 / 1024)} MB (the HTML exceeds the limit)`);
+    throw tooLarge(`文档内容过大，最多 ${Math.floor(max / 1024 / 1024)} MB (the HTML exceeds the limit)`);
   }
-}
-
-function quotaError(reply: FastifyReply, msg: string, kind: 1 | 2) {
-  return reply.code(402).send({ code: 402, msg, result: { kind } });
 }
 
 async function compare(request: FastifyRequest, reply: FastifyReply) {
@@ -46,20 +42,20 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
   const maxSizeMb = await rightBalance(db, uid, RIGHT_COMPARE_MAX_SIZE);
   const maxPages = await rightBalance(db, uid, RIGHT_COMPARE_MAX_PAGES);
   for (const f of [original, revised]) {
-    if (f.data.length > maxSizeMb * 1024 * 1024) throw new AppError(413, `比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
+    if (f.data.length > maxSizeMb * 1024 * 1024) throw tooLarge(`比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
   }
   const { heavy } = request.server;
   const extract = (f: UploadedFile) =>
     heavy.run('extract', { filename: f.filename, data: f.data, allowed: ['docx', 'txt', 'md', 'pdf'], maxPages });
   const [a, b] = await Promise.all([extract(original), extract(revised)]);
   for (const d of [a, b]) {
-    if (d.pages > maxPages) throw new AppError(413, `比对文件不能超过 ${maxPages} 页（${d.name} 约 ${d.pages} 页）`);
+    if (d.pages > maxPages) throw tooLarge(`比对文件不能超过 ${maxPages} 页（${d.name} 约 ${d.pages} 页）`);
     if (!d.paragraphs.length) throw badRequest(`文档没有可比对的文字（${d.name}）`);
   }
   try {
     await consumeRight(db, uid, RIGHT_DOC_COMPARE, 1, '文档比对');
   } catch (error) {
-    if (error instanceof InsufficientRight) return quotaError(reply, '文档比对次数已用完', 1);
+    if (error instanceof InsufficientRight) throw paymentRequired('文档比对次数已用完');
     throw error;
   }
   const result = await heavy.runJson('compare', { a: a.paragraphs, b: b.paragraphs, names: [a.name, b.name] });

@@ -1,5 +1,5 @@
 import { nowIso, type Db } from '../../db';
-import { AppError, conflict, envelope, notFound } from '../../errors';
+import { conflict, envelope, notFound, badRequest } from '../../errors';
 import { isUniqueViolation } from '../../services/dictionary';
 import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, teamDb, type TeamContext } from '../../services/teams';
 import { bodyOf, caller, type Operation } from '../types';
@@ -74,7 +74,7 @@ const DUPLICATE_NAME = '团队中已有同名共享词库 (a shared dictionary w
 
 function cleanName(name: string): string {
   const clean = name.trim();
-  if (!clean || /[\u0000-\u001f]/.test(clean)) throw new AppError(400, '词库名称不能为空，且不能包含换行等控制字符 (name must not be blank)');
+  if (!clean || /[\u0000-\u001f]/.test(clean)) throw badRequest('词库名称不能为空，且不能包含换行等控制字符 (name must not be blank)');
   return clean;
 }
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest, conflict, envelope, notFound, tooManyRequests } from '../../errors';
+import { badRequest, conflict, envelope, notFound, tooManyRequests, unauthorized, notImplemented, internalError, tooLarge } from '../../errors';
 import { closeOrder, createOrder, ORDER_BURST_LIMIT, ORDER_BURST_WINDOW_MS, recentOrderCount, findOrder, findOwnOrder, findProduct, markOrderPaid, OrderProblem, orderView, setCodeUrl, type OrderRow } from '../../services/orders';
 import { GatewayError, NotificationError } from '../../services/pay/provider';
 import { caller, type Operation } from '../types';
@@ -31,7 +31,7 @@ async function prepay(request: FastifyRequest, order: OrderRow): Promise<OrderRo
     await closeOrder(request.server.db, order.order_no);
     if (err instanceof GatewayError) {
       request.log.error({ err }, 'WeChat Pay prepay failed');
-      throw new AppError(500, '微信支付下单失败，请稍后再试');
+      throw internalError('微信支付下单失败，请稍后再试');
     }
     throw err;
   }
@@ -112,7 +112,7 @@ export const payOperations: Record<string, Operation> = {
       for await (const chunk of payload) {
         const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
         size += buf.length;
-        if (size > 1024 * 1024) throw new AppError(413, '请求体过大');
+        if (size > 1024 * 1024) throw tooLarge('请求体过大');
         chunks.push(buf);
       }
       const raw = Buffer.concat(chunks);
@@ -123,7 +123,7 @@ export const payOperations: Record<string, Operation> = {
     },
     handler: async (request, reply) => {
       const provider = request.server.payment;
-      if (!provider) throw new AppError(501, NOT_CONFIGURED);
+      if (!provider) throw notImplemented(NOT_CONFIGURED);
       const raw = (request as FastifyRequest & { rawBody?: string }).rawBody ?? '';
       const h = (name: string) => {
         const v = request.headers[name];
@@ -138,7 +138,7 @@ export const payOperations: Record<string, Operation> = {
       } catch (err) {
         if (err instanceof NotificationError) {
           request.log.warn({ err }, 'WeChat Pay notification refused');
-          throw new AppError(401, `通知验证失败: ${err.message}`);
+          throw unauthorized(`通知验证失败: ${err.message}`);
         }
         throw err;
       }

@@ -1,9 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 // categories only: the engine itself (lexicons) lives in the checker workers
 import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
 import { envelope } from '../../errors';
-import { checkService, QuotaError } from '../../services/checker/jobs';
+import { checkService } from '../../services/checker/jobs';
 import { rightBalance } from '../../services/rights';
 import { bodyOf, caller, type Operation } from '../types';
 import type { Kysely } from 'kysely';
@@ -15,30 +15,21 @@ interface CheckTextBody {
   lang?: 'cn' | 'hk';
 }
 
-/** 402 carries `result: {kind}` for the quota dialog (the shared error handler writes `result: null`). */
-export function sendQuotaError(reply: FastifyReply, error: QuotaError) {
-  return reply.code(402).send({ code: 402, msg: error.message, result: { kind: error.kind } });
-}
-
-const checkText = async (request: FastifyRequest, reply: FastifyReply) => {
+const checkText = async (request: FastifyRequest) => {
   const { uid } = await caller(request);
   await request.server.limiters.checkText(request, uid);
   const body = bodyOf<CheckTextBody>(request);
   const sessionId = String(request.headers.session ?? '');
-  try {
-    const started = await checkService(request.server).start({
-      uid,
-      sessionId,
-      text: body.text,
-      mode: body.checkMode === 4 ? 4 : 3,
-      checkOptions: body.checkOptions ?? ALL_STANDARD,
-      lang: body.lang === 'hk' ? 'hk' : 'cn',
-    });
-    return envelope({ check_id: started.check_id });
-  } catch (error) {
-    if (error instanceof QuotaError) return sendQuotaError(reply, error);
-    throw error;
-  }
+  // a QuotaError (402 with the dialog's kind) is written by the shared error handler
+  const started = await checkService(request.server).start({
+    uid,
+    sessionId,
+    text: body.text,
+    mode: body.checkMode === 4 ? 4 : 3,
+    checkOptions: body.checkOptions ?? ALL_STANDARD,
+    lang: body.lang === 'hk' ? 'hk' : 'cn',
+  });
+  return envelope({ check_id: started.check_id });
 };
 
 const FAMILIES: Array<{ bit: number; name: string; description: string }> = [

@@ -1,5 +1,5 @@
 import { nowIso } from '../../db';
-import { AppError, badRequest, envelope } from '../../errors';
+import { badRequest, envelope, tooLarge } from '../../errors';
 import { defaultAvatarSvg } from '../../services/avatar';
 import { bodyOf, type Operation, type UploadedFile } from '../types';
 import { currentUser } from './profile';
@@ -27,7 +27,7 @@ export const portraitOperations: Record<string, Operation> = {
     const { user } = await currentUser(request);
     const { file } = bodyOf<{ file: UploadedFile | string }>(request);
     if (typeof file !== 'object' || !Buffer.isBuffer(file.data)) throw badRequest('请上传图片文件 (file must be a file part)');
-    if (file.data.length > PORTRAIT_MAX_BYTES) throw new AppError(413, '头像不能超过 2 MB (avatar larger than 2 MB)');
+    if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('头像不能超过 2 MB (avatar larger than 2 MB)');
     const mime = imageType(file.data);
     if (!mime) throw badRequest('头像须为 PNG 或 JPEG 图片 (avatar must be a PNG or JPEG image)');
     const { db } = request.server;

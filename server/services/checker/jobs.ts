@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
-import { AppError, badRequest, notFound } from '../../errors';
+import { AppError, badRequest, notFound, QuotaError, forbidden } from '../../errors';
 import { loadUserDictionary, type UserDictionary } from '../dictionary';
 import { commitReservation, releaseReservation, reserve, updateReservation } from '../instance';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
@@ -12,15 +12,7 @@ export const FINE_REFUSED_MSG = '该模型资源消耗较大，暂时只开放�
 /** Longest unit sent to the engine; longer paragraphs are cut at sentence ends (never refused for length). */
 export const MAX_UNIT = 1_500;
 
-/** 402 with `result: {kind}`: kind 1 = quota dialog; kind 2 = the dialog that closes itself after 6 s. */
-export class QuotaError extends AppError {
-  constructor(
-    message: string,
-    readonly kind: 1 | 2,
-  ) {
-    super(402, message);
-  }
-}
+export { QuotaError } from '../../errors';
 
 export interface Unit {
   /** paragraph number in the stream (0-based, non-empty units only) */
@@ -242,7 +234,7 @@ export class CheckService {
    */
   async prepare(uid: number, mode: 3 | 4, checkOptions: number, lang: 'cn' | 'hk'): Promise<PreparedCheck> {
     const { db } = this.app;
-    if (mode === 4 && (await rightBalance(db, uid, 8192)) <= 0) throw new AppError(403, FINE_REFUSED_MSG);
+    if (mode === 4 && (await rightBalance(db, uid, 8192)) <= 0) throw forbidden(FINE_REFUSED_MSG);
     if (checkOptions & ADVANCED_BIT && (await rightBalance(db, uid, 16)) <= 0) checkOptions &= ~ADVANCED_BIT;
     const dict = await loadUserDictionary(db, uid);
     return {

@@ -1,6 +1,6 @@
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
-import { AppError, badRequest } from '../../errors';
+import { badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { markdownToHtml } from './markdown';
 import { escapeHtml, sanitize } from './sanitize';
@@ -112,6 +112,6 @@ export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
   }
   const clean = sanitize(html);
   const plain = clean.replace(/<[^>]*>/g, '');
-  if (!plain.trim() && !/<img /.test(clean)) throw new AppError(400, '文档没有可读取的内容 (the document is empty)');
+  if (!plain.trim() && !/<img /.test(clean)) throw badRequest('文档没有可读取的内容 (the document is empty)');
   return { name: file.filename, html: clean, word_count: wordCount(plain) };
 }

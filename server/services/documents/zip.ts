@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { AppError, badRequest } from '../../errors';
+import { badRequest, tooLarge } from '../../errors';
 
 /** Limits applied before anything is inflated (zip bombs, entry floods). */
 export interface ZipLimits {
@@ -25,7 +25,7 @@ export interface ZipEntry {
   localOffset: number;
 }
 
-const tooLarge = () => new AppError(413, '文档解压后过大，可能是压缩炸弹 (the document inflates beyond the allowed size)');
+const inflatesTooFar = () => tooLarge('文档解压后过大，可能是压缩炸弹 (the document inflates beyond the allowed size)');
 const corrupt = (why: string) => badRequest(`文档已损坏或不是有效的 Word 文档 (corrupt or not a .docx: ${why})`);
 
 export const isZip = (data: Buffer) => data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
@@ -46,7 +46,7 @@ export function listZip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Z
   const cdSize = data.readUInt32LE(eocd + 12);
   const cdOffset = data.readUInt32LE(eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff) throw corrupt('zip64 is not supported');
-  if (count > limits.maxEntries) throw new AppError(413, `文档包含的条目过多 (${count} entries, limit ${limits.maxEntries})`);
+  if (count > limits.maxEntries) throw tooLarge(`文档包含的条目过多 (${count} entries, limit ${limits.maxEntries})`);
   if (cdOffset + cdSize > data.length) throw corrupt('central directory out of range');
   const entries: ZipEntry[] = [];
   let total = 0;
@@ -68,13 +68,13 @@ export function listZip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Z
     if (method !== 0 && method !== 8) throw corrupt(`unsupported compression method ${method}`);
     total += size;
     compressedTotal += compressedSize;
-    if (total > limits.maxTotalBytes) throw tooLarge();
+    if (total > limits.maxTotalBytes) throw inflatesTooFar();
     // Small entries may compress very well (an empty style part); a large one that does is a bomb.
-    if (size > RATIO_FLOOR && size > compressedSize * limits.maxRatio) throw tooLarge();
+    if (size > RATIO_FLOOR && size > compressedSize * limits.maxRatio) throw inflatesTooFar();
     entries.push({ name, method, compressedSize, size, localOffset });
   }
   // Many entries each just under the floor add up: the ratio holds over the whole archive too.
-  if (total > RATIO_FLOOR && total > compressedTotal * limits.maxRatio) throw tooLarge();
+  if (total > RATIO_FLOOR && total > compressedTotal * limits.maxRatio) throw inflatesTooFar();
   return entries;
 }
 
@@ -97,7 +97,7 @@ export function unzip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Map
       try {
         body = inflateRawSync(raw, { maxOutputLength: Math.max(e.size, 1) });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw inflatesTooFar();
         throw corrupt(`cannot inflate ${e.name}`);
       }
     }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { AppError, serviceBusy } from '../../errors';
+import { AppError, serviceBusy, tooLarge } from '../../errors';
 import type { HeavyInput, HeavyOutput, HeavyTaskName } from './tasks';
 import type { HeavyReply, HeavyRequest } from './worker-body';
 
@@ -52,12 +52,9 @@ interface Slot {
 const TASKS_PER_WORKER = 200;
 
 const overMemory = () =>
-  new AppError(413, '文档过大或结构过于复杂，处理时超出内存限制 (the document exhausted the worker memory limit)');
+  tooLarge('文档过大或结构过于复杂，处理时超出内存限制 (the document exhausted the worker memory limit)');
 const overTime = (ms: number) =>
-  new AppError(
-    413,
-    `文档过大或过于复杂，处理超过 ${Math.round(ms / 1000)} 秒 (the document took longer than the limit)`,
-  );
+  tooLarge(`文档过大或过于复杂，处理超过 ${Math.round(ms / 1000)} 秒 (the document took longer than the limit)`);
 
 /**
  * The one bounded pool for heavy work: reading and writing documents, export, format check and compare run
