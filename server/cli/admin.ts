@@ -17,7 +17,7 @@ import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
 import { createCoupons, listCoupons } from '../services/coupons';
 import { passwordProblem } from '../services/passwords';
-import { commerceDb, markOrderPaid, OrderProblem, productRights } from '../services/orders';
+import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
 import { RIGHT_TYPES } from '../services/rights';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
@@ -142,7 +142,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       throw err;
     }
   } else if (command === 'order list') {
-    let q = commerceDb(db).selectFrom('orders').selectAll().orderBy('id', 'desc').limit(200);
+    let q = db.selectFrom('orders').selectAll().orderBy('id', 'desc').limit(200);
     if (values.phone) {
       const user = await findOpenUserByPhone(db, phone(values.phone));
       if (!user) throw new UsageError(`no open account with phone ${values.phone}`);
@@ -152,7 +152,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     for (const o of await q.execute()) out([o.order_no, o.uid, o.product_name, o.quantity, o.amount, o.status, o.created_at, o.paid_at ?? '-'].join('\t'));
   } else if (command === 'product list') {
     out(['id', 'code', 'name', 'type', 'belong_to', 'price_fen', 'duration_days', 'on_sale', 'rights'].join('\t'));
-    for (const p of await commerceDb(db).selectFrom('products').selectAll().orderBy('sort').execute()) {
+    for (const p of await db.selectFrom('products').selectAll().orderBy('sort').execute()) {
       const rights = productRights(p).map((r) => `${r.user_right_type}:${r.num}`).join(',');
       out([p.id, p.code, p.name, p.type, p.belong_to, p.price, p.duration_days ?? '-', p.on_sale, rights].join('\t'));
     }

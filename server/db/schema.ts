@@ -1,4 +1,8 @@
 import type { Generated } from 'kysely';
+import type { JobStatus } from '../../openapi/socket-protocol';
+
+export type OrderStatus = 'pending' | 'paid' | 'closed' | 'refunded';
+export type PayType = 'wechat' | 'coupon' | 'admin';
 
 /** Table types for Kysely. Timestamps are ISO-8601 UTC strings so SQLite and PostgreSQL agree. */
 export interface UsersTable {
@@ -80,6 +84,246 @@ export interface RateLimitsTable {
   reset_at: number | string;
 }
 
+export interface ShareRecordsTable {
+  id: Generated<number>;
+  uid: number;
+  channel: string;
+  share_url: string | null;
+  reward_num: number;
+  created_at: string;
+}
+
+export interface AuthFailuresTable {
+  subject: string;
+  failures: number;
+  window_started_at: string;
+  locked_until: string | null;
+}
+
+export interface DictWordsTable {
+  id: Generated<number>;
+  uid: number;
+  word: string;
+  type: number;
+  correct: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  type: number;
+  belong_to: number;
+  price: number;
+  original_price: number | null;
+  duration_days: number | null;
+  description: string;
+  recommended: number;
+  on_sale: number;
+  sort: number;
+  rights: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  order_no: string;
+  uid: number;
+  product_id: number;
+  product_name: string;
+  quantity: number;
+  amount: number;
+  status: OrderStatus;
+  pay_type: PayType;
+  code_url: string | null;
+  expire_at: string;
+  transaction_id: string | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface DownloadsTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  mime: string;
+  size: number;
+  file_key: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface RightGrantsTable {
+  id: Generated<number>;
+  uid: number;
+  user_right_type: number;
+  total: number;
+  remaining: number;
+  expires_at: string | null;
+  source: string;
+  created_at: string;
+}
+
+export interface RightRecordsTable {
+  id: Generated<number>;
+  uid: number;
+  user_right_type: number;
+  num: number;
+  reason: string;
+  ref: string | null;
+  created_at: string;
+}
+
+export interface CouponCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  hint: string;
+  batch: string;
+  user_right_type: number;
+  amount: number;
+  valid_days: number | null;
+  expires_at: string | null;
+  created_at: string;
+  used_by: number | null;
+  used_at: string | null;
+}
+
+export interface UserWordLibrariesTable {
+  uid: number;
+  library_id: number;
+  created_at: string;
+}
+
+/** Team tables (migration 0004_teams). */
+export interface EnterprisesTable {
+  id: Generated<number>;
+  name: string;
+  address: string;
+  equity_num: number;
+  equity_time: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnterpriseMembersTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  uid: number | null;
+  phone: string;
+  role: string;
+  status: number;
+  remark: string;
+  invited_by: number | null;
+  created_at: string;
+  updated_at: string;
+  joined_at: string | null;
+}
+
+export interface EnterpriseDictsTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  description: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnterpriseDictWordsTable {
+  id: Generated<number>;
+  dict_id: number;
+  word: string;
+  type: number;
+  correct: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnterpriseDictUsersTable {
+  dict_id: number;
+  uid: number;
+  created_at: string;
+}
+
+export interface DocumentsTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  file_type: string;
+  size: number;
+  status: JobStatus;
+  progress: number;
+  error: string | null;
+  word_count: number;
+  issue_count: number;
+  check_mode: number;
+  check_options: number;
+  lang: string;
+  html: string | null;
+  text: string | null;
+  /** JSON: every finding of the current text (StoredIssue[]) */
+  issues: string | null;
+  /** JSON: accepted fixes (Fix[]) */
+  fixes: string | null;
+  /** JSON: ignored findings (Ignored[]) */
+  ignored: string | null;
+  edited: number;
+  share_id: string | null;
+  /** JSON: the right-256 consumption of the upload, until it is refunded or the job is done */
+  charge: string | null;
+  attempts: number;
+  /** the server process running the job (services/instance.ts), null while it waits to be claimed */
+  owner: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentFilesTable {
+  document_id: number;
+  data: Buffer;
+}
+
+export interface ApiKeysTable {
+  uid: number;
+  /** sha256 of the key; the key itself is shown once and never stored */
+  key_hash: string;
+  hint: string;
+  created_at: string;
+}
+
+export interface ClicksTable {
+  id: Generated<number>;
+  uid: number;
+  click_type: number;
+  created_at: string;
+}
+
+export interface FindingFeedbackTable {
+  id: Generated<number>;
+  uid: number;
+  action: string;
+  check_id: string | null;
+  original: string;
+  suggestion: string | null;
+  category: string;
+  context: string | null;
+  comment: string | null;
+  created_at: string;
+}
+
+export interface DictImportFailuresTable {
+  uid: number;
+  filename: string;
+  /** the rejected rows as JSON */
+  rows: string;
+  created_at: string;
+}
+
 export interface Database {
   server_instances: ServerInstancesTable;
   check_reservations: CheckReservationsTable;
@@ -90,6 +334,27 @@ export interface Database {
   sms_codes: SmsCodesTable;
   messages: MessagesTable;
   portraits: PortraitsTable;
+  share_records: ShareRecordsTable;
+  auth_failures: AuthFailuresTable;
+  dict_words: DictWordsTable;
+  dict_import_failures: DictImportFailuresTable;
+  user_word_libraries: UserWordLibrariesTable;
+  products: ProductsTable;
+  orders: OrdersTable;
+  downloads: DownloadsTable;
+  right_grants: RightGrantsTable;
+  right_records: RightRecordsTable;
+  coupon_codes: CouponCodesTable;
+  enterprises: EnterprisesTable;
+  enterprise_members: EnterpriseMembersTable;
+  enterprise_dicts: EnterpriseDictsTable;
+  enterprise_dict_words: EnterpriseDictWordsTable;
+  enterprise_dict_users: EnterpriseDictUsersTable;
+  documents: DocumentsTable;
+  document_files: DocumentFilesTable;
+  api_keys: ApiKeysTable;
+  clicks: ClicksTable;
+  finding_feedback: FindingFeedbackTable;
 }
 
 export type DialectName = 'sqlite' | 'postgres';

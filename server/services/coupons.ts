@@ -1,5 +1,4 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { conflict, notFound } from '../errors';
@@ -20,21 +19,6 @@ import { addGrant, grantDefaultRights, RIGHT_INFO, RIGHT_TYPES, UNLIMITED } from
  *   without `valid_days` the granted amount is disposable (never expires).
  */
 
-export interface CouponCodesTable {
-  id: Generated<number>;
-  code_hash: string;
-  hint: string;
-  batch: string;
-  user_right_type: number;
-  amount: number;
-  valid_days: number | null;
-  expires_at: string | null;
-  created_at: string;
-  used_by: number | null;
-  used_at: string | null;
-}
-
-export const couponsDb = (db: Db) => db as unknown as Kysely<{ coupon_codes: CouponCodesTable }>;
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const CODE_LENGTH = 16;
@@ -83,7 +67,7 @@ export async function createCoupons(db: Db, batch: CouponBatch): Promise<{ batch
   const id = randomUUID();
   const now = nowIso();
   const codes = Array.from({ length: batch.count }, newCode);
-  await couponsDb(db)
+  await db
     .transaction()
     .execute(async (trx) => {
       for (let i = 0; i < codes.length; i += 500) {
@@ -120,7 +104,7 @@ export interface GrantedRight {
 export async function redeemCoupon(db: Db, uid: number, code: string): Promise<GrantedRight[]> {
   await grantDefaultRights(db, uid);
   const codeHash = hashCode(code);
-  return couponsDb(db)
+  return db
     .transaction()
     .execute(async (trx) => {
       const row = await trx.selectFrom('coupon_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
@@ -139,7 +123,7 @@ export async function redeemCoupon(db: Db, uid: number, code: string): Promise<G
       const type = Number(row.user_right_type);
       const amount = Number(row.amount);
       const expiresAt = row.valid_days ? new Date(now.getTime() + Number(row.valid_days) * 86_400_000).toISOString() : null;
-      await addGrant(trx as unknown as Db, uid, type, amount, `coupon:${row.id}`, expiresAt, '兑换码兑换');
+      await addGrant(trx, uid, type, amount, `coupon:${row.id}`, expiresAt, '兑换码兑换');
       const info = RIGHT_INFO[type];
       return [{ user_right_type: type, title: info.title, num: amount, num_desc: `${amount >= UNLIMITED ? '不限' : `${amount}${info.unit}`}` }];
     });
@@ -160,7 +144,7 @@ export interface CouponListing {
 
 /** Codes for the admin listing (never the codes themselves: only their last four characters). */
 export async function listCoupons(db: Db, batch?: string): Promise<CouponListing[]> {
-  let query = couponsDb(db)
+  let query = db
     .selectFrom('coupon_codes')
     .select(['id', 'hint', 'batch', 'user_right_type', 'amount', 'valid_days', 'expires_at', 'created_at', 'used_by', 'used_at']);
   if (batch) query = query.where('batch', '=', batch);

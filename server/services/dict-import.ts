@@ -4,7 +4,7 @@ import JSZip from 'jszip';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { AppError, badRequest, tooLarge } from '../errors';
-import { dictDb } from './dictionary';
+
 import { isZip, unzip } from './documents/zip';
 
 /**
@@ -190,7 +190,7 @@ export async function readImportFile(file: { filename: string; data: Buffer }): 
 
 /** Checks every row and adds the good ones; the failures replace the user's previous ones. */
 export async function importWords(db: Db, uid: number, filename: string, rows: RawRow[], defaultType?: number): Promise<ImportResult> {
-  const d = dictDb(db);
+  const d = db;
   const existing = new Set((await d.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute()).map((r) => `${r.type}\u0001${r.word}`));
   const inFile = new Map<string, number>();
   const failures: ImportFailure[] = [];
@@ -219,7 +219,7 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
   let added = 0;
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
-    const t = dictDb(trx as unknown as Db);
+    const t = trx;
     for (let i = 0; i < good.length; i += 200) {
       const chunk = good.slice(i, i + 200);
       // A concurrent add of the same word is not an error here: that row becomes a failure below.
@@ -235,7 +235,7 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
         for (const g of chunk) if (!done.has(`${g.type}\u0001${g.word}`)) failures.push({ ...g.row, reason: '词库中已有该词 (already in the dictionary)' });
       }
     }
-    const f = trx as unknown as import('kysely').Kysely<{ dict_import_failures: { uid: number; filename: string; rows: string; created_at: string } }>;
+    const f = trx;
     await f.deleteFrom('dict_import_failures').where('uid', '=', uid).execute();
     if (failures.length) {
       failures.sort((a, b) => a.line - b.line);
@@ -247,7 +247,7 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
 
 /** The rows that failed in the user's last import, or undefined when it had none. */
 export async function lastFailures(db: Db, uid: number): Promise<{ filename: string; rows: ImportFailure[] } | undefined> {
-  const f = db as unknown as import('kysely').Kysely<{ dict_import_failures: { uid: number; filename: string; rows: string; created_at: string } }>;
+  const f = db;
   const row = await f.selectFrom('dict_import_failures').select(['filename', 'rows']).where('uid', '=', uid).executeTakeFirst();
   return row ? { filename: row.filename, rows: JSON.parse(row.rows) as ImportFailure[] } : undefined;
 }
@@ -295,7 +295,7 @@ export function failuresCsv(rows: ImportFailure[]): Buffer {
 
 /** The whole dictionary in the import format (type as its code), oldest first. */
 export async function exportRows(db: Db, uid: number): Promise<Array<Array<string | number | null>>> {
-  const rows = await dictDb(db).selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
+  const rows = await db.selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
   return [HEADER, ...rows.map((r) => [r.word, Number(r.type), r.correct ?? ''])];
 }
 

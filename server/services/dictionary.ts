@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import type { CustomDictionaries, Source } from '../../engine';
 import { badRequest } from '../errors';
-import { MEMBER_STATUS, teamDb } from './teams';
+import { MEMBER_STATUS } from './teams';
 import { selectedLibraries } from './word-libraries';
 
 /**
@@ -17,17 +16,6 @@ export const WORD_TYPES = [1, 4, 5, 9] as const;
 export type WordType = (typeof WORD_TYPES)[number];
 export const ALLOWED = 1;
 
-export interface DictWordsTable {
-  id: import('kysely').Generated<number>;
-  uid: number;
-  word: string;
-  type: number;
-  correct: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export const dictDb = (db: Db) => db as unknown as Kysely<{ dict_words: DictWordsTable }>;
 
 /** A word entry as stored: trimmed, no control characters, `correct` only (and required) for type 5. */
 export function cleanEntry(input: { word: string; type: number; correct?: string }): { word: string; type: number; correct: string | null } {
@@ -62,8 +50,8 @@ export interface UserDictionary extends CustomDictionaries {
  * results and worker copies change too.
  */
 export async function loadUserDictionary(db: Db, uid: number): Promise<UserDictionary> {
-  const personal = await dictDb(db).selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
-  const team = await teamDb(db)
+  const personal = await db.selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
+  const team = await db
     .selectFrom('enterprise_dict_words as w')
     .innerJoin('enterprise_dict_users as u', 'u.dict_id', 'w.dict_id')
     .innerJoin('enterprise_dicts as d', 'd.id', 'w.dict_id')

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { badRequest, notFound, tooLarge } from '../errors';
+import type { DownloadsTable } from '../db/schema';
 
 /**
  * The download center (route `download`): files produced for a user (exports of documents, dictionaries ...)
@@ -20,18 +20,6 @@ export const DOWNLOAD_TTL_DAYS = 7;
 export const DOWNLOAD_MAX_TTL_DAYS = 30;
 export const DOWNLOAD_MAX_BYTES = 200 * 1024 * 1024;
 
-export interface DownloadsTable {
-  id: Generated<number>;
-  uid: number;
-  name: string;
-  mime: string;
-  size: number;
-  file_key: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export const downloadsDb = (db: Db) => db as unknown as Kysely<{ downloads: DownloadsTable }>;
 
 export interface DownloadView {
   id: number;
@@ -87,7 +75,7 @@ export async function recordDownload(db: Db, dataDir: string, uid: number, file:
   await rename(`${target}.part`, target);
   const now = new Date();
   try {
-    const row = await downloadsDb(db)
+    const row = await db
       .insertInto('downloads')
       .values({
         uid,
@@ -109,7 +97,7 @@ export async function recordDownload(db: Db, dataDir: string, uid: number, file:
 
 /** The user's live files, newest first. */
 export async function listDownloads(db: Db, uid: number, page: { num: number; size: number }) {
-  const base = downloadsDb(db).selectFrom('downloads').where('uid', '=', uid).where('expires_at', '>', nowIso());
+  const base = db.selectFrom('downloads').where('uid', '=', uid).where('expires_at', '>', nowIso());
   const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
   const rows = await base
     .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at'])
@@ -124,7 +112,7 @@ const GONE = '文件不存在或已过期 (unknown or expired download)';
 
 /** One live file of the user, opened for streaming; 404 for unknown ids, other users' files and expired ones. */
 export async function openDownload(db: Db, dataDir: string, uid: number, id: number): Promise<DownloadView & { stream: ReadStream }> {
-  const row = await downloadsDb(db)
+  const row = await db
     .selectFrom('downloads')
     .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at', 'file_key'])
     .where('id', '=', id)
@@ -140,7 +128,7 @@ export async function openDownload(db: Db, dataDir: string, uid: number, id: num
 
 /** Deletes one of the user's files (row and bytes); 404 for unknown ids and other users' files. */
 export async function deleteDownload(db: Db, dataDir: string, uid: number, id: number): Promise<void> {
-  const row = await downloadsDb(db).deleteFrom('downloads').where('id', '=', id).where('uid', '=', uid).returning('file_key').executeTakeFirst();
+  const row = await db.deleteFrom('downloads').where('id', '=', id).where('uid', '=', uid).returning('file_key').executeTakeFirst();
   if (!row) throw notFound(GONE);
   await unlink(join(downloadsDir(dataDir), row.file_key)).catch(() => {});
 }
@@ -149,10 +137,10 @@ export async function deleteDownload(db: Db, dataDir: string, uid: number, id: n
 export async function cleanupExpiredDownloads(db: Db, dataDir: string, now = nowIso()): Promise<number> {
   let removed = 0;
   for (;;) {
-    const expired = await downloadsDb(db).selectFrom('downloads').select(['id', 'file_key']).where('expires_at', '<=', now).limit(500).execute();
+    const expired = await db.selectFrom('downloads').select(['id', 'file_key']).where('expires_at', '<=', now).limit(500).execute();
     if (expired.length === 0) return removed;
     const ids = expired.map((r) => r.id);
-    await downloadsDb(db).deleteFrom('downloads').where('id', 'in', ids).execute();
+    await db.deleteFrom('downloads').where('id', 'in', ids).execute();
     for (const r of expired) await unlink(join(downloadsDir(dataDir), r.file_key)).catch(() => {});
     removed += expired.length;
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { nowIso, type Db } from '../db';
-import { docsDb } from './documents/jobs';
+
 import { pruneRateLimits } from './rate-store';
 import { refundRight, type Consumption } from './rights';
 
@@ -88,7 +88,7 @@ export class ServerInstance {
     // Checks cut short by the stop are refunded; document jobs go back to the queue for whoever runs next.
     const mine = await db.selectFrom('check_reservations').select('check_id').where('instance', '=', this.id).execute();
     for (const r of mine) await releaseReservation(db, r.check_id, '校对中断退回');
-    await docsDb(db).updateTable('documents').set({ owner: null }).where('owner', '=', this.id).execute();
+    await db.updateTable('documents').set({ owner: null }).where('owner', '=', this.id).execute();
     await db.deleteFrom('server_instances').where('id', '=', this.id).execute();
   }
 
@@ -137,7 +137,7 @@ export class ServerInstance {
     for (const r of orphans) refunded += await releaseReservation(db, r.check_id, '校对中断退回');
     if (orphans.length) log.info({ checks: orphans.length, refunded }, 'interrupted checks refunded');
 
-    const requeued = await docsDb(db)
+    const requeued = await db
       .updateTable('documents')
       .set({ owner: null, status: 'queued' })
       .where('status', 'in', ['queued', 'running'])

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db';
 import { tooManyRequests } from '../errors';
 import { verifyPassword } from './passwords';
@@ -18,14 +18,6 @@ export const FAILURE_MAX = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 export const LOCK_MS = 15 * 60_000;
 
-export interface AuthFailuresTable {
-  subject: string;
-  failures: number;
-  window_started_at: string;
-  locked_until: string | null;
-}
-
-const failuresDb = (db: Db) => db as unknown as Kysely<{ auth_failures: AuthFailuresTable }>;
 
 export const loginSubject = (phone: string) => `login:${phone}`;
 export const accountSubject = (uid: number) => `account:${uid}`;
@@ -40,7 +32,7 @@ export const passwordLockedMessage = (minutes: number) =>
 
 /** Milliseconds the subject stays locked (0 when it is not). */
 export async function lockedFor(db: Db, subject: string, now = Date.now()): Promise<number> {
-  const row = await failuresDb(db)
+  const row = await db
     .selectFrom('auth_failures')
     .select('locked_until')
     .where('subject', '=', subject)
@@ -53,7 +45,7 @@ async function countAttempt(db: Db, subject: string, now: number): Promise<numbe
   const at = new Date(now).toISOString();
   const windowStart = new Date(now - FAILURE_WINDOW_MS).toISOString();
   const windowGone = sql<boolean>`auth_failures.window_started_at <= ${windowStart}`;
-  const row = await failuresDb(db)
+  const row = await db
     .insertInto('auth_failures')
     .values({ subject, failures: 1, window_started_at: at, locked_until: null })
     .onConflict((oc) =>
@@ -71,7 +63,7 @@ async function countAttempt(db: Db, subject: string, now: number): Promise<numbe
 
 /** Locks the subject for LOCK_MS; the lock also starts a new window, so once it ends there are FAILURE_MAX tries. */
 async function lock(db: Db, subject: string, now: number): Promise<void> {
-  await failuresDb(db)
+  await db
     .updateTable('auth_failures')
     .set({ failures: 0, window_started_at: new Date(now).toISOString(), locked_until: new Date(now + LOCK_MS).toISOString() })
     .where('subject', '=', subject)
@@ -86,13 +78,13 @@ export async function recordFailure(db: Db, subject: string, now = Date.now()): 
 }
 
 export async function clearFailures(db: Db, subject: string): Promise<void> {
-  await failuresDb(db).deleteFrom('auth_failures').where('subject', '=', subject).execute();
+  await db.deleteFrom('auth_failures').where('subject', '=', subject).execute();
 }
 
 /** Deletes the rows whose window and lock are both over. */
 export async function sweep(db: Db, now = Date.now()): Promise<void> {
   const nowIso = new Date(now).toISOString();
-  await failuresDb(db)
+  await db
     .deleteFrom('auth_failures')
     .where('window_started_at', '<=', new Date(now - FAILURE_WINDOW_MS).toISOString())
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))

@@ -5,10 +5,10 @@
  * rights exactly once however many notifications, polls or CLI calls report it, even concurrently.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { addGrant, LIMIT_TYPES, RIGHT_INFO, UNLIMITED } from './rights';
+import type { ProductsTable, OrdersTable, PayType } from '../db/schema';
 
 export const ORDER_TTL_MS = 2 * 3600_000;
 /** At most this many orders per user in the window (each one is a call to the gateway). */
@@ -17,7 +17,7 @@ export const ORDER_BURST_WINDOW_MS = 10 * 60_000;
 
 export async function recentOrderCount(db: Db, uid: number, windowMs: number): Promise<number> {
   const since = new Date(Date.now() - windowMs).toISOString();
-  const row = await commerceDb(db).selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>', since).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>', since).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -26,50 +26,8 @@ export interface ProductRight {
   num: number;
 }
 
-interface ProductsTable {
-  id: import('kysely').Generated<number>;
-  code: string;
-  name: string;
-  type: number;
-  belong_to: number;
-  price: number;
-  original_price: number | null;
-  duration_days: number | null;
-  description: string;
-  recommended: number;
-  on_sale: number;
-  sort: number;
-  rights: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { OrderStatus, PayType } from '../db/schema';
 
-export type OrderStatus = 'pending' | 'paid' | 'closed' | 'refunded';
-export type PayType = 'wechat' | 'coupon' | 'admin';
-
-interface OrdersTable {
-  id: import('kysely').Generated<number>;
-  order_no: string;
-  uid: number;
-  product_id: number;
-  product_name: string;
-  quantity: number;
-  amount: number;
-  status: OrderStatus;
-  pay_type: PayType;
-  code_url: string | null;
-  expire_at: string;
-  transaction_id: string | null;
-  created_at: string;
-  paid_at: string | null;
-}
-
-export interface CommerceTables {
-  products: ProductsTable;
-  orders: OrdersTable;
-}
-
-export const commerceDb = (db: Db) => db as unknown as Kysely<CommerceTables>;
 
 export type ProductRow = import('kysely').Selectable<ProductsTable>;
 export type OrderRow = import('kysely').Selectable<OrdersTable>;
@@ -105,14 +63,14 @@ export function productView(row: ProductRow) {
 }
 
 export async function listProducts(db: Db, filter: { type?: number; belong_to?: number }) {
-  let q = commerceDb(db).selectFrom('products').selectAll().where('on_sale', '=', 1);
+  let q = db.selectFrom('products').selectAll().where('on_sale', '=', 1);
   if (filter.type !== undefined) q = q.where('type', '=', filter.type);
   if (filter.belong_to !== undefined) q = q.where('belong_to', '=', filter.belong_to);
   return (await q.orderBy('sort').orderBy('id').execute()).map(productView);
 }
 
 export async function findProduct(db: Db, id: number): Promise<ProductRow | undefined> {
-  return commerceDb(db).selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** e.g. WB20261123200102a1b2c3d4e5f6 (letters and digits: WeChat's out_trade_no allows 6-32 of them). */
@@ -138,12 +96,12 @@ export async function createOrder(db: Db, uid: number, product: ProductRow, quan
     created_at: now.toISOString(),
     paid_at: null,
   };
-  await commerceDb(db).insertInto('orders').values(row).execute();
+  await db.insertInto('orders').values(row).execute();
   return (await findOrder(db, row.order_no))!;
 }
 
 export async function findOrder(db: Db, orderNo: string): Promise<OrderRow | undefined> {
-  return commerceDb(db).selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+  return db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
 }
 
 /** The caller's order, or undefined for an unknown one or another user's (both answer 404). */
@@ -153,12 +111,12 @@ export async function findOwnOrder(db: Db, uid: number, orderNo: string): Promis
 }
 
 export async function setCodeUrl(db: Db, orderNo: string, codeUrl: string): Promise<void> {
-  await commerceDb(db).updateTable('orders').set({ code_url: codeUrl }).where('order_no', '=', orderNo).execute();
+  await db.updateTable('orders').set({ code_url: codeUrl }).where('order_no', '=', orderNo).execute();
 }
 
 /** Closes a pending order (its QR code expired or was replaced). */
 export async function closeOrder(db: Db, orderNo: string): Promise<boolean> {
-  const res = await commerceDb(db).updateTable('orders').set({ status: 'closed' }).where('order_no', '=', orderNo).where('status', '=', 'pending').executeTakeFirst();
+  const res = await db.updateTable('orders').set({ status: 'closed' }).where('order_no', '=', orderNo).where('status', '=', 'pending').executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -178,7 +136,7 @@ export function orderView(row: OrderRow) {
 }
 
 export async function listOrders(db: Db, uid: number, num: number, size: number) {
-  const c = commerceDb(db);
+  const c = db;
   const total = await c.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).executeTakeFirstOrThrow();
   const rows = await c
     .selectFrom('orders')
@@ -213,7 +171,7 @@ export class OrderProblem extends Error {
  * limits (32, 64, ...) are not.
  */
 export async function markOrderPaid(db: Db, orderNo: string, payment: { payType: PayType; transactionId?: string | null; amount?: number | null; paidAt?: string | null }): Promise<PaidResult> {
-  return commerceDb(db)
+  return db
     .transaction()
     .execute(async (trx) => {
       const order = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
@@ -243,7 +201,7 @@ export async function markOrderPaid(db: Db, orderNo: string, payment: { payType:
       for (const right of productRights(product)) {
         const num = LIMIT_TYPES.has(right.user_right_type) ? right.num : right.num * quantity;
         // The unique (uid, source) index is a second guard: the same order can never grant a type twice.
-        await addGrant(trx as unknown as Db, Number(order.uid), right.user_right_type, num, `order:${orderNo}:${right.user_right_type}`, expiresAt, `购买 ${order.product_name}`);
+        await addGrant(trx, Number(order.uid), right.user_right_type, num, `order:${orderNo}:${right.user_right_type}`, expiresAt, `购买 ${order.product_name}`);
         granted.push({ user_right_type: right.user_right_type, num, expires_at: expiresAt });
       }
       const paid = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { readEnv } from '../config';
@@ -78,31 +77,6 @@ export function defaultGrants(role: string): Record<number, number> {
   return role === 'root' || role === 'admin' ? ADMIN_DEFAULTS : FREE_DEFAULTS;
 }
 
-interface RightGrantsTable {
-  id: import('kysely').Generated<number>;
-  uid: number;
-  user_right_type: number;
-  total: number;
-  remaining: number;
-  expires_at: string | null;
-  source: string;
-  created_at: string;
-}
-interface RightRecordsTable {
-  id: import('kysely').Generated<number>;
-  uid: number;
-  user_right_type: number;
-  num: number;
-  reason: string;
-  ref: string | null;
-  created_at: string;
-}
-export interface RightTables {
-  right_grants: RightGrantsTable;
-  right_records: RightRecordsTable;
-}
-
-export const rightsDb = (db: Db) => db as unknown as Kysely<RightTables & { users: { uid: number; role: string } }>;
 
 /** Non-white-space code points: what a "character" of a right is. */
 export function countChars(text: string): number {
@@ -133,7 +107,7 @@ export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
   let done = ensured.get(db);
   if (!done) ensured.set(db, (done = new Set()));
   if (done.has(uid)) return;
-  const r = rightsDb(db);
+  const r = db;
   const user = await r.selectFrom('users').select(['uid', 'role']).where('uid', '=', uid).executeTakeFirst();
   if (!user) return;
   const now = nowIso();
@@ -171,7 +145,7 @@ export async function rightView(db: Db, uid: number, type: number): Promise<Righ
 export async function rightViews(db: Db, uid: number, types: readonly number[] = RIGHT_TYPES): Promise<RightView[]> {
   await grantDefaultRights(db, uid);
   const now = nowIso();
-  const rows = await rightsDb(db)
+  const rows = await db
     .selectFrom('right_grants')
     .select(['user_right_type', 'total', 'remaining', 'expires_at'])
     .where('uid', '=', uid)
@@ -232,7 +206,7 @@ export async function consumeRight(
 ): Promise<Consumption> {
   await grantDefaultRights(db, uid);
   if (amount <= 0) return { uid, type, amount: 0, parts: [], ref };
-  return rightsDb(db)
+  return db
     .transaction()
     .execute(async (trx) => {
       const now = nowIso();
@@ -266,7 +240,7 @@ export async function consumeRight(
       }
       await trx.insertInto('right_records').values({ uid, user_right_type: type, num: -amount, reason, ref, created_at: now }).execute();
       const consumption = { uid, type, amount, parts, ref };
-      if (within) await within(trx as unknown as Db, consumption);
+      if (within) await within(trx, consumption);
       return consumption;
     });
 }
@@ -286,7 +260,7 @@ export async function refundRight(
     return 0;
   }
   const refunded = left;
-  await rightsDb(db)
+  await db
     .transaction()
     .execute(async (trx) => {
       for (const part of [...consumption.parts].reverse()) {
@@ -305,7 +279,7 @@ export async function refundRight(
         .values({ uid: consumption.uid, user_right_type: consumption.type, num: refunded, reason, ref: consumption.ref, created_at: nowIso() })
         .execute();
       consumption.amount -= refunded;
-      if (within) await within(trx as unknown as Db);
+      if (within) await within(trx);
     });
   return refunded;
 }
@@ -313,7 +287,7 @@ export async function refundRight(
 /** Adds a grant (orders, coupons, the share bonus). `source` must be unique per user (e.g. `order:12`). */
 export async function addGrant(db: Db, uid: number, type: number, amount: number, source: string, expiresAt: string | null = null, reason = '获得权益'): Promise<boolean> {
   const now = nowIso();
-  const r = rightsDb(db);
+  const r = db;
   const res = await r
     .insertInto('right_grants')
     .values({ uid, user_right_type: type, total: amount, remaining: amount, expires_at: expiresAt, source, created_at: now })
@@ -327,7 +301,7 @@ export async function addGrant(db: Db, uid: number, type: number, amount: number
 /** Test / admin helper: sets the remaining amount of the user's default grant of a type. */
 export async function setDefaultRemaining(db: Db, uid: number, type: number, remaining: number): Promise<void> {
   await grantDefaultRights(db, uid);
-  const r = rightsDb(db);
+  const r = db;
   const source = `default:${type}`;
   const existing = await r.selectFrom('right_grants').select('id').where('uid', '=', uid).where('source', '=', source).executeTakeFirst();
   if (existing) await r.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();

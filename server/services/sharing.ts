@@ -1,4 +1,3 @@
-import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { addGrant } from './rights';
@@ -14,16 +13,6 @@ export const SHARE_BONUS_DAYS = 30;
 export const SHARE_CHANNELS = ['wechat', 'moments', 'weibo', 'qq', 'link'] as const;
 export type ShareChannel = (typeof SHARE_CHANNELS)[number];
 
-export interface ShareRecordsTable {
-  id: Generated<number>;
-  uid: number;
-  channel: string;
-  share_url: string | null;
-  reward_num: number;
-  created_at: string;
-}
-
-export const sharingDb = (db: Db) => db as unknown as Kysely<{ share_records: ShareRecordsTable }>;
 
 /** The China Standard Time calendar day of a moment, as YYYY-MM-DD (the reward period). */
 export function sharePeriod(at: Date = new Date()): string {
@@ -32,10 +21,10 @@ export function sharePeriod(at: Date = new Date()): string {
 
 export async function recordShare(db: Db, uid: number, channel: ShareChannel, shareUrl: string | null, at: Date = new Date()) {
   const expiresAt = new Date(at.getTime() + SHARE_BONUS_DAYS * 86_400_000).toISOString();
-  return sharingDb(db)
+  return db
     .transaction()
     .execute(async (trx) => {
-      const rewarded = await addGrant(trx as unknown as Db, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
+      const rewarded = await addGrant(trx, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
       const reward_num = rewarded ? SHARE_BONUS : 0;
       await trx.insertInto('share_records').values({ uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() }).execute();
       const shared = await trx.selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
@@ -45,8 +34,7 @@ export async function recordShare(db: Db, uid: number, channel: ShareChannel, sh
 
 /** Whether today's bonus is still available (for the share page). */
 export async function shareStatus(db: Db, uid: number, at: Date = new Date()) {
-  const r = db as unknown as Kysely<{ right_grants: { uid: number; source: string } }>;
-  const today = await r.selectFrom('right_grants').select('uid').where('uid', '=', uid).where('source', '=', `share:${sharePeriod(at)}`).executeTakeFirst();
-  const shared = await sharingDb(db).selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
+  const today = await db.selectFrom('right_grants').select('uid').where('uid', '=', uid).where('source', '=', `share:${sharePeriod(at)}`).executeTakeFirst();
+  const shared = await db.selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
   return { shared_count: Number(shared?.n ?? 0), rewarded_today: !!today, bonus: SHARE_BONUS, bonus_days: SHARE_BONUS_DAYS };
 }

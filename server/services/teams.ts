@@ -1,71 +1,7 @@
-import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { conflict, notFound, badRequest, forbidden } from '../errors';
 
-/** Team tables (migration 0004_teams). */
-export interface EnterprisesTable {
-  id: Generated<number>;
-  name: string;
-  address: string;
-  equity_num: number;
-  equity_time: string | null;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EnterpriseMembersTable {
-  id: Generated<number>;
-  enterprise_id: number;
-  uid: number | null;
-  phone: string;
-  role: string;
-  status: number;
-  remark: string;
-  invited_by: number | null;
-  created_at: string;
-  updated_at: string;
-  joined_at: string | null;
-}
-
-export interface EnterpriseDictsTable {
-  id: Generated<number>;
-  enterprise_id: number;
-  name: string;
-  description: string;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EnterpriseDictWordsTable {
-  id: Generated<number>;
-  dict_id: number;
-  word: string;
-  type: number;
-  correct: string | null;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EnterpriseDictUsersTable {
-  dict_id: number;
-  uid: number;
-  created_at: string;
-}
-
-export interface TeamTables {
-  enterprises: EnterprisesTable;
-  enterprise_members: EnterpriseMembersTable;
-  enterprise_dicts: EnterpriseDictsTable;
-  enterprise_dict_words: EnterpriseDictWordsTable;
-  enterprise_dict_users: EnterpriseDictUsersTable;
-  users: import('../db/schema').UsersTable;
-}
-
-export const teamDb = (db: Db) => db as unknown as Kysely<TeamTables>;
 
 /** Spec §3 team roles a member can have (root is the operator's account role, not a team role). */
 export const TEAM_ROLES = ['admin', 'dic_admin', 'user_admin', 'user'] as const;
@@ -118,7 +54,7 @@ export interface TeamContext {
 }
 
 export async function teamContext(db: Db, uid: number): Promise<TeamContext> {
-  const t = teamDb(db);
+  const t = db;
   const user = await t.selectFrom('users').select(['role']).where('uid', '=', uid).executeTakeFirst();
   const member = await t
     .selectFrom('enterprise_members')
@@ -163,7 +99,7 @@ export interface SharedDictRow {
  * every team's dictionaries.
  */
 export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action: TeamAction): Promise<SharedDictRow> {
-  const row = await teamDb(db).selectFrom('enterprise_dicts').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('enterprise_dicts').selectAll().where('id', '=', id).executeTakeFirst();
   const own = row && (ctx.root || Number(row.enterprise_id) === ctx.enterpriseId);
   if (!row || !own) {
     if (!ctx.root && ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
@@ -178,7 +114,7 @@ export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action
 export async function createTeam(db: Db, input: { name: string; address?: string; adminUid: number; adminPhone: string }): Promise<number> {
   const name = input.name.trim();
   if (!name) throw badRequest('团队名称不能为空 (team name must not be blank)');
-  return teamDb(db)
+  return db
     .transaction()
     .execute(async (trx) => {
       const now = nowIso();
@@ -195,14 +131,14 @@ export async function createTeam(db: Db, input: { name: string; address?: string
 
 /** Makes `uid` an active member of the team with `role` (409 when they are active in another team). */
 export async function addMember(db: Db, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
-  const team = await teamDb(db).selectFrom('enterprises').select('id').where('id', '=', input.enterpriseId).executeTakeFirst();
+  const team = await db.selectFrom('enterprises').select('id').where('id', '=', input.enterpriseId).executeTakeFirst();
   if (!team) throw notFound(`团队不存在 (no team ${input.enterpriseId})`);
-  await teamDb(db)
+  await db
     .transaction()
     .execute((trx) => activateMember(trx, input));
 }
 
-async function activateMember(trx: Kysely<TeamTables>, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
+async function activateMember(trx: Db, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
   const other = await trx
     .selectFrom('enterprise_members')
     .select('enterprise_id')
@@ -238,7 +174,7 @@ export interface TeamSummary {
 }
 
 export async function listTeams(db: Db): Promise<TeamSummary[]> {
-  const t = teamDb(db);
+  const t = db;
   const rows = await t
     .selectFrom('enterprises as e')
     .select((eb) => [

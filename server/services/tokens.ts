@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
 
@@ -53,8 +52,7 @@ export async function revokeUserTokens(db: Db, uid: number, keepHash?: string): 
 
 /** Deletes the account's API key (the LanguageTool-compatible API); a new one can be created after logging in. */
 export async function revokeApiKeys(db: Db, uid: number): Promise<void> {
-  const keys = db as unknown as Kysely<{ api_keys: { uid: number } }>;
-  await keys.deleteFrom('api_keys').where('uid', '=', uid).execute();
+  await db.deleteFrom('api_keys').where('uid', '=', uid).execute();
 }
 
 /**

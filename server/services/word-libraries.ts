@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { notFound } from '../errors';
@@ -36,13 +35,6 @@ export interface WordLibrary {
   version: string;
 }
 
-export interface UserWordLibrariesTable {
-  uid: number;
-  library_id: number;
-  created_at: string;
-}
-
-const libDb = (db: Db) => db as unknown as Kysely<{ user_word_libraries: UserWordLibrariesTable }>;
 
 export const WORD_LIBRARIES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'word-libraries');
 
@@ -109,7 +101,7 @@ export function wordLibraries(dir = readEnv().WORD_LIBRARIES_DIR ?? WORD_LIBRARI
 }
 
 export async function selectedLibraryIds(db: Db, uid: number): Promise<number[]> {
-  const rows = await libDb(db).selectFrom('user_word_libraries').select('library_id').where('uid', '=', uid).orderBy('library_id').execute();
+  const rows = await db.selectFrom('user_word_libraries').select('library_id').where('uid', '=', uid).orderBy('library_id').execute();
   const known = new Set(wordLibraries().map((l) => l.id));
   return rows.map((r) => Number(r.library_id)).filter((id) => known.has(id));
 }
@@ -126,7 +118,7 @@ export async function selectLibraries(db: Db, uid: number, ids: number[]): Promi
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) throw notFound(`词库不存在 (unknown library id ${unknown})`);
   await db.transaction().execute(async (trx) => {
-    const t = libDb(trx as unknown as Db);
+    const t = trx;
     await t.deleteFrom('user_word_libraries').where('uid', '=', uid).execute();
     if (ids.length) {
       const now = nowIso();

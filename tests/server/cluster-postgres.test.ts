@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
 import { migrate, openDatabase, type Db } from '../../server/db';
-import { docsDb } from '../../server/services/documents/jobs';
+
 import { addGrant, rightView } from '../../server/services/rights';
 import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
@@ -213,7 +213,7 @@ function clusterSuite(bus: 'postgres' | 'redis') {
     const json = await res.json();
     expect(res.status, JSON.stringify(json)).toBe(200);
     const id = json.result.id as number;
-    const row = () => docsDb(db).selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = () => db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     await until('the job to be running', async () => {
       const r = await row();
       return r.status === 'running' && r.owner !== null && r.progress > 5;

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { fakeGateway } from './wechatpay-fake';
 import { SEED_PRODUCTS } from '../../server/db/seed-products';
-import { commerceDb, markOrderPaid } from '../../server/services/orders';
-import { consumeRight, rightBalance, rightsDb } from '../../server/services/rights';
+import { markOrderPaid } from '../../server/services/orders';
+import { consumeRight, rightBalance } from '../../server/services/rights';
 
 const gw = fakeGateway();
 let paid: TestApp; // WeChat Pay configured (fake gateway)
@@ -105,7 +105,7 @@ describe('products', () => {
   it('displays the professional version while personal plans are on sale', async () => {
     const shown = await call(plain.app, 'GET', '/user/right_product/v1/display_professional_version', undefined, await register(plain, '13900000041'));
     expect(shown.json.result).toEqual({ display: true });
-    const c = commerceDb(plain.app.db);
+    const c = plain.app.db;
     await c.updateTable('products').set({ on_sale: 0 }).where('type', '=', 1).where('belong_to', '=', 1).execute();
     const token = await register(plain, '13900000042');
     expect((await call(plain.app, 'GET', '/user/right_product/v1/display_professional_version', undefined, token)).json.result).toEqual({ display: false });
@@ -149,7 +149,7 @@ describe('WeChat Pay Native', () => {
     expect(answers[0].body).toBe('');
     expect((await notify(paid, gw.notification(order_no))).status).toBe(200);
     expect(await rightBalance(paid.app.db, aliceUid, 1)).toBe(before + 2_000_000);
-    const grants = await rightsDb(paid.app.db).selectFrom('right_grants').selectAll().where('uid', '=', aliceUid).where('source', 'like', `order:${order_no}:%`).execute();
+    const grants = await paid.app.db.selectFrom('right_grants').selectAll().where('uid', '=', aliceUid).where('source', 'like', `order:${order_no}:%`).execute();
     expect(grants).toHaveLength(1);
     expect(grants[0]).toMatchObject({ user_right_type: 1, total: 2_000_000, expires_at: null });
 
@@ -235,7 +235,7 @@ describe('WeChat Pay Native', () => {
     const first = (await call(paid.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, alice)).json.result;
     const same = (await call(paid.app, 'GET', `/pay/wx/qrcode/refresh?order_no=${first.order_no}`, undefined, alice)).json.result;
     expect(same).toMatchObject({ order_no: first.order_no, code_url: first.code_url });
-    await commerceDb(paid.app.db).updateTable('orders').set({ expire_at: new Date(Date.now() - 1000).toISOString() }).where('order_no', '=', first.order_no).execute();
+    await paid.app.db.updateTable('orders').set({ expire_at: new Date(Date.now() - 1000).toISOString() }).where('order_no', '=', first.order_no).execute();
     const fresh = (await call(paid.app, 'GET', `/pay/wx/qrcode/refresh?order_no=${first.order_no}`, undefined, alice)).json.result;
     expect(fresh.order_no).not.toBe(first.order_no);
     expect(fresh.code_url).not.toBe(first.code_url);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
 import { runAdmin } from '../../server/cli/admin';
-import { couponsDb, createCoupons, normaliseCode } from '../../server/services/coupons';
+import { createCoupons, normaliseCode } from '../../server/services/coupons';
 import { rightBalance } from '../../server/services/rights';
 
 let t: TestApp;
@@ -46,7 +46,7 @@ describe('admin CLI: coupon create', () => {
     expect(codes).toHaveLength(5);
     for (const code of codes) expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
     expect(new Set(codes).size).toBe(5);
-    const rows = await couponsDb(t.app.db).selectFrom('coupon_codes').selectAll().execute();
+    const rows = await t.app.db.selectFrom('coupon_codes').selectAll().execute();
     const stored = JSON.stringify(rows);
     for (const code of codes) {
       expect(stored).not.toContain(code);
@@ -72,7 +72,7 @@ describe('admin CLI: coupon create', () => {
 
   it('reads --expires as the end of that day in China Standard Time', async () => {
     const [code] = await admin('coupon', 'create', '--right-type', '4096', '--amount', '2', '--count', '1', '--expires', '2099-12-31');
-    const row = await couponsDb(t.app.db).selectFrom('coupon_codes').select('expires_at').where('hint', '=', code.slice(-4)).executeTakeFirstOrThrow();
+    const row = await t.app.db.selectFrom('coupon_codes').select('expires_at').where('hint', '=', code.slice(-4)).executeTakeFirstOrThrow();
     expect(row.expires_at).toBe('2099-12-31T15:59:59.999Z');
   });
 
@@ -100,7 +100,7 @@ describe('POST /user/right_coupon_code/v1/use', () => {
     expect(res).toEqual({ status: 200, json: { code: 200, msg: '兑换成功', result: { granted: [{ user_right_type: 1, title: '高速校对字数', num: 5000, num_desc: '5000字' }] } } });
     const after = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, token)).json.result.disposable_num;
     expect(after).toBe(before + 5000);
-    const row = await couponsDb(t.app.db).selectFrom('coupon_codes').selectAll().where('hint', '=', codes[0].slice(-4)).executeTakeFirstOrThrow();
+    const row = await t.app.db.selectFrom('coupon_codes').selectAll().where('hint', '=', codes[0].slice(-4)).executeTakeFirstOrThrow();
     expect(Number(row.used_by)).toBe(uid);
     expect(row.used_at).not.toBeNull();
   });
@@ -125,11 +125,11 @@ describe('POST /user/right_coupon_code/v1/use', () => {
   it('refuses unknown and expired codes with clear messages', async () => {
     expect(await use(t.app, 'AAAA-BBBB-CCCC-DDDD', users.alice.token)).toEqual({ status: 404, json: { code: 404, msg: '兑换码不存在，请检查后重新输入', result: null } });
     const { codes } = await createCoupons(t.app.db, { rightType: 1, amount: 100, count: 1, expiresAt: new Date(Date.now() + 60_000).toISOString() });
-    await couponsDb(t.app.db).updateTable('coupon_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('hint', '=', codes[0].slice(-4)).execute();
+    await t.app.db.updateTable('coupon_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('hint', '=', codes[0].slice(-4)).execute();
     const before = await rightBalance(t.app.db, users.alice.uid, 1);
     expect(await use(t.app, codes[0], users.alice.token)).toEqual({ status: 409, json: { code: 409, msg: '该兑换码已过期', result: null } });
     expect(await rightBalance(t.app.db, users.alice.uid, 1)).toBe(before);
-    const row = await couponsDb(t.app.db).selectFrom('coupon_codes').select('used_at').where('hint', '=', codes[0].slice(-4)).executeTakeFirstOrThrow();
+    const row = await t.app.db.selectFrom('coupon_codes').select('used_at').where('hint', '=', codes[0].slice(-4)).executeTakeFirstOrThrow();
     expect(row.used_at).toBeNull();
   });
 
@@ -202,7 +202,7 @@ describe('redemption rate limits', () => {
     }
     const fresh = await newUser(r);
     expect((await use(r.app, codes[0], fresh.token, '10.0.2.1')).status).toBe(429);
-    const row = await couponsDb(r.app.db).selectFrom('coupon_codes').select('used_at').executeTakeFirstOrThrow();
+    const row = await r.app.db.selectFrom('coupon_codes').select('used_at').executeTakeFirstOrThrow();
     expect(row.used_at).toBeNull();
     expect((await use(r.app, codes[0], fresh.token, '10.0.2.2')).status).toBe(200);
   });

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../server/db';
 import { failuresCsv, parseCsv, readImportFile, toCsv } from '../../server/services/dict-import';
-import { dictDb } from '../../server/services/dictionary';
+
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 
 /** What a spreadsheet would take for a formula (or read one after). */
@@ -96,7 +96,7 @@ describe('the CSV downloads', () => {
     for (const word of PAYLOADS) await add({ word, type: 4 });
     await add({ word: 'x;=1+1', type: 5, correct: '=1+1' });
     const now = nowIso();
-    await dictDb(t.app.db)
+    await t.app.db
       .insertInto('dict_words')
       .values(HIDDEN.map((word) => ({ uid, word, type: 9, correct: null, created_at: now, updated_at: now })))
       .execute();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentFlagData, ServerMessage } from '../../openapi/socket-protocol';
 import { buildApp } from '../../server/app';
-import { docsDb } from '../../server/services/documents/jobs';
+
 import { setDefaultRemaining, rightBalance } from '../../server/services/rights';
 import { ADMIN, bombZip, call, CLIENT_HEADERS, form, login, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
@@ -406,11 +406,11 @@ describe('editor: save, get, export, share', () => {
   it('exports clean and tracked .docx; tracked has w:del/w:ins for the fix and a comment per open finding', async () => {
     // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand, as
     // another server process's job, which this one neither claims nor waits for)
-    await docsDb(t.app.db).updateTable('documents').set({ status: 'running', owner: 'another-process' }).where('id', '=', id).execute();
+    await t.app.db.updateTable('documents').set({ status: 'running', owner: 'another-process' }).where('id', '=', id).execute();
     const early = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
     expect(early.status).toBe(409);
     expect(early.json.msg).toMatch(/校对完成后/);
-    await docsDb(t.app.db).updateTable('documents').set({ status: 'done', owner: null }).where('id', '=', id).execute();
+    await t.app.db.updateTable('documents').set({ status: 'done', owner: null }).where('id', '=', id).execute();
     const current = (await get(alice, id)).json.result;
     const clean = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'clean' }, alice);
     expect(clean.status).toBe(200);
@@ -494,9 +494,9 @@ describe('restart', () => {
       const second = await buildApp({ logger: false, dataDir, config });
       try {
         // a stop is not a crash: no job lost an attempt; a job that already crashed the server 3 times is failed
-        const rows = await docsDb(second.db).selectFrom('documents').select(['id', 'attempts']).where('id', 'in', ids).orderBy('id').execute();
+        const rows = await second.db.selectFrom('documents').select(['id', 'attempts']).where('id', 'in', ids).orderBy('id').execute();
         expect(rows.map((r) => Number(r.attempts))).toEqual([0, 0, 0]);
-        await docsDb(second.db).updateTable('documents').set({ attempts: 3 }).where('id', '=', ids[2]).execute();
+        await second.db.updateTable('documents').set({ attempts: 3 }).where('id', '=', ids[2]).execute();
         await second.ready();
         const token2 = await login(second, ADMIN.phone, ADMIN.password);
         const ends = [];

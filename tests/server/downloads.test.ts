@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
-import { cleanupExpiredDownloads, downloadsDb, recordDownload } from '../../server/services/downloads';
+import { cleanupExpiredDownloads, recordDownload } from '../../server/services/downloads';
 
 let t: TestApp;
 let alice: string;
@@ -92,9 +92,9 @@ describe('download center', () => {
 
   it('hides expired files at once and the cleanup removes their rows and bytes', async () => {
     const row = await recordDownload(t.app.db, t.dataDir, aliceUid, { name: 'old.txt', mime: 'text/plain', data: 'old', ttlDays: 1 });
-    const key = (await downloadsDb(t.app.db).selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
+    const key = (await t.app.db.selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
     expect(filesOnDisk()).toContain(key);
-    await downloadsDb(t.app.db).updateTable('downloads').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', row.id).execute();
+    await t.app.db.updateTable('downloads').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', row.id).execute();
     expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, alice)).status).toBe(404);
     const listed = (await call(t.app, 'GET', '/user/download/page', undefined, alice)).json.result.list.map((f: { id: number }) => f.id);
     expect(listed).not.toContain(row.id);
@@ -102,20 +102,20 @@ describe('download center', () => {
     expect(await cleanupExpiredDownloads(t.app.db, t.dataDir)).toBe(1);
     expect(filesOnDisk()).not.toContain(key);
     expect(filesOnDisk()).toHaveLength(totalBefore - 1);
-    expect(await downloadsDb(t.app.db).selectFrom('downloads').select('id').where('id', '=', row.id).executeTakeFirst()).toBeUndefined();
+    expect(await t.app.db.selectFrom('downloads').select('id').where('id', '=', row.id).executeTakeFirst()).toBeUndefined();
     expect(await cleanupExpiredDownloads(t.app.db, t.dataDir)).toBe(0);
   });
 
   it('answers 404, not a crash, when the bytes are gone from disk', async () => {
     const row = await recordDownload(t.app.db, t.dataDir, aliceUid, { name: 'lost.txt', mime: 'text/plain', data: 'lost' });
-    const key = (await downloadsDb(t.app.db).selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
+    const key = (await t.app.db.selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
     rmSync(join(t.dataDir, 'downloads', key));
     expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, alice)).status).toBe(404);
   });
 
   it("deletes the owner's file (row and bytes) and nobody else's", async () => {
     const row = await recordDownload(t.app.db, t.dataDir, aliceUid, { name: 'bye.txt', mime: 'text/plain', data: 'bye' });
-    const key = (await downloadsDb(t.app.db).selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
+    const key = (await t.app.db.selectFrom('downloads').select('file_key').where('id', '=', row.id).executeTakeFirstOrThrow()).file_key;
     expect((await call(t.app, 'POST', '/user/download/delete', { id: row.id }, bob)).status).toBe(404);
     expect(filesOnDisk()).toContain(key);
     expect((await call(t.app, 'POST', '/user/download/delete', { id: 'x' }, alice)).status).toBe(400);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, login, register, startTestApp, type TestApp } from './helpers';
-import { addGrant, consumeRight, InsufficientRight, refundRight, rightBalance, rightsDb } from '../../server/services/rights';
+import { addGrant, consumeRight, InsufficientRight, refundRight, rightBalance } from '../../server/services/rights';
 
 let t: TestApp;
 let token: string;
@@ -16,7 +16,7 @@ describe('rights', () => {
   it('grants the defaults at registration', async () => {
     const fresh = await register(t, '13900000023');
     const freshUid = (await call(t.app, 'GET', '/user/user_info', undefined, fresh)).json.result.uid;
-    const rows = await rightsDb(t.app.db).selectFrom('right_grants').select(['user_right_type', 'remaining']).where('uid', '=', freshUid).orderBy('user_right_type').execute();
+    const rows = await t.app.db.selectFrom('right_grants').select(['user_right_type', 'remaining']).where('uid', '=', freshUid).orderBy('user_right_type').execute();
     expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([[1, 20000], [32, 5000], [64, 20000], [128, 5000], [256, 20], [4096, 5]]);
   });
 
@@ -52,14 +52,14 @@ describe('rights', () => {
     expect(await rightBalance(t.app.db, uid, 1)).toBe(20100);
     const used = await consumeRight(t.app.db, uid, 1, 150, 'test');
     expect(used.parts[0]).toMatchObject({ amount: 100 });
-    const grants = await rightsDb(t.app.db).selectFrom('right_grants').selectAll().where('uid', '=', uid).where('source', '=', 'test:soon').executeTakeFirstOrThrow();
+    const grants = await t.app.db.selectFrom('right_grants').selectAll().where('uid', '=', uid).where('source', '=', 'test:soon').executeTakeFirstOrThrow();
     expect(Number(grants.remaining)).toBe(0);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19950);
     await expect(consumeRight(t.app.db, uid, 1, 19951, 'too much')).rejects.toBeInstanceOf(InsufficientRight);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19950);
     expect(await refundRight(t.app.db, used, 30, 'refund')).toBe(30);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19980);
-    const records = await rightsDb(t.app.db).selectFrom('right_records').select(['num', 'reason']).where('uid', '=', uid).orderBy('id').execute();
+    const records = await t.app.db.selectFrom('right_records').select(['num', 'reason']).where('uid', '=', uid).orderBy('id').execute();
     expect(records.map((r) => Number(r.num))).toEqual([20000, 20, 5, 100, 50, -150, 30]);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { recordShare, SHARE_BONUS, sharePeriod } from '../../server/services/sharing';
-import { rightBalance, rightsDb } from '../../server/services/rights';
+import { rightBalance } from '../../server/services/rights';
 
 let t: TestApp;
 let token: string;
@@ -33,7 +33,7 @@ describe("'free speed-up' sharing", () => {
     expect(second.json).toEqual({ code: 200, msg: '分享成功', result: { shared_count: 2, reward_num: 0 } });
     expect(await rightBalance(t.app.db, uid, 1)).toBe(before + SHARE_BONUS);
     expect((await call(t.app, 'GET', '/user/sharing_info', undefined, token)).json.result).toMatchObject({ shared_count: 2, rewarded_today: true });
-    const grant = await rightsDb(t.app.db).selectFrom('right_grants').selectAll().where('uid', '=', uid).where('source', '=', `share:${sharePeriod()}`).executeTakeFirstOrThrow();
+    const grant = await t.app.db.selectFrom('right_grants').selectAll().where('uid', '=', uid).where('source', '=', `share:${sharePeriod()}`).executeTakeFirstOrThrow();
     const days = (Date.parse(grant.expires_at!) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.99);
     expect(days).toBeLessThanOrEqual(30);

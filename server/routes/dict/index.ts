@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
-import { cleanEntry, containsPattern, dictDb, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
+import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
 import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseType, template, toCsv } from '../../services/dict-import';
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
@@ -29,7 +29,7 @@ export const dictOperations: Record<string, Operation> = {
     const q = request.query as { num?: number; size?: number; keyword?: string; type?: number };
     const num = q.num ?? 1;
     const size = q.size ?? 20;
-    const db = dictDb(request.server.db);
+    const db = request.server.db;
     let base = db.selectFrom('dict_words').where('uid', '=', uid);
     if (q.type !== undefined) base = base.where('type', '=', q.type);
     const keyword = q.keyword?.trim();
@@ -45,7 +45,7 @@ export const dictOperations: Record<string, Operation> = {
   postDictV1AddOne: async (request) => {
     const { uid } = await caller(request);
     const entry = cleanEntry(bodyOf<{ word: string; type: number; correct?: string }>(request));
-    const db = dictDb(request.server.db);
+    const db = request.server.db;
     const now = nowIso();
     try {
       const row = await db.insertInto('dict_words').values({ uid, ...entry, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
@@ -60,7 +60,7 @@ export const dictOperations: Record<string, Operation> = {
     const { uid } = await caller(request);
     const body = bodyOf<{ id: number; word: string; type: number; correct?: string }>(request);
     const entry = cleanEntry(body);
-    const db = dictDb(request.server.db);
+    const db = request.server.db;
     try {
       const row = await db
         .updateTable('dict_words')
@@ -80,7 +80,7 @@ export const dictOperations: Record<string, Operation> = {
   deleteDictV1DeleteOne: async (request) => {
     const { uid } = await caller(request);
     const { id } = request.query as { id: number };
-    const res = await dictDb(request.server.db).deleteFrom('dict_words').where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
+    const res = await request.server.db.deleteFrom('dict_words').where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) throw notFound('词语不存在 (unknown id)');
     return envelope(null, '删除成功');
   },
@@ -88,14 +88,14 @@ export const dictOperations: Record<string, Operation> = {
   postDictV1DeleteMany: async (request) => {
     const { uid } = await caller(request);
     const { ids } = bodyOf<{ ids: number[] }>(request);
-    const res = await dictDb(request.server.db).deleteFrom('dict_words').where('uid', '=', uid).where('id', 'in', ids).executeTakeFirst();
+    const res = await request.server.db.deleteFrom('dict_words').where('uid', '=', uid).where('id', 'in', ids).executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '删除成功');
   },
 
   postDictV1DeleteAllWord: async (request) => {
     const { uid } = await caller(request);
     const type = (request.body as { type?: number } | undefined)?.type;
-    let query = dictDb(request.server.db).deleteFrom('dict_words').where('uid', '=', uid);
+    let query = request.server.db.deleteFrom('dict_words').where('uid', '=', uid);
     if (type !== undefined) query = query.where('type', '=', type);
     const res = await query.executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '已清空');

@@ -6,7 +6,7 @@ import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { normalizeText, openIssues, type Fix, type Ignored } from '../../services/documents/content';
-import { docsDb, fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
+import { fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
@@ -64,7 +64,7 @@ const NOT_FOUND_MSG = '文档不存在或已删除 (unknown document id)';
 async function owned(request: FastifyRequest, id: number): Promise<Row> {
   const { uid } = await caller(request);
   // The owner is part of the query: another user's document is never read, so its size cannot be timed either.
-  const row = await docsDb(request.server.db)
+  const row = await request.server.db
     .selectFrom('documents')
     .selectAll()
     .where('id', '=', id)
@@ -75,7 +75,7 @@ async function owned(request: FastifyRequest, id: number): Promise<Row> {
 }
 
 async function byShareId(request: FastifyRequest, shareId: string): Promise<Row> {
-  const row = await docsDb(request.server.db).selectFrom('documents').selectAll().where('share_id', '=', shareId).executeTakeFirst();
+  const row = await request.server.db.selectFrom('documents').selectAll().where('share_id', '=', shareId).executeTakeFirst();
   if (!row) throw notFound('分享链接无效或文档已删除 (unknown share id)');
   // Closing an account revokes its shares; the link says so rather than pretending it never existed.
   if (!(await findOpenUser(request.server.db, Number(row.uid)))) {
@@ -115,7 +115,7 @@ async function upload(request: FastifyRequest) {
   const now = nowIso();
   let id: number;
   try {
-    id = await docsDb(db)
+    id = await db
       .transaction()
       .execute(async (trx) => {
         const inserted = await trx
@@ -163,7 +163,7 @@ async function page(request: FastifyRequest) {
   const q = request.query as { num?: number; size?: number; keyword?: string };
   const num = q.num ?? 1;
   const size = q.size ?? 20;
-  let base = docsDb(request.server.db).selectFrom('documents').where('uid', '=', uid);
+  let base = request.server.db.selectFrom('documents').where('uid', '=', uid);
   const keyword = q.keyword?.trim();
   if (keyword) base = base.where(sql<boolean>`name like ${`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
   const [{ total }] = await base.select((eb) => eb.fn.countAll<number>().as('total')).execute();
@@ -184,7 +184,7 @@ async function remove(request: FastifyRequest) {
     await request.server.documents.abort(Number(row.id));
     if (row.status === 'queued' || row.status === 'running') await refundCharge(request, (await loadRow(request.server.db, Number(row.id))) ?? row, '删除未完成的文档退回');
   }
-  const db = docsDb(request.server.db);
+  const db = request.server.db;
   await db.deleteFrom('document_files').where('document_id', 'in', ids).execute();
   const res = await db.deleteFrom('documents').where('id', 'in', ids).executeTakeFirst();
   return envelope({ count: Number(res.numDeletedRows) }, '已删除');
@@ -236,7 +236,7 @@ async function save(request: FastifyRequest) {
   const queue = request.server.documents;
   if (changed) await queue.abort(body.id);
   const ignoredJson = ignored.length ? JSON.stringify(ignored) : null;
-  await docsDb(request.server.db)
+  await request.server.db
     .updateTable('documents')
     .set({
       html: content.html,
@@ -272,7 +272,7 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
   const title = row.name.replace(/\.[A-Za-z0-9]+$/, '');
   let buffer: Buffer;
   if (mode === 'tracked') {
-    const user = await (request.server.db as unknown as import('kysely').Kysely<{ users: { uid: number; name: string } }>)
+    const user = await request.server.db
       .selectFrom('users')
       .select('name')
       .where('uid', '=', Number(row.uid))
@@ -301,7 +301,7 @@ async function shareId(request: FastifyRequest) {
   const row = await owned(request, id);
   if (row.share_id) return envelope({ share_id: row.share_id });
   const share = randomBytes(24).toString('base64url');
-  await docsDb(request.server.db).updateTable('documents').set({ share_id: share }).where('id', '=', id).where('share_id', 'is', null).execute();
+  await request.server.db.updateTable('documents').set({ share_id: share }).where('id', '=', id).where('share_id', 'is', null).execute();
   const after = (await loadRow(request.server.db, id))!;
   return envelope({ share_id: after.share_id ?? share });
 }
@@ -316,7 +316,7 @@ async function shareSave(request: FastifyRequest) {
   const { share_id } = request.query as { share_id: string };
   const source = await byShareId(request, share_id);
   if (source.status !== 'done') throw conflict('分享的文档尚未校对完成，请稍后再保存 (the shared document is not done yet)');
-  const db = docsDb(request.server.db);
+  const db = request.server.db;
   const now = nowIso();
   const id = await db.transaction().execute(async (trx) => {
     const { id: _id, share_id: _share, charge: _charge, uid: _uid, created_at: _c, updated_at: _u, ...copy } = source;

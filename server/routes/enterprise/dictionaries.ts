@@ -1,7 +1,7 @@
 import { nowIso, type Db } from '../../db';
 import { conflict, envelope, notFound, badRequest } from '../../errors';
 import { isUniqueViolation } from '../../services/dictionary';
-import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, teamDb, type TeamContext } from '../../services/teams';
+import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, type TeamContext } from '../../services/teams';
 import { bodyOf, caller, type Operation } from '../types';
 
 /**
@@ -24,7 +24,7 @@ export interface SharedDictionaryView {
 
 /** The team's dictionaries as the caller sees them (word and user counts, whether the caller uses them). */
 export async function sharedDictionaries(db: Db, ctx: TeamContext, where: { enterpriseId: number; ids?: number[]; usedBy?: 'caller' | 'anyone' }): Promise<SharedDictionaryView[]> {
-  const t = teamDb(db);
+  const t = db;
   let query = t
     .selectFrom('enterprise_dicts as d')
     .leftJoin('users as c', 'c.uid', 'd.created_by')
@@ -84,7 +84,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
   getEnterpriseV1GetUserInfo: async (request) => {
     const ctx = await context(request);
     if (ctx.enterpriseId === null) return envelope(null, '未加入团队');
-    const t = teamDb(request.server.db);
+    const t = request.server.db;
     const team = await t.selectFrom('enterprises').selectAll().where('id', '=', ctx.enterpriseId).executeTakeFirstOrThrow();
     const members = await t
       .selectFrom('enterprise_members')
@@ -112,7 +112,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
   getEnterpriseV1GetDictOptions: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.read');
-    const rows = await teamDb(request.server.db).selectFrom('enterprise_dicts').select(['id', 'name']).where('enterprise_id', '=', enterpriseId).orderBy('id').execute();
+    const rows = await request.server.db.selectFrom('enterprise_dicts').select(['id', 'name']).where('enterprise_id', '=', enterpriseId).orderBy('id').execute();
     return envelope(rows.map((r) => ({ id: Number(r.id), name: r.name })));
   },
 
@@ -133,7 +133,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { id } = request.query as { id: number };
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.read');
-    const rows = await teamDb(request.server.db)
+    const rows = await request.server.db
       .selectFrom('enterprise_dict_words')
       .select((eb) => ['type', eb.fn.countAll().as('n')])
       .where('dict_id', '=', dict.id)
@@ -149,7 +149,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const enterpriseId = requireTeam(ctx, 'dict.manage');
     const body = bodyOf<{ name: string; description?: string }>(request);
     const name = cleanName(body.name);
-    const t = teamDb(request.server.db);
+    const t = request.server.db;
     const now = nowIso();
     try {
       const id = await t.transaction().execute(async (trx) => {
@@ -177,7 +177,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     if (body.name !== undefined) changes.name = cleanName(body.name);
     if (body.description !== undefined) changes.description = body.description.trim();
     try {
-      await teamDb(request.server.db).updateTable('enterprise_dicts').set(changes).where('id', '=', dict.id).execute();
+      await request.server.db.updateTable('enterprise_dicts').set(changes).where('id', '=', dict.id).execute();
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(DUPLICATE_NAME);
       throw error;
@@ -189,7 +189,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { id } = bodyOf<{ id: number }>(request);
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.manage');
-    const t = teamDb(request.server.db);
+    const t = request.server.db;
     // words and usage go with it (also explicit, so it does not depend on foreign-key enforcement)
     await t.transaction().execute(async (trx) => {
       await trx.deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id).execute();
@@ -205,7 +205,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.use');
     // only a member's own team's dictionaries can be used in their checks (root included)
     if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('共享词库不存在 (unknown shared dictionary id)');
-    const t = teamDb(request.server.db);
+    const t = request.server.db;
     if (status === 1) {
       await t
         .insertInto('enterprise_dict_users')

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { nowIso } from '../../db';
 import { AppError, conflict, envelope, notFound } from '../../errors';
-import { cleanEntry, containsPattern, dictDb, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
-import { dictionaryFor, requireTeam, teamContext, teamDb, type TeamContext } from '../../services/teams';
+import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
+import { dictionaryFor, requireTeam, teamContext, type TeamContext } from '../../services/teams';
 import { bodyOf, caller, type Operation } from '../types';
 import type { Db } from '../../db';
 
@@ -25,7 +25,7 @@ const UNKNOWN_WORD = '词语不存在 (unknown word id)';
 
 /** The dictionary a word belongs to, checked for `dict.manage` (404 for words of other teams). */
 async function dictionaryOfWord(db: Db, ctx: TeamContext, wordId: number) {
-  const word = await teamDb(db).selectFrom('enterprise_dict_words').select('dict_id').where('id', '=', wordId).executeTakeFirst();
+  const word = await db.selectFrom('enterprise_dict_words').select('dict_id').where('id', '=', wordId).executeTakeFirst();
   if (!word) {
     requireTeam(ctx, 'dict.read');
     throw notFound(UNKNOWN_WORD);
@@ -46,7 +46,7 @@ export const sharedWordOperations: Record<string, Operation> = {
     const dict = await dictionaryFor(request.server.db, ctx, q.dic_id, 'dict.read');
     const num = q.num ?? 1;
     const size = q.size ?? 20;
-    let base = teamDb(request.server.db).selectFrom('enterprise_dict_words').where('dict_id', '=', dict.id);
+    let base = request.server.db.selectFrom('enterprise_dict_words').where('dict_id', '=', dict.id);
     if (q.type !== undefined) base = base.where('type', '=', q.type);
     const keyword = q.keyword?.trim();
     if (keyword) {
@@ -65,7 +65,7 @@ export const sharedWordOperations: Record<string, Operation> = {
     const entry = cleanEntry(body);
     const now = nowIso();
     try {
-      const row = await teamDb(request.server.db)
+      const row = await request.server.db
         .insertInto('enterprise_dict_words')
         .values({ dict_id: dict.id, ...entry, created_by: ctx.uid, created_at: now, updated_at: now })
         .returning(['id', 'word', 'type', 'correct', 'created_at', 'updated_at'])
@@ -83,7 +83,7 @@ export const sharedWordOperations: Record<string, Operation> = {
     await dictionaryOfWord(request.server.db, ctx, body.id);
     const entry = cleanEntry(body);
     try {
-      const row = await teamDb(request.server.db)
+      const row = await request.server.db
         .updateTable('enterprise_dict_words')
         .set({ ...entry, updated_at: nowIso() })
         .where('id', '=', body.id)
@@ -101,7 +101,7 @@ export const sharedWordOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { id } = bodyOf<{ id: number }>(request);
     await dictionaryOfWord(request.server.db, ctx, id);
-    await teamDb(request.server.db).deleteFrom('enterprise_dict_words').where('id', '=', id).execute();
+    await request.server.db.deleteFrom('enterprise_dict_words').where('id', '=', id).execute();
     return envelope(null, '删除成功');
   },
 
@@ -109,7 +109,7 @@ export const sharedWordOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.manage');
     const { ids } = bodyOf<{ ids: number[] }>(request);
-    const t = teamDb(request.server.db);
+    const t = request.server.db;
     // only words of the caller's team's dictionaries (root: of any team); other ids are not counted
     let query = t.deleteFrom('enterprise_dict_words').where('id', 'in', ids);
     if (!ctx.root) query = query.where('dict_id', 'in', t.selectFrom('enterprise_dicts').select('id').where('enterprise_id', '=', enterpriseId));
@@ -121,7 +121,7 @@ export const sharedWordOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { dic_id, type } = bodyOf<{ dic_id: number; type?: number }>(request);
     const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
-    let query = teamDb(request.server.db).deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id);
+    let query = request.server.db.deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id);
     if (type !== undefined) query = query.where('type', '=', type);
     const res = await query.executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '已清空');
@@ -131,13 +131,13 @@ export const sharedWordOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { dic_id, ids } = bodyOf<{ dic_id: number; ids?: number[] }>(request);
     const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
-    let personal = dictDb(request.server.db).selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', ctx.uid);
+    let personal = request.server.db.selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', ctx.uid);
     if (ids) personal = personal.where('id', 'in', ids);
     const words = await personal.orderBy('id').execute();
     if (ids && words.length === 0) throw notFound('个人词库中没有这些词 (none of these ids are words of your personal dictionary)');
     if (words.length === 0) return envelope({ count: 0 }, '个人词库为空');
     const now = nowIso();
-    const t = teamDb(request.server.db);
+    const t = request.server.db;
     let count = 0;
     await t.transaction().execute(async (trx) => {
       for (let i = 0; i < words.length; i += 200) {

@@ -1,5 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db';
 import { nowIso } from '../../db';
 import { envelope, unauthorized } from '../../errors';
@@ -7,11 +6,6 @@ import { findOpenUser } from '../../services/users';
 import { caller, type Operation } from '../types';
 
 /** API keys for the LanguageTool-compatible API: one per user, stored as sha256, shown once when created. */
-type KeyDb = Kysely<{
-  api_keys: { uid: number; key_hash: string; hint: string; created_at: string };
-  users: { uid: number; phone: string | null; login_id: string | null; closed_at: string | null };
-}>;
-const keyDb = (db: Db) => db as unknown as KeyDb;
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** The `username` that goes with the key: the login id, or the phone when there is none. */
@@ -19,7 +13,7 @@ export const usernameOf = (user: { login_id: string | null; phone: string | null
 
 /** uid for `username` (phone or login id) + `apiKey`, or 401. */
 export async function uidByApiKey(db: Db, username: string, apiKey: string): Promise<number> {
-  const user = await keyDb(db)
+  const user = await db
     .selectFrom('users')
     .innerJoin('api_keys', 'api_keys.uid', 'users.uid')
     .select(['users.uid', 'api_keys.key_hash'])
@@ -38,7 +32,7 @@ export const apiKeyOperations: Record<string, Operation> = {
     const { uid } = await caller(request);
     const db = request.server.db;
     const user = await findOpenUser(db, uid);
-    const row = await keyDb(db).selectFrom('api_keys').selectAll().where('uid', '=', uid).executeTakeFirst();
+    const row = await db.selectFrom('api_keys').selectAll().where('uid', '=', uid).executeTakeFirst();
     return envelope({ exists: !!row, username: user ? usernameOf(user) : '', hint: row?.hint ?? null, created_at: row?.created_at ?? null });
   },
 
@@ -48,7 +42,7 @@ export const apiKeyOperations: Record<string, Operation> = {
     const user = await findOpenUser(db, uid);
     const apiKey = `wb_${randomBytes(24).toString('base64url')}`;
     const row = { uid, key_hash: hashKey(apiKey), hint: apiKey.slice(-4), created_at: nowIso() };
-    await keyDb(db)
+    await db
       .insertInto('api_keys')
       .values(row)
       .onConflict((oc) => oc.column('uid').doUpdateSet({ key_hash: row.key_hash, hint: row.hint, created_at: row.created_at }))

@@ -5,7 +5,7 @@ import { CATEGORY_BY_CODE, ALL_STANDARD, Bits } from '../../../engine/categories
 import type { Issue } from '../../../engine/types';
 import { AppError, badRequest } from '../../errors';
 import { checkService, QuotaError } from '../../services/checker/jobs';
-import { dictDb, ALLOWED } from '../../services/dictionary';
+import { ALLOWED } from '../../services/dictionary';
 import { nowIso } from '../../db';
 import { describeValidation } from '../../plugins/errors';
 import { uidByApiKey } from './api-key';
@@ -252,7 +252,7 @@ export const languagetoolOperations: Record<string, Operation> = {
   getV2Words: withErrors(async (request) => {
     const uid = await wordsCaller(request);
     const q = request.query as { offset?: number; limit?: number };
-    const rows = await dictDb(request.server.db)
+    const rows = await request.server.db
       .selectFrom('dict_words')
       .select('word')
       .where('uid', '=', uid)
@@ -269,7 +269,7 @@ export const languagetoolOperations: Record<string, Operation> = {
     const word = String((request.body as { word: string }).word).trim();
     if (!word || /\s/.test(word)) throw badRequest('`word` must be one word without spaces');
     const now = nowIso();
-    const res = await dictDb(request.server.db)
+    const res = await request.server.db
       .insertInto('dict_words')
       .values({ uid, word, type: ALLOWED, correct: null, created_at: now, updated_at: now })
       .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
@@ -280,7 +280,7 @@ export const languagetoolOperations: Record<string, Operation> = {
   postV2WordsDelete: withErrors(async (request) => {
     const uid = await wordsCaller(request);
     const word = String((request.body as { word: string }).word).trim();
-    const res = await dictDb(request.server.db).deleteFrom('dict_words').where('uid', '=', uid).where('type', '=', ALLOWED).where('word', '=', word).executeTakeFirst();
+    const res = await request.server.db.deleteFrom('dict_words').where('uid', '=', uid).where('type', '=', ALLOWED).where('word', '=', word).executeTakeFirst();
     return { deleted: Number(res.numDeletedRows) > 0 };
   }),
 };

@@ -6,7 +6,6 @@ import { envelope } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { rightBalance } from '../../services/rights';
 import { bodyOf, caller, type Operation } from '../types';
-import type { Kysely } from 'kysely';
 
 interface CheckTextBody {
   text: string;
@@ -43,21 +42,6 @@ const FAMILIES: Array<{ bit: number; name: string; description: string }> = [
   { bit: Bits.advanced, name: '高级校对', description: '领导人职务与姓名、金额大小写（需高级校对权益）' },
 ];
 
-type FeedbackDb = Kysely<{
-  clicks: { id?: number; uid: number; click_type: number; created_at: string };
-  finding_feedback: {
-    id?: number;
-    uid: number;
-    action: string;
-    check_id: string | null;
-    original: string;
-    suggestion: string | null;
-    category: string;
-    context: string | null;
-    comment: string | null;
-    created_at: string;
-  };
-}>;
 
 export const proofreadOperations: Record<string, Operation> = {
   postMisscutV1CheckText: checkText,
@@ -98,7 +82,7 @@ export const proofreadOperations: Record<string, Operation> = {
     const { uid } = await caller(request);
     await request.server.limiters.click(request, uid);
     const { click_type } = request.query as { click_type: number };
-    await (request.server.db as unknown as FeedbackDb).insertInto('clicks').values({ uid, click_type, created_at: nowIso() }).execute();
+    await request.server.db.insertInto('clicks').values({ uid, click_type, created_at: nowIso() }).execute();
     return envelope(null);
   },
 
@@ -107,7 +91,7 @@ export const proofreadOperations: Record<string, Operation> = {
     const { uid } = await caller(request);
     await request.server.limiters.collect(request, uid);
     const b = bodyOf<{ action: string; check_id?: string; original: string; suggestion?: string; category: string; context?: string; comment?: string }>(request);
-    await (request.server.db as unknown as FeedbackDb)
+    await request.server.db
       .insertInto('finding_feedback')
       .values({
         uid,

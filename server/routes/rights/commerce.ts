@@ -1,6 +1,6 @@
 import { envelope } from '../../errors';
 import { listOrders, listProducts } from '../../services/orders';
-import { RIGHT_INFO, rightsDb } from '../../services/rights';
+import { RIGHT_INFO } from '../../services/rights';
 import { caller, type Operation } from '../types';
 
 /** Products, orders and the rights history. */
@@ -26,7 +26,7 @@ export const commerceRightsOperations: Record<string, Operation> = {
   getUserRightConsumptionRecordPage: async (request) => {
     const { uid } = await caller(request);
     const { num = 1, size = 20, user_right_type } = request.query as { num?: number; size?: number; user_right_type?: number };
-    const r = rightsDb(request.server.db);
+    const r = request.server.db;
     let base = r.selectFrom('right_records').where('uid', '=', uid);
     if (user_right_type !== undefined) base = base.where('user_right_type', '=', Number(user_right_type));
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
-import { AppError, badRequest, notFound, QuotaError, forbidden } from '../../errors';
+import { badRequest, notFound, QuotaError, forbidden } from '../../errors';
 import { loadUserDictionary, type UserDictionary } from '../dictionary';
 import { commitReservation, releaseReservation, reserve, updateReservation } from '../instance';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';

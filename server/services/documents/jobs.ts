@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Generated, type Kysely } from 'kysely';
-import type { DocumentFlagData, JobStatus } from '../../../openapi/socket-protocol';
+import { sql } from 'kysely';
+import type { DocumentFlagData } from '../../../openapi/socket-protocol';
 import { nowIso, type Db } from '../../db';
 import { AppError } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
@@ -9,51 +9,12 @@ import { openIssues, type Fix, type Ignored, type StoredIssue } from './content'
 import { wordCount } from './load';
 import type { UploadKind } from './read';
 import { readEnv } from '../../config';
+import type { DocumentsTable } from '../../db/schema';
 
-export interface DocumentsTable {
-  id: Generated<number>;
-  uid: number;
-  name: string;
-  file_type: string;
-  size: number;
-  status: JobStatus;
-  progress: number;
-  error: string | null;
-  word_count: number;
-  issue_count: number;
-  check_mode: number;
-  check_options: number;
-  lang: string;
-  html: string | null;
-  text: string | null;
-  /** JSON: every finding of the current text (StoredIssue[]) */
-  issues: string | null;
-  /** JSON: accepted fixes (Fix[]) */
-  fixes: string | null;
-  /** JSON: ignored findings (Ignored[]) */
-  ignored: string | null;
-  edited: number;
-  share_id: string | null;
-  /** JSON: the right-256 consumption of the upload, until it is refunded or the job is done */
-  charge: string | null;
-  attempts: number;
-  /** the server process running the job (services/instance.ts), null while it waits to be claimed */
-  owner: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DocumentFilesTable {
-  document_id: number;
-  data: Buffer;
-}
-
-export type DocsDb = Kysely<{ documents: DocumentsTable; document_files: DocumentFilesTable }>;
-export const docsDb = (db: Db) => db as unknown as DocsDb;
 export type DocumentRow = Awaited<ReturnType<typeof loadRow>>;
 
 export async function loadRow(db: Db, id: number) {
-  return docsDb(db).selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 const parse = <T>(json: string | null, fallback: T): T => (json ? (JSON.parse(json) as T) : fallback);
@@ -111,7 +72,7 @@ export class DocumentQueue {
 
   /** Takes up unfinished jobs (server start). Returns how many wait to be claimed. */
   async resume(): Promise<number> {
-    const rows = await docsDb(this.app.db)
+    const rows = await this.app.db
       .selectFrom('documents')
       .select('id')
       .where('status', 'in', ['queued', 'running'])
@@ -147,7 +108,7 @@ export class DocumentQueue {
   async idle(id: number, ms: number): Promise<void> {
     const until = Date.now() + ms;
     while (Date.now() < until) {
-      const row = await docsDb(this.app.db).selectFrom('documents').select(['status', 'owner']).where('id', '=', id).executeTakeFirst();
+      const row = await this.app.db.selectFrom('documents').select(['status', 'owner']).where('id', '=', id).executeTakeFirst();
       if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
       if (row.owner !== null && row.owner !== this.app.instance.id) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -176,7 +137,7 @@ export class DocumentQueue {
     const ids = [...this.active.keys()];
     await Promise.all(ids.map((id) => this.abort(id)));
     if (ids.length) {
-      await docsDb(this.app.db)
+      await this.app.db
         .updateTable('documents')
         .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
         .where('id', 'in', ids)
@@ -237,7 +198,7 @@ export class DocumentQueue {
         // Finished: the row is anybody's again. An aborted job's row is left to whoever aborted it (a cancel makes it
         // final, new content queues it afresh with no owner), so it is not claimed again here in between.
         if (!this.closing && !job.aborted) {
-          await docsDb(this.app.db)
+          await this.app.db
             .updateTable('documents')
             .set({ owner: null })
             .where('id', '=', id)
@@ -255,7 +216,7 @@ export class DocumentQueue {
   }
 
   private async update(id: number, values: Partial<Omit<DocumentsTable, 'id'>>): Promise<void> {
-    await docsDb(this.app.db).updateTable('documents').set({ ...values, updated_at: nowIso() }).where('id', '=', id).execute();
+    await this.app.db.updateTable('documents').set({ ...values, updated_at: nowIso() }).where('id', '=', id).execute();
   }
 
   private async run(job: Active): Promise<void> {
@@ -270,7 +231,7 @@ export class DocumentQueue {
       if (attempts > MAX_ATTEMPTS) throw new JobFailure('文档处理多次中断，请重新上传 (the job was interrupted too often)');
       let text = row.text;
       if (row.html === null || text === null) {
-        const file = await docsDb(db).selectFrom('document_files').select('data').where('document_id', '=', job.id).executeTakeFirst();
+        const file = await db.selectFrom('document_files').select('data').where('document_id', '=', job.id).executeTakeFirst();
         if (!file) throw new JobFailure('文档文件已丢失，请重新上传 (the uploaded file is missing)');
         const content = await this.app.heavy.run(
           'read',
@@ -289,7 +250,7 @@ export class DocumentQueue {
       if (!issues || job.aborted) return;
       const open = openIssues(issues, ignoredOf(row));
       // only while still this process's running job: a cancel from another process has the last word
-      const finished = await docsDb(this.app.db)
+      const finished = await this.app.db
         .updateTable('documents')
         .set({ status: 'done', progress: 100, issues: JSON.stringify(issues), issue_count: open.length, charge: null, updated_at: nowIso() })
         .where('id', '=', job.id)
@@ -314,7 +275,7 @@ export class DocumentQueue {
     await this.update(id, { status, error: message, progress: 0 });
     if (row.charge) {
       // Only the call that clears the charge refunds it: a cancel in one process and a failure in another race.
-      const cleared = await docsDb(this.app.db)
+      const cleared = await this.app.db
         .updateTable('documents')
         .set({ charge: null })
         .where('id', '=', id)
