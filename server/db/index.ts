@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database, DialectName } from './schema';
 import { migrationProvider } from './migrations';
 
@@ -31,10 +31,43 @@ export function openDatabase(options: StorageOptions): { db: Db; dialect: Dialec
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
 }
 
-/** Applies every pending migration; throws with the failing migration's name. */
+/** the migrations a database has run, in the order it ran them ([] before the first) */
+async function executedMigrations(db: Db): Promise<Array<{ name: string; timestamp: string }>> {
+  try {
+    const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(db);
+    return rows.sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.name.localeCompare(b.name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Applies every pending migration in name order; throws with the failing migration's name. New migrations must
+ * be named after the last one. A database from before that rule may have run a later name before an earlier one
+ * landed: it is brought up to date once out of order, and its history is then renumbered into name order (the
+ * migrations are independent of each other) so that the ordered rule holds from then on.
+ */
 export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
-  // Areas add their migrations independently, so a database may have run a later name before an earlier one lands.
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect), allowUnorderedMigrations: true });
+  const provider = migrationProvider(dialect);
+  const names = Object.keys(await provider.getMigrations()).sort();
+  const ran = await executedMigrations(db);
+  const applied: string[] = [];
+  const byName = ran.map((r) => r.name).sort();
+  const inOrder = ran.every((r, i) => r.name === names[i]);
+  if (!inOrder) {
+    if (!byName.every((n, i) => n === names[i])) applied.push(...(await run(new Migrator({ db, provider, allowUnorderedMigrations: true }))));
+    const history = await executedMigrations(db);
+    const base = Date.parse(history[0]?.timestamp ?? new Date().toISOString());
+    const sorted = history.map((r) => r.name).sort();
+    for (const [i, name] of sorted.entries()) {
+      await sql`update kysely_migration set timestamp = ${new Date(base + i).toISOString()} where name = ${name}`.execute(db);
+    }
+  }
+  applied.push(...(await run(new Migrator({ db, provider, allowUnorderedMigrations: false }))));
+  return applied;
+}
+
+async function run(migrator: Migrator): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
