@@ -63,7 +63,7 @@ const send = (reply: FastifyReply, code: number, msg: string, result: { kind: 1 
 export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError & { errors?: unknown[] }, request: FastifyRequest, reply: FastifyReply) => {
-      if (error.validation) return send(reply, 400, describeValidation(error.validation as ValidationIssue[], error.validationContext));
+      if (error.validation) return send(reply, 400, describeValidation(error.validation, error.validationContext));
       if (error instanceof AppError) return send(reply.headers(error.headers), error.statusCode, error.message, error.result);
       const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
       if (known) return send(reply, known[0], known[1]);

@@ -52,24 +52,30 @@ class NetworkError extends Error {
   }
 }
 
-export const headerMiddleware: Middleware = {
-  onRequest({ request, schemaPath }) {
-    const token = getToken();
-    if (token) request.headers.set('Authorization', `Bearer ${token}`);
-    if (!NO_DEVICE_ID_PATHS.has(schemaPath)) request.headers.set('cid', getDeviceId());
-    request.headers.set('endpoint', PLATFORM_CODE);
-    const tracking = getTrackingParams();
-    if (tracking.length === 0) return request;
-    const url = new URL(request.url);
-    let changed = false;
-    for (const [key, value] of tracking) {
-      if (!url.searchParams.has(key)) {
-        url.searchParams.set(key, value);
-        changed = true;
-      }
+/**
+ * The headers every call carries (bearer token, device id, platform) and the tracking parameters: the middleware
+ * below for the generated client, and uploads (sent with XMLHttpRequest for their progress) directly.
+ */
+export function withCallHeaders(request: Request, schemaPath: string): Request {
+  const token = getToken();
+  if (token) request.headers.set('Authorization', `Bearer ${token}`);
+  if (!NO_DEVICE_ID_PATHS.has(schemaPath)) request.headers.set('cid', getDeviceId());
+  request.headers.set('endpoint', PLATFORM_CODE);
+  const tracking = getTrackingParams();
+  if (tracking.length === 0) return request;
+  const url = new URL(request.url);
+  let changed = false;
+  for (const [key, value] of tracking) {
+    if (!url.searchParams.has(key)) {
+      url.searchParams.set(key, value);
+      changed = true;
     }
-    return changed ? new Request(url, request) : request;
-  },
+  }
+  return changed ? new Request(url, request) : request;
+}
+
+export const headerMiddleware: Middleware = {
+  onRequest: ({ request, schemaPath }) => withCallHeaders(request, schemaPath),
   onResponse({ request, response, schemaPath }) {
     callOfResponse.set(response, {
       path: schemaPath,

@@ -10,7 +10,7 @@ export async function downloadPage(num: number, size: number, options: UnwrapOpt
 
 /** The file's bytes (the bearer token rides on the call, so a plain link would not do). */
 export async function downloadFile(id: number): Promise<Blob> {
-  return unwrap(api.GET('/user/download/file', { params: { query: { id } }, parseAs: 'blob' })) as Promise<Blob>;
+  return unwrap(api.GET('/user/download/file', { params: { query: { id } }, parseAs: 'blob' }));
 }
 
 export async function deleteDownload(id: number): Promise<void> {

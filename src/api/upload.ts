@@ -2,7 +2,7 @@
 // path uses XMLHttpRequest; the same headers (spec §7) come from the client's middleware and the
 // answer goes through `unwrap`, so the error catalogue, 401 and 402 behave as for every other call.
 // When a transport was injected (tests) or there is no XMLHttpRequest, the injected fetch is used.
-import { apiTransport, headerMiddleware, unwrap, type ResultOf } from './client';
+import { apiTransport, withCallHeaders, unwrap, type ResultOf } from './client';
 import { Messages } from './errors';
 
 export interface UploadProgress {
@@ -36,16 +36,7 @@ async function prepared(path: string, body: FormData, options: UploadOptions): P
   const { baseUrl } = apiTransport();
   const headers = new Headers();
   if (options.session) headers.set('session', options.session);
-  let request = new Request(baseUrl + path, { method: 'POST', body, headers, signal: options.signal });
-  const changed = await headerMiddleware.onRequest?.({
-    request,
-    schemaPath: path,
-    params: {},
-    options: {} as never,
-    id: 'upload',
-  });
-  if (changed instanceof Request) request = changed;
-  return request;
+  return withCallHeaders(new Request(baseUrl + path, { method: 'POST', body, headers, signal: options.signal }), path);
 }
 
 function viaXhr(XHR: typeof XMLHttpRequest, request: Request, body: FormData, options: UploadOptions): Promise<Response> {

@@ -43,7 +43,7 @@ export async function updatePassword(old_password: string, new_password: string)
 
 /** The avatar image (a generated default until one is uploaded). */
 export async function portrait(options: UnwrapOptions = {}): Promise<Blob> {
-  return unwrap(api.GET('/user/portrait', { parseAs: 'blob' }), options) as Promise<Blob>;
+  return unwrap(api.GET('/user/portrait', { parseAs: 'blob' }), options);
 }
 
 export async function leaveMessage(content: string, contact?: string): Promise<void> {

@@ -18,15 +18,15 @@ export type FileFormat = 'xlsx' | 'csv';
 
 export function dictPage(query: { num: number; size: number; keyword?: string; type?: WordType }) {
   const q = { num: query.num, size: query.size, ...(query.keyword ? { keyword: query.keyword } : {}), ...(query.type ? { type: query.type } : {}) };
-  return unwrap(api.GET('/dict/v1/get_list', { params: { query: q } })) as Promise<DictPage>;
+  return unwrap(api.GET('/dict/v1/get_list', { params: { query: q } }));
 }
 
 export function addWord(body: { word: string; type: WordType; correct?: string }) {
-  return unwrap(api.POST('/dict/v1/add_one', { body })) as Promise<DictWord>;
+  return unwrap(api.POST('/dict/v1/add_one', { body }));
 }
 
 export function updateWord(body: { id: number; word: string; type: WordType; correct?: string }) {
-  return unwrap(api.PUT('/dict/v1/update_one', { body })) as Promise<DictWord>;
+  return unwrap(api.PUT('/dict/v1/update_one', { body }));
 }
 
 export function deleteWord(id: number) {
@@ -34,11 +34,11 @@ export function deleteWord(id: number) {
 }
 
 export function deleteWords(ids: number[]) {
-  return unwrap(api.POST('/dict/v1/delete_many', { body: { ids } })) as Promise<{ count: number }>;
+  return unwrap(api.POST('/dict/v1/delete_many', { body: { ids } }));
 }
 
 export function deleteAllWords() {
-  return unwrap(api.POST('/dict/v1/delete_all_word', { body: {} })) as Promise<{ count: number }>;
+  return unwrap(api.POST('/dict/v1/delete_all_word', { body: {} }));
 }
 
 /** Uploads the file; rows whose type cell is empty take `fields.type`. */
@@ -47,7 +47,7 @@ export function importWordsFile(file: File, options: UploadOptions) {
 }
 
 export function wordLibraries() {
-  return unwrap(api.GET('/user/get_word_library', {})) as Promise<WordLibrary[]>;
+  return unwrap(api.GET('/user/get_word_library', {}));
 }
 
 export function selectWordLibraries(ids: number[]) {
@@ -58,17 +58,17 @@ const today = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 
 /** The binary answers, fetched with the session (they are behind the bearer token) and saved under `name`. */
 export async function exportDictionary(format: FileFormat) {
-  const blob = (await unwrap(api.GET('/dict/v1/export_words', { params: { query: { format } }, parseAs: 'blob' }))) as unknown as Blob;
+  const blob = await unwrap(api.GET('/dict/v1/export_words', { params: { query: { format } }, parseAs: 'blob' }));
   return { blob, name: `个人词库-${today()}.${format}` };
 }
 
 export async function importTemplate(format: FileFormat) {
-  const blob = (await unwrap(api.GET('/dict/v1/import_template', { params: { query: { format } }, parseAs: 'blob' }))) as unknown as Blob;
+  const blob = await unwrap(api.GET('/dict/v1/import_template', { params: { query: { format } }, parseAs: 'blob' }));
   return { blob, name: `词库导入模板.${format}` };
 }
 
 export async function failedRows() {
-  const blob = (await unwrap(api.GET('/dict/down_words_failed_to_upload', { parseAs: 'blob' }))) as unknown as Blob;
+  const blob = await unwrap(api.GET('/dict/down_words_failed_to_upload', { parseAs: 'blob' }));
   return { blob, name: `导入失败的词语-${today()}.csv` };
 }
 

@@ -37,13 +37,13 @@ export function uploadDocument(
 
 export function documentPage(num: number, size: number, keyword?: string) {
   return unwrap(
-    api.GET('/misscut/document/v1/page', { params: { query: { num, size, ...(keyword ? { keyword } : {}) } } as never }),
-  ) as Promise<DocumentPage>;
+    api.GET('/misscut/document/v1/page', { params: { query: { num, size, ...(keyword ? { keyword } : {}) } } }),
+  );
 }
 
 /** A document's job state, looked up among the newest documents (null when it is not among them). */
 export async function documentJobStatus(id: number): Promise<JobUpdate | null> {
-  const page = (await unwrap(api.GET('/misscut/document/v1/page', { params: { query: { num: 1, size: 100 } } as never }), {
+  const page = (await unwrap(api.GET('/misscut/document/v1/page', { params: { query: { num: 1, size: 100 } } }), {
     silent: true,
   })) as DocumentPage;
   const doc = page.list.find((d) => d.id === id);
@@ -51,7 +51,7 @@ export async function documentJobStatus(id: number): Promise<JobUpdate | null> {
 }
 
 export function cancelDocument(id: number) {
-  return unwrap(api.POST('/misscut/document/v1/cancel', { body: { id } as never }), { silent: true }) as Promise<DocumentSummary>;
+  return unwrap(api.POST('/misscut/document/v1/cancel', { body: { id } }), { silent: true });
 }
 
 export function deleteDocuments(ids: number[]) {
@@ -59,33 +59,33 @@ export function deleteDocuments(ids: number[]) {
 }
 
 export function documentDetail(id: number) {
-  return unwrap(api.GET('/misscut/document/v1/edit_upload_get', { params: { query: { id } } as never })) as Promise<DocumentDetail>;
+  return unwrap(api.GET('/misscut/document/v1/edit_upload_get', { params: { query: { id } } }));
 }
 
 export type DocumentFix = components['schemas']['DocumentFix'];
 export type DocumentIgnored = components['schemas']['DocumentIgnored'];
 
 export function saveDocument(body: { id: number; text: string; fixes: DocumentFix[]; ignored: DocumentIgnored[]; name?: string }) {
-  return unwrap(api.POST('/misscut/document/v1/edit_upload_save', { body: body as never })) as Promise<DocumentDetail>;
+  return unwrap(api.POST('/misscut/document/v1/edit_upload_save', { body: body }));
 }
 
 export function shareId(id: number) {
-  return unwrap(api.GET('/misscut/document/v1/get_share_id', { params: { query: { id } } as never })) as Promise<{ share_id: string }>;
+  return unwrap(api.GET('/misscut/document/v1/get_share_id', { params: { query: { id } } }));
 }
 
 export function sharedDocument(shareIdValue: string) {
   return unwrap(
-    api.GET('/misscut/document/v1/get_share_doc', { params: { query: { share_id: shareIdValue } } as never }),
-  ) as Promise<DocumentDetail>;
+    api.GET('/misscut/document/v1/get_share_doc', { params: { query: { share_id: shareIdValue } } }),
+  );
 }
 
 export function saveSharedCopy(shareIdValue: string) {
   return unwrap(
-    api.GET('/misscut/document/v1/share_save', { params: { query: { share_id: shareIdValue } } as never }),
-  ) as Promise<DocumentSummary>;
+    api.GET('/misscut/document/v1/share_save', { params: { query: { share_id: shareIdValue } } }),
+  );
 }
 
 /** The document as .docx: `clean`, or `tracked` (accepted fixes as tracked changes, open findings as comments). */
 export async function exportDocument(id: number, mode: 'clean' | 'tracked'): Promise<Blob> {
-  return (await unwrap(api.POST('/misscut/document/v1/export', { body: { id, mode }, parseAs: 'blob' } as never))) as unknown as Blob;
+  return unwrap(api.POST('/misscut/document/v1/export', { body: { id, mode }, parseAs: 'blob' }));
 }

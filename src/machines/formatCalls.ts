@@ -12,7 +12,7 @@ export const FORMAT_CHECK_PATH = '/misscut/v1/doc/format_check';
 export const FORMAT_ACCEPT = '.docx';
 
 export function templateTypes() {
-  return unwrap(api.GET('/misscut/v1/doc/template_types', {})) as Promise<FormatTemplate[]>;
+  return unwrap(api.GET('/misscut/v1/doc/template_types', {}));
 }
 
 /** Uploads the .docx with the template; the answer is the report (no server-side job). */

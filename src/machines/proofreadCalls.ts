@@ -1,5 +1,6 @@
 // Calls of the text proofreading screen, typed by the contract.
-import { api, unwrap } from '../api/client';
+import { api, unwrap, type ResultOf } from '../api/client';
+import type { components, paths } from '../api/schema';
 
 export interface CheckTextBody {
   text: string;
@@ -12,9 +13,9 @@ export function checkText(body: CheckTextBody, sessionId: string) {
   return unwrap(
     api.POST('/misscut/v1/check_text', {
       body,
-      params: { header: { session: sessionId } as never },
+      params: { header: { session: sessionId } },
     }),
-  ) as Promise<{ check_id: string }>;
+  );
 }
 
 export function cancelCheck(checkId: string) {
@@ -26,16 +27,13 @@ export async function fineProofreadingAvailable(): Promise<boolean> {
   return Boolean(result?.available);
 }
 
-export interface MistakeTypes {
-  category_description: Array<[string | number | null, string | number | null, string | number | null]>;
-  recommendation_level: Array<[string | number | null, string | number | null, string | number | null]>;
-  result_type: Array<[string | number, string | number]>;
-}
+/** The category, level and result-type tables of get_all_mistakes_type (rows of [code, label, ...]). */
+export type MistakeTypes = ResultOf<paths['/misscut/v1/get_all_mistakes_type']['get']['responses'][200]['content']['application/json']>;
 
 export function mistakeTypes(hk: boolean) {
-  return unwrap(api.GET('/misscut/v1/get_all_mistakes_type', { params: { query: { st_flag: hk ? 1 : 0 } } as never }), {
+  return unwrap(api.GET('/misscut/v1/get_all_mistakes_type', { params: { query: { st_flag: hk ? 1 : 0 } } }), {
     silent: true,
-  }) as Promise<MistakeTypes>;
+  });
 }
 
 export interface CheckFunctions {
@@ -44,7 +42,7 @@ export interface CheckFunctions {
 }
 
 export function checkFunctions() {
-  return unwrap(api.GET('/misscut/v1/check_function/get', {}), { silent: true }) as Promise<CheckFunctions>;
+  return unwrap(api.GET('/misscut/v1/check_function/get', {}), { silent: true });
 }
 
 export interface Right {
@@ -54,15 +52,15 @@ export interface Right {
   num_desc: string;
 }
 
-export function userRight(type: number) {
-  return unwrap(api.GET('/user/v1/get_user_right', { params: { query: { user_right_type: type } } as never }), {
+export function userRight(type: components['schemas']['UserRightType']) {
+  return unwrap(api.GET('/user/v1/get_user_right', { params: { query: { user_right_type: type } } }), {
     silent: true,
-  }) as Promise<Right>;
+  });
 }
 
 /** type 1 allowed word (never flagged), 5 wrong word (needs `correct`). */
 export function addWord(word: string, type: 1 | 5, correct?: string) {
-  return unwrap(api.POST('/dict/v1/add_one', { body: { word, type, ...(correct ? { correct } : {}) } as never }));
+  return unwrap(api.POST('/dict/v1/add_one', { body: { word, type, ...(correct ? { correct } : {}) } }));
 }
 
 export function reportFeedback(body: {
@@ -73,5 +71,5 @@ export function reportFeedback(body: {
   suggestion?: string;
   context?: string;
 }) {
-  return unwrap(api.POST('/proofread/result/collect/receive', { body: body as never }), { silent: true }).catch(() => undefined);
+  return unwrap(api.POST('/proofread/result/collect/receive', { body: body }), { silent: true }).catch(() => undefined);
 }

@@ -3,7 +3,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { I18nProvider } from '@lingui/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
-import type { AnyActorLogic } from 'xstate';
+import type { appMachine } from '../machines/app';
 import { AppActorContext, useLanguage, useThemeMode } from './app-actor';
 import { activateLocale, i18n } from './i18n';
 import { system } from './system';
@@ -50,7 +50,7 @@ function ColorModeBridge({ children }: { children: ReactNode }) {
 export interface AppProvidersProps {
   /** The app machine with its implementations bound (createLiveApp in the browser, fakes in tests).
    *  The live session clears `queryClient` on logout, so pass the same client to both. */
-  logic: AnyActorLogic;
+  logic: typeof appMachine;
   /** Actor options, e.g. `{inspect}` for the Stately inspector. */
   options?: Parameters<typeof AppActorContext.Provider>[0]['options'];
   queryClient?: QueryClient;
@@ -61,7 +61,7 @@ export function AppProviders({ logic, options, queryClient, children }: AppProvi
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <ChakraProvider value={system}>
-      <AppActorContext.Provider logic={logic as never} options={options}>
+      <AppActorContext.Provider logic={logic} options={options}>
         <LocaleBridge>
           <ColorModeBridge>
             <QueryClientProvider client={client}>

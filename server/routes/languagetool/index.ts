@@ -75,7 +75,7 @@ function ltErrorHandler(error: FastifyError, _request: FastifyRequest, reply: Fa
   let message = error.message;
   if (error.validation) {
     status = 400;
-    message = describeValidation(error.validation as never, error.validationContext);
+    message = describeValidation(error.validation, error.validationContext);
   } else if (status === 401 && !(error instanceof AppError) && !(error instanceof LtError)) {
     message = 'Error: authentication required (bearer token, or username + apiKey)';
   } else if (status >= 500) {

@@ -10,14 +10,17 @@ import { queryKeys } from '../../../api/queries';
 import { COMPARE_ACCEPT, compareRights, type CompareResult } from '../../../machines/compareCalls';
 import { compareBinding } from '../../../machines/live';
 import { userRight } from '../../../machines/proofreadCalls';
+import type { components } from '../../../api/schema';
 import { FileDrop } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';
 import { usePipeline } from '../../upload/usePipeline';
 import { DiffView } from './DiffView';
 
-function useRight(type: number) {
+function useRight(type: UserRightType) {
   return useQuery({ queryKey: queryKeys.userRight(type), queryFn: () => userRight(type) });
 }
+
+type UserRightType = components['schemas']['UserRightType'];
 
 export default function Diff() {
   const { t } = useLingui();
