@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { CouponCodesTable } from '../db/schema';
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type { Db } from '../db';
 import { nowIso } from '../db';
@@ -18,7 +20,6 @@ import { addGrant, grantDefaultRights, RIGHT_INFO, RIGHT_TYPES, UNLIMITED } from
  * - A code may have a redemption deadline (`expires_at`) and may grant time-limited rights (`valid_days`);
  *   without `valid_days` the granted amount is disposable (never expires).
  */
-
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const CODE_LENGTH = 16;
@@ -129,18 +130,7 @@ export async function redeemCoupon(db: Db, uid: number, code: string): Promise<G
     });
 }
 
-export interface CouponListing {
-  id: number;
-  hint: string;
-  batch: string;
-  user_right_type: number;
-  amount: number;
-  valid_days: number | null;
-  expires_at: string | null;
-  created_at: string;
-  used_by: number | null;
-  used_at: string | null;
-}
+export type CouponListing = Omit<Selectable<CouponCodesTable>, 'code_hash'>;
 
 /** Codes for the admin listing (never the codes themselves: only their last four characters). */
 export async function listCoupons(db: Db, batch?: string): Promise<CouponListing[]> {

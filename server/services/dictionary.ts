@@ -16,7 +16,6 @@ export const WORD_TYPES = [1, 4, 5, 9] as const;
 export type WordType = (typeof WORD_TYPES)[number];
 export const ALLOWED = 1;
 
-
 /** A word entry as stored: trimmed, no control characters, `correct` only (and required) for type 5. */
 export function cleanEntry(input: { word: string; type: number; correct?: string }): { word: string; type: number; correct: string | null } {
   const word = input.word.trim();

@@ -20,7 +20,6 @@ export const DOWNLOAD_TTL_DAYS = 7;
 export const DOWNLOAD_MAX_TTL_DAYS = 30;
 export const DOWNLOAD_MAX_BYTES = 200 * 1024 * 1024;
 
-
 export interface DownloadView {
   id: number;
   name: string;

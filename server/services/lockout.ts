@@ -18,7 +18,6 @@ export const FAILURE_MAX = 5;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 export const LOCK_MS = 15 * 60_000;
 
-
 export const loginSubject = (phone: string) => `login:${phone}`;
 export const accountSubject = (uid: number) => `account:${uid}`;
 

@@ -28,7 +28,6 @@ export interface ProductRight {
 
 export type { OrderStatus, PayType } from '../db/schema';
 
-
 export type ProductRow = import('kysely').Selectable<ProductsTable>;
 export type OrderRow = import('kysely').Selectable<OrdersTable>;
 

@@ -77,7 +77,6 @@ export function defaultGrants(role: string): Record<number, number> {
   return role === 'root' || role === 'admin' ? ADMIN_DEFAULTS : FREE_DEFAULTS;
 }
 
-
 /** Non-white-space code points: what a "character" of a right is. */
 export function countChars(text: string): number {
   // Characters (code points) that are not white space, in one pass without a string per character.

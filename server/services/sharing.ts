@@ -13,7 +13,6 @@ export const SHARE_BONUS_DAYS = 30;
 export const SHARE_CHANNELS = ['wechat', 'moments', 'weibo', 'qq', 'link'] as const;
 export type ShareChannel = (typeof SHARE_CHANNELS)[number];
 
-
 /** The China Standard Time calendar day of a moment, as YYYY-MM-DD (the reward period). */
 export function sharePeriod(at: Date = new Date()): string {
   return new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);

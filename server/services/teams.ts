@@ -1,7 +1,8 @@
+import type { Selectable } from 'kysely';
+import type { EnterpriseDictsTable } from '../db/schema';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { conflict, notFound, badRequest, forbidden } from '../errors';
-
 
 /** Spec §3 team roles a member can have (root is the operator's account role, not a team role). */
 export const TEAM_ROLES = ['admin', 'dic_admin', 'user_admin', 'user'] as const;
@@ -83,15 +84,7 @@ export function requireTeam(ctx: TeamContext, action: TeamAction): number {
   return ctx.enterpriseId;
 }
 
-export interface SharedDictRow {
-  id: number;
-  enterprise_id: number;
-  name: string;
-  description: string;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type SharedDictRow = Selectable<EnterpriseDictsTable>;
 
 /**
  * A shared dictionary the caller may `action` on: 404 when it does not exist or belongs to another team

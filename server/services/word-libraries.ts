@@ -35,7 +35,6 @@ export interface WordLibrary {
   version: string;
 }
 
-
 export const WORD_LIBRARIES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'word-libraries');
 
 /** Parses one library file; throws on a malformed line so a bad commit fails its test, not a user's check. */

@@ -8,7 +8,6 @@ import { sanitizeFilename } from '../../services/filenames';
 import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
 import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
 
-
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 
 /** Personal dictionary basics (spec /dict/v1/*); every change applies to the very next check. */

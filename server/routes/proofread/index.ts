@@ -42,7 +42,6 @@ const FAMILIES: Array<{ bit: number; name: string; description: string }> = [
   { bit: Bits.advanced, name: '高级校对', description: '领导人职务与姓名、金额大小写（需高级校对权益）' },
 ];
 
-
 export const proofreadOperations: Record<string, Operation> = {
   postMisscutV1CheckText: checkText,
   postMisscutV2CheckText: checkText,

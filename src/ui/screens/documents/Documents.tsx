@@ -161,7 +161,6 @@ export default function Documents() {
   const page = useQuery({ queryKey: [...documentsKey, num, PAGE_SIZE], queryFn: () => documentPage(num, PAGE_SIZE) });
   useDocumentFlags();
 
-
   const choose = (files: FileList | File[] | null) => {
     if (!files || files.length === 0) return;
     // checked in the interface's variant of Chinese (hk: Traditional)
