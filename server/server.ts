@@ -2,7 +2,14 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { warmChecker } from './services/checker/pool';
 
-const config = loadConfig();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  // a malformed setting: say which, without a stack trace
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
 const app = await buildApp();
 // The checker workers load their lexicons in the background, so the first check is not slow.
 warmChecker();
