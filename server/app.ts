@@ -81,7 +81,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // becomes `{filename, mimetype, data}` (see routes/types.ts UploadedFile).
     attachFieldsToBody: 'keyValues',
     async onFile(part) {
-      (part as unknown as { value: UploadedFile }).value = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
+      const value: UploadedFile = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
+      // what attachFieldsToBody puts in the body for this part
+      Object.assign(part, { value });
     },
   });
   await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });

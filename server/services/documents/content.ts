@@ -1,3 +1,4 @@
+import { isTag, isText, Text, type AnyNode, type ParentNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { badRequest } from '../../errors';
 import type { TrackedParagraph, TrackedSegment } from './docx-export';
@@ -16,26 +17,20 @@ export interface Block {
   text: string;
 }
 
-interface DomNode {
-  type: string;
-  name?: string;
-  data?: string;
-  children?: DomNode[];
-}
-
 const BLOCK_TAGS = new Set([
   'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th',
   'caption', 'blockquote', 'pre', 'div', 'section', 'article', 'hr',
 ]);
 
-const isBlock = (n: DomNode) => n.type === 'tag' && BLOCK_TAGS.has(n.name ?? '');
+// (htmlparser2 types script and style elements apart from other tags: they are no blocks)
+const isBlock = (n: AnyNode) => n.type === 'tag' && isTag(n) && BLOCK_TAGS.has(n.name);
 
-function inlineText(nodes: DomNode[]): string {
+function inlineText(nodes: AnyNode[]): string {
   let out = '';
-  const walk = (list: DomNode[] | undefined) => {
-    for (const n of list ?? []) {
-      if (n.type === 'text') out += n.data ?? '';
-      else if (n.type === 'tag') {
+  const walk = (list: AnyNode[]) => {
+    for (const n of list) {
+      if (isText(n)) out += n.data;
+      else if (n.type === 'tag' && isTag(n)) {
         if (n.name === 'br') out += ' ';
         else walk(n.children);
       }
@@ -49,26 +44,26 @@ interface Run {
   tag: string;
   text: string;
   /** the container whose children [from, to) make the block */
-  parent: DomNode;
+  parent: ParentNode;
   from: number;
   to: number;
 }
 
 /** The runs of inline nodes that make the leaf blocks, in document order (blocks without text skipped). */
-function blockRuns(root: DomNode): Run[] {
+function blockRuns(root: ParentNode): Run[] {
   const runs: Run[] = [];
-  const visit = (parent: DomNode, tag: string) => {
-    const nodes = parent.children ?? [];
+  const visit = (parent: ParentNode, tag: string) => {
+    const nodes = parent.children;
     let from = 0;
     const flush = (to: number) => {
       const text = inlineText(nodes.slice(from, to));
       if (text) runs.push({ tag, text, parent, from, to });
     };
     nodes.forEach((n, i) => {
-      if (isBlock(n)) {
+      if (isBlock(n) && isTag(n)) {
         flush(i);
         from = i + 1;
-        visit(n, n.name ?? 'p');
+        visit(n, n.name);
       }
     });
     flush(nodes.length);
@@ -79,21 +74,21 @@ function blockRuns(root: DomNode): Run[] {
 
 /** The leaf blocks of (already sanitised) HTML, as described above. */
 export function htmlBlocks(html: string): Block[] {
-  return blockRuns(parseDocument(html) as unknown as DomNode).map(({ tag, text }) => ({ tag, text }));
+  return blockRuns(parseDocument(html)).map(({ tag, text }) => ({ tag, text }));
 }
 
 const VOID = new Set(['br', 'hr', 'img']);
 const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
-function serialize(nodes: DomNode[] | undefined): string {
+function serialize(nodes: AnyNode[]): string {
   let out = '';
-  for (const n of nodes ?? []) {
-    if (n.type === 'text') out += escapeHtml(n.data ?? '');
-    else if (n.type === 'tag' || n.type === 'script' || n.type === 'style') {
-      const attrs = Object.entries((n as DomNode & { attribs?: Record<string, string> }).attribs ?? {})
+  for (const n of nodes) {
+    if (isText(n)) out += escapeHtml(n.data);
+    else if (isTag(n)) {
+      const attrs = Object.entries(n.attribs)
         .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
         .join('');
-      out += VOID.has(n.name ?? '') ? `<${n.name}${attrs}>` : `<${n.name}${attrs}>${serialize(n.children)}</${n.name}>`;
+      out += VOID.has(n.name) ? `<${n.name}${attrs}>` : `<${n.name}${attrs}>${serialize(n.children)}</${n.name}>`;
     }
   }
   return out;
@@ -105,14 +100,14 @@ function serialize(nodes: DomNode[] | undefined): string {
  * headings) stays as it was.
  */
 export function replaceBlockTexts(html: string, lines: string[]): string | null {
-  const root = parseDocument(html) as unknown as DomNode;
+  const root = parseDocument(html);
   const runs = blockRuns(root);
   if (runs.length !== lines.length) return null;
   // replace from the last run backwards so earlier indexes stay valid
   for (let i = runs.length - 1; i >= 0; i--) {
     const run = runs[i];
     if (run.text === lines[i]) continue;
-    run.parent.children!.splice(run.from, run.to - run.from, { type: 'text', data: lines[i] });
+    run.parent.children.splice(run.from, run.to - run.from, new Text(lines[i]));
   }
   return serialize(root.children);
 }

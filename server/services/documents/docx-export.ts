@@ -282,7 +282,7 @@ const styles = {
 
 /** HTML (sanitised first) to a .docx keeping text, headings, lists, tables, emphasis and Chinese fonts. */
 export async function htmlToDocx(html: string, title?: string): Promise<Buffer> {
-  const dom = parseDocument(sanitize(html)) as unknown as DomNode;
+  const dom: DomNode = parseDocument(sanitize(html));
   const children = new Converter().blocks(dom.children);
   const doc = new Document({
     title,
