@@ -202,11 +202,21 @@ function numHash(k: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** an open-addressing table for n keys, at most two thirds full (linear probing stays short) */
-function slotsFor(n: number): Int32Array {
+/**
+ * An open-addressing table of the keys 0..n-1 (hashOf gives key i's hash), at most two thirds full so linear
+ * probing stays short; -1 marks an empty slot.
+ */
+function slotTable(n: number, hashOf: (i: number) => number): Int32Array {
   let size = 2;
   while (size * 2 < 3 * n) size <<= 1;
-  return new Int32Array(size).fill(-1);
+  const slots = new Int32Array(size).fill(-1);
+  const mask = size - 1;
+  for (let i = 0; i < n; i++) {
+    let h = hashOf(i) & mask;
+    while (slots[h] >= 0) h = (h + 1) & mask;
+    slots[h] = i;
+  }
+  return slots;
 }
 
 /** Immutable hash index over strings: string -> its position in the key list, or -1. */
@@ -216,14 +226,7 @@ export class StrIndex {
     this.mask = slots.length - 1;
   }
   static build(keys: StrList): StrIndex {
-    const slots = slotsFor(keys.length);
-    const mask = slots.length - 1;
-    for (let i = 0; i < keys.length; i++) {
-      let h = listHash(keys, i) & mask;
-      while (slots[h] >= 0) h = (h + 1) & mask;
-      slots[h] = i;
-    }
-    return new StrIndex(keys, slots);
+    return new StrIndex(keys, slotTable(keys.length, (i) => listHash(keys, i)));
   }
   static read(r: ImageReader, p: string) {
     return new StrIndex(StrList.read(r, `${p}.k`), r.i32(`${p}.s`));
@@ -250,14 +253,7 @@ export class NumIndex {
     this.mask = slots.length - 1;
   }
   static build(keys: Float64Array): NumIndex {
-    const slots = slotsFor(keys.length);
-    const mask = slots.length - 1;
-    for (let i = 0; i < keys.length; i++) {
-      let h = numHash(keys[i]) & mask;
-      while (slots[h] >= 0) h = (h + 1) & mask;
-      slots[h] = i;
-    }
-    return new NumIndex(keys, slots);
+    return new NumIndex(keys, slotTable(keys.length, (i) => numHash(keys[i])));
   }
   static read(r: ImageReader, p: string) {
     return new NumIndex(r.f64(`${p}.k`), r.i32(`${p}.s`));

@@ -80,11 +80,13 @@ export class LanguageModel {
     const words = gunzipSync(readFileSync(path.join(dataDir, files.vocab))).toString('utf8').split('\n');
     this.vocab = StrList.from(words);
     this.V = this.vocabCount = words.length;
+    const trie = new CharTrie();
+    this.trie = trie;
     let maxLen = 1;
     for (let i = 0; i < words.length; i++) {
       const w = words[i];
       if (w && this.uniPr[i] > 0) {
-        this.trie.add(w, i);
+        trie.add(w, i);
         if (w.length > maxLen) maxLen = w.length;
       }
     }
@@ -204,7 +206,7 @@ export class LanguageModel {
 
   private V = 0;
   /** the lattice's lookup: a character trie over the vocabulary (node -> word id or -1) */
-  private trie: CharTrie | FrozenTrie = new CharTrie();
+  private trie: CharTrie | FrozenTrie;
 
   /** unigram costs of the added words (an image's view once read) */
   private extraCost: number[] | Float64Array<ArrayBufferLike> = [];
@@ -474,10 +476,6 @@ class FrozenTrie {
       else return m;
     }
     return -1;
-  }
-
-  add(): void {
-    throw new Error('a trie read from an engine image is read only');
   }
 }
 
