@@ -175,11 +175,24 @@ export const ENV_SCHEMA = Type.Object({
 
 export type Env = Static<typeof ENV_SCHEMA>;
 
+const ENV_NAMES = Object.keys(ENV_SCHEMA.properties);
+/** the last parse of process.env, by the raw values it read (services ask on their call paths) */
+let parsed: { raw: string; env: Env } | null = null;
+
 /**
  * The settings from the environment, each converted and checked against ENV_SCHEMA; every wrong value is named
  * in one error. Read when needed (tests change the environment between cases); the server reads them all at start.
  */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // reading the variables is cheap, converting and checking them is not: the same values give the same settings
+  const key = source === process.env ? ENV_NAMES.map((n) => source[n] ?? '').join('\0') : null;
+  if (key !== null && parsed?.raw === key) return parsed.env;
+  const env = parseEnv(source);
+  if (key !== null) parsed = { raw: key, env };
+  return env;
+}
+
+function parseEnv(source: NodeJS.ProcessEnv): Env {
   const raw: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, schema] of Object.entries(ENV_SCHEMA.properties)) {
