@@ -22,10 +22,7 @@ export class AppError extends Error {
  * 6 s.
  */
 export class QuotaError extends AppError {
-  constructor(
-    message: string,
-    readonly kind: 1 | 2 = 1,
-  ) {
+  constructor(message: string, kind: 1 | 2 = 1) {
     super(402, message, {}, { kind });
     this.name = 'QuotaError';
   }
