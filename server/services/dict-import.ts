@@ -190,8 +190,7 @@ export async function readImportFile(file: { filename: string; data: Buffer }): 
 
 /** Checks every row and adds the good ones; the failures replace the user's previous ones. */
 export async function importWords(db: Db, uid: number, filename: string, rows: RawRow[], defaultType?: number): Promise<ImportResult> {
-  const d = db;
-  const existing = new Set((await d.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute()).map((r) => `${r.type}\u0001${r.word}`));
+  const existing = new Set((await db.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute()).map((r) => `${r.type}\u0001${r.word}`));
   const inFile = new Map<string, number>();
   const failures: ImportFailure[] = [];
   const good: Array<{ row: RawRow; word: string; type: number; correct: string | null }> = [];
@@ -219,11 +218,10 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
   let added = 0;
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
-    const t = trx;
     for (let i = 0; i < good.length; i += 200) {
       const chunk = good.slice(i, i + 200);
       // A concurrent add of the same word is not an error here: that row becomes a failure below.
-      const inserted = await t
+      const inserted = await trx
         .insertInto('dict_words')
         .values(chunk.map((g) => ({ uid, word: g.word, type: g.type, correct: g.correct, created_at: now, updated_at: now })))
         .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
@@ -235,11 +233,10 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
         for (const g of chunk) if (!done.has(`${g.type}\u0001${g.word}`)) failures.push({ ...g.row, reason: '词库中已有该词 (already in the dictionary)' });
       }
     }
-    const f = trx;
-    await f.deleteFrom('dict_import_failures').where('uid', '=', uid).execute();
+    await trx.deleteFrom('dict_import_failures').where('uid', '=', uid).execute();
     if (failures.length) {
       failures.sort((a, b) => a.line - b.line);
-      await f.insertInto('dict_import_failures').values({ uid, filename: filename.slice(0, 200), rows: JSON.stringify(failures), created_at: now }).execute();
+      await trx.insertInto('dict_import_failures').values({ uid, filename: filename.slice(0, 200), rows: JSON.stringify(failures), created_at: now }).execute();
     }
   });
   return { total: rows.length, added, failed: failures.length, failures };
@@ -247,8 +244,7 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
 
 /** The rows that failed in the user's last import, or undefined when it had none. */
 export async function lastFailures(db: Db, uid: number): Promise<{ filename: string; rows: ImportFailure[] } | undefined> {
-  const f = db;
-  const row = await f.selectFrom('dict_import_failures').select(['filename', 'rows']).where('uid', '=', uid).executeTakeFirst();
+  const row = await db.selectFrom('dict_import_failures').select(['filename', 'rows']).where('uid', '=', uid).executeTakeFirst();
   return row ? { filename: row.filename, rows: JSON.parse(row.rows) as ImportFailure[] } : undefined;
 }
 

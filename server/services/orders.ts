@@ -135,9 +135,8 @@ export function orderView(row: OrderRow) {
 }
 
 export async function listOrders(db: Db, uid: number, num: number, size: number) {
-  const c = db;
-  const total = await c.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).executeTakeFirstOrThrow();
-  const rows = await c
+  const total = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).executeTakeFirstOrThrow();
+  const rows = await db
     .selectFrom('orders')
     .selectAll()
     .where('uid', '=', uid)

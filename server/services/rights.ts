@@ -106,18 +106,17 @@ export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
   let done = ensured.get(db);
   if (!done) ensured.set(db, (done = new Set()));
   if (done.has(uid)) return;
-  const r = db;
-  const user = await r.selectFrom('users').select(['uid', 'role']).where('uid', '=', uid).executeTakeFirst();
+  const user = await db.selectFrom('users').select(['uid', 'role']).where('uid', '=', uid).executeTakeFirst();
   if (!user) return;
   const now = nowIso();
   for (const [type, amount] of Object.entries(defaultGrants(user.role))) {
-    const inserted = await r
+    const inserted = await db
       .insertInto('right_grants')
       .values({ uid, user_right_type: Number(type), total: amount, remaining: amount, expires_at: null, source: `default:${type}`, created_at: now })
       .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 && !LIMIT_TYPES.has(Number(type))) {
-      await r.insertInto('right_records').values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now }).execute();
+      await db.insertInto('right_records').values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now }).execute();
     }
   }
   done.add(uid);
@@ -286,23 +285,21 @@ export async function refundRight(
 /** Adds a grant (orders, coupons, the share bonus). `source` must be unique per user (e.g. `order:12`). */
 export async function addGrant(db: Db, uid: number, type: number, amount: number, source: string, expiresAt: string | null = null, reason = '获得权益'): Promise<boolean> {
   const now = nowIso();
-  const r = db;
-  const res = await r
+  const res = await db
     .insertInto('right_grants')
     .values({ uid, user_right_type: type, total: amount, remaining: amount, expires_at: expiresAt, source, created_at: now })
     .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
     .executeTakeFirst();
   const added = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-  if (added) await r.insertInto('right_records').values({ uid, user_right_type: type, num: amount, reason, ref: source, created_at: now }).execute();
+  if (added) await db.insertInto('right_records').values({ uid, user_right_type: type, num: amount, reason, ref: source, created_at: now }).execute();
   return added;
 }
 
 /** Test / admin helper: sets the remaining amount of the user's default grant of a type. */
 export async function setDefaultRemaining(db: Db, uid: number, type: number, remaining: number): Promise<void> {
   await grantDefaultRights(db, uid);
-  const r = db;
   const source = `default:${type}`;
-  const existing = await r.selectFrom('right_grants').select('id').where('uid', '=', uid).where('source', '=', source).executeTakeFirst();
-  if (existing) await r.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();
-  else await r.insertInto('right_grants').values({ uid, user_right_type: type, total: remaining, remaining, expires_at: null, source, created_at: nowIso() }).execute();
+  const existing = await db.selectFrom('right_grants').select('id').where('uid', '=', uid).where('source', '=', source).executeTakeFirst();
+  if (existing) await db.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();
+  else await db.insertInto('right_grants').values({ uid, user_right_type: type, total: remaining, remaining, expires_at: null, source, created_at: nowIso() }).execute();
 }

@@ -55,9 +55,8 @@ export interface TeamContext {
 }
 
 export async function teamContext(db: Db, uid: number): Promise<TeamContext> {
-  const t = db;
-  const user = await t.selectFrom('users').select(['role']).where('uid', '=', uid).executeTakeFirst();
-  const member = await t
+  const user = await db.selectFrom('users').select(['role']).where('uid', '=', uid).executeTakeFirst();
+  const member = await db
     .selectFrom('enterprise_members')
     .select(['enterprise_id', 'role'])
     .where('uid', '=', uid)
@@ -167,8 +166,7 @@ export interface TeamSummary {
 }
 
 export async function listTeams(db: Db): Promise<TeamSummary[]> {
-  const t = db;
-  const rows = await t
+  const rows = await db
     .selectFrom('enterprises as e')
     .select((eb) => [
       'e.id',

@@ -117,11 +117,10 @@ export async function selectLibraries(db: Db, uid: number, ids: number[]): Promi
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) throw notFound(`词库不存在 (unknown library id ${unknown})`);
   await db.transaction().execute(async (trx) => {
-    const t = trx;
-    await t.deleteFrom('user_word_libraries').where('uid', '=', uid).execute();
+    await trx.deleteFrom('user_word_libraries').where('uid', '=', uid).execute();
     if (ids.length) {
       const now = nowIso();
-      await t
+      await trx
         .insertInto('user_word_libraries')
         .values(ids.map((library_id) => ({ uid, library_id, created_at: now })))
         .execute();

@@ -24,8 +24,7 @@ export interface SharedDictionaryView {
 
 /** The team's dictionaries as the caller sees them (word and user counts, whether the caller uses them). */
 export async function sharedDictionaries(db: Db, ctx: TeamContext, where: { enterpriseId: number; ids?: number[]; usedBy?: 'caller' | 'anyone' }): Promise<SharedDictionaryView[]> {
-  const t = db;
-  let query = t
+  let query = db
     .selectFrom('enterprise_dicts as d')
     .leftJoin('users as c', 'c.uid', 'd.created_by')
     .select((eb) => [
@@ -84,9 +83,9 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
   getEnterpriseV1GetUserInfo: async (request) => {
     const ctx = await context(request);
     if (ctx.enterpriseId === null) return envelope(null, '未加入团队');
-    const t = request.server.db;
-    const team = await t.selectFrom('enterprises').selectAll().where('id', '=', ctx.enterpriseId).executeTakeFirstOrThrow();
-    const members = await t
+    const db = request.server.db;
+    const team = await db.selectFrom('enterprises').selectAll().where('id', '=', ctx.enterpriseId).executeTakeFirstOrThrow();
+    const members = await db
       .selectFrom('enterprise_members')
       .select((eb) => eb.fn.countAll().as('n'))
       .where('enterprise_id', '=', ctx.enterpriseId)
@@ -149,10 +148,9 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const enterpriseId = requireTeam(ctx, 'dict.manage');
     const body = bodyOf<{ name: string; description?: string }>(request);
     const name = cleanName(body.name);
-    const t = request.server.db;
     const now = nowIso();
     try {
-      const id = await t.transaction().execute(async (trx) => {
+      const id = await request.server.db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('enterprise_dicts')
           .values({ enterprise_id: enterpriseId, name, description: body.description?.trim() ?? '', created_by: ctx.uid, created_at: now, updated_at: now })
@@ -189,9 +187,9 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { id } = bodyOf<{ id: number }>(request);
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.manage');
-    const t = request.server.db;
+    const db = request.server.db;
     // words and usage go with it (also explicit, so it does not depend on foreign-key enforcement)
-    await t.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id).execute();
       await trx.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).execute();
       await trx.deleteFrom('enterprise_dicts').where('id', '=', dict.id).execute();
@@ -205,15 +203,15 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.use');
     // only a member's own team's dictionaries can be used in their checks (root included)
     if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('共享词库不存在 (unknown shared dictionary id)');
-    const t = request.server.db;
+    const db = request.server.db;
     if (status === 1) {
-      await t
+      await db
         .insertInto('enterprise_dict_users')
         .values({ dict_id: dict.id, uid: ctx.uid, created_at: nowIso() })
         .onConflict((oc) => oc.columns(['dict_id', 'uid']).doNothing())
         .execute();
     } else {
-      await t.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).where('uid', '=', ctx.uid).execute();
+      await db.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).where('uid', '=', ctx.uid).execute();
     }
     return envelope(null, status === 1 ? '已启用' : '已停用');
   },

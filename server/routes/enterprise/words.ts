@@ -109,10 +109,10 @@ export const sharedWordOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.manage');
     const { ids } = bodyOf<{ ids: number[] }>(request);
-    const t = request.server.db;
+    const db = request.server.db;
     // only words of the caller's team's dictionaries (root: of any team); other ids are not counted
-    let query = t.deleteFrom('enterprise_dict_words').where('id', 'in', ids);
-    if (!ctx.root) query = query.where('dict_id', 'in', t.selectFrom('enterprise_dicts').select('id').where('enterprise_id', '=', enterpriseId));
+    let query = db.deleteFrom('enterprise_dict_words').where('id', 'in', ids);
+    if (!ctx.root) query = query.where('dict_id', 'in', db.selectFrom('enterprise_dicts').select('id').where('enterprise_id', '=', enterpriseId));
     const res = await query.executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '删除成功');
   },
@@ -137,9 +137,9 @@ export const sharedWordOperations: Record<string, Operation> = {
     if (ids && words.length === 0) throw notFound('个人词库中没有这些词 (none of these ids are words of your personal dictionary)');
     if (words.length === 0) return envelope({ count: 0 }, '个人词库为空');
     const now = nowIso();
-    const t = request.server.db;
+    const db = request.server.db;
     let count = 0;
-    await t.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       for (let i = 0; i < words.length; i += 200) {
         const res = await trx
           .insertInto('enterprise_dict_words')

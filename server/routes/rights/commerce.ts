@@ -26,8 +26,8 @@ export const commerceRightsOperations: Record<string, Operation> = {
   getUserRightConsumptionRecordPage: async (request) => {
     const { uid } = await caller(request);
     const { num = 1, size = 20, user_right_type } = request.query as { num?: number; size?: number; user_right_type?: number };
-    const r = request.server.db;
-    let base = r.selectFrom('right_records').where('uid', '=', uid);
+    const db = request.server.db;
+    let base = db.selectFrom('right_records').where('uid', '=', uid);
     if (user_right_type !== undefined) base = base.where('user_right_type', '=', Number(user_right_type));
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
