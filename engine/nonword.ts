@@ -315,7 +315,9 @@ export class NonWordChecker {
     for (let k = 0, x = 0; x < seg.length; k += seg[x].length, x++) {
       const w = seg[x];
       if (w.length === 1) single[k] = 1;
-      if (SURNAMES.has(w) || COMPOUND_SURNAMES.has(w)) {
+      // (a surname that makes a word with the character before it is that word's: 贵司, 我司)
+      const bound = w.length === 1 && x > 0 && seg[x - 1].length === 1 && this.isWord(seg[x - 1] + w);
+      if ((SURNAMES.has(w) || COMPOUND_SURNAMES.has(w)) && !bound) {
         const n1 = seg[x + 1], n2 = seg[x + 2];
         if (n1 && n1.length === 1 && !NAME_STOP.has(n1)) {
           let e = k + w.length + 1;

@@ -29,6 +29,9 @@ const add = (key: string, c: string) => {
   const g = groups.get(key);
   if (g) g.push(c); else groups.set(key, [c]);
 };
+/** left-hand radicals that, added to a character or dropped from one, leave a look-alike */
+const RADICALS = '氵冫亻彳扌木禾米纟糹口日目月火王石足阝讠言钅金饣忄犭衤礻山土女';
+const pairs: Array<[string, string]> = [];
 for (const line of raw.split('\n')) {
   // 快:a(忄,夬) — character, configuration (a across, d down, s.* surrounds, w.* within; /t etc. how they join), parts
   const m = /^(.):([a-z0-9]+)(?:\/[a-z])?\((.*)\)$/u.exec(line);
@@ -38,11 +41,20 @@ for (const line of raw.split('\n')) {
   const [, c, kind, list] = m;
   const parts = list ? list.split(',') : [];
   if (parts.length !== 2) continue;
-  if (kind === 'a') add(`right ${parts[1]}`, c);
+  if (kind === 'a') {
+    add(`right ${parts[1]}`, c);
+    // a radical beside a whole character: the two are confused both ways (凝/疑, 澎/彭, 蹒/瞒's 𬜬 aside)
+    if (/^\p{Script=Han}$/u.test(parts[1]) && RADICALS.includes(parts[0])) pairs.push([c, parts[1]]);
+  }
   else if (kind === 'd') { add(`top ${parts[0]}`, c); add(`bottom ${parts[1]}`, c); }
   else if (kind.startsWith('s') || kind.startsWith('w')) { add(`outer ${kind} ${parts[0]}`, c); add(`inner ${kind} ${parts[1]}`, c); }
 }
 const near = new Map<string, Set<string>>();
+for (const [a, b] of pairs) {
+  if (!known.has(a) || !known.has(b)) continue;
+  near.set(a, (near.get(a) ?? new Set<string>()).add(b));
+  near.set(b, (near.get(b) ?? new Set<string>()).add(a));
+}
 for (const g of groups.values()) {
   if (g.length < 2 || g.length > MAX_GROUP) continue;
   const kept = g.filter((c) => known.has(c));

@@ -26,6 +26,21 @@ describe('non-word: a wrong character inside a word or an idiom', () => {
   ])('%s', (text, right) => {
     expect(fix(text).out).toBe(right);
   });
+  it.each([
+    // a radical beside the whole character it is added to (凝 = 冫 + 疑, 钉 = 钅 + 丁)
+    ['这支球队的疑聚力很强，几个老队员功不可没。', '这支球队的凝聚力很强，几个老队员功不可没。'],
+    ['墙上的螺丝丁已经松了。', '墙上的螺丝钉已经松了。'],
+    // 司 after 贵 belongs to 贵司: no surname that starts a name
+    ['望贵司谅介，我方将尽快补发。', '望贵司谅解，我方将尽快补发。'],
+  ])('look-alikes and names: %s', (text, right) => {
+    expect(fix(text).out).toBe(right);
+  });
+  it.each(['王凝之是王羲之的儿子。', '彭德怀是一位元帅。', '他叫江遂，是我的同学。', '司马光砸缸的故事家喻户晓。'])(
+    'leaves names alone: %s',
+    (text) => {
+      expect(check(text)).toEqual([]);
+    },
+  );
   it('names the word it makes, with the evidence', () => {
     const { issues } = fix('他做事总是一丝不狗，从不马虎。');
     const i = issues.find((x) => x.original === '狗')!;
