@@ -117,6 +117,7 @@ export const MODE4: SpellParams = {
 };
 
 export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';
+const RELATIONS: Relation[] = ['same-tone', 'same', 'fuzzy', 'shape', 'special'];
 
 export interface SpellFinding {
   pos: number;
@@ -647,6 +648,33 @@ export class Speller {
     }
   }
 
+  /** stamped marks of the current position's confusion set and candidates (see checkRun) */
+  private confMark = new Int32Array(65536);
+  private confRel = new Uint8Array(65536);
+  private candMark = new Int32Array(65536);
+  private stamp = 0;
+  private nextStamp(): number {
+    if (this.stamp >= 0x3fffffff) { this.confMark.fill(0); this.candMark.fill(0); this.stamp = 0; }
+    return ++this.stamp;
+  }
+  /** params -> character -> its confusion set as the candidate loop may take it (cost, fuzzy and shape bounds) */
+  private allowedCache = new WeakMap<SpellParams, Map<string, { codes: Uint16Array; rels: Uint8Array }>>();
+  private allowedConfusions(a: string, conf: Map<number, [Relation, number]>, p: SpellParams) {
+    let byChar = this.allowedCache.get(p);
+    if (!byChar) this.allowedCache.set(p, (byChar = new Map()));
+    let m = byChar.get(a);
+    if (m) return m;
+    const codes: number[] = [], rels: number[] = [];
+    for (const [c, [rel, cost]] of conf) {
+      if (cost > p.maxCharCost || (rel === 'fuzzy' && !p.fuzzy) || (rel === 'shape' && !p.shape)) continue;
+      codes.push(c);
+      rels.push(RELATIONS.indexOf(rel));
+    }
+    m = { codes: Uint16Array.from(codes), rels: Uint8Array.from(rels) };
+    byChar.set(a, m);
+    return m;
+  }
+
   /** one-character confusions */
   checkChars(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
     const out: SpellFinding[] = [];
@@ -679,9 +707,15 @@ export class Speller {
       // 的, the commonest character, is misused for 地/得 (the usage rules weigh that), hardly ever
       // miswritten for a content character (龙皇的气息 is not 龙皇帝气息)
       if (orig === '的') continue;
-      // candidates by character code (number keys keep these hot lookups cheap)
+      // candidates by character code; membership through stamped typed arrays (a Map lookup per completion was a
+      // tenth of the check's time)
       const cands = new Map<number, Relation>();
       const conf = p.componentMaxCost > 0 ? this.confusionCodesComp(orig, p.componentMaxCost) : this.confusionCodes(orig);
+      const allowed = this.allowedConfusions(orig, conf, p);
+      const stamp = this.nextStamp();
+      const mark = this.confMark, relOf = this.confRel, taken = this.candMark;
+      for (let k = 0; k < allowed.codes.length; k++) { const c = allowed.codes[k]; mark[c] = stamp; relOf[c] = allowed.rels[k]; }
+      const add = (c: number, rel: Relation) => { taken[c] = stamp; cands.set(c, rel); };
       // words the character completes give the candidates
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
@@ -694,24 +728,15 @@ export class Speller {
           // many completions: walk the confusion set instead when it is the smaller of the two
           const big = n > 24 && conf.size < n ? this.bigPattern(v) : null;
           if (big) {
-            for (const [c, rc] of conf) {
-              if (cands.has(c) || !big.has(c) || rc[1] > p.maxCharCost) continue;
-              const rel = rc[0];
-              if (rel === 'fuzzy' && !p.fuzzy) continue;
-              if (rel === 'shape' && !p.shape) continue;
-              cands.set(c, rel);
+            for (let k = 0; k < allowed.codes.length; k++) {
+              const c = allowed.codes[k];
+              if (taken[c] !== stamp && big.has(c)) add(c, RELATIONS[allowed.rels[k]]);
             }
             continue;
           }
           for (let t = 0; t < n; t++) {
             const c = vals.codeAt(v, t);
-            if (cands.has(c)) continue;
-            const rc = conf.get(c);
-            if (!rc || rc[1] > p.maxCharCost) continue;
-            const rel = rc[0];
-            if (rel === 'fuzzy' && !p.fuzzy) continue;
-            if (rel === 'shape' && !p.shape) continue;
-            cands.set(c, rel);
+            if (mark[c] === stamp && taken[c] !== stamp) add(c, RELATIONS[relOf[c]]);
           }
         }
       }
@@ -721,14 +746,14 @@ export class Speller {
         const asks = orig === '那' || orig === '哪' ? asksWhich(s, i) : false;
         for (const c of sp) {
           if ((c === '哪' && !asks) || (c === '那' && asks)) continue;
-          cands.set(c.charCodeAt(0), 'special');
+          add(c.charCodeAt(0), 'special');
         }
       }
       const free = new Set<number>();
       if (p.freeCands) {
         for (const [c, [rel, cost]] of conf) {
-          if (cands.has(c) || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
-          cands.set(c, rel);
+          if (taken[c] === stamp || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
+          add(c, rel);
           free.add(c);
         }
       }
