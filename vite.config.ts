@@ -5,10 +5,7 @@ import { lingui } from '@lingui/vite-plugin';
 // One config for the SPA build and for every test project (STACK.md: vitest projects live here).
 export default defineConfig({
   base: '/workbench/',
-  plugins: [
-    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
-    lingui(),
-  ],
+  plugins: [react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }), lingui()],
   build: { outDir: 'dist/workbench', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: {
     proxy: {

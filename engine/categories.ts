@@ -40,7 +40,14 @@ export interface CategoryInfo {
   bit: number;
 }
 
-const c = (code: string, cn: string, en: string, hk: string, level: number, bit: number): CategoryInfo => ({ code, cn, en, hk, level, bit });
+const c = (code: string, cn: string, en: string, hk: string, level: number, bit: number): CategoryInfo => ({
+  code,
+  cn,
+  en,
+  hk,
+  level,
+  bit,
+});
 
 export const CATEGORIES: CategoryInfo[] = [
   c('0', '默认', 'Common misuse', '默認', 1, Bits.usage),

@@ -42,7 +42,10 @@ async function main() {
   const text = Buffer.concat(chunks).toString('utf8');
   const issues = check(text, options);
   console.error(`lexicons loaded in ${loadMs} ms`);
-  if (!issues.length) { console.log('没有发现问题 (no issues found)'); return; }
+  if (!issues.length) {
+    console.log('没有发现问题 (no issues found)');
+    return;
+  }
   for (const i of issues) {
     const before = text.slice(0, i.start);
     const line = before.split('\n').length;

@@ -10,10 +10,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 type B = ArrayBufferLike;
-export type Section = Uint8Array<B> | Int8Array<B> | Uint16Array<B> | Int32Array<B> | Uint32Array<B> | Float32Array<B>
-  | Float64Array<B>;
-type CtorName = 'Uint8Array' | 'Int8Array' | 'Uint16Array' | 'Int32Array' | 'Uint32Array' | 'Float32Array'
-  | 'Float64Array';
+export type Section =
+  Uint8Array<B> | Int8Array<B> | Uint16Array<B> | Int32Array<B> | Uint32Array<B> | Float32Array<B> | Float64Array<B>;
+type CtorName =
+  'Uint8Array' | 'Int8Array' | 'Uint16Array' | 'Int32Array' | 'Uint32Array' | 'Float32Array' | 'Float64Array';
 
 const MAGIC = 'CSIM';
 const FORMAT = 1;
@@ -77,24 +77,46 @@ export class ImageReader {
     if (!s) throw new Error(`engine image has no section ${name}`);
     const [type, off, length] = s;
     if (type !== want) throw new Error(`engine image section ${name} is ${type}, not ${want}`);
-    const buf = this.buffer, o = this.start + off;
+    const buf = this.buffer,
+      o = this.start + off;
     switch (type) {
-      case 'Uint8Array': return new Uint8Array(buf, o, length);
-      case 'Int8Array': return new Int8Array(buf, o, length);
-      case 'Uint16Array': return new Uint16Array(buf, o, length);
-      case 'Int32Array': return new Int32Array(buf, o, length);
-      case 'Uint32Array': return new Uint32Array(buf, o, length);
-      case 'Float32Array': return new Float32Array(buf, o, length);
-      case 'Float64Array': return new Float64Array(buf, o, length);
+      case 'Uint8Array':
+        return new Uint8Array(buf, o, length);
+      case 'Int8Array':
+        return new Int8Array(buf, o, length);
+      case 'Uint16Array':
+        return new Uint16Array(buf, o, length);
+      case 'Int32Array':
+        return new Int32Array(buf, o, length);
+      case 'Uint32Array':
+        return new Uint32Array(buf, o, length);
+      case 'Float32Array':
+        return new Float32Array(buf, o, length);
+      case 'Float64Array':
+        return new Float64Array(buf, o, length);
     }
   }
-  u8(name: string) { return this.get(name, 'Uint8Array') as Uint8Array<B>; }
-  i8(name: string) { return this.get(name, 'Int8Array') as Int8Array<B>; }
-  u16(name: string) { return this.get(name, 'Uint16Array') as Uint16Array<B>; }
-  i32(name: string) { return this.get(name, 'Int32Array') as Int32Array<B>; }
-  u32(name: string) { return this.get(name, 'Uint32Array') as Uint32Array<B>; }
-  f32(name: string) { return this.get(name, 'Float32Array') as Float32Array<B>; }
-  f64(name: string) { return this.get(name, 'Float64Array') as Float64Array<B>; }
+  u8(name: string) {
+    return this.get(name, 'Uint8Array') as Uint8Array<B>;
+  }
+  i8(name: string) {
+    return this.get(name, 'Int8Array') as Int8Array<B>;
+  }
+  u16(name: string) {
+    return this.get(name, 'Uint16Array') as Uint16Array<B>;
+  }
+  i32(name: string) {
+    return this.get(name, 'Int32Array') as Int32Array<B>;
+  }
+  u32(name: string) {
+    return this.get(name, 'Uint32Array') as Uint32Array<B>;
+  }
+  f32(name: string) {
+    return this.get(name, 'Float32Array') as Float32Array<B>;
+  }
+  f64(name: string) {
+    return this.get(name, 'Float64Array') as Float64Array<B>;
+  }
 }
 
 /** reads a file into a SharedArrayBuffer (null when it cannot be read) */
@@ -105,7 +127,7 @@ export function readShared(file: string): SharedArrayBuffer | null {
     const size = fstatSync(fd).size;
     const sab = new SharedArrayBuffer(size);
     const bytes = new Uint8Array(sab);
-    for (let got = 0; got < size; ) {
+    for (let got = 0; got < size;) {
       const n = readSync(fd, bytes, got, size - got, got);
       if (n <= 0) return null;
       got += n;
@@ -124,7 +146,10 @@ function align8(n: number) {
 
 /** Immutable list of strings as UTF-16 units and offsets. */
 export class StrList {
-  constructor(readonly chars: Uint16Array<B>, readonly off: Uint32Array<B>) {}
+  constructor(
+    readonly chars: Uint16Array<B>,
+    readonly off: Uint32Array<B>,
+  ) {}
   static from(items: readonly string[]): StrList {
     let n = 0;
     for (const s of items) n += s.length;
@@ -149,15 +174,22 @@ export class StrList {
     return this.off.length - 1;
   }
   at(i: number): string {
-    const a = this.off[i], c = this.chars;
+    const a = this.off[i],
+      c = this.chars;
     // short items (most of them) without a subarray
     switch (this.off[i + 1] - a) {
-      case 0: return '';
-      case 1: return String.fromCharCode(c[a]);
-      case 2: return String.fromCharCode(c[a], c[a + 1]);
-      case 3: return String.fromCharCode(c[a], c[a + 1], c[a + 2]);
-      case 4: return String.fromCharCode(c[a], c[a + 1], c[a + 2], c[a + 3]);
-      default: return Reflect.apply(String.fromCharCode, null, c.subarray(a, this.off[i + 1]));
+      case 0:
+        return '';
+      case 1:
+        return String.fromCharCode(c[a]);
+      case 2:
+        return String.fromCharCode(c[a], c[a + 1]);
+      case 3:
+        return String.fromCharCode(c[a], c[a + 1], c[a + 2]);
+      case 4:
+        return String.fromCharCode(c[a], c[a + 1], c[a + 2], c[a + 3]);
+      default:
+        return Reflect.apply(String.fromCharCode, null, c.subarray(a, this.off[i + 1]));
     }
   }
   lengthAt(i: number) {
@@ -197,7 +229,8 @@ function listHash(l: StrList, i: number): number {
 }
 
 function numHash(k: number): number {
-  const lo = k % 4294967296, hi = (k - lo) / 4294967296;
+  const lo = k % 4294967296,
+    hi = (k - lo) / 4294967296;
   const h = Math.imul(lo | 0, 0x9e3779b1) ^ Math.imul((hi | 0) + 0x7f4a7c15, 0x85ebca6b);
   return (h ^ (h >>> 16)) >>> 0;
 }
@@ -222,11 +255,17 @@ function slotTable(n: number, hashOf: (i: number) => number): Int32Array {
 /** Immutable hash index over strings: string -> its position in the key list, or -1. */
 export class StrIndex {
   private mask: number;
-  constructor(readonly keys: StrList, private slots: Int32Array<B>) {
+  constructor(
+    readonly keys: StrList,
+    private slots: Int32Array<B>,
+  ) {
     this.mask = slots.length - 1;
   }
   static build(keys: StrList): StrIndex {
-    return new StrIndex(keys, slotTable(keys.length, (i) => listHash(keys, i)));
+    return new StrIndex(
+      keys,
+      slotTable(keys.length, (i) => listHash(keys, i)),
+    );
   }
   static read(r: ImageReader, p: string) {
     return new StrIndex(StrList.read(r, `${p}.k`), r.i32(`${p}.s`));
@@ -249,11 +288,17 @@ export class StrIndex {
 /** Immutable hash index over non-negative integers below 2^53: key -> its position, or -1. */
 export class NumIndex {
   private mask: number;
-  constructor(readonly keys: Float64Array<B>, private slots: Int32Array<B>) {
+  constructor(
+    readonly keys: Float64Array<B>,
+    private slots: Int32Array<B>,
+  ) {
     this.mask = slots.length - 1;
   }
   static build(keys: Float64Array): NumIndex {
-    return new NumIndex(keys, slotTable(keys.length, (i) => numHash(keys[i])));
+    return new NumIndex(
+      keys,
+      slotTable(keys.length, (i) => numHash(keys[i])),
+    );
   }
   static read(r: ImageReader, p: string) {
     return new NumIndex(r.f64(`${p}.k`), r.i32(`${p}.s`));
@@ -276,14 +321,30 @@ export class NumIndex {
  * without making a string.
  */
 export class FrozenStrings {
-  constructor(private nums: NumIndex, private strs: StrIndex, readonly values: StrList) {}
+  constructor(
+    private nums: NumIndex,
+    private strs: StrIndex,
+    readonly values: StrList,
+  ) {}
   static build(m: ReadonlyMap<number | string, string>): FrozenStrings {
-    const nk: number[] = [], nv: string[] = [], sk: string[] = [], sv: string[] = [];
+    const nk: number[] = [],
+      nv: string[] = [],
+      sk: string[] = [],
+      sv: string[] = [];
     for (const [k, v] of m) {
-      if (typeof k === 'number') { nk.push(k); nv.push(v); } else { sk.push(k); sv.push(v); }
+      if (typeof k === 'number') {
+        nk.push(k);
+        nv.push(v);
+      } else {
+        sk.push(k);
+        sv.push(v);
+      }
     }
-    return new FrozenStrings(NumIndex.build(Float64Array.from(nk)), StrIndex.build(StrList.from(sk)),
-      StrList.from([...nv, ...sv]));
+    return new FrozenStrings(
+      NumIndex.build(Float64Array.from(nk)),
+      StrIndex.build(StrList.from(sk)),
+      StrList.from([...nv, ...sv]),
+    );
   }
   static read(r: ImageReader, p: string) {
     return new FrozenStrings(NumIndex.read(r, `${p}.n`), StrIndex.read(r, `${p}.s`), StrList.read(r, `${p}.v`));
@@ -328,7 +389,10 @@ export class FrozenSet {
 /** Immutable map from strings to lists of strings (stored joined by a separator), the lists made when first read. */
 export class FrozenLists {
   private made = new Map<string, string[]>();
-  constructor(private store: FrozenStrings, private sep: string) {}
+  constructor(
+    private store: FrozenStrings,
+    private sep: string,
+  ) {}
   static build(m: ReadonlyMap<string, readonly string[]>, sep: string): FrozenLists {
     const joined = new Map<string, string>();
     for (const [k, v] of m) joined.set(k, v.join(sep));

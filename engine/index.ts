@@ -65,7 +65,16 @@ function isHanWord(w: string): boolean {
 /** bumped when a saved structure changes shape in a way the source hash below would not notice */
 const IMAGE_FORMAT = 'engine-image-1';
 /** the engine's own files whose code decides what an image holds */
-const IMAGE_SOURCES = ['index.ts', 'image.ts', 'lm.ts', 'jieba.ts', 'pinyin.ts', 'spell.ts', 'nonword.ts', 'rules/wording.ts'];
+const IMAGE_SOURCES = [
+  'index.ts',
+  'image.ts',
+  'lm.ts',
+  'jieba.ts',
+  'pinyin.ts',
+  'spell.ts',
+  'nonword.ts',
+  'rules/wording.ts',
+];
 
 /**
  * The image key: the image format, the code that builds the structures and the lexicon files (size and time),
@@ -73,7 +82,9 @@ const IMAGE_SOURCES = ['index.ts', 'image.ts', 'lm.ts', 'jieba.ts', 'pinyin.ts',
  */
 function imageKey(): string {
   // the ablation switches change what is built
-  const h = createHash('sha1').update(IMAGE_FORMAT).update(`${process.env.ENGINE_NO_LM2}:${process.env.ENGINE_NO_TRIGRAM}`);
+  const h = createHash('sha1')
+    .update(IMAGE_FORMAT)
+    .update(`${process.env.ENGINE_NO_LM2}:${process.env.ENGINE_NO_TRIGRAM}`);
   const engineDir = path.dirname(dataDir);
   for (const f of IMAGE_SOURCES) h.update(readFileSync(path.join(engineDir, f)));
   for (const f of readdirSync(dataDir).sort()) {
@@ -102,14 +113,16 @@ function buildImage(key: string): Buffer {
   }
   lm.addWords(extra);
   // libime's word trigram model (see NOTICE.md): a second opinion for the spelling reranker
-  const lm2 = existsSync(path.join(dataDir, 'lm2.bin.gz')) && process.env.ENGINE_NO_LM2 !== '1'
-    ? new LanguageModel(LM2_FILES)
-    : null;
+  const lm2 =
+    existsSync(path.join(dataDir, 'lm2.bin.gz')) && process.env.ENGINE_NO_LM2 !== '1'
+      ? new LanguageModel(LM2_FILES)
+      : null;
   const speller = new Speller(lm, py, shape, dict.idioms, dict.freq, lm2);
   const nonword = new NonWordChecker(lm, lm2, dict, speller, py);
   const wording = new WordingChecker(lm, dict);
   const names: string[] = [];
-  for (const [w] of dict.freq) if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) names.push(w.slice(0, 2));
+  for (const [w] of dict.freq)
+    if (w.length >= 3 && w.length <= 6 && NAME_TAGS.has(dict.pos.get(w) ?? '')) names.push(w.slice(0, 2));
   const w = new ImageWriter();
   lm.save(w, 'lm');
   lm2?.save(w, 'lm2');
@@ -151,7 +164,8 @@ function findImage(key: string, given?: SharedArrayBuffer): { image: SharedArray
     writeFileSync(tmp, buf);
     renameSync(tmp, file);
     // images of other code or data are stale: one image per directory
-    for (const f of readdirSync(dir)) if (/^engine-[0-9a-f]+\.img$/.test(f) && f !== path.basename(file)) rmSync(path.join(dir, f), { force: true });
+    for (const f of readdirSync(dir))
+      if (/^engine-[0-9a-f]+\.img$/.test(f) && f !== path.basename(file)) rmSync(path.join(dir, f), { force: true });
   } catch {
     // a read-only install keeps the image in memory only
   }
@@ -181,9 +195,15 @@ export function loadEngine(opts: { image?: SharedArrayBuffer } = {}): EngineLoad
   const rerank = process.env.ENGINE_RERANK ?? path.join(dataDir, 'rerank.json');
   if (rerank !== 'none' && existsSync(rerank)) {
     const w = JSON.parse(readFileSync(rerank, 'utf8')) as Record<string, RerankModel>;
-    for (const [P, k] of [[MODE3, 'mode3'], [MODE4, 'mode4']] as const) {
+    for (const [P, k] of [
+      [MODE3, 'mode3'],
+      [MODE4, 'mode4'],
+    ] as const) {
       // the two-stage model needs the second LM; without it the first stage decides alone
-      if (!P.model) { P.model = lm2 ? w[k] : w[`${k}-stage1`]; P.prefilter = lm2 ? w[`${k}-stage1`] : undefined; }
+      if (!P.model) {
+        P.model = lm2 ? w[k] : w[`${k}-stage1`];
+        P.prefilter = lm2 ? w[`${k}-stage1`] : undefined;
+      }
     }
   }
   const nonword = new NonWordChecker(lm, lm2, dict, speller, py, { r, p: 'nonword' });
@@ -233,14 +253,28 @@ function simplifyKeepingOffsets(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { out += text.slice(i, i + 2); i++; continue; }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      out += text.slice(i, i + 2);
+      i++;
+      continue;
+    }
     const s = t2s(text[i]);
     out += s.length === 1 ? s : text[i];
   }
   return out;
 }
 
-const PRIORITY: Record<string, number> = { dict: 0, '12': 1, '9': 2, spell: 3, '0': 3, '3': 4, '4': 4, '7': 4, '10': 5 };
+const PRIORITY: Record<string, number> = {
+  dict: 0,
+  '12': 1,
+  '9': 2,
+  spell: 3,
+  '0': 3,
+  '3': 4,
+  '4': 4,
+  '7': 4,
+  '10': 5,
+};
 function priority(i: Issue): number {
   if (i.type === 5 || i.type === 7) return PRIORITY.dict;
   const head = i.category.split('-')[0];
@@ -249,7 +283,8 @@ function priority(i: Issue): number {
 }
 
 function spellMessage(e: Engine, f: SpellFinding, work: string): string {
-  const a = f.orig, b = f.cand;
+  const a = f.orig,
+    b = f.cand;
   if (f.word) {
     // the original in its main reading (as it was matched), the candidate in the reading that matches it
     const ra = Array.from(a, (c) => e.py.readings.get(c)?.[0] ?? '');
@@ -259,7 +294,8 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
     });
     return `“${a}”应为“${b}”：同音词误用（${a} ${ra.map(toneMark).join(' ')}，${b} ${rb.map(toneMark).join(' ')}）。`;
   }
-  const pa = e.py.pretty(a), pb = e.py.pretty(b);
+  const pa = e.py.pretty(a),
+    pb = e.py.pretty(b);
   const base = Math.max(0, f.pos - 4);
   const local = work.slice(base, f.pos + 5);
   const p = f.pos - base;
@@ -269,10 +305,14 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   const ctx = hi - lo > 1 ? `“${local.slice(lo, hi)}”应为“${fixed.slice(lo, hi)}”` : `“${a}”应为“${b}”`;
   switch (f.relation) {
     case 'same-tone':
-    case 'same': return `${ctx}：同音字误用（${a} ${pa}，${b} ${pb}）。`;
-    case 'fuzzy': return `${ctx}：读音相近（${a} ${pa}，${b} ${pb}）。`;
-    case 'shape': return `${ctx}：字形相近（${a}/${b}）。`;
-    case 'special': return `${ctx}：“${a}”与“${b}”用法不同，此处宜用“${b}”。`;
+    case 'same':
+      return `${ctx}：同音字误用（${a} ${pa}，${b} ${pb}）。`;
+    case 'fuzzy':
+      return `${ctx}：读音相近（${a} ${pa}，${b} ${pb}）。`;
+    case 'shape':
+      return `${ctx}：字形相近（${a}/${b}）。`;
+    case 'special':
+      return `${ctx}：“${a}”与“${b}”用法不同，此处宜用“${b}”。`;
   }
 }
 
@@ -303,13 +343,31 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     for (const w of options.wrongWords ?? []) wrong.add(w.word, { correct: w.correct, team: w.source === 'team' });
     for (const src of hk ? [text, work] : [text]) {
       for (const m of wrong.find(src)) {
-        issues.push({ start: m.start, end: m.end, original: '', suggestions: [m.value.correct], category: '0', type: m.value.team ? 7 : 5, level: 1, message: `“${m.word}”在${m.value.team ? '共享词库' : '自定义词库'}中登记为错词，应为“${m.value.correct}”。` });
+        issues.push({
+          start: m.start,
+          end: m.end,
+          original: '',
+          suggestions: [m.value.correct],
+          category: '0',
+          type: m.value.team ? 7 : 5,
+          level: 1,
+          message: `“${m.word}”在${m.value.team ? '共享词库' : '自定义词库'}中登记为错词，应为“${m.value.correct}”。`,
+        });
       }
     }
     const key = new WordMatcher<boolean>({ fold: true });
     for (const k of options.keyWords ?? []) key.add(k.word, k.source === 'team');
     for (const m of key.find(text)) {
-      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: '11', type: m.value ? 10 : 9, level: 3, message: `“${m.word}”是${m.value ? '共享词库' : '自定义'}重点词，请核对。` });
+      issues.push({
+        start: m.start,
+        end: m.end,
+        original: '',
+        suggestions: [],
+        category: '11',
+        type: m.value ? 10 : 9,
+        level: 3,
+        message: `“${m.word}”是${m.value ? '共享词库' : '自定义'}重点词，请核对。`,
+      });
     }
   }
 
@@ -327,16 +385,24 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   if (bits & (Bits.spelling | Bits.wording)) {
     for (const f of e.nonword.check(work, nonwordBlocked, mode === 4 ? NONWORD4 : NONWORD3)) {
       // a two-character form that recurs is rather a name or a term of the text (see repeatFixes)
-      if (f.kind === 'sub' && f.written.length === 2 && work.indexOf(f.written) !== work.lastIndexOf(f.written)) continue;
+      if (f.kind === 'sub' && f.written.length === 2 && work.indexOf(f.written) !== work.lastIndexOf(f.written))
+        continue;
       const issue = { ...nonwordIssue(e, f), confidence: logistic(f.score / 2) };
-      if (!(bits & (issue.category === '3' || issue.category === '4' || issue.category === '7' ? Bits.wording : Bits.spelling))) continue;
+      if (
+        !(
+          bits &
+          (issue.category === '3' || issue.category === '4' || issue.category === '7' ? Bits.wording : Bits.spelling)
+        )
+      )
+        continue;
       nonwordIssues.push(issue);
     }
   }
 
   // wording findings (遗漏/冗余/语序) rest on whole-word evidence: the character speller leaves their spans
   // alone (容内 is a swapped 内容, not 容纳)
-  const wordingIssues = bits & Bits.wording ? e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3) : [];
+  const wordingIssues =
+    bits & Bits.wording ? e.wording.check(work, spellBlocked, mode === 4 ? WORDING4 : WORDING3) : [];
   const charBlocked = new Uint8Array(spellBlocked);
   for (const w of wordingIssues) charBlocked.fill(1, w.start, w.end);
   const listed = new Set<Issue>();
@@ -367,7 +433,16 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       if (!(bits & bit)) continue;
       // the reranker's log-odds, or the gain over the threshold in nats for whole words and without a reranker
       const margin = f.word ? (f.gain - params.wordGain) / 2 : params.model ? f.gain : (f.gain - params.threshold) / 2;
-      issues.push({ start: f.pos, end: f.pos + f.cand.length, original: '', suggestions: [f.cand], category: cat, level: 1, message: spellMessage(e, f, work), confidence: logistic(margin) });
+      issues.push({
+        start: f.pos,
+        end: f.pos + f.cand.length,
+        original: '',
+        suggestions: [f.cand],
+        category: cat,
+        level: 1,
+        message: spellMessage(e, f, work),
+        confidence: logistic(margin),
+      });
     }
   }
   if (bits & Bits.spelling) {
@@ -377,24 +452,51 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   }
   if (bits & Bits.usage) {
     for (const u of usage) {
-      issues.push({ start: u.pos, end: u.pos + 1, original: '', suggestions: [u.cand], category: '0', level: 1, message: `“${u.orig}”应为“${u.cand}”：${u.reason}。` });
+      issues.push({
+        start: u.pos,
+        end: u.pos + 1,
+        original: '',
+        suggestions: [u.cand],
+        category: '0',
+        level: 1,
+        message: `“${u.orig}”应为“${u.cand}”：${u.reason}。`,
+      });
     }
   }
   issues.push(...nonwordIssues);
   issues.push(...wordingIssues);
   if (bits & Bits.sensitive) {
     const sens = new WordMatcher<{ category: string; type: number }>({ fold: true });
-    for (const s of options.sensitiveWords ?? []) sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4 });
+    for (const s of options.sensitiveWords ?? [])
+      sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4 });
     const custom = sens.find(work);
     if (hk) custom.push(...sens.find(text));
     for (const m of custom) {
       const label = CATEGORY_BY_CODE.get(m.value.category)?.cn ?? '敏感';
-      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: m.value.category, type: m.value.type, level: 3, message: `“${m.word}”是${m.value.type === 6 ? '共享词库' : '自定义'}敏感词（${label}）。` });
+      issues.push({
+        start: m.start,
+        end: m.end,
+        original: '',
+        suggestions: [],
+        category: m.value.category,
+        type: m.value.type,
+        level: 3,
+        message: `“${m.word}”是${m.value.type === 6 ? '共享词库' : '自定义'}敏感词（${label}）。`,
+      });
     }
     for (const m of e.sensitive.find(work)) {
       const label = CATEGORY_BY_CODE.get(m.value)?.cn ?? '敏感';
       const message = `“${visible(text.slice(m.start, m.end))}”属于敏感词（${label}），请斟酌。`;
-      issues.push({ start: m.start, end: m.end, original: '', suggestions: [], category: m.value, type: 3, level: 3, message });
+      issues.push({
+        start: m.start,
+        end: m.end,
+        original: '',
+        suggestions: [],
+        category: m.value,
+        type: 3,
+        level: 3,
+        message,
+      });
     }
   }
   if (bits & Bits.facts) {
@@ -413,8 +515,15 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         const where = inside.length > 12 ? '…' + inside.slice(-10) : inside;
         i.message = `“${text[i.start]}”缺少与之配对的“${closer}”，应在“${where}”之后补上。`;
         const at = place - (place >= 2 && /[\udc00-\udfff]/.test(text[place - 1]) ? 2 : 1);
-        issues.push({ start: at, end: place, original: '', suggestions: [text.slice(at, place) + closer], category: '10-2',
-          level: i.level, message: `此处缺少“${closer}”，与前面的“${text[i.start]}”配对。` });
+        issues.push({
+          start: at,
+          end: place,
+          original: '',
+          suggestions: [text.slice(at, place) + closer],
+          category: '10-2',
+          level: i.level,
+          message: `此处缺少“${closer}”，与前面的“${text[i.start]}”配对。`,
+        });
       }
       issues.push(i);
     }
@@ -433,7 +542,10 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     const f = foldForMatch(src);
     for (const w of allowedKeys) {
       let idx = f.text.indexOf(w);
-      while (idx >= 0) { allowedSpans.push([f.from[idx], f.to[idx + w.length - 1]]); idx = f.text.indexOf(w, idx + 1); }
+      while (idx >= 0) {
+        allowedSpans.push([f.from[idx], f.to[idx + w.length - 1]]);
+        idx = f.text.indexOf(w, idx + 1);
+      }
     }
   }
   const result: Issue[] = [];
@@ -441,7 +553,10 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   for (const [s, t] of allowedSpans) allowedMask.fill(1, s, t);
   const takenEdit = new Uint8Array(text.length);
   const takenHint = new Uint8Array(text.length);
-  const any = (m: Uint8Array, s: number, t: number) => { for (let k = s; k < t; k++) if (m[k]) return true; return false; };
+  const any = (m: Uint8Array, s: number, t: number) => {
+    for (let k = s; k < t; k++) if (m[k]) return true;
+    return false;
+  };
   for (const i of issues) i.confidence = Math.round((i.confidence ?? defaultConfidence(i)) * 1000) / 1000;
   // the confident findings first within a family: mode 4 keeps mode 3's findings and adds to them
   const unsure = (i: Issue) => (i.confidence! < 0.5 ? 1 : 0);
@@ -454,9 +569,13 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     const taken = hint ? takenHint : takenEdit;
     if (any(taken, i.start, i.end)) continue;
     i.original = text.slice(i.start, i.end);
-    if (hk) { i.suggestions = i.suggestions.map((s) => hkConverters().s2t(s)); i.message = hkConverters().s2t(i.message); }
+    if (hk) {
+      i.suggestions = i.suggestions.map((s) => hkConverters().s2t(s));
+      i.message = hkConverters().s2t(i.message);
+    }
     i.suggestions = [...new Set(i.suggestions)].filter((s) => s !== i.original);
-    if (i.suggestions.length === 0 && i.level !== 3 && !i.category.startsWith('10-2') && !i.category.startsWith('9-')) continue;
+    if (i.suggestions.length === 0 && i.level !== 3 && !i.category.startsWith('10-2') && !i.category.startsWith('9-'))
+      continue;
     taken.fill(1, i.start, i.end);
     result.push(i);
   }
@@ -491,20 +610,34 @@ function nonwordIssue(e: Engine, f: NonWordFinding): Issue {
     case 'sub': {
       let k = 0;
       while (f.written[k] === f.word[k]) k++;
-      const x = f.written[k], y = f.word[k];
-      const px = e.py.pretty(x), py = e.py.pretty(y);
+      const x = f.written[k],
+        y = f.word[k];
+      const px = e.py.pretty(x),
+        py = e.py.pretty(y);
       const ctx = `“${f.written}”应为“${f.word}”`;
       if (f.relation === 'other') {
         const what = e.dict.pos.get(f.word) === 'i' ? '成语' : '固定词语';
-        return { ...base, category: e.py.rhymes(x, y) ? '2' : '0', level: 1, message: `${ctx}：${what}用字有误（${x}/${y}）。` };
+        return {
+          ...base,
+          category: e.py.rhymes(x, y) ? '2' : '0',
+          level: 1,
+          message: `${ctx}：${what}用字有误（${x}/${y}）。`,
+        };
       }
-      const why = f.relation === 'shape' ? `字形相近（${x}/${y}）` : f.relation === 'fuzzy' ? `读音相近（${x} ${px}，${y} ${py}）`
-        : `同音字误用（${x} ${px}，${y} ${py}）`;
+      const why =
+        f.relation === 'shape'
+          ? `字形相近（${x}/${y}）`
+          : f.relation === 'fuzzy'
+            ? `读音相近（${x} ${px}，${y} ${py}）`
+            : `同音字误用（${x} ${px}，${y} ${py}）`;
       return { ...base, category: SPELL_CATEGORY[f.relation ?? 'same'], level: 1, message: `${ctx}：${why}。` };
     }
-    case 'ins': return { ...base, category: '3', level: 1, message: `“${f.written}”疑缺字，应为“${f.word}”。` };
-    case 'del': return { ...base, category: '4', level: 1, message: `“${f.word}”重复，疑为多余。` };
-    case 'swap': return { ...base, category: '7', level: 1, message: `“${f.written}”疑为“${f.word}”的语序颠倒。` };
+    case 'ins':
+      return { ...base, category: '3', level: 1, message: `“${f.written}”疑缺字，应为“${f.word}”。` };
+    case 'del':
+      return { ...base, category: '4', level: 1, message: `“${f.word}”重复，疑为多余。` };
+    case 'swap':
+      return { ...base, category: '7', level: 1, message: `“${f.written}”疑为“${f.word}”的语序颠倒。` };
   }
 }
 
@@ -528,9 +661,17 @@ function wordAround(e: Engine, text: string, start: number, end: number): [numbe
  * finding but one was wrong), and those findings are dropped.
  * Protected spans and spans other findings hold are left alone.
  */
-function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, blocked: Uint8Array): { add: Issue[]; drop: Set<Issue> } {
+function repeatFixes(
+  e: Engine,
+  s: string,
+  issues: Issue[],
+  listed: Set<Issue>,
+  blocked: Uint8Array,
+): { add: Issue[]; drop: Set<Issue> } {
   const drop = new Set<Issue>();
-  const spelled = issues.filter((i) => SPELLING.has(i.category) && i.suggestions[0]?.length === i.end - i.start && i.type === undefined);
+  const spelled = issues.filter(
+    (i) => SPELLING.has(i.category) && i.suggestions[0]?.length === i.end - i.start && i.type === undefined,
+  );
   if (spelled.length === 0) return { add: [], drop };
   const held = new Uint8Array(blocked);
   for (const i of issues) held.fill(1, i.start, i.end);
@@ -539,13 +680,17 @@ function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, 
   const right = fixed.join('');
   const out: Issue[] = [];
   const seen = new Set<string>();
-  const free = (a: number, b: number) => { for (let k = a; k < b; k++) if (held[k]) return false; return true; };
+  const free = (a: number, b: number) => {
+    for (let k = a; k < b; k++) if (held[k]) return false;
+    return true;
+  };
   for (const f of spelled) {
     // the lexicon word (2-4 characters) that the corrected span completes
     const around = wordAround(e, right, f.start, f.end);
     if (!around) continue;
     const [lo, hi] = around;
-    const wrong = s.slice(lo, hi), fix = right.slice(lo, hi);
+    const wrong = s.slice(lo, hi),
+      fix = right.slice(lo, hi);
     if (e.lm.has(wrong) || e.dict.freq.has(wrong) || (e.lm2?.has(wrong) ?? false)) continue;
     if (hi - lo < 3 && !listed.has(f)) {
       if (s.indexOf(wrong) !== s.lastIndexOf(wrong)) drop.add(f);
@@ -556,7 +701,8 @@ function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, 
     // the reduplicated form first (经松 occurs inside 经经松松)
     const forms: Array<[string, string, string]> = [];
     if (wrong.length === 2) {
-      const w2 = wrong[0] + wrong[0] + wrong[1] + wrong[1], r2 = fix[0] + fix[0] + fix[1] + fix[1];
+      const w2 = wrong[0] + wrong[0] + wrong[1] + wrong[1],
+        r2 = fix[0] + fix[0] + fix[1] + fix[1];
       forms.push([w2, r2, `“${w2}”应为“${r2}”：“${wrong}”应为“${fix}”，重叠形式同改。`]);
     }
     forms.push([wrong, fix, f.message]);
@@ -564,11 +710,20 @@ function repeatFixes(e: Engine, s: string, issues: Issue[], listed: Set<Issue>, 
       for (let p = s.indexOf(w); p >= 0; p = s.indexOf(w, p + 1)) {
         if (!free(p, p + w.length)) continue;
         // the differing characters only
-        let a = 0, b = w.length;
+        let a = 0,
+          b = w.length;
         while (w[a] === r[a]) a++;
         while (w[b - 1] === r[b - 1]) b--;
         held.fill(1, p, p + w.length);
-        out.push({ start: p + a, end: p + b, original: '', suggestions: [r.slice(a, b)], category: f.category, level: 1, message });
+        out.push({
+          start: p + a,
+          end: p + b,
+          original: '',
+          suggestions: [r.slice(a, b)],
+          category: f.category,
+          level: 1,
+          message,
+        });
       }
     }
   }
@@ -582,8 +737,12 @@ const TYPO_APART_GAIN = -4;
 
 /** no word of the best segmentation of the Han run around [start, end) crosses either edge of the span */
 function keptApart(e: Engine, s: string, start: number, end: number): boolean {
-  const isHan = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
-  let a = start, b = end;
+  const isHan = (k: number) => {
+    const c = s.charCodeAt(k);
+    return c >= 0x4e00 && c <= 0x9fff;
+  };
+  let a = start,
+    b = end;
   while (a > 0 && isHan(a - 1)) a--;
   while (b < s.length && isHan(b)) b++;
   let k = a;
@@ -612,7 +771,8 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     if (m.word[0] === '既' && m.value[0] === '即' && correlative(s, m.start)) continue;
     let k = 0;
     while (m.word[k] === m.value[k]) k++;
-    const a = m.word[k], b = m.value[k];
+    const a = m.word[k],
+      b = m.value[k];
     // forms that are regional usage in Hong Kong and Taiwan (過份, 喝采) are not misspellings there
     if (hk && variantPair(a, b)) continue;
     // the category and the evidence follow the relation of the first differing characters (以/已 are a
@@ -623,8 +783,23 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     const near = rel === 'fuzzy' || (!rel && e.py.rhymes(a, b));
     const readings = `（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
     const category = near ? '2' : rel === 'shape' ? '5' : rel ? '1' : '0';
-    const why = rel === 'shape' ? `，字形相近（${a}/${b}）` : near ? `，读音相近${readings}` : rel ? `，同音字误用${readings}` : readings;
-    out.push({ start: m.start, end: m.end, original: '', suggestions: [m.value], category, level: 1, message: `“${m.word}”应为“${m.value}”：常见误写${why}。` });
+    const why =
+      rel === 'shape'
+        ? `，字形相近（${a}/${b}）`
+        : near
+          ? `，读音相近${readings}`
+          : rel
+            ? `，同音字误用${readings}`
+            : readings;
+    out.push({
+      start: m.start,
+      end: m.end,
+      original: '',
+      suggestions: [m.value],
+      category,
+      level: 1,
+      message: `“${m.word}”应为“${m.value}”：常见误写${why}。`,
+    });
   }
   return out;
 }

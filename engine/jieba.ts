@@ -7,13 +7,20 @@ import { StrIndex, StrList, type ImageReader, type ImageWriter } from './image';
 
 /** read-only view: word -> count */
 class FreqView {
-  constructor(private index: StrIndex, private vals: Int32Array) {}
+  constructor(
+    private index: StrIndex,
+    private vals: Int32Array,
+  ) {}
   get(w: string): number | undefined {
     const i = this.index.find(w);
     return i < 0 ? undefined : Math.floor(this.vals[i] / 64);
   }
-  has(w: string) { return this.index.find(w) >= 0; }
-  get size() { return this.index.size; }
+  has(w: string) {
+    return this.index.find(w) >= 0;
+  }
+  get size() {
+    return this.index.size;
+  }
   *[Symbol.iterator](): IterableIterator<[string, number]> {
     const keys = this.index.keys;
     for (let i = 0; i < keys.length; i++) yield [keys.at(i), Math.floor(this.vals[i] / 64)];
@@ -25,7 +32,11 @@ class FreqView {
 
 /** read-only view: word -> POS tag */
 class PosView {
-  constructor(private index: StrIndex, private vals: Int32Array, private tags: string[]) {}
+  constructor(
+    private index: StrIndex,
+    private vals: Int32Array,
+    private tags: string[],
+  ) {}
   get(w: string): string | undefined {
     const i = this.index.find(w);
     return i < 0 ? undefined : this.tags[this.vals[i] % 64];

@@ -13,7 +13,11 @@ export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 
 export const OOV_COST = 19;
 
-export interface LmFiles { bin: string; vocab: string; tri: string }
+export interface LmFiles {
+  bin: string;
+  vocab: string;
+  tri: string;
+}
 const LM_FILES: LmFiles = { bin: 'lm.bin.gz', vocab: 'lm-vocab.txt.gz', tri: 'lm3.bin.gz' };
 
 export class LanguageModel {
@@ -77,7 +81,9 @@ export class LanguageModel {
     this.uniPr = take((o) => new Uint8Array(ab, o, V), V);
     this.uniBow = take((o) => new Int8Array(ab, o, V), V);
     this.biPr = take((o) => new Uint8Array(ab, o, NB), NB);
-    const words = gunzipSync(readFileSync(path.join(dataDir, files.vocab))).toString('utf8').split('\n');
+    const words = gunzipSync(readFileSync(path.join(dataDir, files.vocab)))
+      .toString('utf8')
+      .split('\n');
     this.vocab = StrList.from(words);
     this.V = this.vocabCount = words.length;
     const trie = new CharTrie();
@@ -189,7 +195,8 @@ export class LanguageModel {
   tri(u: number, v: number, w: number): number {
     const row = this.triRow;
     if (!row || u < 0 || u >= this.V || v >= this.V || w >= this.V) return this.bi(v, w);
-    let lo = row[u], hi = row[u + 1] - 1;
+    let lo = row[u],
+      hi = row[u + 1] - 1;
     const vs = this.triV;
     while (lo <= hi) {
       const m = (lo + hi) >> 1;
@@ -216,8 +223,10 @@ export class LanguageModel {
    * with the given cost; contexts back off to their unigram.
    */
   addWords(words: Array<[string, number]>) {
-    const costs = this.extraCost, trie = this.trie;
-    if (!Array.isArray(costs) || trie instanceof FrozenTrie) throw new Error('a model read from an engine image is read only');
+    const costs = this.extraCost,
+      trie = this.trie;
+    if (!Array.isArray(costs) || trie instanceof FrozenTrie)
+      throw new Error('a model read from an engine image is read only');
     this.segCache.clear();
     this.charCost.fill(NaN);
     for (const [w, cost] of words) {
@@ -287,12 +296,17 @@ export class LanguageModel {
     const need = (n + 1) * K;
     if (scratch.costs.length < need) {
       const m = Math.max(need, scratch.costs.length * 2);
-      scratch.costs = new Float64Array(m); scratch.lasts = new Int32Array(m); scratch.prevs = new Int32Array(m);
+      scratch.costs = new Float64Array(m);
+      scratch.lasts = new Int32Array(m);
+      scratch.prevs = new Int32Array(m);
     }
     if (scratch.cnt.length < n + 1) scratch.cnt = new Uint8Array(Math.max(n + 1, scratch.cnt.length * 2));
     const { costs, lasts, prevs, cnt } = scratch;
     cnt.fill(0, 0, n + 1);
-    costs[0] = 0; lasts[0] = -1; prevs[0] = -1; cnt[0] = 1;
+    costs[0] = 0;
+    lasts[0] = -1;
+    prevs[0] = -1;
+    cnt[0] = 1;
     const maxLen = this.maxLen;
     const trie = this.trie;
     for (let i = 0; i < n; i++) {
@@ -311,7 +325,10 @@ export class LanguageModel {
         let bestPrev = -1;
         for (let k = pb; k < pb + pn; k++) {
           const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
-          if (c < best) { best = c; bestPrev = lasts[k]; }
+          if (c < best) {
+            best = c;
+            bestPrev = lasts[k];
+          }
         }
         pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
       }
@@ -355,9 +372,17 @@ export class LanguageModel {
         if (id < 0) continue;
         any = true;
         const c = best[i] + (lastId[i] < 0 ? this.uni(id) : this.bi(lastId[i], id));
-        if (c < best[i + L]) { best[i + L] = c; back[i + L] = i; lastId[i + L] = id; }
+        if (c < best[i + L]) {
+          best[i + L] = c;
+          back[i + L] = i;
+          lastId[i + L] = id;
+        }
       }
-      if (!any && best[i] + OOV_COST < best[i + 1]) { best[i + 1] = best[i] + OOV_COST; back[i + 1] = i; lastId[i + 1] = -1; }
+      if (!any && best[i] + OOV_COST < best[i + 1]) {
+        best[i + 1] = best[i] + OOV_COST;
+        back[i + 1] = i;
+        lastId[i + 1] = -1;
+      }
     }
     const out: string[] = [];
     for (let e = n; e > 0; e = back[e]) out.push(s.slice(back[e], e));
@@ -381,7 +406,8 @@ class CharTrie {
   save(w: ImageWriter, p: string) {
     // children per node, sorted by unit
     const kids: Array<Array<[number, number]>> = Array.from({ length: this.nodes }, () => []);
-    for (let h = 0; h < this.parent.length; h++) if (this.parent[h] >= 0) kids[this.parent[h]].push([this.code[h], this.next[h]]);
+    for (let h = 0; h < this.parent.length; h++)
+      if (this.parent[h] >= 0) kids[this.parent[h]].push([this.code[h], this.next[h]]);
     // breadth first: a node's children get consecutive numbers
     const first = new Uint32Array(this.nodes + 1);
     const code = new Uint16Array(this.nodes);
@@ -422,7 +448,11 @@ class CharTrie {
       let n = this.child(node, c);
       if (n < 0) {
         n = this.nodes++;
-        if (n >= this.word.length) { const g = new Int32Array(this.word.length * 2).fill(-1); g.set(this.word); this.word = g; }
+        if (n >= this.word.length) {
+          const g = new Int32Array(this.word.length * 2).fill(-1);
+          g.set(this.word);
+          this.word = g;
+        }
         if (2 * this.nodes > this.parent.length) this.grow();
         this.put(node, c, n);
       }
@@ -435,7 +465,9 @@ class CharTrie {
     const mask = this.parent.length - 1;
     let h = slotOf(node, c) & mask;
     while (this.parent[h] >= 0) h = (h + 1) & mask;
-    this.parent[h] = node; this.code[h] = c; this.next[h] = n;
+    this.parent[h] = node;
+    this.code[h] = c;
+    this.next[h] = n;
   }
 
   private grow() {
@@ -466,7 +498,8 @@ class FrozenTrie {
 
   child(node: number, c: number): number {
     if (node === 0) return this.root[c];
-    let lo = this.first[node], hi = this.first[node + 1] - 1;
+    let lo = this.first[node],
+      hi = this.first[node + 1] - 1;
     const code = this.code;
     while (lo <= hi) {
       const m = (lo + hi) >> 1;
@@ -489,31 +522,65 @@ function slotOf(node: number, c: number): number {
  * characters on each side (the window stops at anything else): the smallest gain in nats over the models.
  */
 export function contextGain(lms: LanguageModel[], s: string, start: number, end: number, repl: string, W = 4): number {
-  const han = (k: number) => { const c = s.charCodeAt(k); return c >= 0x4e00 && c <= 0x9fff; };
-  let lo = start, hi = end;
+  const han = (k: number) => {
+    const c = s.charCodeAt(k);
+    return c >= 0x4e00 && c <= 0x9fff;
+  };
+  let lo = start,
+    hi = end;
   while (lo > 0 && start - lo < W && han(lo - 1)) lo--;
   while (hi < s.length && hi - end < W && han(hi)) hi++;
-  const L = s.slice(lo, start), R = s.slice(end, hi), orig = s.slice(start, end);
+  const L = s.slice(lo, start),
+    R = s.slice(end, hi),
+    orig = s.slice(start, end);
   let g = Infinity;
   for (const m of lms) g = Math.min(g, m.score(L + orig + R) - m.score(L + repl + R));
   return g;
 }
 
 /** scratch buffers of LanguageModel.score (single-threaded: one set per process) */
-const scratch = { costs: new Float64Array(256), lasts: new Int32Array(256), prevs: new Int32Array(256), cnt: new Uint8Array(128) };
+const scratch = {
+  costs: new Float64Array(256),
+  lasts: new Int32Array(256),
+  prevs: new Int32Array(256),
+  cnt: new Uint8Array(128),
+};
 
 /** adds state (c, id, prev) to position at's beam of K: the same last word keeps the cheaper; a full beam replaces its worst */
-function pushState(cs: Float64Array, ls: Int32Array, ps: Int32Array, cnt: Uint8Array, at: number, K: number, c: number, id: number, prev: number) {
+function pushState(
+  cs: Float64Array,
+  ls: Int32Array,
+  ps: Int32Array,
+  cnt: Uint8Array,
+  at: number,
+  K: number,
+  c: number,
+  id: number,
+  prev: number,
+) {
   const b = at * K;
   const m = cnt[at];
   for (let k = b; k < b + m; k++) {
     if (ls[k] === id) {
-      if (c < cs[k]) { cs[k] = c; ps[k] = prev; }
+      if (c < cs[k]) {
+        cs[k] = c;
+        ps[k] = prev;
+      }
       return;
     }
   }
-  if (m < K) { cs[b + m] = c; ls[b + m] = id; ps[b + m] = prev; cnt[at] = m + 1; return; }
+  if (m < K) {
+    cs[b + m] = c;
+    ls[b + m] = id;
+    ps[b + m] = prev;
+    cnt[at] = m + 1;
+    return;
+  }
   let worst = b;
   for (let k = b + 1; k < b + m; k++) if (cs[k] > cs[worst]) worst = k;
-  if (c < cs[worst]) { cs[worst] = c; ls[worst] = id; ps[worst] = prev; }
+  if (c < cs[worst]) {
+    cs[worst] = c;
+    ls[worst] = id;
+    ps[worst] = prev;
+  }
 }

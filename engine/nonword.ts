@@ -15,7 +15,16 @@ import { FrozenStrings, type ImageReader, type ImageWriter } from './image';
 import type { JiebaDict } from './jieba';
 import type { PinyinTable } from './pinyin';
 import { afterAdverb } from './rules/wording';
-import { hanRuns, patternKey, variantPair, SURNAMES, COMPOUND_SURNAMES, NAME_STOP, type Relation, type Speller } from './spell';
+import {
+  hanRuns,
+  patternKey,
+  variantPair,
+  SURNAMES,
+  COMPOUND_SURNAMES,
+  NAME_STOP,
+  type Relation,
+  type Speller,
+} from './spell';
 
 export type EditKind = 'sub' | 'ins' | 'del' | 'swap';
 
@@ -186,10 +195,13 @@ export class NonWordChecker {
 
   /** both models' gains for replacing s[start, end) by repl, over up to W Han characters each side */
   private gains(s: string, start: number, end: number, repl: string, word: string): [number, number] | null {
-    let lo = start, hi = end;
+    let lo = start,
+      hi = end;
     while (lo > 0 && start - lo < W && isHan(s.charCodeAt(lo - 1))) lo--;
     while (hi < s.length && hi - end < W && isHan(s.charCodeAt(hi))) hi++;
-    const L = s.slice(lo, start), R = s.slice(end, hi), orig = s.slice(start, end);
+    const L = s.slice(lo, start),
+      R = s.slice(end, hi),
+      orig = s.slice(start, end);
     const lm2 = this.lm2;
     if (!lm2) {
       const g = this.lm.score(L + orig + R) - this.lm.score(L + repl + R);
@@ -206,7 +218,8 @@ export class NonWordChecker {
   check(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
     const all = this.candidates(s, blocked, p);
     for (const f of all) {
-      const need = f.need ?? p.need[f.kind === 'sub' ? f.relation! : f.kind] - (f.word.length >= 4 ? p.longWordBonus : 0);
+      const need =
+        f.need ?? p.need[f.kind === 'sub' ? f.relation! : f.kind] - (f.word.length >= 4 ? p.longWordBonus : 0);
       const [g, alone] = this.judged(f);
       f.score = g - need - (alone ? p.oneModelCost : 0) - (f.named ? p.nameCost : 0);
       // a possible name gets no slack: fine proofreading must not start changing names either
@@ -229,7 +242,8 @@ export class NonWordChecker {
     const out: NonWordFinding[] = [];
     for (const f of ok) {
       // the word made holds its characters: no other edit inside it (扣人心弦, then not 扣 -> 和)
-      const lo = Math.min(f.start, f.at), hi = Math.max(f.end, f.at + f.written.length);
+      const lo = Math.min(f.start, f.at),
+        hi = Math.max(f.end, f.at + f.written.length);
       let free = true;
       for (let k = lo; k < hi; k++) if (taken[k]) free = false;
       if (!free) continue;
@@ -261,7 +275,10 @@ export class NonWordChecker {
     for (let L = 3; L <= 5 && !holds; L++) {
       for (let st = Math.max(a, i - L + 1); st <= i && st + L <= b - 1; st++) {
         const w = t.slice(st, st + L);
-        if (this.lm.has(w) || this.isIdiom(w)) { holds = true; break; }
+        if (this.lm.has(w) || this.isIdiom(w)) {
+          holds = true;
+          break;
+        }
       }
     }
     if (holds) return 3;
@@ -270,7 +287,8 @@ export class NonWordChecker {
     if (this.isWord(c + c)) return null;
     if (FUNCTION_CHARS.includes(c)) return 5;
     // else only where the second copy stands alone after a word it completes (核实实, 格格式)
-    const left = i > a && this.isWord(s[i - 1] + c), right = i + 2 < b && this.isWord(c + s[i + 2]);
+    const left = i > a && this.isWord(s[i - 1] + c),
+      right = i + 2 < b && this.isWord(c + s[i + 2]);
     return left || right ? 7 : null;
   }
 
@@ -295,7 +313,8 @@ export class NonWordChecker {
    */
   private judged(f: NonWordFinding): [number, boolean] {
     if (f.kind === 'del' || !this.lm2) return [Math.min(f.g1, f.g2), false];
-    const k1 = this.lm.has(f.word), k2 = this.lm2.wordCost(f.word) <= TRUSTED_LM2_COST;
+    const k1 = this.lm.has(f.word),
+      k2 = this.lm2.wordCost(f.word) <= TRUSTED_LM2_COST;
     return k1 === k2 ? [(f.g1 + 2 * f.g2) / 3, false] : [k1 ? f.g1 : f.g2, true];
   }
 
@@ -318,7 +337,8 @@ export class NonWordChecker {
       // (a surname that makes a word with the character before it is that word's: 贵司, 我司)
       const bound = w.length === 1 && x > 0 && seg[x - 1].length === 1 && this.isWord(seg[x - 1] + w);
       if ((SURNAMES.has(w) || COMPOUND_SURNAMES.has(w)) && !bound) {
-        const n1 = seg[x + 1], n2 = seg[x + 2];
+        const n1 = seg[x + 1],
+          n2 = seg[x + 2];
         if (n1 && n1.length === 1 && !NAME_STOP.has(n1)) {
           let e = k + w.length + 1;
           if (n2 && n2.length === 1 && !NAME_STOP.has(n2)) e++;
@@ -326,7 +346,10 @@ export class NonWordChecker {
         }
       }
     }
-    const free = (x: number, y: number) => { for (let k = x; k < y; k++) if (blocked[k]) return false; return true; };
+    const free = (x: number, y: number) => {
+      for (let k = x; k < y; k++) if (blocked[k]) return false;
+      return true;
+    };
     const push = (f: Omit<NonWordFinding, 'g1' | 'g2' | 'score'> & { need?: number }) => {
       const g = this.gains(s, f.start, f.end, f.repl, f.word);
       if (g) out.push({ ...f, g1: g[0], g2: g[1], score: 0 });
@@ -347,12 +370,15 @@ export class NonWordChecker {
           const named = name.subarray(st - a, st + L - a).includes(1);
           const key = patternKey(s, st, i, L);
           // the completions, as units: the speller's first, then the second LM's (no strings made in this hot loop)
-          const v1 = this.speller.patterns.find(key), v2 = this.patterns2.find(key);
+          const v1 = this.speller.patterns.find(key),
+            v2 = this.patterns2.find(key);
           if (v1 < 0 && v2 < 0) continue;
           const written = s.slice(st, st + L);
           if (this.isWord(written)) continue;
-          const vals1 = this.speller.patterns.values, vals2 = this.patterns2.values;
-          const n1 = v1 < 0 ? 0 : vals1.lengthAt(v1), n = n1 + (v2 < 0 ? 0 : vals2.lengthAt(v2));
+          const vals1 = this.speller.patterns.values,
+            vals2 = this.patterns2.values;
+          const n1 = v1 < 0 ? 0 : vals1.lengthAt(v1),
+            n = n1 + (v2 < 0 ? 0 : vals2.lengthAt(v2));
           for (let t = 0; t < n; t++) {
             const code = t < n1 ? vals1.codeAt(v1, t) : vals2.codeAt(v2, t - n1);
             if (seen.has(code)) continue;
@@ -394,7 +420,8 @@ export class NonWordChecker {
       if ((k === 0 && tag !== 'i') || (FUNCTION_CHARS.includes(w[k]) && tag !== 'i' && tag !== 'l')) continue;
       // a neighbour one substitution from the word makes it a misspelling, not an omission
       if ((st > a && oneOff(s.slice(st - 1, st + 3), w)) || (st + 3 < b && oneOff(s.slice(st, st + 4), w))) continue;
-      if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4)))) continue;
+      if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4))))
+        continue;
       push({ start: st, end: st + 3, repl: w, kind: 'ins', word: w, written, at: st });
     }
 
@@ -411,13 +438,23 @@ export class NonWordChecker {
 
     // two swapped neighbours making a word where they make none
     for (let i = a; i + 1 < b; i++) {
-      const x = s[i], y = s[i + 1];
+      const x = s[i],
+        y = s[i + 1];
       if (x === y || !free(i, i + 2)) continue;
       const sw = y + x;
       if (!this.lm.has(sw) || this.isWord(x + y) || variantPair(x, y)) continue;
       // both characters standing alone is the plainer case (影/背 for 背影); one inside a word needs more
       const alone = single[i - a] === 1 && single[i + 1 - a] === 1;
-      push({ start: i, end: i + 2, repl: sw, kind: 'swap', word: sw, written: x + y, at: i, need: alone ? p.need.swap - 1.5 : undefined });
+      push({
+        start: i,
+        end: i + 2,
+        repl: sw,
+        kind: 'swap',
+        word: sw,
+        written: x + y,
+        at: i,
+        need: alone ? p.need.swap - 1.5 : undefined,
+      });
     }
   }
 }

@@ -4,8 +4,21 @@ import path from 'node:path';
 import { dataDir } from './lm';
 import { FrozenLists, type ImageReader, type ImageWriter } from './image';
 
-const FUZZY_INITIALS: Array<[string, string]> = [['zh', 'z'], ['ch', 'c'], ['sh', 's'], ['n', 'l'], ['l', 'r'], ['f', 'h']];
-const FUZZY_FINALS: Array<[string, string]> = [['ang', 'an'], ['eng', 'en'], ['ing', 'in'], ['iang', 'ian'], ['uang', 'uan']];
+const FUZZY_INITIALS: Array<[string, string]> = [
+  ['zh', 'z'],
+  ['ch', 'c'],
+  ['sh', 's'],
+  ['n', 'l'],
+  ['l', 'r'],
+  ['f', 'h'],
+];
+const FUZZY_FINALS: Array<[string, string]> = [
+  ['ang', 'an'],
+  ['eng', 'en'],
+  ['ing', 'in'],
+  ['iang', 'ian'],
+  ['uang', 'uan'],
+];
 
 export function splitSyllable(s: string): [string, string] {
   const m = /^(zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(.*)$/.exec(s)!;
@@ -16,11 +29,21 @@ export function splitSyllable(s: string): [string, string] {
 export function fuzzyVariants(syl: string): string[] {
   const [ini, fin] = splitSyllable(syl);
   const inis = new Set([ini]);
-  for (const [a, b] of FUZZY_INITIALS) { if (ini === a) inis.add(b); if (ini === b) inis.add(a); }
+  for (const [a, b] of FUZZY_INITIALS) {
+    if (ini === a) inis.add(b);
+    if (ini === b) inis.add(a);
+  }
   const fins = new Set([fin]);
-  for (const [a, b] of FUZZY_FINALS) { if (fin === a) fins.add(b); if (fin === b) fins.add(a); }
+  for (const [a, b] of FUZZY_FINALS) {
+    if (fin === a) fins.add(b);
+    if (fin === b) fins.add(a);
+  }
   const out: string[] = [];
-  for (const i of inis) for (const f of fins) { const s = i + f; if (s !== syl) out.push(s); }
+  for (const i of inis)
+    for (const f of fins) {
+      const s = i + f;
+      if (s !== syl) out.push(s);
+    }
   return out;
 }
 
@@ -91,7 +114,10 @@ export class PinyinTable {
     const ra = this.readings.get(a) ?? [];
     const rb = this.readings.get(b) ?? [];
     // the final as heard: u after j/q/x/y is ü (去 qù does not rhyme with 出 chū)
-    const fin = (r: string) => { const [i, f] = splitSyllable(r.slice(0, -1)); return i && 'jqxy'.includes(i) && f.startsWith('u') ? 'v' + f.slice(1) : f; };
+    const fin = (r: string) => {
+      const [i, f] = splitSyllable(r.slice(0, -1));
+      return i && 'jqxy'.includes(i) && f.startsWith('u') ? 'v' + f.slice(1) : f;
+    };
     return ra.some((x) => rb.some((y) => fin(x) === fin(y)));
   }
 
@@ -104,8 +130,12 @@ export class PinyinTable {
 }
 
 const MARKS: Record<string, string[]> = {
-  a: ['ā', 'á', 'ǎ', 'à'], e: ['ē', 'é', 'ě', 'è'], i: ['ī', 'í', 'ǐ', 'ì'],
-  o: ['ō', 'ó', 'ǒ', 'ò'], u: ['ū', 'ú', 'ǔ', 'ù'], v: ['ǖ', 'ǘ', 'ǚ', 'ǜ'],
+  a: ['ā', 'á', 'ǎ', 'à'],
+  e: ['ē', 'é', 'ě', 'è'],
+  i: ['ī', 'í', 'ǐ', 'ì'],
+  o: ['ō', 'ó', 'ǒ', 'ò'],
+  u: ['ū', 'ú', 'ǔ', 'ù'],
+  v: ['ǖ', 'ǘ', 'ǚ', 'ǜ'],
 };
 export function toneMark(r: string): string {
   const tone = Number(r.slice(-1));
@@ -114,7 +144,11 @@ export function toneMark(r: string): string {
     let idx = s.search(/[ae]/);
     if (idx < 0) idx = s.indexOf('ou');
     if (idx < 0) {
-      for (let i = s.length - 1; i >= 0; i--) if ('iouv'.includes(s[i])) { idx = i; break; }
+      for (let i = s.length - 1; i >= 0; i--)
+        if ('iouv'.includes(s[i])) {
+          idx = i;
+          break;
+        }
     }
     if (idx >= 0) s = s.slice(0, idx) + MARKS[s[idx]][tone - 1] + s.slice(idx + 1);
   }

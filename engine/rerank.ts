@@ -21,7 +21,13 @@ export function rerankScore(m: RerankModel, x: number[]): number {
 }
 
 /** logistic regression with an L2 penalty (not on the bias, feature 0), by Newton's method */
-export function trainLinear(X: number[][], y: number[], names: string[], l2: number, log?: (s: string) => void): RerankModel {
+export function trainLinear(
+  X: number[][],
+  y: number[],
+  names: string[],
+  l2: number,
+  log?: (s: string) => void,
+): RerankModel {
   const D = names.length;
   const w = new Array<number>(D).fill(0);
   for (let it = 0; it < 30; it++) {
@@ -34,7 +40,8 @@ export function trainLinear(X: number[][], y: number[], names: string[], l2: num
       for (let k = 0; k < D; k++) z += w[k] * x[k];
       const p = 1 / (1 + Math.exp(-z));
       ll += y[n] ? Math.log(p + 1e-12) : Math.log(1 - p + 1e-12);
-      const r = p - y[n], s = p * (1 - p);
+      const r = p - y[n],
+        s = p * (1 - p);
       for (let a = 0; a < D; a++) {
         if (x[a] === 0) continue;
         g[a] += r * x[a];
@@ -48,7 +55,10 @@ export function trainLinear(X: number[][], y: number[], names: string[], l2: num
     }
     const step = solve(H, g);
     let mx = 0;
-    for (let k = 0; k < D; k++) { w[k] -= step[k]; mx = Math.max(mx, Math.abs(step[k])); }
+    for (let k = 0; k < D; k++) {
+      w[k] -= step[k];
+      mx = Math.max(mx, Math.abs(step[k]));
+    }
     log?.(`newton ${it}: log-likelihood ${ll.toFixed(1)}`);
     if (mx < 1e-7) break;
   }

@@ -137,10 +137,38 @@ export const DDD = ['的', '地', '得'];
 
 /** names of the reranker features, in order (the weights in lexicon/rerank.json follow them) */
 export const FEATURE_NAMES = [
-  'bias', 'g4', 'g2', 'same-tone', 'same', 'fuzzy', 'shape', 'special', 'free', 'candL>=3', 'candL>=4',
-  'origL>=2', 'origL>=3', 'uniOrig', 'uniCand', 'inWord', 'known', 'logCands', 'edge', 'lead', 'ddd',
-  'g4*shape', 'g4*fuzzy', 'g4*special', 'g4*free', 'min(g4,g2)', 'relu(g4-5)', 'relu(g4-10)',
-  'lm2:g4', 'lm2:g2', 'min(g4,lm2:g4)', 'lm2:g4<0',
+  'bias',
+  'g4',
+  'g2',
+  'same-tone',
+  'same',
+  'fuzzy',
+  'shape',
+  'special',
+  'free',
+  'candL>=3',
+  'candL>=4',
+  'origL>=2',
+  'origL>=3',
+  'uniOrig',
+  'uniCand',
+  'inWord',
+  'known',
+  'logCands',
+  'edge',
+  'lead',
+  'ddd',
+  'g4*shape',
+  'g4*fuzzy',
+  'g4*special',
+  'g4*free',
+  'min(g4,g2)',
+  'relu(g4-5)',
+  'relu(g4-10)',
+  'lm2:g4',
+  'lm2:g2',
+  'min(g4,lm2:g4)',
+  'lm2:g4<0',
 ];
 
 /**
@@ -150,8 +178,22 @@ export const FEATURE_NAMES = [
  * other candidate's g4 at the position.
  */
 export interface RerankInput {
-  g4: number; g2: number; h4: number; h2: number; rel: Relation; free: boolean; candL: number; origL: number; uO: number; uC: number;
-  inWord: boolean; known: boolean; nCands: number; edge: boolean; lead: number; ddd: boolean;
+  g4: number;
+  g2: number;
+  h4: number;
+  h2: number;
+  rel: Relation;
+  free: boolean;
+  candL: number;
+  origL: number;
+  uO: number;
+  uC: number;
+  inWord: boolean;
+  known: boolean;
+  nCands: number;
+  edge: boolean;
+  lead: number;
+  ddd: boolean;
 }
 
 export function rerankFeatures(f: RerankInput): number[] {
@@ -183,10 +225,10 @@ export function rerankFeatures(f: RerankInput): number[] {
 export function setGains(x: number[], g4: number, g2: number, h4: number, h2: number) {
   x[1] = g4 / 10;
   x[2] = g2 / 10;
-  x[21] = x[6] * g4 / 10;
-  x[22] = x[5] * g4 / 10;
-  x[23] = x[7] * g4 / 10;
-  x[24] = x[8] * g4 / 10;
+  x[21] = (x[6] * g4) / 10;
+  x[22] = (x[5] * g4) / 10;
+  x[23] = (x[7] * g4) / 10;
+  x[24] = (x[8] * g4) / 10;
   x[25] = Math.min(g4, g2) / 10;
   x[26] = Math.max(0, g4 - 5) / 10;
   x[27] = Math.max(0, g4 - 10) / 10;
@@ -212,10 +254,19 @@ function modelScore(p: SpellParams, x: number[]): number {
   return p.modelThreshold + 0.01 / (1 + Math.exp(p.modelThreshold - score));
 }
 
-export interface TraceRow { pos: number; orig: string; cand: string; relation: Relation; x: number[]; score: number }
+export interface TraceRow {
+  pos: number;
+  orig: string;
+  cand: string;
+  relation: Relation;
+  x: number[];
+  score: number;
+}
 let spellTrace: ((r: TraceRow) => void) | null = null;
 /** training hook (engine/tools/train-rerank.ts): receives every scored candidate */
-export function setSpellTrace(fn: ((r: TraceRow) => void) | null) { spellTrace = fn; }
+export function setSpellTrace(fn: ((r: TraceRow) => void) | null) {
+  spellTrace = fn;
+}
 
 /** common misuse sets checked with the language model at every occurrence (category 0) */
 export const SPECIAL_SETS: string[][] = [
@@ -232,7 +283,8 @@ export const SPECIAL_SETS: string[][] = [
  * question mark or holds 吗/呢, or 无论/不管/不论 comes before, or 都/也 shortly after (哪里都)
  */
 export function asksWhich(s: string, i: number): boolean {
-  let a = i, b = i;
+  let a = i,
+    b = i;
   while (a > 0 && !SENTENCE_END.includes(s[a - 1])) a--;
   while (b < s.length && !SENTENCE_END.includes(s[b])) b++;
   const end = s[b];
@@ -248,7 +300,34 @@ const SENTENCE_END = '。！？!?\n';
  * variant forms that are not misspellings (台湾/旧字形 usage), and the third-person pronouns, whose gender
  * the context seldom settles: never "correct" one into the other
  */
-const VARIANTS: string[] = ['著着', '甚什', '妳你', '他她它牠祂', '楣霉', '份分', '週周', '裏里', '麽么', '祇只', '纔才', '喫吃', '綫线', '於于', '哪那', '采彩', '姊姐', '台臺', '汙污', '傢家', '佈布', '夥伙', '唸念', '餵喂', '蹟迹', '捲卷'];
+const VARIANTS: string[] = [
+  '著着',
+  '甚什',
+  '妳你',
+  '他她它牠祂',
+  '楣霉',
+  '份分',
+  '週周',
+  '裏里',
+  '麽么',
+  '祇只',
+  '纔才',
+  '喫吃',
+  '綫线',
+  '於于',
+  '哪那',
+  '采彩',
+  '姊姐',
+  '台臺',
+  '汙污',
+  '傢家',
+  '佈布',
+  '夥伙',
+  '唸念',
+  '餵喂',
+  '蹟迹',
+  '捲卷',
+];
 export const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
 
 /**
@@ -280,8 +359,33 @@ export function patternKey(s: string, st: number, i: number, L: number): number 
  * common surnames: one standing alone in the segmentation with one or two single characters after it starts a
  * name (苏/怜/卿, 宫/司/夜); 任 and 申 are left out, they stand for 认/人 and 请 in misspellings
  */
-export const SURNAMES = new Set('王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚宁苗裴祝方余傅纪石白江金龙万文凤宫牧商田康鲁季司温洪齐左'.split(''));
-export const COMPOUND_SURNAMES = new Set(['慕容', '欧阳', '司马', '上官', '诸葛', '东方', '令狐', '皇甫', '公孙', '尉迟', '长孙', '宇文', '司徒', '端木', '独孤', '南宫', '夏侯', '轩辕', '百里', '西门']);
+export const SURNAMES = new Set(
+  '王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚宁苗裴祝方余傅纪石白江金龙万文凤宫牧商田康鲁季司温洪齐左'.split(
+    '',
+  ),
+);
+export const COMPOUND_SURNAMES = new Set([
+  '慕容',
+  '欧阳',
+  '司马',
+  '上官',
+  '诸葛',
+  '东方',
+  '令狐',
+  '皇甫',
+  '公孙',
+  '尉迟',
+  '长孙',
+  '宇文',
+  '司徒',
+  '端木',
+  '独孤',
+  '南宫',
+  '夏侯',
+  '轩辕',
+  '百里',
+  '西门',
+]);
 /** characters that end a name rather than continue it */
 export const NAME_STOP = new Set('的了是在和与说也都就又把被将从对向给让'.split(''));
 
@@ -295,7 +399,10 @@ export function hanRuns(s: string, each: (a: number, b: number) => void) {
   const n = s.length;
   let i = 0;
   while (i < n) {
-    if (!isHan(s.charCodeAt(i))) { i++; continue; }
+    if (!isHan(s.charCodeAt(i))) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < n && isHan(s.charCodeAt(j))) j++;
     if (j - i >= 2) each(i, j);
@@ -323,7 +430,12 @@ export class Speller {
     /** the indexes as saved in an engine image (see save) instead of built from the models */
     img: { r: ImageReader; p: string } | null = null,
   ) {
-    for (const set of SPECIAL_SETS) for (const c of set) this.special.set(c, set.filter((x) => x !== c));
+    for (const set of SPECIAL_SETS)
+      for (const c of set)
+        this.special.set(
+          c,
+          set.filter((x) => x !== c),
+        );
     if (img) {
       this.patterns = FrozenStrings.read(img.r, `${img.p}.patterns`);
       this.bySound = FrozenStrings.read(img.r, `${img.p}.bySound`);
@@ -344,7 +456,11 @@ export class Speller {
       if (w.length < 2 || w.length > 5) continue;
       if (lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
       let ok = true;
-      for (let i = 0; i < w.length; i++) if (!isHan(w.charCodeAt(i))) { ok = false; break; }
+      for (let i = 0; i < w.length; i++)
+        if (!isHan(w.charCodeAt(i))) {
+          ok = false;
+          break;
+        }
       if (!ok) continue;
       add(w);
       // the sound index of 2-3 character words, for whole-word confusions
@@ -452,7 +568,8 @@ export class Speller {
     }
     for (const r of rs) for (const c of this.py.bySyllable.get(r.slice(0, -1)) ?? []) add(c, 'same');
     for (const c of this.shape?.neighbours(a) ?? '') add(c, 'shape');
-    for (const r of rs) for (const v of fuzzyVariants(r.slice(0, -1))) for (const c of this.py.bySyllable.get(v) ?? []) add(c, 'fuzzy');
+    for (const r of rs)
+      for (const v of fuzzyVariants(r.slice(0, -1))) for (const c of this.py.bySyllable.get(v) ?? []) add(c, 'fuzzy');
     this.confCache.set(a, m);
     return m;
   }
@@ -465,7 +582,12 @@ export class Speller {
         const v = this.patterns.find(key);
         if (v < 0) continue;
         const code = ch.charCodeAt(0);
-        if (this.patterns.values.lengthAt(v) > 24 ? this.bigPattern(v).has(code) : this.patterns.values.includesCode(v, code)) return L;
+        if (
+          this.patterns.values.lengthAt(v) > 24
+            ? this.bigPattern(v).has(code)
+            : this.patterns.values.includesCode(v, code)
+        )
+          return L;
       }
     }
     return 0;
@@ -484,11 +606,16 @@ export class Speller {
 
   channelCost(rel: Relation, p: SpellParams): number {
     switch (rel) {
-      case 'same-tone': return p.sameToneCost;
-      case 'same': return p.toneCost;
-      case 'fuzzy': return p.fuzzyCost;
-      case 'shape': return p.shapeCost;
-      case 'special': return 0;
+      case 'same-tone':
+        return p.sameToneCost;
+      case 'same':
+        return p.toneCost;
+      case 'fuzzy':
+        return p.fuzzyCost;
+      case 'shape':
+        return p.shapeCost;
+      case 'special':
+        return 0;
     }
   }
 
@@ -496,18 +623,30 @@ export class Speller {
    * Find spelling errors in s. `blocked[i] = 1` marks UTF-16 positions that must not change.
    */
   check(s: string, blocked: Uint8Array, p: SpellParams): SpellFinding[] {
-    if (p.base) return this.onTopOf(this.check(s, blocked, p.base), s, blocked, (t, m) => this.check(t, m, { ...p, base: undefined }));
+    if (p.base)
+      return this.onTopOf(this.check(s, blocked, p.base), s, blocked, (t, m) =>
+        this.check(t, m, { ...p, base: undefined }),
+      );
     // whole words first; the characters are then checked in the text they corrected
     const words = p.words && this.lm2 ? this.checkWords(s, blocked, p) : [];
     return this.onTopOf(words, s, blocked, (t, m) => this.checkChars(t, m, p));
   }
 
   /** the findings of first, plus those of next over the text first corrected (its spans held) */
-  private onTopOf(first: SpellFinding[], s: string, blocked: Uint8Array, next: (s: string, blocked: Uint8Array) => SpellFinding[]): SpellFinding[] {
+  private onTopOf(
+    first: SpellFinding[],
+    s: string,
+    blocked: Uint8Array,
+    next: (s: string, blocked: Uint8Array) => SpellFinding[],
+  ): SpellFinding[] {
     if (first.length === 0) return next(s, blocked);
     const fixed = s.split('');
     const held = blocked.slice();
-    for (const f of first) for (let q = 0; q < f.cand.length; q++) { fixed[f.pos + q] = f.cand[q]; held[f.pos + q] = 1; }
+    for (const f of first)
+      for (let q = 0; q < f.cand.length; q++) {
+        fixed[f.pos + q] = f.cand[q];
+        held[f.pos + q] = 1;
+      }
     return [...first, ...next(fixed.join(''), held)].sort((x, y) => x.pos - y.pos);
   }
 
@@ -582,8 +721,13 @@ export class Speller {
       if (!words) continue;
       for (const w of words.split(' ')) {
         if (w === span || out.includes(w)) continue;
-        let diff = 0, variant = false;
-        for (let k = 0; k < L; k++) if (w[k] !== span[k]) { diff++; if (variantPair(w[k], span[k])) variant = true; }
+        let diff = 0,
+          variant = false;
+        for (let k = 0; k < L; k++)
+          if (w[k] !== span[k]) {
+            diff++;
+            if (variantPair(w[k], span[k])) variant = true;
+          }
         if (diff >= 2 && !variant) out.push(w);
       }
     }
@@ -593,7 +737,8 @@ export class Speller {
   private alike = new Map<string, string[]>();
 
   private checkWordsRun(s: string, a: number, b: number, blocked: Uint8Array, p: SpellParams, out: SpellFinding[]) {
-    const lm = this.lm, lm2 = this.lm2!;
+    const lm = this.lm,
+      lm2 = this.lm2!;
     const W = p.window;
     let info: ReturnType<Speller['analyseRun']> | null = null;
     const found: SpellFinding[] = [];
@@ -612,15 +757,23 @@ export class Speller {
         for (let k = st; k < st + L; k++) if (name[k - a]) named = true;
         if (named) continue;
         // a first look over ±2 characters drops the hopeless candidates cheaply
-        const l2 = s.slice(Math.max(a, st - 2), st), r2 = s.slice(st + L, Math.min(b, st + L + 2));
+        const l2 = s.slice(Math.max(a, st - 2), st),
+          r2 = s.slice(st + L, Math.min(b, st + L + 2));
         const base2 = lm.score(l2 + span + r2);
         if (!cands.some((w) => base2 - lm.score(l2 + w + r2) >= WORD_NEAR_GAIN)) continue;
-        const left = s.slice(Math.max(a, st - W), st), right = s.slice(st + L, Math.min(b, st + L + W));
+        const left = s.slice(Math.max(a, st - W), st),
+          right = s.slice(st + L, Math.min(b, st + L + W));
         const base = lm.score(left + span + right);
-        let best = '', top = -Infinity, top2 = -Infinity;
+        let best = '',
+          top = -Infinity,
+          top2 = -Infinity;
         for (const w of cands) {
           const g = base - lm.score(left + w + right);
-          if (g > top) { top2 = top; top = g; best = w; } else if (g > top2) top2 = g;
+          if (g > top) {
+            top2 = top;
+            top = g;
+            best = w;
+          } else if (g > top2) top2 = g;
         }
         if (top < p.wordGain || top - top2 < p.wordLead) continue;
         const h = lm2.score(left + span + right) - lm2.score(left + best + right);
@@ -654,7 +807,11 @@ export class Speller {
   private candMark = new Int32Array(65536);
   private stamp = 0;
   private nextStamp(): number {
-    if (this.stamp >= 0x3fffffff) { this.confMark.fill(0); this.candMark.fill(0); this.stamp = 0; }
+    if (this.stamp >= 0x3fffffff) {
+      this.confMark.fill(0);
+      this.candMark.fill(0);
+      this.stamp = 0;
+    }
     return ++this.stamp;
   }
   /** params -> character -> its confusion set as the candidate loop may take it (cost, fuzzy and shape bounds) */
@@ -664,7 +821,8 @@ export class Speller {
     if (!byChar) this.allowedCache.set(p, (byChar = new Map()));
     let m = byChar.get(a);
     if (m) return m;
-    const codes: number[] = [], rels: number[] = [];
+    const codes: number[] = [],
+      rels: number[] = [];
     for (const [c, [rel, cost]] of conf) {
       if (cost > p.maxCharCost || (rel === 'fuzzy' && !p.fuzzy) || (rel === 'shape' && !p.shape)) continue;
       codes.push(c);
@@ -710,12 +868,22 @@ export class Speller {
       // candidates by character code; membership through stamped typed arrays (a Map lookup per completion was a
       // tenth of the check's time)
       const cands = new Map<number, Relation>();
-      const conf = p.componentMaxCost > 0 ? this.confusionCodesComp(orig, p.componentMaxCost) : this.confusionCodes(orig);
+      const conf =
+        p.componentMaxCost > 0 ? this.confusionCodesComp(orig, p.componentMaxCost) : this.confusionCodes(orig);
       const allowed = this.allowedConfusions(orig, conf, p);
       const stamp = this.nextStamp();
-      const mark = this.confMark, relOf = this.confRel, taken = this.candMark;
-      for (let k = 0; k < allowed.codes.length; k++) { const c = allowed.codes[k]; mark[c] = stamp; relOf[c] = allowed.rels[k]; }
-      const add = (c: number, rel: Relation) => { taken[c] = stamp; cands.set(c, rel); };
+      const mark = this.confMark,
+        relOf = this.confRel,
+        taken = this.candMark;
+      for (let k = 0; k < allowed.codes.length; k++) {
+        const c = allowed.codes[k];
+        mark[c] = stamp;
+        relOf[c] = allowed.rels[k];
+      }
+      const add = (c: number, rel: Relation) => {
+        taken[c] = stamp;
+        cands.set(c, rel);
+      };
       // words the character completes give the candidates
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
@@ -724,7 +892,8 @@ export class Speller {
           const key = patternKey(s, st, i, L);
           const v = this.patterns.find(key);
           if (v < 0) continue;
-          const vals = this.patterns.values, n = vals.lengthAt(v);
+          const vals = this.patterns.values,
+            n = vals.lengthAt(v);
           // many completions: walk the confusion set instead when it is the smaller of the two
           const big = n > 24 && conf.size < n ? this.bigPattern(v) : null;
           if (big) {
@@ -765,8 +934,10 @@ export class Speller {
       const base = lm.score(left + orig + right);
       if (p.model) {
         // reranker: a logistic model over the LM gains (two windows, two LMs) and the candidate's evidence
-        const lo2 = Math.max(a, i - 2), hi2 = Math.min(b, i + 3);
-        const left2 = s.slice(lo2, i), right2 = s.slice(i + 1, hi2);
+        const lo2 = Math.max(a, i - 2),
+          hi2 = Math.min(b, i + 3);
+        const left2 = s.slice(lo2, i),
+          right2 = s.slice(i + 1, hi2);
         const base2 = lm.score(left2 + orig + right2);
         const origL = this.longestWord(s, a, b, i, orig, p.maxPattern);
         const uO = Math.min(lm.wordCost(orig), 20);
@@ -774,28 +945,57 @@ export class Speller {
         const rows: Array<{ c: string; rel: Relation; free: boolean; g4: number; g2: number }> = [];
         for (const [code, rel] of cands) {
           const c = String.fromCharCode(code);
-          rows.push({ c, rel, free: free.has(code), g4: base - lm.score(left + c + right), g2: base2 - lm.score(left2 + c + right2) });
+          rows.push({
+            c,
+            rel,
+            free: free.has(code),
+            g4: base - lm.score(left + c + right),
+            g2: base2 - lm.score(left2 + c + right2),
+          });
         }
-        let top = -Infinity, top2 = -Infinity;
-        for (const r of rows) { if (r.g4 > top) { top2 = top; top = r.g4; } else if (r.g4 > top2) top2 = r.g4; }
+        let top = -Infinity,
+          top2 = -Infinity;
+        for (const r of rows) {
+          if (r.g4 > top) {
+            top2 = top;
+            top = r.g4;
+          } else if (r.g4 > top2) top2 = r.g4;
+        }
         // the second LM is consulted only for candidates the first-stage model (first LM only) lets through
         const lm2 = this.lm2;
-        let hb4 = NaN, hb2 = NaN;
+        let hb4 = NaN,
+          hb2 = NaN;
         let best: SpellFinding | null = null;
         let second = -Infinity;
         for (const r of rows) {
           const other = r.g4 === top ? top2 : top;
           const candL = r.free || r.rel === 'special' ? 0 : this.longestWord(s, a, b, i, r.c, p.maxPattern);
           const x = rerankFeatures({
-            g4: r.g4, g2: r.g2, h4: 0, h2: 0, rel: r.rel, free: r.free, candL, origL, uO, uC: Math.min(lm.wordCost(r.c), 20),
-            inWord: inWord[i - a] === 1, known, nCands: rows.length, edge: i === a || i === b - 1,
-            lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other), ddd: DDD.includes(orig),
+            g4: r.g4,
+            g2: r.g2,
+            h4: 0,
+            h2: 0,
+            rel: r.rel,
+            free: r.free,
+            candL,
+            origL,
+            uO,
+            uC: Math.min(lm.wordCost(r.c), 20),
+            inWord: inWord[i - a] === 1,
+            known,
+            nCands: rows.length,
+            edge: i === a || i === b - 1,
+            lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other),
+            ddd: DDD.includes(orig),
           });
           const pass = passes(p, x);
           let score = -Infinity;
           if (pass || spellTrace) {
             if (lm2) {
-              if (Number.isNaN(hb4)) { hb4 = lm2.score(left + orig + right); hb2 = lm2.score(left2 + orig + right2); }
+              if (Number.isNaN(hb4)) {
+                hb4 = lm2.score(left + orig + right);
+                hb2 = lm2.score(left2 + orig + right2);
+              }
               setGains(x, r.g4, r.g2, hb4 - lm2.score(left + r.c + right), hb2 - lm2.score(left2 + r.c + right2));
             }
             if (pass) score = modelScore(p, x);
@@ -839,7 +1039,8 @@ export class Speller {
         const x = f.x.slice();
         const g = (m: LanguageModel | null, w: number) => {
           if (!m) return 0;
-          const l = work.slice(Math.max(0, k - w), k), r = work.slice(k + 1, Math.min(work.length, k + w + 1));
+          const l = work.slice(Math.max(0, k - w), k),
+            r = work.slice(k + 1, Math.min(work.length, k + w + 1));
           return m.score(l + f.orig + r) - m.score(l + f.cand + r);
         };
         setGains(x, g(lm, W), g(lm, 2), g(this.lm2, W), g(this.lm2, 2));
@@ -854,8 +1055,12 @@ export class Speller {
       const hi = Math.min(work.length, k + W + 1);
       const left = work.slice(lo, k);
       const right = work.slice(k + 1, hi);
-      const gain = lm.score(left + f.orig + right) - lm.score(left + f.cand + right) - this.channelCost(f.relation, p)
-        - (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0) - (p.knownWordCost && isKnown(f.pos) ? p.knownWordCost : 0);
+      const gain =
+        lm.score(left + f.orig + right) -
+        lm.score(left + f.cand + right) -
+        this.channelCost(f.relation, p) -
+        (inWord[k] && f.relation !== 'special' ? p.inWordCost : 0) -
+        (p.knownWordCost && isKnown(f.pos) ? p.knownWordCost : 0);
       const thr = f.relation === 'special' ? p.specialThreshold : f.free ? p.freeThreshold : p.threshold;
       if (gain < thr) continue;
       work = work.slice(0, k) + f.cand + work.slice(k + 1);

@@ -34,7 +34,10 @@ export interface SocketIssue {
   message: string;
 }
 
-export interface CheckIdData { check_id: string; paragraphs: number }
+export interface CheckIdData {
+  check_id: string;
+  paragraphs: number;
+}
 export interface CheckResultData {
   check_id: string;
   paragraph: number;
@@ -94,25 +97,46 @@ export interface AnnouncementData {
   /** expiry, milliseconds since the epoch */
   time?: number;
 }
-export interface TeamInviteData { id: number; enterprise_id: number; enterprise_name: string; inviter_name: string }
-export interface TeamApplicationData { id: number; enterprise_id: number; applicant_name: string; phone: string }
+export interface TeamInviteData {
+  id: number;
+  enterprise_id: number;
+  enterprise_name: string;
+  inviter_name: string;
+}
+export interface TeamApplicationData {
+  id: number;
+  enterprise_id: number;
+  applicant_name: string;
+  phone: string;
+}
 
 /**
  * Server -> client. `status` 200 (or absent) marks a normal message with typed `data`; any other
  * status carries an array of messages instead (spec §7).
  */
 type Message<T extends number, C extends number, D> = { type: T; cmd: C; index?: number } & (
-  | { status?: 200; data: D }
-  | { status: number; data: string[] }
+  { status?: 200; data: D } | { status: number; data: string[] }
 );
 
-export interface HeartbeatReply { type: 1; cmd: 1; status?: number; index?: number; data?: { time: number } }
+export interface HeartbeatReply {
+  type: 1;
+  cmd: 1;
+  status?: number;
+  index?: number;
+  data?: { time: number };
+}
 export type DocumentFlagMessage = Message<2, 1, DocumentFlagData>;
 export type CheckResultMessage = Message<2, 2, CheckResultData>;
 export type CheckIdMessage = Message<2, 3, CheckIdData>;
 export type ImageResultMessage = Message<2, 5, ImageResultData>;
 export type PdfProgressMessage = Message<2, 7, PdfProgressData>;
-export interface SessionIdMessage { type: 3; cmd: 1; status?: number; index?: number; data: { session_id: string } }
+export interface SessionIdMessage {
+  type: 3;
+  cmd: 1;
+  status?: number;
+  index?: number;
+  data: { session_id: string };
+}
 export type AnnouncementMessage = Message<4, 1, AnnouncementData>;
 export type TeamInviteMessage = Message<5, 3, TeamInviteData>;
 export type TeamApplicationMessage = Message<5, 4, TeamApplicationData>;

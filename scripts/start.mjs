@@ -22,7 +22,9 @@ function needsBuild() {
 
 if (needsBuild()) {
   console.log('Building the workbench front end (vite build)…');
-  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
   if (build.status !== 0) {
     console.error('The front-end build failed; see the messages above.');
     process.exit(build.status ?? 1);

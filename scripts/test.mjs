@@ -6,7 +6,9 @@ import { join } from 'node:path';
 
 // The type check counts as one test: the code must compile before anything else is believed.
 console.log('Type check (tsc --noEmit)…');
-const typecheck = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+const typecheck = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], {
+  stdio: 'inherit',
+});
 const typecheckOk = typecheck.status === 0;
 console.log(typecheckOk ? 'type check passed' : 'type check FAILED');
 
@@ -17,7 +19,14 @@ if (image.status !== 0) console.log('engine image could not be prepared; the tes
 const out = join('test-results', 'vitest.json');
 mkdirSync('test-results', { recursive: true });
 if (existsSync(out)) rmSync(out);
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${out}`,
+  ...process.argv.slice(2),
+];
 const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
 
 let passed = 0;

@@ -69,7 +69,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(errorsPlugin);
   await app.register(import('./plugins/security-headers'));
   // The SPA bundle and large JSON results shrink ~4x; brotli at a quality cheap enough to do per request.
-  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(validationPlugin);
   await app.register(dbPlugin);
   await app.register(downloadsPlugin);

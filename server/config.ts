@@ -56,12 +56,24 @@ export interface ServerConfig {
 }
 
 /** An integer setting (its digits only: "1.5", "2e3" and "-1" are refused). */
-const int = (def: number | undefined, description: string, opts: { minimum?: number; maximum?: number; shown?: string } = {}) =>
-  Type.Integer({ minimum: opts.minimum ?? 0, maximum: opts.maximum, default: def, description, shown: opts.shown ?? `\`${def}\`` });
+const int = (
+  def: number | undefined,
+  description: string,
+  opts: { minimum?: number; maximum?: number; shown?: string } = {},
+) =>
+  Type.Integer({
+    minimum: opts.minimum ?? 0,
+    maximum: opts.maximum,
+    default: def,
+    description,
+    shown: opts.shown ?? `\`${def}\``,
+  });
 const str = (def: string | undefined, description: string, shown?: string) =>
   Type.String({ default: def, description, shown: shown ?? (def === undefined ? '(unset)' : `\`${def}\``) });
-const optionalInt = (description: string, shown: string) => Type.Optional(Type.Integer({ minimum: 1, description, shown }));
-const optionalStr = (description: string, shown = '(unset)') => Type.Optional(Type.String({ minLength: 1, description, shown }));
+const optionalInt = (description: string, shown: string) =>
+  Type.Optional(Type.Integer({ minimum: 1, description, shown }));
+const optionalStr = (description: string, shown = '(unset)') =>
+  Type.Optional(Type.String({ minLength: 1, description, shown }));
 
 /**
  * Every environment variable the server and its engine read: type, bounds, default, and the README's words for it
@@ -73,7 +85,7 @@ export const ENV_SCHEMA = Type.Object({
   DATA_DIR: str('./data', 'SQLite database, uploaded files, SMS outbox of the console provider'),
   DATABASE_URL: optionalStr('`postgres://user:pass@host:5432/db` switches storage to PostgreSQL'),
   REDIS_URL: optionalStr(
-    '`redis://host:6379`: the server processes\' event bus (pub/sub) and the shared rate-limit counters live in Redis ' +
+    "`redis://host:6379`: the server processes' event bus (pub/sub) and the shared rate-limit counters live in Redis " +
       'instead of PostgreSQL',
   ),
   ADMIN_PHONE: str('13800000000', 'phone of the first `root` account, created on first start when no root exists'),
@@ -83,22 +95,28 @@ export const ENV_SCHEMA = Type.Object({
     description: '`console` prints codes and appends them to `DATA_DIR/sms-outbox.jsonl`',
     shown: '`console`',
   }),
-  BASE_URL: str('', 'API origin the SPA calls, served at `/workbench/config.json` (one build runs anywhere)', 'same origin'),
+  BASE_URL: str(
+    '',
+    'API origin the SPA calls, served at `/workbench/config.json` (one build runs anywhere)',
+    'same origin',
+  ),
   WX_URL: str('', 'WeChat login page (runtime config, like `BASE_URL`)', '(empty)'),
   BIND_WECHAT_URL: str('', 'WeChat binding page (runtime config)', '(empty)'),
   RESET_WECHAT_URL: str('', 'WeChat rebinding page (runtime config)', '(empty)'),
-  SOCKET_URL: str('/ws', 'the realtime socket\'s address (runtime config)'),
+  SOCKET_URL: str('/ws', "the realtime socket's address (runtime config)"),
   BODY_LIMIT: int(10 * 1024 * 1024, 'largest accepted JSON request body in bytes (larger: 413)', {
     shown: '`10485760` (10 MB)',
   }),
-  UPLOAD_LIMIT: int(100 * 1024 * 1024, 'largest accepted upload (multipart) in bytes', { shown: '`104857600` (100 MB)' }),
+  UPLOAD_LIMIT: int(100 * 1024 * 1024, 'largest accepted upload (multipart) in bytes', {
+    shown: '`104857600` (100 MB)',
+  }),
   REQUEST_TIMEOUT_MS: int(120_000, 'a request not received whole by then is dropped with 408 (slow-body attacks)', {
     minimum: 1000,
   }),
   SPA_DIR: str('dist/workbench', 'where the built front end is served from'),
   TRUST_PROXY: Type.Boolean({
     default: false,
-    description: '`1` behind a reverse proxy, so rate limits see the client\'s address',
+    description: "`1` behind a reverse proxy, so rate limits see the client's address",
     shown: '(unset)',
   }),
   CHECK_WORKERS: optionalInt(
@@ -110,10 +128,13 @@ export const ENV_SCHEMA = Type.Object({
     '`engine/.image`',
   ),
   CHECK_CACHE_ENTRIES: int(20_000, 'paragraph results kept in the in-memory check cache (LRU)', { minimum: 1 }),
-  CHECK_CACHE_MB: int(128, 'the same cache\'s memory budget (estimated); whichever bound is reached first evicts', {
+  CHECK_CACHE_MB: int(128, "the same cache's memory budget (estimated); whichever bound is reached first evicts", {
     minimum: 1,
   }),
-  CHECK_RATE_MAX: int(120, 'checks per user per window, for `check_text` and `/v2/check` each (more: 429); `0` turns it off'),
+  CHECK_RATE_MAX: int(
+    120,
+    'checks per user per window, for `check_text` and `/v2/check` each (more: 429); `0` turns it off',
+  ),
   LT_ANON_RATE_MAX: int(
     30,
     '`/v2/check` calls without a bearer token per client address per window (counted before the API key is checked); ' +
@@ -135,33 +156,43 @@ export const ENV_SCHEMA = Type.Object({
   ),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
-  FORMAT_TEMPLATES_DIR: optionalStr('the format check\'s templates', '`server/services/format/templates`'),
+  FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),
   WORD_LIBRARIES_DIR: optionalStr('the word libraries users can add to their dictionary', '`server/word-libraries`'),
   HEAVY_WORKERS: optionalInt(
     'worker threads of the heavy pool: reading and writing documents, export, format check, compare',
     'cores, at most 2',
   ),
   HEAVY_QUEUE_MAX: int(16, 'heavy tasks that may wait for a worker; more are answered 503 with `Retry-After`'),
-  HEAVY_TIMEOUT_MS: int(120_000, 'longest a heavy task may run; longer: its worker is stopped and the call answers 413', {
-    minimum: 1000,
-  }),
+  HEAVY_TIMEOUT_MS: int(
+    120_000,
+    'longest a heavy task may run; longer: its worker is stopped and the call answers 413',
+    {
+      minimum: 1000,
+    },
+  ),
   HEAVY_HEAP_MB: int(768, 'V8 heap of each heavy worker; a document that needs more answers 413', { minimum: 64 }),
   HEAVY_OUTPUT_MAX: int(
     100 * 1024 * 1024,
     'largest result of a heavy task (bytes of a file, characters of text); larger: 413',
   ),
-  HTML_MAX: int(4 * 1024 * 1024, 'largest HTML (characters) accepted by `html2doc/stream` and the editor\'s save; larger: 413'),
+  HTML_MAX: int(
+    4 * 1024 * 1024,
+    "largest HTML (characters) accepted by `html2doc/stream` and the editor's save; larger: 413",
+  ),
   INSTANCE_HEARTBEAT_MS: int(5_000, 'how often a server process says it is alive', { minimum: 100 }),
   INSTANCE_STALE_MS: int(
     15_000,
     'after how long without a word a server process counts as dead (its checks refunded, its document jobs taken over)',
     { minimum: 300 },
   ),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
-    default: 'info',
-    description: 'Fastify/pino log level',
-    shown: '`info`',
-  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    {
+      default: 'info',
+      description: 'Fastify/pino log level',
+      shown: '`info`',
+    },
+  ),
   LOG_FORMAT: Type.Optional(
     Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
       description:
@@ -203,14 +234,16 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
       if (!/^[0-9]+$/.test(value)) problems.push(`${name} must be a non-negative integer, got "${value}"`);
       else raw[name] = Number(value);
     } else if (kind === 'boolean') {
-      if (!['1', 'true', '0', 'false'].includes(value)) problems.push(`${name} must be 1, true, 0 or false, got "${value}"`);
+      if (!['1', 'true', '0', 'false'].includes(value))
+        problems.push(`${name} must be 1, true, 0 or false, got "${value}"`);
       else raw[name] = value === '1' || value === 'true';
     } else raw[name] = value;
   }
   const env = Value.Default(ENV_SCHEMA, raw);
   for (const error of Value.Errors(ENV_SCHEMA, env)) {
     const name = error.path.split('/')[1] ?? error.path;
-    if (!problems.some((p) => p.startsWith(`${name} `))) problems.push(`${name} ${error.message.toLowerCase()}, got "${source[name]}"`);
+    if (!problems.some((p) => p.startsWith(`${name} `)))
+      problems.push(`${name} ${error.message.toLowerCase()}, got "${source[name]}"`);
   }
   if (problems.length) throw new Error(`configuration: ${problems.join('; ')}`);
   if (!Value.Check(ENV_SCHEMA, env)) throw new Error('configuration: invalid');
@@ -244,7 +277,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     spaDir: resolve(env.SPA_DIR),
-    checkRateLimit: { checkMax: env.CHECK_RATE_MAX, anonymousMax: env.LT_ANON_RATE_MAX, windowMs: env.CHECK_RATE_WINDOW_MS },
+    checkRateLimit: {
+      checkMax: env.CHECK_RATE_MAX,
+      anonymousMax: env.LT_ANON_RATE_MAX,
+      windowMs: env.CHECK_RATE_WINDOW_MS,
+    },
     authRateLimit: { loginPerAddress: env.LOGIN_IP_RATE_MAX, smsPerAddress: env.SMS_IP_RATE_MAX },
     heavy: {
       workers: env.HEAVY_WORKERS ?? Math.min(2, availableParallelism()),

@@ -41,9 +41,13 @@ export const internalError = (msg: string) => new AppError(500, msg);
 export const notImplemented = (msg: string) => new AppError(501, msg);
 /** 503 with Retry-After: the heavy worker pool's queue is full. */
 export const serviceBusy = (retryAfterSeconds: number) =>
-  new AppError(503, `服务器繁忙，请 ${retryAfterSeconds} 秒后再试 (the server is busy, retry in ${retryAfterSeconds} s)`, {
-    'retry-after': String(retryAfterSeconds),
-  });
+  new AppError(
+    503,
+    `服务器繁忙，请 ${retryAfterSeconds} 秒后再试 (the server is busy, retry in ${retryAfterSeconds} s)`,
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  );
 export const tooManyRequests = (msg = '请求过于频繁，请稍后再试') => new AppError(429, msg);
 
 /** The shared envelope `{code, msg, result}`. */

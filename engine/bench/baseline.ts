@@ -14,9 +14,14 @@ import { dataDir } from '../lm';
 
 const freq = new Map<string, number>();
 let total = 0;
-for (const line of gunzipSync(readFileSync(path.join(dataDir, 'jieba-dict.txt.gz'))).toString('utf8').split('\n')) {
+for (const line of gunzipSync(readFileSync(path.join(dataDir, 'jieba-dict.txt.gz')))
+  .toString('utf8')
+  .split('\n')) {
   const [w, f] = line.split(' ');
-  if (w && Number(f) > 0) { freq.set(w, Number(f)); total += Number(f); }
+  if (w && Number(f) > 0) {
+    freq.set(w, Number(f));
+    total += Number(f);
+  }
 }
 const logTotal = Math.log(total);
 const maxLen = 8;
@@ -45,12 +50,18 @@ function correct(s: string): string {
   let out = s;
   for (let i = 0; i < s.length; i++) {
     if (!/[\u4e00-\u9fff]/.test(s[i])) continue;
-    const a = Math.max(0, i - 4), L = out.slice(a, i), R = out.slice(i + 1, i + 5);
-    let best = s[i], bestCost = cost(L + s[i] + R) - 6;
+    const a = Math.max(0, i - 4),
+      L = out.slice(a, i),
+      R = out.slice(i + 1, i + 5);
+    let best = s[i],
+      bestCost = cost(L + s[i] + R) - 6;
     for (const syl of sounds(s[i])) {
       for (const c of bySound.get(syl) ?? []) {
         const k = c === s[i] ? Infinity : cost(L + c + R);
-        if (k < bestCost) { best = c; bestCost = k; }
+        if (k < bestCost) {
+          best = c;
+          bestCost = k;
+        }
       }
     }
     out = out.slice(0, i) + best + out.slice(i + 1);

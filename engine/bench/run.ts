@@ -31,7 +31,9 @@ const cscDir = path.resolve(repoRoot, '..', 'shared', 'bench', 'csc');
 const ownDir = path.join(here, 'own');
 const SAMPLE = Number(process.env.BENCH_SAMPLE ?? Infinity);
 const ONLY = process.env.BENCH_SETS?.split(',');
-const MODES: Array<3 | 4> = process.env.BENCH_MODES ? (process.env.BENCH_MODES.split(',').map(Number) as Array<3 | 4>) : [3, 4];
+const MODES: Array<3 | 4> = process.env.BENCH_MODES
+  ? (process.env.BENCH_MODES.split(',').map(Number) as Array<3 | 4>)
+  : [3, 4];
 const SPELL_CATS = new Set(['0', '1', '2', '5']);
 
 const f1 = (p: number, r: number) => (p + r > 0 ? (2 * p * r) / (p + r) : 0);
@@ -54,7 +56,26 @@ function diffPositions(a: string, b: string): string {
   return out.join(',');
 }
 
-interface Row { set: string; mode: number; n: number; ceil?: number; dP: number; dR: number; dF: number; cP: number; cR: number; cF: number; cPx: number; pyP: number; pyR: number; pyF: number; fa: number; sps: number; cps: number; cpuSps: number }
+interface Row {
+  set: string;
+  mode: number;
+  n: number;
+  ceil?: number;
+  dP: number;
+  dR: number;
+  dF: number;
+  cP: number;
+  cR: number;
+  cF: number;
+  cPx: number;
+  pyP: number;
+  pyR: number;
+  pyF: number;
+  fa: number;
+  sps: number;
+  cps: number;
+  cpuSps: number;
+}
 
 const DDD = '的地得';
 /**
@@ -72,7 +93,15 @@ function dddAside(src: string, pred: string, tgt: string): string {
 }
 
 function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row {
-  let goldErr = 0, predChanged = 0, dTP = 0, cTP = 0, clean = 0, fp = 0, chars = 0, changedX = 0, cTPx = 0;
+  let goldErr = 0,
+    predChanged = 0,
+    dTP = 0,
+    cTP = 0,
+    clean = 0,
+    fp = 0,
+    chars = 0,
+    changedX = 0,
+    cTPx = 0;
   // warm-up (JIT, per-character caches) outside the timed loop
   for (const [src] of pairs.slice(0, 100)) check(src, { mode });
   const t0 = performance.now();
@@ -82,7 +111,8 @@ function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row 
     const pred = applySubstitutions(src, issues);
     chars += src.length;
     const hasErr = src !== tgt;
-    if (hasErr) goldErr++; else clean++;
+    if (hasErr) goldErr++;
+    else clean++;
     if (pred !== src) predChanged++;
     if (hasErr && pred !== src && diffPositions(src, pred) === diffPositions(src, tgt)) dTP++;
     if (hasErr && pred === tgt) cTP++;
@@ -94,10 +124,32 @@ function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row 
   const secs = (performance.now() - t0) / 1000;
   const cu = process.cpuUsage(c0);
   const cpuSecs = (cu.user + cu.system) / 1e6;
-  const dP = dTP / predChanged, dR = dTP / goldErr, cP = cTP / predChanged, cR = cTP / goldErr;
+  const dP = dTP / predChanged,
+    dR = dTP / goldErr,
+    cP = cTP / predChanged,
+    cR = cTP / goldErr;
   // pycorrector style: TP erroneous fixed exactly, FN erroneous not fixed, FP clean changed
-  const pyP = cTP / (cTP + fp), pyR = cTP / goldErr;
-  return { set: name, mode, n: pairs.length, dP, dR, dF: f1(dP, dR), cP, cR, cF: f1(cP, cR), cPx: cTPx / changedX, pyP, pyR, pyF: f1(pyP, pyR), fa: clean ? fp / clean : NaN, sps: pairs.length / secs, cps: chars / secs, cpuSps: pairs.length / cpuSecs };
+  const pyP = cTP / (cTP + fp),
+    pyR = cTP / goldErr;
+  return {
+    set: name,
+    mode,
+    n: pairs.length,
+    dP,
+    dR,
+    dF: f1(dP, dR),
+    cP,
+    cR,
+    cF: f1(cP, cR),
+    cPx: cTPx / changedX,
+    pyP,
+    pyR,
+    pyF: f1(pyP, pyR),
+    fa: clean ? fp / clean : NaN,
+    sps: pairs.length / secs,
+    cps: chars / secs,
+    cpuSps: pairs.length / cpuSecs,
+  };
 }
 
 /**
@@ -109,7 +161,8 @@ function runCsc(name: string, pairs: Array<[string, string]>, mode: 3 | 4): Row 
 function ceiling(pairs: Array<[string, string]>, mode: 3 | 4): number {
   let rows: TraceRow[] = [];
   setSpellTrace((r) => rows.push(r));
-  let err = 0, reach = 0;
+  let err = 0,
+    reach = 0;
   try {
     for (const [src, tgt] of pairs) {
       if (src === tgt) continue;
@@ -128,14 +181,37 @@ function ceiling(pairs: Array<[string, string]>, mode: 3 | 4): number {
   return err ? reach / err : NaN;
 }
 
-interface OwnRow { set: string; mode: number; n: number; detP: number; detR: number; corr: number; fa: number }
+interface OwnRow {
+  set: string;
+  mode: number;
+  n: number;
+  detP: number;
+  detR: number;
+  corr: number;
+  fa: number;
+}
 
 /** own set line: category<TAB>source<TAB>target   (category "-" = clean sentence; target optional) */
 function runOwn(name: string, lines: string[][], mode: 3 | 4): OwnRow {
-  let flagged = 0, hits = 0, expected = 0, corrN = 0, corrOk = 0, clean = 0, fa = 0;
+  let flagged = 0,
+    hits = 0,
+    expected = 0,
+    corrN = 0,
+    corrOk = 0,
+    clean = 0,
+    fa = 0;
   for (const [cat, src, tgt] of lines) {
-    const issues = check(src, { mode, advancedProofreading: true, leaders: OWN_LEADERS, keyWords: [{ word: '碳达峰' }] });
-    if (cat === '-') { clean++; if (issues.length) fa++; continue; }
+    const issues = check(src, {
+      mode,
+      advancedProofreading: true,
+      leaders: OWN_LEADERS,
+      keyWords: [{ word: '碳达峰' }],
+    });
+    if (cat === '-') {
+      clean++;
+      if (issues.length) fa++;
+      continue;
+    }
     expected++;
     const mine = issues.filter((i) => i.category === cat);
     if (issues.length) flagged++;
@@ -143,11 +219,20 @@ function runOwn(name: string, lines: string[][], mode: 3 | 4): OwnRow {
     if (tgt !== undefined && tgt !== '') {
       corrN++;
       let out = src;
-      for (const i of [...mine].sort((a, b) => b.start - a.start)) if (i.suggestions.length) out = out.slice(0, i.start) + i.suggestions[0] + out.slice(i.end);
+      for (const i of [...mine].sort((a, b) => b.start - a.start))
+        if (i.suggestions.length) out = out.slice(0, i.start) + i.suggestions[0] + out.slice(i.end);
       if (out === tgt) corrOk++;
     }
   }
-  return { set: name, mode, n: lines.length, detP: flagged ? hits / flagged : NaN, detR: expected ? hits / expected : NaN, corr: corrN ? corrOk / corrN : NaN, fa: clean ? fa / clean : NaN };
+  return {
+    set: name,
+    mode,
+    n: lines.length,
+    detP: flagged ? hits / flagged : NaN,
+    detR: expected ? hits / expected : NaN,
+    corr: corrN ? corrOk / corrN : NaN,
+    fa: clean ? fa / clean : NaN,
+  };
 }
 
 interface NativeRow {
@@ -179,7 +264,7 @@ function onList(src: string, tgt: string, typos: Array<[string, string]>): boole
   for (const [wrong, right] of typos) {
     for (let at = src.indexOf(wrong); at >= 0; at = src.indexOf(wrong, at + 1)) {
       const fixed = src.slice(0, at) + right + src.slice(at + wrong.length);
-      if (fixed === tgt || tgt.includes(right) && !tgt.includes(wrong)) return true;
+      if (fixed === tgt || (tgt.includes(right) && !tgt.includes(wrong))) return true;
     }
   }
   return false;
@@ -191,7 +276,17 @@ function onList(src: string, tgt: string, typos: Array<[string, string]>): boole
  * is in typos.tsv are reported apart from the rest.
  */
 function runNative(errors: string[][], clean: string[][], typos: Array<[string, string]>, mode: 3 | 4): NativeRow {
-  const row: NativeRow = { mode, errors: 0, fixed: 0, listed: 0, listedFixed: 0, clean: 0, alarms: 0, byKind: new Map(), misses: [] };
+  const row: NativeRow = {
+    mode,
+    errors: 0,
+    fixed: 0,
+    listed: 0,
+    listedFixed: 0,
+    clean: 0,
+    alarms: 0,
+    byKind: new Map(),
+    misses: [],
+  };
   for (const [kind, src, tgt] of errors) {
     const out = applyAll(src, check(src, { mode }));
     const ok = out === tgt;
@@ -221,7 +316,9 @@ const OWN_LEADERS = [
 
 /** strict sentence-level correction precision, recall and F1 of predicted sentences */
 function strictCorrection(pairs: Array<[string, string]>, preds: string[]) {
-  let changed = 0, gold = 0, tp = 0;
+  let changed = 0,
+    gold = 0,
+    tp = 0;
   pairs.forEach(([src, tgt], k) => {
     if (preds[k] !== src) changed++;
     if (src !== tgt) gold++;
@@ -237,26 +334,47 @@ function strictCorrection(pairs: Array<[string, string]>, preds: string[]) {
 function cold() {
   const file = path.join(cscDir, 'sighan14_test.tsv');
   if (!existsSync(file) || process.env.BENCH_COLD === '0') return;
-  const pairs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]);
+  const pairs = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t') as [string, string]);
   const run = (script: string, args: string[], input: string) => {
     const t0 = performance.now();
-    const out = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const out = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+      input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     if (out.status !== 0) throw new Error(`${script} failed: ${out.stderr}`);
     return { secs: (performance.now() - t0) / 1000, stdout: out.stdout, stderr: out.stderr };
   };
-  const engine = run(path.join(here, '..', 'cli.ts'), ['--jsonl'], pairs.map(([src], id) => JSON.stringify({ id, text: src })).join('\n'));
-  const preds = engine.stdout.trim().split('\n').map((line) => {
-    const { id, issues } = JSON.parse(line) as { id: number; issues: Issue[] };
-    return applySubstitutions(pairs[id][0], issues);
-  });
+  const engine = run(
+    path.join(here, '..', 'cli.ts'),
+    ['--jsonl'],
+    pairs.map(([src], id) => JSON.stringify({ id, text: src })).join('\n'),
+  );
+  const preds = engine.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { id, issues } = JSON.parse(line) as { id: number; issues: Issue[] };
+      return applySubstitutions(pairs[id][0], issues);
+    });
   const base = run(path.join(here, 'baseline.ts'), [], pairs.map(([src]) => src).join('\n') + '\n');
   const basePreds = base.stdout.split('\n').slice(0, pairs.length);
   const load = /loaded in (\d+) ms/.exec(engine.stderr)?.[1] ?? '?';
-  console.log(`\nCold start: ${pairs.length} SIGHAN-14 sentences, a fresh process each, loading included (strict correction)`);
+  console.log(
+    `\nCold start: ${pairs.length} SIGHAN-14 sentences, a fresh process each, loading included (strict correction)`,
+  );
   console.log('system                 wall s  sent/s |  cor-P  cor-R  cor-F1');
-  for (const [name, r, pr] of [[`engine CLI (load ${load} ms)`, engine, preds], ['60-line baseline', base, basePreds]] as const) {
+  for (const [name, r, pr] of [
+    [`engine CLI (load ${load} ms)`, engine, preds],
+    ['60-line baseline', base, basePreds],
+  ] as const) {
     const m = strictCorrection(pairs, pr);
-    console.log(`${name.padEnd(22)} ${r.secs.toFixed(1).padStart(6)}  ${(pairs.length / r.secs).toFixed(0).padStart(6)} |  ${fmt(m.p)}  ${fmt(m.r)}  ${fmt(m.f)}`);
+    console.log(
+      `${name.padEnd(22)} ${r.secs.toFixed(1).padStart(6)}  ${(pairs.length / r.secs).toFixed(0).padStart(6)} |  ${fmt(m.p)}  ${fmt(m.r)}  ${fmt(m.f)}`,
+    );
   }
   console.log(`engine cold run ${(base.secs / engine.secs).toFixed(1)}x faster than the baseline`);
 }
@@ -268,10 +386,15 @@ function main() {
   if (!existsSync(cscDir)) {
     console.log(`note: ${cscDir} is absent; the CSC development sets are skipped.`);
   } else {
-    for (const f of readdirSync(cscDir).filter((x) => x.endsWith('.tsv')).sort()) {
+    for (const f of readdirSync(cscDir)
+      .filter((x) => x.endsWith('.tsv'))
+      .sort()) {
       const name = f.replace(/\.tsv$/, '');
       if (ONLY && !ONLY.includes(name)) continue;
-      let pairs = readFileSync(path.join(cscDir, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string]);
+      let pairs = readFileSync(path.join(cscDir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t') as [string, string]);
       // the halves by line number before anything is dropped, exactly as tools/train-rerank.ts takes them
       // (splitting after the filter would shift the parity past a dropped line and report training pairs)
       if (SPLIT === 'even' || SPLIT === 'odd') pairs = pairs.filter((_, k) => k % 2 === (SPLIT === 'even' ? 0 : 1));
@@ -280,7 +403,9 @@ function main() {
       if (name.startsWith('lemon') && pairs.length > SAMPLE) {
         const step = pairs.length / SAMPLE;
         pairs = Array.from({ length: SAMPLE }, (_, k) => pairs[Math.floor(k * step)]);
-        console.log(`note: ${name} sampled ${pairs.length} of ${total} pairs (every ${step.toFixed(2)}th; BENCH_SAMPLE to change)`);
+        console.log(
+          `note: ${name} sampled ${pairs.length} of ${total} pairs (every ${step.toFixed(2)}th; BENCH_SAMPLE to change)`,
+        );
       }
       for (const mode of MODES) {
         const row = runCsc(name, pairs, mode);
@@ -288,34 +413,64 @@ function main() {
         rows.push(row);
       }
     }
-    console.log('\nCSC development sets (strict sentence level = ReaLiSe style; py = pycorrector style; FA = false alarms on clean sentences)');
-    console.log('set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1  cor-P* | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s' + (CEILING ? ' | ceiling' : ''));
+    console.log(
+      '\nCSC development sets (strict sentence level = ReaLiSe style; py = pycorrector style; FA = false alarms on clean sentences)',
+    );
+    console.log(
+      'set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1  cor-P* | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s' +
+        (CEILING ? ' | ceiling' : ''),
+    );
     for (const r of rows) {
-      console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  ${fmt(r.cPx)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}` + (r.ceil !== undefined ? `     | ${fmt(r.ceil)}` : ''));
+      console.log(
+        `${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  ${fmt(r.cPx)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}` +
+          (r.ceil !== undefined ? `     | ${fmt(r.ceil)}` : ''),
+      );
     }
-    console.log('(cor-P*: cor-P with 的/地/得 -> 的/地/得 edits the gold does not make set aside; only SIGHAN-14 annotates that misuse)');
-    if (CEILING) console.log('(ceiling: share of erroneous sentences whose every gold fix is made or among the speller\'s candidates: the strict correction recall of a perfect choice among them)');
+    console.log(
+      '(cor-P*: cor-P with 的/地/得 -> 的/地/得 edits the gold does not make set aside; only SIGHAN-14 annotates that misuse)',
+    );
+    if (CEILING)
+      console.log(
+        "(ceiling: share of erroneous sentences whose every gold fix is made or among the speller's candidates: the strict correction recall of a perfect choice among them)",
+      );
   }
   if (existsSync(ownDir)) {
     const own: OwnRow[] = [];
-    for (const f of readdirSync(ownDir).filter((x) => x.endsWith('.tsv')).sort()) {
-      const lines = readFileSync(path.join(ownDir, f), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+    for (const f of readdirSync(ownDir)
+      .filter((x) => x.endsWith('.tsv'))
+      .sort()) {
+      const lines = readFileSync(path.join(ownDir, f), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'))
+        .map((l) => l.split('\t'));
       for (const mode of MODES) own.push(runOwn(f.replace(/\.tsv$/, ''), lines, mode));
     }
-    console.log('\nOwn category sets (engine/bench/own; detection = the expected category is reported; corr = applying its suggestions gives the target)');
+    console.log(
+      '\nOwn category sets (engine/bench/own; detection = the expected category is reported; corr = applying its suggestions gives the target)',
+    );
     console.log('set                 mode     n  det-P  det-R  corr   |  FA');
-    for (const r of own) console.log(`${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`);
+    for (const r of own)
+      console.log(
+        `${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`,
+      );
   }
   const nativeDir = path.join(here, 'native');
   if (existsSync(path.join(nativeDir, 'errors.tsv'))) {
     const rows = (file: string) =>
-      readFileSync(path.join(nativeDir, file), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+      readFileSync(path.join(nativeDir, file), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'))
+        .map((l) => l.split('\t'));
     const typos = readFileSync(path.join(here, '..', 'lexicon', 'typos.tsv'), 'utf8')
       .split('\n')
       .filter((l) => l && !l.startsWith('#'))
       .map((l) => l.split('\t') as [string, string]);
-    console.log('\nNative-writer set (engine/bench/native; fixed = accepting every finding gives the target; FA = clean sentences with any finding)');
-    console.log('mode  errors  fixed  | on list (n)  fixed | not on list (n)  fixed |  clean  FA     | by kind (fixed)');
+    console.log(
+      '\nNative-writer set (engine/bench/native; fixed = accepting every finding gives the target; FA = clean sentences with any finding)',
+    );
+    console.log(
+      'mode  errors  fixed  | on list (n)  fixed | not on list (n)  fixed |  clean  FA     | by kind (fixed)',
+    );
     for (const mode of MODES) {
       const r = runNative(rows('errors.tsv'), rows('clean.tsv'), typos, mode);
       const rate = (a: number, b: number) => fmt(b ? a / b : NaN);
@@ -327,8 +482,12 @@ function main() {
       if (process.env.BENCH_MISSES === '1') for (const m of r.misses) console.log(`  miss ${m}`);
     }
   }
-  console.log('(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this process, which is the fair figure on a busy machine)');
+  console.log(
+    '(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this process, which is the fair figure on a busy machine)',
+  );
   cold();
-  console.log(`\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`);
+  console.log(
+    `\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`,
+  );
 }
 main();

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { dataDir } from '../lm';
 import type { Issue } from '../types';
 
-interface Regions { provinces: Record<string, string[]>; cities: Record<string, string[]> }
+interface Regions {
+  provinces: Record<string, string[]>;
+  cities: Record<string, string[]>;
+}
 
 export class AddressChecker {
   private provinceOfCity = new Map<string, string[]>();
@@ -48,23 +51,32 @@ export class AddressChecker {
     for (let i = 0; i < text.length; i++) {
       let matched = false;
       const ps = this.provFirst.get(text[i]);
-      if (ps) for (const [surface, full] of ps) {
-        if (!text.startsWith(surface, i)) continue;
-        const j = i + surface.length;
-        const city = this.cityAt(text, j);
-        if (!city || city === full) break;
-        matched = true;
-        const cities = this.regions.provinces[full] ?? [];
-        if (!cities.includes(city)) {
-          const real = this.provinceOfCity.get(city);
-          if (real && real.length) {
-            out.push({ start: i, end: j, original: surface, suggestions: real.slice(0, 3), category: '9-1', level: 2, message: `${city}属于${real.join('、')}，不属于${full}。` });
+      if (ps)
+        for (const [surface, full] of ps) {
+          if (!text.startsWith(surface, i)) continue;
+          const j = i + surface.length;
+          const city = this.cityAt(text, j);
+          if (!city || city === full) break;
+          matched = true;
+          const cities = this.regions.provinces[full] ?? [];
+          if (!cities.includes(city)) {
+            const real = this.provinceOfCity.get(city);
+            if (real && real.length) {
+              out.push({
+                start: i,
+                end: j,
+                original: surface,
+                suggestions: real.slice(0, 3),
+                category: '9-1',
+                level: 2,
+                message: `${city}属于${real.join('、')}，不属于${full}。`,
+              });
+            }
           }
+          this.checkDistrict(text, j + city.length, city, out);
+          i = j + city.length - 1;
+          break;
         }
-        this.checkDistrict(text, j + city.length, city, out);
-        i = j + city.length - 1;
-        break;
-      }
       if (matched) continue;
       const city = this.cityAt(text, i);
       if (city) {
@@ -86,6 +98,14 @@ export class AddressChecker {
     }
     if (!best || ds.includes(best)) return;
     const real = this.cityOfDistrict.get(best)!;
-    out.push({ start: j - city.length, end: j, original: city, suggestions: real.slice(0, 3), category: '9-1', level: 2, message: `${best}属于${real.join('、')}，不属于${city}。` });
+    out.push({
+      start: j - city.length,
+      end: j,
+      original: city,
+      suggestions: real.slice(0, 3),
+      category: '9-1',
+      level: 2,
+      message: `${best}属于${real.join('、')}，不属于${city}。`,
+    });
   }
 }

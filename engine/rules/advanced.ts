@@ -6,7 +6,10 @@
  */
 import type { Issue } from '../types';
 
-export interface Leader { name: string; titles: string[] }
+export interface Leader {
+  name: string;
+  titles: string[];
+}
 
 export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
   const out: Issue[] = [];
@@ -27,7 +30,16 @@ export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
         if (at < 0) continue;
         if (!l.titles.includes(t)) {
           const others = (titleOwners.get(t) ?? []).map((x) => x.name).join('、');
-          out.push({ start: at, end: at + t.length, original: t, suggestions: l.titles.slice(0, 3), category: '12-1', type: 11, level: 1, message: `领导人“${l.name}”的职务是“${l.titles.join('、')}”，“${t}”对应的是${others}。` });
+          out.push({
+            start: at,
+            end: at + t.length,
+            original: t,
+            suggestions: l.titles.slice(0, 3),
+            category: '12-1',
+            type: 11,
+            level: 1,
+            message: `领导人“${l.name}”的职务是“${l.titles.join('、')}”，“${t}”对应的是${others}。`,
+          });
         }
         break;
       }
@@ -45,7 +57,16 @@ export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
         let diff = 0;
         for (let k = 0; k < cand.length; k++) if (cand[k] !== l.name[k]) diff++;
         if (diff === 1 && cand[0] === l.name[0] && /^[\u4e00-\u9fff]+$/.test(cand)) {
-          out.push({ start: s, end: s + cand.length, original: cand, suggestions: [l.name], category: '12-2', type: 11, level: 1, message: `“${t}”是${l.name}的职务，“${cand}”疑为“${l.name}”之误。` });
+          out.push({
+            start: s,
+            end: s + cand.length,
+            original: cand,
+            suggestions: [l.name],
+            category: '12-2',
+            type: 11,
+            level: 1,
+            message: `“${t}”是${l.name}的职务，“${cand}”疑为“${l.name}”之误。`,
+          });
         }
       }
       idx = text.indexOf(t, idx + t.length);
@@ -54,23 +75,53 @@ export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
   return out;
 }
 
-const DIGIT: Record<string, number> = { 零: 0, 〇: 0, 壹: 1, 贰: 2, 貳: 2, 叁: 3, 參: 3, 肆: 4, 伍: 5, 陆: 6, 陸: 6, 柒: 7, 捌: 8, 玖: 9 };
+const DIGIT: Record<string, number> = {
+  零: 0,
+  〇: 0,
+  壹: 1,
+  贰: 2,
+  貳: 2,
+  叁: 3,
+  參: 3,
+  肆: 4,
+  伍: 5,
+  陆: 6,
+  陸: 6,
+  柒: 7,
+  捌: 8,
+  玖: 9,
+};
 const UNIT: Record<string, number> = { 拾: 10, 佰: 100, 仟: 1000 };
 const BIG: Record<string, number> = { 万: 1e4, 萬: 1e4, 亿: 1e8, 億: 1e8 };
 
 /** value in fen (1/100 yuan) of a capital amount like 壹万贰仟叁佰元伍角整 */
 export function parseCapitalAmount(s: string): number | null {
-  let total = 0, section = 0, num = 0, fen = 0;
+  let total = 0,
+    section = 0,
+    num = 0,
+    fen = 0;
   let i = 0;
   for (; i < s.length; i++) {
     const ch = s[i];
     if (ch in DIGIT) num = DIGIT[ch];
-    else if (ch in UNIT) { section += (num || 1) * UNIT[ch]; num = 0; }
-    else if (ch in BIG) { total += (section + num) * BIG[ch]; section = 0; num = 0; }
-    else if (ch === '元' || ch === '圆' || ch === '圓') { total += section + num; section = 0; num = 0; }
-    else if (ch === '角') { fen += num * 10; num = 0; }
-    else if (ch === '分') { fen += num; num = 0; }
-    else if (ch === '整' || ch === '正') continue;
+    else if (ch in UNIT) {
+      section += (num || 1) * UNIT[ch];
+      num = 0;
+    } else if (ch in BIG) {
+      total += (section + num) * BIG[ch];
+      section = 0;
+      num = 0;
+    } else if (ch === '元' || ch === '圆' || ch === '圓') {
+      total += section + num;
+      section = 0;
+      num = 0;
+    } else if (ch === '角') {
+      fen += num * 10;
+      num = 0;
+    } else if (ch === '分') {
+      fen += num;
+      num = 0;
+    } else if (ch === '整' || ch === '正') continue;
     else return null;
   }
   return Math.round((total + section + num) * 100) + fen;
@@ -87,43 +138,68 @@ export function toCapitalAmount(fen: number): string {
     let zero = false;
     for (let k = 0; k < 4; k++) {
       const d = Math.floor(n / 10 ** (3 - k)) % 10;
-      if (d === 0) { if (s) zero = true; continue; }
-      if (zero) { s += '零'; zero = false; }
+      if (d === 0) {
+        if (s) zero = true;
+        continue;
+      }
+      if (zero) {
+        s += '零';
+        zero = false;
+      }
       s += CAP[d] + units[k];
     }
     return s;
   };
   let s = '';
-  const yi = Math.floor(yuan / 1e8), wan = Math.floor((yuan % 1e8) / 1e4), rest = yuan % 1e4;
+  const yi = Math.floor(yuan / 1e8),
+    wan = Math.floor((yuan % 1e8) / 1e4),
+    rest = yuan % 1e4;
   if (yi) s += four(yi) + '亿';
   if (wan) s += (s && wan < 1000 ? '零' : '') + four(wan) + '万';
   if (rest) s += (s && rest < 1000 ? '零' : '') + four(rest);
   if (!s) s = '零';
   s += '元';
   if (!jiao && !f) return s + '整';
-  if (jiao) s += CAP[jiao] + '角'; else if (f) s += '零';
+  if (jiao) s += CAP[jiao] + '角';
+  else if (f) s += '零';
   if (f) s += CAP[f] + '分';
   return s;
 }
 
 export function checkAmounts(text: string): Issue[] {
   const out: Issue[] = [];
-  const re = /([零〇壹贰貳叁參肆伍陆陸柒捌玖拾佰仟万萬亿億]+[元圆圓](?:[零壹贰叁肆伍陆柒捌玖][角分])*(?:[零壹贰叁肆伍陆柒捌玖]分)?[整正]?)/g;
+  const re =
+    /([零〇壹贰貳叁參肆伍陆陸柒捌玖拾佰仟万萬亿億]+[元圆圓](?:[零壹贰叁肆伍陆柒捌玖][角分])*(?:[零壹贰叁肆伍陆柒捌玖]分)?[整正]?)/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const fen = parseCapitalAmount(m[1]);
     if (fen === null) continue;
     // figures within 12 characters before or after: ¥1,234.50 / 1234.5元 / RMB 1234
-    const around = text.slice(Math.max(0, m.index - 16), m.index) + '\u0000' + text.slice(m.index + m[0].length, m.index + m[0].length + 16);
+    const around =
+      text.slice(Math.max(0, m.index - 16), m.index) +
+      '\u0000' +
+      text.slice(m.index + m[0].length, m.index + m[0].length + 16);
     const num = /(?:[¥￥]|RMB|人民币)?\s*([0-9][0-9,，]*(?:\.[0-9]{1,2})?)\s*(?:元)?/g;
     let n: RegExpExecArray | null;
     let found: number | null = null;
     while ((n = num.exec(around))) {
       const v = Number(n[1].replace(/[,，]/g, ''));
-      if (Number.isFinite(v) && /[¥￥.元]|RMB|人民币/.test(n[0])) { found = Math.round(v * 100); break; }
+      if (Number.isFinite(v) && /[¥￥.元]|RMB|人民币/.test(n[0])) {
+        found = Math.round(v * 100);
+        break;
+      }
     }
     if (found === null || found === fen) continue;
-    out.push({ start: m.index, end: m.index + m[0].length, original: m[0], suggestions: [toCapitalAmount(found)], category: '12-3', type: 11, level: 1, message: `大写金额“${m[0]}”与小写金额 ${(found / 100).toFixed(2)} 元不一致。` });
+    out.push({
+      start: m.index,
+      end: m.index + m[0].length,
+      original: m[0],
+      suggestions: [toCapitalAmount(found)],
+      category: '12-3',
+      type: 11,
+      level: 1,
+      message: `大写金额“${m[0]}”与小写金额 ${(found / 100).toFixed(2)} 元不一致。`,
+    });
   }
   return out;
 }

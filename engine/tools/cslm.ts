@@ -10,16 +10,27 @@ const pad = (b: Buffer, to: number) => Buffer.concat([b, Buffer.alloc((to - (b.l
  * CSLM (unigrams and bigrams): header, then CSR rows/columns of the bigrams, the unigram costs and back-offs,
  * the bigram costs, each padded to 4 bytes. `bigrams` = [previous id, word id, cost], sorted by both ids.
  */
-export function encodeBigramLevel(V: number, bigrams: Array<[number, number, number, ...number[]]>, uniPr: Uint8Array, uniBow: Int8Array): Buffer {
+export function encodeBigramLevel(
+  V: number,
+  bigrams: Array<[number, number, number, ...number[]]>,
+  uniPr: Uint8Array,
+  uniBow: Int8Array,
+): Buffer {
   const NB = bigrams.length;
   const row = new Uint32Array(V + 1);
   const col = new Uint32Array(NB);
   const pr = new Uint8Array(NB);
-  for (let i = 0; i < NB; i++) { row[bigrams[i][0] + 1]++; col[i] = bigrams[i][1]; pr[i] = bigrams[i][2]; }
+  for (let i = 0; i < NB; i++) {
+    row[bigrams[i][0] + 1]++;
+    col[i] = bigrams[i][1];
+    pr[i] = bigrams[i][2];
+  }
   for (let i = 0; i < V; i++) row[i + 1] += row[i];
   const header = Buffer.alloc(16);
   header.write('CSLM', 0, 'latin1');
-  header.writeUInt32LE(1, 4); header.writeUInt32LE(V, 8); header.writeUInt32LE(NB, 12);
+  header.writeUInt32LE(1, 4);
+  header.writeUInt32LE(V, 8);
+  header.writeUInt32LE(NB, 12);
   return Buffer.concat([header, ...[row, col, uniPr, uniBow, pr].map((a) => pad(Buffer.from(a.buffer), 4))]);
 }
 
@@ -29,7 +40,11 @@ export function encodeBigramLevel(V: number, bigrams: Array<[number, number, num
  * costs, each padded to 8 bytes. `trigrams` = [context key, word id, cost], sorted by key and word;
  * `bowOf(key)` = the context's quantised back-off.
  */
-export function encodeTrigramLevel(version: 1 | 2, trigrams: Array<[number, number, number]>, bowOf: (key: number) => number): Buffer {
+export function encodeTrigramLevel(
+  version: 1 | 2,
+  trigrams: Array<[number, number, number]>,
+  bowOf: (key: number) => number,
+): Buffer {
   const ctxKeys: number[] = [];
   for (const t of trigrams) if (ctxKeys.length === 0 || ctxKeys[ctxKeys.length - 1] !== t[0]) ctxKeys.push(t[0]);
   const C = ctxKeys.length;
@@ -41,13 +56,19 @@ export function encodeTrigramLevel(version: 1 | 2, trigrams: Array<[number, numb
   const pr = new Uint8Array(T);
   let c = -1;
   for (let i = 0; i < T; i++) {
-    if (c < 0 || keys[c] !== trigrams[i][0]) { c++; start[c] = i; bow[c] = bowOf(trigrams[i][0]); }
+    if (c < 0 || keys[c] !== trigrams[i][0]) {
+      c++;
+      start[c] = i;
+      bow[c] = bowOf(trigrams[i][0]);
+    }
     w[i] = trigrams[i][1];
     pr[i] = trigrams[i][2];
   }
   start[C] = T;
   const header = Buffer.alloc(16);
   header.write('CSL3', 0, 'latin1');
-  header.writeUInt32LE(version, 4); header.writeUInt32LE(C, 8); header.writeUInt32LE(T, 12);
+  header.writeUInt32LE(version, 4);
+  header.writeUInt32LE(C, 8);
+  header.writeUInt32LE(T, 12);
   return Buffer.concat([header, ...[keys, start, w, bow, pr].map((a) => pad(Buffer.from(a.buffer), 8))]);
 }

@@ -141,7 +141,10 @@ function emptyLevel(order: number, count: number, middle: boolean): KenlmLevel {
 /** util::RequiredBits: bits needed to store integers up to maxValue. */
 function requiredBits(maxValue: number): number {
   let bits = 0;
-  while (maxValue >= 1) { bits++; maxValue = Math.floor(maxValue / 2); }
+  while (maxValue >= 1) {
+    bits++;
+    maxValue = Math.floor(maxValue / 2);
+  }
   return bits;
 }
 
@@ -152,7 +155,10 @@ function chopBits(maxOffset: number, maxNext: number, configuredBits: number): n
   let lowest = Infinity;
   for (let chop = 0; chop <= Math.min(required, configuredBits); chop++) {
     const change = Math.floor(maxNext / 2 ** (required - chop)) * 64 - maxOffset * chop;
-    if (change < lowest) { lowest = change; best = chop; }
+    if (change < lowest) {
+      lowest = change;
+      best = chop;
+    }
   }
   return best;
 }
@@ -168,9 +174,15 @@ function readBits(buf: Uint8Array, bit: number, len: number): number {
 
 class Cursor {
   constructor(private view: DataView) {}
-  u8(off: number) { return this.view.getUint8(off); }
-  u32(off: number) { return this.view.getUint32(off, true); }
-  f32(off: number) { return this.view.getFloat32(off, true); }
+  u8(off: number) {
+    return this.view.getUint8(off);
+  }
+  u32(off: number) {
+    return this.view.getUint32(off, true);
+  }
+  f32(off: number) {
+    return this.view.getFloat32(off, true);
+  }
   /** uint64 as a JS number; throws beyond 2^53. */
   u64(off: number) {
     const v = this.view.getBigUint64(off, true);
@@ -191,7 +203,14 @@ export function readKenlm(file: string): KenlmModel {
   // ---- Header (lm/binary_format.cc) ----
   const magic = Buffer.from(buf.subarray(0, MAGIC.length)).toString('latin1');
   if (magic !== MAGIC) fail(`${file} is not a KenLM binary file of format version 5`);
-  if (c.f32(56) !== 0 || c.f32(60) !== 1 || c.f32(64) !== -0.5 || c.u32(68) !== 1 || c.u32(72) !== 0xffffffff || c.u64(80) !== 1) {
+  if (
+    c.f32(56) !== 0 ||
+    c.f32(60) !== 1 ||
+    c.f32(64) !== -0.5 ||
+    c.u32(68) !== 1 ||
+    c.u32(72) !== 0xffffffff ||
+    c.u64(80) !== 1
+  ) {
     fail('sanity values do not match (file built on a different architecture?)');
   }
   let p = SANITY_SIZE;
@@ -199,8 +218,10 @@ export function readKenlm(file: string): KenlmModel {
   const modelType = c.u32(p + 8);
   const hasVocabulary = c.u8(p + 12) !== 0;
   const searchVersion = c.u32(p + 16);
-  if (modelType !== QUANT_ARRAY_TRIE) fail(`model type ${modelType}, only ${QUANT_ARRAY_TRIE} (QUANT_ARRAY_TRIE) is supported`);
-  if (searchVersion !== TRIE_SEARCH_VERSION) fail(`trie search version ${searchVersion}, expected ${TRIE_SEARCH_VERSION}`);
+  if (modelType !== QUANT_ARRAY_TRIE)
+    fail(`model type ${modelType}, only ${QUANT_ARRAY_TRIE} (QUANT_ARRAY_TRIE) is supported`);
+  if (searchVersion !== TRIE_SEARCH_VERSION)
+    fail(`trie search version ${searchVersion}, expected ${TRIE_SEARCH_VERSION}`);
   if (!hasVocabulary) fail('file has no vocabulary strings');
   if (order < 2) fail(`order ${order}`);
   p += FIXED_PARAMS_SIZE;
@@ -211,7 +232,8 @@ export function readKenlm(file: string): KenlmModel {
   // ---- SortedVocabulary (lm/vocab.cc): uint64 size (excluding <unk>), then counts[0] hash slots ----
   const vocabStart = headerSize;
   const storedVocab = c.u64(vocabStart);
-  if (storedVocab + 1 !== counts[0]) fail(`vocabulary holds ${storedVocab} words + <unk> but there are ${counts[0]} unigrams`);
+  if (storedVocab + 1 !== counts[0])
+    fail(`vocabulary holds ${storedVocab} words + <unk> but there are ${counts[0]} unigrams`);
   const vocabHashes = new BigUint64Array(storedVocab);
   for (let i = 0; i < storedVocab; i++) vocabHashes[i] = view.getBigUint64(vocabStart + 8 + 8 * i, true);
   const searchStart = vocabStart + 8 + 8 * counts[0];
@@ -222,7 +244,8 @@ export function readKenlm(file: string): KenlmModel {
   const probBits = c.u8(q + 1);
   const backoffBits = c.u8(q + 2);
   if (quantVersion !== QUANTIZE_VERSION) fail(`quantization version ${quantVersion}, expected ${QUANTIZE_VERSION}`);
-  if (probBits < 1 || probBits > 25 || backoffBits < 1 || backoffBits > 25) fail(`bad quantization bits ${probBits}/${backoffBits}`);
+  if (probBits < 1 || probBits > 25 || backoffBits < 1 || backoffBits > 25)
+    fail(`bad quantization bits ${probBits}/${backoffBits}`);
   q += 8;
   const readTable = (bits: number) => {
     const t = new Float32Array(1 << bits);
@@ -235,9 +258,11 @@ export function readKenlm(file: string): KenlmModel {
   // MakeBins (lm/quantize.cc) fills each table in ascending order; back-off tables start with the two
   // reserved zeros -0.0 (no extension) and +0.0 (extension). Anything else means a layout error.
   const ascending = (t: Float32Array, from: number) => t.subarray(from).every((v, i, a) => i === 0 || a[i - 1] <= v);
-  for (const t of [...middleTables.map((m) => m.prob), longestTable]) if (!ascending(t, 0)) fail('probability table not sorted');
+  for (const t of [...middleTables.map((m) => m.prob), longestTable])
+    if (!ascending(t, 0)) fail('probability table not sorted');
   for (const { backoff: t } of middleTables) {
-    if (!Object.is(t[0], -0) || !Object.is(t[1], 0) || !ascending(t, 2)) fail('back-off table does not start with -0, +0 or is not sorted');
+    if (!Object.is(t[0], -0) || !Object.is(t[1], 0) || !ascending(t, 2))
+      fail('back-off table does not start with -0, +0 or is not sorted');
   }
 
   // ---- Unigrams (lm/trie.hh): (counts[0] + 2) x {float prob, float backoff, uint64 next} ----
@@ -277,7 +302,8 @@ export function readKenlm(file: string): KenlmModel {
     const maxNext = counts[n];
     // ArrayBhiksha block.
     const bhikshaBase = pos;
-    if (c.u8(bhikshaBase) !== BHIKSHA_VERSION) fail(`array pointer compression version ${c.u8(bhikshaBase)} at order ${n}`);
+    if (c.u8(bhikshaBase) !== BHIKSHA_VERSION)
+      fail(`array pointer compression version ${c.u8(bhikshaBase)} at order ${n}`);
     const configured = c.u8(bhikshaBase + 1);
     pointerBhikshaBits = configured;
     // Memory is mmapped from file offset 0 (or written from 8-aligned buffers), so address alignment = file offset alignment.
@@ -300,7 +326,8 @@ export function readKenlm(file: string): KenlmModel {
     for (let i = 0; i <= count; i++) {
       const bit = base * 8 + i * totalBits;
       while (high + 1 < arrayCount && offsets[high + 1] <= i) high++;
-      level.childBegin![i] = high * 2 ** inlineBits + readBits(buf, bit + wordBits + backoffBits + probBits, inlineBits);
+      level.childBegin![i] =
+        high * 2 ** inlineBits + readBits(buf, bit + wordBits + backoffBits + probBits, inlineBits);
       if (i === count) break;
       level.word[i] = readBits(buf, bit, wordBits);
       const backoffIndex = readBits(buf, bit + wordBits, backoffBits);
@@ -333,9 +360,11 @@ export function readKenlm(file: string): KenlmModel {
     const lo = levels[n - 1];
     const hi = levels[n];
     const cb = lo.childBegin!;
-    if (cb[0] !== 0 || cb[lo.count] !== hi.count) fail(`order ${n + 1}: child ranges cover [${cb[0]}, ${cb[lo.count]}) of ${hi.count}`);
+    if (cb[0] !== 0 || cb[lo.count] !== hi.count)
+      fail(`order ${n + 1}: child ranges cover [${cb[0]}, ${cb[lo.count]}) of ${hi.count}`);
     for (let i = 0; i < lo.count; i++) {
-      const b = cb[i], e = cb[i + 1];
+      const b = cb[i],
+        e = cb[i + 1];
       if (e < b) fail(`order ${n}: entry ${i} has child range [${b}, ${e})`);
       for (let j = b; j < e; j++) hi.parent![j] = i;
     }
@@ -344,12 +373,16 @@ export function readKenlm(file: string): KenlmModel {
   // ---- Vocabulary strings, right after the search structure ----
   const vocabStringsStart = pos;
   const tail = buf.subarray(vocabStringsStart);
-  if (Buffer.from(tail.subarray(0, 6)).toString('latin1') !== '<unk>\0') fail(`vocabulary strings not found at offset ${vocabStringsStart}`);
+  if (Buffer.from(tail.subarray(0, 6)).toString('latin1') !== '<unk>\0')
+    fail(`vocabulary strings not found at offset ${vocabStringsStart}`);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const vocab: string[] = [];
   let s = 0;
   for (let i = 0; i < tail.length; i++) {
-    if (tail[i] === 0) { vocab.push(decoder.decode(tail.subarray(s, i))); s = i + 1; }
+    if (tail[i] === 0) {
+      vocab.push(decoder.decode(tail.subarray(s, i)));
+      s = i + 1;
+    }
   }
   if (s !== tail.length) fail('vocabulary strings do not end with NUL');
   if (vocab.length !== counts[0]) fail(`${vocab.length} vocabulary strings for ${counts[0]} unigrams`);
@@ -401,7 +434,10 @@ export async function dumpKenlm(model: KenlmModel, outFile: string): Promise<voi
   const cache = new Map<number, string>();
   const fmt = (x: number) => {
     let s = cache.get(x);
-    if (s === undefined) { s = formatFloat32(x); cache.set(x, s); }
+    if (s === undefined) {
+      s = formatFloat32(x);
+      cache.set(x, s);
+    }
     return s;
   };
   const { vocab, levels } = model;
@@ -412,7 +448,13 @@ export async function dumpKenlm(model: KenlmModel, outFile: string): Promise<voi
   };
   for (const lv of levels) {
     for (let i = 0; i < lv.count; i++) {
-      const words = lv.order === 1 ? vocab[i] : model.wordsOf(lv.order, i).map((w) => vocab[w]).join(' ');
+      const words =
+        lv.order === 1
+          ? vocab[i]
+          : model
+              .wordsOf(lv.order, i)
+              .map((w) => vocab[w])
+              .join(' ');
       chunk += `${lv.order}\t${words}\t${fmt(lv.prob[i])}\t${fmt(lv.backoff[i])}\n`;
       if (chunk.length > 1 << 20) await flush();
     }
@@ -430,12 +472,17 @@ async function main() {
   }
   const t0 = Date.now();
   const model = readKenlm(inFile);
-  console.log(`order ${model.order}, counts ${model.counts.join(' / ')}, quantization ${model.probBits}/${model.backoffBits} bits, ` +
-    `pointer bhiksha bits ${model.pointerBhikshaBits}; read in ${Date.now() - t0} ms`);
+  console.log(
+    `order ${model.order}, counts ${model.counts.join(' / ')}, quantization ${model.probBits}/${model.backoffBits} bits, ` +
+      `pointer bhiksha bits ${model.pointerBhikshaBits}; read in ${Date.now() - t0} ms`,
+  );
   await dumpKenlm(model, outFile);
   console.log(`wrote ${outFile} in ${Date.now() - t0} ms`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((e) => { console.error(e); process.exit(1); });
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

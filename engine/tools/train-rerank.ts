@@ -15,7 +15,10 @@ import { trainLinear, rerankScore } from '../rerank';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cscDir = path.resolve(here, '..', '..', '..', 'shared', 'bench', 'csc');
-const arg = (name: string, def: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : def; };
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : def;
+};
 const mode = Number(arg('--mode', '3')) as 3 | 4;
 const sample = Number(arg('--sample', '1500'));
 const l2 = Number(arg('--l2', '1'));
@@ -37,9 +40,15 @@ const Y: number[] = [];
 let rows: TraceRow[] = [];
 setSpellTrace((r) => rows.push(r));
 const only = arg('--sets', '').split(',').filter(Boolean);
-for (const f of readdirSync(cscDir).filter((x) => x.endsWith('.tsv') && (!only.length || only.some((o) => x.startsWith(o)))).sort()) {
-  const pairs = readFileSync(path.join(cscDir, f), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'))
-    .filter((p, k) => k % 2 === 0 && p.length >= 2 && p[0].length === p[1].length).slice(0, sample);
+for (const f of readdirSync(cscDir)
+  .filter((x) => x.endsWith('.tsv') && (!only.length || only.some((o) => x.startsWith(o))))
+  .sort()) {
+  const pairs = readFileSync(path.join(cscDir, f), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'))
+    .filter((p, k) => k % 2 === 0 && p.length >= 2 && p[0].length === p[1].length)
+    .slice(0, sample);
   let pos = 0;
   const annotatesDdd = mode === 4 || f.startsWith('sighan14');
   for (const [src, tgt] of pairs) {
@@ -52,7 +61,9 @@ for (const f of readdirSync(cscDir).filter((x) => x.endsWith('.tsv') && (!only.l
       // too many in LEMON novels (precision −6.6 points held out, when mode 4 still weighed 的 → 地/得 too)
       if (!annotatesDdd && DDD.includes(r.orig) && DDD.includes(r.cand)) continue;
       const y = src[r.pos] !== tgt[r.pos] && tgt[r.pos] === r.cand ? 1 : 0;
-      X.push(r.x); Y.push(y); pos += y;
+      X.push(r.x);
+      Y.push(y);
+      pos += y;
     }
   }
   console.error(`${f}: ${pairs.length} pairs, ${X.length} candidates so far, ${pos} positive here`);
@@ -63,10 +74,19 @@ setSpellTrace(null);
 // libime's) is fitted on the candidates stage 1 lets through (score >= prefilterThreshold)
 const N1 = FEATURE_NAMES.indexOf('lm2:g4');
 const names1 = FEATURE_NAMES.slice(0, N1);
-const stage1 = trainLinear(X.map((x) => x.slice(0, N1)), Y, names1, l2, (s) => console.error(s));
+const stage1 = trainLinear(
+  X.map((x) => x.slice(0, N1)),
+  Y,
+  names1,
+  l2,
+  (s) => console.error(s),
+);
 const keep = X.map((x) => rerankScore(stage1, x) >= P.prefilterThreshold);
-const X2 = X.filter((_, n) => keep[n]), Y2 = Y.filter((_, n) => keep[n]);
-console.error(`stage 2: ${X2.length} of ${X.length} candidates, ${Y2.reduce((a, b) => a + b, 0)} of ${Y.reduce((a, b) => a + b, 0)} positives`);
+const X2 = X.filter((_, n) => keep[n]),
+  Y2 = Y.filter((_, n) => keep[n]);
+console.error(
+  `stage 2: ${X2.length} of ${X.length} candidates, ${Y2.reduce((a, b) => a + b, 0)} of ${Y.reduce((a, b) => a + b, 0)} positives`,
+);
 const linear = trainLinear(X2, Y2, FEATURE_NAMES, l2, (s) => console.error(s));
 const model = linear;
 const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};

@@ -36,11 +36,14 @@ async function makeDocx(pages: number): Promise<{ data: Buffer; chars: number; p
   const pool = sentences();
   let seed = 4242;
   const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const children: Paragraph[] = [new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun('基准测试文档')] })];
+  const children: Paragraph[] = [
+    new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun('基准测试文档')] }),
+  ];
   let chars = 0;
   let n = 0;
   while (chars < pages * CHARS_PER_PAGE) {
-    if (n % 20 === 0) children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(`第${n / 20 + 1}部分`)] }));
+    if (n % 20 === 0)
+      children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(`第${n / 20 + 1}部分`)] }));
     let text = `${++n}．`;
     while (text.length < 120) text += pool[Math.floor(rand() * pool.length)];
     chars += text.length;
@@ -54,7 +57,11 @@ const ms = (start: number) => `${(performance.now() - start).toFixed(0)} ms`;
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-docs-'));
-  const app = await buildApp({ logger: false, dataDir, config: { spaDir: join(dataDir, 'no-spa'), adminPhone: '13800000000', adminPassword: 'bench-password-1' } });
+  const app = await buildApp({
+    logger: false,
+    dataDir,
+    config: { spaDir: join(dataDir, 'no-spa'), adminPhone: '13800000000', adminPassword: 'bench-password-1' },
+  });
   const timer = setTimeout(() => {
     console.error(`timeout after ${TIMEOUT_S} s`);
     process.exit(2);
@@ -65,7 +72,13 @@ async function main() {
     if (!address || typeof address === 'string') throw new Error('no port');
     const base = `http://127.0.0.1:${address.port}`;
     const headers = { cid: 'bench', endpoint: '1' };
-    const login = await (await fetch(`${base}/user/login`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ phone: '13800000000', password: 'bench-password-1' }) })).json();
+    const login = await (
+      await fetch(`${base}/user/login`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ phone: '13800000000', password: 'bench-password-1' }),
+      })
+    ).json();
     const token: string = login.result.token;
     const auth = { ...headers, authorization: `Bearer ${token}` };
 
@@ -75,7 +88,9 @@ async function main() {
 
     t = performance.now();
     const doc = await makeDocx(PAGES);
-    console.log(`generated .docx: ${PAGES} pages, ${doc.paragraphs} paragraphs, ${doc.chars} characters, ${(doc.data.length / 1024).toFixed(0)} KB in ${ms(t)}`);
+    console.log(
+      `generated .docx: ${PAGES} pages, ${doc.paragraphs} paragraphs, ${doc.chars} characters, ${(doc.data.length / 1024).toFixed(0)} KB in ${ms(t)}`,
+    );
 
     const socket = new WebSocket(`ws://127.0.0.1:${address.port}/ws?${new URLSearchParams({ token, endpoint: '1' })}`);
     const flags: Array<{ at: number; status: string; progress: number; issue_count: number }> = [];
@@ -88,7 +103,12 @@ async function main() {
         if (m.type === 3) resolve();
         if (m.index !== undefined) socket.send(JSON.stringify({ type: 1, cmd: 2, index: m.index }));
         if (m.type === 2 && m.cmd === 1) {
-          flags.push({ at: performance.now(), status: m.data.status, progress: m.data.progress, issue_count: m.data.issue_count });
+          flags.push({
+            at: performance.now(),
+            status: m.data.status,
+            progress: m.data.progress,
+            issue_count: m.data.issue_count,
+          });
           if (['done', 'failed', 'cancelled'].includes(m.data.status)) resolveDone(m.data);
         }
       });
@@ -122,21 +142,29 @@ async function main() {
     const firstProgress = running.find((f) => f.progress > 0);
     console.log(`upload answered: ${uploadMs.toFixed(0)} ms`);
     console.log(`upload -> done: ${totalMs.toFixed(0)} ms (${((doc.chars / totalMs) * 1000).toFixed(0)} characters/s)`);
-    console.log(`progress messages: ${flags.length} (running ${running.length}), first progress > 0 after ${firstProgress ? (firstProgress.at - t).toFixed(0) : '-'} ms, findings ${flags[flags.length - 1].issue_count}`);
+    console.log(
+      `progress messages: ${flags.length} (running ${running.length}), first progress > 0 after ${firstProgress ? (firstProgress.at - t).toFixed(0) : '-'} ms, findings ${flags[flags.length - 1].issue_count}`,
+    );
 
     const id = uploaded.result.id;
     t = performance.now();
-    const detailRes = await fetch(`${base}/misscut/document/v1/edit_upload_get?id=${id}`, { headers: { ...auth, 'accept-encoding': 'identity' } });
+    const detailRes = await fetch(`${base}/misscut/document/v1/edit_upload_get?id=${id}`, {
+      headers: { ...auth, 'accept-encoding': 'identity' },
+    });
     const detailText = await detailRes.text();
     const getMs = performance.now() - t;
     const detail = JSON.parse(detailText).result;
     t = performance.now();
     const compressedBytes = await new Promise<number>((resolve, reject) => {
-      get(`${base}/misscut/document/v1/edit_upload_get?id=${id}`, { headers: { ...auth, 'accept-encoding': 'br' } }, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => resolve(bytes));
-      }).on('error', reject);
+      get(
+        `${base}/misscut/document/v1/edit_upload_get?id=${id}`,
+        { headers: { ...auth, 'accept-encoding': 'br' } },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () => resolve(bytes));
+        },
+      ).on('error', reject);
     });
     const getBrMs = performance.now() - t;
     console.log(
@@ -145,12 +173,20 @@ async function main() {
     );
 
     t = performance.now();
-    const exportRes = await fetch(`${base}/misscut/document/v1/export`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id, mode: 'tracked' }) });
+    const exportRes = await fetch(`${base}/misscut/document/v1/export`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ id, mode: 'tracked' }),
+    });
     const exported = await exportRes.arrayBuffer();
-    console.log(`export tracked (${detail.issues.length} comments): ${ms(t)}, ${(exported.byteLength / 1024).toFixed(0)} KB`);
+    console.log(
+      `export tracked (${detail.issues.length} comments): ${ms(t)}, ${(exported.byteLength / 1024).toFixed(0)} KB`,
+    );
     polling = false;
     await poller;
-    console.log(`/health during upload, check, editor load and export: ${healthCalls} calls, slowest ${slowestHealth.toFixed(0)} ms`);
+    console.log(
+      `/health during upload, check, editor load and export: ${healthCalls} calls, slowest ${slowestHealth.toFixed(0)} ms`,
+    );
     socket.close(1000);
   } finally {
     clearTimeout(timer);

@@ -44,18 +44,21 @@ right types: ${RIGHT_TYPES.join(', ')}`;
 class UsageError extends Error {}
 
 function role(value: string | undefined): Role {
-  if (!value || !(ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  if (!value || !(ROLES as readonly string[]).includes(value))
+    throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
   return value as Role;
 }
 
 function teamRole(value: string | undefined): TeamRole {
-  if (!value || !(TEAM_ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${TEAM_ROLES.join(', ')}`);
+  if (!value || !(TEAM_ROLES as readonly string[]).includes(value))
+    throw new UsageError(`--role must be one of ${TEAM_ROLES.join(', ')}`);
   return value as TeamRole;
 }
 
 function teamId(value: string | undefined): number {
   const id = Number(value);
-  if (!value || !Number.isInteger(id) || id < 1) throw new UsageError('--team must be a team id (see: admin team list)');
+  if (!value || !Number.isInteger(id) || id < 1)
+    throw new UsageError('--team must be a team id (see: admin team list)');
   return id;
 }
 
@@ -79,7 +82,8 @@ function expiry(value: string | undefined): string | null {
   if (value === undefined) return null;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const at = Date.parse(day ? `${value}T23:59:59.999+08:00` : value);
-  if (Number.isNaN(at) || (day && new Date(at + 8 * 3_600_000).toISOString().slice(0, 10) !== value)) throw new UsageError(`--expires must be YYYY-MM-DD or an ISO timestamp, got "${value}"`);
+  if (Number.isNaN(at) || (day && new Date(at + 8 * 3_600_000).toISOString().slice(0, 10) !== value))
+    throw new UsageError(`--expires must be YYYY-MM-DD or an ISO timestamp, got "${value}"`);
   if (at <= Date.now()) throw new UsageError('--expires must be in the future');
   return new Date(at).toISOString();
 }
@@ -114,7 +118,12 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     const password = values.password ?? '';
     const problem = passwordProblem(password);
     if (problem) throw new UsageError(`--password: ${problem}`);
-    const user = await createUser(db, { phone: phone(values.phone), password, name: values.name, role: values.role ? role(values.role) : 'free' });
+    const user = await createUser(db, {
+      phone: phone(values.phone),
+      password,
+      name: values.name,
+      role: values.role ? role(values.role) : 'free',
+    });
     out(`created uid ${user.uid} ${user.phone} role ${user.role}`);
   } else if (command === 'user role') {
     const p = phone(values.phone);
@@ -124,7 +133,12 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     await db.updateTable('users').set({ role: r }).where('uid', '=', user.uid).execute();
     out(`uid ${user.uid} ${p}: role ${user.role} -> ${r}`);
   } else if (command === 'user list') {
-    const users = await db.selectFrom('users').select(['uid', 'phone', 'name', 'role', 'login_id', 'created_at']).where('closed_at', 'is', null).orderBy('uid').execute();
+    const users = await db
+      .selectFrom('users')
+      .select(['uid', 'phone', 'name', 'role', 'login_id', 'created_at'])
+      .where('closed_at', 'is', null)
+      .orderBy('uid')
+      .execute();
     out(['uid', 'phone', 'role', 'login_id', 'name', 'created_at'].join('\t'));
     for (const u of users) out([u.uid, u.phone, u.role, u.login_id ?? '-', u.name, u.created_at].join('\t'));
   } else if (positionals[0] === 'order' && positionals[1] === 'paid') {
@@ -135,7 +149,8 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       if (!result.changed) out(`order ${orderNo} was already paid at ${result.order.paid_at}; nothing granted`);
       else {
         out(`order ${orderNo} paid: uid ${result.order.uid} ${result.order.product_name} x${result.order.quantity}`);
-        for (const g of result.granted) out(`  granted right ${g.user_right_type}: ${g.num}${g.expires_at ? ` until ${g.expires_at}` : ''}`);
+        for (const g of result.granted)
+          out(`  granted right ${g.user_right_type}: ${g.num}${g.expires_at ? ` until ${g.expires_at}` : ''}`);
       }
     } catch (err) {
       if (err instanceof OrderProblem) throw new UsageError(err.message);
@@ -149,11 +164,16 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       q = q.where('uid', '=', user.uid);
     }
     out(['order_no', 'uid', 'product', 'quantity', 'amount_fen', 'status', 'created_at', 'paid_at'].join('\t'));
-    for (const o of await q.execute()) out([o.order_no, o.uid, o.product_name, o.quantity, o.amount, o.status, o.created_at, o.paid_at ?? '-'].join('\t'));
+    for (const o of await q.execute())
+      out(
+        [o.order_no, o.uid, o.product_name, o.quantity, o.amount, o.status, o.created_at, o.paid_at ?? '-'].join('\t'),
+      );
   } else if (command === 'product list') {
     out(['id', 'code', 'name', 'type', 'belong_to', 'price_fen', 'duration_days', 'on_sale', 'rights'].join('\t'));
     for (const p of await db.selectFrom('products').selectAll().orderBy('sort').execute()) {
-      const rights = productRights(p).map((r) => `${r.user_right_type}:${r.num}`).join(',');
+      const rights = productRights(p)
+        .map((r) => `${r.user_right_type}:${r.num}`)
+        .join(',');
       out([p.id, p.code, p.name, p.type, p.belong_to, p.price, p.duration_days ?? '-', p.on_sale, rights].join('\t'));
     }
   } else if (command === 'team create') {
@@ -170,11 +190,19 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     out(`team ${id}: uid ${user.uid} ${user.phone} is an active member with role ${r}`);
   } else if (command === 'team list') {
     out(['id', 'name', 'members', 'dictionaries', 'address', 'created_at'].join('\t'));
-    for (const team of await listTeams(db)) out([team.id, team.name, team.members, team.dictionaries, team.address || '-', team.created_at].join('\t'));
+    for (const team of await listTeams(db))
+      out([team.id, team.name, team.members, team.dictionaries, team.address || '-', team.created_at].join('\t'));
   } else if (command === 'coupon create') {
     const rightType = integerOption('right-type', values['right-type'], true)!;
-    if (!(RIGHT_TYPES as readonly number[]).includes(rightType)) throw new UsageError(`--right-type must be one of ${RIGHT_TYPES.join(', ')}`);
-    const batch = { rightType, amount: integerOption('amount', values.amount, true)!, count: integerOption('count', values.count, true)!, expiresAt: expiry(values.expires), validDays: integerOption('valid-days', values['valid-days'], false) ?? null };
+    if (!(RIGHT_TYPES as readonly number[]).includes(rightType))
+      throw new UsageError(`--right-type must be one of ${RIGHT_TYPES.join(', ')}`);
+    const batch = {
+      rightType,
+      amount: integerOption('amount', values.amount, true)!,
+      count: integerOption('count', values.count, true)!,
+      expiresAt: expiry(values.expires),
+      validDays: integerOption('valid-days', values['valid-days'], false) ?? null,
+    };
     let created: Awaited<ReturnType<typeof createCoupons>>;
     try {
       created = await createCoupons(db, batch);
@@ -186,7 +214,19 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
   } else if (command === 'coupon list') {
     out(['id', 'batch', 'code', 'right_type', 'amount', 'valid_days', 'expires_at', 'used_by', 'used_at'].join('\t'));
     for (const c of await listCoupons(db, values.batch)) {
-      out([c.id, c.batch, `…${c.hint}`, c.user_right_type, c.amount, c.valid_days ?? '-', c.expires_at ?? '-', c.used_by ?? '-', c.used_at ?? '-'].join('\t'));
+      out(
+        [
+          c.id,
+          c.batch,
+          `…${c.hint}`,
+          c.user_right_type,
+          c.amount,
+          c.valid_days ?? '-',
+          c.expires_at ?? '-',
+          c.used_by ?? '-',
+          c.used_at ?? '-',
+        ].join('\t'),
+      );
     }
   } else {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

@@ -34,7 +34,10 @@ export function openDatabase(options: StorageOptions): { db: Db; dialect: Dialec
 /** the migrations a database has run, in the order it ran them ([] before the first) */
 async function executedMigrations(db: Db): Promise<Array<{ name: string; timestamp: string }>> {
   try {
-    const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+      timestamp: string;
+    }>`select name, timestamp from kysely_migration`.execute(db);
     return rows.sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.name.localeCompare(b.name));
   } catch {
     return [];
@@ -55,12 +58,15 @@ export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
   const byName = ran.map((r) => r.name).sort();
   const inOrder = ran.every((r, i) => r.name === names[i]);
   if (!inOrder) {
-    if (!byName.every((n, i) => n === names[i])) applied.push(...(await run(new Migrator({ db, provider, allowUnorderedMigrations: true }))));
+    if (!byName.every((n, i) => n === names[i]))
+      applied.push(...(await run(new Migrator({ db, provider, allowUnorderedMigrations: true }))));
     const history = await executedMigrations(db);
     const base = Date.parse(history[0]?.timestamp ?? new Date().toISOString());
     const sorted = history.map((r) => r.name).sort();
     for (const [i, name] of sorted.entries()) {
-      await sql`update kysely_migration set timestamp = ${new Date(base + i).toISOString()} where name = ${name}`.execute(db);
+      await sql`update kysely_migration set timestamp = ${new Date(base + i).toISOString()} where name = ${name}`.execute(
+        db,
+      );
     }
   }
   applied.push(...(await run(new Migrator({ db, provider, allowUnorderedMigrations: false }))));

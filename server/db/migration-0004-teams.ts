@@ -47,8 +47,17 @@ export function teamsMigration(id: IdColumn): Migration {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addColumn('joined_at', 'text')
         .execute();
-      await db.schema.createIndex('enterprise_members_enterprise_uid').on('enterprise_members').columns(['enterprise_id', 'uid']).unique().execute();
-      await db.schema.createIndex('enterprise_members_uid_status').on('enterprise_members').columns(['uid', 'status']).execute();
+      await db.schema
+        .createIndex('enterprise_members_enterprise_uid')
+        .on('enterprise_members')
+        .columns(['enterprise_id', 'uid'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('enterprise_members_uid_status')
+        .on('enterprise_members')
+        .columns(['uid', 'status'])
+        .execute();
       await db.schema.createIndex('enterprise_members_phone').on('enterprise_members').column('phone').execute();
 
       await db.schema
@@ -61,7 +70,12 @@ export function teamsMigration(id: IdColumn): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('enterprise_dicts_enterprise_name').on('enterprise_dicts').columns(['enterprise_id', 'name']).unique().execute();
+      await db.schema
+        .createIndex('enterprise_dicts_enterprise_name')
+        .on('enterprise_dicts')
+        .columns(['enterprise_id', 'name'])
+        .unique()
+        .execute();
 
       await db.schema
         .createTable('enterprise_dict_words')
@@ -74,7 +88,12 @@ export function teamsMigration(id: IdColumn): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('enterprise_dict_words_dict_word_type').on('enterprise_dict_words').columns(['dict_id', 'word', 'type']).unique().execute();
+      await db.schema
+        .createIndex('enterprise_dict_words_dict_word_type')
+        .on('enterprise_dict_words')
+        .columns(['dict_id', 'word', 'type'])
+        .unique()
+        .execute();
 
       await db.schema
         .createTable('enterprise_dict_users')
@@ -86,7 +105,14 @@ export function teamsMigration(id: IdColumn): Migration {
       await db.schema.createIndex('enterprise_dict_users_uid').on('enterprise_dict_users').column('uid').execute();
     },
     async down(db: Kysely<any>) {
-      for (const table of ['enterprise_dict_users', 'enterprise_dict_words', 'enterprise_dicts', 'enterprise_members', 'enterprises']) await db.schema.dropTable(table).execute();
+      for (const table of [
+        'enterprise_dict_users',
+        'enterprise_dict_words',
+        'enterprise_dicts',
+        'enterprise_members',
+        'enterprises',
+      ])
+        await db.schema.dropTable(table).execute();
     },
   };
 }

@@ -101,8 +101,17 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('source', 'text', (c) => c.notNull())
           .addColumn('created_at', 'text', (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('right_grants_uid_type').on('right_grants').columns(['uid', 'user_right_type']).execute();
-        await db.schema.createIndex('right_grants_uid_source').on('right_grants').columns(['uid', 'source']).unique().execute();
+        await db.schema
+          .createIndex('right_grants_uid_type')
+          .on('right_grants')
+          .columns(['uid', 'user_right_type'])
+          .execute();
+        await db.schema
+          .createIndex('right_grants_uid_source')
+          .on('right_grants')
+          .columns(['uid', 'source'])
+          .unique()
+          .execute();
 
         await db.schema
           .createTable('right_records')
@@ -126,7 +135,12 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('created_at', 'text', (c) => c.notNull())
           .addColumn('updated_at', 'text', (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('dict_words_uid_word_type').on('dict_words').columns(['uid', 'word', 'type']).unique().execute();
+        await db.schema
+          .createIndex('dict_words_uid_word_type')
+          .on('dict_words')
+          .columns(['uid', 'word', 'type'])
+          .unique()
+          .execute();
 
         await db.schema
           .createTable('api_keys')
@@ -159,7 +173,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
       async down(db: Kysely<any>) {
-        for (const table of ['finding_feedback', 'clicks', 'api_keys', 'dict_words', 'right_records', 'right_grants']) await db.schema.dropTable(table).execute();
+        for (const table of ['finding_feedback', 'clicks', 'api_keys', 'dict_words', 'right_records', 'right_grants'])
+          await db.schema.dropTable(table).execute();
       },
     },
     '0007_coupons_sharing_downloads': {
@@ -238,7 +253,14 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const p of SEED_PRODUCTS) {
           await db
             .insertInto('products')
-            .values({ ...p, recommended: p.recommended ? 1 : 0, on_sale: 1, rights: JSON.stringify(p.rights), created_at: now, updated_at: now })
+            .values({
+              ...p,
+              recommended: p.recommended ? 1 : 0,
+              on_sale: 1,
+              rights: JSON.stringify(p.rights),
+              created_at: now,
+              updated_at: now,
+            })
             .execute();
         }
 

@@ -20,7 +20,8 @@ export interface SeedProduct {
   rights: Array<{ user_right_type: number; num: number }>;
 }
 
-const r = (rights: Record<number, number>) => Object.entries(rights).map(([type, num]) => ({ user_right_type: Number(type), num }));
+const r = (rights: Record<number, number>) =>
+  Object.entries(rights).map(([type, num]) => ({ user_right_type: Number(type), num }));
 
 export const SEED_PRODUCTS: readonly SeedProduct[] = [
   {
@@ -34,7 +35,18 @@ export const SEED_PRODUCTS: readonly SeedProduct[] = [
     description: '每月 100 万字高速校对、10 万字精校，单次校对上限 5 万字',
     recommended: false,
     sort: 10,
-    rights: r({ 1: 1_000_000, 2: 300, 4: 100, 16: 200, 32: 50_000, 64: 200_000, 128: 50_000, 256: 300, 4096: 100, 8192: 100_000 }),
+    rights: r({
+      1: 1_000_000,
+      2: 300,
+      4: 100,
+      16: 200,
+      32: 50_000,
+      64: 200_000,
+      128: 50_000,
+      256: 300,
+      4096: 100,
+      8192: 100_000,
+    }),
   },
   {
     code: 'personal_yearly',
@@ -47,7 +59,18 @@ export const SEED_PRODUCTS: readonly SeedProduct[] = [
     description: '一年 1500 万字高速校对、150 万字精校，单次校对上限 5 万字',
     recommended: true,
     sort: 20,
-    rights: r({ 1: 15_000_000, 2: 4000, 4: 1500, 16: 3000, 32: 50_000, 64: 200_000, 128: 50_000, 256: 4000, 4096: 1500, 8192: 1_500_000 }),
+    rights: r({
+      1: 15_000_000,
+      2: 4000,
+      4: 1500,
+      16: 3000,
+      32: 50_000,
+      64: 200_000,
+      128: 50_000,
+      256: 4000,
+      4096: 1500,
+      8192: 1_500_000,
+    }),
   },
   {
     code: 'words_1m',
@@ -99,6 +122,17 @@ export const SEED_PRODUCTS: readonly SeedProduct[] = [
     description: '一年 1 亿字高速校对、1000 万字精校，单次校对上限 20 万字，权益归购买者所有',
     recommended: false,
     sort: 60,
-    rights: r({ 1: 100_000_000, 2: 20_000, 4: 10_000, 16: 20_000, 32: 200_000, 64: 1_000_000, 128: 200_000, 256: 20_000, 4096: 10_000, 8192: 10_000_000 }),
+    rights: r({
+      1: 100_000_000,
+      2: 20_000,
+      4: 10_000,
+      16: 20_000,
+      32: 200_000,
+      64: 1_000_000,
+      128: 200_000,
+      256: 20_000,
+      4096: 10_000,
+      8192: 10_000_000,
+    }),
   },
 ];

@@ -12,7 +12,10 @@ export default fp(
     const applied = await migrate(db, dialect);
     if (applied.length > 0) app.log.info({ applied }, 'database migrations applied');
     const root = await ensureRootAdmin(db, app.config.adminPhone, app.config.adminPassword);
-    if (root) app.log.warn(`created the root account ${app.config.adminPhone}; change ADMIN_PASSWORD's default before exposing the server`);
+    if (root)
+      app.log.warn(
+        `created the root account ${app.config.adminPhone}; change ADMIN_PASSWORD's default before exposing the server`,
+      );
   },
   { name: 'db' },
 );

@@ -62,26 +62,31 @@ const send = (reply: FastifyReply, code: number, msg: string, result: { kind: 1 
 /** One error handler for the whole API: every failure is the `{code, msg, result: null}` envelope. */
 export default fp(
   async (app) => {
-    app.setErrorHandler((error: FastifyError & { errors?: unknown[] }, request: FastifyRequest, reply: FastifyReply) => {
-      if (error.validation) return send(reply, 400, describeValidation(error.validation, error.validationContext));
-      if (error instanceof AppError) return send(reply.headers(error.headers), error.statusCode, error.message, error.result);
-      const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
-      if (known) return send(reply, known[0], known[1]);
-      if (!error.statusCode && request.isMultipart?.() && MULTIPART_SYNTAX.test(error.message ?? '')) {
-        return send(reply, 400, '不是有效的 multipart 请求 (malformed multipart body)');
-      }
-      const status = error.statusCode ?? 500;
-      if (status === 401) {
-        // fastify-openapi-glue wraps the bearerAuth failure; its inner error carries our message.
-        const inner = error.errors?.find((e): e is AppError => e instanceof AppError);
-        return send(reply, 401, inner?.message ?? '登录已失效，请重新登录');
-      }
-      if (status === 429) return send(reply, 429, '请求过于频繁，请稍后再试 (too many requests)');
-      if (status >= 400 && status < 500) return send(reply, status, error.message);
-      request.log.error({ err: error }, 'request failed');
-      return send(reply, 500, '系统异常 (internal error)');
-    });
-    app.setNotFoundHandler((request, reply) => send(reply, 404, `接口不存在 (no route ${request.method} ${request.url.split('?')[0]})`));
+    app.setErrorHandler(
+      (error: FastifyError & { errors?: unknown[] }, request: FastifyRequest, reply: FastifyReply) => {
+        if (error.validation) return send(reply, 400, describeValidation(error.validation, error.validationContext));
+        if (error instanceof AppError)
+          return send(reply.headers(error.headers), error.statusCode, error.message, error.result);
+        const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
+        if (known) return send(reply, known[0], known[1]);
+        if (!error.statusCode && request.isMultipart?.() && MULTIPART_SYNTAX.test(error.message ?? '')) {
+          return send(reply, 400, '不是有效的 multipart 请求 (malformed multipart body)');
+        }
+        const status = error.statusCode ?? 500;
+        if (status === 401) {
+          // fastify-openapi-glue wraps the bearerAuth failure; its inner error carries our message.
+          const inner = error.errors?.find((e): e is AppError => e instanceof AppError);
+          return send(reply, 401, inner?.message ?? '登录已失效，请重新登录');
+        }
+        if (status === 429) return send(reply, 429, '请求过于频繁，请稍后再试 (too many requests)');
+        if (status >= 400 && status < 500) return send(reply, status, error.message);
+        request.log.error({ err: error }, 'request failed');
+        return send(reply, 500, '系统异常 (internal error)');
+      },
+    );
+    app.setNotFoundHandler((request, reply) =>
+      send(reply, 404, `接口不存在 (no route ${request.method} ${request.url.split('?')[0]})`),
+    );
   },
   { name: 'errors' },
 );

@@ -40,7 +40,8 @@ function securedOperations(spec: any): Set<string> {
       if (!op || typeof op !== 'object' || !op.operationId) continue;
       const security = op.security ?? spec.security ?? [];
       // An empty alternative (`- {}`) makes the token optional: the handler decides (LanguageTool calls).
-      if (security.length > 0 && !security.some((s: object) => Object.keys(s).length === 0)) secured.add(op.operationId);
+      if (security.length > 0 && !security.some((s: object) => Object.keys(s).length === 0))
+        secured.add(op.operationId);
     }
   }
   return secured;
@@ -60,9 +61,12 @@ export default fp(
     const binary = [...mediaTypes(spec)].filter((t) => !HAS_PARSER.test(t) && !app.hasContentTypeParser(t));
     // Form bodies (LanguageTool's /v2/* calls) become plain objects before validation; repeated keys keep the last value.
     if (!app.hasContentTypeParser(FORM)) {
-      app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+      app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) =>
+        done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      );
     }
-    if (binary.length > 0) app.addContentTypeParser(binary, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    if (binary.length > 0)
+      app.addContentTypeParser(binary, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     await app.register(openapiGlue, {
       specification,
       operationResolver: ((operationId: string) => {

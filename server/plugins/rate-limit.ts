@@ -25,23 +25,26 @@ export default fp(
     // whom a call counts against when the handler knows it better than the token (a uid from an API key)
     const subjects = new WeakMap<FastifyRequest, string | number>();
     const subject = (r: FastifyRequest) => subjects.get(r) ?? r.auth?.uid ?? r.ip;
-    const limiter = (check: ReturnType<typeof app.createRateLimit>, message?: (retryAfter: number) => string): Limiter => async (request, who) => {
-      if (who !== undefined) subjects.set(request, who);
-      const result = await check(request);
-      if (!result.isAllowed && result.isExceeded) {
-        const error = tooManyRequests(message?.(result.ttlInSeconds));
-        // the client may wait exactly as long as the limit says
-        error.headers['retry-after'] = String(Math.max(1, result.ttlInSeconds));
-        throw error;
-      }
-    };
+    const limiter =
+      (check: ReturnType<typeof app.createRateLimit>, message?: (retryAfter: number) => string): Limiter =>
+      async (request, who) => {
+        if (who !== undefined) subjects.set(request, who);
+        const result = await check(request);
+        if (!result.isAllowed && result.isExceeded) {
+          const error = tooManyRequests(message?.(result.ttlInSeconds));
+          // the client may wait exactly as long as the limit says
+          error.headers['retry-after'] = String(Math.max(1, result.ttlInSeconds));
+          throw error;
+        }
+      };
     const { checkMax, anonymousMax, windowMs } = app.config.checkRateLimit;
     const per = `${Math.round(windowMs / 1000)} 秒`;
     const checkLimiter = (max: number, key: (r: FastifyRequest) => string, what: string): Limiter => {
       if (max <= 0) return async () => {};
       return limiter(
         app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: key }),
-        (retry) => `校对请求过于频繁：${what}每 ${per}最多 ${max} 次，请 ${retry} 秒后再试 (too many checks, retry in ${retry} s)`,
+        (retry) =>
+          `校对请求过于频繁：${what}每 ${per}最多 ${max} 次，请 ${retry} 秒后再试 (too many checks, retry in ${retry} s)`,
       );
     };
     const { loginPerAddress, smsPerAddress } = app.config.authRateLimit;
@@ -60,7 +63,9 @@ export default fp(
       limiter(app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: key }));
     app.decorate('limiters', {
       // Login: 10 attempts per minute per phone + client address.
-      login: limiter(app.createRateLimit({ max: 10, timeWindow: 60_000, keyGenerator: (r) => `login|${bodyPhone(r)}|${r.ip}` })),
+      login: limiter(
+        app.createRateLimit({ max: 10, timeWindow: 60_000, keyGenerator: (r) => `login|${bodyPhone(r)}|${r.ip}` }),
+      ),
       // ...and 20 per 10 minutes per phone from any number of addresses (a botnet aiming at one account; the
       // database lockout of services/lockout.ts counts failures only, this counts every attempt).
       loginPhone: limiter(
@@ -76,7 +81,9 @@ export default fp(
         inMinutes('登录尝试过于频繁', 'too many login attempts from this address'),
       ),
       // SMS codes: 5 per 10 minutes per phone, so nobody floods a number.
-      smsCode: limiter(app.createRateLimit({ max: 5, timeWindow: 600_000, keyGenerator: (r) => `sms|${bodyPhone(r)}` })),
+      smsCode: limiter(
+        app.createRateLimit({ max: 5, timeWindow: 600_000, keyGenerator: (r) => `sms|${bodyPhone(r)}` }),
+      ),
       // ...and SMS_IP_RATE_MAX per hour per client address, so nobody floods many numbers (or our SMS bill).
       smsAddress: optional(
         smsPerAddress,
@@ -85,7 +92,9 @@ export default fp(
         inMinutes('验证码发送过于频繁', 'too many SMS codes from this address'),
       ),
       // Feedback: 10 messages per hour per account.
-      leaveMessage: limiter(app.createRateLimit({ max: 10, timeWindow: 3_600_000, keyGenerator: (r) => `msg|${r.auth?.uid ?? r.ip}` })),
+      leaveMessage: limiter(
+        app.createRateLimit({ max: 10, timeWindow: 3_600_000, keyGenerator: (r) => `msg|${r.auth?.uid ?? r.ip}` }),
+      ),
       // Checks (CHECK_RATE_MAX per CHECK_RATE_WINDOW_MS per user; LT_ANON_RATE_MAX per address without a token).
       checkText: checkLimiter(checkMax, (r) => `check|${subject(r)}`, '每个账号'),
       ltCheck: checkLimiter(checkMax, (r) => `lt|${subject(r)}`, '每个账号'),
@@ -113,10 +122,16 @@ export default fp(
       collect: tracking(120, (r) => `collect|${subject(r)}`),
       collectAddress: tracking(600, (r) => `collect-ip|${r.ip}`),
       // Redemption codes: 10 attempts per 10 minutes per account and 30 per client address, against guessing.
-      couponUser: limiter(app.createRateLimit({ max: 10, timeWindow: 600_000, keyGenerator: (r) => `coupon|${r.auth?.uid ?? r.ip}` })),
-      couponAddress: limiter(app.createRateLimit({ max: 30, timeWindow: 600_000, keyGenerator: (r) => `coupon-ip|${r.ip}` })),
+      couponUser: limiter(
+        app.createRateLimit({ max: 10, timeWindow: 600_000, keyGenerator: (r) => `coupon|${r.auth?.uid ?? r.ip}` }),
+      ),
+      couponAddress: limiter(
+        app.createRateLimit({ max: 30, timeWindow: 600_000, keyGenerator: (r) => `coupon-ip|${r.ip}` }),
+      ),
       // Sharing records: 30 per hour per account (only the first share of a day is rewarded anyway).
-      share: limiter(app.createRateLimit({ max: 30, timeWindow: 3_600_000, keyGenerator: (r) => `share|${r.auth?.uid ?? r.ip}` })),
+      share: limiter(
+        app.createRateLimit({ max: 30, timeWindow: 3_600_000, keyGenerator: (r) => `share|${r.auth?.uid ?? r.ip}` }),
+      ),
     });
   },
   { name: 'rate-limit' },

@@ -33,7 +33,8 @@ async function spaRoutes(app: FastifyInstance, opts: { root: string }) {
       decorateReply: false,
       cacheControl: false,
       // Vite fingerprints everything under assets/, so those can be cached for good.
-      setHeaders: (res, path) => res.setHeader('cache-control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      setHeaders: (res, path) =>
+        res.setHeader('cache-control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
   }
   app.get('/', { prefixTrailingSlash: 'slash' }, async (_request, reply) => sendIndex(reply));

@@ -3,7 +3,11 @@ import type { WebSocket } from 'ws';
 import { SocketClose, type ServerMessage } from '../../openapi/socket-protocol';
 
 /** A message before the hub numbers it (`index` is assigned per session); distributes over the union. */
-export type OutgoingMessage = ServerMessage extends infer M ? (M extends ServerMessage ? Omit<M, 'index'> : never) : never;
+export type OutgoingMessage = ServerMessage extends infer M
+  ? M extends ServerMessage
+    ? Omit<M, 'index'>
+    : never
+  : never;
 
 interface Session {
   id: string;
@@ -75,7 +79,10 @@ export class RealtimeHub {
     let session = requestedId ? this.sessions.get(requestedId) : undefined;
     if (session && session.uid !== auth.uid) session = undefined;
     if (!session) {
-      const id = requestedId && !this.sessions.has(requestedId) && /^[\w.:-]{1,128}$/.test(requestedId) ? requestedId : randomUUID();
+      const id =
+        requestedId && !this.sessions.has(requestedId) && /^[\w.:-]{1,128}$/.test(requestedId)
+          ? requestedId
+          : randomUUID();
       const mine = [...this.sessions.values()].filter((s) => s.uid === auth.uid);
       if (mine.length >= this.maxSessionsPerUser) {
         // the oldest session without a socket goes first, else the oldest one
@@ -97,7 +104,8 @@ export class RealtimeHub {
     }
     if (session.idleTimer) clearTimeout(session.idleTimer);
     session.idleTimer = null;
-    if (session.socket && session.socket !== socket) session.socket.close(SocketClose.Replaced.code, SocketClose.Replaced.reason);
+    if (session.socket && session.socket !== socket)
+      session.socket.close(SocketClose.Replaced.code, SocketClose.Replaced.reason);
     session.socket = socket;
     session.tokenHash = auth.tokenHash;
 
@@ -129,7 +137,10 @@ export class RealtimeHub {
     const json = JSON.stringify({ ...message, index });
     session.outbox.set(index, json);
     session.outboxSize += json.length;
-    while (session.outbox.size > this.maxOutbox || (session.outboxSize > this.maxOutboxChars && session.outbox.size > 1)) {
+    while (
+      session.outbox.size > this.maxOutbox ||
+      (session.outboxSize > this.maxOutboxChars && session.outbox.size > 1)
+    ) {
       const oldest = session.outbox.keys().next().value as number;
       session.outboxSize -= session.outbox.get(oldest)!.length;
       session.outbox.delete(oldest);
@@ -207,7 +218,8 @@ export class RealtimeHub {
   }
 
   close(): void {
-    for (const session of [...this.sessions.values()]) this.drop(session, { code: 1001, reason: 'server shutting down' });
+    for (const session of [...this.sessions.values()])
+      this.drop(session, { code: 1001, reason: 'server shutting down' });
   }
 
   private drop(session: Session, close: { code: number; reason: string }): void {

@@ -19,9 +19,12 @@ export function registerSocketRoute(app: FastifyInstance, path: string, idleMs =
     let sessionOf: string | null = null;
     const early: ClientMessage[] = [];
     let lastSeen = Date.now();
-    const idleCheck = setInterval(() => {
-      if (Date.now() - lastSeen > idleMs) socket.terminate();
-    }, Math.max(10, Math.floor(idleMs / 3)));
+    const idleCheck = setInterval(
+      () => {
+        if (Date.now() - lastSeen > idleMs) socket.terminate();
+      },
+      Math.max(10, Math.floor(idleMs / 3)),
+    );
     idleCheck.unref();
     socket.on('close', () => clearInterval(idleCheck));
 
@@ -54,7 +57,11 @@ export function registerSocketRoute(app: FastifyInstance, path: string, idleMs =
           socket.close(SocketClose.Unauthorized.code, SocketClose.Unauthorized.reason);
           return;
         }
-        sessionOf = app.realtime.attach(socket, auth, typeof sessionId === 'string' && sessionId ? sessionId : undefined);
+        sessionOf = app.realtime.attach(
+          socket,
+          auth,
+          typeof sessionId === 'string' && sessionId ? sessionId : undefined,
+        );
         for (const message of early.splice(0)) handle(message);
       })
       .catch((err) => {

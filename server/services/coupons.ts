@@ -60,37 +60,40 @@ export interface CouponBatch {
 
 /** Creates `count` codes and returns them (the only time they exist in clear). */
 export async function createCoupons(db: Db, batch: CouponBatch): Promise<{ batch: string; codes: string[] }> {
-  if (!(RIGHT_TYPES as readonly number[]).includes(batch.rightType)) throw new RangeError(`right type must be one of ${RIGHT_TYPES.join(', ')}`);
-  if (!Number.isInteger(batch.amount) || batch.amount < 1 || batch.amount > UNLIMITED) throw new RangeError(`amount must be an integer from 1 to ${UNLIMITED}`);
-  if (!Number.isInteger(batch.count) || batch.count < 1 || batch.count > MAX_COUPONS_PER_BATCH) throw new RangeError(`count must be an integer from 1 to ${MAX_COUPONS_PER_BATCH}`);
-  if (batch.validDays != null && (!Number.isInteger(batch.validDays) || batch.validDays < 1 || batch.validDays > 3650)) throw new RangeError('valid days must be an integer from 1 to 3650');
-  if (batch.expiresAt != null && !(Date.parse(batch.expiresAt) > Date.now())) throw new RangeError('the expiry must be a date in the future');
+  if (!(RIGHT_TYPES as readonly number[]).includes(batch.rightType))
+    throw new RangeError(`right type must be one of ${RIGHT_TYPES.join(', ')}`);
+  if (!Number.isInteger(batch.amount) || batch.amount < 1 || batch.amount > UNLIMITED)
+    throw new RangeError(`amount must be an integer from 1 to ${UNLIMITED}`);
+  if (!Number.isInteger(batch.count) || batch.count < 1 || batch.count > MAX_COUPONS_PER_BATCH)
+    throw new RangeError(`count must be an integer from 1 to ${MAX_COUPONS_PER_BATCH}`);
+  if (batch.validDays != null && (!Number.isInteger(batch.validDays) || batch.validDays < 1 || batch.validDays > 3650))
+    throw new RangeError('valid days must be an integer from 1 to 3650');
+  if (batch.expiresAt != null && !(Date.parse(batch.expiresAt) > Date.now()))
+    throw new RangeError('the expiry must be a date in the future');
   const id = randomUUID();
   const now = nowIso();
   const codes = Array.from({ length: batch.count }, newCode);
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      for (let i = 0; i < codes.length; i += 500) {
-        await trx
-          .insertInto('coupon_codes')
-          .values(
-            codes.slice(i, i + 500).map((code) => ({
-              code_hash: hashCode(code),
-              hint: code.slice(-4),
-              batch: id,
-              user_right_type: batch.rightType,
-              amount: batch.amount,
-              valid_days: batch.validDays ?? null,
-              expires_at: batch.expiresAt ? new Date(batch.expiresAt).toISOString() : null,
-              created_at: now,
-              used_by: null,
-              used_at: null,
-            })),
-          )
-          .execute();
-      }
-    });
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < codes.length; i += 500) {
+      await trx
+        .insertInto('coupon_codes')
+        .values(
+          codes.slice(i, i + 500).map((code) => ({
+            code_hash: hashCode(code),
+            hint: code.slice(-4),
+            batch: id,
+            user_right_type: batch.rightType,
+            amount: batch.amount,
+            valid_days: batch.validDays ?? null,
+            expires_at: batch.expiresAt ? new Date(batch.expiresAt).toISOString() : null,
+            created_at: now,
+            used_by: null,
+            used_at: null,
+          })),
+        )
+        .execute();
+    }
+  });
   return { batch: id, codes };
 }
 
@@ -105,29 +108,36 @@ export interface GrantedRight {
 export async function redeemCoupon(db: Db, uid: number, code: string): Promise<GrantedRight[]> {
   await grantDefaultRights(db, uid);
   const codeHash = hashCode(code);
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const row = await trx.selectFrom('coupon_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
-      if (!row) throw notFound(COUPON_MESSAGES.unknown);
-      if (row.used_at) throw conflict(Number(row.used_by) === uid ? COUPON_MESSAGES.usedByYou : COUPON_MESSAGES.used);
-      const now = new Date();
-      if (row.expires_at && row.expires_at <= now.toISOString()) throw conflict(COUPON_MESSAGES.expired);
-      // The guard re-checked under the row lock (PostgreSQL) / the single writer (SQLite): the loser updates nothing.
-      const claimed = await trx
-        .updateTable('coupon_codes')
-        .set({ used_by: uid, used_at: now.toISOString() })
-        .where('id', '=', row.id)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw conflict(COUPON_MESSAGES.used);
-      const type = Number(row.user_right_type);
-      const amount = Number(row.amount);
-      const expiresAt = row.valid_days ? new Date(now.getTime() + Number(row.valid_days) * 86_400_000).toISOString() : null;
-      await addGrant(trx, uid, type, amount, `coupon:${row.id}`, expiresAt, '兑换码兑换');
-      const info = RIGHT_INFO[type];
-      return [{ user_right_type: type, title: info.title, num: amount, num_desc: `${amount >= UNLIMITED ? '不限' : `${amount}${info.unit}`}` }];
-    });
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('coupon_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    if (!row) throw notFound(COUPON_MESSAGES.unknown);
+    if (row.used_at) throw conflict(Number(row.used_by) === uid ? COUPON_MESSAGES.usedByYou : COUPON_MESSAGES.used);
+    const now = new Date();
+    if (row.expires_at && row.expires_at <= now.toISOString()) throw conflict(COUPON_MESSAGES.expired);
+    // The guard re-checked under the row lock (PostgreSQL) / the single writer (SQLite): the loser updates nothing.
+    const claimed = await trx
+      .updateTable('coupon_codes')
+      .set({ used_by: uid, used_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw conflict(COUPON_MESSAGES.used);
+    const type = Number(row.user_right_type);
+    const amount = Number(row.amount);
+    const expiresAt = row.valid_days
+      ? new Date(now.getTime() + Number(row.valid_days) * 86_400_000).toISOString()
+      : null;
+    await addGrant(trx, uid, type, amount, `coupon:${row.id}`, expiresAt, '兑换码兑换');
+    const info = RIGHT_INFO[type];
+    return [
+      {
+        user_right_type: type,
+        title: info.title,
+        num: amount,
+        num_desc: `${amount >= UNLIMITED ? '不限' : `${amount}${info.unit}`}`,
+      },
+    ];
+  });
 }
 
 export type CouponListing = Omit<Selectable<CouponCodesTable>, 'code_hash'>;
@@ -136,8 +146,26 @@ export type CouponListing = Omit<Selectable<CouponCodesTable>, 'code_hash'>;
 export async function listCoupons(db: Db, batch?: string): Promise<CouponListing[]> {
   let query = db
     .selectFrom('coupon_codes')
-    .select(['id', 'hint', 'batch', 'user_right_type', 'amount', 'valid_days', 'expires_at', 'created_at', 'used_by', 'used_at']);
+    .select([
+      'id',
+      'hint',
+      'batch',
+      'user_right_type',
+      'amount',
+      'valid_days',
+      'expires_at',
+      'created_at',
+      'used_by',
+      'used_at',
+    ]);
   if (batch) query = query.where('batch', '=', batch);
   const rows = await query.orderBy('id').execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), user_right_type: Number(r.user_right_type), amount: Number(r.amount), used_by: r.used_by === null ? null : Number(r.used_by), valid_days: r.valid_days === null ? null : Number(r.valid_days) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    user_right_type: Number(r.user_right_type),
+    amount: Number(r.amount),
+    used_by: r.used_by === null ? null : Number(r.used_by),
+    valid_days: r.valid_days === null ? null : Number(r.valid_days),
+  }));
 }

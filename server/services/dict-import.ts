@@ -47,11 +47,32 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export const EXPORT_MIME = { xlsx: XLSX_MIME, csv: 'text/csv; charset=utf-8' } as const;
 
 const TYPE_NAMES: Record<string, number> = {
-  '1': 1, '4': 4, '5': 5, '9': 9,
-  允许词: 1, 允许: 1, 允許詞: 1, 允許: 1, 白名单: 1, allowed: 1, allow: 1,
-  敏感词: 4, 敏感: 4, 敏感詞: 4, sensitive: 4,
-  错词: 5, 错误词: 5, 錯詞: 5, 錯誤詞: 5, wrong: 5,
-  重点词: 9, 重点: 9, 重點詞: 9, 重點: 9, key: 9, keyword: 9,
+  '1': 1,
+  '4': 4,
+  '5': 5,
+  '9': 9,
+  允许词: 1,
+  允许: 1,
+  允許詞: 1,
+  允許: 1,
+  白名单: 1,
+  allowed: 1,
+  allow: 1,
+  敏感词: 4,
+  敏感: 4,
+  敏感詞: 4,
+  sensitive: 4,
+  错词: 5,
+  错误词: 5,
+  錯詞: 5,
+  錯誤詞: 5,
+  wrong: 5,
+  重点词: 9,
+  重点: 9,
+  重點詞: 9,
+  重點: 9,
+  key: 9,
+  keyword: 9,
 };
 export const TYPE_LABEL: Record<number, string> = { 1: '允许词', 4: '敏感词', 5: '错词', 9: '重点词' };
 
@@ -120,11 +141,14 @@ export function parseCsv(text: string): Array<{ line: number; cells: string[] }>
 }
 
 function parseTxt(text: string): Array<{ line: number; cells: string[] }> {
-  return text.split(/\r\n|\n|\r/).map((l, i) => ({ line: i + 1, cells: l.includes('\t') ? l.split('\t') : l.split(/[,，]/) }));
+  return text
+    .split(/\r\n|\n|\r/)
+    .map((l, i) => ({ line: i + 1, cells: l.includes('\t') ? l.split('\t') : l.split(/[,，]/) }));
 }
 
 async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: string[] }>> {
-  const disguised = () => badRequest('文件不是有效的 .xlsx 表格（已损坏或内容与扩展名不符）(not a valid .xlsx workbook)');
+  const disguised = () =>
+    badRequest('文件不是有效的 .xlsx 表格（已损坏或内容与扩展名不符）(not a valid .xlsx workbook)');
   if (!isZip(data)) throw disguised();
   let parts: Map<string, Buffer>;
   try {
@@ -132,7 +156,8 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
     // declared size: a bomb, or a header that lies about its size, never reaches exceljs's own unzipping.
     parts = unzip(data, { maxEntries: 1000, maxTotalBytes: 60 * 1024 * 1024, maxRatio: 200 });
   } catch (error) {
-    if (error instanceof AppError && error.statusCode === 413) throw tooLarge('表格解压后过大 (the workbook inflates beyond 60 MB)');
+    if (error instanceof AppError && error.statusCode === 413)
+      throw tooLarge('表格解压后过大 (the workbook inflates beyond 60 MB)');
     throw disguised();
   }
   if (!parts.has('xl/workbook.xml')) throw disguised();
@@ -154,20 +179,24 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
   return rows;
 }
 
-const tooManyRows = () => tooLarge(`一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分文件 (more than ${IMPORT_MAX_ROWS} rows)`);
+const tooManyRows = () =>
+  tooLarge(`一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分文件 (more than ${IMPORT_MAX_ROWS} rows)`);
 
 /** Reads the rows of an import file; 400 for an unsupported, corrupt or disguised file, 413 when too large. */
 export async function readImportFile(file: { filename: string; data: Buffer }): Promise<RawRow[]> {
   const ext = extname(file.filename || '').toLowerCase();
-  if (!['.txt', '.csv', '.xlsx'].includes(ext)) throw badRequest('仅支持 .txt、.csv 和 .xlsx 文件 (only .txt, .csv and .xlsx files)');
-  if (file.data.length > IMPORT_MAX_BYTES) throw tooLarge(`导入文件不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB (file too large)`);
+  if (!['.txt', '.csv', '.xlsx'].includes(ext))
+    throw badRequest('仅支持 .txt、.csv 和 .xlsx 文件 (only .txt, .csv and .xlsx files)');
+  if (file.data.length > IMPORT_MAX_BYTES)
+    throw tooLarge(`导入文件不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB (file too large)`);
   if (!file.data.length) throw badRequest('文件是空的 (empty file)');
   let rows: Array<{ line: number; cells: string[] }>;
   if (ext === '.xlsx') rows = await parseXlsx(file.data);
   else {
     const head = file.data.subarray(0, 8192);
     const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-    if (isZip(file.data) || (!utf16 && head.includes(0))) throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
+    if (isZip(file.data) || (!utf16 && head.includes(0)))
+      throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
     const text = decodeText(file.data).replace(/^\ufeff/, '');
     if (/[\u0000\ufffd]/.test(text)) throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
     rows = ext === '.csv' ? parseCsv(text) : parseTxt(text);
@@ -189,8 +218,18 @@ export async function readImportFile(file: { filename: string; data: Buffer }): 
 }
 
 /** Checks every row and adds the good ones; the failures replace the user's previous ones. */
-export async function importWords(db: Db, uid: number, filename: string, rows: RawRow[], defaultType?: number): Promise<ImportResult> {
-  const existing = new Set((await db.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute()).map((r) => `${r.type}\u0001${r.word}`));
+export async function importWords(
+  db: Db,
+  uid: number,
+  filename: string,
+  rows: RawRow[],
+  defaultType?: number,
+): Promise<ImportResult> {
+  const existing = new Set(
+    (await db.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute()).map(
+      (r) => `${r.type}\u0001${r.word}`,
+    ),
+  );
   const inFile = new Map<string, number>();
   const failures: ImportFailure[] = [];
   const good: Array<{ row: RawRow; word: string; type: number; correct: string | null }> = [];
@@ -200,10 +239,16 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
     if (!row.word) fail('词语为空 (empty word)');
     else if (CONTROL.test(row.word)) fail('词语含有控制字符 (control characters)');
     else if ([...row.word].length > WORD_MAX) fail(`词语超过 ${WORD_MAX} 个字 (word too long)`);
-    else if (type === undefined) fail(row.type ? `类型无效：${row.type}（应为 1、4、5、9 或 允许词、敏感词、错词、重点词）(unknown type)` : '缺少类型 (missing type)');
+    else if (type === undefined)
+      fail(
+        row.type
+          ? `类型无效：${row.type}（应为 1、4、5、9 或 允许词、敏感词、错词、重点词）(unknown type)`
+          : '缺少类型 (missing type)',
+      );
     else if (type === 5 && !row.correct) fail('错词缺少正确写法 (wrong word without correction)');
     else if (type === 5 && CONTROL.test(row.correct)) fail('正确写法含有控制字符 (control characters)');
-    else if (type === 5 && [...row.correct].length > WORD_MAX) fail(`正确写法超过 ${WORD_MAX} 个字 (correction too long)`);
+    else if (type === 5 && [...row.correct].length > WORD_MAX)
+      fail(`正确写法超过 ${WORD_MAX} 个字 (correction too long)`);
     else if (type === 5 && row.correct === row.word) fail('正确写法与错词相同 (correction equals the word)');
     else {
       const key = `${type}\u0001${row.word}`;
@@ -223,28 +268,42 @@ export async function importWords(db: Db, uid: number, filename: string, rows: R
       // A concurrent add of the same word is not an error here: that row becomes a failure below.
       const inserted = await trx
         .insertInto('dict_words')
-        .values(chunk.map((g) => ({ uid, word: g.word, type: g.type, correct: g.correct, created_at: now, updated_at: now })))
+        .values(
+          chunk.map((g) => ({ uid, word: g.word, type: g.type, correct: g.correct, created_at: now, updated_at: now })),
+        )
         .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
         .returning(['word', 'type'])
         .execute();
       added += inserted.length;
       if (inserted.length < chunk.length) {
         const done = new Set(inserted.map((r) => `${r.type}\u0001${r.word}`));
-        for (const g of chunk) if (!done.has(`${g.type}\u0001${g.word}`)) failures.push({ ...g.row, reason: '词库中已有该词 (already in the dictionary)' });
+        for (const g of chunk)
+          if (!done.has(`${g.type}\u0001${g.word}`))
+            failures.push({ ...g.row, reason: '词库中已有该词 (already in the dictionary)' });
       }
     }
     await trx.deleteFrom('dict_import_failures').where('uid', '=', uid).execute();
     if (failures.length) {
       failures.sort((a, b) => a.line - b.line);
-      await trx.insertInto('dict_import_failures').values({ uid, filename: filename.slice(0, 200), rows: JSON.stringify(failures), created_at: now }).execute();
+      await trx
+        .insertInto('dict_import_failures')
+        .values({ uid, filename: filename.slice(0, 200), rows: JSON.stringify(failures), created_at: now })
+        .execute();
     }
   });
   return { total: rows.length, added, failed: failures.length, failures };
 }
 
 /** The rows that failed in the user's last import, or undefined when it had none. */
-export async function lastFailures(db: Db, uid: number): Promise<{ filename: string; rows: ImportFailure[] } | undefined> {
-  const row = await db.selectFrom('dict_import_failures').select(['filename', 'rows']).where('uid', '=', uid).executeTakeFirst();
+export async function lastFailures(
+  db: Db,
+  uid: number,
+): Promise<{ filename: string; rows: ImportFailure[] } | undefined> {
+  const row = await db
+    .selectFrom('dict_import_failures')
+    .select(['filename', 'rows'])
+    .where('uid', '=', uid)
+    .executeTakeFirst();
   return row ? { filename: row.filename, rows: JSON.parse(row.rows) as ImportFailure[] } : undefined;
 }
 
@@ -270,7 +329,9 @@ export function toCsv(rows: Array<Array<string | number | null>>): Buffer {
   return Buffer.from(`\ufeff${rows.map((r) => r.map(esc).join(',')).join('\r\n')}\r\n`, 'utf8');
 }
 
-export async function toXlsx(sheets: Array<{ name: string; rows: Array<Array<string | number | null>>; widths?: number[] }>): Promise<Buffer> {
+export async function toXlsx(
+  sheets: Array<{ name: string; rows: Array<Array<string | number | null>>; widths?: number[] }>,
+): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'proofreading-workbench';
   for (const s of sheets) {
@@ -291,7 +352,12 @@ export function failuresCsv(rows: ImportFailure[]): Buffer {
 
 /** The whole dictionary in the import format (type as its code), oldest first. */
 export async function exportRows(db: Db, uid: number): Promise<Array<Array<string | number | null>>> {
-  const rows = await db.selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('dict_words')
+    .select(['word', 'type', 'correct'])
+    .where('uid', '=', uid)
+    .orderBy('id')
+    .execute();
   return [HEADER, ...rows.map((r) => [r.word, Number(r.type), r.correct ?? ''])];
 }
 
@@ -307,7 +373,10 @@ const TEMPLATE_ROWS: Array<Array<string | number>> = [
 const TEMPLATE_HELP: Array<Array<string>> = [
   ['列 column', '说明 meaning'],
   ['word', '词语（必填，最多 50 字）/ the word (required, at most 50 characters)'],
-  ['type', '类型：5 错词、4 敏感词、9 重点词、1 允许词（不报错），也可写中文名称 / 5 wrong word, 4 sensitive, 9 key word, 1 allowed word'],
+  [
+    'type',
+    '类型：5 错词、4 敏感词、9 重点词、1 允许词（不报错），也可写中文名称 / 5 wrong word, 4 sensitive, 9 key word, 1 allowed word',
+  ],
   ['correct', '正确写法（类型 5 必填）/ the right form (required for type 5)'],
   ['', '第一行为表头，可以保留；一次最多导入 10000 行、2 MB / the first row is a header; at most 10,000 rows and 2 MB'],
 ];

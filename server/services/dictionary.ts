@@ -17,9 +17,14 @@ export type WordType = (typeof WORD_TYPES)[number];
 export const ALLOWED = 1;
 
 /** A word entry as stored: trimmed, no control characters, `correct` only (and required) for type 5. */
-export function cleanEntry(input: { word: string; type: number; correct?: string }): { word: string; type: number; correct: string | null } {
+export function cleanEntry(input: { word: string; type: number; correct?: string }): {
+  word: string;
+  type: number;
+  correct: string | null;
+} {
   const word = input.word.trim();
-  if (!word || /[\u0000-\u001f]/.test(word)) throw badRequest('词语不能为空，且不能包含换行等控制字符 (word must not be blank)');
+  if (!word || /[\u0000-\u001f]/.test(word))
+    throw badRequest('词语不能为空，且不能包含换行等控制字符 (word must not be blank)');
   let correct: string | null = null;
   if (input.type === 5) {
     correct = (input.correct ?? '').trim();
@@ -49,12 +54,19 @@ export interface UserDictionary extends CustomDictionaries {
  * results and worker copies change too.
  */
 export async function loadUserDictionary(db: Db, uid: number): Promise<UserDictionary> {
-  const personal = await db.selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', uid).orderBy('id').execute();
+  const personal = await db
+    .selectFrom('dict_words')
+    .select(['word', 'type', 'correct'])
+    .where('uid', '=', uid)
+    .orderBy('id')
+    .execute();
   const team = await db
     .selectFrom('enterprise_dict_words as w')
     .innerJoin('enterprise_dict_users as u', 'u.dict_id', 'w.dict_id')
     .innerJoin('enterprise_dicts as d', 'd.id', 'w.dict_id')
-    .innerJoin('enterprise_members as m', (join) => join.onRef('m.enterprise_id', '=', 'd.enterprise_id').onRef('m.uid', '=', 'u.uid'))
+    .innerJoin('enterprise_members as m', (join) =>
+      join.onRef('m.enterprise_id', '=', 'd.enterprise_id').onRef('m.uid', '=', 'u.uid'),
+    )
     .select(['w.word', 'w.type', 'w.correct'])
     .where('u.uid', '=', uid)
     .where('m.status', '=', MEMBER_STATUS.active)

@@ -60,10 +60,14 @@ export function cleanFileName(name: string): string {
 
 /** Stores a file for the user; other services call this after producing an export. Returns its row. */
 export async function recordDownload(db: Db, dataDir: string, uid: number, file: NewDownload): Promise<DownloadView> {
-  const data = typeof file.data === 'string' ? Buffer.from(file.data, 'utf8') : Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+  const data =
+    typeof file.data === 'string'
+      ? Buffer.from(file.data, 'utf8')
+      : Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
   if (data.length > DOWNLOAD_MAX_BYTES) throw tooLarge('文件过大，无法保存到下载中心 (file larger than 200 MB)');
   const ttlDays = file.ttlDays ?? DOWNLOAD_TTL_DAYS;
-  if (!(ttlDays > 0 && ttlDays <= DOWNLOAD_MAX_TTL_DAYS)) throw badRequest(`保存天数须在 1 到 ${DOWNLOAD_MAX_TTL_DAYS} 天之间 (ttlDays out of range)`);
+  if (!(ttlDays > 0 && ttlDays <= DOWNLOAD_MAX_TTL_DAYS))
+    throw badRequest(`保存天数须在 1 到 ${DOWNLOAD_MAX_TTL_DAYS} 天之间 (ttlDays out of range)`);
   const mime = /^[\w.+-]+\/[\w.+-]+(;.*)?$/.test(file.mime) ? file.mime : 'application/octet-stream';
   const fileKey = randomBytes(16).toString('hex');
   const dir = downloadsDir(dataDir);
@@ -110,7 +114,12 @@ export async function listDownloads(db: Db, uid: number, page: { num: number; si
 const GONE = '文件不存在或已过期 (unknown or expired download)';
 
 /** One live file of the user, opened for streaming; 404 for unknown ids, other users' files and expired ones. */
-export async function openDownload(db: Db, dataDir: string, uid: number, id: number): Promise<DownloadView & { stream: ReadStream }> {
+export async function openDownload(
+  db: Db,
+  dataDir: string,
+  uid: number,
+  id: number,
+): Promise<DownloadView & { stream: ReadStream }> {
   const row = await db
     .selectFrom('downloads')
     .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at', 'file_key'])
@@ -120,14 +129,22 @@ export async function openDownload(db: Db, dataDir: string, uid: number, id: num
     .executeTakeFirst();
   if (!row) throw notFound(GONE);
   const path = join(downloadsDir(dataDir), row.file_key);
-  const exists = await stat(path).then((s) => s.isFile(), () => false);
+  const exists = await stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!exists) throw notFound(GONE);
   return { ...toView(row), stream: createReadStream(path) };
 }
 
 /** Deletes one of the user's files (row and bytes); 404 for unknown ids and other users' files. */
 export async function deleteDownload(db: Db, dataDir: string, uid: number, id: number): Promise<void> {
-  const row = await db.deleteFrom('downloads').where('id', '=', id).where('uid', '=', uid).returning('file_key').executeTakeFirst();
+  const row = await db
+    .deleteFrom('downloads')
+    .where('id', '=', id)
+    .where('uid', '=', uid)
+    .returning('file_key')
+    .executeTakeFirst();
   if (!row) throw notFound(GONE);
   await unlink(join(downloadsDir(dataDir), row.file_key)).catch(() => {});
 }
@@ -136,7 +153,12 @@ export async function deleteDownload(db: Db, dataDir: string, uid: number, id: n
 export async function cleanupExpiredDownloads(db: Db, dataDir: string, now = nowIso()): Promise<number> {
   let removed = 0;
   for (;;) {
-    const expired = await db.selectFrom('downloads').select(['id', 'file_key']).where('expires_at', '<=', now).limit(500).execute();
+    const expired = await db
+      .selectFrom('downloads')
+      .select(['id', 'file_key'])
+      .where('expires_at', '<=', now)
+      .limit(500)
+      .execute();
     if (expired.length === 0) return removed;
     const ids = expired.map((r) => r.id);
     await db.deleteFrom('downloads').where('id', 'in', ids).execute();

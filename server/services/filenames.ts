@@ -17,7 +17,10 @@ const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
  * with the extension kept when shortened (the type is read from it later); `fallback` when nothing is left.
  */
 export function sanitizeFilename(name: string, fallback = '文件'): string {
-  const last = String(name ?? '').split(/[\\/]/).pop() ?? '';
+  const last =
+    String(name ?? '')
+      .split(/[\\/]/)
+      .pop() ?? '';
   const clean = last.normalize('NFC').replace(UNSAFE, '').trim();
   if (!clean || /^\.+$/.test(clean)) return fallback;
   const chars = Array.from(clean);
@@ -25,6 +28,9 @@ export function sanitizeFilename(name: string, fallback = '文件'): string {
   const dot = clean.lastIndexOf('.');
   const extension = dot > 0 ? Array.from(clean.slice(dot)) : [];
   if (extension.length < 2 || extension.length > EXTENSION_MAX) return chars.slice(0, FILENAME_MAX).join('').trim();
-  const base = chars.slice(0, FILENAME_MAX - extension.length).join('').trim();
+  const base = chars
+    .slice(0, FILENAME_MAX - extension.length)
+    .join('')
+    .trim();
   return `${base}${extension.join('')}`;
 }

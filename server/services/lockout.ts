@@ -64,7 +64,11 @@ async function countAttempt(db: Db, subject: string, now: number): Promise<numbe
 async function lock(db: Db, subject: string, now: number): Promise<void> {
   await db
     .updateTable('auth_failures')
-    .set({ failures: 0, window_started_at: new Date(now).toISOString(), locked_until: new Date(now + LOCK_MS).toISOString() })
+    .set({
+      failures: 0,
+      window_started_at: new Date(now).toISOString(),
+      locked_until: new Date(now + LOCK_MS).toISOString(),
+    })
     .where('subject', '=', subject)
     .execute();
 }

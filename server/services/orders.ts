@@ -17,7 +17,12 @@ export const ORDER_BURST_WINDOW_MS = 10 * 60_000;
 
 export async function recentOrderCount(db: Db, uid: number, windowMs: number): Promise<number> {
   const since = new Date(Date.now() - windowMs).toISOString();
-  const row = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).where('created_at', '>', since).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('uid', '=', uid)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -37,7 +42,10 @@ function amountDesc(type: number, num: number): string {
 }
 
 export function productRights(row: Pick<ProductRow, 'rights'>): ProductRight[] {
-  return (JSON.parse(row.rights) as ProductRight[]).map((r) => ({ user_right_type: Number(r.user_right_type), num: Number(r.num) }));
+  return (JSON.parse(row.rights) as ProductRight[]).map((r) => ({
+    user_right_type: Number(r.user_right_type),
+    num: Number(r.num),
+  }));
 }
 
 export function productView(row: ProductRow) {
@@ -78,7 +86,13 @@ export function newOrderNo(now = new Date()): string {
   return `WB${stamp}${randomBytes(6).toString('hex')}`;
 }
 
-export async function createOrder(db: Db, uid: number, product: ProductRow, quantity: number, payType: PayType): Promise<OrderRow> {
+export async function createOrder(
+  db: Db,
+  uid: number,
+  product: ProductRow,
+  quantity: number,
+  payType: PayType,
+): Promise<OrderRow> {
   const now = new Date();
   const row = {
     order_no: newOrderNo(now),
@@ -115,7 +129,12 @@ export async function setCodeUrl(db: Db, orderNo: string, codeUrl: string): Prom
 
 /** Closes a pending order (its QR code expired or was replaced). */
 export async function closeOrder(db: Db, orderNo: string): Promise<boolean> {
-  const res = await db.updateTable('orders').set({ status: 'closed' }).where('order_no', '=', orderNo).where('status', '=', 'pending').executeTakeFirst();
+  const res = await db
+    .updateTable('orders')
+    .set({ status: 'closed' })
+    .where('order_no', '=', orderNo)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -135,7 +154,11 @@ export function orderView(row: OrderRow) {
 }
 
 export async function listOrders(db: Db, uid: number, num: number, size: number) {
-  const total = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', uid).executeTakeFirstOrThrow();
+  const total = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('uid', '=', uid)
+    .executeTakeFirstOrThrow();
   const rows = await db
     .selectFrom('orders')
     .selectAll()
@@ -168,41 +191,63 @@ export class OrderProblem extends Error {
  * must equal the order's. Consumable amounts are multiplied by the quantity, and so is a plan's validity;
  * limits (32, 64, ...) are not.
  */
-export async function markOrderPaid(db: Db, orderNo: string, payment: { payType: PayType; transactionId?: string | null; amount?: number | null; paidAt?: string | null }): Promise<PaidResult> {
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const order = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
-      if (!order) throw new OrderProblem('unknown', `no order ${orderNo}`);
-      if (order.status === 'refunded') throw new OrderProblem('refunded', `order ${orderNo} was refunded`);
-      if (payment.amount != null && Number(payment.amount) !== Number(order.amount)) {
-        throw new OrderProblem('amount', `order ${orderNo}: paid ${payment.amount} fen, expected ${order.amount}`);
-      }
-      if (order.status === 'paid') return { changed: false, order, granted: [] };
-      const paidAt = payment.paidAt ?? nowIso();
-      // The guard on the old status is what makes this exactly-once: a concurrent transaction that got here
-      // too updates 0 rows (PostgreSQL re-checks the WHERE after the row lock; SQLite serialises writers).
-      const res = await trx
-        .updateTable('orders')
-        .set({ status: 'paid', paid_at: paidAt, pay_type: payment.payType, transaction_id: payment.transactionId ?? null })
-        .where('order_no', '=', orderNo)
-        .where('status', 'in', ['pending', 'closed'])
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) {
-        const now = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
-        return { changed: false, order: now, granted: [] };
-      }
-      const product = await trx.selectFrom('products').selectAll().where('id', '=', order.product_id).executeTakeFirstOrThrow();
-      const quantity = Number(order.quantity);
-      const expiresAt = product.duration_days == null ? null : new Date(new Date(paidAt).getTime() + Number(product.duration_days) * quantity * 86_400_000).toISOString();
-      const granted: PaidResult['granted'] = [];
-      for (const right of productRights(product)) {
-        const num = LIMIT_TYPES.has(right.user_right_type) ? right.num : right.num * quantity;
-        // The unique (uid, source) index is a second guard: the same order can never grant a type twice.
-        await addGrant(trx, Number(order.uid), right.user_right_type, num, `order:${orderNo}:${right.user_right_type}`, expiresAt, `购买 ${order.product_name}`);
-        granted.push({ user_right_type: right.user_right_type, num, expires_at: expiresAt });
-      }
-      const paid = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
-      return { changed: true, order: paid, granted };
-    });
+export async function markOrderPaid(
+  db: Db,
+  orderNo: string,
+  payment: { payType: PayType; transactionId?: string | null; amount?: number | null; paidAt?: string | null },
+): Promise<PaidResult> {
+  return db.transaction().execute(async (trx) => {
+    const order = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    if (!order) throw new OrderProblem('unknown', `no order ${orderNo}`);
+    if (order.status === 'refunded') throw new OrderProblem('refunded', `order ${orderNo} was refunded`);
+    if (payment.amount != null && Number(payment.amount) !== Number(order.amount)) {
+      throw new OrderProblem('amount', `order ${orderNo}: paid ${payment.amount} fen, expected ${order.amount}`);
+    }
+    if (order.status === 'paid') return { changed: false, order, granted: [] };
+    const paidAt = payment.paidAt ?? nowIso();
+    // The guard on the old status is what makes this exactly-once: a concurrent transaction that got here
+    // too updates 0 rows (PostgreSQL re-checks the WHERE after the row lock; SQLite serialises writers).
+    const res = await trx
+      .updateTable('orders')
+      .set({
+        status: 'paid',
+        paid_at: paidAt,
+        pay_type: payment.payType,
+        transaction_id: payment.transactionId ?? null,
+      })
+      .where('order_no', '=', orderNo)
+      .where('status', 'in', ['pending', 'closed'])
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) {
+      const now = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
+      return { changed: false, order: now, granted: [] };
+    }
+    const product = await trx
+      .selectFrom('products')
+      .selectAll()
+      .where('id', '=', order.product_id)
+      .executeTakeFirstOrThrow();
+    const quantity = Number(order.quantity);
+    const expiresAt =
+      product.duration_days == null
+        ? null
+        : new Date(new Date(paidAt).getTime() + Number(product.duration_days) * quantity * 86_400_000).toISOString();
+    const granted: PaidResult['granted'] = [];
+    for (const right of productRights(product)) {
+      const num = LIMIT_TYPES.has(right.user_right_type) ? right.num : right.num * quantity;
+      // The unique (uid, source) index is a second guard: the same order can never grant a type twice.
+      await addGrant(
+        trx,
+        Number(order.uid),
+        right.user_right_type,
+        num,
+        `order:${orderNo}:${right.user_right_type}`,
+        expiresAt,
+        `购买 ${order.product_name}`,
+      );
+      granted.push({ user_right_type: right.user_right_type, num, expires_at: expiresAt });
+    }
+    const paid = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
+    return { changed: true, order: paid, granted };
+  });
 }

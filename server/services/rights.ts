@@ -27,7 +27,9 @@ import { readEnv } from '../config';
  * Characters are counted as Unicode code points that are not white space (`countChars`).
  */
 
-export const RIGHT_TYPES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 262144, 524288] as const;
+export const RIGHT_TYPES = [
+  1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 65536, 262144, 524288,
+] as const;
 export type RightType = (typeof RIGHT_TYPES)[number];
 
 /** Rights that are a ceiling per use rather than a balance. */
@@ -112,11 +114,22 @@ export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
   for (const [type, amount] of Object.entries(defaultGrants(user.role))) {
     const inserted = await db
       .insertInto('right_grants')
-      .values({ uid, user_right_type: Number(type), total: amount, remaining: amount, expires_at: null, source: `default:${type}`, created_at: now })
+      .values({
+        uid,
+        user_right_type: Number(type),
+        total: amount,
+        remaining: amount,
+        expires_at: null,
+        source: `default:${type}`,
+        created_at: now,
+      })
       .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 && !LIMIT_TYPES.has(Number(type))) {
-      await db.insertInto('right_records').values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now }).execute();
+      await db
+        .insertInto('right_records')
+        .values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now })
+        .execute();
     }
   }
   done.add(uid);
@@ -152,10 +165,15 @@ export async function rightViews(db: Db, uid: number, types: readonly number[] =
   return types.map((type) => {
     const live = rows.filter((g) => Number(g.user_right_type) === type);
     const limit = LIMIT_TYPES.has(type);
-    const granted = limit ? Math.max(0, ...live.map((g) => Number(g.total))) : live.reduce((s, g) => s + Number(g.remaining), 0);
+    const granted = limit
+      ? Math.max(0, ...live.map((g) => Number(g.total)))
+      : live.reduce((s, g) => s + Number(g.remaining), 0);
     const amount = limit && granted === 0 && LIMIT_FALLBACKS[type] ? LIMIT_FALLBACKS[type]() : granted;
     const total = limit ? amount : live.reduce((s, g) => s + Number(g.total), 0);
-    const expiries = live.map((g) => g.expires_at).filter((e): e is string => !!e).sort();
+    const expiries = live
+      .map((g) => g.expires_at)
+      .filter((e): e is string => !!e)
+      .sort();
     const info = RIGHT_INFO[type] ?? { title: `权益 ${type}`, unit: '' };
     return {
       user_right_type: type,
@@ -204,43 +222,46 @@ export async function consumeRight(
 ): Promise<Consumption> {
   await grantDefaultRights(db, uid);
   if (amount <= 0) return { uid, type, amount: 0, parts: [], ref };
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const now = nowIso();
-      // No SELECT ... FOR UPDATE needed: each UPDATE below is guarded by `remaining >= take` (PostgreSQL re-checks
-      // the guard after waiting on a concurrent writer's row lock; SQLite serialises writers), and a
-      // guard that fails rolls the whole transaction back.
-      const query = trx
-        .selectFrom('right_grants')
-        .select(['id', 'remaining', 'expires_at'])
-        .where('uid', '=', uid)
-        .where('user_right_type', '=', type)
-        .where('remaining', '>', 0)
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-      const grants = (await query.execute()).sort((a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999') || Number(a.id) - Number(b.id));
-      const available = grants.reduce((s, g) => s + Number(g.remaining), 0);
-      if (available < amount) throw new InsufficientRight(type, available, amount);
-      const parts: Consumption['parts'] = [];
-      let left = amount;
-      for (const g of grants) {
-        if (left <= 0) break;
-        const take = Math.min(left, Number(g.remaining));
-        const res = await trx
-          .updateTable('right_grants')
-          .set((eb) => ({ remaining: eb('remaining', '-', take) }))
-          .where('id', '=', g.id)
-          .where('remaining', '>=', take)
-          .executeTakeFirst();
-        if (Number(res.numUpdatedRows) !== 1) throw new InsufficientRight(type, available, amount);
-        parts.push({ grantId: Number(g.id), amount: take });
-        left -= take;
-      }
-      await trx.insertInto('right_records').values({ uid, user_right_type: type, num: -amount, reason, ref, created_at: now }).execute();
-      const consumption = { uid, type, amount, parts, ref };
-      if (within) await within(trx, consumption);
-      return consumption;
-    });
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    // No SELECT ... FOR UPDATE needed: each UPDATE below is guarded by `remaining >= take` (PostgreSQL re-checks
+    // the guard after waiting on a concurrent writer's row lock; SQLite serialises writers), and a
+    // guard that fails rolls the whole transaction back.
+    const query = trx
+      .selectFrom('right_grants')
+      .select(['id', 'remaining', 'expires_at'])
+      .where('uid', '=', uid)
+      .where('user_right_type', '=', type)
+      .where('remaining', '>', 0)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    const grants = (await query.execute()).sort(
+      (a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999') || Number(a.id) - Number(b.id),
+    );
+    const available = grants.reduce((s, g) => s + Number(g.remaining), 0);
+    if (available < amount) throw new InsufficientRight(type, available, amount);
+    const parts: Consumption['parts'] = [];
+    let left = amount;
+    for (const g of grants) {
+      if (left <= 0) break;
+      const take = Math.min(left, Number(g.remaining));
+      const res = await trx
+        .updateTable('right_grants')
+        .set((eb) => ({ remaining: eb('remaining', '-', take) }))
+        .where('id', '=', g.id)
+        .where('remaining', '>=', take)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw new InsufficientRight(type, available, amount);
+      parts.push({ grantId: Number(g.id), amount: take });
+      left -= take;
+    }
+    await trx
+      .insertInto('right_records')
+      .values({ uid, user_right_type: type, num: -amount, reason, ref, created_at: now })
+      .execute();
+    const consumption = { uid, type, amount, parts, ref };
+    if (within) await within(trx, consumption);
+    return consumption;
+  });
 }
 
 /** Gives back up to `amount` of a consumption (latest parts first); returns what was refunded. */
@@ -258,40 +279,65 @@ export async function refundRight(
     return 0;
   }
   const refunded = left;
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      for (const part of [...consumption.parts].reverse()) {
-        if (left <= 0) break;
-        const give = Math.min(left, part.amount);
-        await trx
-          .updateTable('right_grants')
-          .set((eb) => ({ remaining: eb('remaining', '+', give) }))
-          .where('id', '=', part.grantId)
-          .execute();
-        part.amount -= give;
-        left -= give;
-      }
+  await db.transaction().execute(async (trx) => {
+    for (const part of [...consumption.parts].reverse()) {
+      if (left <= 0) break;
+      const give = Math.min(left, part.amount);
       await trx
-        .insertInto('right_records')
-        .values({ uid: consumption.uid, user_right_type: consumption.type, num: refunded, reason, ref: consumption.ref, created_at: nowIso() })
+        .updateTable('right_grants')
+        .set((eb) => ({ remaining: eb('remaining', '+', give) }))
+        .where('id', '=', part.grantId)
         .execute();
-      consumption.amount -= refunded;
-      if (within) await within(trx);
-    });
+      part.amount -= give;
+      left -= give;
+    }
+    await trx
+      .insertInto('right_records')
+      .values({
+        uid: consumption.uid,
+        user_right_type: consumption.type,
+        num: refunded,
+        reason,
+        ref: consumption.ref,
+        created_at: nowIso(),
+      })
+      .execute();
+    consumption.amount -= refunded;
+    if (within) await within(trx);
+  });
   return refunded;
 }
 
 /** Adds a grant (orders, coupons, the share bonus). `source` must be unique per user (e.g. `order:12`). */
-export async function addGrant(db: Db, uid: number, type: number, amount: number, source: string, expiresAt: string | null = null, reason = '获得权益'): Promise<boolean> {
+export async function addGrant(
+  db: Db,
+  uid: number,
+  type: number,
+  amount: number,
+  source: string,
+  expiresAt: string | null = null,
+  reason = '获得权益',
+): Promise<boolean> {
   const now = nowIso();
   const res = await db
     .insertInto('right_grants')
-    .values({ uid, user_right_type: type, total: amount, remaining: amount, expires_at: expiresAt, source, created_at: now })
+    .values({
+      uid,
+      user_right_type: type,
+      total: amount,
+      remaining: amount,
+      expires_at: expiresAt,
+      source,
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
     .executeTakeFirst();
   const added = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-  if (added) await db.insertInto('right_records').values({ uid, user_right_type: type, num: amount, reason, ref: source, created_at: now }).execute();
+  if (added)
+    await db
+      .insertInto('right_records')
+      .values({ uid, user_right_type: type, num: amount, reason, ref: source, created_at: now })
+      .execute();
   return added;
 }
 
@@ -299,7 +345,25 @@ export async function addGrant(db: Db, uid: number, type: number, amount: number
 export async function setDefaultRemaining(db: Db, uid: number, type: number, remaining: number): Promise<void> {
   await grantDefaultRights(db, uid);
   const source = `default:${type}`;
-  const existing = await db.selectFrom('right_grants').select('id').where('uid', '=', uid).where('source', '=', source).executeTakeFirst();
-  if (existing) await db.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();
-  else await db.insertInto('right_grants').values({ uid, user_right_type: type, total: remaining, remaining, expires_at: null, source, created_at: nowIso() }).execute();
+  const existing = await db
+    .selectFrom('right_grants')
+    .select('id')
+    .where('uid', '=', uid)
+    .where('source', '=', source)
+    .executeTakeFirst();
+  if (existing)
+    await db.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();
+  else
+    await db
+      .insertInto('right_grants')
+      .values({
+        uid,
+        user_right_type: type,
+        total: remaining,
+        remaining,
+        expires_at: null,
+        source,
+        created_at: nowIso(),
+      })
+      .execute();
 }

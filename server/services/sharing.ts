@@ -18,22 +18,47 @@ export function sharePeriod(at: Date = new Date()): string {
   return new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
 }
 
-export async function recordShare(db: Db, uid: number, channel: ShareChannel, shareUrl: string | null, at: Date = new Date()) {
+export async function recordShare(
+  db: Db,
+  uid: number,
+  channel: ShareChannel,
+  shareUrl: string | null,
+  at: Date = new Date(),
+) {
   const expiresAt = new Date(at.getTime() + SHARE_BONUS_DAYS * 86_400_000).toISOString();
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const rewarded = await addGrant(trx, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
-      const reward_num = rewarded ? SHARE_BONUS : 0;
-      await trx.insertInto('share_records').values({ uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() }).execute();
-      const shared = await trx.selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
-      return { shared_count: Number(shared?.n ?? 0), reward_num };
-    });
+  return db.transaction().execute(async (trx) => {
+    const rewarded = await addGrant(trx, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
+    const reward_num = rewarded ? SHARE_BONUS : 0;
+    await trx
+      .insertInto('share_records')
+      .values({ uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() })
+      .execute();
+    const shared = await trx
+      .selectFrom('share_records')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return { shared_count: Number(shared?.n ?? 0), reward_num };
+  });
 }
 
 /** Whether today's bonus is still available (for the share page). */
 export async function shareStatus(db: Db, uid: number, at: Date = new Date()) {
-  const today = await db.selectFrom('right_grants').select('uid').where('uid', '=', uid).where('source', '=', `share:${sharePeriod(at)}`).executeTakeFirst();
-  const shared = await db.selectFrom('share_records').select((eb) => eb.fn.countAll().as('n')).where('uid', '=', uid).executeTakeFirst();
-  return { shared_count: Number(shared?.n ?? 0), rewarded_today: !!today, bonus: SHARE_BONUS, bonus_days: SHARE_BONUS_DAYS };
+  const today = await db
+    .selectFrom('right_grants')
+    .select('uid')
+    .where('uid', '=', uid)
+    .where('source', '=', `share:${sharePeriod(at)}`)
+    .executeTakeFirst();
+  const shared = await db
+    .selectFrom('share_records')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('uid', '=', uid)
+    .executeTakeFirst();
+  return {
+    shared_count: Number(shared?.n ?? 0),
+    rewarded_today: !!today,
+    bonus: SHARE_BONUS,
+    bonus_days: SHARE_BONUS_DAYS,
+  };
 }

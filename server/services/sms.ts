@@ -45,10 +45,24 @@ const hashCode = (phone: string, purpose: string, code: string) =>
 export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purpose: SmsPurpose): Promise<number> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('sms_codes').set({ used_at: nowIso() }).where('phone', '=', phone).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+    await trx
+      .updateTable('sms_codes')
+      .set({ used_at: nowIso() })
+      .where('phone', '=', phone)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
     await trx
       .insertInto('sms_codes')
-      .values({ phone, purpose, code_hash: hashCode(phone, purpose, code), attempts: 0, created_at: nowIso(), expires_at: isoIn(SMS_CODE_LIFETIME_MS), used_at: null })
+      .values({
+        phone,
+        purpose,
+        code_hash: hashCode(phone, purpose, code),
+        attempts: 0,
+        created_at: nowIso(),
+        expires_at: isoIn(SMS_CODE_LIFETIME_MS),
+        used_at: null,
+      })
       .execute();
   });
   await sms.sendCode({ phone, code, purpose });
@@ -65,10 +79,16 @@ export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose,
     .where('used_at', 'is', null)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!row || row.expires_at <= nowIso()) throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
-  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw tooManyRequests('验证码错误次数过多，请重新获取 (too many wrong codes)');
+  if (!row || row.expires_at <= nowIso())
+    throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
+  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS)
+    throw tooManyRequests('验证码错误次数过多，请重新获取 (too many wrong codes)');
   if (row.code_hash !== hashCode(phone, purpose, code)) {
-    await db.updateTable('sms_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('sms_codes')
+      .set({ attempts: row.attempts + 1 })
+      .where('id', '=', row.id)
+      .execute();
     throw badRequest('验证码错误 (wrong verification code)');
   }
   await db.updateTable('sms_codes').set({ used_at: nowIso() }).where('id', '=', row.id).execute();

@@ -79,7 +79,8 @@ export function may(ctx: TeamContext, action: TeamAction): boolean {
 /** 403 outside a team or when the role lacks the action; returns the caller's team id. */
 export function requireTeam(ctx: TeamContext, action: TeamAction): number {
   if (ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
-  if (!may(ctx, action)) throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  if (!may(ctx, action))
+    throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
   return ctx.enterpriseId;
 }
 
@@ -97,40 +98,54 @@ export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action
     if (!ctx.root && ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
     throw notFound('共享词库不存在 (unknown shared dictionary id)');
   }
-  if (!may(ctx, action)) throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  if (!may(ctx, action))
+    throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
   return { ...row, id: Number(row.id), enterprise_id: Number(row.enterprise_id) } as SharedDictRow;
 }
 
 // ───────────── setting teams up (admin CLI; the team screens will reuse these) ─────────────
 
-export async function createTeam(db: Db, input: { name: string; address?: string; adminUid: number; adminPhone: string }): Promise<number> {
+export async function createTeam(
+  db: Db,
+  input: { name: string; address?: string; adminUid: number; adminPhone: string },
+): Promise<number> {
   const name = input.name.trim();
   if (!name) throw badRequest('团队名称不能为空 (team name must not be blank)');
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const now = nowIso();
-      const team = await trx
-        .insertInto('enterprises')
-        .values({ name, address: input.address?.trim() ?? '', equity_num: 0, equity_time: null, created_by: input.adminUid, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const id = Number(team.id);
-      await activateMember(trx, { enterpriseId: id, uid: input.adminUid, phone: input.adminPhone, role: 'admin' });
-      return id;
-    });
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const team = await trx
+      .insertInto('enterprises')
+      .values({
+        name,
+        address: input.address?.trim() ?? '',
+        equity_num: 0,
+        equity_time: null,
+        created_by: input.adminUid,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(team.id);
+    await activateMember(trx, { enterpriseId: id, uid: input.adminUid, phone: input.adminPhone, role: 'admin' });
+    return id;
+  });
 }
 
 /** Makes `uid` an active member of the team with `role` (409 when they are active in another team). */
-export async function addMember(db: Db, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
+export async function addMember(
+  db: Db,
+  input: { enterpriseId: number; uid: number; phone: string; role: TeamRole },
+): Promise<void> {
   const team = await db.selectFrom('enterprises').select('id').where('id', '=', input.enterpriseId).executeTakeFirst();
   if (!team) throw notFound(`团队不存在 (no team ${input.enterpriseId})`);
-  await db
-    .transaction()
-    .execute((trx) => activateMember(trx, input));
+  await db.transaction().execute((trx) => activateMember(trx, input));
 }
 
-async function activateMember(trx: Db, input: { enterpriseId: number; uid: number; phone: string; role: TeamRole }): Promise<void> {
+async function activateMember(
+  trx: Db,
+  input: { enterpriseId: number; uid: number; phone: string; role: TeamRole },
+): Promise<void> {
   const other = await trx
     .selectFrom('enterprise_members')
     .select('enterprise_id')
@@ -138,9 +153,17 @@ async function activateMember(trx: Db, input: { enterpriseId: number; uid: numbe
     .where('status', '=', MEMBER_STATUS.active)
     .where('enterprise_id', '!=', input.enterpriseId)
     .executeTakeFirst();
-  if (other) throw conflict(`该用户已是团队 ${other.enterprise_id} 的成员 (already an active member of team ${other.enterprise_id})`);
+  if (other)
+    throw conflict(
+      `该用户已是团队 ${other.enterprise_id} 的成员 (already an active member of team ${other.enterprise_id})`,
+    );
   const now = nowIso();
-  const existing = await trx.selectFrom('enterprise_members').select('id').where('enterprise_id', '=', input.enterpriseId).where('uid', '=', input.uid).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('enterprise_members')
+    .select('id')
+    .where('enterprise_id', '=', input.enterpriseId)
+    .where('uid', '=', input.uid)
+    .executeTakeFirst();
   if (existing) {
     await trx
       .updateTable('enterprise_members')
@@ -150,7 +173,18 @@ async function activateMember(trx: Db, input: { enterpriseId: number; uid: numbe
   } else {
     await trx
       .insertInto('enterprise_members')
-      .values({ enterprise_id: input.enterpriseId, uid: input.uid, phone: input.phone, role: input.role, status: MEMBER_STATUS.active, remark: '', invited_by: null, created_at: now, updated_at: now, joined_at: now })
+      .values({
+        enterprise_id: input.enterpriseId,
+        uid: input.uid,
+        phone: input.phone,
+        role: input.role,
+        status: MEMBER_STATUS.active,
+        remark: '',
+        invited_by: null,
+        created_at: now,
+        updated_at: now,
+        joined_at: now,
+      })
       .execute();
   }
   await trx.updateTable('users').set({ enterprise_id: input.enterpriseId }).where('uid', '=', input.uid).execute();
@@ -173,10 +207,26 @@ export async function listTeams(db: Db): Promise<TeamSummary[]> {
       'e.name',
       'e.address',
       'e.created_at',
-      eb.selectFrom('enterprise_members as m').select((m) => m.fn.countAll().as('n')).whereRef('m.enterprise_id', '=', 'e.id').where('m.status', '=', MEMBER_STATUS.active).as('members'),
-      eb.selectFrom('enterprise_dicts as d').select((d) => d.fn.countAll().as('n')).whereRef('d.enterprise_id', '=', 'e.id').as('dictionaries'),
+      eb
+        .selectFrom('enterprise_members as m')
+        .select((m) => m.fn.countAll().as('n'))
+        .whereRef('m.enterprise_id', '=', 'e.id')
+        .where('m.status', '=', MEMBER_STATUS.active)
+        .as('members'),
+      eb
+        .selectFrom('enterprise_dicts as d')
+        .select((d) => d.fn.countAll().as('n'))
+        .whereRef('d.enterprise_id', '=', 'e.id')
+        .as('dictionaries'),
     ])
     .orderBy('e.id')
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), name: r.name, address: r.address, members: Number(r.members ?? 0), dictionaries: Number(r.dictionaries ?? 0), created_at: r.created_at }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    address: r.address,
+    members: Number(r.members ?? 0),
+    dictionaries: Number(r.dictionaries ?? 0),
+    created_at: r.created_at,
+  }));
 }

@@ -16,7 +16,13 @@ export async function issueToken(db: Db, uid: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('tokens')
-    .values({ token_hash: hashToken(token), uid, created_at: nowIso(), expires_at: isoIn(TOKEN_LIFETIME_MS), revoked_at: null })
+    .values({
+      token_hash: hashToken(token),
+      uid,
+      created_at: nowIso(),
+      expires_at: isoIn(TOKEN_LIFETIME_MS),
+      revoked_at: null,
+    })
     .execute();
   return token;
 }
@@ -36,7 +42,12 @@ export async function resolveToken(db: Db, token: string): Promise<AuthContext |
 }
 
 export async function revokeToken(db: Db, tokenHash: string): Promise<void> {
-  await db.updateTable('tokens').set({ revoked_at: nowIso() }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('tokens')
+    .set({ revoked_at: nowIso() })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Revokes every live token of the account except `keepHash`; returns the revoked hashes. */

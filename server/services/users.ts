@@ -35,14 +35,22 @@ export const toUserInfo = (u: UserRow): UserInfo => ({
 export const defaultName = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
 
 export async function findOpenUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('phone', '=', phone).where('closed_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('phone', '=', phone)
+    .where('closed_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function findOpenUser(db: Db, uid: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('uid', '=', uid).where('closed_at', 'is', null).executeTakeFirst();
 }
 
-export async function createUser(db: Db, input: { phone: string; password: string; name?: string; role?: Role }): Promise<UserRow> {
+export async function createUser(
+  db: Db,
+  input: { phone: string; password: string; name?: string; role?: Role },
+): Promise<UserRow> {
   const taken = () => conflict('该手机号已注册 (phone number already registered)');
   if (await findOpenUserByPhone(db, input.phone)) throw taken();
   // Two registrations of one phone at once (or two processes creating the root): the second insert is refused.
@@ -69,7 +77,12 @@ export async function createUser(db: Db, input: { phone: string; password: strin
 
 /** First start: create the root account from ADMIN_PHONE / ADMIN_PASSWORD when no root exists. */
 export async function ensureRootAdmin(db: Db, phone: string, password: string): Promise<UserRow | null> {
-  const root = await db.selectFrom('users').select('uid').where('role', '=', 'root').where('closed_at', 'is', null).executeTakeFirst();
+  const root = await db
+    .selectFrom('users')
+    .select('uid')
+    .where('role', '=', 'root')
+    .where('closed_at', 'is', null)
+    .executeTakeFirst();
   if (root) return null;
   const existing = await findOpenUserByPhone(db, phone);
   if (existing) {

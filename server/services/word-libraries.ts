@@ -52,21 +52,24 @@ export function parseLibrary(text: string, file = 'library'): WordLibrary {
     }
     if (line.startsWith('#')) return;
     if (!header) {
-      if (line.trim() !== 'word\ttype\tcorrect') throw new Error(`${file}:${i + 1}: expected the header word<TAB>type<TAB>correct`);
+      if (line.trim() !== 'word\ttype\tcorrect')
+        throw new Error(`${file}:${i + 1}: expected the header word<TAB>type<TAB>correct`);
       header = true;
       return;
     }
     const [word = '', typeText = '', correct = ''] = line.split('\t').map((c) => c.trim());
     const type = Number(typeText);
     if (!word || ![1, 4, 5, 9].includes(type)) throw new Error(`${file}:${i + 1}: bad entry ${JSON.stringify(line)}`);
-    if (type === 5 && (!correct || correct === word)) throw new Error(`${file}:${i + 1}: a wrong word needs a different correct form`);
+    if (type === 5 && (!correct || correct === word))
+      throw new Error(`${file}:${i + 1}: a wrong word needs a different correct form`);
     const key = `${type}\u0001${word}`;
     if (seen.has(key)) throw new Error(`${file}:${i + 1}: duplicate ${word}`);
     seen.add(key);
     entries.push({ word, type, correct: type === 5 ? correct : null });
   });
   const id = Number(meta.id);
-  if (!Number.isInteger(id) || id < 1 || !meta.name || !meta.source) throw new Error(`${file}: needs # id, # name and # source headers`);
+  if (!Number.isInteger(id) || id < 1 || !meta.name || !meta.source)
+    throw new Error(`${file}: needs # id, # name and # source headers`);
   return {
     id,
     name: meta.name,
@@ -100,7 +103,12 @@ export function wordLibraries(dir = readEnv().WORD_LIBRARIES_DIR ?? WORD_LIBRARI
 }
 
 export async function selectedLibraryIds(db: Db, uid: number): Promise<number[]> {
-  const rows = await db.selectFrom('user_word_libraries').select('library_id').where('uid', '=', uid).orderBy('library_id').execute();
+  const rows = await db
+    .selectFrom('user_word_libraries')
+    .select('library_id')
+    .where('uid', '=', uid)
+    .orderBy('library_id')
+    .execute();
   const known = new Set(wordLibraries().map((l) => l.id));
   return rows.map((r) => Number(r.library_id)).filter((id) => known.has(id));
 }

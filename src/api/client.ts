@@ -195,7 +195,10 @@ function fail(
     throw new ApiError(status, code, message, result);
   }
   // A 401 without a session (wrong phone or password) is an ordinary failure with the server's msg.
-  const entry = effective === 401 && serverMsg?.trim() ? { message: serverMsg.trim(), silent: false } : catalogue(effective, serverMsg);
+  const entry =
+    effective === 401 && serverMsg?.trim()
+      ? { message: serverMsg.trim(), silent: false }
+      : catalogue(effective, serverMsg);
   if (!silent && !entry.silent && entry.message) notify({ status: 'error', title: entry.message });
   throw new ApiError(status, code, entry.message, result);
 }
@@ -221,7 +224,14 @@ export async function unwrap<D, E = unknown>(
   if (!response.ok) {
     const body = outcome.error;
     const envelope = isEnvelope(body) ? body : null;
-    fail(response.status, envelope?.code ?? response.status, envelope?.msg, envelope?.result ?? null, silent, call.withSession);
+    fail(
+      response.status,
+      envelope?.code ?? response.status,
+      envelope?.msg,
+      envelope?.result ?? null,
+      silent,
+      call.withSession,
+    );
   }
   const data = outcome.data;
   if (isEnvelope(data)) {

@@ -39,7 +39,10 @@ export function dictionaryQuery(options?: UnwrapOptions) {
   return { queryKey: queryKeys.dictionary, queryFn: () => get('/dict/v1/get_list', undefined, options) };
 }
 export function invitationsQuery(options?: UnwrapOptions) {
-  return { queryKey: queryKeys.invitations, queryFn: () => get('/enterprise/user/v1/get_enterprise_invitation', undefined, options) };
+  return {
+    queryKey: queryKeys.invitations,
+    queryFn: () => get('/enterprise/user/v1/get_enterprise_invitation', undefined, options),
+  };
 }
 export function guideQuery(options?: UnwrapOptions) {
   return { queryKey: queryKeys.guide, queryFn: () => get('/wizard/v1/show', undefined, options) };

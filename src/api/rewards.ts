@@ -2,7 +2,11 @@
 import type { paths } from './schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
-type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': { result: infer R } } } } } ? R : never;
+type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': { result: infer R } } } };
+}
+  ? R
+  : never;
 
 export type GrantedRight = Ok<'/user/right_coupon_code/v1/use', 'post'>['granted'][number];
 export type SharingInfo = Ok<'/user/sharing_info', 'get'>;
@@ -18,6 +22,9 @@ export async function sharingInfo(options: UnwrapOptions = {}): Promise<SharingI
   return unwrap(api.GET('/user/sharing_info'), options);
 }
 
-export async function recordShare(channel: ShareChannel, share_url?: string): Promise<{ shared_count: number; reward_num: number }> {
+export async function recordShare(
+  channel: ShareChannel,
+  share_url?: string,
+): Promise<{ shared_count: number; reward_num: number }> {
   return unwrap(api.POST('/user/add_sharing_info', { body: share_url ? { channel, share_url } : { channel } }));
 }

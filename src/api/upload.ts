@@ -39,7 +39,12 @@ async function prepared(path: string, body: FormData, options: UploadOptions): P
   return withCallHeaders(new Request(baseUrl + path, { method: 'POST', body, headers, signal: options.signal }), path);
 }
 
-function viaXhr(XHR: typeof XMLHttpRequest, request: Request, body: FormData, options: UploadOptions): Promise<Response> {
+function viaXhr(
+  XHR: typeof XMLHttpRequest,
+  request: Request,
+  body: FormData,
+  options: UploadOptions,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const xhr = new XHR();
     xhr.open('POST', request.url);
@@ -67,7 +72,10 @@ function viaXhr(XHR: typeof XMLHttpRequest, request: Request, body: FormData, op
   });
 }
 
-async function parsed(response: Response, serverLimitMessage = false): Promise<{ data?: unknown; error?: unknown; response: Response }> {
+async function parsed(
+  response: Response,
+  serverLimitMessage = false,
+): Promise<{ data?: unknown; error?: unknown; response: Response }> {
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -76,7 +84,10 @@ async function parsed(response: Response, serverLimitMessage = false): Promise<{
     // not JSON (a proxy's error page): the status decides
   }
   // spec §8: a too-large upload says 文档上传失败, unless the call asks for the server's own limit message
-  const own = serverLimitMessage && typeof (body as { msg?: unknown } | null)?.msg === 'string' && (body as { msg: string }).msg.trim();
+  const own =
+    serverLimitMessage &&
+    typeof (body as { msg?: unknown } | null)?.msg === 'string' &&
+    (body as { msg: string }).msg.trim();
   if (response.status === 413 && !own) body = { code: 413, msg: Messages.uploadFailed, result: null };
   return response.ok ? { data: body, response } : { error: body, response };
 }
@@ -85,13 +96,20 @@ async function parsed(response: Response, serverLimitMessage = false): Promise<{
  * POSTs `file` (field `file`) and `fields` as multipart to an API path; resolves to the envelope's
  * `result` or throws ApiError (the user has been told, per the catalogue) or UploadAborted.
  */
-export async function uploadMultipart<T = unknown>(path: string, file: Blob, fileName: string, options: UploadOptions = {}): Promise<T> {
+export async function uploadMultipart<T = unknown>(
+  path: string,
+  file: Blob,
+  fileName: string,
+  options: UploadOptions = {},
+): Promise<T> {
   const form = new FormData();
   for (const [key, value] of Object.entries(options.fields ?? {})) form.append(key, value);
   form.append('file', file, fileName);
   for (const [field, part] of Object.entries(options.files ?? {})) form.append(field, part, part.name);
   const transport = apiTransport();
-  const XHR = options.XMLHttpRequest ?? (transport.fetch ? undefined : (globalThis as { XMLHttpRequest?: typeof XMLHttpRequest }).XMLHttpRequest);
+  const XHR =
+    options.XMLHttpRequest ??
+    (transport.fetch ? undefined : (globalThis as { XMLHttpRequest?: typeof XMLHttpRequest }).XMLHttpRequest);
   const request = await prepared(path, form, options);
   const size = file.size + Object.values(options.files ?? {}).reduce((n, f) => n + f.size, 0);
   options.onProgress?.({ loaded: 0, total: size });

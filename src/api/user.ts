@@ -10,7 +10,12 @@ export async function login(phone: string, password: string): Promise<string> {
   return result.token;
 }
 
-export async function register(input: { phone: string; code: string; password: string; name?: string }): Promise<string> {
+export async function register(input: {
+  phone: string;
+  code: string;
+  password: string;
+  name?: string;
+}): Promise<string> {
   const result = await unwrap(api.POST('/user/register', { body: input }));
   return result.token;
 }

@@ -3,7 +3,9 @@
 import type { paths } from '../api/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
 
-export type CompareResult = NonNullable<paths['/misscut/v1/doc/diff']['post']['responses'][200]['content']['application/json']['result']>;
+export type CompareResult = NonNullable<
+  paths['/misscut/v1/doc/diff']['post']['responses'][200]['content']['application/json']['result']
+>;
 export type CompareChange = CompareResult['changes'][number];
 export type CompareRow = NonNullable<CompareResult['rows']>[number];
 
@@ -17,5 +19,9 @@ export const compareRights = { docCompare: 4096, compareMaxPages: 262144, compar
  * keeps the server's message, which names the limit (pages or MB) and the file.
  */
 export function compareFiles(original: File, revised: File, options: UploadOptions) {
-  return uploadMultipart<CompareResult>(COMPARE_PATH, original, original.name, { ...options, files: { compare_file: revised }, serverLimitMessage: true });
+  return uploadMultipart<CompareResult>(COMPARE_PATH, original, original.name, {
+    ...options,
+    files: { compare_file: revised },
+    serverLimitMessage: true,
+  });
 }

@@ -8,8 +8,10 @@ import { uploadMultipart, type UploadOptions } from '../api/upload';
 export type DictWord = components['schemas']['DictWord'];
 export type WordType = components['schemas']['WordType'];
 export type DictPage = { total: number; num: number; size: number; list: DictWord[] };
-export type ImportSummary = paths['/dict/v1/upload_words']['post']['responses'][200]['content']['application/json']['result'];
-export type WordLibrary = paths['/user/get_word_library']['get']['responses'][200]['content']['application/json']['result'][number];
+export type ImportSummary =
+  paths['/dict/v1/upload_words']['post']['responses'][200]['content']['application/json']['result'];
+export type WordLibrary =
+  paths['/user/get_word_library']['get']['responses'][200]['content']['application/json']['result'][number];
 
 export const WORD_TYPES: readonly WordType[] = [5, 4, 9, 1];
 export const IMPORT_PATH = '/dict/v1/upload_words';
@@ -17,7 +19,12 @@ export const IMPORT_ACCEPT = '.txt,.csv,.xlsx';
 export type FileFormat = 'xlsx' | 'csv';
 
 export function dictPage(query: { num: number; size: number; keyword?: string; type?: WordType }) {
-  const q = { num: query.num, size: query.size, ...(query.keyword ? { keyword: query.keyword } : {}), ...(query.type ? { type: query.type } : {}) };
+  const q = {
+    num: query.num,
+    size: query.size,
+    ...(query.keyword ? { keyword: query.keyword } : {}),
+    ...(query.type ? { type: query.type } : {}),
+  };
   return unwrap(api.GET('/dict/v1/get_list', { params: { query: q } }));
 }
 

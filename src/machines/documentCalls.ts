@@ -27,11 +27,7 @@ export function documentJob(doc: DocumentSummary): JobUpdate {
   };
 }
 
-export function uploadDocument(
-  file: Blob,
-  name: string,
-  options: UploadOptions,
-) {
+export function uploadDocument(file: Blob, name: string, options: UploadOptions) {
   return uploadMultipart<DocumentSummary>(DOCUMENT_UPLOAD_PATH, file, name, options);
 }
 
@@ -65,7 +61,13 @@ export function documentDetail(id: number) {
 export type DocumentFix = components['schemas']['DocumentFix'];
 export type DocumentIgnored = components['schemas']['DocumentIgnored'];
 
-export function saveDocument(body: { id: number; text: string; fixes: DocumentFix[]; ignored: DocumentIgnored[]; name?: string }) {
+export function saveDocument(body: {
+  id: number;
+  text: string;
+  fixes: DocumentFix[];
+  ignored: DocumentIgnored[];
+  name?: string;
+}) {
   return unwrap(api.POST('/misscut/document/v1/edit_upload_save', { body: body }));
 }
 
@@ -74,15 +76,11 @@ export function shareId(id: number) {
 }
 
 export function sharedDocument(shareIdValue: string) {
-  return unwrap(
-    api.GET('/misscut/document/v1/get_share_doc', { params: { query: { share_id: shareIdValue } } }),
-  );
+  return unwrap(api.GET('/misscut/document/v1/get_share_doc', { params: { query: { share_id: shareIdValue } } }));
 }
 
 export function saveSharedCopy(shareIdValue: string) {
-  return unwrap(
-    api.GET('/misscut/document/v1/share_save', { params: { query: { share_id: shareIdValue } } }),
-  );
+  return unwrap(api.GET('/misscut/document/v1/share_save', { params: { query: { share_id: shareIdValue } } }));
 }
 
 /** The document as .docx: `clean`, or `tracked` (accepted fixes as tracked changes, open findings as comments). */

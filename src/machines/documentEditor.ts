@@ -67,7 +67,11 @@ export function diffRange(before: string, after: string): Edit {
   const max = Math.min(before.length, after.length);
   while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
   let suffix = 0;
-  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  while (
+    suffix < max - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
   return { prefix, oldEnd: before.length - suffix, newEnd: after.length - suffix };
 }
 
@@ -111,7 +115,11 @@ export function editText(context: DocumentEditorContext, text: string): Partial<
 }
 
 /** Replaces a finding with a suggestion and records the fix (as it stands in the new text). */
-export function acceptFinding(context: DocumentEditorContext, f: DocFinding, suggestion: string): Partial<DocumentEditorContext> {
+export function acceptFinding(
+  context: DocumentEditorContext,
+  f: DocFinding,
+  suggestion: string,
+): Partial<DocumentEditorContext> {
   const text = context.text.slice(0, f.start) + suggestion + context.text.slice(f.end);
   const next = editText(context, text);
   const fix: DocumentFix = {
@@ -160,7 +168,10 @@ const notProvided = (name: string) => async (): Promise<never> => {
 
 /** Own document whose first check finished (a saved document may be re-checked meanwhile). */
 const canEdit = ({ context }: { context: DocumentEditorContext }) =>
-  context.shareId === null && context.doc !== null && !context.doc.read_only && (context.doc.status === 'done' || context.doc.edited);
+  context.shareId === null &&
+  context.doc !== null &&
+  !context.doc.read_only &&
+  (context.doc.status === 'done' || context.doc.edited);
 
 export const documentEditorMachine = setup({
   types: {
@@ -178,7 +189,9 @@ export const documentEditorMachine = setup({
         | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
         | undefined;
       if (!socket) return () => undefined;
-      const subscription = socket.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+      const subscription = socket.on('server message', (event) =>
+        sendBack({ type: 'server message', message: event.message }),
+      );
       return () => subscription.unsubscribe();
     }),
   },
@@ -204,7 +217,10 @@ export const documentEditorMachine = setup({
         src: 'load',
         input: ({ context }) => ({ id: context.id, shareId: context.shareId }),
         onDone: { target: 'ready', actions: assign(({ event }) => loaded(event.output)) },
-        onError: { target: 'failed', actions: assign(({ event }) => ({ error: (event.error as Error)?.message || '系统异常' })) },
+        onError: {
+          target: 'failed',
+          actions: assign(({ event }) => ({ error: (event.error as Error)?.message || '系统异常' })),
+        },
       },
     },
     failed: { on: { reload: 'loading' } },
@@ -217,7 +233,13 @@ export const documentEditorMachine = setup({
             // this document's (re-)check ended: load its findings (unsaved edits are never thrown away)
             guard: ({ context, event }) => {
               const flag = flagOf(event.message);
-              return !!flag && flag.id === context.id && context.shareId === null && !context.dirty && (flag.status === 'done' || flag.status === 'failed');
+              return (
+                !!flag &&
+                flag.id === context.id &&
+                context.shareId === null &&
+                !context.dirty &&
+                (flag.status === 'done' || flag.status === 'failed')
+              );
             },
             target: 'loading',
           },
@@ -237,7 +259,10 @@ export const documentEditorMachine = setup({
       states: {
         idle: {
           on: {
-            'text edited': { guard: 'can edit', actions: assign(({ context, event }) => editText(context, event.text)) },
+            'text edited': {
+              guard: 'can edit',
+              actions: assign(({ context, event }) => editText(context, event.text)),
+            },
             accept: {
               guard: 'can edit',
               actions: assign(({ context, event }) => {
@@ -252,14 +277,24 @@ export const documentEditorMachine = setup({
               actions: assign(({ context, event }) => {
                 const f = context.findings.find((x) => x.id === event.id);
                 if (!f || f.suggestions[0] === undefined) return {};
-                const same = context.findings.filter((x) => x.original === f.original && x.category === f.category && x.suggestions[0] !== undefined);
+                const same = context.findings.filter(
+                  (x) => x.original === f.original && x.category === f.category && x.suggestions[0] !== undefined,
+                );
                 // from the end, so earlier offsets stay valid
                 let ctx = context;
                 for (const x of [...same].sort((a, b) => b.start - a.start)) {
-                  const current = ctx.findings.find((y) => y.start === x.start && y.end === x.end && y.original === x.original);
+                  const current = ctx.findings.find(
+                    (y) => y.start === x.start && y.end === x.end && y.original === x.original,
+                  );
                   if (current) ctx = { ...ctx, ...acceptFinding(ctx, current, current.suggestions[0]) };
                 }
-                return { text: ctx.text, findings: ctx.findings, fixes: ctx.fixes, ignored: ctx.ignored, dirty: ctx.dirty };
+                return {
+                  text: ctx.text,
+                  findings: ctx.findings,
+                  fixes: ctx.fixes,
+                  ignored: ctx.ignored,
+                  dirty: ctx.dirty,
+                };
               }),
             },
             ignore: {
@@ -275,13 +310,16 @@ export const documentEditorMachine = setup({
                 const f = context.findings.find((x) => x.id === event.id);
                 if (!f) return {};
                 let ctx = context;
-                for (const x of context.findings.filter((y) => y.original === f.original)) ctx = { ...ctx, ...ignoreOne(ctx, x) };
+                for (const x of context.findings.filter((y) => y.original === f.original))
+                  ctx = { ...ctx, ...ignoreOne(ctx, x) };
                 return { ignored: ctx.ignored, findings: ctx.findings, dirty: true };
               }),
             },
             // the word is in the personal dictionary now: its findings go (the next check agrees)
             'word added': {
-              actions: assign(({ context, event }) => ({ findings: context.findings.filter((f) => f.original !== event.word) })),
+              actions: assign(({ context, event }) => ({
+                findings: context.findings.filter((f) => f.original !== event.word),
+              })),
             },
             'save requested': { guard: ({ context }) => canEdit({ context }) && context.id !== null, target: 'saving' },
           },
@@ -289,7 +327,12 @@ export const documentEditorMachine = setup({
         saving: {
           invoke: {
             src: 'save',
-            input: ({ context }) => ({ id: context.id!, text: context.text, fixes: context.fixes, ignored: context.ignored }),
+            input: ({ context }) => ({
+              id: context.id!,
+              text: context.text,
+              fixes: context.fixes,
+              ignored: context.ignored,
+            }),
             onDone: {
               target: 'idle',
               actions: assign(({ context, event }) => {
@@ -306,7 +349,10 @@ export const documentEditorMachine = setup({
                 };
               }),
             },
-            onError: { target: 'idle', actions: assign(({ event }) => ({ error: (event.error as Error)?.message || '系统异常' })) },
+            onError: {
+              target: 'idle',
+              actions: assign(({ event }) => ({ error: (event.error as Error)?.message || '系统异常' })),
+            },
           },
         },
       },

@@ -19,8 +19,7 @@ export interface UploadItem {
 }
 
 export type DocumentUploadsEvent =
-  | { type: 'files chosen'; files: File[]; fields?: Record<string, string> }
-  | { type: 'dismiss'; key: string };
+  { type: 'files chosen'; files: File[]; fields?: Record<string, string> } | { type: 'dismiss'; key: string };
 
 export const documentUploadsMachine = setup({
   types: {
@@ -46,7 +45,10 @@ export const documentUploadsMachine = setup({
         enqueue.assign(({ context, spawn }) => {
           const items = accepted.map((file, i) => {
             const key = `upload-${context.next + i}`;
-            const ref = spawn('pipeline', { id: key, input: { channel: 'document', file, fields: event.fields ?? {} } }) as UploadPipelineRef;
+            const ref = spawn('pipeline', {
+              id: key,
+              input: { channel: 'document', file, fields: event.fields ?? {} },
+            }) as UploadPipelineRef;
             return { key, name: file.name, ref };
           });
           // newest first, like the table

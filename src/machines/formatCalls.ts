@@ -3,10 +3,12 @@ import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
 
-export type FormatReport = paths['/misscut/v1/doc/format_check']['post']['responses'][200]['content']['application/json']['result'];
+export type FormatReport =
+  paths['/misscut/v1/doc/format_check']['post']['responses'][200]['content']['application/json']['result'];
 export type FormatViolation = FormatReport['violations'][number];
 export type FormatElement = FormatReport['elements'][number];
-export type FormatTemplate = paths['/misscut/v1/doc/template_types']['get']['responses'][200]['content']['application/json']['result'][number];
+export type FormatTemplate =
+  paths['/misscut/v1/doc/template_types']['get']['responses'][200]['content']['application/json']['result'][number];
 
 export const FORMAT_CHECK_PATH = '/misscut/v1/doc/format_check';
 export const FORMAT_ACCEPT = '.docx';

@@ -25,7 +25,14 @@ import { cancelDocument, documentJob, documentJobStatus, uploadDocument } from '
 import { documentUploadsMachine } from './documentUploads';
 import { documentEditorMachine } from './documentEditor';
 import * as documents from './documentCalls';
-import { uploadPipelineMachine, type JobChannel, type JobUpdate, type UploadInput, type UploadOutput, type UploadReport } from './uploadPipeline';
+import {
+  uploadPipelineMachine,
+  type JobChannel,
+  type JobUpdate,
+  type UploadInput,
+  type UploadOutput,
+  type UploadReport,
+} from './uploadPipeline';
 import { UploadAborted, type UploadProgress } from '../api/upload';
 import { isApiError } from '../api/client';
 import { paymentMachine } from './payment';
@@ -214,7 +221,9 @@ export function socketForwarder(socket: () => SocketLike | undefined) {
   return fromCallback<EventObject>(({ sendBack }) => {
     const ref = socket();
     if (!ref) return () => undefined;
-    const subscription = ref.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+    const subscription = ref.on('server message', (event) =>
+      sendBack({ type: 'server message', message: event.message }),
+    );
     return () => subscription.unsubscribe();
   });
 }
@@ -224,7 +233,12 @@ export interface UploadBinding {
   /** sends the file; reports byte progress; resolves with the job (null: no processing) and the result */
   upload: (
     file: File,
-    options: { fields: Record<string, string>; session: string | null; onProgress: (p: UploadProgress) => void; signal: AbortSignal },
+    options: {
+      fields: Record<string, string>;
+      session: string | null;
+      onProgress: (p: UploadProgress) => void;
+      signal: AbortSignal;
+    },
   ) => Promise<UploadOutput>;
   /** the job's state by id, asked while waiting in case a socket message was missed */
   jobStatus?: (channel: JobChannel, id: number) => Promise<JobUpdate | null>;
@@ -243,7 +257,8 @@ export function liveUploadPipeline(binding: UploadBinding) {
           .upload(input.file, {
             fields: input.fields,
             session: socket?.getSnapshot().context.sessionId ?? null,
-            onProgress: (p) => sendBack({ type: 'upload progress', loaded: p.loaded, total: p.total } satisfies UploadReport),
+            onProgress: (p) =>
+              sendBack({ type: 'upload progress', loaded: p.loaded, total: p.total } satisfies UploadReport),
             signal: controller.signal,
           })
           .then(
@@ -257,9 +272,12 @@ export function liveUploadPipeline(binding: UploadBinding) {
           );
         return () => controller.abort();
       }),
-      'job status': fromPromise(async ({ input }) => (binding.jobStatus ? binding.jobStatus(input.channel, input.id) : null)),
+      'job status': fromPromise(async ({ input }) =>
+        binding.jobStatus ? binding.jobStatus(input.channel, input.id) : null,
+      ),
       'cancel job': fromPromise(async ({ input }) => {
-        if (binding.cancelJob && input.channel && input.id !== null) await binding.cancelJob(input.channel, input.id).catch(() => undefined);
+        if (binding.cancelJob && input.channel && input.id !== null)
+          await binding.cancelJob(input.channel, input.id).catch(() => undefined);
       }),
     },
   });
@@ -299,7 +317,10 @@ export const compareBinding = (revised: () => File | null): UploadBinding => ({
   },
 });
 /** The document list's uploads, each a pipeline bound to the document upload call. */
-export function liveDocumentUploads(options: Pick<LiveAppOptions, 'notify'>, binding: UploadBinding = documentUploadBinding()) {
+export function liveDocumentUploads(
+  options: Pick<LiveAppOptions, 'notify'>,
+  binding: UploadBinding = documentUploadBinding(),
+) {
   const notify = options.notify ?? defaultNotify;
   return documentUploadsMachine.provide({
     actors: { pipeline: liveUploadPipeline(binding) },
@@ -313,7 +334,9 @@ export function liveDocumentEditor(options: { socket?: () => SocketLike | undefi
     actors: {
       // a view creates the editor in its own actor system: the app's socket is passed in
       ...(options.socket ? { 'socket messages': socketForwarder(options.socket) } : {}),
-      load: fromPromise(({ input }) => (input.shareId ? documents.sharedDocument(input.shareId) : documents.documentDetail(input.id ?? 0))),
+      load: fromPromise(({ input }) =>
+        input.shareId ? documents.sharedDocument(input.shareId) : documents.documentDetail(input.id ?? 0),
+      ),
       save: fromPromise(({ input }) => documents.saveDocument(input)),
     },
   });

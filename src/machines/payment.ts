@@ -24,7 +24,8 @@ export interface PaymentContext {
   error: string | null;
 }
 
-export type PaymentEvent = { type: 'buy'; productId: number } | { type: 'refresh' } | { type: 'retry' } | { type: 'close' };
+export type PaymentEvent =
+  { type: 'buy'; productId: number } | { type: 'refresh' } | { type: 'retry' } | { type: 'close' };
 
 function mustProvide(name: string): never {
   throw new Error(`payment: '${name}' must be provided via .provide()`);
@@ -61,7 +62,12 @@ export const paymentMachine = setup({
   },
   states: {
     idle: {
-      on: { buy: { target: 'creating', actions: assign({ productId: ({ event }) => event.productId, prepay: null, error: null }) } },
+      on: {
+        buy: {
+          target: 'creating',
+          actions: assign({ productId: ({ event }) => event.productId, prepay: null, error: null }),
+        },
+      },
     },
     creating: {
       invoke: {
@@ -108,7 +114,11 @@ export const paymentMachine = setup({
     },
     failed: {
       on: {
-        retry: { target: 'creating', guard: ({ context }) => context.productId !== null, actions: assign({ error: null, prepay: null }) },
+        retry: {
+          target: 'creating',
+          guard: ({ context }) => context.productId !== null,
+          actions: assign({ error: null, prepay: null }),
+        },
       },
     },
   },

@@ -23,12 +23,16 @@ export function cancelCheck(checkId: string) {
 }
 
 export async function fineProofreadingAvailable(): Promise<boolean> {
-  const result = (await unwrap(api.GET('/user/v1/check/user_fine_proofreading_right', {}))) as { available?: boolean } | null;
+  const result = (await unwrap(api.GET('/user/v1/check/user_fine_proofreading_right', {}))) as {
+    available?: boolean;
+  } | null;
   return Boolean(result?.available);
 }
 
 /** The category, level and result-type tables of get_all_mistakes_type (rows of [code, label, ...]). */
-export type MistakeTypes = ResultOf<paths['/misscut/v1/get_all_mistakes_type']['get']['responses'][200]['content']['application/json']>;
+export type MistakeTypes = ResultOf<
+  paths['/misscut/v1/get_all_mistakes_type']['get']['responses'][200]['content']['application/json']
+>;
 
 export function mistakeTypes(hk: boolean) {
   return unwrap(api.GET('/misscut/v1/get_all_mistakes_type', { params: { query: { st_flag: hk ? 1 : 0 } } }), {
@@ -38,7 +42,14 @@ export function mistakeTypes(hk: boolean) {
 
 export interface CheckFunctions {
   default_options: number;
-  functions: Array<{ bit: number; name: string; description?: string; categories?: string[]; enabled: boolean; available: boolean }>;
+  functions: Array<{
+    bit: number;
+    name: string;
+    description?: string;
+    categories?: string[];
+    enabled: boolean;
+    available: boolean;
+  }>;
 }
 
 export function checkFunctions() {

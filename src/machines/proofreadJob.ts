@@ -151,7 +151,8 @@ export function deriveFindings(
       const end = p.start + issue.end;
       const id = `${start}-${end}-${issue.category}`;
       const old = before.get(id);
-      if (old && old.paragraph === p.hash && old.original === issue.original && old.message === issue.message) out.push(old);
+      if (old && old.paragraph === p.hash && old.original === issue.original && old.message === issue.message)
+        out.push(old);
       else out.push({ ...issue, start, end, paragraph: p.hash, id });
     }
   }
@@ -176,7 +177,11 @@ function editRange(before: string, after: string): EditRange {
   const max = Math.min(before.length, after.length);
   while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
   let suffix = 0;
-  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  while (
+    suffix < max - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
   const oldEnd = before.length - suffix;
   const newEnd = after.length - suffix;
   const from = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
@@ -197,7 +202,12 @@ function paragraphsIn(text: string, from: number, to: number): Paragraph[] {
   return splitParagraphs(text.slice(from, to)).map((p) => ({ ...p, start: p.start + from }));
 }
 
-function carryOver(before: string, after: string, results: Record<string, ParagraphResult>, r: EditRange): Record<string, ParagraphResult> {
+function carryOver(
+  before: string,
+  after: string,
+  results: Record<string, ParagraphResult>,
+  r: EditRange,
+): Record<string, ParagraphResult> {
   // absolute findings of the touched old lines, adjusted to the new text
   const adjusted: SocketIssue[] = [];
   for (const p of paragraphsIn(before, r.from, r.oldTo)) {
@@ -234,7 +244,10 @@ export function carryResultsOver(
 }
 
 /** The paragraphs that need checking and the text to send for them. */
-export function planCheck(text: string, results: Record<string, ParagraphResult>): { text: string; segments: Segment[] } {
+export function planCheck(
+  text: string,
+  results: Record<string, ParagraphResult>,
+): { text: string; segments: Segment[] } {
   const segments: Segment[] = [];
   const parts: string[] = [];
   const seen = new Set<string>();
@@ -274,11 +287,13 @@ function withText(context: ProofreadContext, text: string): Partial<ProofreadCon
   // only the lines around the edit are split and hashed again (a keystroke in 100,000 characters)
   const r = editRange(before, text);
   const results = carryOver(before, text, context.results, r);
-  const touched = deriveFindings(text.slice(r.from, r.newTo), results, context.ignoredWords, context.ignoredOnes).map((f) => {
-    const start = f.start + r.from;
-    const end = f.end + r.from;
-    return { ...f, start, end, id: `${start}-${end}-${f.category}` };
-  });
+  const touched = deriveFindings(text.slice(r.from, r.newTo), results, context.ignoredWords, context.ignoredOnes).map(
+    (f) => {
+      const start = f.start + r.from;
+      const end = f.end + r.from;
+      return { ...f, start, end, id: `${start}-${end}-${f.category}` };
+    },
+  );
   const head: Finding[] = [];
   const tail: Finding[] = [];
   for (const f of context.findings) {
@@ -329,7 +344,12 @@ function applyResult(context: ProofreadContext, data: CheckResultData, last: boo
   const refresh = last || count <= 3 || count % every === 0;
   return {
     receivedCount: count,
-    ...(refresh ? { results: { ...results }, findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes) } : {}),
+    ...(refresh
+      ? {
+          results: { ...results },
+          findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes),
+        }
+      : {}),
     ...(typeof data.used === 'number' ? { used: data.used } : {}),
   };
 }
@@ -337,7 +357,8 @@ function applyResult(context: ProofreadContext, data: CheckResultData, last: boo
 /** At the end of a check every sent paragraph counts as checked (those without findings too). */
 function finishResults(context: ProofreadContext): Record<string, ParagraphResult> {
   const results = { ...context.results };
-  for (const seg of context.segments) if (!context.replaced.has(seg.hash)) results[seg.hash] = { issues: [], checked: true };
+  for (const seg of context.segments)
+    if (!context.replaced.has(seg.hash)) results[seg.hash] = { issues: [], checked: true };
   return results;
 }
 
@@ -396,7 +417,9 @@ export const proofreadJobMachine = setup({
         | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
         | undefined;
       if (!socket) return () => undefined;
-      const subscription = socket.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+      const subscription = socket.on('server message', (event) =>
+        sendBack({ type: 'server message', message: event.message }),
+      );
       return () => subscription.unsubscribe();
     }),
   },
@@ -457,7 +480,9 @@ export const proofreadJobMachine = setup({
       actions: assign(({ context, event }) => {
         const f = context.findings.find((x) => x.id === event.id);
         if (!f || f.suggestions[0] === undefined) return {};
-        const same = context.findings.filter((x) => x.original === f.original && x.category === f.category && x.suggestions[0] !== undefined);
+        const same = context.findings.filter(
+          (x) => x.original === f.original && x.category === f.category && x.suggestions[0] !== undefined,
+        );
         // from the end so earlier offsets stay valid
         let text = context.text;
         let partial: Partial<ProofreadContext> = {};
@@ -474,11 +499,16 @@ export const proofreadJobMachine = setup({
       actions: assign(({ context, event }) => {
         const f = context.findings.find((x) => x.id === event.id);
         if (!f) return {};
-        const p = splitParagraphs(context.text).find((x) => x.hash === f.paragraph && f.start >= x.start && f.end <= x.start + x.text.length);
+        const p = splitParagraphs(context.text).find(
+          (x) => x.hash === f.paragraph && f.start >= x.start && f.end <= x.start + x.text.length,
+        );
         if (!p) return {};
         const key = `${f.paragraph}:${f.start - p.start}:${f.original}`;
         const ignoredOnes = [...context.ignoredOnes, key];
-        return { ignoredOnes, findings: deriveFindings(context.text, context.results, context.ignoredWords, ignoredOnes) };
+        return {
+          ignoredOnes,
+          findings: deriveFindings(context.text, context.results, context.ignoredWords, ignoredOnes),
+        };
       }),
     },
     'ignore all': {
@@ -486,7 +516,10 @@ export const proofreadJobMachine = setup({
         const f = context.findings.find((x) => x.id === event.id);
         if (!f) return {};
         const ignoredWords = [...context.ignoredWords, f.original];
-        return { ignoredWords, findings: deriveFindings(context.text, context.results, ignoredWords, context.ignoredOnes) };
+        return {
+          ignoredWords,
+          findings: deriveFindings(context.text, context.results, ignoredWords, context.ignoredOnes),
+        };
       }),
     },
     // the word is in the personal dictionary now: its findings go, and every paragraph is re-checked
@@ -504,7 +537,18 @@ export const proofreadJobMachine = setup({
       initial: 'idle',
       on: {
         'check requested': [
-          { guard: 'nothing to check', target: '.done', actions: assign({ error: null, checkId: null, total: 0, received: () => new Set<number>(), receivedCount: 0, segments: [] }) },
+          {
+            guard: 'nothing to check',
+            target: '.done',
+            actions: assign({
+              error: null,
+              checkId: null,
+              total: 0,
+              received: () => new Set<number>(),
+              receivedCount: 0,
+              segments: [],
+            }),
+          },
           { target: '.submitting' },
         ],
       },
@@ -553,7 +597,8 @@ export const proofreadJobMachine = setup({
                 const error = event.error as { status?: number; message?: string };
                 enqueue.assign({ error: error?.message ?? '系统异常' });
                 // the server refused mode 4: back to the fast model
-                if (error?.status === 403 && self.getSnapshot().matches({ mode: 'fine' })) enqueue.raise({ type: 'mode chosen', mode: 3 });
+                if (error?.status === 403 && self.getSnapshot().matches({ mode: 'fine' }))
+                  enqueue.raise({ type: 'mode chosen', mode: 3 });
               }),
             },
           },
@@ -566,9 +611,13 @@ export const proofreadJobMachine = setup({
               {
                 // a paragraph the checker failed on (socket.md): its characters are refunded and its
                 // normal result (no findings) follows, so the stream still ends; the user is told
-                guard: ({ context, event }) => isForCheck(event.message, context.checkId) && errorText(event.message) !== null,
+                guard: ({ context, event }) =>
+                  isForCheck(event.message, context.checkId) && errorText(event.message) !== null,
                 actions: enqueueActions(({ enqueue, event }) => {
-                  enqueue({ type: 'notify', params: { status: 'error', title: errorText(event.message) ?? '系统异常' } });
+                  enqueue({
+                    type: 'notify',
+                    params: { status: 'error', title: errorText(event.message) ?? '系统异常' },
+                  });
                 }),
               },
               {
@@ -582,11 +631,15 @@ export const proofreadJobMachine = setup({
                   return isNewResult(context, data) && endsCheck(context, data);
                 },
                 target: 'done',
-                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData, true)),
+                actions: assign(({ context, event }) =>
+                  applyResult(context, event.message.data as CheckResultData, true),
+                ),
               },
               {
                 guard: ({ context, event }) => isForCheck(event.message, context.checkId) && event.message.cmd === 2,
-                actions: assign(({ context, event }) => applyResult(context, event.message.data as CheckResultData, false)),
+                actions: assign(({ context, event }) =>
+                  applyResult(context, event.message.data as CheckResultData, false),
+                ),
               },
             ],
           },
@@ -594,7 +647,10 @@ export const proofreadJobMachine = setup({
         done: {
           entry: assign(({ context }) => {
             const results = finishResults(context);
-            return { results, findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes) };
+            return {
+              results,
+              findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes),
+            };
           }),
         },
         // what arrived stays; the paragraphs not reached remain unchecked
@@ -617,7 +673,10 @@ export const proofreadJobMachine = setup({
             src: 'fine right',
             onDone: [
               { guard: ({ event }) => event.output, target: 'fine' },
-              { target: 'fast', actions: { type: 'notify', params: { status: 'warning', title: FINE_MODE_UNAVAILABLE } } },
+              {
+                target: 'fast',
+                actions: { type: 'notify', params: { status: 'warning', title: FINE_MODE_UNAVAILABLE } },
+              },
             ],
             onError: { target: 'fast' },
           },

@@ -53,7 +53,7 @@ export const sessionMachine = setup({
     /** POST /user/login -> token */
     'log in': fromPromise<string, Credentials>(async () => mustProvide('log in')),
     /** POST /user/register -> token */
-    'register': fromPromise<string, Registration>(async () => mustProvide('register')),
+    register: fromPromise<string, Registration>(async () => mustProvide('register')),
     /** GET /user/user_info with the stored token */
     'load user': fromPromise<UserInfo>(async () => mustProvide('load user')),
     /** POST /user/logout (revokes the token on the server); failures do not keep anyone logged in */
@@ -99,10 +99,7 @@ export const sessionMachine = setup({
         // A token in the route query replaces the stored one being checked.
         'token received': {
           target: 'loggingIn.loadingUser',
-          actions: [
-            { type: 'store token', params: ({ event }) => ({ token: event.token }) },
-            'say logged in',
-          ],
+          actions: [{ type: 'store token', params: ({ event }) => ({ token: event.token }) }, 'say logged in'],
         },
       },
       invoke: {
@@ -128,10 +125,7 @@ export const sessionMachine = setup({
         'register submitted': { target: 'registering' },
         'token received': {
           target: 'loggingIn.loadingUser',
-          actions: [
-            { type: 'store token', params: ({ event }) => ({ token: event.token }) },
-            'say logged in',
-          ],
+          actions: [{ type: 'store token', params: ({ event }) => ({ token: event.token }) }, 'say logged in'],
         },
       },
     },
@@ -166,7 +160,11 @@ export const sessionMachine = setup({
             },
             onError: {
               target: '#session.loggedOut',
-              actions: ['clear stored session', 'forget user', assign({ error: ({ event }) => messageOf(event.error) })],
+              actions: [
+                'clear stored session',
+                'forget user',
+                assign({ error: ({ event }) => messageOf(event.error) }),
+              ],
             },
           },
         },

@@ -2,7 +2,12 @@
 // closes on logout, heartbeat every 30 s, reconnects with capped exponential backoff, acknowledges
 // every indexed message and hands each server message to subscribers.
 import { assign, emit, enqueueActions, fromCallback, setup, stopChild, type ActorRefFrom } from 'xstate';
-import { HEARTBEAT_INTERVAL_MS, SocketClose, type ClientMessage, type ServerMessage } from '../../openapi/socket-protocol';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  SocketClose,
+  type ClientMessage,
+  type ServerMessage,
+} from '../../openapi/socket-protocol';
 
 export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 30_000;
@@ -87,7 +92,8 @@ export const socketMachine = setup({
   },
   guards: {
     'closed for good': ({ event }) => event.type === 'socket closed' && FINAL_CLOSE_CODES.includes(event.code),
-    'closed as unauthorized': ({ event }) => event.type === 'socket closed' && event.code === SocketClose.Unauthorized.code,
+    'closed as unauthorized': ({ event }) =>
+      event.type === 'socket closed' && event.code === SocketClose.Unauthorized.code,
     // Two heartbeats in a row without any frame back: the connection is dead even if not closed.
     'server silent': ({ context }) => context.unanswered >= 2,
   },

@@ -9,7 +9,16 @@
 // job the upload created. Without a channel (format check, compare) the upload's answer is the result.
 // While waiting, the job's status is also asked every POLL_MS (`job status`), so a socket that was
 // down or a message that was lost cannot leave an upload spinning for ever.
-import { assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject, type SnapshotFrom } from 'xstate';
+import {
+  assign,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  setup,
+  type ActorRefFrom,
+  type EventObject,
+  type SnapshotFrom,
+} from 'xstate';
 import type { JobStatus, ServerMessage } from '../../openapi/socket-protocol';
 
 export type JobChannel = 'document' | 'pdf' | 'image';
@@ -107,7 +116,13 @@ export function jobUpdateOf(message: ServerMessage, channel: JobChannel): JobUpd
   if ((channel === 'document' && message.cmd === 1) || (channel === 'pdf' && message.cmd === 7)) {
     if (typeof data.id !== 'number') return null;
     const progress = status === 'done' ? 100 : clampProgress(data.progress);
-    return { id: data.id, status, progress, ...(issueCount !== undefined ? { issueCount } : {}), ...(error ? { error } : {}) };
+    return {
+      id: data.id,
+      status,
+      progress,
+      ...(issueCount !== undefined ? { issueCount } : {}),
+      ...(error ? { error } : {}),
+    };
   }
   if (channel === 'image' && message.cmd === 5) {
     if (typeof data.task_id !== 'number') return null;
@@ -212,7 +227,9 @@ export const uploadPipelineMachine = setup({
         | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
         | undefined;
       if (!socket) return () => undefined;
-      const subscription = socket.on('server message', (event) => sendBack({ type: 'server message', message: event.message }));
+      const subscription = socket.on('server message', (event) =>
+        sendBack({ type: 'server message', message: event.message }),
+      );
       return () => subscription.unsubscribe();
     }),
   },
@@ -282,7 +299,11 @@ export const uploadPipelineMachine = setup({
           },
           {
             target: 'done',
-            actions: assign(({ context, event }) => ({ loaded: context.total, result: event.output.result, job: event.output.job })),
+            actions: assign(({ context, event }) => ({
+              loaded: context.total,
+              result: event.output.result,
+              job: event.output.job,
+            })),
           },
         ],
         'upload failed': { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
@@ -297,12 +318,19 @@ export const uploadPipelineMachine = setup({
       type: 'parallel',
       // the answer may already say running/done/failed: the `always` below routes it
       on: {
-        'server message': { guard: ({ context, event }) => isUpdateForJob(context, updateOf(context, event)), actions: enqueueActions(({ enqueue, context, event }) => enqueue.raise({ type: 'job update', update: updateOf(context, event) })) },
+        'server message': {
+          guard: ({ context, event }) => isUpdateForJob(context, updateOf(context, event)),
+          actions: enqueueActions(({ enqueue, context, event }) =>
+            enqueue.raise({ type: 'job update', update: updateOf(context, event) }),
+          ),
+        },
         'job update': [
           {
             guard: ({ context, event }) => isUpdateForJob(context, event.update) && event.update!.status === 'done',
             target: 'done',
-            actions: assign(({ context, event }) => ({ job: { ...merged(context.job, event.update!), progress: 100 } })),
+            actions: assign(({ context, event }) => ({
+              job: { ...merged(context.job, event.update!), progress: 100 },
+            })),
           },
           {
             guard: ({ context, event }) => isUpdateForJob(context, event.update) && event.update!.status === 'failed',
@@ -314,7 +342,8 @@ export const uploadPipelineMachine = setup({
           },
           {
             // cancelled on the server (e.g. from another tab)
-            guard: ({ context, event }) => isUpdateForJob(context, event.update) && event.update!.status === 'cancelled',
+            guard: ({ context, event }) =>
+              isUpdateForJob(context, event.update) && event.update!.status === 'cancelled',
             target: 'cancelled',
             actions: assign(({ context, event }) => ({ job: merged(context.job, event.update!) })),
           },
@@ -353,7 +382,12 @@ export const uploadPipelineMachine = setup({
               invoke: {
                 src: 'job status',
                 input: ({ context }) => ({ channel: context.channel!, id: context.job!.id }),
-                onDone: { target: 'sleeping', actions: enqueueActions(({ enqueue, event }) => enqueue.raise({ type: 'job update', update: event.output })) },
+                onDone: {
+                  target: 'sleeping',
+                  actions: enqueueActions(({ enqueue, event }) =>
+                    enqueue.raise({ type: 'job update', update: event.output }),
+                  ),
+                },
                 onError: { target: 'sleeping' },
               },
             },
@@ -362,7 +396,11 @@ export const uploadPipelineMachine = setup({
       },
       // an answer that is already final
       always: [
-        { guard: ({ context }) => context.job?.status === 'done', target: 'done', actions: assign(({ context }) => ({ job: { ...context.job!, progress: 100 } })) },
+        {
+          guard: ({ context }) => context.job?.status === 'done',
+          target: 'done',
+          actions: assign(({ context }) => ({ job: { ...context.job!, progress: 100 } })),
+        },
         {
           guard: ({ context }) => context.job?.status === 'failed',
           target: 'failed',
@@ -387,7 +425,10 @@ export const uploadPipelineMachine = setup({
       invoke: {
         src: 'cancel job',
         // not when the server itself reported the job cancelled
-        input: ({ context }) => ({ channel: context.channel, id: context.job && context.job.status !== 'cancelled' ? context.job.id : null }),
+        input: ({ context }) => ({
+          channel: context.channel,
+          id: context.job && context.job.status !== 'cancelled' ? context.job.id : null,
+        }),
       },
       on: {
         retry: {

@@ -52,10 +52,7 @@ export function useThemeMode() {
   };
 }
 
-export type QuotaDialogEvent =
-  | { type: 'free speed-up chosen' }
-  | { type: 'upgrade chosen' }
-  | { type: 'dismissed' };
+export type QuotaDialogEvent = { type: 'free speed-up chosen' } | { type: 'upgrade chosen' } | { type: 'dismissed' };
 
 export function useQuotaDialog() {
   const ref = useSystemActor('quotaDialog');

@@ -26,7 +26,10 @@ export const NOTICE_MESSAGES = [
   msg({ id: '该微信已绑定别的账号', message: '该微信已绑定别的账号' }),
   msg({ id: '请先绑定手机号，再尝试解绑微信', message: '请先绑定手机号，再尝试解绑微信' }),
   // §4 check mode 4
-  msg({ id: '该模型资源消耗较大，暂时只开放给付费用户体验。', message: '该模型资源消耗较大，暂时只开放给付费用户体验。' }),
+  msg({
+    id: '该模型资源消耗较大，暂时只开放给付费用户体验。',
+    message: '该模型资源消耗较大，暂时只开放给付费用户体验。',
+  }),
   // §3 team roles
   msg({ id: '管理员', message: '管理员' }),
   msg({ id: '词库管理员', message: '词库管理员' }),

@@ -122,7 +122,9 @@ describe('middleware: tracking parameters', () => {
 
 describe('unwrap: success', () => {
   it('returns the envelope result', async () => {
-    const { api } = clientWith({ 'GET /user/user_info': { body: { code: 200, msg: 'ok', result: { uid: 7, role: 'root' } } } });
+    const { api } = clientWith({
+      'GET /user/user_info': { body: { code: 200, msg: 'ok', result: { uid: 7, role: 'root' } } },
+    });
     await expect(unwrap(api.GET('/user/user_info'))).resolves.toEqual({ uid: 7, role: 'root' });
     expect(notices).toEqual([]);
   });
@@ -151,7 +153,9 @@ describe('unwrap: the error catalogue (spec §8)', () => {
   }
 
   it('406 throws with an empty message and shows nothing, even with a server msg', async () => {
-    const { api } = clientWith({ 'GET /user/user_info': { status: 406, body: { code: 406, msg: 'nope', result: null } } });
+    const { api } = clientWith({
+      'GET /user/user_info': { status: 406, body: { code: 406, msg: 'nope', result: null } },
+    });
     const error = await failure(unwrap(api.GET('/user/user_info')));
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('');
@@ -159,7 +163,9 @@ describe('unwrap: the error catalogue (spec §8)', () => {
   });
 
   it('410 passes silently', async () => {
-    const { api } = clientWith({ 'GET /user/user_info': { status: 410, body: { code: 410, msg: 'gone', result: null } } });
+    const { api } = clientWith({
+      'GET /user/user_info': { status: 410, body: { code: 410, msg: 'gone', result: null } },
+    });
     const error = await failure(unwrap(api.GET('/user/user_info')));
     expect(error.status).toBe(410);
     expect(notices).toEqual([]);
@@ -191,7 +197,9 @@ describe('unwrap: the error catalogue (spec §8)', () => {
   it('never shows errors of the silent calls, but still throws', async () => {
     const { api } = clientWith({}, { status: 500, body: { code: 500, msg: 'boom', result: null } });
     await expect(unwrap(api.GET('/enterprise/v1/share_dic_in_use'))).rejects.toBeInstanceOf(ApiError);
-    await expect(unwrap(api.GET('/misscut/v1/click', { params: { query: { click_type: 1 } } }))).rejects.toBeInstanceOf(ApiError);
+    await expect(unwrap(api.GET('/misscut/v1/click', { params: { query: { click_type: 1 } } }))).rejects.toBeInstanceOf(
+      ApiError,
+    );
     await expect(unwrap(api.POST('/proofread/result/collect/receive', { body: {} }))).rejects.toBeInstanceOf(ApiError);
     expect(notices).toEqual([]);
     // the same failure on an ordinary call is shown
@@ -255,8 +263,12 @@ describe('unwrap: 401 without a session', () => {
   it('wrong credentials on login show the server msg and do not log anybody out', async () => {
     let loggedOut = 0;
     const stop = onUnauthorized(() => loggedOut++);
-    const { api } = clientWith({ 'POST /user/login': { status: 401, body: { code: 401, msg: '手机号或密码错误', result: null } } });
-    await expect(unwrap(api.POST('/user/login', { body: { phone: '13800000000', password: 'bad' } }))).rejects.toMatchObject({
+    const { api } = clientWith({
+      'POST /user/login': { status: 401, body: { code: 401, msg: '手机号或密码错误', result: null } },
+    });
+    await expect(
+      unwrap(api.POST('/user/login', { body: { phone: '13800000000', password: 'bad' } })),
+    ).rejects.toMatchObject({
       status: 401,
       message: '手机号或密码错误',
     });

@@ -17,7 +17,10 @@ export function freshStores() {
 }
 
 /** A fetch that records every Request and answers from a table keyed by "METHOD /path". */
-export function fakeFetch(routes: Record<string, FakeRoute> = {}, fallback: FakeRoute = { body: { code: 200, msg: 'ok', result: null } }) {
+export function fakeFetch(
+  routes: Record<string, FakeRoute> = {},
+  fallback: FakeRoute = { body: { code: 200, msg: 'ok', result: null } },
+) {
   const requests: Request[] = [];
   const fetch = async (request: Request): Promise<Response> => {
     requests.push(request);

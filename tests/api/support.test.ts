@@ -13,16 +13,22 @@ afterEach(() => configureApi({}));
 describe('socket URL (spec §7)', () => {
   const base = { token: 't k', endpoint: '1', pageUrl: 'https://proof.example/workbench/editor?id=3' };
   it('resolves a path against the page and uses the session id when there is one', () => {
-    expect(buildSocketUrl({ ...base, socketURL: '/ws', sessionId: 's1' })).toBe('wss://proof.example/ws?token=t+k&session_id=s1');
+    expect(buildSocketUrl({ ...base, socketURL: '/ws', sessionId: 's1' })).toBe(
+      'wss://proof.example/ws?token=t+k&session_id=s1',
+    );
   });
   it('sends the platform code before a session id exists', () => {
-    expect(buildSocketUrl({ ...base, socketURL: '', sessionId: null })).toBe('wss://proof.example/ws?token=t+k&endpoint=1');
+    expect(buildSocketUrl({ ...base, socketURL: '', sessionId: null })).toBe(
+      'wss://proof.example/ws?token=t+k&endpoint=1',
+    );
   });
   it('keeps absolute ws addresses and maps http(s) to ws(s)', () => {
     expect(buildSocketUrl({ ...base, socketURL: 'ws://rt.example:8080/socket', sessionId: null })).toBe(
       'ws://rt.example:8080/socket?token=t+k&endpoint=1',
     );
-    expect(buildSocketUrl({ ...base, socketURL: 'http://rt.example/ws', sessionId: 'x' })).toBe('ws://rt.example/ws?token=t+k&session_id=x');
+    expect(buildSocketUrl({ ...base, socketURL: 'http://rt.example/ws', sessionId: 'x' })).toBe(
+      'ws://rt.example/ws?token=t+k&session_id=x',
+    );
   });
 });
 
@@ -30,11 +36,23 @@ describe('runtime config (spec §1)', () => {
   it('loads config.json and points the client at baseURL', async () => {
     const config = fakeFetch({
       'GET /workbench/config.json': {
-        body: { baseURL: 'http://api.example', wxURL: 'w', bindWechat: 'b', resetWechat: 'r', socketURL: 'wss://rt.example/ws' },
+        body: {
+          baseURL: 'http://api.example',
+          wxURL: 'w',
+          bindWechat: 'b',
+          resetWechat: 'r',
+          socketURL: 'wss://rt.example/ws',
+        },
       },
     });
     const loaded = await loadRuntimeConfig({ fetch: config.fetch });
-    expect(loaded).toEqual({ baseURL: 'http://api.example', wxURL: 'w', bindWechat: 'b', resetWechat: 'r', socketURL: 'wss://rt.example/ws' });
+    expect(loaded).toEqual({
+      baseURL: 'http://api.example',
+      wxURL: 'w',
+      bindWechat: 'b',
+      resetWechat: 'r',
+      socketURL: 'wss://rt.example/ws',
+    });
     expect(getRuntimeConfig()).toEqual(loaded);
     // the shared client now calls the configured base
     const transport = fakeFetch();
@@ -45,7 +63,9 @@ describe('runtime config (spec §1)', () => {
 
   it('falls back to same-origin defaults when the file is missing or unreachable', async () => {
     expect(await loadRuntimeConfig({ fetch: fakeFetch({}, { status: 404 }).fetch })).toEqual(DEFAULT_RUNTIME_CONFIG);
-    expect(await loadRuntimeConfig({ fetch: fakeFetch({}, { networkDown: true }).fetch })).toEqual(DEFAULT_RUNTIME_CONFIG);
+    expect(await loadRuntimeConfig({ fetch: fakeFetch({}, { networkDown: true }).fetch })).toEqual(
+      DEFAULT_RUNTIME_CONFIG,
+    );
     expect(DEFAULT_RUNTIME_CONFIG.socketURL).toBe('/ws');
   });
 });
@@ -99,7 +119,10 @@ describe('inspector', () => {
       if (event.type === '@xstate.snapshot') seen.push(JSON.stringify((event.snapshot as { value?: unknown }).value));
     });
     try {
-      const actor = createActor(createMachine({ initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } }), inspectOptions()).start();
+      const actor = createActor(
+        createMachine({ initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } }),
+        inspectOptions(),
+      ).start();
       actor.send({ type: 'GO' });
       expect(seen).toEqual(['"idle"', '"busy"']);
     } finally {

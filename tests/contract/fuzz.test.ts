@@ -172,8 +172,28 @@ function prng(seed: number) {
 }
 const seedOf = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
 
-const JUNK_PIECES = ['\ud800', '\udfff', '\u0000', '\u202e', '\u200f', '\ufeff', '\u2028', 'e\u0301\u0301\u0301',
-  '👩‍👩‍👧', '\u0007', '\r\n', '"', '\\', '问提', '𠀀', '\uffff', '<', '%', '{{', '$'];
+const JUNK_PIECES = [
+  '\ud800',
+  '\udfff',
+  '\u0000',
+  '\u202e',
+  '\u200f',
+  '\ufeff',
+  '\u2028',
+  'e\u0301\u0301\u0301',
+  '👩‍👩‍👧',
+  '\u0007',
+  '\r\n',
+  '"',
+  '\\',
+  '问提',
+  '𠀀',
+  '\uffff',
+  '<',
+  '%',
+  '{{',
+  '$',
+];
 function junkString(next: () => number, length: number): string {
   let out = '';
   while (out.length < length) out += JUNK_PIECES[Math.floor(next() * JUNK_PIECES.length)];
@@ -194,11 +214,20 @@ const HOSTILE_CSV = [
   '"a""b",5,"c\r\nd"',
 ].join('\r\n');
 /** LanguageTool `data`: JSON that parses but is not the annotation it should be. */
-const ANNOTATION_JUNK = ['null', '[]', '"x"', '1e999', '{"annotation":null}', '{"annotation":{}}',
-  '{"annotation":[null]}', '{"annotation":[1]}', '{"annotation":[{"text":5}]}',
+const ANNOTATION_JUNK = [
+  'null',
+  '[]',
+  '"x"',
+  '1e999',
+  '{"annotation":null}',
+  '{"annotation":{}}',
+  '{"annotation":[null]}',
+  '{"annotation":[1]}',
+  '{"annotation":[{"text":5}]}',
   '{"annotation":[{"markup":"<b>","interpretAs":5}]}',
   '{"annotation":[{"text":"问提"},{"markup":"<p>","interpretAs":"\\n\\n"},{"text":"\\ud800"}]}',
-  '{"__proto__":{"annotation":[{"text":"x"}]}}'];
+  '{"__proto__":{"annotation":[{"text":"x"}]}}',
+];
 
 /** A JSON token written as is (1e999, -0): JSON.stringify cannot produce them. */
 class Raw {
@@ -223,7 +252,9 @@ function pct(value: string): string {
 
 /** Header values stay latin1 without line breaks; the UTF-8 bytes of junk read as latin1 are still junk. */
 const headerSafe = (value: string) =>
-  Buffer.from(value.replace(/[\ud800-\udfff]/g, '?'), 'utf8').toString('latin1').replace(/[\0\r\n]/g, ' ');
+  Buffer.from(value.replace(/[\ud800-\udfff]/g, '?'), 'utf8')
+    .toString('latin1')
+    .replace(/[\0\r\n]/g, ' ');
 
 // ---------------------------------------------------------------------------------------------------------------
 // schemas
@@ -240,8 +271,18 @@ const typeOf = (schema: Node): string | undefined => {
   return undefined;
 };
 
-const PATTERN_CANDIDATES = ['13900009999', '123456', 'fuzzer_b', 'CODE-0001', 'abcd_1', '1', '127',
-  'https://example.com/', '001.002.003', 'abc'];
+const PATTERN_CANDIDATES = [
+  '13900009999',
+  '123456',
+  'fuzzer_b',
+  'CODE-0001',
+  'abcd_1',
+  '1',
+  '127',
+  'https://example.com/',
+  '001.002.003',
+  'abc',
+];
 const FORMAT_SAMPLES: Record<string, string> = {
   email: 'fuzz@example.com',
   date: '2024-01-31',
@@ -671,7 +712,10 @@ function fileCases(b: Base, f: Field): Case[] {
 
 /** The whole request: extra and hostile query parameters, junk headers, bad credentials. */
 function requestCases(b: Base): Case[] {
-  const pollution: [string, string][] = [['__proto__[polluted]', '1'], ['constructor[prototype][polluted]', '1']];
+  const pollution: [string, string][] = [
+    ['__proto__[polluted]', '1'],
+    ['constructor[prototype][polluted]', '1'],
+  ];
   const cases = [
     b.request('unknown query parameter', { query: [...b.query, ['zz_unknown', '1']] }),
     b.request('prototype keys in the query', { query: [...b.query, ...pollution, ['__proto__', 'x']] }),
@@ -722,8 +766,11 @@ function bodyCases(b: Base): Case[] {
       headers: { ...b.headers, 'content-type': J, 'content-encoding': 'gzip' },
     }),
     b.raw('text/plain', json, 'text/plain'),
-    b.raw('application/xml', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
-      'application/xml'),
+    b.raw(
+      'application/xml',
+      '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+      'application/xml',
+    ),
     b.raw('binary body', Buffer.from([0, 1, 2, 0xff, 0xfe]), 'application/octet-stream'),
     b.raw('multipart', multipart.payload, multipart.type),
     b.raw('multipart without a boundary', multipart.payload, 'multipart/form-data'),
@@ -989,44 +1036,48 @@ const destructive = (o: Operation) => o.method === 'DELETE' || /delete|remove|ca
 const ordered = [...operations.filter((o) => !destructive(o)), ...operations.filter(destructive)];
 
 describe('contract fuzzing', () => {
-  it.each(ordered.map((o) => [o.key, o] as const))('%s', async (_key, o) => {
-    const ctx: Ctx = { self: owned.b, other: owned.a, owned: OWNED[o.key] ?? {} };
-    const problems: string[] = [];
-    const histogram = new Map<number, number>();
-    let count = 0;
-    for (const c of casesFor(o, ctx)) {
-      const url = c.path + (c.query.length ? `?${c.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '');
-      const as: ('user' | 'anon')[] = c.anonOnly ? ['anon'] : c.userOnly ? ['user'] : ['user', 'anon'];
-      for (const who of as) {
-        const headers = { ...c.headers };
-        if (who === 'user') {
-          const token = SESSION_ENDING.has(o.key) ? await issueToken(t.app.db, uidC) : tokens.b;
-          headers.authorization = `Bearer ${token}`;
-        }
-        const options: InjectOptions = { method: o.method as InjectOptions['method'], url, headers };
-        if (c.payload !== undefined) options.payload = c.payload;
-        let res: LightMyRequestResponse;
-        try {
-          res = await t.app.inject(options);
-        } catch (error) {
-          problems.push(`${c.label} (${who}): inject threw ${(error as Error).message}`);
-          continue;
-        }
-        count++;
-        histogram.set(res.statusCode, (histogram.get(res.statusCode) ?? 0) + 1);
-        const problem = judge(o, res);
-        if (problem) problems.push(`${c.label} (${who}): ${problem}`);
-        else if (c.foreign && who === 'user' && res.statusCode < 300 && !FOREIGN_MAY_SUCCEED.has(o.key)) {
-          problems.push(`${c.label}: another user's id answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+  it.each(ordered.map((o) => [o.key, o] as const))(
+    '%s',
+    async (_key, o) => {
+      const ctx: Ctx = { self: owned.b, other: owned.a, owned: OWNED[o.key] ?? {} };
+      const problems: string[] = [];
+      const histogram = new Map<number, number>();
+      let count = 0;
+      for (const c of casesFor(o, ctx)) {
+        const url = c.path + (c.query.length ? `?${c.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '');
+        const as: ('user' | 'anon')[] = c.anonOnly ? ['anon'] : c.userOnly ? ['user'] : ['user', 'anon'];
+        for (const who of as) {
+          const headers = { ...c.headers };
+          if (who === 'user') {
+            const token = SESSION_ENDING.has(o.key) ? await issueToken(t.app.db, uidC) : tokens.b;
+            headers.authorization = `Bearer ${token}`;
+          }
+          const options: InjectOptions = { method: o.method as InjectOptions['method'], url, headers };
+          if (c.payload !== undefined) options.payload = c.payload;
+          let res: LightMyRequestResponse;
+          try {
+            res = await t.app.inject(options);
+          } catch (error) {
+            problems.push(`${c.label} (${who}): inject threw ${(error as Error).message}`);
+            continue;
+          }
+          count++;
+          histogram.set(res.statusCode, (histogram.get(res.statusCode) ?? 0) + 1);
+          const problem = judge(o, res);
+          if (problem) problems.push(`${c.label} (${who}): ${problem}`);
+          else if (c.foreign && who === 'user' && res.statusCode < 300 && !FOREIGN_MAY_SUCCEED.has(o.key)) {
+            problems.push(`${c.label}: another user's id answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+          }
         }
       }
-    }
-    sent.set(o.key, count);
-    statuses.set(o.key, histogram);
-    // the whole list, not vitest's shortened diff: each line names a request to replay
-    if (problems.length) console.log(`${o.key}\n  ${problems.join('\n  ')}`);
-    expect(problems).toEqual([]);
-  }, 120_000);
+      sent.set(o.key, count);
+      statuses.set(o.key, histogram);
+      // the whole list, not vitest's shortened diff: each line names a request to replay
+      if (problems.length) console.log(`${o.key}\n  ${problems.join('\n  ')}`);
+      expect(problems).toEqual([]);
+    },
+    120_000,
+  );
 
   it(`sent every operation of the contract at least ${MIN_REQUESTS} requests`, () => {
     const report = operations.map((o) => {

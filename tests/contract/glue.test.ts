@@ -46,7 +46,16 @@ beforeAll(async () => {
         return {
           code: 200,
           msg: 'ok',
-          result: { uid: 1, phone: '13800000000', name: 'a', role: 'root', user_identity: 0, enterprise_id: null, login_id: null, password_hash: 'secret' },
+          result: {
+            uid: 1,
+            phone: '13800000000',
+            name: 'a',
+            role: 'root',
+            user_identity: 0,
+            enterprise_id: null,
+            login_id: null,
+            password_hash: 'secret',
+          },
         };
       }
       return { code: 200, msg: 'ok', result: null };
@@ -73,9 +82,16 @@ describe('fastify-openapi-glue with the contract', () => {
   });
 
   it('accepts a valid login and refuses a bad phone, a missing field and an unknown property', async () => {
-    const ok = await app.inject({ method: 'POST', url: '/user/login', payload: { phone: '13800000000', password: 'admin123456' } });
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/user/login',
+      payload: { phone: '13800000000', password: 'admin123456' },
+    });
     expect(ok.statusCode).toBe(200);
-    expect(lastCall()).toMatchObject({ operationId: 'postUserLogin', body: { phone: '13800000000', password: 'admin123456' } });
+    expect(lastCall()).toMatchObject({
+      operationId: 'postUserLogin',
+      body: { phone: '13800000000', password: 'admin123456' },
+    });
     for (const payload of [
       { phone: '138', password: 'x' },
       { phone: '13800000000' },
@@ -91,11 +107,29 @@ describe('fastify-openapi-glue with the contract', () => {
   it('check_text needs the session header and applies the defaults checkMode 3 and checkOptions 127', async () => {
     const noSession = await app.inject({ method: 'POST', url: '/misscut/v1/check_text', payload: { text: '你好' } });
     expect(noSession.statusCode).toBe(400);
-    const ok = await app.inject({ method: 'POST', url: '/misscut/v2/check_text', headers: { session: 's1', cid: 'd1', endpoint: '1' }, payload: { text: '你好' } });
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/misscut/v2/check_text',
+      headers: { session: 's1', cid: 'd1', endpoint: '1' },
+      payload: { text: '你好' },
+    });
     expect(ok.statusCode).toBe(200);
-    expect(lastCall()).toMatchObject({ operationId: 'postMisscutV2CheckText', body: { text: '你好', checkMode: 3, checkOptions: 127 } });
-    for (const payload of [{ text: '' }, { text: '你好', checkMode: 5 }, { text: '你好', checkOptions: -1 }, { text: '你好', checkOptions: '127' }]) {
-      const res = await app.inject({ method: 'POST', url: '/misscut/v1/check_text', headers: { session: 's1' }, payload });
+    expect(lastCall()).toMatchObject({
+      operationId: 'postMisscutV2CheckText',
+      body: { text: '你好', checkMode: 3, checkOptions: 127 },
+    });
+    for (const payload of [
+      { text: '' },
+      { text: '你好', checkMode: 5 },
+      { text: '你好', checkOptions: -1 },
+      { text: '你好', checkOptions: '127' },
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/misscut/v1/check_text',
+        headers: { session: 's1' },
+        payload,
+      });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
   });
@@ -111,20 +145,57 @@ describe('fastify-openapi-glue with the contract', () => {
     expect((await app.inject({ method: 'DELETE', url: '/misscut/v2/pdf_check/delete/7' })).statusCode).toBe(200);
     expect(lastCall()).toMatchObject({ operationId: 'deleteMisscutV2PdfCheckDeleteById', params: { id: 7 } });
     expect((await app.inject({ method: 'DELETE', url: '/misscut/v2/pdf_check/delete/0' })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'PUT', url: '/enterprise-dic/leader/update/abc', payload: { name: '张三', titles: ['市长'] } })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'PUT', url: '/dict/v1/leader/update/3', payload: { name: '张三', titles: ['市长'] } })).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/enterprise-dic/leader/update/abc',
+          payload: { name: '张三', titles: ['市长'] },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/dict/v1/leader/update/3',
+          payload: { name: '张三', titles: ['市长'] },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(lastCall()).toMatchObject({ operationId: 'putDictV1LeaderUpdateById', params: { id: 3 } });
   });
 
   it('personal dictionary words take only the four word types', async () => {
-    expect((await app.inject({ method: 'POST', url: '/dict/v1/add_one', payload: { word: '在次', type: 5, correct: '再次' } })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/dict/v1/add_one', payload: { word: '在次', type: 2 } })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'POST', url: '/dict/v1/add_one', payload: { word: 'x'.repeat(51), type: 1 } })).statusCode).toBe(400);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/dict/v1/add_one',
+          payload: { word: '在次', type: 5, correct: '再次' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/dict/v1/add_one', payload: { word: '在次', type: 2 } })).statusCode,
+    ).toBe(400);
+    expect(
+      (await app.inject({ method: 'POST', url: '/dict/v1/add_one', payload: { word: 'x'.repeat(51), type: 1 } }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('response schemas let only declared fields out', async () => {
     const res = await app.inject({ url: '/user/user_info' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().result).toEqual({ uid: 1, phone: '13800000000', name: 'a', role: 'root', user_identity: 0, enterprise_id: null, login_id: null });
+    expect(res.json().result).toEqual({
+      uid: 1,
+      phone: '13800000000',
+      name: 'a',
+      role: 'root',
+      user_identity: 0,
+      enterprise_id: null,
+      login_id: null,
+    });
   });
 });

@@ -94,13 +94,17 @@ describe('openapi/workbench.yaml', () => {
     expect(expectedOperationId('post', '/misscut/v1/check_text')).toBe('postMisscutV1CheckText');
     expect(expectedOperationId('put', '/enterprise-dic/leader/update/{id}')).toBe('putEnterpriseDicLeaderUpdateById');
     expect(expectedOperationId('get', '/workbench/config.json')).toBe('getWorkbenchConfigJson');
-    expect(expectedOperationId('delete', '/misscut/v2/pdf_check/delete/{id}')).toBe('deleteMisscutV2PdfCheckDeleteById');
+    expect(expectedOperationId('delete', '/misscut/v2/pdf_check/delete/{id}')).toBe(
+      'deleteMisscutV2PdfCheckDeleteById',
+    );
   });
 
   it('every operationId follows the rule and is unique', () => {
     const wrong = operations
       .filter((o) => o.op.operationId !== expectedOperationId(o.method, o.path))
-      .map((o) => `${key([o.method, o.path])}: ${o.op.operationId} (expected ${expectedOperationId(o.method, o.path)})`);
+      .map(
+        (o) => `${key([o.method, o.path])}: ${o.op.operationId} (expected ${expectedOperationId(o.method, o.path)})`,
+      );
     expect(wrong).toEqual([]);
     const ids = operations.map((o) => o.op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -139,7 +143,10 @@ describe('openapi/workbench.yaml', () => {
       const where = key([method, path]);
       const content = deref(op.responses['200']).content;
       if (exempt.has(where)) {
-        expect(content?.['application/json']?.schema?.properties?.code, `${where} is listed as not enveloped`).toBeUndefined();
+        expect(
+          content?.['application/json']?.schema?.properties?.code,
+          `${where} is listed as not enveloped`,
+        ).toBeUndefined();
         continue;
       }
       expect(Object.keys(content ?? {}), where).toEqual(['application/json']);
@@ -191,7 +198,8 @@ describe('openapi/workbench.yaml', () => {
       if (foundation.has(key(call))) continue;
       expect(Object.keys(byKey.get(key(call))!.op.responses), key(call)).toContain('501');
     }
-    for (const call of foundationCalls) expect(Object.keys(byKey.get(key(call))!.op.responses), key(call)).not.toContain('501');
+    for (const call of foundationCalls)
+      expect(Object.keys(byKey.get(key(call))!.op.responses), key(call)).not.toContain('501');
   });
 
   it('security: bearer globally; exactly the public calls opt out; LanguageTool calls also accept username + apiKey', () => {
@@ -202,7 +210,12 @@ describe('openapi/workbench.yaml', () => {
     const optional = operations
       .filter((o) => effectiveSecurity(o.op).some((s: Node) => Object.keys(s).length === 0))
       .map((o) => key([o.method, o.path]));
-    expect(optional.sort()).toEqual(languageToolCalls.filter((c) => c[1] !== '/v2/languages').map(key).sort());
+    expect(optional.sort()).toEqual(
+      languageToolCalls
+        .filter((c) => c[1] !== '/v2/languages')
+        .map(key)
+        .sort(),
+    );
   });
 
   it('sends cid and endpoint as optional headers on every envelope call, without cid on guide show/access', () => {
@@ -215,7 +228,8 @@ describe('openapi/workbench.yaml', () => {
       expect(names, where).toContain('endpoint');
       if (noCid.has(where)) expect(names, where).not.toContain('cid');
       else expect(names, where).toContain('cid');
-      for (const h of headers.filter((p: Node) => p.name === 'cid' || p.name === 'endpoint')) expect(h.required, where).toBe(false);
+      for (const h of headers.filter((p: Node) => p.name === 'cid' || p.name === 'endpoint'))
+        expect(h.required, where).toBe(false);
     }
     for (const name of ['BdVid', 'Qhclickid', 'UpId']) {
       expect(doc.components.parameters[name]).toMatchObject({ in: 'query', required: false });
@@ -224,7 +238,11 @@ describe('openapi/workbench.yaml', () => {
 
   it('marks exactly the silent calls of spec §8 with x-silent', () => {
     const silent = operations.filter((o) => o.op['x-silent'] === true).map((o) => key([o.method, o.path]));
-    expect(silent.sort()).toEqual(['GET /enterprise/v1/share_dic_in_use', 'GET /misscut/v1/click', 'POST /proofread/result/collect/receive']);
+    expect(silent.sort()).toEqual([
+      'GET /enterprise/v1/share_dic_in_use',
+      'GET /misscut/v1/click',
+      'POST /proofread/result/collect/receive',
+    ]);
   });
 
   it('check_text exists as v1 and v2 with the same body, a session header and checkMode/checkOptions defaults', () => {
@@ -252,9 +270,16 @@ describe('openapi/workbench.yaml', () => {
     expect(deref(body.properties.type).enum).toEqual([1, 4, 5, 9]);
     const dict = doc.components.schemas.SharedDictionary;
     expect(dict.required).toEqual(expect.arrayContaining(['id', 'name', 'word_count', 'in_use', 'user_count']));
-    const status = deref(byKey.get('POST /enterprise/v1/modify_share_dic_status')!.op.requestBody.content['application/json'].schema);
+    const status = deref(
+      byKey.get('POST /enterprise/v1/modify_share_dic_status')!.op.requestBody.content['application/json'].schema,
+    );
     expect(status.properties.status.enum).toEqual([0, 1]);
-    for (const path of ['/enterprise/v1/add_share_dic_info', '/enterprise-dic/add_one', '/enterprise-dic/update_one', '/enterprise/v1/delete_share_dic']) {
+    for (const path of [
+      '/enterprise/v1/add_share_dic_info',
+      '/enterprise-dic/add_one',
+      '/enterprise-dic/update_one',
+      '/enterprise/v1/delete_share_dic',
+    ]) {
       expect(Object.keys(byKey.get(`POST ${path}`)!.op.responses), path).toEqual(expect.arrayContaining(['403']));
     }
   });
@@ -289,14 +314,16 @@ describe('strict request schemas', () => {
       for (const s of schemas(schema)) {
         if (s.enum || s.const !== undefined) continue;
         if (isType(s, 'string') && s.maxLength === undefined) problems.push(`${where}: string without maxLength`);
-        if (isType(s, 'integer') && (s.minimum === undefined || s.maximum === undefined)) problems.push(`${where}: integer without bounds`);
+        if (isType(s, 'integer') && (s.minimum === undefined || s.maximum === undefined))
+          problems.push(`${where}: integer without bounds`);
       }
     };
     for (const { method, path, op } of operations) {
       const where = key([method, path]);
       for (const p of (op.parameters ?? []).map(deref)) check(`${where} ${p.in} ${p.name}`, p.schema);
       const content = op.requestBody ? deref(op.requestBody).content : {};
-      for (const [type, media] of Object.entries(content as Record<string, Node>)) check(`${where} ${type}`, media.schema);
+      for (const [type, media] of Object.entries(content as Record<string, Node>))
+        check(`${where} ${type}`, media.schema);
     }
     expect(problems).toEqual([]);
   });

@@ -8,8 +8,16 @@ import { renderDocument } from '../../src/ui/screens/documents/render';
 
 afterEach(cleanup);
 
-const ok = (result: unknown) => new Response(JSON.stringify({ code: 200, msg: 'ok', result }), { status: 200, headers: { 'content-type': 'application/json' } });
-const fail = (status: number, msg: string) => new Response(JSON.stringify({ code: status, msg, result: null }), { status, headers: { 'content-type': 'application/json' } });
+const ok = (result: unknown) =>
+  new Response(JSON.stringify({ code: 200, msg: 'ok', result }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+const fail = (status: number, msg: string) =>
+  new Response(JSON.stringify({ code: status, msg, result: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 
 function summary(id: number, name: string, extra: Record<string, unknown> = {}) {
   return {
@@ -32,7 +40,17 @@ const DETAIL = {
   ...summary(7, '通知.docx'),
   html: '<h1>关于召开会议的通知</h1><p>我们<b>在次</b>见面，讨论工作。<script>window.hacked = 1</script><img src="x" onerror="window.hacked = 2"></p>',
   text: TEXT,
-  issues: [{ start: 12, end: 14, original: '在次', suggestions: ['再次'], category: '1', level: 1, message: '“在次”疑为“再次”的同音误用。' }],
+  issues: [
+    {
+      start: 12,
+      end: 14,
+      original: '在次',
+      suggestions: ['再次'],
+      category: '1',
+      level: 1,
+      message: '“在次”疑为“再次”的同音误用。',
+    },
+  ],
   fixes: [],
   ignored: [],
   edited: false,
@@ -66,7 +84,10 @@ describe('document list', () => {
   });
 
   it('lists documents with name, size, status, error count and date; deletes after confirming', async () => {
-    const api = documentsApi([summary(2, '报告.docx'), summary(1, '说明.txt', { status: 'failed', error: '文档已损坏，无法读取', issue_count: 0 })]);
+    const api = documentsApi([
+      summary(2, '报告.docx'),
+      summary(1, '说明.txt', { status: 'failed', error: '文档已损坏，无法读取', issue_count: 0 }),
+    ]);
     const app = renderApp({ path: '/document', handlers: api.handlers });
     const rows = await screen.findAllByTestId('document-row');
     expect(rows).toHaveLength(2);
@@ -101,10 +122,15 @@ describe('document list', () => {
     await waitFor(() => expect(app.triggers.socket).not.toBe(undefined));
     act(() => {
       app.triggers.socket({ type: 'socket opened' });
-      app.triggers.socket({ type: 'socket message received', message: { type: 3, cmd: 1, data: { session_id: 'sess-9' } } });
+      app.triggers.socket({
+        type: 'socket message received',
+        message: { type: 3, cmd: 1, data: { session_id: 'sess-9' } },
+      });
     });
     const input = screen.getByTestId('upload-input') as HTMLInputElement;
-    const file = new File(['你好，世界'], '草稿.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+    const file = new File(['你好，世界'], '草稿.docx', {
+      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
     act(() => fireEvent.change(input, { target: { files: [file] } }));
     const row = await screen.findByTestId('upload-row');
     await waitFor(() => expect(row.getAttribute('data-phase')).toBe('queued'));
@@ -113,7 +139,16 @@ describe('document list', () => {
     // checked in the interface's variant of Chinese
     expect(uploaded!.get('lang')).toBe('cn');
     const flag = (status: string, progress: number, issues = 0) =>
-      app.triggers.socket({ type: 'socket message received', message: { type: 2, cmd: 1, status: 200, index: progress + 1, data: { id: 11, status, progress, issue_count: issues } } as never });
+      app.triggers.socket({
+        type: 'socket message received',
+        message: {
+          type: 2,
+          cmd: 1,
+          status: 200,
+          index: progress + 1,
+          data: { id: 11, status, progress, issue_count: issues },
+        } as never,
+      });
     act(() => flag('running', 50));
     await waitFor(() => expect(row.getAttribute('data-phase')).toBe('processing'));
     expect(within(row).getByTestId('upload-phase').textContent).toBe('校对中 65%');
@@ -142,7 +177,9 @@ describe('document list', () => {
     // the server's own message (e.g. LibreOffice missing for .doc) is shown as it came
     api.handlers['POST /misscut/document/v1/upload'] = () => fail(400, '服务器未安装 LibreOffice，无法读取 .doc 文件');
     act(() => fireEvent.click(within(row).getByTestId('upload-retry')));
-    await waitFor(() => expect(within(row).getByTestId('upload-error').textContent).toBe('服务器未安装 LibreOffice，无法读取 .doc 文件'));
+    await waitFor(() =>
+      expect(within(row).getByTestId('upload-error').textContent).toBe('服务器未安装 LibreOffice，无法读取 .doc 文件'),
+    );
   });
 });
 
@@ -163,7 +200,19 @@ describe('document editor', () => {
       'GET /misscut/document/v1/edit_upload_get': () => ok(DETAIL),
       'POST /misscut/document/v1/edit_upload_save': (r) => {
         const body = r.body as { text: string; fixes: unknown[]; ignored: unknown[] };
-        return ok({ ...DETAIL, text: body.text, html: body.text.split('\n').map((l) => `<p>${l}</p>`).join(''), issues: [], fixes: body.fixes, ignored: body.ignored, status: 'queued', edited: true });
+        return ok({
+          ...DETAIL,
+          text: body.text,
+          html: body.text
+            .split('\n')
+            .map((l) => `<p>${l}</p>`)
+            .join(''),
+          issues: [],
+          fixes: body.fixes,
+          ignored: body.ignored,
+          status: 'queued',
+          edited: true,
+        });
       },
       'GET /misscut/document/v1/get_share_id': () => ok({ share_id: 'Abc123_xyz-Share' }),
     };
@@ -197,7 +246,16 @@ describe('document editor', () => {
     expect(app.server.bodyOf('POST /misscut/document/v1/edit_upload_save')[0]).toEqual({
       id: 7,
       text: '关于召开会议的通知\n我们再次见面，讨论工作。',
-      fixes: [{ start: 12, end: 14, original: '在次', replacement: '再次', category: '1', message: '“在次”疑为“再次”的同音误用。' }],
+      fixes: [
+        {
+          start: 12,
+          end: 14,
+          original: '在次',
+          replacement: '再次',
+          category: '1',
+          message: '“在次”疑为“再次”的同音误用。',
+        },
+      ],
       ignored: [],
     });
     await waitFor(() => expect(screen.queryByTestId('editor-unsaved')).toBeNull());
@@ -247,13 +305,16 @@ describe('document editor', () => {
 
 describe('renderDocument', () => {
   it('falls back to paragraphs when lines were added', () => {
-    const out = renderDocument('<h1>标题</h1><p>正文</p>', '标题\n新增\n正文', [{ id: 'a', start: 3, end: 5, level: 1 }]);
+    const out = renderDocument('<h1>标题</h1><p>正文</p>', '标题\n新增\n正文', [
+      { id: 'a', start: 3, end: 5, level: 1 },
+    ]);
     expect(out.structured).toBe(false);
     expect(out.html).toContain('<mark data-finding="a" data-level="1">新增</mark>');
   });
 
   it('keeps tables and lists and marks inside their cells', () => {
-    const html = '<ul><li>第一项</li><li>第二项</li></ul><table><tr><td>甲</td><td>乙丙</td></tr></table><a href="javascript:alert(1)">链接</a>';
+    const html =
+      '<ul><li>第一项</li><li>第二项</li></ul><table><tr><td>甲</td><td>乙丙</td></tr></table><a href="javascript:alert(1)">链接</a>';
     const text = '第一项\n第二项\n甲\n乙丙\n链接';
     const out = renderDocument(html, text, [{ id: 'x', start: 10, end: 12, level: 2 }]);
     expect(out.structured).toBe(true);

@@ -34,12 +34,32 @@ function wrap(children: ReactNode) {
 }
 
 const V1 = ['标题', '甲', '乙', '丙', '丁', '戊', '我们定于下周在次召开会议。', '己', '庚', '辛', '壬', '特此通知。'];
-const V2 = ['标题', '甲', '乙', '丙', '丁', '戊', '我们定于下周再次召开会议。', '己', '庚', '辛', '壬', '新增的一段话。', '特此通知。'];
-const result = (a = V1, b = V2) => ({ original_name: 'v1.docx', revised_name: 'v2.docx', ...compareParagraphs(a, b) }) as CompareResult;
+const V2 = [
+  '标题',
+  '甲',
+  '乙',
+  '丙',
+  '丁',
+  '戊',
+  '我们定于下周再次召开会议。',
+  '己',
+  '庚',
+  '辛',
+  '壬',
+  '新增的一段话。',
+  '特此通知。',
+];
+const result = (a = V1, b = V2) =>
+  ({ original_name: 'v1.docx', revised_name: 'v2.docx', ...compareParagraphs(a, b) }) as CompareResult;
 
 describe('side-by-side model', () => {
   it('cuts a paragraph at its changes, with zero-width markers where the other side has text', () => {
-    expect(piecesOf('abcdef', 1, 5, [{ start: 2, end: 3, change: 0 }, { start: 4, end: 4, change: 1 }])).toEqual([
+    expect(
+      piecesOf('abcdef', 1, 5, [
+        { start: 2, end: 3, change: 0 },
+        { start: 4, end: 4, change: 1 },
+      ]),
+    ).toEqual([
       { text: 'b', change: null },
       { text: 'c', change: 0 },
       { text: 'd', change: null },
@@ -64,7 +84,9 @@ describe('side-by-side model', () => {
     // expanding a fold shows its rows
     expect(foldEqualRuns(rows, 1, new Set([0])).filter((i) => i.kind === 'fold')).toHaveLength(1);
     // a run of two equal rows is never folded
-    expect(foldEqualRuns(sideBySide(result(['a', 'b', 'x'], ['a', 'b', 'y'])), 1).every((i) => i.kind === 'row')).toBe(true);
+    expect(foldEqualRuns(sideBySide(result(['a', 'b', 'x'], ['a', 'b', 'y'])), 1).every((i) => i.kind === 'row')).toBe(
+      true,
+    );
   });
 
   it('steps through the differences and wraps', () => {
@@ -129,7 +151,10 @@ describe('DiffView', () => {
 
 async function report(): Promise<FormatReport> {
   const p = (text: string, eastAsia: string, size: number, center = false) =>
-    new Paragraph({ alignment: center ? AlignmentType.CENTER : undefined, children: [new TextRun({ text, font: { eastAsia }, size })] });
+    new Paragraph({
+      alignment: center ? AlignmentType.CENTER : undefined,
+      children: [new TextRun({ text, font: { eastAsia }, size })],
+    });
   const buffer = await Packer.toBuffer(
     new Document({
       sections: [
@@ -153,8 +178,13 @@ describe('FormatReportView', () => {
     const r = await report();
     const groups = groupViolations(r);
     expect(groups[0].paragraph).toBeNull();
-    expect(groups.map((g) => g.paragraph)).toEqual([...groups.map((g) => g.paragraph)].sort((a, b) => (a ?? -1) - (b ?? -1)));
-    expect(groups.find((g) => g.paragraph === 0)).toMatchObject({ element: '标题', excerpt: '关于开展安全生产检查的通知' });
+    expect(groups.map((g) => g.paragraph)).toEqual(
+      [...groups.map((g) => g.paragraph)].sort((a, b) => (a ?? -1) - (b ?? -1)),
+    );
+    expect(groups.find((g) => g.paragraph === 0)).toMatchObject({
+      element: '标题',
+      excerpt: '关于开展安全生产检查的通知',
+    });
 
     wrap(<FormatReportView report={r} fileName="通知.docx" />);
     const errors = r.violations.filter((v) => v.severity === 'error').length;
@@ -191,9 +221,13 @@ describe('screens in the app', () => {
     await screen.findByTestId('diff-empty');
     const button = screen.getByTestId('diff-compare') as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    fireEvent.change(screen.getByTestId('diff-original-drop-input'), { target: { files: [new File(['x'], 'slides.pptx')] } });
+    fireEvent.change(screen.getByTestId('diff-original-drop-input'), {
+      target: { files: [new File(['x'], 'slides.pptx')] },
+    });
     expect((await screen.findByTestId('diff-original-drop-refused')).textContent).toContain('slides.pptx');
-    fireEvent.change(screen.getByTestId('diff-original-drop-input'), { target: { files: [new File(['甲'], 'a.txt')] } });
+    fireEvent.change(screen.getByTestId('diff-original-drop-input'), {
+      target: { files: [new File(['甲'], 'a.txt')] },
+    });
     expect(screen.queryByTestId('diff-original-drop-refused')).toBeNull();
     expect(button.disabled).toBe(true);
     fireEvent.drop(screen.getByTestId('diff-revised-drop'), { dataTransfer: { files: [new File(['乙'], 'b.docx')] } });

@@ -53,7 +53,12 @@ export function fakeServer(user: UserInfo = TEST_USER, handlers: Record<string, 
       const url = new URL(request.url);
       const json = (request.headers.get('content-type') ?? '').includes('json');
       const text = request.method === 'GET' || !json ? '' : await request.clone().text();
-      const recorded = { method: request.method, path: url.pathname, search: url.search, body: text ? JSON.parse(text) : null };
+      const recorded = {
+        method: request.method,
+        path: url.pathname,
+        search: url.search,
+        body: text ? JSON.parse(text) : null,
+      };
       requests.push(recorded);
       const key = `${request.method} ${url.pathname}`;
       const failure = failures.get(key);
@@ -133,10 +138,12 @@ export function renderApp(options: RenderOptions = {}) {
         calls.login.push(input);
         return 'token-from-login';
       }),
-      register: fromPromise(async ({ input }: { input: { phone: string; code: string; password: string; name?: string } }) => {
-        calls.register.push(input);
-        return 'token-from-register';
-      }),
+      register: fromPromise(
+        async ({ input }: { input: { phone: string; code: string; password: string; name?: string } }) => {
+          calls.register.push(input);
+          return 'token-from-register';
+        },
+      ),
       'load user': fromPromise(async () => user),
       'log out': fromPromise(async () => {
         calls.logout += 1;

@@ -37,7 +37,9 @@ describe('home screen (text proofreading)', () => {
     act(() => app.goTo('/user'));
     await waitFor(() => expect(document.querySelector('[data-screen="/user"]')).not.toBeNull());
     act(() => app.goTo('/'));
-    await waitFor(() => expect((screen.getByTestId('proofread-editor') as HTMLTextAreaElement).value).toBe('欢迎光林本店。'));
+    await waitFor(() =>
+      expect((screen.getByTestId('proofread-editor') as HTMLTextAreaElement).value).toBe('欢迎光林本店。'),
+    );
   });
 
   it('a check without a socket session fails and says so', async () => {

@@ -22,7 +22,17 @@ describe('main layout and routes (spec §2)', () => {
     const labels = within(nav)
       .getAllByRole('link')
       .map((a) => a.textContent);
-    expect(labels).toEqual(['文本校对', '我的文档', '格式检查', '文档对比', '我的词库', '下载中心', '我的权益', '升级会员', '个人中心']);
+    expect(labels).toEqual([
+      '文本校对',
+      '我的文档',
+      '格式检查',
+      '文档对比',
+      '我的词库',
+      '下载中心',
+      '我的权益',
+      '升级会员',
+      '个人中心',
+    ]);
     expect(nav.textContent).not.toMatch(/即将开放|AI 写作|PDF 校对|图片校对|音视频校对|我的团队/);
   });
 
@@ -36,13 +46,25 @@ describe('main layout and routes (spec §2)', () => {
     },
   );
 
-  it.each(['/', '/ai', '/document', '/image', '/pdf', '/video', '/format', '/diff', '/dictionary', '/team', '/download', '/right', '/upgrade', '/user'])(
-    'shows the side bar on %s',
-    async (path) => {
-      renderApp({ path });
-      expect(await screen.findByTestId('side-bar')).toBeTruthy();
-    },
-  );
+  it.each([
+    '/',
+    '/ai',
+    '/document',
+    '/image',
+    '/pdf',
+    '/video',
+    '/format',
+    '/diff',
+    '/dictionary',
+    '/team',
+    '/download',
+    '/right',
+    '/upgrade',
+    '/user',
+  ])('shows the side bar on %s', async (path) => {
+    renderApp({ path });
+    expect(await screen.findByTestId('side-bar')).toBeTruthy();
+  });
 
   it('redirects /pricing to /upgrade and /home to /', async () => {
     const pricing = renderApp({ path: '/pricing' });
@@ -82,11 +104,15 @@ describe('main layout and routes (spec §2)', () => {
   it('reports page views with the route click type', async () => {
     const app = renderApp({ path: '/dictionary' });
     await waitFor(() =>
-      expect(app.server.requests.some((r) => r.path === '/misscut/v1/click' && r.search.includes('click_type=3'))).toBe(true),
+      expect(app.server.requests.some((r) => r.path === '/misscut/v1/click' && r.search.includes('click_type=3'))).toBe(
+        true,
+      ),
     );
     act(() => app.goTo('/user'));
     await waitFor(() =>
-      expect(app.server.requests.some((r) => r.path === '/misscut/v1/click' && r.search.includes('click_type=7'))).toBe(true),
+      expect(app.server.requests.some((r) => r.path === '/misscut/v1/click' && r.search.includes('click_type=7'))).toBe(
+        true,
+      ),
     );
   });
 

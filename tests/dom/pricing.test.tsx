@@ -10,15 +10,35 @@ import { renderApp, TEST_USER } from './helpers';
 
 afterEach(cleanup);
 
-const catalogue = SEED_PRODUCTS.map((p, i) => productView({ ...p, id: i + 1, recommended: p.recommended ? 1 : 0, on_sale: 1, rights: JSON.stringify(p.rights), created_at: '', updated_at: '' }));
+const catalogue = SEED_PRODUCTS.map((p, i) =>
+  productView({
+    ...p,
+    id: i + 1,
+    recommended: p.recommended ? 1 : 0,
+    on_sale: 1,
+    rights: JSON.stringify(p.rights),
+    created_at: '',
+    updated_at: '',
+  }),
+);
 
 function payServer(orderStatuses: string[]) {
   const requests: string[] = [];
   let orders = 0;
-  const ok = (result: unknown) => new Response(JSON.stringify({ code: 200, msg: 'success', result }), { status: 200, headers: { 'content-type': 'application/json' } });
+  const ok = (result: unknown) =>
+    new Response(JSON.stringify({ code: 200, msg: 'success', result }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   const prepay = () => {
     orders++;
-    return ok({ order_no: `WB2026112320000${orders}abcdef`, code_url: `weixin://wxpay/bizpayurl?pr=order${orders}`, amount: 1990, expire_at: '2026-11-23T14:00:00.000Z', configured: true });
+    return ok({
+      order_no: `WB2026112320000${orders}abcdef`,
+      code_url: `weixin://wxpay/bizpayurl?pr=order${orders}`,
+      amount: 1990,
+      expire_at: '2026-11-23T14:00:00.000Z',
+      configured: true,
+    });
   };
   configureApi({
     baseURL: '',
@@ -36,9 +56,19 @@ function payServer(orderStatuses: string[]) {
         case '/pay/wx/qrcode/refresh':
           return prepay();
         case '/pay/wx/order':
-          return ok({ order_no: 'x', product_id: 3, product_name: '字数包 100 万字', amount: 1990, status: orderStatuses.shift() ?? 'pending', created_at: '2026-11-23T12:00:00.000Z' });
+          return ok({
+            order_no: 'x',
+            product_id: 3,
+            product_name: '字数包 100 万字',
+            amount: 1990,
+            status: orderStatuses.shift() ?? 'pending',
+            created_at: '2026-11-23T12:00:00.000Z',
+          });
         default:
-          return new Response(JSON.stringify({ code: 501, msg: '该功能尚未开放', result: null }), { status: 501, headers: { 'content-type': 'application/json' } });
+          return new Response(JSON.stringify({ code: 501, msg: '该功能尚未开放', result: null }), {
+            status: 501,
+            headers: { 'content-type': 'application/json' },
+          });
       }
     },
   });
@@ -49,7 +79,9 @@ describe('pricing page with WeChat Pay configured', () => {
   it('shows the QR code of the order, polls it and says when it is paid', async () => {
     renderApp({ path: '/upgrade' });
     const server = payServer(['pending', 'paid']);
-    const card = (await screen.findAllByTestId('product-card')).find((c) => c.getAttribute('data-code') === 'words_1m')!;
+    const card = (await screen.findAllByTestId('product-card')).find(
+      (c) => c.getAttribute('data-code') === 'words_1m',
+    )!;
     expect(screen.queryByTestId('pay-not-configured')).toBeNull();
     expect(within(card).getByTestId('product-price').textContent).toBe('¥19.90');
     fireEvent.click(within(card).getByTestId('product-buy'));
@@ -60,7 +92,9 @@ describe('pricing page with WeChat Pay configured', () => {
     expect(frame.querySelector('path')?.getAttribute('d')?.length ?? 0).toBeGreaterThan(100);
     expect(qr.textContent).toContain('¥19.90');
     await screen.findByTestId('payment-paid', undefined, { timeout: 8000 });
-    expect(server.requests.filter((r) => r.startsWith('GET /pay/wx/order?order_no=WB20261123200001abcdef'))).toHaveLength(2);
+    expect(
+      server.requests.filter((r) => r.startsWith('GET /pay/wx/order?order_no=WB20261123200001abcdef')),
+    ).toHaveLength(2);
   }, 15_000);
 
   it('replaces an expired QR code with a new order on request', async () => {
@@ -70,7 +104,9 @@ describe('pricing page with WeChat Pay configured', () => {
     fireEvent.click(buttons[0]);
     await screen.findByTestId('payment-expired', undefined, { timeout: 5000 });
     fireEvent.click(screen.getByTestId('payment-refresh'));
-    await waitFor(() => expect(server.requests).toContain('GET /pay/wx/qrcode/refresh?order_no=WB20261123200001abcdef'));
+    await waitFor(() =>
+      expect(server.requests).toContain('GET /pay/wx/qrcode/refresh?order_no=WB20261123200001abcdef'),
+    );
     await waitFor(() => expect(screen.queryByTestId('payment-expired')).toBeNull());
     expect(within(screen.getByTestId('payment-qr')).getByRole('img', { name: '微信支付二维码' })).toBeTruthy();
   }, 15_000);

@@ -27,7 +27,11 @@ describe('realtime messages the shell shows (spec §7)', () => {
       type: 4,
       cmd: 1,
       status: 200,
-      data: { display_mode: 1, announcement_type: 2, html_text: '<p>今晚 22:00 <b>停机维护</b><img src="x" onerror="window.hacked=1"></p>' },
+      data: {
+        display_mode: 1,
+        announcement_type: 2,
+        html_text: '<p>今晚 22:00 <b>停机维护</b><img src="x" onerror="window.hacked=1"></p>',
+      },
     });
     const toast = await screen.findByText('系统维护通知');
     const root = toast.closest('[data-testid="toast"]') as HTMLElement;
@@ -38,8 +42,18 @@ describe('realtime messages the shell shows (spec §7)', () => {
 
   it('a display_mode 0 announcement does not pop up', async () => {
     const app = await connected();
-    await receive(app, { type: 4, cmd: 1, status: 200, data: { display_mode: 0, announcement_type: 4, text: '稍后查看' } });
-    await receive(app, { type: 4, cmd: 1, status: 200, data: { display_mode: 1, announcement_type: 5, text: '活动开始' } });
+    await receive(app, {
+      type: 4,
+      cmd: 1,
+      status: 200,
+      data: { display_mode: 0, announcement_type: 4, text: '稍后查看' },
+    });
+    await receive(app, {
+      type: 4,
+      cmd: 1,
+      status: 200,
+      data: { display_mode: 1, announcement_type: 5, text: '活动开始' },
+    });
     await screen.findByText('活动公告');
     expect(screen.queryByText('稍后查看')).toBeNull();
   });
@@ -53,7 +67,12 @@ describe('realtime messages the shell shows (spec §7)', () => {
       data: { id: 1, enterprise_id: 7, enterprise_name: '编辑部', inviter_name: '王主编' },
     });
     expect(await screen.findByText('王主编 邀请您加入团队「编辑部」')).toBeTruthy();
-    await receive(app, { type: 5, cmd: 4, status: 200, data: { id: 2, enterprise_id: 7, applicant_name: '李编辑', phone: '13700000000' } });
+    await receive(app, {
+      type: 5,
+      cmd: 4,
+      status: 200,
+      data: { id: 2, enterprise_id: 7, applicant_name: '李编辑', phone: '13700000000' },
+    });
     await waitFor(() => expect(screen.getByText('李编辑 申请加入您的团队')).toBeTruthy());
   });
 });

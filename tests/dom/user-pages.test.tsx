@@ -5,26 +5,43 @@ import { renderApp, type FakeHandler } from './helpers';
 afterEach(cleanup);
 
 const ok = (result: unknown, msg = 'success') =>
-  new Response(JSON.stringify({ code: 200, msg, result }), { status: 200, headers: { 'content-type': 'application/json' } });
+  new Response(JSON.stringify({ code: 200, msg, result }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 const fail = (status: number, msg: string) =>
-  new Response(JSON.stringify({ code: status, msg, result: null }), { status, headers: { 'content-type': 'application/json' } });
+  new Response(JSON.stringify({ code: status, msg, result: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 
 describe('/redemption', () => {
-  const balance: FakeHandler = () => ok({ user_right_type: 1, title: '高速校对字数', disposable_num: 20000, num_desc: '20000字', total_num: 20000, expire_time: null });
+  const balance: FakeHandler = () =>
+    ok({
+      user_right_type: 1,
+      title: '高速校对字数',
+      disposable_num: 20000,
+      num_desc: '20000字',
+      total_num: 20000,
+      expire_time: null,
+    });
 
   it('sends the cleaned code and shows what was granted', async () => {
     const app = renderApp({
       path: '/redemption',
       handlers: {
         'GET /user/v1/get_user_right': balance,
-        'POST /user/right_coupon_code/v1/use': () => ok({ granted: [{ user_right_type: 8192, title: '精校字数', num: 3000, num_desc: '3000字' }] }, '兑换成功'),
+        'POST /user/right_coupon_code/v1/use': () =>
+          ok({ granted: [{ user_right_type: 8192, title: '精校字数', num: 3000, num_desc: '3000字' }] }, '兑换成功'),
       },
     });
     await waitFor(() => expect(screen.getByTestId('redemption-balance').textContent).toContain('20,000'));
     const input = screen.getByRole('textbox', { name: /请输入兑换码/ });
     fireEvent.change(input, { target: { value: ' ab12 cd34-ef56 ' } });
     fireEvent.click(screen.getByTestId('redeem-submit'));
-    await waitFor(() => expect(app.server.bodyOf('POST /user/right_coupon_code/v1/use')).toEqual([{ code: 'AB12CD34-EF56' }]));
+    await waitFor(() =>
+      expect(app.server.bodyOf('POST /user/right_coupon_code/v1/use')).toEqual([{ code: 'AB12CD34-EF56' }]),
+    );
     expect((await screen.findByTestId('redemption-success')).textContent).toContain('精校字数：3,000 字');
   });
 
@@ -47,7 +64,9 @@ describe('/redemption', () => {
 
     app.server.failNext('POST /user/right_coupon_code/v1/use', 429, '请求过于频繁，请稍后再试');
     fireEvent.click(screen.getByTestId('redeem-submit'));
-    await waitFor(() => expect(screen.getByTestId('redemption-error').textContent).toBe('尝试次数过多，请 10 分钟后再试'));
+    await waitFor(() =>
+      expect(screen.getByTestId('redemption-error').textContent).toBe('尝试次数过多，请 10 分钟后再试'),
+    );
   });
 
   it('asks a logged-out visitor to log in first', async () => {
@@ -64,21 +83,37 @@ describe('/redemption', () => {
 
 describe('/download', () => {
   it('shows the empty state', async () => {
-    renderApp({ path: '/download', handlers: { 'GET /user/download/page': () => ok({ total: 0, num: 1, size: 20, list: [] }) } });
+    renderApp({
+      path: '/download',
+      handlers: { 'GET /user/download/page': () => ok({ total: 0, num: 1, size: 20, list: [] }) },
+    });
     expect(await screen.findByTestId('downloads-empty')).toBeTruthy();
     expect(screen.getByText('暂无可下载的文件')).toBeTruthy();
   });
 
   it('lists files with size and dates, pages, and fetches a file again', async () => {
-    const file = (id: number) => ({ id, name: `导出${id}.docx`, mime: 'application/octet-stream', size: 1536, created_at: '2026-11-20T08:00:00.000Z', expires_at: '2026-11-27T08:00:00.000Z' });
+    const file = (id: number) => ({
+      id,
+      name: `导出${id}.docx`,
+      mime: 'application/octet-stream',
+      size: 1536,
+      created_at: '2026-11-20T08:00:00.000Z',
+      expires_at: '2026-11-27T08:00:00.000Z',
+    });
     const app = renderApp({
       path: '/download',
       handlers: {
         'GET /user/download/page': (r) => {
           const num = Number(new URLSearchParams(r.search).get('num'));
-          return ok({ total: 21, num, size: 20, list: num === 1 ? Array.from({ length: 20 }, (_, i) => file(21 - i)) : [file(1)] });
+          return ok({
+            total: 21,
+            num,
+            size: 20,
+            list: num === 1 ? Array.from({ length: 20 }, (_, i) => file(21 - i)) : [file(1)],
+          });
         },
-        'GET /user/download/file': () => new Response('PK', { status: 200, headers: { 'content-type': 'application/octet-stream' } }),
+        'GET /user/download/file': () =>
+          new Response('PK', { status: 200, headers: { 'content-type': 'application/octet-stream' } }),
       },
     });
     await waitFor(() => expect(screen.getAllByTestId('download-row')).toHaveLength(20));
@@ -94,14 +129,27 @@ describe('/download', () => {
     };
     URL.revokeObjectURL = () => {};
     fireEvent.click(within(screen.getByTestId('download-row')).getByRole('button', { name: '下载 导出1.docx' }));
-    await waitFor(() => expect(app.server.requests.filter((r) => r.path === '/user/download/file').map((r) => r.search)).toEqual(['?id=1']));
+    await waitFor(() =>
+      expect(app.server.requests.filter((r) => r.path === '/user/download/file').map((r) => r.search)).toEqual([
+        '?id=1',
+      ]),
+    );
     await waitFor(() => expect(created).toBe(1));
   });
 });
 
 describe('/download: delete', () => {
   it('deletes a file after confirmation and refreshes the list', async () => {
-    let files = [{ id: 5, name: '旧导出.xlsx', mime: 'application/octet-stream', size: 10, created_at: '2026-11-20T08:00:00.000Z', expires_at: '2026-11-27T08:00:00.000Z' }];
+    let files = [
+      {
+        id: 5,
+        name: '旧导出.xlsx',
+        mime: 'application/octet-stream',
+        size: 10,
+        created_at: '2026-11-20T08:00:00.000Z',
+        expires_at: '2026-11-27T08:00:00.000Z',
+      },
+    ];
     const app = renderApp({
       path: '/download',
       handlers: {
@@ -125,17 +173,24 @@ describe('/share', () => {
     const app = renderApp({
       path: '/share',
       handlers: {
-        'GET /user/sharing_info': () => ok({ shared_count: rewarded ? 1 : 0, rewarded_today: rewarded, bonus: 5000, bonus_days: 30 }),
+        'GET /user/sharing_info': () =>
+          ok({ shared_count: rewarded ? 1 : 0, rewarded_today: rewarded, bonus: 5000, bonus_days: 30 }),
         'POST /user/add_sharing_info': () => {
           rewarded = true;
           return ok({ shared_count: 1, reward_num: 5000 });
         },
       },
     });
-    expect((await screen.findByTestId('share-rule')).textContent).toContain('每天首次分享可获得 5,000 高速校对字数，30 天内有效');
+    expect((await screen.findByTestId('share-rule')).textContent).toContain(
+      '每天首次分享可获得 5,000 高速校对字数，30 天内有效',
+    );
     expect(screen.getByTestId('share-today').textContent).toBe('今日奖励可领取');
     fireEvent.click(screen.getByTestId('share-link'));
-    await waitFor(() => expect(app.server.bodyOf('POST /user/add_sharing_info')).toEqual([{ channel: 'link', share_url: `${window.location.origin}/workbench/` }]));
+    await waitFor(() =>
+      expect(app.server.bodyOf('POST /user/add_sharing_info')).toEqual([
+        { channel: 'link', share_url: `${window.location.origin}/workbench/` },
+      ]),
+    );
     await waitFor(() => expect(screen.getByTestId('share-today').textContent).toBe('今日奖励已领取'));
   });
 });
@@ -146,11 +201,16 @@ describe('/sms_invite', () => {
     expect((await screen.findByTestId('sms-invite-code')).textContent).toBe('INV-1234');
     fireEvent.click(screen.getByTestId('sms-invite-accept'));
     expect((await screen.findByTestId('sms-invite-error')).textContent).toContain('团队功能尚未开放');
-    expect(app.server.requests.find((r) => r.path === '/enterprise/user/v1/join_enterprise_by_link')?.search).toBe('?sms_invitation_code=INV-1234');
+    expect(app.server.requests.find((r) => r.path === '/enterprise/user/v1/join_enterprise_by_link')?.search).toBe(
+      '?sms_invitation_code=INV-1234',
+    );
   });
 
   it('joins the team when the server accepts, and refuses a link without a code', async () => {
-    renderApp({ path: '/sms_invite?code=ABCD5678', handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => ok({ enterprise_id: 7, name: '编辑部' }) } });
+    renderApp({
+      path: '/sms_invite?code=ABCD5678',
+      handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => ok({ enterprise_id: 7, name: '编辑部' }) },
+    });
     fireEvent.click(await screen.findByTestId('sms-invite-accept'));
     expect((await screen.findByTestId('sms-invite-joined')).textContent).toContain('已加入团队「编辑部」');
     cleanup();
@@ -159,7 +219,10 @@ describe('/sms_invite', () => {
   });
 
   it('explains an invitation for another phone', async () => {
-    renderApp({ path: '/sms_invite?sms_invitation_code=INV-9999', handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => fail(403, 'forbidden') } });
+    renderApp({
+      path: '/sms_invite?sms_invitation_code=INV-9999',
+      handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => fail(403, 'forbidden') },
+    });
     fireEvent.click(await screen.findByTestId('sms-invite-accept'));
     expect((await screen.findByTestId('sms-invite-error')).textContent).toContain('该邀请发给了另一个手机号');
   });
@@ -171,7 +234,13 @@ describe('/user: WeChat and API key', () => {
     const app = renderApp({
       path: '/user',
       handlers: {
-        'GET /user/api_key': () => ok({ exists, username: 'tester', hint: exists ? 'f00d' : null, created_at: exists ? '2026-11-23T10:00:00.000Z' : null }),
+        'GET /user/api_key': () =>
+          ok({
+            exists,
+            username: 'tester',
+            hint: exists ? 'f00d' : null,
+            created_at: exists ? '2026-11-23T10:00:00.000Z' : null,
+          }),
         'POST /user/api_key': () => {
           exists = true;
           return ok({ api_key: 'wb_secret_f00d', username: 'tester' });

@@ -56,7 +56,9 @@ describe('/user account forms (real calls through src/api)', () => {
     const { app, form } = await openForm('更换手机号');
     fill(form, 'phone', '13600000002');
     fireEvent.click(within(form).getByRole('button', { name: '发送验证码' }));
-    await waitFor(() => expect(app.server.bodyOf('POST /user/sms_code')).toEqual([{ phone: '13600000002', purpose: 'phone' }]));
+    await waitFor(() =>
+      expect(app.server.bodyOf('POST /user/sms_code')).toEqual([{ phone: '13600000002', purpose: 'phone' }]),
+    );
     fill(form, 'code', '654321');
     fireEvent.click(within(form).getByRole('button', { name: '更换手机号' }));
     // without the current password nothing is sent: a token alone must not move the account
@@ -75,7 +77,9 @@ describe('/user account forms (real calls through src/api)', () => {
     const { app, form } = await openForm('意见反馈');
     fill(form, 'content', '希望支持更多文档格式');
     fireEvent.click(within(form).getByRole('button', { name: '提交' }));
-    await waitFor(() => expect(app.server.bodyOf('POST /user/leave_message')).toEqual([{ content: '希望支持更多文档格式' }]));
+    await waitFor(() =>
+      expect(app.server.bodyOf('POST /user/leave_message')).toEqual([{ content: '希望支持更多文档格式' }]),
+    );
   });
 
   it('closes the account after confirming, then logs out', async () => {

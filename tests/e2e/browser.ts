@@ -28,7 +28,8 @@ export interface BrowserSession {
 
 /** A fresh Chromium profile (new --user-data-dir) per call. */
 export async function openBrowser(): Promise<BrowserSession> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium)`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'workbench-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -60,7 +61,12 @@ export function readSmsCode(dataDir: string, phone: string, purpose: string): st
   return null;
 }
 
-export async function waitForSmsCode(dataDir: string, phone: string, purpose: string, timeoutMs = 10_000): Promise<string> {
+export async function waitForSmsCode(
+  dataDir: string,
+  phone: string,
+  purpose: string,
+  timeoutMs = 10_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const code = readSmsCode(dataDir, phone, purpose);
@@ -77,7 +83,12 @@ export function setRights(dataDir: string, phone: string, values: Record<number,
     db.pragma('busy_timeout = 5000');
     const user = db.prepare('SELECT uid FROM users WHERE phone = ?').get(phone) as { uid: number };
     for (const [type, value] of Object.entries(values))
-      db.prepare('UPDATE right_grants SET remaining = ?, total = ? WHERE uid = ? AND user_right_type = ?').run(value, Math.max(value, 1), user.uid, Number(type));
+      db.prepare('UPDATE right_grants SET remaining = ?, total = ? WHERE uid = ? AND user_right_type = ?').run(
+        value,
+        Math.max(value, 1),
+        user.uid,
+        Number(type),
+      );
   } finally {
     db.close();
   }
@@ -99,7 +110,13 @@ export function screenshotPath(name: string): string {
  * Registers a new account through the login page's 注册 form (SMS code read from the console
  * provider's outbox) and waits for the workbench home.
  */
-export async function registerInBrowser(page: Page, baseUrl: string, dataDir: string, phone: string, password: string): Promise<void> {
+export async function registerInBrowser(
+  page: Page,
+  baseUrl: string,
+  dataDir: string,
+  phone: string,
+  password: string,
+): Promise<void> {
   await page.goto(`${baseUrl}/workbench/login`);
   await page.getByRole('tab', { name: '注册' }).click();
   const form = page.getByRole('form', { name: '注册' });

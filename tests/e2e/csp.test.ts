@@ -119,7 +119,12 @@ describe('the Content-Security-Policy in Chromium', () => {
     // the avatar: an image fetched with the token and shown from a blob: URL (img-src blob:)
     await page.locator('main img[src^="blob:"]').first().waitFor({ state: 'visible' });
 
-    for (const [name, path] of [['我的词库', 'dictionary'], ['下载中心', 'download'], ['我的权益', 'right'], ['升级会员', 'upgrade']]) {
+    for (const [name, path] of [
+      ['我的词库', 'dictionary'],
+      ['下载中心', 'download'],
+      ['我的权益', 'right'],
+      ['升级会员', 'upgrade'],
+    ]) {
       await page.getByTestId('side-bar').getByRole('link', { name }).click();
       await page.waitForURL(`${baseUrl}/workbench/${path}`);
       await page.waitForLoadState('networkidle');

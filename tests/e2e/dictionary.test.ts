@@ -13,7 +13,8 @@ const PASSWORD = 'e2e-dict-123';
 const phone = uniquePhone().replace(/^139/, '136');
 
 let browser: BrowserSession;
-const rowsOf = (page: BrowserSession['page']) => page.getByTestId('dict-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-word')));
+const rowsOf = (page: BrowserSession['page']) =>
+  page.getByTestId('dict-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-word')));
 
 beforeAll(async () => {
   browser = await openBrowser();
@@ -60,7 +61,10 @@ describe('personal dictionary in Chromium', () => {
     const { page } = browser;
     const dir = mkdtempSync(join(tmpdir(), 'dict-e2e-'));
     const file = join(dir, '我的词库.csv');
-    writeFileSync(file, ['word,type,correct', '张小明,5,张晓明', '内部代号甲,4,', ',9,', '缺正确写法,5,', '项目乙,重点词,'].join('\r\n'));
+    writeFileSync(
+      file,
+      ['word,type,correct', '张小明,5,张晓明', '内部代号甲,4,', ',9,', '缺正确写法,5,', '项目乙,重点词,'].join('\r\n'),
+    );
     await page.getByTestId('dict-import-drop-input').setInputFiles(file);
     const summary = page.getByTestId('dict-import-summary');
     await summary.waitFor({ timeout: 20_000 });
@@ -72,11 +76,17 @@ describe('personal dictionary in Chromium', () => {
     // the table shows the imported words at once
     await expect.poll(async () => (await rowsOf(page)).sort()).toEqual(['内部代号甲', '张小明', '项目乙']);
 
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByTestId('dict-import-download-failed').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 15_000 }),
+      page.getByTestId('dict-import-download-failed').click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const saved = join(dir, 'failures.csv');
     await download.saveAs(saved);
-    const lines = readFileSync(saved, 'utf8').replace(/^\ufeff/, '').trim().split(/\r\n/);
+    const lines = readFileSync(saved, 'utf8')
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split(/\r\n/);
     expect(lines[0]).toBe('word,type,correct,reason,line');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^,9,,词语为空.*,4$/);
@@ -109,7 +119,9 @@ describe('personal dictionary in Chromium', () => {
     writeFileSync(file, Array.from({ length: 25 }, (_, i) => `关键词${String(i).padStart(2, '0')}`).join('\n'));
     await page.getByTestId('dict-import-type').selectOption('9');
     await page.getByTestId('dict-import-drop-input').setInputFiles(file);
-    await expect.poll(() => page.getByTestId('dict-import-summary').textContent(), { timeout: 20_000 }).toContain('导入 25 条，失败 0 条');
+    await expect
+      .poll(() => page.getByTestId('dict-import-summary').textContent(), { timeout: 20_000 })
+      .toContain('导入 25 条，失败 0 条');
     await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('28');
     await expect.poll(() => page.getByTestId('dict-page').textContent()).toBe('第 1 / 2 页');
     expect(await page.getByTestId('dict-row').count()).toBe(20);
@@ -122,7 +134,9 @@ describe('personal dictionary in Chromium', () => {
     await expect.poll(() => rowsOf(page)).toEqual(['张小明']);
     await page.getByTestId('dict-filter-type').selectOption('0');
     await page.getByTestId('dict-search').fill('关键词2');
-    await expect.poll(async () => (await rowsOf(page)).sort()).toEqual(['关键词20', '关键词21', '关键词22', '关键词23', '关键词24']);
+    await expect
+      .poll(async () => (await rowsOf(page)).sort())
+      .toEqual(['关键词20', '关键词21', '关键词22', '关键词23', '关键词24']);
 
     // select the page and delete the selection (confirm dialog)
     await page.getByTestId('dict-select-page').check({ force: true });
@@ -134,7 +148,10 @@ describe('personal dictionary in Chromium', () => {
 
     // export: a real .xlsx (a zip) of the whole dictionary
     await page.getByTestId('dict-export').click();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByTestId('dict-export-xlsx').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 15_000 }),
+      page.getByTestId('dict-export-xlsx').click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
     const saved = join(dir, 'export.xlsx');
     await download.saveAs(saved);

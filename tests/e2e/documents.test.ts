@@ -6,7 +6,14 @@ import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotLightAndDark, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  screenshotLightAndDark,
+  setRights,
+  uniquePhone,
+  registerInBrowser,
+  type BrowserSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -20,11 +27,22 @@ const LINES = ['他的成积很好。', '他跑的很快。', '这个这个问�
 
 /** A ~200-page document (616 characters per GB/T 9704 page): headings every 20 paragraphs, an error in each. */
 async function longDocx(pages: number): Promise<{ data: Buffer; chars: number }> {
-  const sentences = ['他的成积很好，大家都为他高兴。', '我们在次讨论了这个方案的细节。', '会议决定下周继续推进各项工作。', '这个这个问题需要尽快解决。', '请各部门按时报送材料，不得延误。'];
-  const children: Paragraph[] = [new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun('年度工作报告')] })];
+  const sentences = [
+    '他的成积很好，大家都为他高兴。',
+    '我们在次讨论了这个方案的细节。',
+    '会议决定下周继续推进各项工作。',
+    '这个这个问题需要尽快解决。',
+    '请各部门按时报送材料，不得延误。',
+  ];
+  const children: Paragraph[] = [
+    new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun('年度工作报告')] }),
+  ];
   let chars = 0;
   for (let n = 1; chars < pages * 616; n++) {
-    if (n % 20 === 1) children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(`第${Math.ceil(n / 20)}部分`)] }));
+    if (n % 20 === 1)
+      children.push(
+        new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(`第${Math.ceil(n / 20)}部分`)] }),
+      );
     let text = `${n}．`;
     for (let k = 0; text.length < 120; k++) text += sentences[(n + k) % sentences.length];
     chars += text.length;
@@ -86,7 +104,9 @@ describe('documents in Chromium', () => {
     });
     const row = page.getByTestId('upload-row');
     await expect.poll(() => row.getAttribute('data-phase'), { timeout: 30_000 }).toBe('done');
-    const record = await page.evaluate(() => (window as unknown as { __upload: { seen: string[]; values: number[] } }).__upload);
+    const record = await page.evaluate(
+      () => (window as unknown as { __upload: { seen: string[]; values: number[] } }).__upload,
+    );
     console.log(`upload phases seen: ${record.seen.join(' -> ')}; progress values: ${record.values.join(', ')}`);
     expect(record.seen[0]).toBe('uploading');
     expect(record.seen.at(-1)).toBe('done');
@@ -96,7 +116,9 @@ describe('documents in Chromium', () => {
     // the table shows the document done, with its error count
     const doc = page.getByTestId('document-row').filter({ hasText: '期末总结.docx' });
     await expect.poll(() => doc.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
-    await expect.poll(async () => Number(await doc.getByTestId('document-issues').textContent())).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => Number(await doc.getByTestId('document-issues').textContent()))
+      .toBeGreaterThanOrEqual(2);
     await screenshotLightAndDark(page, 'documents');
   });
 
@@ -108,7 +130,9 @@ describe('documents in Chromium', () => {
     await view.waitFor();
     // the heading is kept, the findings are marked on their characters
     expect(await view.locator('h1').textContent()).toBe('期末总结');
-    await expect.poll(() => view.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['积', '的', '这个这个']));
+    await expect
+      .poll(() => view.locator('mark').allTextContents())
+      .toEqual(expect.arrayContaining(['积', '的', '这个这个']));
     expect(await page.getByTestId('side-bar').count()).toBe(0);
     // keyboard: Alt+↓ walks the findings
     await page.keyboard.press('Alt+ArrowDown');
@@ -182,7 +206,13 @@ describe('documents in Chromium', () => {
     await page.goto(`${baseUrl}/workbench/document`);
     await page.getByTestId('documents-screen').waitFor();
     const started = Date.now();
-    await page.getByTestId('upload-input').setInputFiles({ name: '年度工作报告.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: data });
+    await page
+      .getByTestId('upload-input')
+      .setInputFiles({
+        name: '年度工作报告.docx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        buffer: data,
+      });
     const row = page.getByTestId('upload-row').filter({ hasText: '年度工作报告.docx' });
     // progress shows while the server checks it
     await expect.poll(() => row.getAttribute('data-phase'), { timeout: 60_000 }).toMatch(/processing|done/);
@@ -194,7 +224,9 @@ describe('documents in Chromium', () => {
     await view.locator('mark').first().waitFor({ timeout: 30_000 });
     const opened = Date.now() - opening;
     const marks = await view.locator('mark').count();
-    console.log(`200-page document: ${chars} characters, upload -> done ${(checked / 1000).toFixed(1)} s, editor open ${(opened / 1000).toFixed(2)} s, ${marks} findings marked`);
+    console.log(
+      `200-page document: ${chars} characters, upload -> done ${(checked / 1000).toFixed(1)} s, editor open ${(opened / 1000).toFixed(2)} s, ${marks} findings marked`,
+    );
     expect(marks).toBeGreaterThan(100);
     expect(Number(await page.getByTestId('finding-count').textContent())).toBe(marks);
     // the issue's bound for opening the editor

@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotLightAndDark, setRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  screenshotLightAndDark,
+  setRights,
+  uniquePhone,
+  registerInBrowser,
+  type BrowserSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -17,7 +24,12 @@ let browser: BrowserSession;
 const files = mkdtempSync(join(tmpdir(), 'wb-format-diff-'));
 
 const font = (eastAsia: string) => ({ eastAsia, ascii: 'Times New Roman', hAnsi: 'Times New Roman' });
-const para = (text: string, eastAsia: string, size: number, o: { center?: boolean; right?: boolean; indent?: boolean; color?: string } = {}) =>
+const para = (
+  text: string,
+  eastAsia: string,
+  size: number,
+  o: { center?: boolean; right?: boolean; indent?: boolean; color?: string } = {},
+) =>
   new Paragraph({
     spacing: { line: 560, lineRule: LineRuleType.EXACT },
     alignment: o.center ? AlignmentType.CENTER : o.right ? AlignmentType.RIGHT : undefined,
@@ -31,7 +43,12 @@ async function nonConforming(): Promise<Buffer> {
     new Document({
       sections: [
         {
-          properties: { page: { size: { width: 11906, height: 16838 }, margin: { top: 1440, left: 1800, right: 1800, bottom: 1440 } } },
+          properties: {
+            page: {
+              size: { width: 11906, height: 16838 },
+              margin: { top: 1440, left: 1800, right: 1800, bottom: 1440 },
+            },
+          },
           children: [
             para('××市人民政府文件', '方正小标宋简体', 72, { center: true }),
             para('×政发〔2024〕5号', '仿宋_GB2312', 32, { center: true }),
@@ -50,10 +67,35 @@ async function nonConforming(): Promise<Buffer> {
 }
 
 const docx = (paragraphs: string[]) =>
-  Packer.toBuffer(new Document({ sections: [{ children: paragraphs.map((p) => new Paragraph({ children: [new TextRun({ text: p, font: font('仿宋_GB2312') })] })) }] }));
+  Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: paragraphs.map(
+            (p) => new Paragraph({ children: [new TextRun({ text: p, font: font('仿宋_GB2312') })] }),
+          ),
+        },
+      ],
+    }),
+  );
 
-const V1 = ['关于召开年度工作会议的通知', '各部门：', '我们定于下周在次召开年度工作会议。', '请各部门提前准备汇报材料。', '会议期间请将手机调至静音。', '特此通知。'];
-const V2 = ['关于召开年度工作会议的通知', '各部门：', '我们定于下周再次召开年度工作会议。', '请各部门提前准备汇报材料。', '会议期间请将手机调至静音。', '请于周五前报送参会名单。', '特此通知。'];
+const V1 = [
+  '关于召开年度工作会议的通知',
+  '各部门：',
+  '我们定于下周在次召开年度工作会议。',
+  '请各部门提前准备汇报材料。',
+  '会议期间请将手机调至静音。',
+  '特此通知。',
+];
+const V2 = [
+  '关于召开年度工作会议的通知',
+  '各部门：',
+  '我们定于下周再次召开年度工作会议。',
+  '请各部门提前准备汇报材料。',
+  '会议期间请将手机调至静音。',
+  '请于周五前报送参会名单。',
+  '特此通知。',
+];
 
 beforeAll(async () => {
   browser = await openBrowser();
@@ -87,14 +129,21 @@ describe('format check and document compare in Chromium', () => {
     await page.goto(`${baseUrl}/workbench/format`);
     await page.getByTestId('format-empty').waitFor();
     await expect.poll(() => page.getByTestId('format-template').inputValue()).toBe('1');
-    expect(await page.getByTestId('format-template').locator('option').first().textContent()).toContain('GB/T 9704-2012');
+    expect(await page.getByTestId('format-template').locator('option').first().textContent()).toContain(
+      'GB/T 9704-2012',
+    );
 
     const path = join(files, '非规范通知.docx');
     writeFileSync(path, await nonConforming());
     // a slow uplink, so the upload's progress is visible before the server's processing state
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: -1, uploadThroughput: 6 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 50,
+      downloadThroughput: -1,
+      uploadThroughput: 6 * 1024,
+    });
     // every phase the status line shows, recorded in the page as it changes
     await page.evaluate(() => {
       const seen: string[] = [];
@@ -107,12 +156,22 @@ describe('format check and document compare in Chromium', () => {
     await page.getByTestId('format-drop-input').setInputFiles(path);
     await page.getByTestId('format-upload-progress').waitFor();
     await expect.poll(() => page.getByTestId('format-upload-progress').getAttribute('data-phase')).toBe('uploading');
-    await expect.poll(() => page.getByTestId('format-upload-progress').textContent(), { timeout: 20_000 }).toMatch(/正在上传… \d+%/);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expect
+      .poll(() => page.getByTestId('format-upload-progress').textContent(), { timeout: 20_000 })
+      .toMatch(/正在上传… \d+%/);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
 
     await page.getByTestId('format-report').waitFor({ timeout: 30_000 });
     // bytes first, then the server's processing state until the report came
-    expect(await page.evaluate(() => (window as unknown as { phases: string[] }).phases)).toEqual(['uploading', 'processing']);
+    expect(await page.evaluate(() => (window as unknown as { phases: string[] }).phases)).toEqual([
+      'uploading',
+      'processing',
+    ]);
     expect(await page.getByTestId('format-upload-progress').count()).toBe(0);
     expect(Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(3);
 
@@ -122,7 +181,9 @@ describe('format check and document compare in Chromium', () => {
     const margin = pageGroup.locator('[data-rule="margin-top"]');
     expect(await margin.getByTestId('violation-expected').textContent()).toContain('37.0mm');
     expect(await margin.getByTestId('violation-found').textContent()).toBe('25.4mm');
-    expect(await pageGroup.locator('[data-rule="page-number"]').getByTestId('violation-found').textContent()).toBe('无页码');
+    expect(await pageGroup.locator('[data-rule="page-number"]').getByTestId('violation-found').textContent()).toBe(
+      '无页码',
+    );
 
     // the title (paragraph 3): wrong font and size, located with its snippet
     const title = page.locator('[data-testid="format-group"][data-paragraph="2"]');
@@ -131,22 +192,34 @@ describe('format check and document compare in Chromium', () => {
     const size = title.locator('[data-rule="size"]');
     expect(await size.getByTestId('violation-expected').textContent()).toBe('二号 22磅');
     expect(await size.getByTestId('violation-found').textContent()).toBe('小二 18磅');
-    expect(await title.locator('[data-rule="font"]').getByTestId('violation-expected').textContent()).toContain('小标宋');
+    expect(await title.locator('[data-rule="font"]').getByTestId('violation-expected').textContent()).toContain(
+      '小标宋',
+    );
     expect(await title.locator('[data-rule="font"]').getByTestId('violation-found').textContent()).toBe('黑体');
 
     // 成文日期 in 汉字 (paragraph 9)
     const date = page.locator('[data-testid="format-group"][data-paragraph="8"]');
-    expect(await date.locator('[data-rule="pattern"]').getByTestId('violation-expected').textContent()).toContain('阿拉伯数字');
-    expect(await date.locator('[data-rule="pattern"]').getByTestId('violation-found').textContent()).toBe('二〇二四年三月一日');
+    expect(await date.locator('[data-rule="pattern"]').getByTestId('violation-expected').textContent()).toContain(
+      '阿拉伯数字',
+    );
+    expect(await date.locator('[data-rule="pattern"]').getByTestId('violation-found').textContent()).toBe(
+      '二〇二四年三月一日',
+    );
 
     // the filters: only warnings (the black 发文机关标志, the date at the right margin), only errors
     await page.getByTestId('format-filter-warning').click();
-    const rules = () => page.getByTestId('format-violation').evaluateAll((items) => items.map((i) => `${i.getAttribute('data-severity')}:${i.getAttribute('data-rule')}`));
+    const rules = () =>
+      page
+        .getByTestId('format-violation')
+        .evaluateAll((items) => items.map((i) => `${i.getAttribute('data-severity')}:${i.getAttribute('data-rule')}`));
     await expect.poll(rules).toEqual(['warning:color', 'warning:date-position']);
-    const severities = () => page.getByTestId('format-violation').evaluateAll((items) => items.map((i) => i.getAttribute('data-severity')));
+    const severities = () =>
+      page.getByTestId('format-violation').evaluateAll((items) => items.map((i) => i.getAttribute('data-severity')));
     await page.getByTestId('format-filter-error').click();
     await expect.poll(async () => (await severities()).every((x) => x === 'error')).toBe(true);
-    expect((await severities()).length).toBe(Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, '')));
+    expect((await severities()).length).toBe(
+      Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, '')),
+    );
     await page.getByTestId('format-filter-all').click();
     await screenshotLightAndDark(page, 'format', true);
   });
@@ -169,7 +242,9 @@ describe('format check and document compare in Chromium', () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/diff`);
     await page.getByTestId('diff-empty').waitFor();
-    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toMatch(/剩余比对次数：5次 · 每份文件不超过 200页、20MB/);
+    await expect
+      .poll(() => page.getByTestId('diff-limits').textContent())
+      .toMatch(/剩余比对次数：5次 · 每份文件不超过 200页、20MB/);
     expect(await page.getByTestId('diff-compare').isDisabled()).toBe(true);
 
     const v1 = join(files, '通知-第一稿.docx');
@@ -193,7 +268,10 @@ describe('format check and document compare in Chromium', () => {
     // navigation: the button, then the keyboard
     await page.getByTestId('diff-next').click();
     expect(await page.getByTestId('diff-position').textContent()).toBe('第 1 / 2 处');
-    expect(await page.locator('[data-current]').evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['在', '再']);
+    expect(await page.locator('[data-current]').evaluateAll((els) => els.map((e) => e.textContent))).toEqual([
+      '在',
+      '再',
+    ]);
     expect(await page.getByTestId('diff-current-summary').textContent()).toBe('“在” 改为 “再”');
     await page.keyboard.press('Alt+ArrowDown');
     await expect.poll(() => page.getByTestId('diff-position').textContent()).toBe('第 2 / 2 处');
@@ -212,7 +290,9 @@ describe('format check and document compare in Chromium', () => {
     await page.getByTestId('diff-original-drop-input').setInputFiles(big);
     await page.getByTestId('diff-compare').click();
     await page.getByTestId('diff-upload-failed').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('diff-upload-error').textContent()).toMatch(/比对文件不能超过 200 页（很长的文档\.txt 约 \d+ 页）/);
+    expect(await page.getByTestId('diff-upload-error').textContent()).toMatch(
+      /比对文件不能超过 200 页（很长的文档\.txt 约 \d+ 页）/,
+    );
     // nothing was consumed
     await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4次');
   });

@@ -22,15 +22,18 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const amountOf = (page: BrowserSession['page'], type: number) => page.locator(`[data-testid="right-balance"][data-type="${type}"] [data-testid="right-amount"]`).textContent();
+const amountOf = (page: BrowserSession['page'], type: number) =>
+  page.locator(`[data-testid="right-balance"][data-type="${type}"] [data-testid="right-amount"]`).textContent();
 
 describe('pricing and My rights in Chromium', () => {
-  it('shows the new account\'s balances, its history and no orders yet', async () => {
+  it("shows the new account's balances, its history and no orders yet", async () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/right`);
     await page.getByTestId('right-screen').waitFor();
     await expect.poll(() => amountOf(page, 1)).toBe('20,000 字');
-    expect(await page.locator('[data-testid="right-balance"][data-type="1"] [data-testid="right-title"]').textContent()).toBe('高速校对字数');
+    expect(
+      await page.locator('[data-testid="right-balance"][data-type="1"] [data-testid="right-title"]').textContent(),
+    ).toBe('高速校对字数');
     expect(await amountOf(page, 4096)).toBe('5 次');
     expect(await amountOf(page, 8192)).toBe('0 字');
     expect(await page.getByTestId('right-plan').textContent()).toBe('免费版');
@@ -43,7 +46,7 @@ describe('pricing and My rights in Chromium', () => {
     await page.getByTestId('right-orders-empty').waitFor();
   });
 
-  it('/pricing redirects to the pricing page, which lists the server\'s products and says payment is not configured', async () => {
+  it("/pricing redirects to the pricing page, which lists the server's products and says payment is not configured", async () => {
     const { page } = browser;
     await page.goto(`${baseUrl}/workbench/pricing`);
     await page.waitForURL(`${baseUrl}/workbench/upgrade`);
@@ -55,16 +58,21 @@ describe('pricing and My rights in Chromium', () => {
     expect(await yearly.getByTestId('product-name').textContent()).toBe('个人专业版（年付）');
     expect(await yearly.getByTestId('product-price').textContent()).toBe('¥299.00');
     expect(await yearly.textContent()).toContain('推荐');
-    expect(await page.locator('[data-testid="product-card"][data-code="words_1m"]').textContent()).toContain('高速校对字数: 1,000,000 字');
+    expect(await page.locator('[data-testid="product-card"][data-code="words_1m"]').textContent()).toContain(
+      '高速校对字数: 1,000,000 字',
+    );
     await page.screenshot({ path: screenshotPath('pricing-light.png'), fullPage: true });
     await page.getByTestId('theme-dark').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
     // the cards stay readable on the dark page: light text on a dark panel
-    const colors = await page.locator('[data-testid="product-card"]').first().evaluate((el) => {
-      const style = getComputedStyle(el);
-      const name = getComputedStyle(el.querySelector('[data-testid="product-name"]')!);
-      return { bg: style.backgroundColor, fg: name.color };
-    });
+    const colors = await page
+      .locator('[data-testid="product-card"]')
+      .first()
+      .evaluate((el) => {
+        const style = getComputedStyle(el);
+        const name = getComputedStyle(el.querySelector('[data-testid="product-name"]')!);
+        return { bg: style.backgroundColor, fg: name.color };
+      });
     const lum = (c: string) => {
       const [r, g, b] = c.match(/\d+(\.\d+)?/g)!.map(Number);
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
@@ -100,11 +108,19 @@ describe('pricing and My rights in Chromium', () => {
   it('speaks English and Traditional Chinese', async () => {
     const { page } = browser;
     await page.getByTestId('language-switch').selectOption('en');
-    await expect.poll(() => page.locator('[data-testid="right-balance"][data-type="1"] [data-testid="right-title"]').textContent()).toBe('High-speed characters');
+    await expect
+      .poll(() =>
+        page.locator('[data-testid="right-balance"][data-type="1"] [data-testid="right-title"]').textContent(),
+      )
+      .toBe('High-speed characters');
     expect(await amountOf(page, 1)).toBe('1,020,000 characters');
     expect(await page.getByTestId('right-order').textContent()).toContain('Paid');
     await page.getByTestId('language-switch').selectOption('hk');
-    await expect.poll(() => page.locator('[data-testid="right-balance"][data-type="1"] [data-testid="right-title"]').textContent()).toBe('高速校對字數');
+    await expect
+      .poll(() =>
+        page.locator('[data-testid="right-balance"][data-type="1"] [data-testid="right-title"]').textContent(),
+      )
+      .toBe('高速校對字數');
     await page.goto(`${baseUrl}/workbench/upgrade`);
     await page.getByTestId('pay-not-configured').waitFor();
     expect(await page.getByTestId('pay-not-configured').textContent()).toContain('線上支付尚未設定');

@@ -1,7 +1,15 @@
 // Text proofreading in Chromium against the real server and engine: highlights and
 // suggestions, accept, ignore, add to the dictionary, mode 4 without a right, and an exhausted quota.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotLightAndDark, screenshotPath, setRights as setAccountRights, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  screenshotLightAndDark,
+  screenshotPath,
+  setRights as setAccountRights,
+  uniquePhone,
+  registerInBrowser,
+  type BrowserSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -44,13 +52,19 @@ describe('text proofreading in Chromium', () => {
     await editor.focus();
     // paste through the clipboard event path: insertText is what a paste produces in a textarea
     await page.keyboard.insertText(TEXT);
-    await expect.poll(() => page.getByTestId('word-count').textContent()).toContain(String(TEXT.replace(/\s/g, '').length));
+    await expect
+      .poll(() => page.getByTestId('word-count').textContent())
+      .toContain(String(TEXT.replace(/\s/g, '').length));
     await check(page);
     await expect.poll(() => originals(page)).toEqual(expect.arrayContaining(['的', '积', '这个这个']));
     // inline highlights in the backdrop, one per finding
-    expect(await page.getByTestId('editor-backdrop').locator('mark').count()).toBe(await page.getByTestId('finding-item').count());
+    expect(await page.getByTestId('editor-backdrop').locator('mark').count()).toBe(
+      await page.getByTestId('finding-item').count(),
+    );
     // suggestions are shown
-    const first = page.getByTestId('finding-item').filter({ has: page.locator('[data-testid="finding-original"]', { hasText: /^积$/ }) });
+    const first = page
+      .getByTestId('finding-item')
+      .filter({ has: page.locator('[data-testid="finding-original"]', { hasText: /^积$/ }) });
     await expect.poll(() => first.getByTestId('finding-suggestion').first().textContent()).toBe('绩');
     await first.click();
     await first.getByTestId('finding-message').waitFor();
@@ -61,8 +75,10 @@ describe('text proofreading in Chromium', () => {
     const { page } = browser;
     const editor = page.getByTestId('proofread-editor');
     await editor.focus();
-    const selectedOriginal = () => page.locator('[data-testid="finding-item"][data-selected]').getAttribute('data-original');
-    const selectionText = () => editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
+    const selectedOriginal = () =>
+      page.locator('[data-testid="finding-item"][data-selected]').getAttribute('data-original');
+    const selectionText = () =>
+      editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
     const order = await originals(page);
     // the selected card is the one clicked in the previous test ('积'); move on from it
     const from = order.indexOf(await selectedOriginal());
@@ -130,7 +146,8 @@ describe('text proofreading in Chromium', () => {
     // 40 different lines repeated: the client sends each distinct paragraph once and shows the
     // findings at every occurrence, so the editor holds 100,000 characters with thousands of highlights
     const lines: string[] = [];
-    for (let i = 0; lines.join('\n').length < 100_000; i++) lines.push(`第${i % 40}段：欢迎光林本店，今天的天气非常好，他的成积很好。`);
+    for (let i = 0; lines.join('\n').length < 100_000; i++)
+      lines.push(`第${i % 40}段：欢迎光林本店，今天的天气非常好，他的成积很好。`);
     const big = lines.join('\n').slice(0, 100_000);
     // one input event with the whole text, as a paste makes it
     const pasteMs = await page.getByTestId('proofread-editor').evaluate((el: HTMLTextAreaElement, value: string) => {
@@ -140,7 +157,16 @@ describe('text proofreading in Chromium', () => {
       el.dispatchEvent(new Event('input', { bubbles: true }));
       return performance.now() - t0;
     }, big);
-    await expect.poll(() => page.getByTestId('proofread-editor').inputValue().then((v) => v.length), { timeout: 30_000 }).toBe(100_000);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('proofread-editor')
+            .inputValue()
+            .then((v) => v.length),
+        { timeout: 30_000 },
+      )
+      .toBe(100_000);
     const started = Date.now();
     await page.getByTestId('check-button').click();
     await page.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 60_000 });
@@ -168,18 +194,24 @@ describe('text proofreading in Chromium', () => {
     }
     expect((await editor.inputValue()).endsWith('好好学习天天向上')).toBe(true);
     perKey.sort((a, b) => a - b);
-    console.log(`100,000 characters: pasted in ${Math.round(pasteMs)} ms, checked in ${streamed} ms, ${count} findings; typing median ${Math.round(perKey[4])} ms per key, max ${Math.round(perKey[7])} ms`);
+    console.log(
+      `100,000 characters: pasted in ${Math.round(pasteMs)} ms, checked in ${streamed} ms, ${count} findings; typing median ${Math.round(perKey[4])} ms per key, max ${Math.round(perKey[7])} ms`,
+    );
     // The figures are printed, not asserted: speed goals live in benchmarks, not in timed tests.
     // the side list and the highlights catch up, and the highlights scroll with the text (scrolled as a reader
     // would: whether typing by script scrolls the caret into view differs between Chromium versions)
     await page.getByTestId('finding-item').first().waitFor();
-    await editor.evaluate((el: HTMLTextAreaElement) => { el.scrollTop = el.scrollHeight; });
+    await editor.evaluate((el: HTMLTextAreaElement) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await expect
-      .poll(() => page.evaluate(() => {
-        const area = document.querySelector('[data-testid="proofread-editor"]') as HTMLTextAreaElement;
-        const back = document.querySelector('[data-testid="editor-backdrop"]') as HTMLElement;
-        return area.scrollTop > 0 && Math.abs(area.scrollTop - back.scrollTop) < 2;
-      }))
+      .poll(() =>
+        page.evaluate(() => {
+          const area = document.querySelector('[data-testid="proofread-editor"]') as HTMLTextAreaElement;
+          const back = document.querySelector('[data-testid="editor-backdrop"]') as HTMLElement;
+          return area.scrollTop > 0 && Math.abs(area.scrollTop - back.scrollTop) < 2;
+        }),
+      )
       .toBe(true);
     await page.screenshot({ path: screenshotPath('proofread-100k.png') });
   }, 120_000);

@@ -37,20 +37,26 @@ describe('/redemption', () => {
     // typed sloppily: lower case, no dashes
     await input.fill(code.replace(/-/g, '').toLowerCase());
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByTestId('redemption-success').textContent(), { timeout: 10_000 }).toContain('高速校对字数：5,000 字');
+    await expect
+      .poll(() => page.getByTestId('redemption-success').textContent(), { timeout: 10_000 })
+      .toContain('高速校对字数：5,000 字');
     await expect.poll(async () => digits(await balance.textContent()), { timeout: 10_000 }).toBe(25000);
     await page.screenshot({ path: screenshotPath('redemption-light.png') });
 
     // the same code again: refused with the spec's words, nothing granted
     await input.fill(code);
     await input.press('Enter');
-    await expect.poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 }).toContain('您已兑换过该兑换码');
+    await expect
+      .poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 })
+      .toContain('您已兑换过该兑换码');
     expect(digits(await balance.textContent())).toBe(25000);
 
     // the workbench's own quota display agrees
     await page.getByRole('link', { name: '返回工作台' }).click();
     await page.getByTestId('home-screen').waitFor();
-    await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 }).toBe(25000);
+    await expect
+      .poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 })
+      .toBe(25000);
   }, 60_000);
 
   it('says clearly when a code does not exist or is malformed, in light and dark, in cn and en', async () => {
@@ -62,10 +68,14 @@ describe('/redemption', () => {
     await expect.poll(() => page.getByText('兑换码格式不正确').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await input.fill('AAAA-BBBB-CCCC-DDDD');
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 }).toContain('兑换码不存在，请检查后重新输入');
+    await expect
+      .poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 })
+      .toContain('兑换码不存在，请检查后重新输入');
 
     await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className), { timeout: 10_000 }).toContain('dark');
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.className), { timeout: 10_000 })
+      .toContain('dark');
     const colors = await page.getByTestId('redemption-error').evaluate((el) => {
       const s = getComputedStyle(el);
       return { fg: s.color, bg: s.backgroundColor };
@@ -78,7 +88,9 @@ describe('/redemption', () => {
     await expect.poll(() => page.getByTestId('redeem-submit').textContent(), { timeout: 10_000 }).toBe('Redeem');
     await input.fill('AAAA-BBBB-CCCC-EEEE');
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 }).toContain('This code does not exist');
+    await expect
+      .poll(() => page.getByTestId('redemption-error').textContent(), { timeout: 10_000 })
+      .toContain('This code does not exist');
     await page.getByTestId('language-switch').selectOption('hk');
     await expect.poll(() => page.getByTestId('redeem-submit').textContent(), { timeout: 10_000 }).toBe('立即兌換');
     await page.getByTestId('language-switch').selectOption('cn');
@@ -92,7 +104,11 @@ describe('/download and /share', () => {
     try {
       await migrate(db, dialect);
       const user = await db.selectFrom('users').select('uid').where('phone', '=', phone).executeTakeFirstOrThrow();
-      await recordDownload(db, dataDir, user.uid, { name: '校对结果.txt', mime: 'text/plain; charset=utf-8', data: '他跑得很快。\n' });
+      await recordDownload(db, dataDir, user.uid, {
+        name: '校对结果.txt',
+        mime: 'text/plain; charset=utf-8',
+        data: '他跑得很快。\n',
+      });
     } finally {
       await db.destroy();
     }
@@ -102,13 +118,18 @@ describe('/download and /share', () => {
     await row.waitFor({ timeout: 15_000 });
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('校对结果.txt');
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /下载/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: /下载/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('校对结果.txt');
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path, 'utf8')).toBe('他跑得很快。\n');
     await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className), { timeout: 10_000 }).toContain('dark');
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.className), { timeout: 10_000 })
+      .toContain('dark');
     await page.screenshot({ path: screenshotPath('downloads-dark.png') });
     await page.goto(`${baseUrl}/workbench/user`);
     await page.getByTestId('api-key-card').waitFor();
@@ -125,6 +146,8 @@ describe('/download and /share', () => {
     await expect.poll(() => page.getByTestId('share-today').textContent(), { timeout: 10_000 }).toBe('今日奖励已领取');
     await page.screenshot({ path: screenshotPath('share-light.png') });
     await page.goto(`${baseUrl}/workbench/`);
-    await expect.poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 }).toBe(30000);
+    await expect
+      .poll(async () => digits(await page.getByTestId('quota-remaining').textContent()), { timeout: 10_000 })
+      .toBe(30000);
   }, 60_000);
 });

@@ -19,7 +19,11 @@ afterAll(async () => {
 /** Toasts cover the header; close them before a screenshot. */
 async function closeToasts(page: BrowserSession['page']) {
   const close = page.getByTestId('toast').getByRole('button', { name: '关闭' });
-  for (let i = await close.count(); i > 0; i--) await close.first().click({ timeout: 1000 }).catch(() => undefined);
+  for (let i = await close.count(); i > 0; i--)
+    await close
+      .first()
+      .click({ timeout: 1000 })
+      .catch(() => undefined);
   // A toast that was already leaving goes by itself (5 s at most).
   await page.getByTestId('toast').first().waitFor({ state: 'detached', timeout: 8000 });
 }
@@ -138,7 +142,10 @@ describe('the workbench in Chromium', () => {
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toBeTruthy();
     // Revoke the token server-side, as another tab or an administrator would.
-    const revoked = await fetch(`${baseUrl}/user/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    const revoked = await fetch(`${baseUrl}/user/logout`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(revoked.status).toBe(200);
 
     // The server also closes the realtime socket with 4401, which may log the page out first;

@@ -29,7 +29,11 @@ const expectFixes = (cases: Array<[string, string]>) => {
 };
 
 const expectNoFinding = (texts: string[]) => {
-  for (const t of texts) expect(check(t, { mode: 3 }).filter((i) => i.category === '0'), t).toEqual([]);
+  for (const t of texts)
+    expect(
+      check(t, { mode: 3 }).filter((i) => i.category === '0'),
+      t,
+    ).toEqual([]);
 };
 
 describe('的 -> 得 before a complement of degree or result', () => {
@@ -94,30 +98,72 @@ describe('地 -> 的 between a quality and the noun it modifies', () => {
 
 describe('correct 的/地/得 stay', () => {
   it('的 that makes a noun phrase of what was said, known, seen or bought', () => {
-    expectNoFinding(['他说的很对。', '我知道的很少。', '我买的很便宜。', '这是我见过的最美的风景。',
-      '我们见过的最感人的场面就是这个。']);
+    expectNoFinding([
+      '他说的很对。',
+      '我知道的很少。',
+      '我买的很便宜。',
+      '这是我见过的最美的风景。',
+      '我们见过的最感人的场面就是这个。',
+    ]);
   });
   it('是……的, possessives and attributive 的 before nouns and nominalised verbs', () => {
-    expectNoFinding(['他是昨天来的。', '这本书是我的。', '他是认真的。', '这些数据是系统自动生成的。',
-      '认真的学习态度很重要。', '我们受到了热情的接待。', '他得到了大家热情的帮助。', '我们需要耐心的指导。',
-      '经过医生仔细的检查，他放心了。', '这是经过认真的分析得出的结论。', '这种认真的做法值得推广。',
-      '他们的热情的接待令人感动。', '一个个的问题都解决了。', '大红的灯笼挂了起来。']);
+    expectNoFinding([
+      '他是昨天来的。',
+      '这本书是我的。',
+      '他是认真的。',
+      '这些数据是系统自动生成的。',
+      '认真的学习态度很重要。',
+      '我们受到了热情的接待。',
+      '他得到了大家热情的帮助。',
+      '我们需要耐心的指导。',
+      '经过医生仔细的检查，他放心了。',
+      '这是经过认真的分析得出的结论。',
+      '这种认真的做法值得推广。',
+      '他们的热情的接待令人感动。',
+      '一个个的问题都解决了。',
+      '大红的灯笼挂了起来。',
+    ]);
   });
   it('a verb phrase after 的 that is the subject of the sentence', () => {
-    expectNoFinding(['老师耐心的讲解让我们明白了道理。', '积极的参与是成功的前提。', '会上讨论的非常重要的问题已经解决了。']);
+    expectNoFinding([
+      '老师耐心的讲解让我们明白了道理。',
+      '积极的参与是成功的前提。',
+      '会上讨论的非常重要的问题已经解决了。',
+    ]);
   });
   it('feelings before nouns, and 连 or 直 inside words', () => {
-    expectNoFinding(['伤心的眼泪流了下来。', '紧张的连队生活也很充实。', '痛苦的直接原因是贫穷。', '屋里有一种说不出来的冷。']);
+    expectNoFinding([
+      '伤心的眼泪流了下来。',
+      '紧张的连队生活也很充实。',
+      '痛苦的直接原因是贫穷。',
+      '屋里有一种说不出来的冷。',
+    ]);
   });
   it('a state predicated with 的 before a comma', () => {
     expectNoFinding(['她的英文好好的，不用担心。', '一切都是慢慢的，急不来。', '夜静静的，没有一点声音。']);
   });
   it('correct 得 and 地, 得 as a modal or a verb, and 地 as a noun or inside a word', () => {
-    expectNoFinding(['他高兴得跳了起来。', '她慢慢地走了。', '他很快地跑了过去。', '孩子们高高兴兴地上学去了。',
-      '他家的日子过得红红火火。', '天黑了，我得走了。', '你得早点出发。', '他得了冠军。', '地上有水。',
-      '这片土地很肥沃。', '当地的村民很热情。', '我们的目的地是北京。']);
+    expectNoFinding([
+      '他高兴得跳了起来。',
+      '她慢慢地走了。',
+      '他很快地跑了过去。',
+      '孩子们高高兴兴地上学去了。',
+      '他家的日子过得红红火火。',
+      '天黑了，我得走了。',
+      '你得早点出发。',
+      '他得了冠军。',
+      '地上有水。',
+      '这片土地很肥沃。',
+      '当地的村民很热情。',
+      '我们的目的地是北京。',
+    ]);
   });
   it('地 before a verb that jieba tags as a noun, after an auxiliary, or as the noun "place"', () => {
-    expectNoFinding(['噪音会严重地危害听力。', '要全面地规划城市。', '我们不能懒惰地浪费时间。', '适用当事人住所地法律。']);
+    expectNoFinding([
+      '噪音会严重地危害听力。',
+      '要全面地规划城市。',
+      '我们不能懒惰地浪费时间。',
+      '适用当事人住所地法律。',
+    ]);
   });
 });

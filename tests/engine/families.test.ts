@@ -29,7 +29,9 @@ describe('spelling families', () => {
     expect(fixed('不能随意传播末经证实的消息。', '5').out).toBe('不能随意传播未经证实的消息。');
   });
   it('1 同音 in a longer word (锻练 -> 锻炼, 差措 -> 差错)', () => {
-    expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe('他每天早上坚持锻炼身体，所以身体一直很好。');
+    expect(fixed('他每天早上坚持锻练身体，所以身体一直很好。', '1').out).toBe(
+      '他每天早上坚持锻炼身体，所以身体一直很好。',
+    );
     expect(fixed('他平时工作非常认真，从来没有出过差措。', '1').out).toBe('他平时工作非常认真，从来没有出过差错。');
   });
   it('1 同音: a whole word for another that reads the same (起夜 -> 企业, 兵法 -> 并发), one finding over the word', () => {
@@ -65,7 +67,8 @@ describe('spelling families', () => {
     for (const t of ['他们一前一后走进教室。', '他门口停着一辆车。', '请跟本人联系。']) expect(check(t), t).toEqual([]);
     // 什么办 is 怎么办, but not in 什么办法, 为什么办不到, 什么办不成
     expect(fixed('这种时候该什么办？', '2').out).toBe('这种时候该怎么办？');
-    for (const t of ['不管什么办法都试过了。', '这件事为什么办不到？', '天下没有什么办不成的事。']) expect(check(t), t).toEqual([]);
+    for (const t of ['不管什么办法都试过了。', '这件事为什么办不到？', '天下没有什么办不成的事。'])
+      expect(check(t), t).toEqual([]);
     // hk: found in traditional text, suggested in traditional characters
     const hk = check('我以經吃飯了。', { lang: 'hk' });
     expect(hk.map((i) => [i.original, i.suggestions[0]])).toEqual([['以經', '已經']]);
@@ -86,7 +89,10 @@ describe('spelling families', () => {
     expect(easy.mine[1].message).toContain('重叠');
     // hk: traditional text, traditional suggestions at the original offsets
     const hk = check('週末我們去了動物院。我覺得上海的動物院比北京的大。', { lang: 'hk' });
-    expect(hk.map((i) => [i.start, i.original, i.suggestions[0]])).toEqual([[8, '院', '園'], [18, '院', '園']]);
+    expect(hk.map((i) => [i.start, i.original, i.suggestions[0]])).toEqual([
+      [8, '院', '園'],
+      [18, '院', '園'],
+    ]);
     // a two-character form the speller corrects is taken for a name or a term where it recurs (at the cost
     // of a writer's repeated slip of this kind, which is then left)
     expect(fixed('这是我住的地房。', '1').out).toBe('这是我住的地方。');
@@ -94,15 +100,27 @@ describe('spelling families', () => {
     expect(check('晓兰家的服装店生意很好，晓兰也很高兴。')).toEqual([]);
     expect(check('他拿出一块玄玉，这块玄玉很值钱。')).toEqual([]);
     // a recurrence inside an allowed word is left alone
-    expect(fixed('周末我们去了动物院。新开的动物院餐厅很好吃。', '1', { allowedWords: ['动物院餐厅'] }).mine).toHaveLength(1);
+    expect(
+      fixed('周末我们去了动物院。新开的动物院餐厅很好吃。', '1', { allowedWords: ['动物院餐厅'] }).mine,
+    ).toHaveLength(1);
   });
   it('the same words where they are right stay, and so does a reduplicated given name', () => {
-    for (const t of ['他熟读兵法，善于用兵。', '老人年纪大了，晚上常常起夜。', '这张图形很复杂。', '这起事件引起了广泛关注。', '不是林翩翩又是谁？']) {
-      expect(check(t).filter((i) => i.category === '1' || i.category === '2'), t).toEqual([]);
+    for (const t of [
+      '他熟读兵法，善于用兵。',
+      '老人年纪大了，晚上常常起夜。',
+      '这张图形很复杂。',
+      '这起事件引起了广泛关注。',
+      '不是林翩翩又是谁？',
+    ]) {
+      expect(
+        check(t).filter((i) => i.category === '1' || i.category === '2'),
+        t,
+      ).toEqual([]);
     }
   });
   it('characters of a novel are names: a surname standing alone with one or two characters after it is left alone', () => {
-    for (const t of ['宫司夜面色变得凝重。', '凤燚则严肃地说道。', '纪宁则是出于谨慎。']) for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
+    for (const t of ['宫司夜面色变得凝重。', '凤燚则严肃地说道。', '纪宁则是出于谨慎。'])
+      for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
   });
   it('的 is weighed only against 地/得, never turned into a content character', () => {
     for (const mode of [3, 4] as const) expect(check('更何况是龙皇的气息。', { mode })).toEqual([]);
@@ -138,7 +156,11 @@ describe('spelling families', () => {
     }
   });
   it('characters built around the same component (竟/意, 快/决, 袂/决) are shape neighbours; mode 4 takes the rarer ones too', () => {
-    for (const [t, want] of [['领导对此非常满竟。', '领导对此非常满意。'], ['这个问题必须马上解快。', '这个问题必须马上解决。'], ['这件事要由法院来裁袂。', '这件事要由法院来裁决。']]) {
+    for (const [t, want] of [
+      ['领导对此非常满竟。', '领导对此非常满意。'],
+      ['这个问题必须马上解快。', '这个问题必须马上解决。'],
+      ['这件事要由法院来裁袂。', '这件事要由法院来裁决。'],
+    ]) {
       for (const mode of [3, 4] as const) {
         const f = fixed(t, '5', { mode });
         expect(f.out, `${mode} ${t}`).toBe(want);
@@ -155,16 +177,31 @@ describe('spelling families', () => {
     }
   });
   it('mode 4 keeps every mode 3 spelling finding and adds to them', () => {
-    for (const t of ['我们要加强安全管里，他每天早上坚持锻练身体。', '他对这件事情很热情，也很仍真，孩子门在操场上玩。', '不能随意传播末经证实的消息，她的眼晴很大。']) {
-      const spell = (mode: 3 | 4) => check(t, { mode }).filter((i) => ['0', '1', '2', '5'].includes(i.category)).map((i) => `${i.start}${i.suggestions[0]}`);
-      const m3 = spell(3), m4 = spell(4);
+    for (const t of [
+      '我们要加强安全管里，他每天早上坚持锻练身体。',
+      '他对这件事情很热情，也很仍真，孩子门在操场上玩。',
+      '不能随意传播末经证实的消息，她的眼晴很大。',
+    ]) {
+      const spell = (mode: 3 | 4) =>
+        check(t, { mode })
+          .filter((i) => ['0', '1', '2', '5'].includes(i.category))
+          .map((i) => `${i.start}${i.suggestions[0]}`);
+      const m3 = spell(3),
+        m4 = spell(4);
       expect(m3.length).toBeGreaterThan(0);
       for (const f of m3) expect(m4).toContain(f);
     }
-    expect(check('孩子门在操场上玩。', { mode: 4 }).length).toBeGreaterThan(check('孩子门在操场上玩。', { mode: 3 }).length);
+    expect(check('孩子门在操场上玩。', { mode: 4 }).length).toBeGreaterThan(
+      check('孩子门在操场上玩。', { mode: 3 }).length,
+    );
   });
   it('correct sentences stay untouched', () => {
-    for (const t of ['今年的粮食产量再创新高，农民的收入也有了明显增长。', '老师耐心地回答了同学们提出的每一个问题。', '医生建议他多喝水，多休息，按时吃药。', '经过三年的努力，这个项目终于顺利完成了。']) {
+    for (const t of [
+      '今年的粮食产量再创新高，农民的收入也有了明显增长。',
+      '老师耐心地回答了同学们提出的每一个问题。',
+      '医生建议他多喝水，多休息，按时吃药。',
+      '经过三年的努力，这个项目终于顺利完成了。',
+    ]) {
       expect(check(t)).toEqual([]);
       expect(check(t, { mode: 4 })).toEqual([]);
     }
@@ -177,7 +214,8 @@ describe('family 0: 的/地/得 and common misuse', () => {
     expect(a.out).toBe('这里的风景真美啊！');
     expect(a.mine[0].message).toContain('语气词');
     expect(fixed('他说他听不懂阿。', '0').out).toBe('他说他听不懂啊。');
-    for (const t of ['这位法官刚正不阿，大家都很尊敬他。', '阿姨，您好。', '我们明天去看阿姨。']) expect(check(t), t).toEqual([]);
+    for (const t of ['这位法官刚正不阿，大家都很尊敬他。', '阿姨，您好。', '我们明天去看阿姨。'])
+      expect(check(t), t).toEqual([]);
   });
   it('adverbial 的 before a verb becomes 地', () => {
     expect(fixed('他高兴的跳了起来。', '0').out).toBe('他高兴地跳了起来。');
@@ -206,20 +244,43 @@ describe('family 0: 的/地/得 and common misuse', () => {
     ];
     for (const [text, want] of cases) expect(fixed(text, '0').out, text).toBe(want);
     // 得 as a verb, as "must", and in complements stays
-    for (const t of ['他媳妇得癌症好几年了。', '我们得走了。', '这件衣服贵得吓人。', '天气热得我们受不了。', '这次考试他得满分。', '她高兴得跳了起来。']) {
-      expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
+    for (const t of [
+      '他媳妇得癌症好几年了。',
+      '我们得走了。',
+      '这件衣服贵得吓人。',
+      '天气热得我们受不了。',
+      '这次考试他得满分。',
+      '她高兴得跳了起来。',
+    ]) {
+      expect(
+        check(t).filter((i) => i.category === '0'),
+        t,
+      ).toEqual([]);
     }
   });
   it('的/地/得 rules leave complements of feeling, noun phrases and nominalised verbs alone', () => {
-    for (const t of ['他高兴得要飞上天。', '她累得走不动了。', '眼中带着深深的嫉妒！', '这些都是点点滴滴的知识。', '他说的很好，大家都同意。', '吃吃喝喝的满足最简单。', '这种做法将会严重地危害健康。', '我看到的很多人都笑了。']) {
-      expect(check(t).filter((i) => i.category === '0'), t).toEqual([]);
+    for (const t of [
+      '他高兴得要飞上天。',
+      '她累得走不动了。',
+      '眼中带着深深的嫉妒！',
+      '这些都是点点滴滴的知识。',
+      '他说的很好，大家都同意。',
+      '吃吃喝喝的满足最简单。',
+      '这种做法将会严重地危害健康。',
+      '我看到的很多人都笑了。',
+    ]) {
+      expect(
+        check(t).filter((i) => i.category === '0'),
+        t,
+      ).toEqual([]);
     }
   });
   it('那/哪 follow the sentence: 哪 where it asks or generalises, 那 where it points', () => {
     for (const mode of [3, 4] as const) {
       expect(fixed('你明天想去那里玩？', '0', { mode }).out).toBe('你明天想去哪里玩？');
       expect(fixed('无论走到那里，我都会想你。', '0', { mode }).out).toBe('无论走到哪里，我都会想你。');
-      for (const t of ['从那里，我们可以走到火车站。', '所以决定好了去那里了。']) expect(check(t, { mode }), t).toEqual([]);
+      for (const t of ['从那里，我们可以走到火车站。', '所以决定好了去那里了。'])
+        expect(check(t, { mode }), t).toEqual([]);
     }
   });
   it('下次在 + verb becomes 再', () => {
@@ -246,12 +307,24 @@ describe('families 3 遗漏 / 4 冗余 / 7 语序', () => {
     expect(check('小时了了，大未必佳。').filter((i) => i.category === '4')).toEqual([]);
   });
   it('4/3: distributive and emphatic repetition, a word boundary inside the pair, and one-off idioms are left alone', () => {
-    for (const t of ['若是要我亲自一个一个去抓人，你们就等着吧。', '这一刀真的很强很强。', '他完全可以以压倒性的优势取胜。', '问话犹如一把把锋利的匕首。', '每天无忧无虑，自自在在的。']) {
-      expect(check(t).filter((i) => i.category === '4'), t).toEqual([]);
+    for (const t of [
+      '若是要我亲自一个一个去抓人，你们就等着吧。',
+      '这一刀真的很强很强。',
+      '他完全可以以压倒性的优势取胜。',
+      '问话犹如一把把锋利的匕首。',
+      '每天无忧无虑，自自在在的。',
+    ]) {
+      expect(
+        check(t).filter((i) => i.category === '4'),
+        t,
+      ).toEqual([]);
     }
     // a substitution inside an idiom is not an omission: no 3 finding that would give 四五脏六腑 or 漫无目的地
     for (const t of ['他伤得很重，四脏六腑都有裂痕。', '人生如果只是漫无目地不知要做什么，就会很迷茫。']) {
-      expect(check(t).filter((i) => i.category === '3'), t).toEqual([]);
+      expect(
+        check(t).filter((i) => i.category === '3'),
+        t,
+      ).toEqual([]);
     }
   });
   it('3: a missing character in an idiom', () => {
@@ -306,11 +379,16 @@ describe('rule families', () => {
     expect(fixed('这次考试的第１名是他。', '10-5').out).toBe('这次考试的第1名是他。');
   });
   it('12-1 / 12-2 leaders and 12-3 amounts (advanced, type 11)', () => {
-    const leaders = [{ name: '王建国', titles: ['市长'] }, { name: '李红梅', titles: ['市委书记'] }];
+    const leaders = [
+      { name: '王建国', titles: ['市长'] },
+      { name: '李红梅', titles: ['市委书记'] },
+    ];
     const a = fixed('市委书记王建国出席了开幕式。', '12-1', { leaders, advancedProofreading: true });
     expect(a.out).toBe('市长王建国出席了开幕式。');
     expect(a.mine[0].type).toBe(11);
-    expect(fixed('市长王建华出席了开幕式。', '12-2', { leaders, advancedProofreading: true }).out).toBe('市长王建国出席了开幕式。');
+    expect(fixed('市长王建华出席了开幕式。', '12-2', { leaders, advancedProofreading: true }).out).toBe(
+      '市长王建国出席了开幕式。',
+    );
     expect(check('市长王建国出席了开幕式。', { leaders, advancedProofreading: true })).toEqual([]);
     // without the advanced flag (default 127) the 12-x checks do not run
     expect(check('市委书记王建国出席了开幕式。', { leaders }).filter((i) => i.category.startsWith('12'))).toEqual([]);
@@ -322,7 +400,11 @@ describe('rule families', () => {
 describe('checkOptions bits', () => {
   it('selects families', () => {
     const text = '我们讨论这个问提,好吗';
-    expect(check(text).map((i) => i.category).sort()).toEqual(['1', '10-1']);
+    expect(
+      check(text)
+        .map((i) => i.category)
+        .sort(),
+    ).toEqual(['1', '10-1']);
     expect(check(text, { checkOptions: 1 }).map((i) => i.category)).toEqual(['1']);
     expect(check(text, { checkOptions: 32 }).map((i) => i.category)).toEqual(['10-1']);
     expect(check(text, { checkOptions: 0 })).toEqual([]);

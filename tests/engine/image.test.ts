@@ -55,8 +55,15 @@ describe('engine image structures', () => {
   });
 
   it('maps, lists and sets answer as the Maps they were built from', () => {
-    const m = new Map<number | string, string>([[12345678901234, '睛晴'], ['画龙\0睛', '点'], [7, '']]);
-    const lists = new Map([['zhong', ['中', '钟', '𠮷']], ['hua', ['画']]]);
+    const m = new Map<number | string, string>([
+      [12345678901234, '睛晴'],
+      ['画龙\0睛', '点'],
+      [7, ''],
+    ]);
+    const lists = new Map([
+      ['zhong', ['中', '钟', '𠮷']],
+      ['hua', ['画']],
+    ]);
     const r = roundTrip((w) => {
       FrozenStrings.build(m).save(w, 'm');
       FrozenLists.build(lists, '').save(w, 'l');

@@ -116,7 +116,10 @@ describe('custom sensitive, key and wrong words', () => {
 
   it('an allowed word silences a list word however it is disguised', () => {
     const text = `他们在海洛${ZWSP}因交易中被抓，Ｋ粉也是。`;
-    expect(listed(check(text, { checkOptions: SENSITIVE }), 3).map((i) => span(text, i))).toEqual([`海洛${ZWSP}因`, 'Ｋ粉']);
+    expect(listed(check(text, { checkOptions: SENSITIVE }), 3).map((i) => span(text, i))).toEqual([
+      `海洛${ZWSP}因`,
+      'Ｋ粉',
+    ]);
     const issues = check(text, { checkOptions: SENSITIVE, allowedWords: ['海洛因', 'k粉'] });
     expect(listed(issues, 3)).toEqual([]);
   });

@@ -90,13 +90,12 @@ describe('a character missing from a fixed expression', () => {
     expect(out).toBe(right);
     expect(issues.some((i) => i.category === '3')).toBe(true);
   });
-  it.each([
-    '工作中遇到问题，请及时联系我们。',
-    '他迎难而上，终于完成了任务。',
-    '会议结束后，大家陆续离开了会场。',
-  ])('leaves whole expressions alone: %s', (text) => {
-    expect(check(text).filter((i) => i.category === '3')).toEqual([]);
-  });
+  it.each(['工作中遇到问题，请及时联系我们。', '他迎难而上，终于完成了任务。', '会议结束后，大家陆续离开了会场。'])(
+    'leaves whole expressions alone: %s',
+    (text) => {
+      expect(check(text).filter((i) => i.category === '3')).toEqual([]);
+    },
+  );
 });
 
 describe('two swapped characters', () => {
@@ -108,9 +107,12 @@ describe('two swapped characters', () => {
     expect(out).toBe(right);
     expect(issues.some((i) => i.category === '7')).toBe(true);
   });
-  it.each(['这份报告需要在周五前提交。', '请把会议记录整理后发给我。', '他们的合作十分愉快。'])('leaves words alone: %s', (text) => {
-    expect(check(text).filter((i) => i.category === '7')).toEqual([]);
-  });
+  it.each(['这份报告需要在周五前提交。', '请把会议记录整理后发给我。', '他们的合作十分愉快。'])(
+    'leaves words alone: %s',
+    (text) => {
+      expect(check(text).filter((i) => i.category === '7')).toEqual([]);
+    },
+  );
 });
 
 describe('native writers’ correct text that once drew findings', () => {

@@ -16,7 +16,8 @@ describe('loading and metadata', () => {
   });
   it('exports category metadata for every spec code with a bit in 127 or the advanced bit', () => {
     const codes = CATEGORIES.map((c) => c.code);
-    for (const c of ['0', '1', '2', '3', '4', '5', '7', '9-1', '9-2', '11', '12-1', '12-2', '12-3']) expect(codes).toContain(c);
+    for (const c of ['0', '1', '2', '3', '4', '5', '7', '9-1', '9-2', '11', '12-1', '12-2', '12-3'])
+      expect(codes).toContain(c);
     for (let k = 1; k <= 12; k++) expect(codes).toContain(`8-${k}`);
     for (let k = 1; k <= 5; k++) expect(codes).toContain(`10-${k}`);
     for (const c of CATEGORIES) {
@@ -29,10 +30,17 @@ describe('loading and metadata', () => {
 
 describe('protected spans', () => {
   it('never flags inside URLs, e-mail addresses, numbers or Latin words', () => {
-    const text = '详见http://example.com/wen-ti,ok 或写信到 wenti.help@example.org，编号A1B2问提,金额12.5万元，iPhone手机。';
+    const text =
+      '详见http://example.com/wen-ti,ok 或写信到 wenti.help@example.org，编号A1B2问提,金额12.5万元，iPhone手机。';
     const issues = check(text);
     expectWellFormed(text, issues);
-    const protectedSpans = [/http:\/\/example\.com\/wen-ti,ok/, /wenti\.help@example\.org/, /A1B2/, /12\.5/, /iPhone/].map((re) => {
+    const protectedSpans = [
+      /http:\/\/example\.com\/wen-ti,ok/,
+      /wenti\.help@example\.org/,
+      /A1B2/,
+      /12\.5/,
+      /iPhone/,
+    ].map((re) => {
       const m = re.exec(text)!;
       return [m.index, m.index + m[0].length];
     });
@@ -41,7 +49,8 @@ describe('protected spans', () => {
     expect(issues.some((i) => i.original === '提' && i.suggestions[0] === '题')).toBe(true);
   });
   it('does not change likely proper names', () => {
-    const spelling = (t: string, mode: 3 | 4 = 3) => check(t, { mode }).filter((i) => ['0', '1', '2', '5'].includes(i.category));
+    const spelling = (t: string, mode: 3 | 4 = 3) =>
+      check(t, { mode }).filter((i) => ['0', '1', '2', '5'].includes(i.category));
     expect(spelling('诸葛亮是三国时期的政治家。')).toEqual([]);
     for (const t of ['刚洗过澡的苏怜卿披着一头长发。', '王婷听见有人叫她。', '陈烈除了力气大，还很聪明。']) {
       expect(spelling(t)).toEqual([]);
@@ -55,7 +64,12 @@ describe('protected spans', () => {
 describe('custom dictionaries', () => {
   it('custom wrong words: type 5 (personal) and 7 (team), with the correction', () => {
     const text = '请把登陆页面改一下，再检查帐号。';
-    const issues = check(text, { wrongWords: [{ word: '登陆页面', correct: '登录页面', source: 'personal' }, { word: '帐号', correct: '账号', source: 'team' }] });
+    const issues = check(text, {
+      wrongWords: [
+        { word: '登陆页面', correct: '登录页面', source: 'personal' },
+        { word: '帐号', correct: '账号', source: 'team' },
+      ],
+    });
     expectWellFormed(text, issues);
     const a = issues.find((i) => i.original === '登陆页面')!;
     expect(a.type).toBe(5);
@@ -66,8 +80,14 @@ describe('custom dictionaries', () => {
   it('custom sensitive words: category and type 4 / 6; key words: category 11, type 9 / 10', () => {
     const text = '项目代号青松计划，涉及北辰工程。';
     const issues = check(text, {
-      sensitiveWords: [{ word: '青松计划', category: '8-6', source: 'personal' }, { word: '北辰工程', source: 'team' }],
-      keyWords: [{ word: '项目代号', source: 'personal' }, { word: '涉及', source: 'team' }],
+      sensitiveWords: [
+        { word: '青松计划', category: '8-6', source: 'personal' },
+        { word: '北辰工程', source: 'team' },
+      ],
+      keyWords: [
+        { word: '项目代号', source: 'personal' },
+        { word: '涉及', source: 'team' },
+      ],
     });
     const by = (w: string) => issues.find((i) => i.original === w)!;
     expect([by('青松计划').category, by('青松计划').type]).toEqual(['8-6', 4]);
@@ -82,8 +102,12 @@ describe('custom dictionaries', () => {
   });
   it('dictionary results are switched by bit 64 and sensitive words by bit 8', () => {
     const opts = { wrongWords: [{ word: '登陆页面', correct: '登录页面' }], sensitiveWords: [{ word: '青松计划' }] };
-    expect(check('登陆页面与青松计划', { ...opts, checkOptions: 127 - 64 }).map((i) => i.original)).toEqual(['青松计划']);
-    expect(check('登陆页面与青松计划', { ...opts, checkOptions: 127 - 8 }).map((i) => i.original)).toEqual(['登陆页面']);
+    expect(check('登陆页面与青松计划', { ...opts, checkOptions: 127 - 64 }).map((i) => i.original)).toEqual([
+      '青松计划',
+    ]);
+    expect(check('登陆页面与青松计划', { ...opts, checkOptions: 127 - 8 }).map((i) => i.original)).toEqual([
+      '登陆页面',
+    ]);
   });
 });
 
@@ -112,7 +136,13 @@ describe('robustness', () => {
     expectWellFormed(text, issues);
   });
   it('a 1 MB input completes with valid offsets', () => {
-    const parts = ['我们明天在会议室讨论这个问提。', '今年的粮食产量再创新高，农民的收入也有了明显增长。', 'Version 2.0 was released on 2024-05-01, see https://example.com.', '他高兴的跳了起来,大家都笑了。', '合同编号：HT-2024-0815，金额为12,500.00元。'];
+    const parts = [
+      '我们明天在会议室讨论这个问提。',
+      '今年的粮食产量再创新高，农民的收入也有了明显增长。',
+      'Version 2.0 was released on 2024-05-01, see https://example.com.',
+      '他高兴的跳了起来,大家都笑了。',
+      '合同编号：HT-2024-0815，金额为12,500.00元。',
+    ];
     const chunks: string[] = [];
     let bytes = 0;
     for (let k = 0; bytes < 1024 * 1024; k++) {
@@ -136,7 +166,10 @@ describe('CLI', () => {
       input: '{"id":1,"text":"讨论这个问提"}\n{"id":"b","text":"没有问题。"}\n',
       encoding: 'utf8',
     });
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0].id).toBe(1);
     expect(lines[0].issues[0]).toMatchObject({ start: 5, end: 6, original: '提', suggestions: ['题'], category: '1' });
     expect(lines[1]).toEqual({ id: 'b', issues: [] });

@@ -10,9 +10,10 @@ describe('spelling reranker', () => {
     const X: number[][] = [];
     const y: number[] = [];
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let n = 0; n < 2000; n++) {
-      const a = rnd() * 4 - 2, noise = rnd();
+      const a = rnd() * 4 - 2,
+        noise = rnd();
       X.push([1, a, noise]);
       y.push(a + (rnd() - 0.5) * 0.5 > 0.5 ? 1 : 0);
     }
@@ -34,7 +35,24 @@ describe('spelling reranker', () => {
       for (const w of [...P.model!.weights, ...P.prefilter!.weights]) expect(Number.isFinite(w)).toBe(true);
     }
     // more evidence scores higher: a larger gain of either language model raises the score
-    const base = { g4: 4, g2: 4, h4: 4, h2: 4, rel: 'same-tone' as const, free: false, candL: 2, origL: 0, uO: 8, uC: 8, inWord: false, known: false, nCands: 2, edge: false, lead: 4, ddd: false };
+    const base = {
+      g4: 4,
+      g2: 4,
+      h4: 4,
+      h2: 4,
+      rel: 'same-tone' as const,
+      free: false,
+      candL: 2,
+      origL: 0,
+      uO: 8,
+      uC: 8,
+      inWord: false,
+      known: false,
+      nCands: 2,
+      edge: false,
+      lead: 4,
+      ddd: false,
+    };
     const s = (o: Partial<typeof base>) => rerankScore(MODE3.model!, rerankFeatures({ ...base, ...o }));
     expect(s({ h4: 8, h2: 8 })).toBeGreaterThan(s({}));
     expect(s({ g4: 8, g2: 8 })).toBeGreaterThan(s({}));
@@ -43,7 +61,11 @@ describe('spelling reranker', () => {
   it('the second language model (libime) scores well-formed text lower than its misspelling', () => {
     const lm2 = new LanguageModel({ bin: 'lm2.bin.gz', vocab: 'lm2-vocab.txt.gz', tri: 'lm2-3.bin.gz' });
     expect(lm2.vocabSize).toBeGreaterThan(160000);
-    for (const [good, bad] of [['我们讨论这个问题', '我们讨论这个问提'], ['他的成绩很好', '他的成积很好'], ['中华人民共和国', '中华人名共和国']]) {
+    for (const [good, bad] of [
+      ['我们讨论这个问题', '我们讨论这个问提'],
+      ['他的成绩很好', '他的成积很好'],
+      ['中华人民共和国', '中华人名共和国'],
+    ]) {
       expect(lm2.score(good)).toBeLessThan(lm2.score(bad) - 3);
     }
     // trigram contexts over 131,072 words use the wider key (CSL3 version 2): the stored trigram is found

@@ -10,7 +10,15 @@ import type { DocumentDetail } from '../../src/machines/documentCalls';
 const TEXT = '关于召开会议的通知\n我们在次见面，他的成积很好。\n他跑的很快，我们在次讨论。';
 const issue = (text: string, original: string, from: number, suggestion: string, category: string) => {
   const start = text.indexOf(original, from);
-  return { start, end: start + original.length, original, suggestions: [suggestion], category, level: 1, message: `“${original}”疑误` };
+  return {
+    start,
+    end: start + original.length,
+    original,
+    suggestions: [suggestion],
+    category,
+    level: 1,
+    message: `“${original}”疑误`,
+  };
 };
 
 function detail(text = TEXT): DocumentDetail {
@@ -30,7 +38,12 @@ function detail(text = TEXT): DocumentDetail {
       .map((l) => `<p>${l}</p>`)
       .join(''),
     text,
-    issues: [issue(text, '在次', 0, '再次', '1'), issue(text, '积', 0, '绩', '5'), issue(text, '的', 20, '得', '3'), issue(text, '在次', 25, '再次', '1')],
+    issues: [
+      issue(text, '在次', 0, '再次', '1'),
+      issue(text, '积', 0, '绩', '5'),
+      issue(text, '的', 20, '得', '3'),
+      issue(text, '在次', 25, '再次', '1'),
+    ],
     fixes: [],
     ignored: [],
     edited: false,
@@ -47,7 +60,14 @@ function start(doc = detail()) {
         load: fromPromise(async () => doc),
         save: fromPromise(async ({ input }: { input: SaveBody }) => {
           saved.push(input);
-          return { ...doc, text: input.text, fixes: input.fixes, ignored: input.ignored, edited: true, status: 'queued' } as DocumentDetail;
+          return {
+            ...doc,
+            text: input.text,
+            fixes: input.fixes,
+            ignored: input.ignored,
+            edited: true,
+            status: 'queued',
+          } as DocumentDetail;
         }),
       },
     }),
@@ -91,7 +111,16 @@ describe('document editor machine', () => {
     expect(saved[0].fixes).toEqual(c.fixes);
     expect(actor.getSnapshot().context.dirty).toBe(false);
     // the re-check of the saved text ends: the document is loaded again
-    actor.send({ type: 'server message', message: { type: 2, cmd: 1, status: 200, index: 1, data: { id: 7, status: 'done', progress: 100, issue_count: 0 } } });
+    actor.send({
+      type: 'server message',
+      message: {
+        type: 2,
+        cmd: 1,
+        status: 200,
+        index: 1,
+        data: { id: 7, status: 'done', progress: 100, issue_count: 0 },
+      },
+    });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
     await settle();
     expect(actor.getSnapshot().matches('ready')).toBe(true);
@@ -107,17 +136,29 @@ describe('document editor machine', () => {
       for (let step = 0; step < 12; step++) {
         const c = actor.getSnapshot().context;
         const choice = rand(4);
-        if (choice === 0 && c.findings.length) actor.send({ type: 'accept', id: c.findings[rand(c.findings.length)].id });
-        else if (choice === 1 && c.findings.length) actor.send({ type: 'ignore', id: c.findings[rand(c.findings.length)].id });
+        if (choice === 0 && c.findings.length)
+          actor.send({ type: 'accept', id: c.findings[rand(c.findings.length)].id });
+        else if (choice === 1 && c.findings.length)
+          actor.send({ type: 'ignore', id: c.findings[rand(c.findings.length)].id });
         else {
           // a hand edit: insert, delete or replace somewhere (also across a line break)
           // half of the edits at a finding's, fix's or ignored finding's edge (±1), where mistakes would show
-          const edges = [...c.findings, ...c.fixes, ...c.ignored].flatMap((r) => [r.start - 1, r.start, r.start + 1, r.end - 1, r.end, r.end + 1]);
+          const edges = [...c.findings, ...c.fixes, ...c.ignored].flatMap((r) => [
+            r.start - 1,
+            r.start,
+            r.start + 1,
+            r.end - 1,
+            r.end,
+            r.end + 1,
+          ]);
           const near = edges.filter((e) => e >= 0 && e <= c.text.length);
           const at = near.length && rand(2) ? near[rand(near.length)] : rand(c.text.length + 1);
           const len = rand(4);
           const insert = ['', '啊', '\n', '新的句子。'][rand(4)];
-          actor.send({ type: 'text edited', text: c.text.slice(0, at) + insert + c.text.slice(Math.min(c.text.length, at + len)) });
+          actor.send({
+            type: 'text edited',
+            text: c.text.slice(0, at) + insert + c.text.slice(Math.min(c.text.length, at + len)),
+          });
         }
         assertConsistent(actor.getSnapshot().context);
       }

@@ -71,7 +71,15 @@ export function fakeBackend() {
         const token = bearer(request);
         if (!token) return err(401, '未登录');
         const a = accounts.get(tokens.get(token)!)!;
-        return ok({ uid: a.uid, phone: a.phone, name: a.name, role: a.role, user_identity: 0, enterprise_id: null, login_id: null });
+        return ok({
+          uid: a.uid,
+          phone: a.phone,
+          name: a.name,
+          role: a.role,
+          user_identity: 0,
+          enterprise_id: null,
+          login_id: null,
+        });
       }
       case 'POST /user/logout': {
         const token = bearer(request);
@@ -135,7 +143,12 @@ export function fakeWebSocketClass(autoServer?: { isValid: (token: string | null
           const params = new URL(url).searchParams;
           if (!autoServer.isValid(params.get('token'))) return this.drop(4401, 'unauthorized: 登录已失效，请重新登录');
           this.accept();
-          this.deliver({ type: 3, cmd: 1, status: 200, data: { session_id: params.get('session_id') ?? `s-${++sessions}` } });
+          this.deliver({
+            type: 3,
+            cmd: 1,
+            status: 200,
+            data: { session_id: params.get('session_id') ?? `s-${++sessions}` },
+          });
         });
       }
     }

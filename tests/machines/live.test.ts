@@ -27,7 +27,12 @@ function start() {
   const navigations: string[] = [];
   const queryClient = new QueryClient();
   const actor = createActor(
-    createLiveApp({ navigate: (p) => navigations.push(p), WebSocket: sockets.WebSocket, queryClient, pageUrl: () => 'http://app.test/' }),
+    createLiveApp({
+      navigate: (p) => navigations.push(p),
+      WebSocket: sockets.WebSocket,
+      queryClient,
+      pageUrl: () => 'http://app.test/',
+    }),
   ).start();
   return { actor, backend, sockets, navigations, queryClient };
 }
@@ -35,7 +40,8 @@ function start() {
 describe('live app', () => {
   it('invokes every flow under its systemId', () => {
     const { actor } = start();
-    for (const id of ['session', 'socket', 'quotaDialog', 'language', 'theme']) expect(actor.system.get(id)).toBeDefined();
+    for (const id of ['session', 'socket', 'quotaDialog', 'language', 'theme'])
+      expect(actor.system.get(id)).toBeDefined();
     expect(actor.system.get('session')!.getSnapshot().value).toBe('loggedOut');
     actor.stop();
   });
@@ -44,7 +50,8 @@ describe('live app', () => {
     const { actor, navigations } = start();
     configureApi({
       baseURL: 'http://app.test',
-      fetch: async () => new Response(JSON.stringify({ code: 402, msg: '额度已用完', result: { kind: 1 } }), { status: 402 }),
+      fetch: async () =>
+        new Response(JSON.stringify({ code: 402, msg: '额度已用完', result: { kind: 1 } }), { status: 402 }),
     });
     await expect(unwrap(api.POST('/user/logout'))).rejects.toMatchObject({ status: 402 });
     const dialog = actor.system.get('quotaDialog')!;
@@ -60,7 +67,13 @@ describe('live app', () => {
     const session = actor.system.get('session')!;
     session.send({ type: 'login submitted', ...ADMIN });
     await waitFor(session, (s) => s.matches('loggedIn'));
-    await until(() => queryClient.getQueryCache().getAll().filter((q) => q.state.status !== 'pending').length >= 8);
+    await until(
+      () =>
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .filter((q) => q.state.status !== 'pending').length >= 8,
+    );
     expect(backend.calls).toEqual(
       expect.arrayContaining([
         'GET /user/portrait',
@@ -95,7 +108,11 @@ describe('token in the route query while a stored session is being restored', ()
     const fresh = backend.issueToken(ADMIN.phone);
     const navigations: string[] = [];
     const actor = createActor(
-      createLiveApp({ navigate: (p) => navigations.push(p), WebSocket: fakeWebSocketClass(backend).WebSocket, pageUrl: () => 'http://app.test/' }),
+      createLiveApp({
+        navigate: (p) => navigations.push(p),
+        WebSocket: fakeWebSocketClass(backend).WebSocket,
+        pageUrl: () => 'http://app.test/',
+      }),
     ).start();
     const session = actor.system.get('session')!;
     expect(session.getSnapshot().value).toBe('restoring');
@@ -112,7 +129,9 @@ describe('live WebSocket connection', () => {
     freshStores();
     setToken('tok');
     const sockets = fakeWebSocketClass();
-    const actor = createActor(liveSocket({ navigate: () => undefined, WebSocket: sockets.WebSocket, pageUrl: () => 'http://app.test/' })).start();
+    const actor = createActor(
+      liveSocket({ navigate: () => undefined, WebSocket: sockets.WebSocket, pageUrl: () => 'http://app.test/' }),
+    ).start();
     const received: unknown[] = [];
     actor.on('server message', (e) => received.push(e.message));
     actor.send({ type: 'connect' });

@@ -3,7 +3,11 @@
 // them. Naming every transition by its event and source snapshot makes each one a vertex of its own.
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 
-export function everyTransition(snapshot: AnyMachineSnapshot, event: EventObject | undefined, previous?: AnyMachineSnapshot): string {
+export function everyTransition(
+  snapshot: AnyMachineSnapshot,
+  event: EventObject | undefined,
+  previous?: AnyMachineSnapshot,
+): string {
   if (!event || !previous) return '';
   return ` via ${event.type} from ${JSON.stringify(previous.value)} ${JSON.stringify(previous.context)}`;
 }

@@ -51,7 +51,9 @@ const model = setup({
       },
     },
     expired: {
-      on: { REFRESH: { target: 'awaiting', actions: assign({ orders: ({ context }) => Math.min(context.orders + 1, 2) }) } },
+      on: {
+        REFRESH: { target: 'awaiting', actions: assign({ orders: ({ context }) => Math.min(context.orders + 1, 2) }) },
+      },
     },
     paid: {},
     failed: {
@@ -74,11 +76,30 @@ function harness() {
       body: {
         code: 200,
         msg: configured ? 'success' : '微信支付未配置',
-        result: { order_no, code_url: configured ? `weixin://wxpay/bizpayurl?pr=${next}` : '', amount: 1990, expire_at: '2026-11-23T22:00:00.000Z', configured },
+        result: {
+          order_no,
+          code_url: configured ? `weixin://wxpay/bizpayurl?pr=${next}` : '',
+          amount: 1990,
+          expire_at: '2026-11-23T22:00:00.000Z',
+          configured,
+        },
       },
     };
   };
-  const order = (status: string) => ({ body: { code: 200, msg: 'success', result: { order_no: 'x', product_id: 1, product_name: 'p', amount: 1990, status, created_at: '2026-11-23T20:00:00.000Z' } } });
+  const order = (status: string) => ({
+    body: {
+      code: 200,
+      msg: 'success',
+      result: {
+        order_no: 'x',
+        product_id: 1,
+        product_name: 'p',
+        amount: 1990,
+        status,
+        created_at: '2026-11-23T20:00:00.000Z',
+      },
+    },
+  });
   const clock = new SimulatedClock();
   let paidCalls = 0;
   const actor = createActor(livePayment({ onPaid: () => paidCalls++ }), { clock });
@@ -126,7 +147,10 @@ describe('payment (model-based)', () => {
             await h.settle();
           },
           BUY_FAILS: async () => {
-            routes['GET /pay/wx/native_prepay'] = { status: 500, body: { code: 500, msg: '微信支付下单失败，请稍后再试', result: null } };
+            routes['GET /pay/wx/native_prepay'] = {
+              status: 500,
+              body: { code: 500, msg: '微信支付下单失败，请稍后再试', result: null },
+            };
             h.actor.send({ type: 'buy', productId: 3 });
             await h.settle();
           },

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import type { ServerMessage } from '../../openapi/socket-protocol';
-import { carryResultsOver, deriveFindings, planCheck, proofreadJobMachine, splitParagraphs } from '../../src/machines/proofreadJob';
+import {
+  carryResultsOver,
+  deriveFindings,
+  planCheck,
+  proofreadJobMachine,
+  splitParagraphs,
+} from '../../src/machines/proofreadJob';
 
 const TEXT = '他高兴的跑了，在次见面。\n这是第二段。\n我们再次在次出发。';
 
@@ -34,16 +40,33 @@ function answer(actor: ReturnType<typeof checkedActor>['actor'], text: string, c
   let index = 100;
   paragraphs.forEach((p, i) => {
     const issues = [];
-    for (const [needle, at, len, sug, cat] of [['的跑', 0, 1, '地', '3'], ['在次', 0, 2, '再次', '1']] as const) {
+    for (const [needle, at, len, sug, cat] of [
+      ['的跑', 0, 1, '地', '3'],
+      ['在次', 0, 2, '再次', '1'],
+    ] as const) {
       let from = 0;
       for (;;) {
         const k = p.indexOf(needle, from);
         if (k < 0) break;
-        issues.push({ start: offset + k + at, end: offset + k + at + len, original: needle.slice(at, at + len), suggestions: [sug], category: cat, level: 1, message: 'm' });
+        issues.push({
+          start: offset + k + at,
+          end: offset + k + at + len,
+          original: needle.slice(at, at + len),
+          suggestions: [sug],
+          category: cat,
+          level: 1,
+          message: 'm',
+        });
         from = k + 1;
       }
     }
-    const message = { type: 2, cmd: 2, status: 200, index: index++, data: { check_id: checkId, paragraph: i, offset, hash: 'x', done: i === paragraphs.length - 1, issues } } as ServerMessage;
+    const message = {
+      type: 2,
+      cmd: 2,
+      status: 200,
+      index: index++,
+      data: { check_id: checkId, paragraph: i, offset, hash: 'x', done: i === paragraphs.length - 1, issues },
+    } as ServerMessage;
     actor.send({ type: 'server message', message });
     offset += p.length + 1;
   });
@@ -55,7 +78,11 @@ async function tick() {
 
 describe('proofreading job: edits keep offsets valid', () => {
   it('splits paragraphs on newlines with their offsets', () => {
-    expect(splitParagraphs('ab\n\ncd').map((p) => [p.start, p.text])).toEqual([[0, 'ab'], [3, ''], [4, 'cd']]);
+    expect(splitParagraphs('ab\n\ncd').map((p) => [p.start, p.text])).toEqual([
+      [0, 'ab'],
+      [3, ''],
+      [4, 'cd'],
+    ]);
   });
 
   it('streams, accepts, ignores, and re-checks only the changed paragraph', async () => {
@@ -136,7 +163,12 @@ describe('proofreading job: edits keep offsets valid', () => {
   });
 
   it('carryResultsOver leaves untouched paragraphs alone', () => {
-    const results = { [splitParagraphs('ab\ncd')[1].hash]: { issues: [{ start: 0, end: 1, original: 'c', suggestions: ['x'], category: '1', level: 1, message: '' }], checked: true } };
+    const results = {
+      [splitParagraphs('ab\ncd')[1].hash]: {
+        issues: [{ start: 0, end: 1, original: 'c', suggestions: ['x'], category: '1', level: 1, message: '' }],
+        checked: true,
+      },
+    };
     const next = carryResultsOver('ab\ncd', 'abz\ncd', results);
     expect(next[splitParagraphs('abz\ncd')[1].hash]).toEqual(results[splitParagraphs('ab\ncd')[1].hash]);
     expect(next[splitParagraphs('abz')[0].hash]).toEqual({ issues: [], checked: false });
@@ -144,7 +176,9 @@ describe('proofreading job: edits keep offsets valid', () => {
 
   it('the findings kept across random edits equal the findings derived from scratch', async () => {
     const { actor, sent } = checkedActor();
-    const base = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? '' : `第${i}行他高兴的跑了，在次见面。`)).join('\n');
+    const base = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? '' : `第${i}行他高兴的跑了，在次见面。`)).join(
+      '\n',
+    );
     actor.send({ type: 'text edited', text: base });
     actor.send({ type: 'check requested' });
     await tick();

@@ -25,7 +25,14 @@ interface ModelContext {
 // a check with nothing changed ends at once; otherwise only the unchecked paragraphs are sent
 const check = [
   { guard: ({ context }: { context: ModelContext }) => context.unchecked === 0, target: '#job.done' },
-  { target: '#job.submitting', actions: assign(({ context }: { context: ModelContext }) => ({ sent: context.unchecked, received: 0 as const, sentFine: context.fine })) },
+  {
+    target: '#job.submitting',
+    actions: assign(({ context }: { context: ModelContext }) => ({
+      sent: context.unchecked,
+      received: 0 as const,
+      sentFine: context.fine,
+    })),
+  },
 ];
 
 const model = setup({
@@ -73,7 +80,10 @@ const model = setup({
           actions: assign({ received: 1, unchecked: 1 }),
         },
         RESULT_DUPLICATE: { guard: ({ context }) => context.received === 1, target: 'streaming' },
-        RESULT_REST: { target: 'done', actions: assign(({ context }) => ({ received: context.sent, unchecked: 0 as const })) },
+        RESULT_REST: {
+          target: 'done',
+          actions: assign(({ context }) => ({ received: context.sent, unchecked: 0 as const })),
+        },
         // a failed paragraph is reported, then its normal (empty) result follows: the check goes on
         SOCKET_ERROR: { target: 'streaming' },
         CANCEL: { target: 'cancelled' },
@@ -103,7 +113,15 @@ function issuesOf(paragraph: string, offset: number): SocketIssue[] {
   const out: SocketIssue[] = [];
   for (const k of KNOWN) {
     if (paragraph.slice(k.at, k.at + k.original.length) === k.original)
-      out.push({ start: offset + k.at, end: offset + k.at + k.original.length, original: k.original, suggestions: [k.suggestion], category: k.category, level: 1, message: `“${k.original}”疑误` });
+      out.push({
+        start: offset + k.at,
+        end: offset + k.at + k.original.length,
+        original: k.original,
+        suggestions: [k.suggestion],
+        category: k.category,
+        level: 1,
+        message: `“${k.original}”疑误`,
+      });
   }
   return out;
 }
@@ -126,7 +144,8 @@ function harness() {
   let answer: ((r: Response) => void) | null = null;
   let fineAvailable = true;
   let checks = 0;
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const fetch = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
     if (path === '/misscut/v1/check_text') {
@@ -139,11 +158,17 @@ function harness() {
       return json(200, { code: 200, msg: 'ok', result: null });
     }
     if (path === '/user/v1/check/user_fine_proofreading_right')
-      return json(200, { code: 200, msg: 'ok', result: { available: fineAvailable, disposable_num: fineAvailable ? 10 : 0 } });
+      return json(200, {
+        code: 200,
+        msg: 'ok',
+        result: { available: fineAvailable, disposable_num: fineAvailable ? 10 : 0 },
+      });
     return json(404, { code: 404, msg: 'not found', result: null });
   };
   configureApi({ baseURL: 'http://api.test', fetch });
-  const logic = liveProofreadJob({}, () => 'sess-1').provide({ actors: { 'socket messages': fromCallback(() => () => undefined) } });
+  const logic = liveProofreadJob({}, () => 'sess-1').provide({
+    actors: { 'socket messages': fromCallback(() => () => undefined) },
+  });
   const actor = createActor(logic);
   actor.start();
   actor.send({ type: 'text edited', text: TEXT });
@@ -156,7 +181,15 @@ function harness() {
   const resultFor = (p: number, done: boolean): ServerMessage => {
     const paragraphs = paragraphsSent();
     const offset = paragraphs.slice(0, p).reduce((n, s) => n + s.length + 1, 0);
-    return message({ check_id: checkId, paragraph: p, offset, hash: `h${p}`, done, issues: issuesOf(paragraphs[p], offset), ...(done ? { used: bodies.at(-1)!.text.length } : {}) });
+    return message({
+      check_id: checkId,
+      paragraph: p,
+      offset,
+      hash: `h${p}`,
+      done,
+      issues: issuesOf(paragraphs[p], offset),
+      ...(done ? { used: bodies.at(-1)!.text.length } : {}),
+    });
   };
   const settle = () => new Promise((r) => setTimeout(r, 0));
   let lastFirst: ServerMessage | null = null;
@@ -168,9 +201,26 @@ function harness() {
     setFine: (v: boolean) => (fineAvailable = v),
     async answer(status: number) {
       checkId = `c${++checks}`;
-      const body = status === 200 ? { code: 200, msg: 'ok', result: { check_id: checkId } } : { code: status, msg: status === 402 ? '高速校对字数不足' : FINE_MODE_UNAVAILABLE, result: status === 402 ? { kind: 1 } : null };
+      const body =
+        status === 200
+          ? { code: 200, msg: 'ok', result: { check_id: checkId } }
+          : {
+              code: status,
+              msg: status === 402 ? '高速校对字数不足' : FINE_MODE_UNAVAILABLE,
+              result: status === 402 ? { kind: 1 } : null,
+            };
       // the check id arrives on the socket before the HTTP answer: the machine must keep it
-      if (status === 200) actor.send({ type: 'server message', message: { type: 2, cmd: 3, status: 200, index: ++index, data: { check_id: checkId, paragraphs: paragraphsSent().length } } });
+      if (status === 200)
+        actor.send({
+          type: 'server message',
+          message: {
+            type: 2,
+            cmd: 3,
+            status: 200,
+            index: ++index,
+            data: { check_id: checkId, paragraphs: paragraphsSent().length },
+          },
+        });
       answer!(json(status === 200 ? 200 : status, body));
       await settle();
       await settle();
@@ -187,7 +237,10 @@ function harness() {
       for (let p = received; p < n; p++) actor.send({ type: 'server message', message: resultFor(p, p === n - 1) });
     },
     socketError() {
-      actor.send({ type: 'server message', message: message(['第2段校对失败，未扣字数，请稍后重试'], { status: 500 }) });
+      actor.send({
+        type: 'server message',
+        message: message(['第2段校对失败，未扣字数，请稍后重试'], { status: 500 }),
+      });
       expect(notices.at(-1)?.title).toBe('第2段校对失败，未扣字数，请稍后重试');
     },
     edit() {
@@ -216,9 +269,27 @@ describe('proofreading job (model-based)', () => {
   it('has paths covering every transition of the model', () => {
     // every (state, event) pair the model allows appears in some path
     const covered = new Set<string>();
-    for (const path of paths) for (const step of path.steps) covered.add(`${JSON.stringify(step.state.value)}:${step.event.type}`);
-    for (const event of ['CHECK', 'ANSWER_OK', 'ANSWER_402', 'ANSWER_403', 'RESULT_ONE', 'RESULT_DUPLICATE', 'RESULT_REST', 'SOCKET_ERROR', 'CANCEL', 'EDIT', 'CHOOSE_FINE_GRANTED', 'CHOOSE_FINE_DENIED', 'CHOOSE_FAST'])
-      expect([...covered].some((k) => k.endsWith(`:${event}`)), event).toBe(true);
+    for (const path of paths)
+      for (const step of path.steps) covered.add(`${JSON.stringify(step.state.value)}:${step.event.type}`);
+    for (const event of [
+      'CHECK',
+      'ANSWER_OK',
+      'ANSWER_402',
+      'ANSWER_403',
+      'RESULT_ONE',
+      'RESULT_DUPLICATE',
+      'RESULT_REST',
+      'SOCKET_ERROR',
+      'CANCEL',
+      'EDIT',
+      'CHOOSE_FINE_GRANTED',
+      'CHOOSE_FINE_DENIED',
+      'CHOOSE_FAST',
+    ])
+      expect(
+        [...covered].some((k) => k.endsWith(`:${event}`)),
+        event,
+      ).toBe(true);
     expect(paths.length).toBeGreaterThan(20);
   });
 
@@ -236,7 +307,9 @@ describe('proofreading job (model-based)', () => {
             assertFindingsValid(context);
             if (state.value === 'done') {
               expect(context.findings.map((f) => f.original)).toEqual(['的', '在次']);
-              expect(Object.values(context.results).filter((r) => r.checked).length).toBeGreaterThanOrEqual(2 - model.unchecked);
+              expect(Object.values(context.results).filter((r) => r.checked).length).toBeGreaterThanOrEqual(
+                2 - model.unchecked,
+              );
             }
             if (state.value === 'streaming') expect(context.checkId).toBe(`c${h.bodies.length}`);
             if (state.value === 'submitting') {

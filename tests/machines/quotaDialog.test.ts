@@ -69,7 +69,9 @@ function harness() {
   const actor = createActor(liveQuotaDialog({ navigate: (p) => navigations.push(p) }), { clock });
   actor.start();
   const exhaust = async (version: 'v1' | 'v2') => {
-    await expect(unwrap(api.POST(`/misscut/${version}/check_text` as '/user/login', { body: {} as never }))).rejects.toMatchObject({ status: 402 });
+    await expect(
+      unwrap(api.POST(`/misscut/${version}/check_text` as '/user/login', { body: {} as never })),
+    ).rejects.toMatchObject({ status: 402 });
   };
   return { actor, clock, navigations, exhaust };
 }

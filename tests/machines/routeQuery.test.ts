@@ -116,7 +116,12 @@ describe('tracking on later navigations', () => {
   it('appends remembered parameters without duplicating and keeps the hash', () => {
     expect(withTracking('/pdf', [])).toBe('/pdf');
     expect(withTracking('/pdf', [['bd_vid', 'B']])).toBe('/pdf?bd_vid=B');
-    expect(withTracking('/pdf?x=1&bd_vid=old#top', [['bd_vid', 'B'], ['up_id', 'U']])).toBe('/pdf?x=1&bd_vid=old&up_id=U#top');
+    expect(
+      withTracking('/pdf?x=1&bd_vid=old#top', [
+        ['bd_vid', 'B'],
+        ['up_id', 'U'],
+      ]),
+    ).toBe('/pdf?x=1&bd_vid=old&up_id=U#top');
   });
 });
 

@@ -101,7 +101,11 @@ function harness() {
   let actor: Actor<ReturnType<typeof createLiveApp>>;
   const start = () => {
     actor = createActor(
-      createLiveApp({ navigate: (p) => navigations.push(p), WebSocket: sockets.WebSocket, pageUrl: () => 'http://app.test/workbench/' }),
+      createLiveApp({
+        navigate: (p) => navigations.push(p),
+        WebSocket: sockets.WebSocket,
+        pageUrl: () => 'http://app.test/workbench/',
+      }),
       { clock: new SimulatedClock() },
     );
     actor.start();
@@ -201,12 +205,23 @@ describe('session (model-based)', () => {
           },
           REGISTER_OK: async () => {
             h.later();
-            h.session().send({ type: 'register submitted', phone: NEWCOMER.phone, code: NEWCOMER.code, password: NEWCOMER.password, name: '新人' });
+            h.session().send({
+              type: 'register submitted',
+              phone: NEWCOMER.phone,
+              code: NEWCOMER.code,
+              password: NEWCOMER.password,
+              name: '新人',
+            });
             await h.settle();
           },
           REGISTER_WRONG_CODE: async () => {
             h.later();
-            h.session().send({ type: 'register submitted', phone: NEWCOMER.phone, code: '000000', password: NEWCOMER.password });
+            h.session().send({
+              type: 'register submitted',
+              phone: NEWCOMER.phone,
+              code: '000000',
+              password: NEWCOMER.password,
+            });
             await h.settle();
           },
           TOKEN_IN_QUERY: async () => {
@@ -230,7 +245,9 @@ describe('session (model-based)', () => {
             expiredNotices = notices.filter((n) => n.title === EXPIRED).length;
             // the next calls anywhere in the app (two in flight at once) answer 401
             const results = await Promise.allSettled([userInfo(), userInfo()]);
-            expect(results.map((r) => r.status === 'rejected' && (r.reason as { status: number }).status)).toEqual([401, 401]);
+            expect(results.map((r) => r.status === 'rejected' && (r.reason as { status: number }).status)).toEqual([
+              401, 401,
+            ]);
             await h.settle();
           },
           SOCKET_REJECTS_TOKEN: async () => {

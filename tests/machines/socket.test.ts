@@ -96,7 +96,11 @@ function harness() {
   const sockets = fakeWebSocketClass();
   const clock = new SimulatedClock();
   const actor = createActor(
-    liveSocket({ navigate: () => undefined, WebSocket: sockets.WebSocket, pageUrl: () => 'https://proof.example/workbench/' }),
+    liveSocket({
+      navigate: () => undefined,
+      WebSocket: sockets.WebSocket,
+      pageUrl: () => 'https://proof.example/workbench/',
+    }),
     { clock },
   );
   const received: ServerMessage[] = [];
@@ -164,7 +168,10 @@ describe('realtime socket (model-based)', () => {
               const socket = h.latest();
               h.clock.increment(30_000);
               h.clock.increment(30_000);
-              expect(socket.sent.slice(-2)).toEqual([{ type: 1, cmd: 1 }, { type: 1, cmd: 1 }]);
+              expect(socket.sent.slice(-2)).toEqual([
+                { type: 1, cmd: 1 },
+                { type: 1, cmd: 1 },
+              ]);
               expect(h.actor.getSnapshot().value).toBe('open');
               h.clock.increment(30_000);
               expect(socket.closedByClient).toBe(true);

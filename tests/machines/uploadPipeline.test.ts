@@ -44,8 +44,12 @@ interface ModelContext {
 function makeModel(processing: boolean) {
   // (typed loosely: xstate cannot infer the model's context for transitions built outside createMachine)
   const failed = (failure: ModelContext['failure']) => ({ target: 'failed', actions: assign({ failure }) }) as never;
-  const cancelled = (cancelledBy: ModelContext['cancelledBy']) => ({ target: 'cancelled', actions: assign({ cancelledBy }) }) as never;
-  const start = { target: 'uploading', actions: assign({ early: false, cancelledBy: 'none' as const, failure: 'none' as const }) } as never;
+  const cancelled = (cancelledBy: ModelContext['cancelledBy']) =>
+    ({ target: 'cancelled', actions: assign({ cancelledBy }) }) as never;
+  const start = {
+    target: 'uploading',
+    actions: assign({ early: false, cancelledBy: 'none' as const, failure: 'none' as const }),
+  } as never;
   const waitingEvents = {
     RUNNING: { target: 'processing' },
     OTHER_JOB: { target: 'queued' },
@@ -66,7 +70,11 @@ function makeModel(processing: boolean) {
           PROGRESS: { target: 'uploading' },
           ...(processing
             ? {
-                EARLY_RUNNING: { guard: ({ context }) => !context.early, target: 'uploading', actions: assign({ early: true }) },
+                EARLY_RUNNING: {
+                  guard: ({ context }) => !context.early,
+                  target: 'uploading',
+                  actions: assign({ early: true }),
+                },
                 ANSWER_OK: [{ guard: ({ context }) => context.early, target: 'processing' }, { target: 'queued' }],
               }
             : { ANSWER_OK: { target: 'done' } }),
@@ -76,7 +84,14 @@ function makeModel(processing: boolean) {
         },
       },
       queued: { on: waitingEvents },
-      processing: { on: { ...waitingEvents, RUNNING: { target: 'processing' }, STALE_MESSAGE: { target: 'processing' }, OTHER_JOB: { target: 'processing' } } },
+      processing: {
+        on: {
+          ...waitingEvents,
+          RUNNING: { target: 'processing' },
+          STALE_MESSAGE: { target: 'processing' },
+          OTHER_JOB: { target: 'processing' },
+        },
+      },
       done: { on: { SELECT: start, RESET: { target: 'idle' } } },
       failed: { on: { RETRY: start, SELECT: start, RESET: { target: 'idle' } } },
       cancelled: { on: { RETRY: start, SELECT: start, RESET: { target: 'idle' } } },
@@ -95,7 +110,9 @@ class FakeXhr {
   aborted = false;
   status = 0;
   responseText = '';
-  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
@@ -162,12 +179,17 @@ function harness(processing: boolean) {
   let pollDoc: ReturnType<typeof summary> | null = null;
   const statusCalls: number[] = [];
   const cancelCalls: number[] = [];
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const fetch = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === '/misscut/document/v1/page') {
       statusCalls.push(Date.now());
-      return json(200, { code: 200, msg: 'ok', result: { list: pollDoc ? [pollDoc] : [], total: pollDoc ? 1 : 0, num: 1, size: 100 } });
+      return json(200, {
+        code: 200,
+        msg: 'ok',
+        result: { list: pollDoc ? [pollDoc] : [], total: pollDoc ? 1 : 0, num: 1, size: 100 },
+      });
     }
     return json(404, { code: 404, msg: 'not found', result: null });
   };
@@ -179,11 +201,18 @@ function harness(processing: boolean) {
         // like the format check: the answer is the result, no job
         upload: async (file, call) => ({
           job: null,
-          result: await uploadMultipart('/misscut/v1/doc/format_check', file, file.name, { ...call, XMLHttpRequest: FakeXhr as unknown as typeof XMLHttpRequest }),
+          result: await uploadMultipart('/misscut/v1/doc/format_check', file, file.name, {
+            ...call,
+            XMLHttpRequest: FakeXhr as unknown as typeof XMLHttpRequest,
+          }),
         }),
       };
   const socket = setup({
-    types: {} as { context: { sessionId: string }; events: { type: 'push'; message: ServerMessage }; emitted: { type: 'server message'; message: ServerMessage } },
+    types: {} as {
+      context: { sessionId: string };
+      events: { type: 'push'; message: ServerMessage };
+      emitted: { type: 'server message'; message: ServerMessage };
+    },
   }).createMachine({
     context: { sessionId: 'sess-1' },
     on: { push: { actions: emit(({ event }) => ({ type: 'server message' as const, message: event.message })) } },
@@ -191,7 +220,12 @@ function harness(processing: boolean) {
   const root = setup({ actors: { socket, pipeline: liveUploadPipeline(binding) } }).createMachine({
     invoke: [
       { src: 'socket', id: 'socket', systemId: 'socket' },
-      { src: 'pipeline', id: 'pipeline', systemId: 'pipeline', input: { channel: processing ? 'document' : null, fields: { checkMode: '3' } } },
+      {
+        src: 'pipeline',
+        id: 'pipeline',
+        systemId: 'pipeline',
+        input: { channel: processing ? 'document' : null, fields: { checkMode: '3' } },
+      },
     ],
   });
   const clock = new SimulatedClock();
@@ -240,7 +274,12 @@ function harness(processing: boolean) {
       push({ id: jobId(), status: 'running', progress, issue_count: 0 });
     },
     async answer(status: number) {
-      if (status === 200) xhr().respond(200, { code: 200, msg: 'ok', result: processing ? summary(jobId(), 'queued', 0) : { violations: [], template: 'GB/T 9704' } });
+      if (status === 200)
+        xhr().respond(200, {
+          code: 200,
+          msg: 'ok',
+          result: processing ? summary(jobId(), 'queued', 0) : { violations: [], template: 'GB/T 9704' },
+        });
       else xhr().respond(status, { code: status, msg: '文件过大 (file too large)', result: null });
       await settle();
     },
@@ -295,10 +334,36 @@ for (const processing of [true, false]) {
           states.add(JSON.stringify(step.state.value));
         }
       }
-      const expectedEvents: ModelEvent[] = ['SELECT', 'PROGRESS', 'ANSWER_OK', 'ANSWER_413', 'NETWORK_DOWN', 'CANCEL', 'RETRY', 'RESET'];
-      if (processing) expectedEvents.push('EARLY_RUNNING', 'RUNNING', 'STALE_MESSAGE', 'OTHER_JOB', 'JOB_DONE', 'JOB_FAILED', 'SERVER_CANCELLED', 'POLL_DONE');
+      const expectedEvents: ModelEvent[] = [
+        'SELECT',
+        'PROGRESS',
+        'ANSWER_OK',
+        'ANSWER_413',
+        'NETWORK_DOWN',
+        'CANCEL',
+        'RETRY',
+        'RESET',
+      ];
+      if (processing)
+        expectedEvents.push(
+          'EARLY_RUNNING',
+          'RUNNING',
+          'STALE_MESSAGE',
+          'OTHER_JOB',
+          'JOB_DONE',
+          'JOB_FAILED',
+          'SERVER_CANCELLED',
+          'POLL_DONE',
+        );
       for (const e of expectedEvents) expect(events.has(e), e).toBe(true);
-      const expectedStates = ['idle', 'uploading', 'done', 'failed', 'cancelled', ...(processing ? ['queued', 'processing'] : [])];
+      const expectedStates = [
+        'idle',
+        'uploading',
+        'done',
+        'failed',
+        'cancelled',
+        ...(processing ? ['queued', 'processing'] : []),
+      ];
       for (const s of expectedStates) expect(states.has(JSON.stringify(s)), s).toBe(true);
     });
 
@@ -324,7 +389,11 @@ for (const processing of [true, false]) {
                 case 'uploading': {
                   const xhr = h.xhr();
                   expect(xhr.aborted).toBe(false);
-                  expect(xhr.url).toBe(processing ? 'http://api.test/misscut/document/v1/upload' : 'http://api.test/misscut/v1/doc/format_check');
+                  expect(xhr.url).toBe(
+                    processing
+                      ? 'http://api.test/misscut/document/v1/upload'
+                      : 'http://api.test/misscut/v1/doc/format_check',
+                  );
                   // spec §7 headers, the socket session and the form
                   expect(xhr.headers.authorization).toBe('Bearer tok-1');
                   expect(xhr.headers.endpoint).toBe('1');
@@ -342,7 +411,11 @@ for (const processing of [true, false]) {
                   break;
                 case 'processing':
                   // the newest progress, never going back for a stale re-sent message
-                  expect(context.job).toMatchObject({ id: h.jobId(), status: 'running', progress: h.expected().progress });
+                  expect(context.job).toMatchObject({
+                    id: h.jobId(),
+                    status: 'running',
+                    progress: h.expected().progress,
+                  });
                   break;
                 case 'done':
                   expect(progress).toBe(1);
@@ -356,7 +429,12 @@ for (const processing of [true, false]) {
                   }
                   break;
                 case 'failed': {
-                  const message = { '413': '文档上传失败', network: '网络连接失败', job: '文档已损坏，无法读取', none: '' }[model.failure];
+                  const message = {
+                    '413': '文档上传失败',
+                    network: '网络连接失败',
+                    job: '文档已损坏，无法读取',
+                    none: '',
+                  }[model.failure];
                   expect(context.error?.message).toBe(message);
                   // HTTP failures are told through the catalogue; a job's failure is shown in its row
                   if (model.failure !== 'job') expect(notices.at(-1)?.title).toBe(message);

@@ -25,7 +25,12 @@ describe('registration with an SMS code', () => {
     const code = lastSmsCode(t.dataDir, '13911110001');
     expect(code).toMatch(/^\d{6}$/);
 
-    const reg = await call(t.app, 'POST', '/user/register', { phone: '13911110001', code, password: 'secret123', name: '小王' });
+    const reg = await call(t.app, 'POST', '/user/register', {
+      phone: '13911110001',
+      code,
+      password: 'secret123',
+      name: '小王',
+    });
     expect(reg.status).toBe(200);
     const info = await call(t.app, 'GET', '/user/user_info', undefined, reg.json.result.token);
     expect(info.json.result).toEqual({
@@ -43,11 +48,17 @@ describe('registration with an SMS code', () => {
     await call(t.app, 'POST', '/user/sms_code', { phone: '13911110002', purpose: 'register' });
     const code = lastSmsCode(t.dataDir, '13911110002');
     const wrong = code === '000000' ? '111111' : '000000';
-    const bad = await call(t.app, 'POST', '/user/register', { phone: '13911110002', code: wrong, password: 'secret123' });
+    const bad = await call(t.app, 'POST', '/user/register', {
+      phone: '13911110002',
+      code: wrong,
+      password: 'secret123',
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({ code: 400, msg: expect.stringContaining('验证码错误'), result: null });
 
-    expect((await call(t.app, 'POST', '/user/register', { phone: '13911110002', code, password: 'secret123' })).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/user/register', { phone: '13911110002', code, password: 'secret123' })).status,
+    ).toBe(200);
     const again = await call(t.app, 'POST', '/user/register', { phone: '13911110002', code, password: 'secret123' });
     expect(again.status).toBe(409);
     const taken = await call(t.app, 'POST', '/user/sms_code', { phone: '13911110002', purpose: 'register' });
@@ -59,7 +70,10 @@ describe('registration with an SMS code', () => {
     const code = lastSmsCode(t.dataDir, '13911110003');
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      expect((await call(t.app, 'POST', '/user/register', { phone: '13911110003', code: wrong, password: 'secret123' })).status).toBe(400);
+      expect(
+        (await call(t.app, 'POST', '/user/register', { phone: '13911110003', code: wrong, password: 'secret123' }))
+          .status,
+      ).toBe(400);
     }
     const right = await call(t.app, 'POST', '/user/register', { phone: '13911110003', code, password: 'secret123' });
     expect(right.status).toBe(429);
@@ -68,7 +82,11 @@ describe('registration with an SMS code', () => {
   it('an expired code is refused', async () => {
     await call(t.app, 'POST', '/user/sms_code', { phone: '13911110004', purpose: 'register' });
     const code = lastSmsCode(t.dataDir, '13911110004');
-    await t.app.db.updateTable('sms_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('phone', '=', '13911110004').execute();
+    await t.app.db
+      .updateTable('sms_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('phone', '=', '13911110004')
+      .execute();
     const res = await call(t.app, 'POST', '/user/register', { phone: '13911110004', code, password: 'secret123' });
     expect(res.status).toBe(400);
     expect(res.json.msg).toContain('验证码已失效');
@@ -83,13 +101,22 @@ describe('registration with an SMS code', () => {
       await call(t.app, 'POST', '/user/sms_code', { phone: '13911110005', purpose: 'register' });
       newer = lastSmsCode(t.dataDir, '13911110005');
     }
-    expect((await call(t.app, 'POST', '/user/register', { phone: '13911110005', code: older, password: 'secret123' })).status).toBe(400);
-    expect((await call(t.app, 'POST', '/user/register', { phone: '13911110005', code: newer, password: 'secret123' })).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/user/register', { phone: '13911110005', code: older, password: 'secret123' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(t.app, 'POST', '/user/register', { phone: '13911110005', code: newer, password: 'secret123' }))
+        .status,
+    ).toBe(200);
   });
 
   it('sending codes is rate-limited per phone (5 per 10 minutes)', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await call(t.app, 'POST', '/user/sms_code', { phone: '13911110006', purpose: 'register' })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await call(t.app, 'POST', '/user/sms_code', { phone: '13911110006', purpose: 'register' })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
@@ -121,7 +148,9 @@ describe('login', () => {
     const limited = await call(t.app, 'POST', '/user/login', { phone: '13922220002', password: 'rightpass1' });
     expect(limited.json).toEqual({ code: 429, msg: expect.any(String), result: null });
     // Another phone from the same address is not affected.
-    expect((await call(t.app, 'POST', '/user/login', { phone: ADMIN.phone, password: ADMIN.password })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/user/login', { phone: ADMIN.phone, password: ADMIN.password })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -142,7 +171,12 @@ describe('tokens', () => {
     expect(revoked.json.code).toBe(401);
 
     const second = await login(t.app, '13933330001', 'secret123');
-    await t.app.db.updateTable('tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('revoked_at', 'is', null).where('uid', '=', (await call(t.app, 'GET', '/user/user_info', undefined, second)).json.result.uid).execute();
+    await t.app.db
+      .updateTable('tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('revoked_at', 'is', null)
+      .where('uid', '=', (await call(t.app, 'GET', '/user/user_info', undefined, second)).json.result.uid)
+      .execute();
     const expired = await call(t.app, 'GET', '/user/user_info', undefined, second);
     expect(expired.status).toBe(401);
   });
@@ -152,7 +186,11 @@ describe('tokens', () => {
     const rows = await t.app.db.selectFrom('tokens').select('token_hash').execute();
     expect(rows.some((r) => r.token_hash === token)).toBe(false);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
-    const users = await t.app.db.selectFrom('users').select('password_hash').where('phone', '=', '13933330002').execute();
+    const users = await t.app.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('phone', '=', '13933330002')
+      .execute();
     expect(users[0].password_hash).toMatch(/^scrypt\$/);
     expect(users[0].password_hash).not.toContain('secret123');
   });
@@ -197,20 +235,36 @@ describe('profile', () => {
     expect((await change(code === '123456' ? '654321' : '123456')).status).toBe(400);
     expect((await change(code)).status).toBe(200);
     expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.phone).toBe('13966660002');
-    expect((await call(t.app, 'POST', '/user/login', { phone: '13966660001', password: 'secret123' })).status).toBe(401);
-    expect((await call(t.app, 'POST', '/user/login', { phone: '13966660002', password: 'secret123' })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/user/login', { phone: '13966660001', password: 'secret123' })).status).toBe(
+      401,
+    );
+    expect((await call(t.app, 'POST', '/user/login', { phone: '13966660002', password: 'secret123' })).status).toBe(
+      200,
+    );
   });
 
   it('changing the password needs the old one and revokes the other tokens', async () => {
     const first = await register(t, '13977770001', 'oldpass12');
     const other = await login(t.app, '13977770001', 'oldpass12');
-    const wrong = await call(t.app, 'PUT', '/user/pwd', { old_password: 'nope-nope', new_password: 'newpass12' }, first);
+    const wrong = await call(
+      t.app,
+      'PUT',
+      '/user/pwd',
+      { old_password: 'nope-nope', new_password: 'newpass12' },
+      first,
+    );
     expect(wrong.status).toBe(400);
-    expect((await call(t.app, 'PUT', '/user/pwd', { old_password: 'oldpass12', new_password: 'newpass12' }, first)).status).toBe(200);
+    expect(
+      (await call(t.app, 'PUT', '/user/pwd', { old_password: 'oldpass12', new_password: 'newpass12' }, first)).status,
+    ).toBe(200);
     expect((await call(t.app, 'GET', '/user/user_info', undefined, first)).status).toBe(200);
     expect((await call(t.app, 'GET', '/user/user_info', undefined, other)).status).toBe(401);
-    expect((await call(t.app, 'POST', '/user/login', { phone: '13977770001', password: 'oldpass12' })).status).toBe(401);
-    expect((await call(t.app, 'POST', '/user/login', { phone: '13977770001', password: 'newpass12' })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/user/login', { phone: '13977770001', password: 'oldpass12' })).status).toBe(
+      401,
+    );
+    expect((await call(t.app, 'POST', '/user/login', { phone: '13977770001', password: 'newpass12' })).status).toBe(
+      200,
+    );
   });
 
   it('leave_message stores the message for the operators', async () => {
@@ -221,7 +275,8 @@ describe('profile', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].contact).toBe('wx:abc');
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await call(t.app, 'POST', '/user/leave_message', { content: `第${i}条` }, token)).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await call(t.app, 'POST', '/user/leave_message', { content: `第${i}条` }, token)).status);
     expect(statuses).toEqual([...Array(9).fill(200), 429]);
   });
 });
@@ -236,7 +291,9 @@ describe('cancellation', () => {
     expect((await call(t.app, 'POST', '/user/cancellation', { password: 'secret123' }, token)).status).toBe(200);
     expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).status).toBe(401);
     expect((await call(t.app, 'GET', '/user/user_info', undefined, other)).status).toBe(401);
-    expect((await call(t.app, 'POST', '/user/login', { phone: '13999990001', password: 'secret123' })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/user/login', { phone: '13999990001', password: 'secret123' })).status).toBe(
+      401,
+    );
 
     // The number can be registered again, as a new account.
     const again = await register(t, '13999990001', 'another12');

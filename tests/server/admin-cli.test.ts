@@ -29,11 +29,13 @@ async function admin(...args: string[]) {
 
 describe('admin CLI', () => {
   it('creates users, changes roles and lists them', async () => {
-    expect(await admin('user', 'create', '--phone', '13700000001', '--password', 'secret123', '--role', 'admin')).toEqual([
-      expect.stringMatching(/^created uid \d+ 13700000001 role admin$/),
-    ]);
+    expect(
+      await admin('user', 'create', '--phone', '13700000001', '--password', 'secret123', '--role', 'admin'),
+    ).toEqual([expect.stringMatching(/^created uid \d+ 13700000001 role admin$/)]);
     await admin('user', 'create', '--phone', '13700000002', '--password', 'secret123', '--name', '编辑');
-    expect(await admin('user', 'role', '--phone', '13700000002', '--role', 'dic_admin')).toEqual([expect.stringContaining('free -> dic_admin')]);
+    expect(await admin('user', 'role', '--phone', '13700000002', '--role', 'dic_admin')).toEqual([
+      expect.stringContaining('free -> dic_admin'),
+    ]);
     const list = await admin('user', 'list');
     expect(list[0].split('\t')).toEqual(['uid', 'phone', 'role', 'login_id', 'name', 'created_at']);
     expect(list.slice(1).map((l) => l.split('\t').slice(1, 3))).toEqual([
@@ -43,20 +45,40 @@ describe('admin CLI', () => {
   });
 
   it('refuses bad input with a usage message', async () => {
-    await expect(admin('user', 'role', '--phone', '13700000001', '--role', 'emperor')).rejects.toThrow(/--role must be one of/);
+    await expect(admin('user', 'role', '--phone', '13700000001', '--role', 'emperor')).rejects.toThrow(
+      /--role must be one of/,
+    );
     await expect(admin('user', 'create', '--phone', '123', '--password', 'secret123')).rejects.toThrow(/--phone/);
     await expect(admin('user', 'create', '--phone', '13700000003', '--password', 'x')).rejects.toThrow(/--password/);
-    await expect(admin('user', 'create', '--phone', '13700000001', '--password', 'secret123')).rejects.toThrow(/已注册/);
+    await expect(admin('user', 'create', '--phone', '13700000001', '--password', 'secret123')).rejects.toThrow(
+      /已注册/,
+    );
     await expect(admin('coupon', 'make')).rejects.toThrow(/unknown command/);
   });
 
-  it('works on the server\'s own DATA_DIR: a created account can log in', async () => {
+  it("works on the server's own DATA_DIR: a created account can log in", async () => {
     const server = await startTestApp();
     await server.app.close();
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', 'user', 'create', '--phone', '13700000009', '--password', 'secret123', '--role', 'user'], {
-      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '' },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'server/cli/admin.ts',
+        'user',
+        'create',
+        '--phone',
+        '13700000009',
+        '--password',
+        'secret123',
+        '--role',
+        'user',
+      ],
+      {
+        env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '' },
+      },
+    );
     expect(stdout).toMatch(/created uid \d+ 13700000009 role user/);
     const again = await startTestApp({ dataDir: server.dataDir });
     const token = await login(again.app, '13700000009', 'secret123');

@@ -12,8 +12,20 @@ describe('configuration', () => {
     expect(env.TRUST_PROXY).toBe(false);
     expect(env.CHECK_WORKERS).toBeUndefined();
     expect(env.LOG_LEVEL).toBe('info');
-    const set = readEnv({ PORT: '8080', TRUST_PROXY: 'true', CHECK_WORKERS: '3', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
-    expect(set).toMatchObject({ PORT: 8080, TRUST_PROXY: true, CHECK_WORKERS: 3, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+    const set = readEnv({
+      PORT: '8080',
+      TRUST_PROXY: 'true',
+      CHECK_WORKERS: '3',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+    });
+    expect(set).toMatchObject({
+      PORT: 8080,
+      TRUST_PROXY: true,
+      CHECK_WORKERS: 3,
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+    });
     // empty counts as unset, as a shell's `X= npm start` means
     expect(readEnv({ PORT: '' }).PORT).toBe(3000);
   });
@@ -32,7 +44,9 @@ describe('configuration', () => {
       ['LOG_FORMAT', 'xml'],
       ['SMS_PROVIDER', 'twilio'],
     ]) {
-      expect(() => readEnv({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}.*${value.replace('.', '\\.')}`));
+      expect(() => readEnv({ [name]: value }), `${name}=${value}`).toThrow(
+        new RegExp(`${name}.*${value.replace('.', '\\.')}`),
+      );
     }
     expect(() => loadConfig({ PORT: 'x', HEAVY_HEAP_MB: '8' })).toThrow(/PORT.*; HEAVY_HEAP_MB/);
   });
@@ -57,7 +71,8 @@ describe('configuration', () => {
         const path = join(dir, entry);
         if (statSync(path).isDirectory()) walk(path);
         else if (/\.(ts|mjs)$/.test(entry) && path !== join('server', 'config.ts')) {
-          for (const m of readFileSync(path, 'utf8').matchAll(/process\.env\.([A-Z_][A-Z0-9_]*)/g)) found.push(`${path}: ${m[1]}`);
+          for (const m of readFileSync(path, 'utf8').matchAll(/process\.env\.([A-Z_][A-Z0-9_]*)/g))
+            found.push(`${path}: ${m[1]}`);
         }
       }
     };

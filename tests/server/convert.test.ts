@@ -1,4 +1,15 @@
-import { AlignmentType, Document, ExternalHyperlink, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  ExternalHyperlink,
+  HeadingLevel,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from 'docx';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTrackedDocx } from '../../server/services/documents/docx-export';
@@ -16,7 +27,12 @@ afterAll(async () => t.close());
 
 async function doc2html(filename: string, data: Buffer, auth = token) {
   const { payload, contentType } = form([{ name: 'file', filename, data }]);
-  const res = await t.app.inject({ method: 'POST', url: '/misscut/doc_check/v1/doc2html', headers: { ...CLIENT_HEADERS, 'content-type': contentType, ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, payload });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/misscut/doc_check/v1/doc2html',
+    headers: { ...CLIENT_HEADERS, 'content-type': contentType, ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+    payload,
+  });
   return { status: res.statusCode, json: res.json() };
 }
 
@@ -28,11 +44,30 @@ async function sampleDocx(): Promise<Buffer> {
       {
         children: [
           new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun('关于开展检查的通知')] }),
-          new Paragraph({ children: [new TextRun({ text: '请各单位注意<script>alert(1)</script>安全。', font }), new TextRun({ text: '加粗', bold: true })] }),
-          new Paragraph({ children: [new ExternalHyperlink({ link: 'javascript:alert(1)', children: [new TextRun('恶意链接')] }), new ExternalHyperlink({ link: 'https://example.org/', children: [new TextRun('正常链接')] })] }),
+          new Paragraph({
+            children: [
+              new TextRun({ text: '请各单位注意<script>alert(1)</script>安全。', font }),
+              new TextRun({ text: '加粗', bold: true }),
+            ],
+          }),
+          new Paragraph({
+            children: [
+              new ExternalHyperlink({ link: 'javascript:alert(1)', children: [new TextRun('恶意链接')] }),
+              new ExternalHyperlink({ link: 'https://example.org/', children: [new TextRun('正常链接')] }),
+            ],
+          }),
           new Paragraph({ text: '第一项', bullet: { level: 0 } }),
           new Paragraph({ text: '第二项', bullet: { level: 0 } }),
-          new Table({ rows: [new TableRow({ children: [new TableCell({ children: [new Paragraph('单元格甲')] }), new TableCell({ children: [new Paragraph('单元格乙')] })] })] }),
+          new Table({
+            rows: [
+              new TableRow({
+                children: [
+                  new TableCell({ children: [new Paragraph('单元格甲')] }),
+                  new TableCell({ children: [new Paragraph('单元格乙')] }),
+                ],
+              }),
+            ],
+          }),
         ],
       },
     ],
@@ -61,10 +96,18 @@ describe('doc2html', () => {
   });
 
   it('converts .txt (UTF-8 with BOM) and .md, escaping raw HTML', async () => {
-    const txt = await doc2html('a.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('第一行\r\n\r\n第二行<img src=x onerror=alert(1)>')]));
+    const txt = await doc2html(
+      'a.txt',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('第一行\r\n\r\n第二行<img src=x onerror=alert(1)>')]),
+    );
     expect(txt.status).toBe(200);
     expect(txt.json.result.html).toBe('<p>第一行</p>\n<p>第二行&lt;img src=x onerror=alert(1)&gt;</p>');
-    const md = await doc2html('b.md', Buffer.from('# 标题\n\n正文 **重点** [坏](javascript:alert(1)) <iframe src="x"></iframe>\n\n- 甲\n- 乙\n\n| 列1 | 列2 |\n| --- | --- |\n| 一 | 二 |\n'));
+    const md = await doc2html(
+      'b.md',
+      Buffer.from(
+        '# 标题\n\n正文 **重点** [坏](javascript:alert(1)) <iframe src="x"></iframe>\n\n- 甲\n- 乙\n\n| 列1 | 列2 |\n| --- | --- |\n| 一 | 二 |\n',
+      ),
+    );
     expect(md.status).toBe(200);
     const html: string = md.json.result.html;
     expect(html).toContain('<h1>标题</h1>');
@@ -82,7 +125,9 @@ describe('doc2html', () => {
       '<iframe src="https://evil"></iframe><object data="x"></object><embed src="x"><style>p{color:red}</style>' +
       '<svg><script>alert(1)</script></svg><form action="x"><input></form><math><mi>x</mi></math>';
     const clean = sanitize(dirty);
-    expect(clean).not.toMatch(/on\w+=|javascript|vbscript|<script|<iframe|<object|<embed|<style|style=|<svg|<form|<input|svg\+xml/i);
+    expect(clean).not.toMatch(
+      /on\w+=|javascript|vbscript|<script|<iframe|<object|<embed|<style|style=|<svg|<form|<input|svg\+xml/i,
+    );
     expect(clean).toContain('<p>文字</p>');
     expect(clean).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" />');
   });
@@ -143,11 +188,14 @@ describe('html2doc/stream', () => {
       '<ul><li>项目甲</li><li>项目乙</li></ul><ol><li>第一步</li></ol><table><tr><th>名称</th><th>数量</th></tr><tr><td>桌子</td><td>3</td></tr></table>';
     const res = await call(t.app, 'POST', '/misscut/doc_check/v1/html2doc/stream', { html, title: '检查通知' }, token);
     expect(res.status).toBe(200);
-    expect(res.res.headers['content-type']).toContain('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(res.res.headers['content-type']).toContain(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
     expect(res.res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent('检查通知.docx')}`);
     const parts = unzip(res.res.rawPayload);
     const xml = parts.get('word/document.xml')!.toString('utf8');
-    for (const text of ['关于开展检查的通知', '一、总体要求', '（一）工作目标', '高度重视', '项目甲', '第一步', '桌子']) expect(xml).toContain(text);
+    for (const text of ['关于开展检查的通知', '一、总体要求', '（一）工作目标', '高度重视', '项目甲', '第一步', '桌子'])
+      expect(xml).toContain(text);
     expect(xml).not.toContain('alert');
     expect(xml).toContain('w:eastAsia="仿宋_GB2312"');
     expect(xml).toContain('w:eastAsia="黑体"');
@@ -177,14 +225,27 @@ describe('tracked-changes export', () => {
     const buffer = await buildTrackedDocx(
       [
         { heading: 1, segments: [{ text: '会议通知' }] },
-        { segments: [{ text: '我们' }, { deleted: '在次' }, { inserted: '再次', comment: '错别字：在次 → 再次' }, { text: '召开会议，' }, { text: '必需', comment: '建议改为“必须”' }, { text: '参加。' }] },
+        {
+          segments: [
+            { text: '我们' },
+            { deleted: '在次' },
+            { inserted: '再次', comment: '错别字：在次 → 再次' },
+            { text: '召开会议，' },
+            { text: '必需', comment: '建议改为“必须”' },
+            { text: '参加。' },
+          ],
+        },
       ],
       { author: '校对助手', date: new Date('2026-01-02T03:04:05Z') },
     );
     const parts = unzip(buffer);
     const xml = parts.get('word/document.xml')!.toString('utf8');
-    expect(xml).toMatch(/<w:del w:id="\d+" w:author="校对助手" w:date="2026-01-02T03:04:05Z">[\s\S]*?<w:delText xml:space="preserve">在次<\/w:delText>/);
-    expect(xml).toMatch(/<w:ins w:id="\d+" w:author="校对助手" w:date="2026-01-02T03:04:05Z">[\s\S]*?<w:t xml:space="preserve">再次<\/w:t>/);
+    expect(xml).toMatch(
+      /<w:del w:id="\d+" w:author="校对助手" w:date="2026-01-02T03:04:05Z">[\s\S]*?<w:delText xml:space="preserve">在次<\/w:delText>/,
+    );
+    expect(xml).toMatch(
+      /<w:ins w:id="\d+" w:author="校对助手" w:date="2026-01-02T03:04:05Z">[\s\S]*?<w:t xml:space="preserve">再次<\/w:t>/,
+    );
     expect(xml.match(/<w:commentRangeStart w:id="\d+"\/>/g)).toHaveLength(2);
     expect(xml.match(/<w:commentReference w:id="\d+"\/>/g)).toHaveLength(2);
     expect(xml).toContain('w:eastAsia="仿宋_GB2312"');

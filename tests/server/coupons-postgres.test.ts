@@ -25,7 +25,12 @@ describe.skipIf(!PG_BIN)('coupons, sharing and downloads on PostgreSQL', () => {
   });
 
   const use = (code: string, token: string) =>
-    t.app.inject({ method: 'POST', url: '/user/right_coupon_code/v1/use', headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` }, payload: { code } });
+    t.app.inject({
+      method: 'POST',
+      url: '/user/right_coupon_code/v1/use',
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+      payload: { code },
+    });
 
   it('simultaneous uses of one code: exactly one wins', async () => {
     for (let round = 0; round < 3; round++) {
@@ -44,15 +49,27 @@ describe.skipIf(!PG_BIN)('coupons, sharing and downloads on PostgreSQL', () => {
   it('simultaneous shares reward once a day', async () => {
     const { uid } = accounts[0];
     const before = await rightBalance(t.app.db, uid, 1);
-    const results = await Promise.all(Array.from({ length: 6 }, () => recordShare(t.app.db, uid, 'link', null).catch((e: Error) => e)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => recordShare(t.app.db, uid, 'link', null).catch((e: Error) => e)),
+    );
     expect(results.filter((r) => !(r instanceof Error) && r.reward_num === SHARE_BONUS)).toHaveLength(1);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(before + SHARE_BONUS);
   });
 
   it('stores, lists and serves downloads to their owner only', async () => {
-    const row = await recordDownload(t.app.db, t.dataDir, accounts[1].uid, { name: '导出.txt', mime: 'text/plain; charset=utf-8', data: '内容' });
-    expect((await call(t.app, 'GET', '/user/download/page', undefined, accounts[1].token)).json.result.list).toEqual([row]);
-    expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, accounts[1].token)).res.payload).toBe('内容');
-    expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, accounts[2].token)).status).toBe(404);
+    const row = await recordDownload(t.app.db, t.dataDir, accounts[1].uid, {
+      name: '导出.txt',
+      mime: 'text/plain; charset=utf-8',
+      data: '内容',
+    });
+    expect((await call(t.app, 'GET', '/user/download/page', undefined, accounts[1].token)).json.result.list).toEqual([
+      row,
+    ]);
+    expect(
+      (await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, accounts[1].token)).res.payload,
+    ).toBe('内容');
+    expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, accounts[2].token)).status).toBe(
+      404,
+    );
   });
 });

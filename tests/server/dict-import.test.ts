@@ -20,31 +20,57 @@ afterAll(async () => t.close());
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-async function upload(token: string, filename: string, data: Buffer, type = 'text/plain', fields: Record<string, string> = {}, target: TestApp = t) {
+async function upload(
+  token: string,
+  filename: string,
+  data: Buffer,
+  type = 'text/plain',
+  fields: Record<string, string> = {},
+  target: TestApp = t,
+) {
   const boundary = '----dict-import-boundary';
-  const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  const parts = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
   const payload = Buffer.concat([
     ...parts,
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const res = await target.app.inject({
     method: 'POST',
     url: '/dict/v1/upload_words',
-    headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    headers: {
+      ...CLIENT_HEADERS,
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
     payload,
   });
   return { status: res.statusCode, json: res.json() };
 }
 
 async function download(token: string, url: string, target: TestApp = t) {
-  const res = await target.app.inject({ method: 'GET', url, headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` } });
+  const res = await target.app.inject({
+    method: 'GET',
+    url,
+    headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+  });
   return { status: res.statusCode, body: res.rawPayload, headers: res.headers, text: res.rawPayload.toString('utf8') };
 }
 
 const words = async (token: string) =>
-  ((await call(t.app, 'GET', '/dict/v1/get_list?size=100', undefined, token)).json.result.list as Array<{ id: number; word: string; type: number; correct: string | null }>)
+  (
+    (await call(t.app, 'GET', '/dict/v1/get_list?size=100', undefined, token)).json.result.list as Array<{
+      id: number;
+      word: string;
+      type: number;
+      correct: string | null;
+    }>
+  )
     .map((w) => `${w.word}|${w.type}|${w.correct ?? ''}`)
     .sort();
 
@@ -57,7 +83,20 @@ async function xlsx(rows: unknown[][]): Promise<Buffer> {
 
 describe('import /dict/v1/upload_words', () => {
   it('imports good .txt rows, reports each bad row with its reason, and keeps the failures for their owner only', async () => {
-    const text = ['word\ttype\tcorrect', '萍果\t5\t苹果', '敏感甲\t4', '\t4', '重点乙\t重点词', '错丙\t5', '同字\t5\t同字', '丁\t7', `${'长'.repeat(51)}\t4`, '萍果\t5\t苹果', '', '允许丁\tallowed'].join('\n');
+    const text = [
+      'word\ttype\tcorrect',
+      '萍果\t5\t苹果',
+      '敏感甲\t4',
+      '\t4',
+      '重点乙\t重点词',
+      '错丙\t5',
+      '同字\t5\t同字',
+      '丁\t7',
+      `${'长'.repeat(51)}\t4`,
+      '萍果\t5\t苹果',
+      '',
+      '允许丁\tallowed',
+    ].join('\n');
     const res = await upload(alice, 'words.txt', Buffer.from(text));
     expect(res.status).toBe(200);
     expect(res.json.result).toMatchObject({ total: 10, added: 4, failed: 6 });
@@ -68,7 +107,10 @@ describe('import /dict/v1/upload_words', () => {
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toMatch(/^text\/csv/);
     expect(String(file.headers['content-disposition'])).toContain(encodeURIComponent('words-导入失败.csv'));
-    const lines = file.text.replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = file.text
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('word,type,correct,reason,line');
     expect(lines).toHaveLength(7);
     expect(lines[1]).toMatch(/^,4,,词语为空.*,4$/);
@@ -86,7 +128,9 @@ describe('import /dict/v1/upload_words', () => {
     const again = await upload(alice, 'words.txt', Buffer.from(text));
     expect(again.json.result).toMatchObject({ added: 0, failed: 10 });
     expect((await download(alice, '/dict/down_words_failed_to_upload')).text).toContain('词库中已有该词');
-    expect((await upload(alice, 'ok.txt', Buffer.from('新词一\n新词二\n'), 'text/plain', { type: '9' })).json.result).toMatchObject({ added: 2, failed: 0 });
+    expect(
+      (await upload(alice, 'ok.txt', Buffer.from('新词一\n新词二\n'), 'text/plain', { type: '9' })).json.result,
+    ).toMatchObject({ added: 2, failed: 0 });
     expect((await download(alice, '/dict/down_words_failed_to_upload')).status).toBe(404);
     // without a default type, a row without type fails
     const noType = await upload(alice, 'no-type.txt', Buffer.from('无类型\n'));
@@ -100,7 +144,9 @@ describe('import /dict/v1/upload_words', () => {
     expect(res.json.result).toMatchObject({ total: 3, added: 3, failed: 0 });
     expect(await words(alice)).toEqual(['引"号|4|', '按装|5|安装', '逗,号|4|']);
     // GB18030 (what Excel on Chinese Windows saves): 错词 as the type name
-    const gb = Buffer.from([0xc6, 0xbc, 0xb9, 0xfb, 0x2c, 0xb4, 0xed, 0xb4, 0xca, 0x2c, 0xc6, 0xbb, 0xb9, 0xfb, 0x0d, 0x0a]); // 萍果,错词,苹果 (GBK bytes)
+    const gb = Buffer.from([
+      0xc6, 0xbc, 0xb9, 0xfb, 0x2c, 0xb4, 0xed, 0xb4, 0xca, 0x2c, 0xc6, 0xbb, 0xb9, 0xfb, 0x0d, 0x0a,
+    ]); // 萍果,错词,苹果 (GBK bytes)
     const gbRes = await upload(alice, 'gbk.csv', gb, 'text/csv');
     expect(gbRes.status).toBe(200);
     expect(gbRes.json.result).toMatchObject({ added: 1, failed: 0 });
@@ -110,7 +156,14 @@ describe('import /dict/v1/upload_words', () => {
   });
 
   it('reads .xlsx good and bad rows', async () => {
-    const data = await xlsx([['word', 'type', 'correct'], ['表格错', 5, '表格对'], ['表格敏感', 4], ['', 9], ['表格坏', 5], ['表格允许', '允许词']]);
+    const data = await xlsx([
+      ['word', 'type', 'correct'],
+      ['表格错', 5, '表格对'],
+      ['表格敏感', 4],
+      ['', 9],
+      ['表格坏', 5],
+      ['表格允许', '允许词'],
+    ]);
     const res = await upload(alice, '词库.xlsx', data, XLSX);
     expect(res.status).toBe(200);
     expect(res.json.result).toMatchObject({ total: 5, added: 3, failed: 2 });
@@ -185,7 +238,11 @@ describe('export and template', () => {
       const file = await download(bob, `/dict/v1/import_template?format=${format}`);
       expect(file.status).toBe(200);
       const res = await upload(bob, `template.${format}`, file.body, 'application/octet-stream');
-      expect(res.json.result, format).toMatchObject({ total: 5, added: format === 'xlsx' ? 5 : 0, failed: format === 'xlsx' ? 0 : 5 });
+      expect(res.json.result, format).toMatchObject({
+        total: 5,
+        added: format === 'xlsx' ? 5 : 0,
+        failed: format === 'xlsx' ? 0 : 5,
+      });
     }
     expect(await words(bob)).toEqual(['张三丰|1|', '按装|5|安装', '某敏感词|4|', '萍果|5|苹果', '重点项目|9|']);
     await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, bob);
@@ -202,20 +259,32 @@ describe('word libraries', () => {
       expect(l.source).toMatch(/written by the project team/);
       expect(l.entries.filter((e) => e.type === 5).length).toBeGreaterThan(20);
     }
-    expect(() => parseLibrary('# id: 9\n# name: x\n# source: y\nword\ttype\tcorrect\n错\t5\t\n')).toThrow(/different correct/);
+    expect(() => parseLibrary('# id: 9\n# name: x\n# source: y\nword\ttype\tcorrect\n错\t5\t\n')).toThrow(
+      /different correct/,
+    );
   });
 
   it('lists, selects (replacing the selection), refuses unknown ids, and keeps users apart', async () => {
     const list = await call(t.app, 'GET', '/user/get_word_library', undefined, alice);
     expect(list.status).toBe(200);
     expect(list.json.result).toHaveLength(5);
-    expect(list.json.result[3]).toMatchObject({ id: 4, name: '医学', name_en: 'Medicine', name_hk: '醫學', description_en: expect.stringMatching(/medical/), selected: false });
+    expect(list.json.result[3]).toMatchObject({
+      id: 4,
+      name: '医学',
+      name_en: 'Medicine',
+      name_hk: '醫學',
+      description_en: expect.stringMatching(/medical/),
+      selected: false,
+    });
     expect(list.json.result[3].word_count).toBe(list.json.result[3].wrong_count + list.json.result[3].allowed_count);
     expect((await call(t.app, 'POST', '/user/select_word_library', { library_ids: [4, 5] }, alice)).status).toBe(200);
     expect((await call(t.app, 'POST', '/user/select_word_library', { library_ids: [1, 99] }, alice)).status).toBe(404);
     expect((await call(t.app, 'POST', '/user/select_word_library', { library_ids: ['x'] }, alice)).status).toBe(400);
     expect((await call(t.app, 'POST', '/user/select_word_library', {}, alice)).status).toBe(400);
-    const selected = (token: string) => call(t.app, 'GET', '/user/get_word_library', undefined, token).then((r) => r.json.result.filter((l: { selected: boolean }) => l.selected).map((l: { id: number }) => l.id));
+    const selected = (token: string) =>
+      call(t.app, 'GET', '/user/get_word_library', undefined, token).then((r) =>
+        r.json.result.filter((l: { selected: boolean }) => l.selected).map((l: { id: number }) => l.id),
+      );
     expect(await selected(alice)).toEqual([4, 5]);
     expect(await selected(bob)).toEqual([]);
     expect((await call(t.app, 'POST', '/user/select_word_library', { library_ids: [5] }, alice)).status).toBe(200);
@@ -245,7 +314,8 @@ describe('word libraries change the very next real check', () => {
 
   it('selecting 医学 flags 心率失常 and 阿斯匹林 in the next check; a personal allowed word still wins; unselecting removes them', async () => {
     const text = '患者出现心率失常，遵医嘱服用阿斯匹林。';
-    const flagged = (run: Awaited<ReturnType<typeof runCheck>>, word: string) => run.results[0].issues.find((i) => i.original === word);
+    const flagged = (run: Awaited<ReturnType<typeof runCheck>>, word: string) =>
+      run.results[0].issues.find((i) => i.original === word);
     const plain = await runCheck(base, token, client, { text });
     expect(flagged(plain, '心率失常')).toBeUndefined();
 
@@ -282,20 +352,35 @@ describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () =
     const carol = await register(pg, '13900000024');
     const dave = await register(pg, '13900000025');
     expect((await call(pg.app, 'POST', '/dict/v1/add_one', { word: '已有词', type: 4 }, carol)).status).toBe(200);
-    const res = await upload(carol, 'pg.csv', Buffer.from('word,type,correct\n已有词,4,\n新错词,5,新对词\n新错词,5,新对词\n'), 'text/csv', {}, pg);
+    const res = await upload(
+      carol,
+      'pg.csv',
+      Buffer.from('word,type,correct\n已有词,4,\n新错词,5,新对词\n新错词,5,新对词\n'),
+      'text/csv',
+      {},
+      pg,
+    );
     expect(res.json.result).toMatchObject({ total: 3, added: 1, failed: 2 });
     expect((await download(carol, '/dict/down_words_failed_to_upload', pg)).text).toContain('词库中已有该词');
     expect((await download(dave, '/dict/down_words_failed_to_upload', pg)).status).toBe(404);
     const exported = await download(carol, '/dict/v1/export_words?format=xlsx', pg);
     expect(exported.status).toBe(200);
-    expect((await upload(dave, 'from-carol.xlsx', exported.body, XLSX, {}, pg)).json.result).toMatchObject({ added: 2, failed: 0 });
+    expect((await upload(dave, 'from-carol.xlsx', exported.body, XLSX, {}, pg)).json.result).toMatchObject({
+      added: 2,
+      failed: 0,
+    });
 
     const uid = (await call(pg.app, 'GET', '/user/user_info', undefined, dave)).json.result.uid;
     const before = await loadUserDictionary(pg.app.db, uid);
     expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [5, 4] }, dave)).status).toBe(200);
     const after = await loadUserDictionary(pg.app.db, uid);
     expect(after.fingerprint).not.toBe(before.fingerprint);
-    expect(after.wrongWords).toEqual(expect.arrayContaining([expect.objectContaining({ word: '心率失常', correct: '心律失常' }), expect.objectContaining({ word: '取保侯审', correct: '取保候审' })]));
+    expect(after.wrongWords).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ word: '心率失常', correct: '心律失常' }),
+        expect.objectContaining({ word: '取保侯审', correct: '取保候审' }),
+      ]),
+    );
     expect(after.allowedWords).toContain('表见代理');
     expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [] }, dave)).status).toBe(200);
     expect((await loadUserDictionary(pg.app.db, uid)).fingerprint).toBe(before.fingerprint);

@@ -51,14 +51,30 @@ describe('personal dictionary /dict/v1', () => {
   });
 
   it('updates, deletes one / many / all; other users get 404 for an id', async () => {
-    const list = (await call(t.app, 'GET', '/dict/v1/get_list?size=100', undefined, alice)).json.result.list as Array<{ id: number; word: string; type: number }>;
+    const list = (await call(t.app, 'GET', '/dict/v1/get_list?size=100', undefined, alice)).json.result.list as Array<{
+      id: number;
+      word: string;
+      type: number;
+    }>;
     const sensitive = list.find((w) => w.type === 4)!;
     const upd = await call(t.app, 'PUT', '/dict/v1/update_one', { id: sensitive.id, word: '很敏感', type: 4 }, alice);
     expect(upd.status).toBe(200);
     expect(upd.json.result).toMatchObject({ id: sensitive.id, word: '很敏感' });
-    expect((await call(t.app, 'PUT', '/dict/v1/update_one', { id: sensitive.id, word: '别人的', type: 4 }, bob)).status).toBe(404);
+    expect(
+      (await call(t.app, 'PUT', '/dict/v1/update_one', { id: sensitive.id, word: '别人的', type: 4 }, bob)).status,
+    ).toBe(404);
     const wrong = list.find((w) => w.type === 5)!;
-    expect((await call(t.app, 'PUT', '/dict/v1/update_one', { id: sensitive.id, word: wrong.word, type: 5, correct: '苹果' }, alice)).status).toBe(409);
+    expect(
+      (
+        await call(
+          t.app,
+          'PUT',
+          '/dict/v1/update_one',
+          { id: sensitive.id, word: wrong.word, type: 5, correct: '苹果' },
+          alice,
+        )
+      ).status,
+    ).toBe(409);
     expect((await call(t.app, 'DELETE', `/dict/v1/delete_one?id=${sensitive.id}`, undefined, bob)).status).toBe(404);
     expect((await call(t.app, 'DELETE', `/dict/v1/delete_one?id=${sensitive.id}`, undefined, alice)).status).toBe(200);
     expect((await call(t.app, 'DELETE', `/dict/v1/delete_one?id=${sensitive.id}`, undefined, alice)).status).toBe(404);

@@ -28,7 +28,12 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
   const TYPO = '我们明天讨论这个问提，请大家准时参加。';
   const upload = async (app: TestApp['app'], auth: string, name: string, data: Buffer) => {
     const { payload, contentType } = form([{ name: 'file', filename: name, data }]);
-    const res = await app.inject({ method: 'POST', url: '/misscut/document/v1/upload', headers: { ...CLIENT_HEADERS, authorization: `Bearer ${auth}`, 'content-type': contentType }, payload });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/misscut/document/v1/upload',
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${auth}`, 'content-type': contentType },
+      payload,
+    });
     expect(res.statusCode).toBe(200);
     return res.json().result.id as number;
   };
@@ -47,12 +52,27 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
     expect(done.status).toBe('done');
     const typo = done.issues.find((i: { original: string }) => i.original === '提');
     expect(done.text.slice(typo.start, typo.end)).toBe('提');
-    const list = await call(t.app, 'GET', `/misscut/document/v1/page?keyword=${encodeURIComponent('_1')}`, undefined, token);
+    const list = await call(
+      t.app,
+      'GET',
+      `/misscut/document/v1/page?keyword=${encodeURIComponent('_1')}`,
+      undefined,
+      token,
+    );
     expect(list.json.result).toMatchObject({ total: 1, list: [{ id, name: '报告_1.txt' }] });
-    expect((await call(t.app, 'GET', `/misscut/document/v1/page?keyword=${encodeURIComponent('%')}`, undefined, token)).json.result.total).toBe(0);
+    expect(
+      (await call(t.app, 'GET', `/misscut/document/v1/page?keyword=${encodeURIComponent('%')}`, undefined, token)).json
+        .result.total,
+    ).toBe(0);
 
     const text = done.text.slice(0, typo.start) + '题' + done.text.slice(typo.end);
-    const saved = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text, fixes: [{ start: typo.start, end: typo.end, original: '提', replacement: '题' }] }, token);
+    const saved = await call(
+      t.app,
+      'POST',
+      '/misscut/document/v1/edit_upload_save',
+      { id, text, fixes: [{ start: typo.start, end: typo.end, original: '提', replacement: '题' }] },
+      token,
+    );
     expect(saved.status).toBe(200);
     expect((await settle(t.app, token, id)).text).toBe(text);
     const exported = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, token);
@@ -60,12 +80,18 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
     expect(xml).toMatch(/<w:delText[^>]*>提<\/w:delText>/);
     expect(xml).toMatch(/<w:ins [^>]*>.*?<w:t[^>]*>题<\/w:t>/s);
 
-    const share = (await call(t.app, 'GET', `/misscut/document/v1/get_share_id?id=${id}`, undefined, token)).json.result.share_id;
+    const share = (await call(t.app, 'GET', `/misscut/document/v1/get_share_id?id=${id}`, undefined, token)).json.result
+      .share_id;
     const other = await register(t, '13900000062');
     const copy = await call(t.app, 'GET', `/misscut/document/v1/share_save?share_id=${share}`, undefined, other);
     expect(copy.status).toBe(200);
-    expect((await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${copy.json.result.id}`, undefined, other)).json.result.text).toBe(text);
-    expect((await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, other)).status).toBe(404);
+    expect(
+      (await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${copy.json.result.id}`, undefined, other))
+        .json.result.text,
+    ).toBe(text);
+    expect((await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, other)).status).toBe(
+      404,
+    );
   }, 90_000);
 
   it('resumes a job after a restart on the same database', async () => {
@@ -75,8 +101,17 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
       const first = await buildApp({ logger: false, dataDir, databaseUrl: url, config, documents: { concurrency: 1 } });
       const admin = await login(first, ADMIN.phone, ADMIN.password);
       const body = Array.from({ length: 200 }, (_, i) => `第${i}段。${TYPO.repeat(9)}`).join('\n');
-      const ids = [await upload(first, admin, 'a.txt', Buffer.from(`甲${body}`)), await upload(first, admin, 'b.txt', Buffer.from(`乙${body}`))];
-      const states = await Promise.all(ids.map(async (id) => (await call(first, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, admin)).json.result.status));
+      const ids = [
+        await upload(first, admin, 'a.txt', Buffer.from(`甲${body}`)),
+        await upload(first, admin, 'b.txt', Buffer.from(`乙${body}`)),
+      ];
+      const states = await Promise.all(
+        ids.map(
+          async (id) =>
+            (await call(first, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, admin)).json.result
+              .status,
+        ),
+      );
       // Not finished when the first server stops; whichever process of the database is left takes them up (the
       // second server, or this file's other server, which claims queued jobs of the shared database too).
       expect(states.every((s) => s === 'queued' || s === 'running')).toBe(true);

@@ -32,12 +32,21 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function upload(token: string, filename: string, data: Buffer, fields: Record<string, string> = {}, app = t.app) {
-  const { payload, contentType } = form([{ name: 'file', filename, data }, ...Object.entries(fields).map(([name, value]) => ({ name, data: value }))]);
-  const res = await app.inject({ method: 'POST', url: '/misscut/document/v1/upload', headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': contentType }, payload });
+  const { payload, contentType } = form([
+    { name: 'file', filename, data },
+    ...Object.entries(fields).map(([name, value]) => ({ name, data: value })),
+  ]);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/misscut/document/v1/upload',
+    headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': contentType },
+    payload,
+  });
   return { status: res.statusCode, json: res.json() };
 }
 
-const get = (token: string | null, id: number, app = t.app) => call(app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, token ?? undefined);
+const get = (token: string | null, id: number, app = t.app) =>
+  call(app, 'GET', `/misscut/document/v1/edit_upload_get?id=${id}`, undefined, token ?? undefined);
 
 /** Polls until the job ends (bounded). */
 async function settle(token: string, id: number, app = t.app, ms = 90_000) {
@@ -59,7 +68,9 @@ async function docx(paragraphs: Array<string | { heading: string }>): Promise<Bu
     sections: [
       {
         children: paragraphs.map((p) =>
-          typeof p === 'string' ? new Paragraph({ children: [new TextRun(p)] }) : new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(p.heading)] }),
+          typeof p === 'string'
+            ? new Paragraph({ children: [new TextRun(p)] })
+            : new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(p.heading)] }),
         ),
       },
     ],
@@ -74,7 +85,9 @@ async function unzipXml(data: Buffer) {
 }
 
 function flags(messages: ServerMessage[], id: number): DocumentFlagData[] {
-  return messages.filter((m) => m.type === 2 && m.cmd === 1 && (m.data as DocumentFlagData).id === id).map((m) => m.data as DocumentFlagData);
+  return messages
+    .filter((m) => m.type === 2 && m.cmd === 1 && (m.data as DocumentFlagData).id === id)
+    .map((m) => m.data as DocumentFlagData);
 }
 
 /** Reads the socket (acknowledging) until the document's job ends. */
@@ -94,11 +107,20 @@ describe('upload -> job -> findings', () => {
   it('a .docx is read, checked with progress on the socket, and its findings point into its text', async () => {
     const client = await SocketClient.open(base, alice);
     try {
-      const paragraphs = [{ heading: '关于会议的通知' }, ...Array.from({ length: 12 }, (_, i) => `第${i + 1}段。${long(TYPO, 9)}`)];
+      const paragraphs = [
+        { heading: '关于会议的通知' },
+        ...Array.from({ length: 12 }, (_, i) => `第${i + 1}段。${long(TYPO, 9)}`),
+      ];
       const res = await upload(alice, '会议通知.docx', await docx(paragraphs));
       expect(res.status).toBe(200);
       const doc = res.json.result;
-      expect(doc).toMatchObject({ name: '会议通知.docx', file_type: 'docx', status: 'queued', progress: 0, issue_count: 0 });
+      expect(doc).toMatchObject({
+        name: '会议通知.docx',
+        file_type: 'docx',
+        status: 'queued',
+        progress: 0,
+        issue_count: 0,
+      });
       const seen = await flagsUntilEnd(client, doc.id);
       expect(seen[0]).toMatchObject({ id: doc.id, status: 'running', progress: 0 });
       const last = seen[seen.length - 1];
@@ -119,7 +141,9 @@ describe('upload -> job -> findings', () => {
       expect(lines[0]).toBe('关于会议的通知');
       expect(lines).toHaveLength(13);
       for (const issue of detail.issues) expect(detail.text.slice(issue.start, issue.end)).toBe(issue.original);
-      expect(detail.issues).toEqual(expect.arrayContaining([expect.objectContaining({ original: '提', suggestions: ['题'] })]));
+      expect(detail.issues).toEqual(
+        expect.arrayContaining([expect.objectContaining({ original: '提', suggestions: ['题'] })]),
+      );
       expect(detail).toMatchObject({ fixes: [], ignored: [], edited: false, share_id: null, read_only: false });
       expect(detail.word_count).toBeGreaterThan(200);
     } finally {
@@ -160,7 +184,11 @@ describe('bad files', () => {
       ['virus.docx', exe, /可执行文件/],
       ['notes.txt', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(50)]), /不是文本文件/],
       ['picture.png', Buffer.from('abc'), /不支持的文件类型/],
-      ['old.doc', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(100)]), /LibreOffice/],
+      [
+        'old.doc',
+        Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(100)]),
+        /LibreOffice/,
+      ],
       ['fake.doc', Buffer.from('plain text'), /不是有效的 \.doc 文件/],
     ];
     for (const [name, data, msg] of cases) {
@@ -200,11 +228,13 @@ describe('bad files', () => {
   }, 120_000);
 
   it('a multipart upload over UPLOAD_LIMIT answers 413 and creates nothing', async () => {
-    const before = (await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=1', undefined, alice)).json.result.total;
+    const before = (await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=1', undefined, alice)).json.result
+      .total;
     const res = await upload(alice, 'huge.txt', Buffer.alloc(UPLOAD_LIMIT + 1024, 0x61));
     expect(res.status).toBe(413);
     expect(res.json.code).toBe(413);
-    const after = (await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=1', undefined, alice)).json.result.total;
+    const after = (await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=1', undefined, alice)).json.result
+      .total;
     expect(after).toBe(before);
   });
 });
@@ -236,7 +266,13 @@ describe('limits from rights', () => {
     expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
     const small = await upload(token, 'small.txt', Buffer.from(TYPO));
     expect((await settle(token, small.json.result.id)).status).toBe('done');
-    const save = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id: small.json.result.id, text: long(TYPO, 2) }, token);
+    const save = await call(
+      t.app,
+      'POST',
+      '/misscut/document/v1/edit_upload_save',
+      { id: small.json.result.id, text: long(TYPO, 2) },
+      token,
+    );
     expect(save.status).toBe(402);
     expect(save.json.result).toEqual({ kind: 1 });
     expect(save.json.msg).toMatch(/单个文档最多30字/);
@@ -254,19 +290,32 @@ describe('list, delete, cancel, ownership', () => {
   it('pages newest first with name, size, status, issue count and dates; keyword filters', async () => {
     const token = await register(t, '13566660005');
     const ids: number[] = [];
-    for (const n of ['甲.txt', '乙.txt', '丙_%.txt']) ids.push((await upload(token, n, Buffer.from(TYPO))).json.result.id);
+    for (const n of ['甲.txt', '乙.txt', '丙_%.txt'])
+      ids.push((await upload(token, n, Buffer.from(TYPO))).json.result.id);
     for (const id of ids) await settle(token, id);
     const p1 = await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=2', undefined, token);
     expect(p1.status).toBe(200);
     expect(p1.json.result).toMatchObject({ total: 3, num: 1, size: 2 });
     expect(p1.json.result.list.map((d: { id: number }) => d.id)).toEqual([ids[2], ids[1]]);
     const row = p1.json.result.list[0];
-    expect(row).toMatchObject({ name: '丙_%.txt', file_type: 'txt', size: Buffer.byteLength(TYPO), status: 'done', progress: 100 });
+    expect(row).toMatchObject({
+      name: '丙_%.txt',
+      file_type: 'txt',
+      size: Buffer.byteLength(TYPO),
+      status: 'done',
+      progress: 100,
+    });
     expect(row.issue_count).toBeGreaterThan(0);
     expect(Date.parse(row.created_at)).not.toBeNaN();
     const p2 = await call(t.app, 'GET', '/misscut/document/v1/page?num=2&size=2', undefined, token);
     expect(p2.json.result.list.map((d: { id: number }) => d.id)).toEqual([ids[0]]);
-    const filtered = await call(t.app, 'GET', `/misscut/document/v1/page?keyword=${encodeURIComponent('_%')}`, undefined, token);
+    const filtered = await call(
+      t.app,
+      'GET',
+      `/misscut/document/v1/page?keyword=${encodeURIComponent('_%')}`,
+      undefined,
+      token,
+    );
     expect(filtered.json.result.list.map((d: { id: number }) => d.id)).toEqual([ids[2]]);
 
     const del = await call(t.app, 'POST', '/misscut/document/v1/delete', { ids: [ids[0], ids[1]] }, token);
@@ -339,10 +388,17 @@ describe('list, delete, cancel, ownership', () => {
 
 describe('editor: save, get, export, share', () => {
   let id: number;
-  let original: { text: string; issues: Array<{ start: number; end: number; original: string; suggestions: string[]; message: string }> };
+  let original: {
+    text: string;
+    issues: Array<{ start: number; end: number; original: string; suggestions: string[]; message: string }>;
+  };
 
   beforeAll(async () => {
-    const res = await upload(alice, '编辑稿.docx', await docx([{ heading: '工作报告' }, TYPO, `他在次来到北京。${TYPO}`]));
+    const res = await upload(
+      alice,
+      '编辑稿.docx',
+      await docx([{ heading: '工作报告' }, TYPO, `他在次来到北京。${TYPO}`]),
+    );
     id = res.json.result.id;
     original = await settle(alice, id);
     expect(original.issues.length).toBeGreaterThanOrEqual(2);
@@ -361,7 +417,16 @@ describe('editor: save, get, export, share', () => {
         id,
         text,
         name: '编辑稿（改）.docx',
-        fixes: [{ start: typo.start, end: typo.start + 1, original: '提', replacement: '题', category: '1', message: typo.message }],
+        fixes: [
+          {
+            start: typo.start,
+            end: typo.start + 1,
+            original: '提',
+            replacement: '题',
+            category: '1',
+            message: typo.message,
+          },
+        ],
         ignored: [{ start: ignore.start, end: ignore.end, original: ignore.original }],
       },
       alice,
@@ -373,12 +438,23 @@ describe('editor: save, get, export, share', () => {
     expect(right.status).toBe(200);
     const checked = (await get(alice, id)).json.result;
     expect(checked.status).toBe('done');
-    expect(((await unzipXml(right.res.rawPayload)).comments.match(/<w:comment /g) ?? []).length).toBe(checked.issues.length);
+    expect(((await unzipXml(right.res.rawPayload)).comments.match(/<w:comment /g) ?? []).length).toBe(
+      checked.issues.length,
+    );
     const after = await settle(alice, id);
     expect(after.status).toBe('done');
     expect(after.text).toBe(text);
     expect(after.html).toContain('<h1>工作报告</h1>');
-    expect(after.fixes).toEqual([{ start: typo.start, end: typo.start + 1, original: '提', replacement: '题', category: '1', message: typo.message }]);
+    expect(after.fixes).toEqual([
+      {
+        start: typo.start,
+        end: typo.start + 1,
+        original: '提',
+        replacement: '题',
+        category: '1',
+        message: typo.message,
+      },
+    ]);
     expect(after.ignored).toEqual([{ start: ignore.start, end: ignore.end, original: '提' }]);
     // the fixed spot is clean now, the ignored one is not listed, the rest are
     expect(after.issues.some((i: { start: number }) => i.start === typo.start)).toBe(false);
@@ -389,7 +465,13 @@ describe('editor: save, get, export, share', () => {
   }, 60_000);
 
   it('refuses fixes that do not match the saved text, a missing or empty content, and keeps the document as it was', async () => {
-    const bad = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: '短文本。', fixes: [{ start: 0, end: 2, original: 'x', replacement: '不是' }] }, alice);
+    const bad = await call(
+      t.app,
+      'POST',
+      '/misscut/document/v1/edit_upload_save',
+      { id, text: '短文本。', fixes: [{ start: 0, end: 2, original: 'x', replacement: '不是' }] },
+      alice,
+    );
     expect(bad.status).toBe(400);
     expect(bad.json.msg).toMatch(/不一致/);
     const neither = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id }, alice);
@@ -406,7 +488,11 @@ describe('editor: save, get, export, share', () => {
   it('exports clean and tracked .docx; tracked has w:del/w:ins for the fix and a comment per open finding', async () => {
     // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand, as
     // another server process's job, which this one neither claims nor waits for)
-    await t.app.db.updateTable('documents').set({ status: 'running', owner: 'another-process' }).where('id', '=', id).execute();
+    await t.app.db
+      .updateTable('documents')
+      .set({ status: 'running', owner: 'another-process' })
+      .where('id', '=', id)
+      .execute();
     const early = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
     expect(early.status).toBe(409);
     expect(early.json.msg).toMatch(/校对完成后/);
@@ -457,10 +543,14 @@ describe('editor: save, get, export, share', () => {
     const mine = (await get(alice, id)).json.result;
     expect(view.json.result).toMatchObject({ id, read_only: true, share_id: share, text: mine.text, html: mine.html });
     expect(view.json.result.issues).toEqual(mine.issues);
-    expect((await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+    expect(
+      (await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status,
+    ).toBe(404);
     expect((await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=bad!')).status).toBe(400);
     // the share id gives no write access
-    expect((await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: '改' }, bob)).status).toBe(404);
+    expect((await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: '改' }, bob)).status).toBe(
+      404,
+    );
 
     const copy = await call(t.app, 'GET', `/misscut/document/v1/share_save?share_id=${share}`, undefined, bob);
     expect(copy.status).toBe(200);
@@ -486,7 +576,8 @@ describe('restart', () => {
       const token = await login(first, ADMIN.phone, ADMIN.password);
       const text = Array.from({ length: 300 }, (_, i) => `重启测试第${i}段。${long(TYPO, 9)}`).join('\n');
       const ids: number[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await upload(token, `r${i}.txt`, Buffer.from(`${i}${text}`), {}, first)).json.result.id);
+      for (let i = 0; i < 3; i++)
+        ids.push((await upload(token, `r${i}.txt`, Buffer.from(`${i}${text}`), {}, first)).json.result.id);
       const states = await Promise.all(ids.map(async (id) => (await get(token, id, first)).json.result.status));
       expect(states.filter((s) => s === 'queued' || s === 'running').length).toBeGreaterThan(0);
       await first.close();
@@ -494,7 +585,12 @@ describe('restart', () => {
       const second = await buildApp({ logger: false, dataDir, config });
       try {
         // a stop is not a crash: no job lost an attempt; a job that already crashed the server 3 times is failed
-        const rows = await second.db.selectFrom('documents').select(['id', 'attempts']).where('id', 'in', ids).orderBy('id').execute();
+        const rows = await second.db
+          .selectFrom('documents')
+          .select(['id', 'attempts'])
+          .where('id', 'in', ids)
+          .orderBy('id')
+          .execute();
         expect(rows.map((r) => Number(r.attempts))).toEqual([0, 0, 0]);
         await second.db.updateTable('documents').set({ attempts: 3 }).where('id', '=', ids[2]).execute();
         await second.ready();

@@ -36,7 +36,13 @@ describe('sanitizeFilename', () => {
   });
 
   it('keeps ordinary names, spaces inside and non-Latin text as they are', () => {
-    for (const name of ['年度报告 (终稿).docx', 'Report v2.final.pdf', '東京　会議.txt', 'naïve café.md', '😀 表情.docx']) {
+    for (const name of [
+      '年度报告 (终稿).docx',
+      'Report v2.final.pdf',
+      '東京　会議.txt',
+      'naïve café.md',
+      '😀 表情.docx',
+    ]) {
       expect(sanitizeFilename(name)).toBe(name);
     }
   });

@@ -212,7 +212,16 @@ describe('secrets never reach the log', () => {
     expect(redactUrl('/v2/check?apiKey=k-123&text=x')).toBe('/v2/check?apiKey=[REDACTED]&text=x');
     expect(redactUrl('/a?password=p&code=123456&x=1')).toBe('/a?password=[REDACTED]&code=[REDACTED]&x=1');
     expect(redactUrl('/plain/path')).toBe('/plain/path');
-    for (const name of ['new_password', 'newPassword', 'pwd', 'passwd', 'old_code', 'sms_code', 'verify_code', 'share_id']) {
+    for (const name of [
+      'new_password',
+      'newPassword',
+      'pwd',
+      'passwd',
+      'old_code',
+      'sms_code',
+      'verify_code',
+      'share_id',
+    ]) {
       expect(redactUrl(`/u?${name}=LEAK&x=1`)).toBe(`/u?${name}=[REDACTED]&x=1`);
     }
     for (const name of ['authorization', 'auth', 'bearer', 'secret', 'api-key', 'x-api-key']) {
@@ -265,7 +274,13 @@ describe('password guesses sent in parallel', () => {
       expect(guesses.filter((g) => g.status === 429).length).toBe(30 - checked);
       expect(guesses.find((g) => g.status === 429)?.json.msg).toMatch(/分钟后再试/);
       // the right password is refused too while the lock holds
-      const right = await call(t.app, 'PUT', '/user/pwd', { old_password: ADMIN.password, new_password: 'new-password-1' }, token);
+      const right = await call(
+        t.app,
+        'PUT',
+        '/user/pwd',
+        { old_password: ADMIN.password, new_password: 'new-password-1' },
+        token,
+      );
       expect(right.status).toBe(429);
     } finally {
       await t.close();

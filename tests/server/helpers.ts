@@ -21,7 +21,12 @@ export async function startTestApp(options: BuildOptions = {}): Promise<TestApp>
     logger: false,
     ...options,
     dataDir,
-    config: { adminPhone: ADMIN.phone, adminPassword: ADMIN.password, spaDir: join(dataDir, 'no-spa'), ...options.config },
+    config: {
+      adminPhone: ADMIN.phone,
+      adminPassword: ADMIN.password,
+      spaDir: join(dataDir, 'no-spa'),
+      ...options.config,
+    },
   });
   return {
     app,
@@ -62,7 +67,10 @@ export async function call(
 export function lastSmsCode(dataDir: string, phone: string, purpose?: string): string {
   const file = join(dataDir, 'sms-outbox.jsonl');
   if (!existsSync(file)) throw new Error('no SMS outbox yet');
-  const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phone: string; code: string; purpose: string; at: string });
+  const lines = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { phone: string; code: string; purpose: string; at: string });
   const hit = lines.filter((l) => l.phone === phone && (!purpose || l.purpose === purpose)).pop();
   if (!hit) throw new Error(`no SMS code for ${phone}`);
   return hit.code;
@@ -88,7 +96,9 @@ export { tinyPng } from '../fixtures/png';
 export function multipart(field: string, filename: string, type: string, data: Buffer) {
   const boundary = '----workbench-test-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -132,7 +142,11 @@ export function form(parts: { name: string; filename?: string; type?: string; da
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.filename !== undefined ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.filename !== undefined ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
     chunks.push(Buffer.from('\r\n'));
   }

@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const post = (url: string, payload: string, contentType = 'application/json') =>
-  t.app.inject({ method: 'POST', url, headers: { ...CLIENT_HEADERS, 'content-type': contentType, authorization: `Bearer ${token}` }, payload });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...CLIENT_HEADERS, 'content-type': contentType, authorization: `Bearer ${token}` },
+    payload,
+  });
 
 describe('bad input gets the envelope with a readable msg', () => {
   it('malformed JSON -> 400', async () => {
@@ -64,7 +69,11 @@ describe('bad input gets the envelope with a readable msg', () => {
   });
 
   it('an unknown route -> 404 envelope', async () => {
-    for (const [method, url] of [['GET', '/user/nothing_here'], ['POST', '/misscut/v9/none'], ['DELETE', '/user/user_info']] as const) {
+    for (const [method, url] of [
+      ['GET', '/user/nothing_here'],
+      ['POST', '/misscut/v9/none'],
+      ['DELETE', '/user/user_info'],
+    ] as const) {
       const res = await call(t.app, method, url);
       expect(res.status).toBe(404);
       expect(res.json).toEqual({ code: 404, msg: expect.any(String), result: null });
@@ -80,7 +89,9 @@ describe('bad input gets the envelope with a readable msg', () => {
 describe('server errors hide their details', () => {
   it('a failing database answers 500 系统异常 without the cause', async () => {
     const logged: string[] = [];
-    const broken = await startTestApp({ logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } } });
+    const broken = await startTestApp({
+      logger: { level: 'error', stream: { write: (line: string) => logged.push(line) } },
+    });
     // Break the storage under a running app: the handler's query throws.
     await broken.app.db.schema.dropTable('tokens').execute();
     const res = await call(broken.app, 'POST', '/user/login', { phone: ADMIN.phone, password: ADMIN.password });
@@ -96,25 +107,62 @@ describe('server errors hide their details', () => {
 describe('system calls', () => {
   it('GET /health reports the database', async () => {
     const res = await call(t.app, 'GET', '/health');
-    expect(res.json).toEqual({ code: 200, msg: 'ok', result: { status: 'ok', database: 'sqlite', version: expect.stringMatching(/^\d+\.\d+\.\d+/) } });
+    expect(res.json).toEqual({
+      code: 200,
+      msg: 'ok',
+      result: { status: 'ok', database: 'sqlite', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    });
   });
 
   it('GET /workbench/config.json is plain JSON from the environment', async () => {
     const custom = await startTestApp({
-      config: { publicConfig: { baseURL: 'https://api.example.cn', wxURL: 'https://wx.example.cn', bindWechat: '/bind', resetWechat: '/reset', socketURL: '/ws' } },
+      config: {
+        publicConfig: {
+          baseURL: 'https://api.example.cn',
+          wxURL: 'https://wx.example.cn',
+          bindWechat: '/bind',
+          resetWechat: '/reset',
+          socketURL: '/ws',
+        },
+      },
     });
     const res = await custom.app.inject({ method: 'GET', url: '/workbench/config.json' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ baseURL: 'https://api.example.cn', wxURL: 'https://wx.example.cn', bindWechat: '/bind', resetWechat: '/reset', socketURL: '/ws' });
+    expect(res.json()).toEqual({
+      baseURL: 'https://api.example.cn',
+      wxURL: 'https://wx.example.cn',
+      bindWechat: '/bind',
+      resetWechat: '/reset',
+      socketURL: '/ws',
+    });
     await custom.close();
   });
 
   it('configuration defaults and environment parsing', () => {
     const defaults = loadConfig({});
-    expect(defaults.publicConfig).toEqual({ baseURL: '', wxURL: '', bindWechat: '', resetWechat: '', socketURL: '/ws' });
-    expect(defaults).toMatchObject({ port: 3000, host: '0.0.0.0', adminPhone: '13800000000', adminPassword: 'admin123456', smsProvider: 'console', databaseUrl: undefined });
+    expect(defaults.publicConfig).toEqual({
+      baseURL: '',
+      wxURL: '',
+      bindWechat: '',
+      resetWechat: '',
+      socketURL: '/ws',
+    });
+    expect(defaults).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      adminPhone: '13800000000',
+      adminPassword: 'admin123456',
+      smsProvider: 'console',
+      databaseUrl: undefined,
+    });
     expect(defaults.dataDir).toBe(resolve('./data'));
-    const custom = loadConfig({ PORT: '8080', DATA_DIR: '/srv/wb', DATABASE_URL: 'postgres://x@y/z', SOCKET_URL: 'wss://rt.example.cn/ws', BODY_LIMIT: '1024' });
+    const custom = loadConfig({
+      PORT: '8080',
+      DATA_DIR: '/srv/wb',
+      DATABASE_URL: 'postgres://x@y/z',
+      SOCKET_URL: 'wss://rt.example.cn/ws',
+      BODY_LIMIT: '1024',
+    });
     expect(custom).toMatchObject({ port: 8080, dataDir: '/srv/wb', databaseUrl: 'postgres://x@y/z', bodyLimit: 1024 });
     expect(custom.publicConfig.socketURL).toBe('wss://rt.example.cn/ws');
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
@@ -142,7 +190,12 @@ describe('no handler runs on unvalidated input', () => {
 
 describe('secured calls check the token first', () => {
   it('an anonymous request with a bad body gets 401, not a validation message', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: '/user/pwd', headers: { ...CLIENT_HEADERS, 'content-type': 'application/json' }, payload: '{"old_password": 1' });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/user/pwd',
+      headers: { ...CLIENT_HEADERS, 'content-type': 'application/json' },
+      payload: '{"old_password": 1',
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ code: 401, msg: expect.any(String), result: null });
   });

@@ -19,8 +19,14 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-const progress = (n: number) => ({ type: 2 as const, cmd: 7 as const, status: 200 as const, data: { id: 1, status: 'running' as const, progress: n } });
-const attach = (hub: RealtimeHub, socket: FakeSocket, uid: number, id?: string) => hub.attach(socket as unknown as WebSocket, { uid, tokenHash: `t${uid}` }, id);
+const progress = (n: number) => ({
+  type: 2 as const,
+  cmd: 7 as const,
+  status: 200 as const,
+  data: { id: 1, status: 'running' as const, progress: n },
+});
+const attach = (hub: RealtimeHub, socket: FakeSocket, uid: number, id?: string) =>
+  hub.attach(socket as unknown as WebSocket, { uid, tokenHash: `t${uid}` }, id);
 
 describe('realtime hub', () => {
   it('keeps at most maxOutbox unacknowledged messages, dropping the oldest', () => {

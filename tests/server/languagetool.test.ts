@@ -22,7 +22,10 @@ async function form(url: string, fields: Record<string, string>, bearer?: string
   const res = await t.app.inject({
     method: 'POST',
     url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    },
     payload: new URLSearchParams(fields).toString(),
   });
   let json: any = null;
@@ -37,7 +40,7 @@ async function form(url: string, fields: Record<string, string>, bearer?: string
 const TEXT = '我们明天讨论这个问提。他在次来到北京,很高兴。';
 
 describe('LanguageTool-compatible API', () => {
-  it('checks with a bearer token and answers in LanguageTool\'s shape with valid offsets', async () => {
+  it("checks with a bearer token and answers in LanguageTool's shape with valid offsets", async () => {
     const res = await form('/v2/check', { text: TEXT, language: 'zh-CN' }, token);
     expect(res.status).toBe(200);
     expect(res.json.software).toMatchObject({ apiVersion: 1 });
@@ -52,14 +55,24 @@ describe('LanguageTool-compatible API', () => {
           replacements: expect.any(Array),
           sentence: expect.any(String),
           type: { typeName: expect.any(String) },
-          rule: expect.objectContaining({ id: expect.stringMatching(/^ZH_/), description: expect.any(String), issueType: expect.any(String), category: { id: expect.any(String), name: expect.any(String) } }),
+          rule: expect.objectContaining({
+            id: expect.stringMatching(/^ZH_/),
+            description: expect.any(String),
+            issueType: expect.any(String),
+            category: { id: expect.any(String), name: expect.any(String) },
+          }),
         }),
       );
-      expect(m.context.text.slice(m.context.offset, m.context.offset + m.context.length)).toBe(TEXT.slice(m.offset, m.offset + m.length));
+      expect(m.context.text.slice(m.context.offset, m.context.offset + m.context.length)).toBe(
+        TEXT.slice(m.offset, m.offset + m.length),
+      );
       expect(m.sentence).toContain(TEXT.slice(m.offset, m.offset + m.length));
     }
     const typo = matches.find((m) => TEXT.slice(m.offset, m.offset + m.length) === '提');
-    expect(typo).toMatchObject({ replacements: [{ value: '题' }], rule: { category: { id: 'TYPOS' }, issueType: 'misspelling' } });
+    expect(typo).toMatchObject({
+      replacements: [{ value: '题' }],
+      rule: { category: { id: 'TYPOS' }, issueType: 'misspelling' },
+    });
     const punct = matches.find((m) => m.rule.category.id === 'PUNCTUATION');
     expect(TEXT.slice(punct.offset, punct.offset + punct.length)).toBe(',');
     expect(punct.sentence).toBe('他在次来到北京,很高兴。');
@@ -95,19 +108,26 @@ describe('LanguageTool-compatible API', () => {
 
   it('filters by enabled / disabled categories (names or our codes)', async () => {
     const all = (await form('/v2/check', { text: TEXT, language: 'zh-CN' }, token)).json.matches as any[];
-    const noPunct = (await form('/v2/check', { text: TEXT, language: 'zh-CN', disabledCategories: 'PUNCTUATION' }, token)).json.matches as any[];
+    const noPunct = (
+      await form('/v2/check', { text: TEXT, language: 'zh-CN', disabledCategories: 'PUNCTUATION' }, token)
+    ).json.matches as any[];
     expect(noPunct.length).toBe(all.length - all.filter((m) => m.rule.category.id === 'PUNCTUATION').length);
     expect(noPunct.some((m) => m.rule.category.id === 'PUNCTUATION')).toBe(false);
-    const byCode = (await form('/v2/check', { text: TEXT, language: 'zh-CN', disabledCategories: '10' }, token)).json.matches as any[];
+    const byCode = (await form('/v2/check', { text: TEXT, language: 'zh-CN', disabledCategories: '10' }, token)).json
+      .matches as any[];
     expect(byCode.length).toBe(noPunct.length);
-    const only = (await form('/v2/check', { text: TEXT, language: 'zh-CN', enabledCategories: 'TYPOS', enabledOnly: 'true' }, token)).json.matches as any[];
+    const only = (
+      await form('/v2/check', { text: TEXT, language: 'zh-CN', enabledCategories: 'TYPOS', enabledOnly: 'true' }, token)
+    ).json.matches as any[];
     expect(only.length).toBeGreaterThan(0);
     expect(only.every((m) => m.rule.category.id === 'TYPOS')).toBe(true);
     expect((await form('/v2/check', { text: TEXT, language: 'zh-CN', enabledOnly: 'true' }, token)).status).toBe(400);
   });
 
   it('reads LanguageTool annotation data with offsets into the marked-up text', async () => {
-    const data = JSON.stringify({ annotation: [{ markup: '<p>' }, { text: '我们明天讨论这个问提。' }, { markup: '</p>' }] });
+    const data = JSON.stringify({
+      annotation: [{ markup: '<p>' }, { text: '我们明天讨论这个问提。' }, { markup: '</p>' }],
+    });
     const res = await form('/v2/check', { data, language: 'zh-CN' }, token);
     expect(res.status).toBe(200);
     const full = '<p>我们明天讨论这个问提。</p>';
@@ -138,7 +158,10 @@ describe('LanguageTool-compatible API', () => {
     const add = await form('/v2/words/add', { word: '问提', username: phone, apiKey });
     expect(add.json).toEqual({ added: true });
     expect((await form('/v2/words/add', { word: '问提', username: phone, apiKey })).json).toEqual({ added: false });
-    const words = await t.app.inject({ method: 'GET', url: `/v2/words?${new URLSearchParams({ username: phone, apiKey })}` });
+    const words = await t.app.inject({
+      method: 'GET',
+      url: `/v2/words?${new URLSearchParams({ username: phone, apiKey })}`,
+    });
     expect(words.json()).toEqual({ words: ['问提'] });
     const dict = await call(t.app, 'GET', '/dict/v1/get_list?type=1', undefined, token);
     expect(dict.json.result.list[0]).toMatchObject({ word: '问提', type: 1 });

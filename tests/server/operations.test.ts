@@ -18,7 +18,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 function operationsOf(spec: any): ContractOperation[] {
   const ops: ContractOperation[] = [];
   for (const [path, item] of Object.entries<any>(spec.paths ?? {})) {
-    for (const method of METHODS) if (item[method]) ops.push({ method: method.toUpperCase(), path, operationId: item[method].operationId });
+    for (const method of METHODS)
+      if (item[method]) ops.push({ method: method.toUpperCase(), path, operationId: item[method].operationId });
   }
   return ops;
 }
@@ -39,7 +40,9 @@ afterAll(async () => t.close());
 describe('which calls are implemented', () => {
   it('lists the implemented calls; each is an operation of the contract', () => {
     const byId = new Map(contractOps.map((op) => [op.operationId, op]));
-    const lines = implementedOperations.map((id) => `${id}: ${byId.get(id)?.method ?? '??'} ${byId.get(id)?.path ?? '(not in contract)'}`);
+    const lines = implementedOperations.map(
+      (id) => `${id}: ${byId.get(id)?.method ?? '??'} ${byId.get(id)?.path ?? '(not in contract)'}`,
+    );
     const missing = contractOps.filter((op) => !implementedOperations.includes(op.operationId));
     console.log(
       `implemented ${implementedOperations.length} of ${contractOps.length} contract calls:\n  ${lines.join('\n  ')}\n` +
@@ -68,7 +71,11 @@ describe('which calls are implemented', () => {
 
   it('every implemented call is routed (never 404 or 501)', async () => {
     for (const op of contractOps.filter((o) => implementedOperations.includes(o.operationId))) {
-      const res = await t.app.inject({ method: op.method as 'GET', url: concreteUrl(op.path), headers: CLIENT_HEADERS });
+      const res = await t.app.inject({
+        method: op.method as 'GET',
+        url: concreteUrl(op.path),
+        headers: CLIENT_HEADERS,
+      });
       expect([404, 501], `${op.method} ${op.path}`).not.toContain(res.statusCode);
     }
   });
@@ -97,7 +104,14 @@ describe('a call the contract has but the server does not implement', () => {
       post: {
         operationId: 'postMisscutV1FutureCallById',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+            },
+          },
+        },
         responses: { '200': { description: 'ok' } },
       },
     };

@@ -17,8 +17,10 @@ function findPgBin(): string | null {
 }
 
 export const PG_BIN = findPgBin();
-if (!PG_BIN) console.warn('PostgreSQL tests skipped: install the Debian package `postgresql` (initdb/pg_ctl under /usr/lib/postgresql/*/bin).');
-
+if (!PG_BIN)
+  console.warn(
+    'PostgreSQL tests skipped: install the Debian package `postgresql` (initdb/pg_ctl under /usr/lib/postgresql/*/bin).',
+  );
 
 /** A throwaway cluster in a temp dir (PostgreSQL refuses to run as root, so root runs it as `postgres`). */
 export class Cluster {
@@ -41,10 +43,30 @@ export class Cluster {
     }
     this.port = await freePort();
     const data = join(this.dir, 'data');
-    this.run(join(PG_BIN!, 'initdb'), ['-D', data, '-U', 'workbench', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
+    this.run(join(PG_BIN!, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'workbench',
+      '-A',
+      'trust',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale',
+      'C',
+    ]);
     this.run(join(PG_BIN!, 'pg_ctl'), [
-      '-D', data, '-l', join(this.dir, 'log'), '-w', '-t', '30', 'start',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+      '-D',
+      data,
+      '-l',
+      join(this.dir, 'log'),
+      '-w',
+      '-t',
+      '30',
+      'start',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
     ]);
     return `postgres://workbench@127.0.0.1:${this.port}/postgres`;
   }

@@ -23,7 +23,10 @@ describe('avatar upload', () => {
     const a = await register(t, '13511110001', 'secret123', '甲');
     const b = await register(t, '13511110002', 'secret123', '乙');
     const png = tinyPng();
-    expect(await upload(a, 'file', 'me.png', 'image/png', png)).toEqual({ status: 200, json: { code: 200, msg: expect.any(String), result: null } });
+    expect(await upload(a, 'file', 'me.png', 'image/png', png)).toEqual({
+      status: 200,
+      json: { code: 200, msg: expect.any(String), result: null },
+    });
     const mine = await call(t.app, 'GET', '/user/portrait', undefined, a);
     expect(mine.res.headers['content-type']).toBe('image/png');
     expect(mine.res.rawPayload.equals(png)).toBe(true);

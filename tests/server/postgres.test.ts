@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
-import { ADMIN, CLIENT_HEADERS, call, lastSmsCode, login, multipart, startTestApp, tinyPng, type TestApp } from './helpers';
+import {
+  ADMIN,
+  CLIENT_HEADERS,
+  call,
+  lastSmsCode,
+  login,
+  multipart,
+  startTestApp,
+  tinyPng,
+  type TestApp,
+} from './helpers';
 
 describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
   const cluster = new Cluster();
@@ -19,15 +29,26 @@ describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
     const health = await call(t.app, 'GET', '/health');
     expect(health.json.result.database).toBe('postgres');
     const token = await login(t.app, ADMIN.phone, ADMIN.password);
-    expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result).toMatchObject({ uid: 1, role: 'root' });
+    expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result).toMatchObject({
+      uid: 1,
+      role: 'root',
+    });
   });
 
   it('runs the user flow: register, login_id, password, logout, cancellation', async () => {
     await call(t.app, 'POST', '/user/sms_code', { phone: '13600000001', purpose: 'register' });
-    const reg = await call(t.app, 'POST', '/user/register', { phone: '13600000001', code: lastSmsCode(t.dataDir, '13600000001'), password: 'secret123' });
+    const reg = await call(t.app, 'POST', '/user/register', {
+      phone: '13600000001',
+      code: lastSmsCode(t.dataDir, '13600000001'),
+      password: 'secret123',
+    });
     expect(reg.status).toBe(200);
     const token = reg.json.result.token;
-    expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result).toMatchObject({ phone: '13600000001', role: 'free', uid: 2 });
+    expect((await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result).toMatchObject({
+      phone: '13600000001',
+      role: 'free',
+      uid: 2,
+    });
     expect((await call(t.app, 'PUT', '/user/login_id', { login_id: 'pg_user' }, token)).status).toBe(200);
     const png = tinyPng();
     const form = multipart('file', 'me.png', 'image/png', png);
@@ -39,12 +60,16 @@ describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
     });
     expect(uploaded.statusCode).toBe(200);
     expect((await call(t.app, 'GET', '/user/portrait', undefined, token)).res.rawPayload.equals(png)).toBe(true);
-    expect((await call(t.app, 'PUT', '/user/pwd', { old_password: 'secret123', new_password: 'secret456' }, token)).status).toBe(200);
+    expect(
+      (await call(t.app, 'PUT', '/user/pwd', { old_password: 'secret123', new_password: 'secret456' }, token)).status,
+    ).toBe(200);
     const second = await login(t.app, '13600000001', 'secret456');
     expect((await call(t.app, 'POST', '/user/logout', undefined, second)).status).toBe(200);
     expect((await call(t.app, 'GET', '/user/user_info', undefined, second)).status).toBe(401);
     expect((await call(t.app, 'POST', '/user/cancellation', { password: 'secret456' }, token)).status).toBe(200);
-    expect((await call(t.app, 'POST', '/user/login', { phone: '13600000001', password: 'secret456' })).status).toBe(401);
+    expect((await call(t.app, 'POST', '/user/login', { phone: '13600000001', password: 'secret456' })).status).toBe(
+      401,
+    );
   });
 
   it('a restart keeps the data and does not re-apply migrations', async () => {

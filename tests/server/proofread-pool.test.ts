@@ -10,7 +10,10 @@ afterAll(async () => pool.close());
 
 describe('checker worker pool', () => {
   it('checks in a worker and keeps a dictionary by key after sending it once', async () => {
-    const dict = { key: 'u1:a', value: { wrongWords: [{ word: '萍果', correct: '苹果', source: 'personal' as const }] } };
+    const dict = {
+      key: 'u1:a',
+      value: { wrongWords: [{ word: '萍果', correct: '苹果', source: 'personal' as const }] },
+    };
     const first = await pool.check('本公司的萍果很好吃。', { mode: 3 }, 'g1', dict);
     expect(first).toEqual([expect.objectContaining({ start: 4, end: 6, suggestions: ['苹果'], type: 5 })]);
     // second time the pool sends only the key; the worker still applies the dictionary
@@ -22,7 +25,9 @@ describe('checker worker pool', () => {
 
   it('takes tasks round-robin across groups, so a short check is not stuck behind a long one', async () => {
     const order: string[] = [];
-    const long = Array.from({ length: 12 }, (_, n) => pool.check(`第${n}段：我们今天讨论了下一阶段的工作安排。`, {}, 'long').then(() => order.push(`long${n}`)));
+    const long = Array.from({ length: 12 }, (_, n) =>
+      pool.check(`第${n}段：我们今天讨论了下一阶段的工作安排。`, {}, 'long').then(() => order.push(`long${n}`)),
+    );
     const short = pool.check('短的检查。', {}, 'short').then(() => order.push('short'));
     await Promise.all([...long, short]);
     expect(order.indexOf('short')).toBeLessThan(3);
@@ -46,7 +51,8 @@ describe('checker workers share one engine image', () => {
       const texts = Array.from({ length: 9 }, (_, n) => `第${n}段：他的发言真是画龙点晴。`);
       const results = await Promise.all(texts.map((t) => three.check(t, { mode: 3 })));
       for (const r of results) expect(r.map((i) => i.suggestions[0])).toContain('画龙点睛');
-      for (let waited = 0; three.status().ready < 3 && waited < 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      for (let waited = 0; three.status().ready < 3 && waited < 30_000; waited += 100)
+        await new Promise((r) => setTimeout(r, 100));
       const status = three.status();
       expect(status.ready).toBe(3);
       expect(status.sources.filter((s) => s === 'shared')).toHaveLength(2);

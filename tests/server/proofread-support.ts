@@ -13,7 +13,9 @@ export class SocketClient {
 
   constructor(url: string) {
     this.socket = new WebSocket(url);
-    this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     this.socket.on('message', (raw) => {
       const message = JSON.parse(raw.toString()) as ServerMessage;
       const waiter = this.waiters.shift();
@@ -72,7 +74,23 @@ export interface CheckRun {
   checkId: string;
   status: number;
   messages: ServerMessage[];
-  results: Array<{ paragraph: number; offset: number; hash: string; done: boolean; used?: number; issues: Array<{ start: number; end: number; original: string; suggestions: string[]; category: string; type?: number; level: number; message: string }> }>;
+  results: Array<{
+    paragraph: number;
+    offset: number;
+    hash: string;
+    done: boolean;
+    used?: number;
+    issues: Array<{
+      start: number;
+      end: number;
+      original: string;
+      suggestions: string[];
+      category: string;
+      type?: number;
+      level: number;
+      message: string;
+    }>;
+  }>;
   errors: string[][];
   used: number | undefined;
 }
@@ -84,10 +102,22 @@ export async function listen(t: TestApp): Promise<string> {
   return `127.0.0.1:${address.port}`;
 }
 
-export async function http(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`http://${base}${path}`, {
     method,
-    headers: { ...CLIENT_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...CLIENT_HEADERS,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -101,9 +131,22 @@ export async function http(base: string, method: string, path: string, token: st
 }
 
 /** POST check_text over HTTP, then read the socket until `done` (acknowledging every indexed message). */
-export async function runCheck(base: string, token: string, client: SocketClient, body: Record<string, unknown>, ack = true): Promise<CheckRun> {
+export async function runCheck(
+  base: string,
+  token: string,
+  client: SocketClient,
+  body: Record<string, unknown>,
+  ack = true,
+): Promise<CheckRun> {
   const res = await http(base, 'POST', '/misscut/v1/check_text', token, body, { session: client.sessionId });
-  const run: CheckRun = { checkId: res.json?.result?.check_id, status: res.status, messages: [], results: [], errors: [], used: undefined };
+  const run: CheckRun = {
+    checkId: res.json?.result?.check_id,
+    status: res.status,
+    messages: [],
+    results: [],
+    errors: [],
+    used: undefined,
+  };
   if (res.status !== 200) return run;
   for (;;) {
     const m = await client.next();

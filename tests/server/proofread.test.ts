@@ -17,7 +17,8 @@ let uid: number;
 let client: SocketClient;
 
 /** A paragraph long enough (>= MIN_UNIT) to be a unit of its own. */
-const long = (head: string, n: number) => head + `第${n}段的补充说明：各部门按照计划推进工作，按时完成任务，并及时报告进展情况。`.repeat(5);
+const long = (head: string, n: number) =>
+  head + `第${n}段的补充说明：各部门按照计划推进工作，按时完成任务，并及时报告进展情况。`.repeat(5);
 const TEXT = `${long('我们明天讨论这个问提。', 1)}\n\n${long('他在次来到北京,很高兴。', 2)}`;
 
 beforeAll(async () => {
@@ -33,7 +34,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const wordsNum = async (tk = token) => (await http(base, 'GET', '/user/check_words_num', tk)).json.result.words_num as number;
+const wordsNum = async (tk = token) =>
+  (await http(base, 'GET', '/user/check_words_num', tk)).json.result.words_num as number;
 
 describe('check_text over real HTTP and a real socket', () => {
   it('streams one result per paragraph with absolute offsets, done on the last, and charges the characters', async () => {
@@ -41,7 +43,9 @@ describe('check_text over real HTTP and a real socket', () => {
     const run = await runCheck(base, token, client, { text: TEXT });
     expect(run.status).toBe(200);
     expect(run.checkId).toMatch(/^c_/);
-    const idMessage = run.messages.find((m) => m.type === 2 && m.cmd === 3) as { data: { check_id: string; paragraphs: number } };
+    const idMessage = run.messages.find((m) => m.type === 2 && m.cmd === 3) as {
+      data: { check_id: string; paragraphs: number };
+    };
     expect(idMessage.data).toEqual({ check_id: run.checkId, paragraphs: 2 });
     expect(splitUnits(TEXT)).toHaveLength(2);
     expect(run.results.map((r) => r.paragraph).sort()).toEqual([0, 1]);
@@ -49,7 +53,12 @@ describe('check_text over real HTTP and a real socket', () => {
     expect(run.results[run.results.length - 1].done).toBe(true);
     const issues = run.results.flatMap((r) => r.issues);
     for (const i of issues) expect(TEXT.slice(i.start, i.end)).toBe(i.original);
-    expect(issues).toEqual(expect.arrayContaining([expect.objectContaining({ original: '提', suggestions: ['题'] }), expect.objectContaining({ original: '在', suggestions: ['再'] })]));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ original: '提', suggestions: ['题'] }),
+        expect.objectContaining({ original: '在', suggestions: ['再'] }),
+      ]),
+    );
     expect(run.results.find((r) => r.paragraph === 1)!.offset).toBe(TEXT.indexOf('他在次'));
     expect(run.used).toBe(countChars(TEXT));
     expect(await wordsNum()).toBe(before - countChars(TEXT));
@@ -68,7 +77,9 @@ describe('check_text over real HTTP and a real socket', () => {
     expect(again.used).toBe(0);
     expect(await wordsNum()).toBe(before);
     const changedParagraph = long('这是改过的第二段。', 2);
-    const third = await runCheck(base, token, client, { text: `${long('这是缓存测试的第一段。', 1)}\n${changedParagraph}` });
+    const third = await runCheck(base, token, client, {
+      text: `${long('这是缓存测试的第一段。', 1)}\n${changedParagraph}`,
+    });
     expect(third.used).toBe(countChars(changedParagraph));
     expect(await wordsNum()).toBe(before - countChars(changedParagraph));
   });
@@ -125,7 +136,14 @@ describe('check_text over real HTTP and a real socket', () => {
   });
 
   it('refuses mode 4 without the fine-proofreading right (403 with the spec message)', async () => {
-    const res = await http(base, 'POST', '/misscut/v1/check_text', token, { text: TEXT, checkMode: 4 }, { session: client.sessionId });
+    const res = await http(
+      base,
+      'POST',
+      '/misscut/v1/check_text',
+      token,
+      { text: TEXT, checkMode: 4 },
+      { session: client.sessionId },
+    );
     expect(res.status).toBe(403);
     expect(res.json).toEqual({ code: 403, msg: FINE_REFUSED_MSG, result: null });
     const right = await http(base, 'GET', '/user/v1/check/user_fine_proofreading_right', token);
@@ -138,18 +156,39 @@ describe('check_text over real HTTP and a real socket', () => {
     const socket = await SocketClient.open(base, other);
     try {
       await setDefaultRemaining(t.app.db, otherUid, 1, 5);
-      const short = await http(base, 'POST', '/misscut/v1/check_text', other, { text: '这段文字超过五个字。' }, { session: socket.sessionId });
+      const short = await http(
+        base,
+        'POST',
+        '/misscut/v1/check_text',
+        other,
+        { text: '这段文字超过五个字。' },
+        { session: socket.sessionId },
+      );
       expect(short.status).toBe(402);
       expect(short.json.result).toEqual({ kind: 2 });
       expect(short.json.msg).toContain('不足');
       expect(await wordsNum(other)).toBe(5);
       await setDefaultRemaining(t.app.db, otherUid, 1, 0);
-      const none = await http(base, 'POST', '/misscut/v1/check_text', other, { text: '你好' }, { session: socket.sessionId });
+      const none = await http(
+        base,
+        'POST',
+        '/misscut/v1/check_text',
+        other,
+        { text: '你好' },
+        { session: socket.sessionId },
+      );
       expect(none.status).toBe(402);
       expect(none.json).toMatchObject({ code: 402, result: { kind: 1 } });
       expect((await http(base, 'GET', '/user/check_words_num', other)).json.result.num_desc).toBe('0字');
       await setDefaultRemaining(t.app.db, otherUid, 1, 100_000);
-      const long = await http(base, 'POST', '/misscut/v1/check_text', other, { text: '字'.repeat(5001) }, { session: socket.sessionId });
+      const long = await http(
+        base,
+        'POST',
+        '/misscut/v1/check_text',
+        other,
+        { text: '字'.repeat(5001) },
+        { session: socket.sessionId },
+      );
       expect(long.status).toBe(402);
       expect(long.json.msg).toContain('5000');
       expect(await wordsNum(other)).toBe(100_000);
@@ -167,7 +206,11 @@ describe('check_text over real HTTP and a real socket', () => {
       // 20 different texts of 100 characters: at most 10 fit
       const texts = Array.from({ length: 20 }, (_, n) => `第${String(n).padStart(2, '0')}号` + '测'.repeat(96));
       for (const text of texts) expect(countChars(text)).toBe(100);
-      const answers = await Promise.all(texts.map((text) => http(base, 'POST', '/misscut/v1/check_text', other, { text }, { session: socket.sessionId })));
+      const answers = await Promise.all(
+        texts.map((text) =>
+          http(base, 'POST', '/misscut/v1/check_text', other, { text }, { session: socket.sessionId }),
+        ),
+      );
       const ok = answers.filter((a) => a.status === 200).length;
       expect(answers.every((a) => a.status === 200 || a.status === 402)).toBe(true);
       expect(ok).toBe(10);
@@ -183,7 +226,10 @@ describe('check_text over real HTTP and a real socket', () => {
     const socket = await SocketClient.open(base, other);
     try {
       const before = await wordsNum(other);
-      const text = Array.from({ length: 80 }, (_, n) => `第${n}段：我们今天在会议室讨论了下一阶段的工作安排，大家都发表了自己的看法，会议开得很成功。`).join('\n');
+      const text = Array.from(
+        { length: 80 },
+        (_, n) => `第${n}段：我们今天在会议室讨论了下一阶段的工作安排，大家都发表了自己的看法，会议开得很成功。`,
+      ).join('\n');
       const units = splitUnits(text);
       const res = await http(base, 'POST', '/misscut/v1/check_text', other, { text }, { session: socket.sessionId });
       expect(res.status).toBe(200);
@@ -191,7 +237,9 @@ describe('check_text over real HTTP and a real socket', () => {
       const cancel = await http(base, 'POST', '/misscut/v1/cancel', other, { check_id: checkId });
       expect(cancel.status).toBe(200);
       const messages = await socket.drain(1500);
-      const delivered = messages.filter((m) => m.type === 2 && m.cmd === 2).map((m) => (m.data as { paragraph: number; done: boolean }));
+      const delivered = messages
+        .filter((m) => m.type === 2 && m.cmd === 2)
+        .map((m) => m.data as { paragraph: number; done: boolean });
       expect(delivered.length).toBeLessThan(units.length);
       expect(delivered.some((d) => d.done)).toBe(false);
       const charged = delivered.reduce((s, d) => s + units[d.paragraph].chars, 0);
@@ -222,20 +270,29 @@ describe('check_text over real HTTP and a real socket', () => {
   });
 
   it('rejects bad input and unknown sessions', async () => {
-    const post = (body: unknown, session = client.sessionId) => http(base, 'POST', '/misscut/v2/check_text', token, body, { session });
+    const post = (body: unknown, session = client.sessionId) =>
+      http(base, 'POST', '/misscut/v2/check_text', token, body, { session });
     expect((await post({ text: '' })).status).toBe(400);
     expect((await post({ text: '   \n  ' })).status).toBe(400);
     expect((await post({ text: '你好', checkMode: 5 })).status).toBe(400);
     expect((await post({ text: '你好', lang: 'fr' })).status).toBe(400);
     expect((await post({ text: '你好' }, 'no-such-session')).status).toBe(400);
-    expect((await http(base, 'POST', '/misscut/v1/check_text', null, { text: '你好' }, { session: client.sessionId })).status).toBe(401);
+    expect(
+      (await http(base, 'POST', '/misscut/v1/check_text', null, { text: '你好' }, { session: client.sessionId }))
+        .status,
+    ).toBe(401);
   });
 });
 
 describe('labels, functions, clicks and feedback', () => {
   it('lists category labels (simplified and traditional), levels and result types', async () => {
     const cn = (await http(base, 'GET', '/misscut/v1/get_all_mistakes_type', token)).json.result;
-    expect(cn.category_description).toEqual(expect.arrayContaining([['1', '同音', 1], ['8-2', '黄赌毒', 3]]));
+    expect(cn.category_description).toEqual(
+      expect.arrayContaining([
+        ['1', '同音', 1],
+        ['8-2', '黄赌毒', 3],
+      ]),
+    );
     expect(cn.recommendation_level).toEqual(expect.arrayContaining([[1, null, '错误']]));
     expect(cn.result_type).toEqual(expect.arrayContaining([[5, '自定义错词']]));
     const hk = (await http(base, 'GET', '/misscut/v1/get_all_mistakes_type?st_flag=1', token)).json.result;
@@ -255,11 +312,27 @@ describe('labels, functions, clicks and feedback', () => {
   it('stores clicks and finding feedback, validating them', async () => {
     expect((await http(base, 'GET', '/misscut/v1/click?click_type=1', token)).status).toBe(200);
     expect((await http(base, 'GET', '/misscut/v1/click?click_type=abc', token)).status).toBe(400);
-    const ok = await http(base, 'POST', '/proofread/result/collect/receive', token, { action: 'false_alarm', original: '提', suggestion: '题', category: '1', context: '问提' });
+    const ok = await http(base, 'POST', '/proofread/result/collect/receive', token, {
+      action: 'false_alarm',
+      original: '提',
+      suggestion: '题',
+      category: '1',
+      context: '问提',
+    });
     expect(ok.status).toBe(200);
-    expect((await http(base, 'POST', '/proofread/result/collect/receive', token, { action: 'love', original: '提', category: '1' })).status).toBe(400);
+    expect(
+      (
+        await http(base, 'POST', '/proofread/result/collect/receive', token, {
+          action: 'love',
+          original: '提',
+          category: '1',
+        })
+      ).status,
+    ).toBe(400);
     const rows = await (t.app.db as any).selectFrom('finding_feedback').selectAll().where('uid', '=', uid).execute();
-    expect(rows).toEqual([expect.objectContaining({ action: 'false_alarm', original: '提', suggestion: '题', category: '1' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ action: 'false_alarm', original: '提', suggestion: '题', category: '1' }),
+    ]);
     const clicks = await (t.app.db as any).selectFrom('clicks').selectAll().where('uid', '=', uid).execute();
     expect(clicks).toEqual([expect.objectContaining({ click_type: 1 })]);
   });

@@ -26,7 +26,9 @@ class Client {
       this.socket.once('open', () => resolve());
       this.socket.once('error', reject);
     });
-    this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     this.socket.on('message', (raw) => {
       const message = JSON.parse(raw.toString()) as ServerMessage;
       const waiter = this.waiters.shift();
@@ -86,10 +88,16 @@ describe('the API over real HTTP', () => {
       body: JSON.stringify({ phone: ADMIN.phone, password: ADMIN.password }),
     });
     const { result } = await login.json();
-    const info = await fetch(`http://${base}/user/user_info`, { headers: { authorization: `Bearer ${result.token}`, cid: 'dev', endpoint: '1' } });
+    const info = await fetch(`http://${base}/user/user_info`, {
+      headers: { authorization: `Bearer ${result.token}`, cid: 'dev', endpoint: '1' },
+    });
     expect(info.status).toBe(200);
     expect((await info.json()).result.role).toBe('root');
-    const bad = await fetch(`http://${base}/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"phone":' });
+    const bad = await fetch(`http://${base}/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"phone":',
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: 400, result: null });
   });
@@ -127,7 +135,12 @@ describe('realtime socket', () => {
     await first.close();
 
     // Sent while offline: kept for the session.
-    t.app.realtime.sendToSession(sessionId, { type: 2, cmd: 7, status: 200, data: { id: 9, status: 'running', progress: 50 } });
+    t.app.realtime.sendToSession(sessionId, {
+      type: 2,
+      cmd: 7,
+      status: 200,
+      data: { id: 9, status: 'running', progress: 50 },
+    });
 
     const second = new Client(wsUrl({ token, session_id: sessionId }));
     expect(await sessionOf(second)).toBe(sessionId);
@@ -147,12 +160,15 @@ describe('realtime socket', () => {
     const theirs = new Client(wsUrl({ token: other, session_id: 'theirs-a' }));
     await sessionOf(mine);
     await sessionOf(theirs);
-    const reached = t.app.realtime.sendToUser((await call(t.app, 'GET', '/user/user_info', undefined, other)).json.result.uid, {
-      type: 5,
-      cmd: 3,
-      status: 200,
-      data: { id: 1, enterprise_id: 7, enterprise_name: '校对组', inviter_name: '管理员' },
-    });
+    const reached = t.app.realtime.sendToUser(
+      (await call(t.app, 'GET', '/user/user_info', undefined, other)).json.result.uid,
+      {
+        type: 5,
+        cmd: 3,
+        status: 200,
+        data: { id: 1, enterprise_id: 7, enterprise_name: '校对组', inviter_name: '管理员' },
+      },
+    );
     expect(reached).toBe(1);
     expect(await theirs.next()).toMatchObject({ type: 5, cmd: 3 });
     mine.send({ type: 1, cmd: 1 });
@@ -179,7 +195,10 @@ describe('realtime socket', () => {
   it('a missing, unknown or revoked token closes with 4401 and a reason', async () => {
     for (const query of [{ session_id: 'x' }, { token: 'bogus', session_id: 'x' }] as Record<string, string>[]) {
       const client = new Client(wsUrl(query));
-      expect(await client.closed).toEqual({ code: SocketClose.Unauthorized.code, reason: SocketClose.Unauthorized.reason });
+      expect(await client.closed).toEqual({
+        code: SocketClose.Unauthorized.code,
+        reason: SocketClose.Unauthorized.reason,
+      });
     }
     const revoked = await login(t.app, ADMIN.phone, ADMIN.password);
     await call(t.app, 'POST', '/user/logout', undefined, revoked);
@@ -196,7 +215,11 @@ describe('realtime socket', () => {
   });
 
   it('a malformed frame closes with 4400', async () => {
-    for (const frame of ['not json', JSON.stringify({ type: 9, cmd: 9 }), JSON.stringify({ type: 1, cmd: 2, index: -1 })]) {
+    for (const frame of [
+      'not json',
+      JSON.stringify({ type: 9, cmd: 9 }),
+      JSON.stringify({ type: 1, cmd: 2, index: -1 }),
+    ]) {
       const client = new Client(wsUrl({ token, session_id: 'bad-frames' }));
       await sessionOf(client);
       client.send(frame);
@@ -209,7 +232,8 @@ describe('realtime socket', () => {
     await quick.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (quick.app.server.address() as { port: number }).port;
     const quickToken = await login(quick.app, ADMIN.phone, ADMIN.password);
-    const url = (id: string) => `ws://127.0.0.1:${port}/ws?${new URLSearchParams({ token: quickToken, session_id: id })}`;
+    const url = (id: string) =>
+      `ws://127.0.0.1:${port}/ws?${new URLSearchParams({ token: quickToken, session_id: id })}`;
     const silent = new Client(url('silent'));
     const alive = new Client(url('alive'));
     await sessionOf(silent);

@@ -16,15 +16,32 @@ describe('rights', () => {
   it('grants the defaults at registration', async () => {
     const fresh = await register(t, '13900000023');
     const freshUid = (await call(t.app, 'GET', '/user/user_info', undefined, fresh)).json.result.uid;
-    const rows = await t.app.db.selectFrom('right_grants').select(['user_right_type', 'remaining']).where('uid', '=', freshUid).orderBy('user_right_type').execute();
-    expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([[1, 20000], [32, 5000], [64, 20000], [128, 5000], [256, 20], [4096, 5]]);
+    const rows = await t.app.db
+      .selectFrom('right_grants')
+      .select(['user_right_type', 'remaining'])
+      .where('uid', '=', freshUid)
+      .orderBy('user_right_type')
+      .execute();
+    expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([
+      [1, 20000],
+      [32, 5000],
+      [64, 20000],
+      [128, 5000],
+      [256, 20],
+      [4096, 5],
+    ]);
   });
 
   it('gives new free users the documented defaults', async () => {
     const words = await call(t.app, 'GET', '/user/check_words_num', undefined, token);
     expect(words.json.result).toEqual({ words_num: 20000, max_text: 5000, num_desc: '20000字' });
     const one = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, token);
-    expect(one.json.result).toMatchObject({ user_right_type: 1, title: '高速校对字数', disposable_num: 20000, num_desc: '20000字' });
+    expect(one.json.result).toMatchObject({
+      user_right_type: 1,
+      title: '高速校对字数',
+      disposable_num: 20000,
+      num_desc: '20000字',
+    });
     const fine = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=8192', undefined, token);
     expect(fine.json.result).toMatchObject({ disposable_num: 0, num_desc: '0字' });
     expect((await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=3', undefined, token)).status).toBe(400);
@@ -32,7 +49,9 @@ describe('rights', () => {
     const detail = await call(t.app, 'GET', '/user/v1/get_user_right_detail', undefined, token);
     expect(detail.json.result.role).toBe('free');
     expect(detail.json.result.rights).toHaveLength(17);
-    expect(detail.json.result.rights.find((r: { user_right_type: number }) => r.user_right_type === 32)).toMatchObject({ disposable_num: 5000 });
+    expect(detail.json.result.rights.find((r: { user_right_type: number }) => r.user_right_type === 32)).toMatchObject({
+      disposable_num: 5000,
+    });
   });
 
   it('gives the root account large rights, including fine proofreading', async () => {
@@ -52,14 +71,24 @@ describe('rights', () => {
     expect(await rightBalance(t.app.db, uid, 1)).toBe(20100);
     const used = await consumeRight(t.app.db, uid, 1, 150, 'test');
     expect(used.parts[0]).toMatchObject({ amount: 100 });
-    const grants = await t.app.db.selectFrom('right_grants').selectAll().where('uid', '=', uid).where('source', '=', 'test:soon').executeTakeFirstOrThrow();
+    const grants = await t.app.db
+      .selectFrom('right_grants')
+      .selectAll()
+      .where('uid', '=', uid)
+      .where('source', '=', 'test:soon')
+      .executeTakeFirstOrThrow();
     expect(Number(grants.remaining)).toBe(0);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19950);
     await expect(consumeRight(t.app.db, uid, 1, 19951, 'too much')).rejects.toBeInstanceOf(InsufficientRight);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19950);
     expect(await refundRight(t.app.db, used, 30, 'refund')).toBe(30);
     expect(await rightBalance(t.app.db, uid, 1)).toBe(19980);
-    const records = await t.app.db.selectFrom('right_records').select(['num', 'reason']).where('uid', '=', uid).orderBy('id').execute();
+    const records = await t.app.db
+      .selectFrom('right_records')
+      .select(['num', 'reason'])
+      .where('uid', '=', uid)
+      .orderBy('id')
+      .execute();
     expect(records.map((r) => Number(r.num))).toEqual([20000, 20, 5, 100, 50, -150, 30]);
   });
 
@@ -67,7 +96,9 @@ describe('rights', () => {
     const other = await register(t, '13900000022');
     const otherUid = (await call(t.app, 'GET', '/user/user_info', undefined, other)).json.result.uid;
     await consumeRight(t.app.db, otherUid, 1, 19_000, 'setup');
-    const attempts = await Promise.allSettled(Array.from({ length: 40 }, () => consumeRight(t.app.db, otherUid, 1, 70, 'race')));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 40 }, () => consumeRight(t.app.db, otherUid, 1, 70, 'race')),
+    );
     const won = attempts.filter((a) => a.status === 'fulfilled').length;
     expect(won).toBe(Math.floor(1000 / 70));
     expect(await rightBalance(t.app.db, otherUid, 1)).toBe(1000 - won * 70);

@@ -92,7 +92,12 @@ async function waitForCode(phone: string, purpose: string): Promise<string> {
 
 function outboxHas(phone: string): boolean {
   const file = join(t.dataDir, 'sms-outbox.jsonl');
-  return existsSync(file) && readFileSync(file, 'utf8').split('\n').some((l) => l.includes(`"phone":"${phone}"`));
+  return (
+    existsSync(file) &&
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .some((l) => l.includes(`"phone":"${phone}"`))
+  );
 }
 
 const LOGIN_LOCKED = '登录失败次数过多，请 15 分钟后再试 (too many failed logins, retry in 15 min)';

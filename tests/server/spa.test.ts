@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers';
 
-const INDEX = '<!doctype html><html><head><script type="module" src="/workbench/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/workbench/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
 
 const BIG_JS = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `词语${i}`))};`;
 
@@ -42,7 +43,13 @@ describe('the SPA under /workbench/', () => {
   });
 
   it('serves index.html at /workbench/ and for deep routes', async () => {
-    for (const url of ['/workbench/', '/workbench/dictionary', '/workbench/user?status=1', '/workbench/team/members/3', '/workbench/login?login_resp_code=1']) {
+    for (const url of [
+      '/workbench/',
+      '/workbench/dictionary',
+      '/workbench/user?status=1',
+      '/workbench/team/members/3',
+      '/workbench/login?login_resp_code=1',
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -89,7 +96,11 @@ describe('before the front end is built', () => {
 
 describe('compression', () => {
   it('compresses large responses for clients that accept it', async () => {
-    const big = await t.app.inject({ method: 'GET', url: '/workbench/assets/big-123.js', headers: { 'accept-encoding': 'gzip' } });
+    const big = await t.app.inject({
+      method: 'GET',
+      url: '/workbench/assets/big-123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(big.statusCode).toBe(200);
     expect(big.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(big.rawPayload).toString()).toBe(BIG_JS);

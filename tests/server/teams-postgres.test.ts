@@ -19,7 +19,9 @@ describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
     const out: string[] = [];
     await runAdmin(['team', 'create', '--name', '编辑部', '--admin', '13900000051'], t.app.db, (l) => out.push(l));
     const team = /created team (\d+)/.exec(out[0])![1];
-    await runAdmin(['team', 'add-member', '--team', team, '--phone', '13900000052', '--role', 'user'], t.app.db, (l) => out.push(l));
+    await runAdmin(['team', 'add-member', '--team', team, '--phone', '13900000052', '--role', 'user'], t.app.db, (l) =>
+      out.push(l),
+    );
     await runAdmin(['team', 'list'], t.app.db, (l) => out.push(l));
     expect(out[3].split('\t').slice(0, 4)).toEqual([team, '编辑部', '2', '0']);
   }, 90_000);
@@ -32,16 +34,46 @@ describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
     const created = await call(t.app, 'POST', '/enterprise/v1/add_share_dic_info', { name: '通用词库' }, adminToken);
     expect(created.json.result).toMatchObject({ name: '通用词库', in_use: true, user_count: 1, word_count: 0 });
     const id = created.json.result.id;
-    expect((await call(t.app, 'POST', '/enterprise/v1/add_share_dic_info', { name: '通用词库' }, adminToken)).status).toBe(409);
-    expect((await call(t.app, 'POST', '/enterprise-dic/add_one', { dic_id: id, word: '阿里爸爸', type: 5, correct: '阿里巴巴' }, adminToken)).status).toBe(200);
-    expect((await call(t.app, 'POST', '/enterprise-dic/add_one', { dic_id: id, word: '阿里爸爸', type: 5, correct: '阿里巴巴' }, adminToken)).status).toBe(409);
-    expect((await call(t.app, 'POST', '/enterprise-dic/add_one', { dic_id: id, word: '随便', type: 4 }, memberToken)).status).toBe(403);
+    expect(
+      (await call(t.app, 'POST', '/enterprise/v1/add_share_dic_info', { name: '通用词库' }, adminToken)).status,
+    ).toBe(409);
+    expect(
+      (
+        await call(
+          t.app,
+          'POST',
+          '/enterprise-dic/add_one',
+          { dic_id: id, word: '阿里爸爸', type: 5, correct: '阿里巴巴' },
+          adminToken,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(
+          t.app,
+          'POST',
+          '/enterprise-dic/add_one',
+          { dic_id: id, word: '阿里爸爸', type: 5, correct: '阿里巴巴' },
+          adminToken,
+        )
+      ).status,
+    ).toBe(409);
+    expect(
+      (await call(t.app, 'POST', '/enterprise-dic/add_one', { dic_id: id, word: '随便', type: 4 }, memberToken)).status,
+    ).toBe(403);
     await call(t.app, 'POST', '/dict/v1/add_one', { word: '萍果', type: 5, correct: '苹果' }, adminToken);
-    expect((await call(t.app, 'POST', '/enterprise-dic/person_to_enterprise_dic', { dic_id: id }, adminToken)).json.result).toEqual({ count: 1 });
-    expect((await call(t.app, 'POST', '/enterprise-dic/person_to_enterprise_dic', { dic_id: id }, adminToken)).json.result).toEqual({ count: 0 });
+    expect(
+      (await call(t.app, 'POST', '/enterprise-dic/person_to_enterprise_dic', { dic_id: id }, adminToken)).json.result,
+    ).toEqual({ count: 1 });
+    expect(
+      (await call(t.app, 'POST', '/enterprise-dic/person_to_enterprise_dic', { dic_id: id }, adminToken)).json.result,
+    ).toEqual({ count: 0 });
     const words = await call(t.app, 'POST', '/enterprise-dic/get_list', { dic_id: id, keyword: '巴巴' }, memberToken);
     expect(words.json.result).toMatchObject({ total: 1, list: [{ word: '阿里爸爸', correct: '阿里巴巴' }] });
-    expect((await call(t.app, 'GET', `/enterprise/v1/get_enterprise_dic?id=${id}`, undefined, memberToken)).json.result).toMatchObject({ word_count: 2, counts: { '5': 2 } });
+    expect(
+      (await call(t.app, 'GET', `/enterprise/v1/get_enterprise_dic?id=${id}`, undefined, memberToken)).json.result,
+    ).toMatchObject({ word_count: 2, counts: { '5': 2 } });
 
     const check = async () => {
       const res = await t.app.inject({
@@ -54,9 +86,13 @@ describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
       return res.json().matches.find((m: { rule: { id: string } }) => m.rule.id === 'ZH_CUSTOM_7');
     };
     expect(await check()).toBeUndefined();
-    expect((await call(t.app, 'POST', '/enterprise/v1/modify_share_dic_status', { id, status: 1 }, memberToken)).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/enterprise/v1/modify_share_dic_status', { id, status: 1 }, memberToken)).status,
+    ).toBe(200);
     expect(await check()).toMatchObject({ offset: 3, length: 4, replacements: [{ value: '阿里巴巴' }] });
-    expect((await call(t.app, 'GET', '/enterprise/v1/get_enterprise_dict_in_use', undefined, adminToken)).json.result).toEqual([expect.objectContaining({ id, user_count: 2 })]);
+    expect(
+      (await call(t.app, 'GET', '/enterprise/v1/get_enterprise_dict_in_use', undefined, adminToken)).json.result,
+    ).toEqual([expect.objectContaining({ id, user_count: 2 })]);
     expect((await call(t.app, 'POST', '/enterprise/v1/delete_share_dic', { id }, adminToken)).status).toBe(200);
     expect(await check()).toBeUndefined();
   });

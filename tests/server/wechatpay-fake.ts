@@ -1,7 +1,14 @@
 // A fake WeChat Pay gateway for the tests: the real WechatPayProvider (signing, verification, decryption) talks
 // to it through the provider's Transport. Only the gateway's HTTP side is fake; the keys are generated here.
 import { createCipheriv, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { requestMessage, rsaSign, rsaVerify, WechatPayProvider, type Transport, type WechatPayConfig } from '../../server/services/pay/wechat';
+import {
+  requestMessage,
+  rsaSign,
+  rsaVerify,
+  WechatPayProvider,
+  type Transport,
+  type WechatPayConfig,
+} from '../../server/services/pay/wechat';
 
 export const MCHID = '1900000109';
 export const APPID = 'wxd678efh567hg6787';
@@ -15,12 +22,25 @@ export interface FakeGateway {
   platformPublic: KeyObject;
   merchantPrivate: KeyObject;
   /** Orders the gateway knows: out_trade_no -> state. */
-  orders: Map<string, { amount: number; state: string; transactionId?: string; description: string; notifyUrl: string; timeExpire: string }>;
+  orders: Map<
+    string,
+    {
+      amount: number;
+      state: string;
+      transactionId?: string;
+      description: string;
+      notifyUrl: string;
+      timeExpire: string;
+    }
+  >;
   requests: Array<{ method: string; path: string; authorized: boolean }>;
   /** The payer scanned and paid. */
   pay(orderNo: string): void;
   /** A signed, encrypted TRANSACTION.SUCCESS notification as WeChat Pay sends it. */
-  notification(orderNo: string, overrides?: { amount?: number; key?: KeyObject; apiV3Key?: string; timestamp?: number; mchid?: string }): { headers: Record<string, string>; body: string };
+  notification(
+    orderNo: string,
+    overrides?: { amount?: number; key?: KeyObject; apiV3Key?: string; timestamp?: number; mchid?: string },
+  ): { headers: Record<string, string>; body: string };
   /** Makes the next calls fail like an unreachable gateway. */
   down: boolean;
 }
@@ -30,7 +50,13 @@ export function encryptResource(apiV3Key: string, plaintext: string, associatedD
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
   cipher.setAAD(Buffer.from(associatedData, 'utf8'));
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  return { algorithm: 'AEAD_AES_256_GCM', ciphertext: data.toString('base64'), associated_data: associatedData, nonce, original_type: 'transaction' };
+  return {
+    algorithm: 'AEAD_AES_256_GCM',
+    ciphertext: data.toString('base64'),
+    associated_data: associatedData,
+    nonce,
+    original_type: 'transaction',
+  };
 }
 
 export function signedHeaders(key: KeyObject, body: string, timestamp = Math.floor(Date.now() / 1000)) {
@@ -90,7 +116,12 @@ export function fakeGateway(): FakeGateway {
         trade_state: 'SUCCESS',
         trade_state_desc: '支付成功',
         success_time: '2026-11-23T20:01:02+08:00',
-        amount: { total: overrides.amount ?? o?.amount ?? 0, payer_total: overrides.amount ?? o?.amount ?? 0, currency: 'CNY', payer_currency: 'CNY' },
+        amount: {
+          total: overrides.amount ?? o?.amount ?? 0,
+          payer_total: overrides.amount ?? o?.amount ?? 0,
+          currency: 'CNY',
+          payer_currency: 'CNY',
+        },
       };
       const body = JSON.stringify({
         id: randomBytes(8).toString('hex'),
@@ -100,7 +131,13 @@ export function fakeGateway(): FakeGateway {
         summary: '支付成功',
         resource: encryptResource(overrides.apiV3Key ?? API_V3_KEY, JSON.stringify(transaction)),
       });
-      return { headers: { 'content-type': 'application/json', ...signedHeaders(overrides.key ?? platform.privateKey, body, overrides.timestamp) }, body };
+      return {
+        headers: {
+          'content-type': 'application/json',
+          ...signedHeaders(overrides.key ?? platform.privateKey, body, overrides.timestamp),
+        },
+        body,
+      };
     },
   };
   const answer = (status: number, payload?: object) => {
@@ -116,12 +153,22 @@ export function fakeGateway(): FakeGateway {
       !!auth &&
       auth.mchid === MCHID &&
       auth.serial_no === config.serialNo &&
-      rsaVerify(merchant.publicKey, requestMessage(init.method, path, auth.timestamp, auth.nonce_str, init.body ?? ''), auth.signature);
+      rsaVerify(
+        merchant.publicKey,
+        requestMessage(init.method, path, auth.timestamp, auth.nonce_str, init.body ?? ''),
+        auth.signature,
+      );
     gw.requests.push({ method: init.method, path, authorized });
     if (!authorized) return answer(401, { code: 'SIGN_ERROR', message: '签名错误' });
     if (init.method === 'POST' && path === '/v3/pay/transactions/native') {
       const body = JSON.parse(init.body!);
-      gw.orders.set(body.out_trade_no, { amount: body.amount.total, state: 'NOTPAY', description: body.description, notifyUrl: body.notify_url, timeExpire: body.time_expire });
+      gw.orders.set(body.out_trade_no, {
+        amount: body.amount.total,
+        state: 'NOTPAY',
+        description: body.description,
+        notifyUrl: body.notify_url,
+        timeExpire: body.time_expire,
+      });
       return answer(200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(5).toString('hex')}` });
     }
     const query = /^\/v3\/pay\/transactions\/out-trade-no\/([^/?]+)\?mchid=(\d+)$/.exec(path);

@@ -2,7 +2,16 @@ import { sql } from 'kysely';
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
-import { EXPORT_MIME, exportRows, failuresCsv, importWords, lastFailures, parseType, template, toCsv } from '../../services/dict-import';
+import {
+  EXPORT_MIME,
+  exportRows,
+  failuresCsv,
+  importWords,
+  lastFailures,
+  parseType,
+  template,
+  toCsv,
+} from '../../services/dict-import';
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
 import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
@@ -20,7 +29,14 @@ interface WordRow {
   updated_at: string;
 }
 
-const toWord = (r: WordRow) => ({ id: Number(r.id), word: r.word, type: Number(r.type), correct: r.correct, created_at: r.created_at, updated_at: r.updated_at });
+const toWord = (r: WordRow) => ({
+  id: Number(r.id),
+  word: r.word,
+  type: Number(r.type),
+  correct: r.correct,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
 
 export const dictOperations: Record<string, Operation> = {
   getDictV1GetList: async (request) => {
@@ -34,10 +50,20 @@ export const dictOperations: Record<string, Operation> = {
     const keyword = q.keyword?.trim();
     if (keyword) {
       const like = containsPattern(keyword);
-      base = base.where((eb) => eb.or([eb('word', 'like', sql<string>`${like} escape '\\'`), eb('correct', 'like', sql<string>`${like} escape '\\'`)]));
+      base = base.where((eb) =>
+        eb.or([
+          eb('word', 'like', sql<string>`${like} escape '\\'`),
+          eb('correct', 'like', sql<string>`${like} escape '\\'`),
+        ]),
+      );
     }
     const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await base.selectAll().orderBy('id', 'desc').limit(size).offset((num - 1) * size).execute();
+    const rows = await base
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(size)
+      .offset((num - 1) * size)
+      .execute();
     return envelope({ total, num, size, list: rows.map((r) => toWord(r as WordRow)) });
   },
 
@@ -47,7 +73,11 @@ export const dictOperations: Record<string, Operation> = {
     const db = request.server.db;
     const now = nowIso();
     try {
-      const row = await db.insertInto('dict_words').values({ uid, ...entry, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('dict_words')
+        .values({ uid, ...entry, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return envelope(toWord(row as WordRow), '添加成功');
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
@@ -79,7 +109,11 @@ export const dictOperations: Record<string, Operation> = {
   deleteDictV1DeleteOne: async (request) => {
     const { uid } = await caller(request);
     const { id } = request.query as { id: number };
-    const res = await request.server.db.deleteFrom('dict_words').where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
+    const res = await request.server.db
+      .deleteFrom('dict_words')
+      .where('id', '=', id)
+      .where('uid', '=', uid)
+      .executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) throw notFound('词语不存在 (unknown id)');
     return envelope(null, '删除成功');
   },
@@ -87,7 +121,11 @@ export const dictOperations: Record<string, Operation> = {
   postDictV1DeleteMany: async (request) => {
     const { uid } = await caller(request);
     const { ids } = bodyOf<{ ids: number[] }>(request);
-    const res = await request.server.db.deleteFrom('dict_words').where('uid', '=', uid).where('id', 'in', ids).executeTakeFirst();
+    const res = await request.server.db
+      .deleteFrom('dict_words')
+      .where('uid', '=', uid)
+      .where('id', 'in', ids)
+      .executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '删除成功');
   },
 
@@ -114,7 +152,15 @@ export const dictOperations: Record<string, Operation> = {
     const rows = await request.server.heavy.run('importFile', { filename: file.filename, data: file.data });
     const result = await importWords(request.server.db, uid, file.filename, rows, defaultType);
     const msg = result.failed ? `导入 ${result.added} 条，失败 ${result.failed} 条` : `导入 ${result.added} 条`;
-    return envelope({ total: result.total, added: result.added, failed: result.failed, failures: result.failures.slice(0, 20).map((f) => ({ line: f.line, word: f.word, reason: f.reason })) }, msg);
+    return envelope(
+      {
+        total: result.total,
+        added: result.added,
+        failed: result.failed,
+        failures: result.failures.slice(0, 20).map((f) => ({ line: f.line, word: f.word, reason: f.reason })),
+      },
+      msg,
+    );
   },
 
   getDictDownWordsFailedToUpload: async (request, reply) => {
@@ -122,7 +168,10 @@ export const dictOperations: Record<string, Operation> = {
     const last = await lastFailures(request.server.db, uid);
     if (!last) throw notFound('上次导入没有失败的行 (the last import had no failed rows)');
     const base = last.filename.replace(/\.[^.]*$/, '') || '词库';
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`${base}-导入失败.csv`)).send(failuresCsv(last.rows));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', attachment(`${base}-导入失败.csv`))
+      .send(failuresCsv(last.rows));
   },
 
   getDictV1ExportWords: async (request, reply) => {
@@ -133,14 +182,25 @@ export const dictOperations: Record<string, Operation> = {
     const data = format === 'csv' ? toCsv(rows) : Buffer.from(await request.server.heavy.run('xlsx', { sheets }));
     const name = `个人词库-${stamp()}.${format}`;
     // Kept in the download center too (re-download for 7 days).
-    const saved = await recordDownload(request.server.db, request.server.config.dataDir, uid, { name, mime: EXPORT_MIME[format], data });
-    return reply.type(EXPORT_MIME[format]).header('content-disposition', attachment(name)).header('x-download-id', String(saved.id)).send(data);
+    const saved = await recordDownload(request.server.db, request.server.config.dataDir, uid, {
+      name,
+      mime: EXPORT_MIME[format],
+      data,
+    });
+    return reply
+      .type(EXPORT_MIME[format])
+      .header('content-disposition', attachment(name))
+      .header('x-download-id', String(saved.id))
+      .send(data);
   },
 
   getDictV1ImportTemplate: async (request, reply) => {
     await caller(request);
     const format = ((request.query as { format?: 'xlsx' | 'csv' }).format ?? 'xlsx') as 'xlsx' | 'csv';
-    return reply.type(EXPORT_MIME[format]).header('content-disposition', attachment(`词库导入模板.${format}`)).send(await template(format));
+    return reply
+      .type(EXPORT_MIME[format])
+      .header('content-disposition', attachment(`词库导入模板.${format}`))
+      .send(await template(format));
   },
 
   getUserGetWordLibrary: async (request) => {

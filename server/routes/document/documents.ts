@@ -11,7 +11,14 @@ import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
-import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../../services/rights';
+import {
+  consumeRight,
+  countChars,
+  InsufficientRight,
+  refundRight,
+  rightBalance,
+  type Consumption,
+} from '../../services/rights';
 import { findOpenUser } from '../../services/users';
 import { attachment, bodyOf, caller, type Operation } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
@@ -75,7 +82,11 @@ async function owned(request: FastifyRequest, id: number): Promise<Row> {
 }
 
 async function byShareId(request: FastifyRequest, shareId: string): Promise<Row> {
-  const row = await request.server.db.selectFrom('documents').selectAll().where('share_id', '=', shareId).executeTakeFirst();
+  const row = await request.server.db
+    .selectFrom('documents')
+    .selectAll()
+    .where('share_id', '=', shareId)
+    .executeTakeFirst();
   if (!row) throw notFound('分享链接无效或文档已删除 (unknown share id)');
   // Closing an account revokes its shares; the link says so rather than pretending it never existed.
   if (!(await findOpenUser(request.server.db, Number(row.uid)))) {
@@ -100,7 +111,8 @@ async function upload(request: FastifyRequest) {
   const kind = checkUpload(file);
   const mode = body.checkMode === '4' ? 4 : 3;
   const checkOptions = body.checkOptions !== undefined ? Number(body.checkOptions) : ALL_STANDARD;
-  if (!Number.isSafeInteger(checkOptions) || checkOptions > 2147483647) throw badRequest('checkOptions 无效 (checkOptions out of range)');
+  if (!Number.isSafeInteger(checkOptions) || checkOptions > 2147483647)
+    throw badRequest('checkOptions 无效 (checkOptions out of range)');
   const lang = body.lang === 'hk' ? 'hk' : 'cn';
   // mode 4 needs right 8192 (403); the job checks with the same preparation
   await checkService(request.server).prepare(uid, mode, checkOptions, lang);
@@ -109,47 +121,49 @@ async function upload(request: FastifyRequest) {
   try {
     consumption = await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
   } catch (error) {
-    if (error instanceof InsufficientRight) throw paymentRequired('文档上传次数已用完 (right 256 docUploadCount is used up)');
+    if (error instanceof InsufficientRight)
+      throw paymentRequired('文档上传次数已用完 (right 256 docUploadCount is used up)');
     throw error;
   }
   const now = nowIso();
   let id: number;
   try {
-    id = await db
-      .transaction()
-      .execute(async (trx) => {
-        const inserted = await trx
-          .insertInto('documents')
-          .values({
-            uid,
-            name: cleanName(file.filename),
-            file_type: kind,
-            size: file.data.length,
-            status: 'queued',
-            progress: 0,
-            error: null,
-            word_count: 0,
-            issue_count: 0,
-            check_mode: mode,
-            check_options: checkOptions,
-            lang,
-            html: null,
-            text: null,
-            issues: null,
-            fixes: null,
-            ignored: null,
-            edited: 0,
-            share_id: null,
-            charge: JSON.stringify(consumption),
-            attempts: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('document_files').values({ document_id: Number(inserted.id), data: file.data }).execute();
-        return Number(inserted.id);
-      });
+    id = await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('documents')
+        .values({
+          uid,
+          name: cleanName(file.filename),
+          file_type: kind,
+          size: file.data.length,
+          status: 'queued',
+          progress: 0,
+          error: null,
+          word_count: 0,
+          issue_count: 0,
+          check_mode: mode,
+          check_options: checkOptions,
+          lang,
+          html: null,
+          text: null,
+          issues: null,
+          fixes: null,
+          ignored: null,
+          edited: 0,
+          share_id: null,
+          charge: JSON.stringify(consumption),
+          attempts: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('document_files')
+        .values({ document_id: Number(inserted.id), data: file.data })
+        .execute();
+      return Number(inserted.id);
+    });
   } catch (error) {
     await refundRight(db, consumption, consumption.amount, '文档上传失败退回');
     throw error;
@@ -165,10 +179,24 @@ async function page(request: FastifyRequest) {
   const size = q.size ?? 20;
   let base = request.server.db.selectFrom('documents').where('uid', '=', uid);
   const keyword = q.keyword?.trim();
-  if (keyword) base = base.where(sql<boolean>`name like ${`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+  if (keyword)
+    base = base.where(sql<boolean>`name like ${`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
   const [{ total }] = await base.select((eb) => eb.fn.countAll<number>().as('total')).execute();
   const rows = await base
-    .select(['id', 'uid', 'name', 'file_type', 'size', 'status', 'progress', 'error', 'word_count', 'issue_count', 'created_at', 'updated_at'])
+    .select([
+      'id',
+      'uid',
+      'name',
+      'file_type',
+      'size',
+      'status',
+      'progress',
+      'error',
+      'word_count',
+      'issue_count',
+      'created_at',
+      'updated_at',
+    ])
     .orderBy('id', 'desc')
     .limit(size)
     .offset((num - 1) * size)
@@ -182,7 +210,8 @@ async function remove(request: FastifyRequest) {
   for (const id of ids) rows.push(await owned(request, id));
   for (const row of rows) {
     await request.server.documents.abort(Number(row.id));
-    if (row.status === 'queued' || row.status === 'running') await refundCharge(request, (await loadRow(request.server.db, Number(row.id))) ?? row, '删除未完成的文档退回');
+    if (row.status === 'queued' || row.status === 'running')
+      await refundCharge(request, (await loadRow(request.server.db, Number(row.id))) ?? row, '删除未完成的文档退回');
   }
   const db = request.server.db;
   await db.deleteFrom('document_files').where('document_id', 'in', ids).execute();
@@ -197,7 +226,10 @@ async function cancel(request: FastifyRequest) {
     await request.server.documents.abort(id);
     await request.server.documents.fail(id, Number(row.uid), '已取消 (cancelled)', 'cancelled');
   }
-  return envelope(summary((await loadRow(request.server.db, id))!), row.status === 'queued' || row.status === 'running' ? '已取消' : 'success');
+  return envelope(
+    summary((await loadRow(request.server.db, id))!),
+    row.status === 'queued' || row.status === 'running' ? '已取消' : 'success',
+  );
 }
 
 interface SaveBody {
@@ -212,25 +244,36 @@ interface SaveBody {
 async function save(request: FastifyRequest) {
   const body = bodyOf<SaveBody>(request);
   const row = await owned(request, body.id);
-  if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，请等校对完成后再编辑 (the document has not been read yet)');
+  if (row.html === null || row.text === null)
+    throw conflict('文档尚未读取完成，请等校对完成后再编辑 (the document has not been read yet)');
   let fixes = body.fixes ?? [];
   let ignored = body.ignored ?? [];
   checkHtmlSize(request, body.html);
   checkHtmlSize(request, body.text);
   if (body.text !== undefined) {
     const normal = normalizeText(body.text);
-    const move = <T extends { start: number; end: number }>(m: T): T => ({ ...m, start: normal.map(m.start), end: normal.map(m.end) });
+    const move = <T extends { start: number; end: number }>(m: T): T => ({
+      ...m,
+      start: normal.map(m.start),
+      end: normal.map(m.end),
+    });
     fixes = fixes.map(move);
     ignored = ignored.map(move);
   }
   // Sanitising and re-reading the blocks parses the whole document: the heavy pool's work.
-  const content = await request.server.heavy.run('saveContent', { text: body.text, html: body.html, previousHtml: row.html, fixes });
+  const content = await request.server.heavy.run('saveContent', {
+    text: body.text,
+    html: body.html,
+    previousHtml: row.html,
+    fixes,
+  });
   if (!content.text.trim()) throw badRequest('文档内容不能为空 (the content is empty)');
   fixes = content.fixes;
   const uid = Number(row.uid);
   const chars = countChars(content.text);
   const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
-  if (chars > max) throw paymentRequired(`文档字数超过上限：${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
+  if (chars > max)
+    throw paymentRequired(`文档字数超过上限：${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
 
   const changed = content.text !== row.text || row.status !== 'done';
   const queue = request.server.documents;
@@ -246,7 +289,16 @@ async function save(request: FastifyRequest) {
       edited: 1,
       ...(body.name ? { name: cleanName(body.name) } : {}),
       ...(changed
-        ? { status: 'queued' as const, owner: null, progress: 0, error: null, issues: null, issue_count: 0, attempts: 0, word_count: wordCount(content.text) }
+        ? {
+            status: 'queued' as const,
+            owner: null,
+            progress: 0,
+            error: null,
+            issues: null,
+            issue_count: 0,
+            attempts: 0,
+            word_count: wordCount(content.text),
+          }
         : { issue_count: openIssues(issuesOf(row), ignored).length }),
       updated_at: nowIso(),
     })
@@ -266,9 +318,11 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
     await request.server.documents.idle(id, EXPORT_WAIT_MS);
     row = await owned(request, id);
   }
-  if (row.html === null || row.text === null) throw conflict('文档尚未读取完成，暂不能导出 (the document has not been read yet)');
+  if (row.html === null || row.text === null)
+    throw conflict('文档尚未读取完成，暂不能导出 (the document has not been read yet)');
   // the comments are the findings: without a finished check they would be missing
-  if (mode === 'tracked' && row.status !== 'done') throw conflict('文档正在校对，请等校对完成后再导出修订版 (the check has not finished)');
+  if (mode === 'tracked' && row.status !== 'done')
+    throw conflict('文档正在校对，请等校对完成后再导出修订版 (the check has not finished)');
   const title = row.name.replace(/\.[A-Za-z0-9]+$/, '');
   let buffer: Buffer;
   if (mode === 'tracked') {
@@ -292,7 +346,11 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
   }
   const fileName = `${title.replace(/[\\/:*?"<>|\r\n]+/g, '_')}${mode === 'tracked' ? '（修订）' : ''}.docx`;
   // kept in the download center too (7 days), so the export can be fetched again from there
-  await recordDownload(request.server.db, request.server.config.dataDir, Number(row.uid), { name: fileName, mime: DOCX_MIME, data: buffer });
+  await recordDownload(request.server.db, request.server.config.dataDir, Number(row.uid), {
+    name: fileName,
+    mime: DOCX_MIME,
+    data: buffer,
+  });
   return reply.type(DOCX_MIME).header('content-disposition', attachment(fileName)).send(buffer);
 }
 
@@ -301,7 +359,12 @@ async function shareId(request: FastifyRequest) {
   const row = await owned(request, id);
   if (row.share_id) return envelope({ share_id: row.share_id });
   const share = randomBytes(24).toString('base64url');
-  await request.server.db.updateTable('documents').set({ share_id: share }).where('id', '=', id).where('share_id', 'is', null).execute();
+  await request.server.db
+    .updateTable('documents')
+    .set({ share_id: share })
+    .where('id', '=', id)
+    .where('share_id', 'is', null)
+    .execute();
   const after = (await loadRow(request.server.db, id))!;
   return envelope({ share_id: after.share_id ?? share });
 }
@@ -315,7 +378,8 @@ async function shareSave(request: FastifyRequest) {
   const { uid } = await caller(request);
   const { share_id } = request.query as { share_id: string };
   const source = await byShareId(request, share_id);
-  if (source.status !== 'done') throw conflict('分享的文档尚未校对完成，请稍后再保存 (the shared document is not done yet)');
+  if (source.status !== 'done')
+    throw conflict('分享的文档尚未校对完成，请稍后再保存 (the shared document is not done yet)');
   const db = request.server.db;
   const now = nowIso();
   const id = await db.transaction().execute(async (trx) => {
@@ -325,8 +389,16 @@ async function shareSave(request: FastifyRequest) {
       .values({ ...copy, uid, share_id: null, charge: null, attempts: 0, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const file = await trx.selectFrom('document_files').select('data').where('document_id', '=', Number(source.id)).executeTakeFirst();
-    if (file) await trx.insertInto('document_files').values({ document_id: Number(inserted.id), data: file.data }).execute();
+    const file = await trx
+      .selectFrom('document_files')
+      .select('data')
+      .where('document_id', '=', Number(source.id))
+      .executeTakeFirst();
+    if (file)
+      await trx
+        .insertInto('document_files')
+        .values({ document_id: Number(inserted.id), data: file.data })
+        .execute();
     return Number(inserted.id);
   });
   return envelope(summary((await loadRow(request.server.db, id))!), '已保存到我的文档');

@@ -20,7 +20,8 @@ const RIGHT_COMPARE_MAX_SIZE = 524288;
  */
 export const filePart = (value: unknown, field = 'file'): UploadedFile => {
   const f = value as UploadedFile | undefined;
-  if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest(`请上传文件 (${field} must be a file part)`);
+  if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data))
+    throw badRequest(`请上传文件 (${field} must be a file part)`);
   return { ...f, filename: sanitizeFilename(f.filename) };
 };
 
@@ -67,7 +68,9 @@ export const documentOperations: Record<string, Operation> = {
     await caller(request);
     const { file } = bodyOf<{ file?: unknown }>(request);
     const part = filePart(file);
-    return reply.type(JSON_TYPE).send(await request.server.heavy.runJson('doc2html', { filename: part.filename, data: part.data }));
+    return reply
+      .type(JSON_TYPE)
+      .send(await request.server.heavy.runJson('doc2html', { filename: part.filename, data: part.data }));
   },
 
   postMisscutDocCheckV1Html2docStream: async (request, reply) => {
@@ -85,7 +88,9 @@ export const documentOperations: Record<string, Operation> = {
 
   getMisscutV1DocTemplateTypes: async (request) => {
     await caller(request);
-    return envelope(loadTemplates().map((t) => ({ id: t.id, key: t.key, name: t.name, description: t.description ?? '' })));
+    return envelope(
+      loadTemplates().map((t) => ({ id: t.id, key: t.key, name: t.name, description: t.description ?? '' })),
+    );
   },
 
   postMisscutV1DocFormatCheck: async (request, reply) => {
@@ -95,7 +100,11 @@ export const documentOperations: Record<string, Operation> = {
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
     if (!template) throw notFound('格式模板不存在 (unknown template_id)');
-    const report = await request.server.heavy.runJson('formatCheck', { filename: file.filename, data: file.data, template });
+    const report = await request.server.heavy.runJson('formatCheck', {
+      filename: file.filename,
+      data: file.data,
+      template,
+    });
     return reply.type(JSON_TYPE).send(report);
   },
 

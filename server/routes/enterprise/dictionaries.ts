@@ -23,7 +23,11 @@ export interface SharedDictionaryView {
 }
 
 /** The team's dictionaries as the caller sees them (word and user counts, whether the caller uses them). */
-export async function sharedDictionaries(db: Db, ctx: TeamContext, where: { enterpriseId: number; ids?: number[]; usedBy?: 'caller' | 'anyone' }): Promise<SharedDictionaryView[]> {
+export async function sharedDictionaries(
+  db: Db,
+  ctx: TeamContext,
+  where: { enterpriseId: number; ids?: number[]; usedBy?: 'caller' | 'anyone' },
+): Promise<SharedDictionaryView[]> {
   let query = db
     .selectFrom('enterprise_dicts as d')
     .leftJoin('users as c', 'c.uid', 'd.created_by')
@@ -34,15 +38,26 @@ export async function sharedDictionaries(db: Db, ctx: TeamContext, where: { ente
       'd.created_at',
       'd.updated_at',
       'c.name as creator_name',
-      eb.selectFrom('enterprise_dict_words as w').select((w) => w.fn.countAll().as('n')).whereRef('w.dict_id', '=', 'd.id').as('word_count'),
+      eb
+        .selectFrom('enterprise_dict_words as w')
+        .select((w) => w.fn.countAll().as('n'))
+        .whereRef('w.dict_id', '=', 'd.id')
+        .as('word_count'),
       eb
         .selectFrom('enterprise_dict_users as u')
-        .innerJoin('enterprise_members as m', (j) => j.onRef('m.uid', '=', 'u.uid').onRef('m.enterprise_id', '=', 'd.enterprise_id'))
+        .innerJoin('enterprise_members as m', (j) =>
+          j.onRef('m.uid', '=', 'u.uid').onRef('m.enterprise_id', '=', 'd.enterprise_id'),
+        )
         .select((u) => u.fn.countAll().as('n'))
         .whereRef('u.dict_id', '=', 'd.id')
         .where('m.status', '=', MEMBER_STATUS.active)
         .as('user_count'),
-      eb.selectFrom('enterprise_dict_users as me').select((u) => u.fn.countAll().as('n')).whereRef('me.dict_id', '=', 'd.id').where('me.uid', '=', ctx.uid).as('mine'),
+      eb
+        .selectFrom('enterprise_dict_users as me')
+        .select((u) => u.fn.countAll().as('n'))
+        .whereRef('me.dict_id', '=', 'd.id')
+        .where('me.uid', '=', ctx.uid)
+        .as('mine'),
     ])
     .where('d.enterprise_id', '=', where.enterpriseId);
   if (where.ids) query = query.where('d.id', 'in', where.ids.length ? where.ids : [0]);
@@ -63,7 +78,11 @@ export async function sharedDictionaries(db: Db, ctx: TeamContext, where: { ente
   return views;
 }
 
-async function viewOf(db: Db, ctx: TeamContext, dict: { id: number; enterprise_id: number }): Promise<SharedDictionaryView> {
+async function viewOf(
+  db: Db,
+  ctx: TeamContext,
+  dict: { id: number; enterprise_id: number },
+): Promise<SharedDictionaryView> {
   const [view] = await sharedDictionaries(db, ctx, { enterpriseId: dict.enterprise_id, ids: [dict.id] });
   if (!view) throw notFound('共享词库不存在 (unknown shared dictionary id)');
   return view;
@@ -73,18 +92,24 @@ const DUPLICATE_NAME = '团队中已有同名共享词库 (a shared dictionary w
 
 function cleanName(name: string): string {
   const clean = name.trim();
-  if (!clean || /[\u0000-\u001f]/.test(clean)) throw badRequest('词库名称不能为空，且不能包含换行等控制字符 (name must not be blank)');
+  if (!clean || /[\u0000-\u001f]/.test(clean))
+    throw badRequest('词库名称不能为空，且不能包含换行等控制字符 (name must not be blank)');
   return clean;
 }
 
-const context = async (request: Parameters<typeof caller>[0]) => teamContext(request.server.db, (await caller(request)).uid);
+const context = async (request: Parameters<typeof caller>[0]) =>
+  teamContext(request.server.db, (await caller(request)).uid);
 
 export const sharedDictionaryOperations: Record<string, Operation> = {
   getEnterpriseV1GetUserInfo: async (request) => {
     const ctx = await context(request);
     if (ctx.enterpriseId === null) return envelope(null, '未加入团队');
     const db = request.server.db;
-    const team = await db.selectFrom('enterprises').selectAll().where('id', '=', ctx.enterpriseId).executeTakeFirstOrThrow();
+    const team = await db
+      .selectFrom('enterprises')
+      .selectAll()
+      .where('id', '=', ctx.enterpriseId)
+      .executeTakeFirstOrThrow();
     const members = await db
       .selectFrom('enterprise_members')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -111,7 +136,12 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
   getEnterpriseV1GetDictOptions: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.read');
-    const rows = await request.server.db.selectFrom('enterprise_dicts').select(['id', 'name']).where('enterprise_id', '=', enterpriseId).orderBy('id').execute();
+    const rows = await request.server.db
+      .selectFrom('enterprise_dicts')
+      .select(['id', 'name'])
+      .where('enterprise_id', '=', enterpriseId)
+      .orderBy('id')
+      .execute();
     return envelope(rows.map((r) => ({ id: Number(r.id), name: r.name })));
   },
 
@@ -119,7 +149,9 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const ctx = await context(request);
     // silent call (spec §8): outside a team the answer is simply an empty list
     if (ctx.enterpriseId === null) return envelope([]);
-    return envelope(await sharedDictionaries(request.server.db, ctx, { enterpriseId: ctx.enterpriseId, usedBy: 'caller' }));
+    return envelope(
+      await sharedDictionaries(request.server.db, ctx, { enterpriseId: ctx.enterpriseId, usedBy: 'caller' }),
+    );
   },
 
   getEnterpriseV1GetEnterpriseDictInUse: async (request) => {
@@ -153,11 +185,21 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
       const id = await request.server.db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('enterprise_dicts')
-          .values({ enterprise_id: enterpriseId, name, description: body.description?.trim() ?? '', created_by: ctx.uid, created_at: now, updated_at: now })
+          .values({
+            enterprise_id: enterpriseId,
+            name,
+            description: body.description?.trim() ?? '',
+            created_by: ctx.uid,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         // the creator starts using it; other members turn it on for themselves
-        await trx.insertInto('enterprise_dict_users').values({ dict_id: Number(row.id), uid: ctx.uid, created_at: now }).execute();
+        await trx
+          .insertInto('enterprise_dict_users')
+          .values({ dict_id: Number(row.id), uid: ctx.uid, created_at: now })
+          .execute();
         return Number(row.id);
       });
       return envelope(await viewOf(request.server.db, ctx, { id, enterprise_id: enterpriseId }), '创建成功');

@@ -17,15 +17,27 @@ interface WordRow {
   updated_at: string;
 }
 
-const toWord = (r: WordRow) => ({ id: Number(r.id), word: r.word, type: Number(r.type), correct: r.correct, created_at: r.created_at, updated_at: r.updated_at });
+const toWord = (r: WordRow) => ({
+  id: Number(r.id),
+  word: r.word,
+  type: Number(r.type),
+  correct: r.correct,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
 
-const context = async (request: Parameters<typeof caller>[0]) => teamContext(request.server.db, (await caller(request)).uid);
+const context = async (request: Parameters<typeof caller>[0]) =>
+  teamContext(request.server.db, (await caller(request)).uid);
 
 const UNKNOWN_WORD = '词语不存在 (unknown word id)';
 
 /** The dictionary a word belongs to, checked for `dict.manage` (404 for words of other teams). */
 async function dictionaryOfWord(db: Db, ctx: TeamContext, wordId: number) {
-  const word = await db.selectFrom('enterprise_dict_words').select('dict_id').where('id', '=', wordId).executeTakeFirst();
+  const word = await db
+    .selectFrom('enterprise_dict_words')
+    .select('dict_id')
+    .where('id', '=', wordId)
+    .executeTakeFirst();
   if (!word) {
     requireTeam(ctx, 'dict.read');
     throw notFound(UNKNOWN_WORD);
@@ -51,10 +63,20 @@ export const sharedWordOperations: Record<string, Operation> = {
     const keyword = q.keyword?.trim();
     if (keyword) {
       const like = containsPattern(keyword);
-      base = base.where((eb) => eb.or([eb('word', 'like', sql<string>`${like} escape '\\'`), eb('correct', 'like', sql<string>`${like} escape '\\'`)]));
+      base = base.where((eb) =>
+        eb.or([
+          eb('word', 'like', sql<string>`${like} escape '\\'`),
+          eb('correct', 'like', sql<string>`${like} escape '\\'`),
+        ]),
+      );
     }
     const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await base.select(['id', 'word', 'type', 'correct', 'created_at', 'updated_at']).orderBy('id', 'desc').limit(size).offset((num - 1) * size).execute();
+    const rows = await base
+      .select(['id', 'word', 'type', 'correct', 'created_at', 'updated_at'])
+      .orderBy('id', 'desc')
+      .limit(size)
+      .offset((num - 1) * size)
+      .execute();
     return envelope({ total, num, size, list: rows.map((r) => toWord(r as WordRow)) });
   },
 
@@ -112,7 +134,12 @@ export const sharedWordOperations: Record<string, Operation> = {
     const db = request.server.db;
     // only words of the caller's team's dictionaries (root: of any team); other ids are not counted
     let query = db.deleteFrom('enterprise_dict_words').where('id', 'in', ids);
-    if (!ctx.root) query = query.where('dict_id', 'in', db.selectFrom('enterprise_dicts').select('id').where('enterprise_id', '=', enterpriseId));
+    if (!ctx.root)
+      query = query.where(
+        'dict_id',
+        'in',
+        db.selectFrom('enterprise_dicts').select('id').where('enterprise_id', '=', enterpriseId),
+      );
     const res = await query.executeTakeFirst();
     return envelope({ count: Number(res.numDeletedRows) }, '删除成功');
   },
@@ -131,10 +158,14 @@ export const sharedWordOperations: Record<string, Operation> = {
     const ctx = await context(request);
     const { dic_id, ids } = bodyOf<{ dic_id: number; ids?: number[] }>(request);
     const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
-    let personal = request.server.db.selectFrom('dict_words').select(['word', 'type', 'correct']).where('uid', '=', ctx.uid);
+    let personal = request.server.db
+      .selectFrom('dict_words')
+      .select(['word', 'type', 'correct'])
+      .where('uid', '=', ctx.uid);
     if (ids) personal = personal.where('id', 'in', ids);
     const words = await personal.orderBy('id').execute();
-    if (ids && words.length === 0) throw notFound('个人词库中没有这些词 (none of these ids are words of your personal dictionary)');
+    if (ids && words.length === 0)
+      throw notFound('个人词库中没有这些词 (none of these ids are words of your personal dictionary)');
     if (words.length === 0) return envelope({ count: 0 }, '个人词库为空');
     const now = nowIso();
     const db = request.server.db;
@@ -143,7 +174,19 @@ export const sharedWordOperations: Record<string, Operation> = {
       for (let i = 0; i < words.length; i += 200) {
         const res = await trx
           .insertInto('enterprise_dict_words')
-          .values(words.slice(i, i + 200).map((w) => ({ dict_id: dict.id, word: w.word, type: Number(w.type), correct: w.correct, created_by: ctx.uid, created_at: now, updated_at: now })))
+          .values(
+            words
+              .slice(i, i + 200)
+              .map((w) => ({
+                dict_id: dict.id,
+                word: w.word,
+                type: Number(w.type),
+                correct: w.correct,
+                created_by: ctx.uid,
+                created_at: now,
+                updated_at: now,
+              })),
+          )
           .onConflict((oc) => oc.columns(['dict_id', 'word', 'type']).doNothing())
           .executeTakeFirst();
         count += Number(res.numInsertedOrUpdatedRows ?? 0);

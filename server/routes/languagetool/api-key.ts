@@ -9,7 +9,8 @@ import { caller, type Operation } from '../types';
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** The `username` that goes with the key: the login id, or the phone when there is none. */
-export const usernameOf = (user: { login_id: string | null; phone: string | null }) => user.login_id || user.phone || '';
+export const usernameOf = (user: { login_id: string | null; phone: string | null }) =>
+  user.login_id || user.phone || '';
 
 /** uid for `username` (phone or login id) + `apiKey`, or 401. */
 export async function uidByApiKey(db: Db, username: string, apiKey: string): Promise<number> {
@@ -33,7 +34,12 @@ export const apiKeyOperations: Record<string, Operation> = {
     const db = request.server.db;
     const user = await findOpenUser(db, uid);
     const row = await db.selectFrom('api_keys').selectAll().where('uid', '=', uid).executeTakeFirst();
-    return envelope({ exists: !!row, username: user ? usernameOf(user) : '', hint: row?.hint ?? null, created_at: row?.created_at ?? null });
+    return envelope({
+      exists: !!row,
+      username: user ? usernameOf(user) : '',
+      hint: row?.hint ?? null,
+      created_at: row?.created_at ?? null,
+    });
   },
 
   postUserApiKey: async (request) => {
@@ -45,8 +51,13 @@ export const apiKeyOperations: Record<string, Operation> = {
     await db
       .insertInto('api_keys')
       .values(row)
-      .onConflict((oc) => oc.column('uid').doUpdateSet({ key_hash: row.key_hash, hint: row.hint, created_at: row.created_at }))
+      .onConflict((oc) =>
+        oc.column('uid').doUpdateSet({ key_hash: row.key_hash, hint: row.hint, created_at: row.created_at }),
+      )
       .execute();
-    return envelope({ api_key: apiKey, username: user ? usernameOf(user) : '' }, 'API key 已生成，请妥善保存（只显示这一次）');
+    return envelope(
+      { api_key: apiKey, username: user ? usernameOf(user) : '' },
+      'API key 已生成，请妥善保存（只显示这一次）',
+    );
   },
 };

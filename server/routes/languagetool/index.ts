@@ -11,7 +11,9 @@ import { describeValidation } from '../../plugins/errors';
 import { uidByApiKey } from './api-key';
 import type { Operation } from '../types';
 
-const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /**
  * LanguageTool-compatible API (see README.md beside this file). Answers in LanguageTool's shapes, errors as
@@ -24,7 +26,10 @@ const DICTIONARY_TYPES = new Set([4, 5, 6, 7, 9, 10]);
 /** LanguageTool-style category ids and the category codes they cover. */
 export const LT_CATEGORIES: Record<string, { name: string; codes: (code: string, type?: number) => boolean }> = {
   TYPOS: { name: '字词错误', codes: (c) => c === '1' || c === '2' || c === '5' },
-  GRAMMAR: { name: '语法与用法', codes: (c, t) => (c === '0' && t === undefined) || c === '3' || c === '4' || c === '7' },
+  GRAMMAR: {
+    name: '语法与用法',
+    codes: (c, t) => (c === '0' && t === undefined) || c === '3' || c === '4' || c === '7',
+  },
   SENSITIVE: { name: '敏感词', codes: (c, t) => c.startsWith('8-') && t !== 4 && t !== 6 },
   FACTS: { name: '知识性错误', codes: (c) => c.startsWith('9-') },
   PUNCTUATION: { name: '标点符号', codes: (c) => c.startsWith('10-') },
@@ -47,7 +52,9 @@ function categoryMatches(token: string, issue: Issue): boolean {
 }
 
 export const ruleIdOf = (issue: Pick<Issue, 'category' | 'type'>) =>
-  issue.type !== undefined && DICTIONARY_TYPES.has(issue.type) ? `ZH_CUSTOM_${issue.type}` : `ZH_${issue.category.replace('-', '_')}`;
+  issue.type !== undefined && DICTIONARY_TYPES.has(issue.type)
+    ? `ZH_CUSTOM_${issue.type}`
+    : `ZH_${issue.category.replace('-', '_')}`;
 
 const ISSUE_TYPES: Record<string, string> = {
   TYPOS: 'misspelling',
@@ -82,7 +89,10 @@ function ltErrorHandler(error: FastifyError, _request: FastifyRequest, reply: Fa
     _request.log.error({ err: error }, 'languagetool call failed');
     message = 'Error: internal error';
   }
-  return reply.code(status).type('text/plain; charset=utf-8').send(message.startsWith('Error') ? message : `Error: ${message}`);
+  return reply
+    .code(status)
+    .type('text/plain; charset=utf-8')
+    .send(message.startsWith('Error') ? message : `Error: ${message}`);
 }
 
 /**
@@ -100,8 +110,12 @@ async function wordsCaller(request: FastifyRequest): Promise<number> {
 /** Bearer token, or username + apiKey (form fields or query). */
 async function ltCaller(request: FastifyRequest): Promise<number> {
   if (request.headers.authorization) return (await request.server.authenticate(request)).uid;
-  const fields = { ...(request.query as Record<string, string> | undefined), ...((request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, string>) };
-  if (fields.username && fields.apiKey) return uidByApiKey(request.server.db, String(fields.username), String(fields.apiKey));
+  const fields = {
+    ...(request.query as Record<string, string> | undefined),
+    ...((request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, string>),
+  };
+  if (fields.username && fields.apiKey)
+    return uidByApiKey(request.server.db, String(fields.username), String(fields.apiKey));
   throw new LtError(401, 'Error: authentication required (bearer token, or username + apiKey)');
 }
 
@@ -162,7 +176,10 @@ const LANGUAGES = [
   { name: 'Chinese (Hong Kong, traditional)', code: 'zh', longCode: 'zh-HK' },
 ];
 
-const withErrors = (handler: Operation & ((request: FastifyRequest, reply: FastifyReply) => unknown)): Operation => ({ handler, errorHandler: ltErrorHandler });
+const withErrors = (handler: Operation & ((request: FastifyRequest, reply: FastifyReply) => unknown)): Operation => ({
+  handler,
+  errorHandler: ltErrorHandler,
+});
 
 interface CheckForm {
   text?: string;
@@ -176,7 +193,11 @@ interface CheckForm {
   level?: string;
 }
 
-const list = (s?: string) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s?: string) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export const languagetoolOperations: Record<string, Operation> = {
   postV2Check: withErrors(async (request) => {
@@ -189,14 +210,16 @@ export const languagetoolOperations: Record<string, Operation> = {
     const form = request.body as CheckForm;
     if (form.text === undefined && form.data === undefined) throw badRequest('missing `text` or `data`');
     const source = form.text ?? form.data!;
-    const { text, map } = form.text !== undefined ? { text: form.text, map: (o: number) => o } : parseAnnotation(source);
+    const { text, map } =
+      form.text !== undefined ? { text: form.text, map: (o: number) => o } : parseAnnotation(source);
     const hk = form.language === 'zh-HK';
     const enabled = list(form.enabledCategories);
     const disabled = list(form.disabledCategories);
     const enabledRules = list(form.enabledRules);
     const disabledRules = new Set(list(form.disabledRules));
     const enabledOnly = form.enabledOnly === 'true';
-    if (enabledOnly && enabled.length === 0 && enabledRules.length === 0) throw badRequest('enabledOnly=true needs enabledCategories or enabledRules');
+    if (enabledOnly && enabled.length === 0 && enabledRules.length === 0)
+      throw badRequest('enabledOnly=true needs enabledCategories or enabledRules');
     const wantsAdvanced = enabled.some((t) => t.toUpperCase() === 'ADVANCED' || t.startsWith('12'));
     let issues: Issue[];
     try {
@@ -242,7 +265,11 @@ export const languagetoolOperations: Record<string, Operation> = {
     const language = hk ? LANGUAGES[1] : LANGUAGES[0];
     return {
       software: { name: 'Proofreading Workbench', version, buildDate: '', apiVersion: 1, premium: false, status: '' },
-      language: { name: language.name, code: language.longCode, detectedLanguage: { name: language.name, code: language.longCode, confidence: 1 } },
+      language: {
+        name: language.name,
+        code: language.longCode,
+        detectedLanguage: { name: language.name, code: language.longCode, confidence: 1 },
+      },
       matches,
     };
   }),
@@ -280,7 +307,12 @@ export const languagetoolOperations: Record<string, Operation> = {
   postV2WordsDelete: withErrors(async (request) => {
     const uid = await wordsCaller(request);
     const word = String((request.body as { word: string }).word).trim();
-    const res = await request.server.db.deleteFrom('dict_words').where('uid', '=', uid).where('type', '=', ALLOWED).where('word', '=', word).executeTakeFirst();
+    const res = await request.server.db
+      .deleteFrom('dict_words')
+      .where('uid', '=', uid)
+      .where('type', '=', ALLOWED)
+      .where('word', '=', word)
+      .executeTakeFirst();
     return { deleted: Number(res.numDeletedRows) > 0 };
   }),
 };

@@ -1,7 +1,31 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, conflict, envelope, notFound, tooManyRequests, unauthorized, notImplemented, internalError, tooLarge } from '../../errors';
-import { closeOrder, createOrder, ORDER_BURST_LIMIT, ORDER_BURST_WINDOW_MS, recentOrderCount, findOrder, findOwnOrder, findProduct, markOrderPaid, OrderProblem, orderView, setCodeUrl, type OrderRow } from '../../services/orders';
+import {
+  badRequest,
+  conflict,
+  envelope,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+  notImplemented,
+  internalError,
+  tooLarge,
+} from '../../errors';
+import {
+  closeOrder,
+  createOrder,
+  ORDER_BURST_LIMIT,
+  ORDER_BURST_WINDOW_MS,
+  recentOrderCount,
+  findOrder,
+  findOwnOrder,
+  findProduct,
+  markOrderPaid,
+  OrderProblem,
+  orderView,
+  setCodeUrl,
+  type OrderRow,
+} from '../../services/orders';
 import { GatewayError, NotificationError } from '../../services/pay/provider';
 import { caller, type Operation } from '../types';
 
@@ -24,7 +48,12 @@ async function prepay(request: FastifyRequest, order: OrderRow): Promise<OrderRo
   const provider = request.server.payment;
   if (!provider) return order;
   try {
-    const { codeUrl } = await provider.nativePrepay({ orderNo: order.order_no, description: order.product_name, amount: Number(order.amount), expireAt: new Date(order.expire_at) });
+    const { codeUrl } = await provider.nativePrepay({
+      orderNo: order.order_no,
+      description: order.product_name,
+      amount: Number(order.amount),
+      expireAt: new Date(order.expire_at),
+    });
     await setCodeUrl(request.server.db, order.order_no, codeUrl);
     return { ...order, code_url: codeUrl };
   } catch (err) {
@@ -57,11 +86,15 @@ export const payOperations: Record<string, Operation> = {
     const { product_id, quantity = 1 } = request.query as { product_id: number; quantity?: number };
     const product = await findProduct(request.server.db, Number(product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('商品不存在或已下架');
-    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT) throw tooManyRequests('下单过于频繁，请稍后再试');
+    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
+      throw tooManyRequests('下单过于频繁，请稍后再试');
     // Without a provider the order is still created: an administrator can confirm it (admin CLI `order paid`).
     const order = await createOrder(request.server.db, uid, product, Number(quantity), 'wechat');
     const ready = await prepay(request, order);
-    return envelope(prepayResult(ready, request.server.payment !== null), request.server.payment ? 'success' : NOT_CONFIGURED);
+    return envelope(
+      prepayResult(ready, request.server.payment !== null),
+      request.server.payment ? 'success' : NOT_CONFIGURED,
+    );
   },
 
   getPayWxQrcodeRefresh: async (request) => {
@@ -79,8 +112,12 @@ export const payOperations: Record<string, Operation> = {
     await provider.closeOrder(order.order_no).catch((err) => request.log.warn({ err }, 'WeChat Pay close failed'));
     const product = await findProduct(request.server.db, Number(order.product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('商品不存在或已下架');
-    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT) throw tooManyRequests('下单过于频繁，请稍后再试');
-    const fresh = await prepay(request, await createOrder(request.server.db, uid, product, Number(order.quantity), 'wechat'));
+    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
+      throw tooManyRequests('下单过于频繁，请稍后再试');
+    const fresh = await prepay(
+      request,
+      await createOrder(request.server.db, uid, product, Number(order.quantity), 'wechat'),
+    );
     return envelope(prepayResult(fresh, true));
   },
 
@@ -92,13 +129,24 @@ export const payOperations: Record<string, Operation> = {
       try {
         const state = await provider.queryOrder(order.order_no);
         if (state.state === 'SUCCESS') {
-          order = (await markOrderPaid(request.server.db, order.order_no, { payType: 'wechat', transactionId: state.transactionId, amount: state.amount, paidAt: state.paidAt })).order;
+          order = (
+            await markOrderPaid(request.server.db, order.order_no, {
+              payType: 'wechat',
+              transactionId: state.transactionId,
+              amount: state.amount,
+              paidAt: state.paidAt,
+            })
+          ).order;
         }
       } catch (err) {
         request.log.warn({ err }, 'WeChat Pay order query failed');
       }
     }
-    if (order.status === 'pending' && Date.parse(order.expire_at) < Date.now() && (await closeOrder(request.server.db, order.order_no))) {
+    if (
+      order.status === 'pending' &&
+      Date.parse(order.expire_at) < Date.now() &&
+      (await closeOrder(request.server.db, order.order_no))
+    ) {
       order = (await findOrder(request.server.db, order.order_no))!;
     }
     return envelope(orderView(order));
@@ -106,7 +154,11 @@ export const payOperations: Record<string, Operation> = {
 
   postPayWxNotify: {
     // The signature covers the exact bytes: keep them before the JSON parser runs.
-    preParsing: async (request: FastifyRequest, _reply: unknown, payload: NodeJS.ReadableStream & { receivedEncodedLength?: number }) => {
+    preParsing: async (
+      request: FastifyRequest,
+      _reply: unknown,
+      payload: NodeJS.ReadableStream & { receivedEncodedLength?: number },
+    ) => {
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of payload) {
@@ -132,7 +184,12 @@ export const payOperations: Record<string, Operation> = {
       let state;
       try {
         state = provider.parseNotification(
-          { timestamp: h('wechatpay-timestamp'), nonce: h('wechatpay-nonce'), signature: h('wechatpay-signature'), serial: h('wechatpay-serial') },
+          {
+            timestamp: h('wechatpay-timestamp'),
+            nonce: h('wechatpay-nonce'),
+            signature: h('wechatpay-signature'),
+            serial: h('wechatpay-serial'),
+          },
           raw,
         );
       } catch (err) {
@@ -144,10 +201,16 @@ export const payOperations: Record<string, Operation> = {
       }
       if (state.state === 'SUCCESS') {
         try {
-          const result = await markOrderPaid(request.server.db, state.orderNo, { payType: 'wechat', transactionId: state.transactionId, amount: state.amount, paidAt: state.paidAt });
+          const result = await markOrderPaid(request.server.db, state.orderNo, {
+            payType: 'wechat',
+            transactionId: state.transactionId,
+            amount: state.amount,
+            paidAt: state.paidAt,
+          });
           if (result.changed) request.log.info({ order_no: state.orderNo }, 'order paid');
         } catch (err) {
-          if (err instanceof OrderProblem) throw err.kind === 'unknown' ? notFound('订单不存在') : badRequest(err.message);
+          if (err instanceof OrderProblem)
+            throw err.kind === 'unknown' ? notFound('订单不存在') : badRequest(err.message);
           throw err;
         }
       }

@@ -89,7 +89,15 @@ export const proofreadOperations: Record<string, Operation> = {
     await request.server.limiters.collectAddress(request);
     const { uid } = await caller(request);
     await request.server.limiters.collect(request, uid);
-    const b = bodyOf<{ action: string; check_id?: string; original: string; suggestion?: string; category: string; context?: string; comment?: string }>(request);
+    const b = bodyOf<{
+      action: string;
+      check_id?: string;
+      original: string;
+      suggestion?: string;
+      category: string;
+      context?: string;
+      comment?: string;
+    }>(request);
     await request.server.db
       .insertInto('finding_feedback')
       .values({

@@ -25,7 +25,11 @@ export const commerceRightsOperations: Record<string, Operation> = {
 
   getUserRightConsumptionRecordPage: async (request) => {
     const { uid } = await caller(request);
-    const { num = 1, size = 20, user_right_type } = request.query as { num?: number; size?: number; user_right_type?: number };
+    const {
+      num = 1,
+      size = 20,
+      user_right_type,
+    } = request.query as { num?: number; size?: number; user_right_type?: number };
     const db = request.server.db;
     let base = db.selectFrom('right_records').where('uid', '=', uid);
     if (user_right_type !== undefined) base = base.where('user_right_type', '=', Number(user_right_type));

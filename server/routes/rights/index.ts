@@ -15,7 +15,10 @@ export const rightsOperations: Record<string, Operation> = {
     const user = await findOpenUser(request.server.db, uid);
     const rights = await rightViews(request.server.db, uid);
     const role = user?.role ?? 'free';
-    const expiries = rights.map((r) => r.expire_time).filter((e): e is string => !!e).sort();
+    const expiries = rights
+      .map((r) => r.expire_time)
+      .filter((e): e is string => !!e)
+      .sort();
     return envelope({
       role,
       plan_name: role === 'free' ? '免费版' : role === 'root' || role === 'admin' ? '管理员' : '团队版',

@@ -3,7 +3,9 @@ import { sql } from 'kysely';
 import { envelope } from '../../errors';
 import type { Operation } from '../types';
 
-const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export const systemOperations: Record<string, Operation> = {
   /** Runtime configuration for the SPA: plain JSON, no envelope (so one build runs anywhere). */

@@ -57,7 +57,9 @@ export const accountOperations: Record<string, Operation> = {
   },
 
   postUserRegister: async (request) => {
-    const { phone, code, password, name } = bodyOf<{ phone: string; code: string; password: string; name?: string }>(request);
+    const { phone, code, password, name } = bodyOf<{ phone: string; code: string; password: string; name?: string }>(
+      request,
+    );
     checkPhone(phone);
     const problem = passwordProblem(password);
     if (problem) throw badRequest(problem);

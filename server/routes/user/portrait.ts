@@ -8,7 +8,8 @@ export const PORTRAIT_MAX_BYTES = 2 * 1024 * 1024;
 
 /** The image type from the file's first bytes (the declared mimetype is only a claim). */
 function imageType(data: Buffer): 'image/png' | 'image/jpeg' | null {
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
   return null;
 }
@@ -17,7 +18,11 @@ export const portraitOperations: Record<string, Operation> = {
   /** The uploaded avatar, or a generated one until there is one. */
   getUserPortrait: async (request, reply) => {
     const { user } = await currentUser(request);
-    const stored = await request.server.db.selectFrom('portraits').select(['mime', 'data']).where('uid', '=', user.uid).executeTakeFirst();
+    const stored = await request.server.db
+      .selectFrom('portraits')
+      .select(['mime', 'data'])
+      .where('uid', '=', user.uid)
+      .executeTakeFirst();
     reply.header('cache-control', 'private, no-cache');
     if (stored) return reply.type(stored.mime).send(Buffer.from(stored.data));
     return reply.type('image/svg+xml').send(defaultAvatarSvg(user.uid, user.name));
@@ -26,7 +31,8 @@ export const portraitOperations: Record<string, Operation> = {
   postUserPortrait: async (request) => {
     const { user } = await currentUser(request);
     const { file } = bodyOf<{ file: UploadedFile | string }>(request);
-    if (typeof file !== 'object' || !Buffer.isBuffer(file.data)) throw badRequest('请上传图片文件 (file must be a file part)');
+    if (typeof file !== 'object' || !Buffer.isBuffer(file.data))
+      throw badRequest('请上传图片文件 (file must be a file part)');
     if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('头像不能超过 2 MB (avatar larger than 2 MB)');
     const mime = imageType(file.data);
     if (!mime) throw badRequest('头像须为 PNG 或 JPEG 图片 (avatar must be a PNG or JPEG image)');

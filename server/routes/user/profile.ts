@@ -43,7 +43,9 @@ export const profileOperations: Record<string, Operation> = {
     const { user } = await currentUser(request);
     const { login_id: loginId } = bodyOf<{ login_id: string }>(request);
     if (!LOGIN_ID_PATTERN.test(loginId)) {
-      throw badRequest('登录账号需以字母开头，4-32 位字母、数字或下划线 (login_id: 4-32 letters, digits or _, a letter first)');
+      throw badRequest(
+        '登录账号需以字母开头，4-32 位字母、数字或下划线 (login_id: 4-32 letters, digits or _, a letter first)',
+      );
     }
     const { db } = request.server;
     const taken = await db.selectFrom('users').select('uid').where('login_id', '=', loginId).executeTakeFirst();
@@ -76,12 +78,19 @@ export const profileOperations: Record<string, Operation> = {
 
   putUserPwd: async (request) => {
     const { auth, user } = await currentUser(request);
-    const { old_password: oldPassword, new_password: newPassword } = bodyOf<{ old_password: string; new_password: string }>(request);
+    const { old_password: oldPassword, new_password: newPassword } = bodyOf<{
+      old_password: string;
+      new_password: string;
+    }>(request);
     await checkCurrentPassword(request, user, oldPassword, '原密码错误 (old password is wrong)');
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem);
     const { db, realtime } = request.server;
-    await db.updateTable('users').set({ password_hash: await hashPassword(newPassword) }).where('uid', '=', user.uid).execute();
+    await db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(newPassword) })
+      .where('uid', '=', user.uid)
+      .execute();
     // Every other device has to log in again with the new password, and the API key (made with the old
     // credentials, maybe by whoever had them) stops working; this session stays.
     for (const hash of await revokeCredentials(db, user.uid, auth.tokenHash)) realtime.revokeToken(hash);
@@ -106,15 +115,29 @@ export const profileOperations: Record<string, Operation> = {
     await checkCurrentPassword(request, user, password, '密码错误 (wrong password)');
     if (user.role === 'root') {
       const { db } = request.server;
-      const roots = await db.selectFrom('users').select('uid').where('role', '=', 'root').where('closed_at', 'is', null).execute();
+      const roots = await db
+        .selectFrom('users')
+        .select('uid')
+        .where('role', '=', 'root')
+        .where('closed_at', 'is', null)
+        .execute();
       if (roots.length <= 1) throw conflict('最后一个超级管理员不能注销 (the last root account cannot be closed)');
     }
     const { db, realtime } = request.server;
     // Really closed: the phone and login id are freed, the name anonymised, the avatar deleted, every token and
     // the API key revoked. Shared document links answer 410 from now on (the share calls check the owner).
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ closed_at: nowIso(), phone: null, login_id: null, name: '已注销用户' }).where('uid', '=', user.uid).execute();
-      await trx.updateTable('tokens').set({ revoked_at: nowIso() }).where('uid', '=', user.uid).where('revoked_at', 'is', null).execute();
+      await trx
+        .updateTable('users')
+        .set({ closed_at: nowIso(), phone: null, login_id: null, name: '已注销用户' })
+        .where('uid', '=', user.uid)
+        .execute();
+      await trx
+        .updateTable('tokens')
+        .set({ revoked_at: nowIso() })
+        .where('uid', '=', user.uid)
+        .where('revoked_at', 'is', null)
+        .execute();
       await revokeApiKeys(trx, user.uid);
       await trx.deleteFrom('portraits').where('uid', '=', user.uid).execute();
     });

@@ -51,7 +51,8 @@ export class ResultCache {
     if (bytes > this.maxBytes / 10) return;
     this.map.set(key, { issues, bytes });
     this.bytes += bytes;
-    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) this.delete(this.map.keys().next().value as string);
+    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes)
+      this.delete(this.map.keys().next().value as string);
   }
 
   get size(): number {

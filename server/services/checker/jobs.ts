@@ -37,7 +37,13 @@ export function splitUnits(text: string, maxUnit = MAX_UNIT, minUnit = MIN_UNIT)
   const push = (offset: number, part: string) => {
     const trimmed = part.replace(/[\r\n]+$/, '');
     if (!/\S/.test(trimmed)) return;
-    units.push({ index: units.length, offset, text: trimmed, hash: createHash('sha1').update(trimmed).digest('hex'), chars: countChars(trimmed) });
+    units.push({
+      index: units.length,
+      offset,
+      text: trimmed,
+      hash: createHash('sha1').update(trimmed).digest('hex'),
+      chars: countChars(trimmed),
+    });
   };
   // pending group of short lines: [start offset, end offset)
   let groupStart = -1;
@@ -154,7 +160,8 @@ export class CheckService {
 
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, 32);
-    if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
+    if (total > max)
+      throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
 
     const { options, dictionaries, keyOf } = prepared;
     // Results served from the cache are taken now, so what is charged is exactly what gets checked.
@@ -171,18 +178,36 @@ export class CheckService {
     // process notices it is gone (services/instance.ts), and only a finished check spends them for good.
     const instance = this.app.instance.id;
     try {
-      consumption = await consumeRight(db, input.uid, 1, charge, '文本校对', id, (trx, c) => reserve(trx, id, instance, c));
+      consumption = await consumeRight(db, input.uid, 1, charge, '文本校对', id, (trx, c) =>
+        reserve(trx, id, instance, c),
+      );
     } catch (error) {
       if (error instanceof InsufficientRight) {
         throw error.available <= 0
           ? new QuotaError('高速校对字数已用完 (high-speed characters exhausted)', 1)
-          : new QuotaError(`高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`, 2);
+          : new QuotaError(
+              `高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`,
+              2,
+            );
       }
       throw error;
     }
-    const job: Job = { id, uid: input.uid, sessionId: input.sessionId, cancelled: false, finished: false, consumption, pendingCharged: charge };
+    const job: Job = {
+      id,
+      uid: input.uid,
+      sessionId: input.sessionId,
+      cancelled: false,
+      finished: false,
+      consumption,
+      pendingCharged: charge,
+    };
     this.jobs.set(id, job);
-    realtime.sendToSession(input.sessionId, { type: 2, cmd: 3, status: 200, data: { check_id: id, paragraphs: units.length } });
+    realtime.sendToSession(input.sessionId, {
+      type: 2,
+      cmd: 3,
+      status: 200,
+      data: { check_id: id, paragraphs: units.length },
+    });
     void this.run(job, units, cached, options, dictionaries, keyOf, charge);
     return { check_id: id, paragraphs: units.length, charged: charge };
   }
@@ -199,16 +224,23 @@ export class CheckService {
     const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, input.limitType ?? 128);
-    if (total > max) throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
+    if (total > max)
+      throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
     const { keyOf } = prepared;
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
     let consumption: Consumption;
     const instance = this.app.instance.id;
     try {
-      consumption = await consumeRight(db, input.uid, 1, charge, 'API 校对', group, (trx, c) => reserve(trx, group, instance, c));
+      consumption = await consumeRight(db, input.uid, 1, charge, 'API 校对', group, (trx, c) =>
+        reserve(trx, group, instance, c),
+      );
     } catch (error) {
-      if (error instanceof InsufficientRight) throw new QuotaError(`高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`, error.available <= 0 ? 1 : 2);
+      if (error instanceof InsufficientRight)
+        throw new QuotaError(
+          `高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`,
+          error.available <= 0 ? 1 : 2,
+        );
       throw error;
     }
     try {
@@ -279,7 +311,15 @@ export class CheckService {
     return refundRight(this.app.db, consumption, amount, reason, (trx) => updateReservation(trx, job.id, consumption));
   }
 
-  private async run(job: Job, units: Unit[], cached: Map<number, Issue[]>, options: CheckOptions, dictionaries: DictTask, keyOf: (u: Unit) => string, charged: number): Promise<void> {
+  private async run(
+    job: Job,
+    units: Unit[],
+    cached: Map<number, Issue[]>,
+    options: CheckOptions,
+    dictionaries: DictTask,
+    keyOf: (u: Unit) => string,
+    charged: number,
+  ): Promise<void> {
     const { realtime, log } = this.app;
     let remaining = units.length;
     let used = charged;
@@ -329,7 +369,9 @@ export class CheckService {
               type: 2,
               cmd: 2,
               status: 500,
-              data: [`第${unit.index + 1}段校对失败，未扣字数，请稍后重试 (paragraph ${unit.index + 1} could not be checked)`],
+              data: [
+                `第${unit.index + 1}段校对失败，未扣字数，请稍后重试 (paragraph ${unit.index + 1} could not be checked)`,
+              ],
             });
             emit(unit, []);
           },
@@ -337,7 +379,8 @@ export class CheckService {
       );
     }
     await Promise.allSettled(pending);
-    if (!job.cancelled) await commitReservation(this.app.db, job.id).catch((error) => log.error({ err: error }, 'check not committed'));
+    if (!job.cancelled)
+      await commitReservation(this.app.db, job.id).catch((error) => log.error({ err: error }, 'check not committed'));
     // finished jobs are remembered a while so cancelling them is a no-op rather than a 404
     setTimeout(() => this.jobs.delete(job.id), 10 * 60 * 1000).unref();
   }

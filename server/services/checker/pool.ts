@@ -77,7 +77,12 @@ export class CheckerPool {
    * Checks one paragraph in a worker. `dict` (custom dictionaries with a key that changes whenever they do)
    * is sent to each worker once and then referred to by key.
    */
-  check(text: string, options: CheckOptions, group = 'default', dict?: { key: string; value: CustomDictionaries }): Promise<Issue[]> {
+  check(
+    text: string,
+    options: CheckOptions,
+    group = 'default',
+    dict?: { key: string; value: CustomDictionaries },
+  ): Promise<Issue[]> {
     if (this.closed) return Promise.reject(new Error('checker pool closed'));
     if (this.broken) return Promise.reject(this.broken);
     this.warm();

@@ -53,6 +53,10 @@ port.on('message', (task: WorkerTask) => {
     const issues = check(task.text, { ...task.options, ...dict });
     port.postMessage({ id: task.id, ok: true, issues, ms: performance.now() - t0 } satisfies WorkerReply);
   } catch (error) {
-    port.postMessage({ id: task.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+    port.postMessage({
+      id: task.id,
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+    } satisfies WorkerReply);
   }
 });

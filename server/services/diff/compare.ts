@@ -96,7 +96,8 @@ function pairBlock(removed: number[], added: number[], a: string[], b: string[])
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && sim[i][j] >= PAIR_THRESHOLD && score[i][j] === sim[i][j] + score[i + 1][j + 1]) out.push([removed[i++], added[j++]]);
+    if (i < n && j < m && sim[i][j] >= PAIR_THRESHOLD && score[i][j] === sim[i][j] + score[i + 1][j + 1])
+      out.push([removed[i++], added[j++]]);
     else if (i < n && (j >= m || score[i][j] === score[i + 1][j])) out.push([removed[i++], null]);
     else out.push([null, added[j++]]);
   }
@@ -126,7 +127,11 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
 
   const addChange = (c: Omit<Change, 'original_fragment' | 'revised_fragment'>, row: AlignedRow) => {
     row.changes.push(changes.length);
-    changes.push({ ...c, original_fragment: originalText.slice(c.original_start, c.original_end), revised_fragment: revisedText.slice(c.revised_start, c.revised_end) });
+    changes.push({
+      ...c,
+      original_fragment: originalText.slice(c.original_start, c.original_end),
+      revised_fragment: revisedText.slice(c.revised_start, c.revised_end),
+    });
   };
   const originalText = a.join('\n');
   const revisedText = b.join('\n');
@@ -157,7 +162,15 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
         }
         k--;
         addChange(
-          { type: del && ins ? 'replace' : del ? 'delete' : 'insert', original_start: oa, original_end: oa + del.length, revised_start: ob, revised_end: ob + ins.length, original_paragraph: i, revised_paragraph: j },
+          {
+            type: del && ins ? 'replace' : del ? 'delete' : 'insert',
+            original_start: oa,
+            original_end: oa + del.length,
+            revised_start: ob,
+            revised_end: ob + ins.length,
+            original_paragraph: i,
+            revised_paragraph: j,
+          },
           row,
         );
         oa += del.length;
@@ -170,13 +183,35 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
     } else if (i !== null) {
       const row: AlignedRow = { status: 'deleted', original: i, revised: null, changes: [] };
       const at = anchor(bSpans, lastB);
-      addChange({ type: 'delete', original_start: aSpans[i].start, original_end: aSpans[i].end, revised_start: at, revised_end: at, original_paragraph: i, revised_paragraph: null }, row);
+      addChange(
+        {
+          type: 'delete',
+          original_start: aSpans[i].start,
+          original_end: aSpans[i].end,
+          revised_start: at,
+          revised_end: at,
+          original_paragraph: i,
+          revised_paragraph: null,
+        },
+        row,
+      );
       rows.push(row);
       lastA = i;
     } else if (j !== null) {
       const row: AlignedRow = { status: 'inserted', original: null, revised: j, changes: [] };
       const at = anchor(aSpans, lastA);
-      addChange({ type: 'insert', original_start: at, original_end: at, revised_start: bSpans[j].start, revised_end: bSpans[j].end, original_paragraph: null, revised_paragraph: j }, row);
+      addChange(
+        {
+          type: 'insert',
+          original_start: at,
+          original_end: at,
+          revised_start: bSpans[j].start,
+          revised_end: bSpans[j].end,
+          original_paragraph: null,
+          revised_paragraph: j,
+        },
+        row,
+      );
       rows.push(row);
       lastB = j;
     }
@@ -202,7 +237,7 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
     const added: number[] = [];
     while (k < parts.length && (parts[k].added || parts[k].removed)) {
       const count = parts[k].value.length;
-      for (let n = 0; n < count; n++) (parts[k].removed ? removed.push(ai++) : added.push(bi++));
+      for (let n = 0; n < count; n++) parts[k].removed ? removed.push(ai++) : added.push(bi++);
       k++;
     }
     k--;
@@ -210,5 +245,13 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
   }
   const stats = { equal: 0, changed: 0, deleted: 0, inserted: 0, changes: changes.length };
   for (const r of rows) stats[r.status]++;
-  return { original_text: originalText, revised_text: revisedText, original_paragraphs: aSpans, revised_paragraphs: bSpans, rows, changes, stats };
+  return {
+    original_text: originalText,
+    revised_text: revisedText,
+    original_paragraphs: aSpans,
+    revised_paragraphs: bSpans,
+    rows,
+    changes,
+    stats,
+  };
 }

@@ -18,8 +18,30 @@ export interface Block {
 }
 
 const BLOCK_TAGS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th',
-  'caption', 'blockquote', 'pre', 'div', 'section', 'article', 'hr',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'blockquote',
+  'pre',
+  'div',
+  'section',
+  'article',
+  'hr',
 ]);
 
 // (htmlparser2 types script and style elements apart from other tags: they are no blocks)
@@ -173,7 +195,11 @@ export function contentFromText(text: string, previousHtml = ''): Content {
   const lines = normalizeText(text).text.split('\n').filter(Boolean);
   const inPlace = previousHtml ? replaceBlockTexts(previousHtml, lines) : null;
   if (inPlace !== null) return contentFromHtml(inPlace);
-  const headings = new Map(htmlBlocks(previousHtml).filter((b) => HEADING.test(b.tag)).map((b) => [b.text, b.tag]));
+  const headings = new Map(
+    htmlBlocks(previousHtml)
+      .filter((b) => HEADING.test(b.tag))
+      .map((b) => [b.text, b.tag]),
+  );
   const html = lines
     .map((line) => {
       const tag = headings.get(line) ?? 'p';
@@ -216,18 +242,26 @@ export function validateFixes(text: string, fixes: Fix[]): Fix[] {
   let last = -1;
   sorted.forEach((f, i) => {
     const where = `第${i + 1}处修改`;
-    if (f.end < f.start || f.end > text.length) throw badRequest(`${where}的位置超出文本范围 (fix ${f.start}-${f.end} outside the text)`);
-    if (/\n/.test(f.original) || /\n/.test(f.replacement)) throw badRequest(`${where}不能跨段落 (a fix may not contain a line break)`);
-    if (text.slice(f.start, f.end) !== f.replacement) throw badRequest(`${where}与保存的文本不一致 (text at ${f.start}-${f.end} is not "${f.replacement.slice(0, 40)}")`);
+    if (f.end < f.start || f.end > text.length)
+      throw badRequest(`${where}的位置超出文本范围 (fix ${f.start}-${f.end} outside the text)`);
+    if (/\n/.test(f.original) || /\n/.test(f.replacement))
+      throw badRequest(`${where}不能跨段落 (a fix may not contain a line break)`);
+    if (text.slice(f.start, f.end) !== f.replacement)
+      throw badRequest(
+        `${where}与保存的文本不一致 (text at ${f.start}-${f.end} is not "${f.replacement.slice(0, 40)}")`,
+      );
     if (f.original === f.replacement) throw badRequest(`${where}没有改动 (original equals replacement)`);
-    if (f.start < last || (f.start === last && f.start === f.end)) throw badRequest(`${where}与前一处修改重叠 (overlapping fixes)`);
+    if (f.start < last || (f.start === last && f.start === f.end))
+      throw badRequest(`${where}与前一处修改重叠 (overlapping fixes)`);
     last = f.end;
   });
   return sorted;
 }
 
-const sameSpot = (a: { start: number; end: number; original: string }, b: { start: number; end: number; original: string }) =>
-  a.start === b.start && a.end === b.end && a.original === b.original;
+const sameSpot = (
+  a: { start: number; end: number; original: string },
+  b: { start: number; end: number; original: string },
+) => a.start === b.start && a.end === b.end && a.original === b.original;
 
 /** Findings the user has not ignored. */
 export function openIssues(issues: StoredIssue[], ignored: Ignored[]): StoredIssue[] {
@@ -235,9 +269,11 @@ export function openIssues(issues: StoredIssue[], ignored: Ignored[]): StoredIss
   return issues.filter((i) => !ignored.some((g) => sameSpot(g, i)));
 }
 
-const commentOf = (issue: StoredIssue) => `${issue.message}${issue.suggestions.length ? `（建议：${issue.suggestions.join('、')}）` : ''}`;
+const commentOf = (issue: StoredIssue) =>
+  `${issue.message}${issue.suggestions.length ? `（建议：${issue.suggestions.join('、')}）` : ''}`;
 
-type Mark = { start: number; end: number; kind: 'fix'; fix: Fix } | { start: number; end: number; kind: 'comment'; text: string };
+type Mark =
+  { start: number; end: number; kind: 'fix'; fix: Fix } | { start: number; end: number; kind: 'comment'; text: string };
 
 /**
  * Paragraphs for `buildTrackedDocx`: each accepted fix becomes a deletion of `original` and an insertion of
@@ -253,9 +289,13 @@ export function trackedParagraphs(blocks: Block[], fixes: Fix[], issues: StoredI
     const lineStart = offset;
     const lineEnd = offset + block.text.length;
     offset = lineEnd + 1;
-    const inLine = (m: { start: number; end: number }) => m.start >= lineStart && m.end <= lineEnd && (m.start < lineEnd || m.start === m.end);
-    const marks: Mark[] = sortedFixes.filter(inLine).map((fix) => ({ start: fix.start - lineStart, end: fix.end - lineStart, kind: 'fix' as const, fix }));
-    const overlapsFix = (s: number, e: number) => marks.some((m) => m.kind === 'fix' && s < Math.max(m.end, m.start + 1) && e > m.start);
+    const inLine = (m: { start: number; end: number }) =>
+      m.start >= lineStart && m.end <= lineEnd && (m.start < lineEnd || m.start === m.end);
+    const marks: Mark[] = sortedFixes
+      .filter(inLine)
+      .map((fix) => ({ start: fix.start - lineStart, end: fix.end - lineStart, kind: 'fix' as const, fix }));
+    const overlapsFix = (s: number, e: number) =>
+      marks.some((m) => m.kind === 'fix' && s < Math.max(m.end, m.start + 1) && e > m.start);
     // merge overlapping findings into one comment span
     const comments: Array<{ start: number; end: number; texts: string[] }> = [];
     for (const issue of sortedIssues.filter(inLine)) {
@@ -269,7 +309,9 @@ export function trackedParagraphs(blocks: Block[], fixes: Fix[], issues: StoredI
       } else comments.push({ start: s, end: e, texts: [commentOf(issue)] });
     }
     // a merged comment may have grown over a fix: drop it then
-    for (const c of comments) if (!overlapsFix(c.start, c.end)) marks.push({ start: c.start, end: c.end, kind: 'comment', text: c.texts.join('\n') });
+    for (const c of comments)
+      if (!overlapsFix(c.start, c.end))
+        marks.push({ start: c.start, end: c.end, kind: 'comment', text: c.texts.join('\n') });
     marks.sort((a, b) => a.start - b.start);
     const segments: TrackedSegment[] = [];
     let pos = 0;

@@ -68,7 +68,32 @@ interface DomNode {
   children?: DomNode[];
 }
 
-const BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'blockquote', 'pre', 'div', 'section', 'article', 'hr', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption']);
+const BLOCKS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'blockquote',
+  'pre',
+  'div',
+  'section',
+  'article',
+  'hr',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'caption',
+]);
 
 function runStyleOf(name: string, style: RunStyle): RunStyle {
   switch (name) {
@@ -125,7 +150,10 @@ function inlineRuns(nodes: DomNode[] | undefined, block: BlockStyle, style: RunS
 }
 
 const BODY: BlockStyle = { eastAsia: FONTS.body, size: SIZE.body };
-const HEADINGS: Record<string, { block: BlockStyle; level: (typeof HeadingLevel)[keyof typeof HeadingLevel]; center?: boolean }> = {
+const HEADINGS: Record<
+  string,
+  { block: BlockStyle; level: (typeof HeadingLevel)[keyof typeof HeadingLevel]; center?: boolean }
+> = {
   // Bold comes from the heading styles (not direct formatting), so a re-import gives plain <h1>..<h6>.
   h1: { block: { eastAsia: FONTS.title, size: SIZE.title }, level: HeadingLevel.HEADING_1, center: true },
   h2: { block: { eastAsia: FONTS.heading1, size: SIZE.body }, level: HeadingLevel.HEADING_2 },
@@ -147,7 +175,7 @@ class Converter {
       if (runs.length) out.push(this.paragraph(runs, inTable));
     };
     for (const node of nodes ?? []) {
-      const name = node.type === 'tag' ? node.name ?? '' : '';
+      const name = node.type === 'tag' ? (node.name ?? '') : '';
       if (!BLOCKS.has(name)) {
         if (node.type === 'text' && !pending.length && !(node.data ?? '').trim()) continue;
         pending.push(node);
@@ -187,7 +215,10 @@ class Converter {
     }
     if (name === 'ul' || name === 'ol') return this.list(node, name === 'ol', 0, inTable);
     if (name === 'table') return [this.table(node)];
-    if (name === 'hr') return [new Paragraph({ children: [], border: { bottom: { style: 'single', size: 6, color: '000000', space: 1 } } })];
+    if (name === 'hr')
+      return [
+        new Paragraph({ children: [], border: { bottom: { style: 'single', size: 6, color: '000000', space: 1 } } }),
+      ];
     return this.blocks(node.children, inTable);
   }
 
@@ -198,9 +229,13 @@ class Converter {
       if (li.type !== 'tag' || li.name !== 'li') continue;
       const inline: DomNode[] = [];
       const nested: DomNode[] = [];
-      for (const c of li.children ?? []) (c.type === 'tag' && (c.name === 'ul' || c.name === 'ol') ? nested : inline).push(c);
+      for (const c of li.children ?? [])
+        (c.type === 'tag' && (c.name === 'ul' || c.name === 'ol') ? nested : inline).push(c);
       const innerBlocks = inline.filter((c) => c.type === 'tag' && c.name === 'p');
-      const runs = inlineRuns(innerBlocks.length ? innerBlocks.flatMap((p) => p.children ?? []) : inline, inTable ? { ...BODY, size: SIZE.table } : BODY);
+      const runs = inlineRuns(
+        innerBlocks.length ? innerBlocks.flatMap((p) => p.children ?? []) : inline,
+        inTable ? { ...BODY, size: SIZE.table } : BODY,
+      );
       out.push(
         new Paragraph({
           children: runs,
@@ -236,14 +271,24 @@ class Converter {
                 rowSpan: Number(cell.attribs?.rowspan) || undefined,
                 children: content.length
                   ? bold
-                    ? [new Paragraph({ spacing: LINE, children: inlineRuns(cell.children, { ...BODY, size: SIZE.table, bold: true }) })]
+                    ? [
+                        new Paragraph({
+                          spacing: LINE,
+                          children: inlineRuns(cell.children, { ...BODY, size: SIZE.table, bold: true }),
+                        }),
+                      ]
                     : content
                   : [new Paragraph({ children: [] })],
               });
             }),
         }),
     );
-    return new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: tableRows.length ? tableRows : [new TableRow({ children: [new TableCell({ children: [new Paragraph({})] })] })] });
+    return new Table({
+      width: { size: 100, type: WidthType.PERCENTAGE },
+      rows: tableRows.length
+        ? tableRows
+        : [new TableRow({ children: [new TableCell({ children: [new Paragraph({})] })] })],
+    });
   }
 }
 
@@ -251,7 +296,13 @@ const numbering = {
   config: [
     {
       reference: 'bullets',
-      levels: [0, 1, 2].map((level) => ({ level, format: LevelFormat.BULLET, text: ['●', '○', '■'][level], alignment: AlignmentType.LEFT, style: { paragraph: { indent: { left: 640 * (level + 1), hanging: 320 } } } })),
+      levels: [0, 1, 2].map((level) => ({
+        level,
+        format: LevelFormat.BULLET,
+        text: ['●', '○', '■'][level],
+        alignment: AlignmentType.LEFT,
+        style: { paragraph: { indent: { left: 640 * (level + 1), hanging: 320 } } },
+      })),
     },
     {
       reference: 'ordered',
@@ -266,7 +317,10 @@ const numbering = {
   ],
 };
 
-const headingStyle = (eastAsia: string, size: number, bold: boolean) => ({ run: { font: font(eastAsia), size, bold, color: '000000', italics: false }, paragraph: { spacing: LINE } });
+const headingStyle = (eastAsia: string, size: number, bold: boolean) => ({
+  run: { font: font(eastAsia), size, bold, color: '000000', italics: false },
+  paragraph: { spacing: LINE },
+});
 const styles = {
   default: {
     document: { run: { font: font(FONTS.body), size: SIZE.body }, paragraph: { spacing: LINE } },
@@ -296,9 +350,7 @@ export async function htmlToDocx(html: string, title?: string): Promise<Buffer> 
 
 /** A piece of a paragraph for the tracked-changes export. */
 export type TrackedSegment =
-  | { text: string; comment?: string }
-  | { inserted: string; comment?: string }
-  | { deleted: string; comment?: string };
+  { text: string; comment?: string } | { inserted: string; comment?: string } | { deleted: string; comment?: string };
 
 export interface TrackedParagraph {
   segments: TrackedSegment[];
@@ -324,18 +376,37 @@ export async function buildTrackedDocx(paragraphs: TrackedParagraph[], options: 
   let commentId = 0;
   const comments: { id: number; author: string; date: Date; children: Paragraph[] }[] = [];
   const blocks = paragraphs.map((p) => {
-    const block = p.heading === 1 ? HEADINGS.h1.block : p.heading === 2 ? HEADINGS.h2.block : p.heading === 3 ? HEADINGS.h3.block : BODY;
+    const block =
+      p.heading === 1
+        ? HEADINGS.h1.block
+        : p.heading === 2
+          ? HEADINGS.h2.block
+          : p.heading === 3
+            ? HEADINGS.h3.block
+            : BODY;
     const runOptions = { font: font(block.eastAsia), size: block.size, bold: block.bold };
     const children: ParagraphChild[] = [];
     for (const seg of p.segments) {
       let run: ParagraphChild;
-      if ('inserted' in seg) run = new InsertedTextRun({ ...runOptions, text: seg.inserted, id: ++revision, author, date: iso });
-      else if ('deleted' in seg) run = new DeletedTextRun({ ...runOptions, text: seg.deleted, id: ++revision, author, date: iso });
+      if ('inserted' in seg)
+        run = new InsertedTextRun({ ...runOptions, text: seg.inserted, id: ++revision, author, date: iso });
+      else if ('deleted' in seg)
+        run = new DeletedTextRun({ ...runOptions, text: seg.deleted, id: ++revision, author, date: iso });
       else run = new TextRun({ ...runOptions, text: seg.text });
       if (seg.comment) {
         const id = commentId++;
-        comments.push({ id, author, date, children: [new Paragraph({ children: [new TextRun({ text: seg.comment, font: font(FONTS.body) })] })] });
-        children.push(new CommentRangeStart(id), run, new CommentRangeEnd(id), new TextRun({ children: [new CommentReference(id)] }));
+        comments.push({
+          id,
+          author,
+          date,
+          children: [new Paragraph({ children: [new TextRun({ text: seg.comment, font: font(FONTS.body) })] })],
+        });
+        children.push(
+          new CommentRangeStart(id),
+          run,
+          new CommentRangeEnd(id),
+          new TextRun({ children: [new CommentReference(id)] }),
+        );
       } else children.push(run);
     }
     return new Paragraph({

@@ -16,7 +16,11 @@ export interface ExtractedDocument {
 }
 
 /** Plain paragraphs of a document (.docx incl. table cells, .txt, .md). */
-export async function extractParagraphs(file: UploadedFile, allowed: DocKind[] = ['docx', 'txt', 'md'], maxPdfPages = Infinity): Promise<ExtractedDocument> {
+export async function extractParagraphs(
+  file: UploadedFile,
+  allowed: DocKind[] = ['docx', 'txt', 'md'],
+  maxPdfPages = Infinity,
+): Promise<ExtractedDocument> {
   const kind = detectKind(file, allowed);
   let paragraphs: string[];
   let pdfPages: number | undefined;
@@ -33,7 +37,9 @@ export async function extractParagraphs(file: UploadedFile, allowed: DocKind[] =
     pdfPages = pdf.pages;
     paragraphs = pdf.lines;
   } else paragraphs = decodeText(file.data).split('\n');
-  paragraphs = paragraphs.map((p) => p.replace(/[\s\u3000]+$/g, '').replace(/^[\s]+/, '')).filter((p) => p.replace(/[\s\u3000]/g, '') !== '');
+  paragraphs = paragraphs
+    .map((p) => p.replace(/[\s\u3000]+$/g, '').replace(/^[\s]+/, ''))
+    .filter((p) => p.replace(/[\s\u3000]/g, '') !== '');
   const chars = paragraphs.reduce((n, p) => n + p.length, 0);
   return { name: file.filename, kind, paragraphs, pages: pdfPages ?? Math.max(1, Math.ceil(chars / CHARS_PER_PAGE)) };
 }

@@ -108,7 +108,11 @@ export class DocumentQueue {
   async idle(id: number, ms: number): Promise<void> {
     const until = Date.now() + ms;
     while (Date.now() < until) {
-      const row = await this.app.db.selectFrom('documents').select(['status', 'owner']).where('id', '=', id).executeTakeFirst();
+      const row = await this.app.db
+        .selectFrom('documents')
+        .select(['status', 'owner'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
       if (row.owner !== null && row.owner !== this.app.instance.id) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -216,7 +220,11 @@ export class DocumentQueue {
   }
 
   private async update(id: number, values: Partial<Omit<DocumentsTable, 'id'>>): Promise<void> {
-    await this.app.db.updateTable('documents').set({ ...values, updated_at: nowIso() }).where('id', '=', id).execute();
+    await this.app.db
+      .updateTable('documents')
+      .set({ ...values, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
   }
 
   private async run(job: Active): Promise<void> {
@@ -228,10 +236,15 @@ export class DocumentQueue {
     await this.update(job.id, { status: 'running', progress: 0, error: null, attempts });
     this.flag(uid, { id: job.id, status: 'running', progress: 0, issue_count: 0 });
     try {
-      if (attempts > MAX_ATTEMPTS) throw new JobFailure('文档处理多次中断，请重新上传 (the job was interrupted too often)');
+      if (attempts > MAX_ATTEMPTS)
+        throw new JobFailure('文档处理多次中断，请重新上传 (the job was interrupted too often)');
       let text = row.text;
       if (row.html === null || text === null) {
-        const file = await db.selectFrom('document_files').select('data').where('document_id', '=', job.id).executeTakeFirst();
+        const file = await db
+          .selectFrom('document_files')
+          .select('data')
+          .where('document_id', '=', job.id)
+          .executeTakeFirst();
         if (!file) throw new JobFailure('文档文件已丢失，请重新上传 (the uploaded file is missing)');
         const content = await this.app.heavy.run(
           'read',
@@ -242,7 +255,10 @@ export class DocumentQueue {
         if (!content.text.trim()) throw new JobFailure('文档没有可校对的文字 (the document has no text)');
         const chars = countChars(content.text);
         const max = await rightBalance(db, uid, 64);
-        if (chars > max) throw new JobFailure(`文档字数超过上限：本文档${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
+        if (chars > max)
+          throw new JobFailure(
+            `文档字数超过上限：本文档${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`,
+          );
         text = content.text;
         await this.update(job.id, { html: content.html, text, word_count: wordCount(text) });
       }
@@ -252,18 +268,36 @@ export class DocumentQueue {
       // only while still this process's running job: a cancel from another process has the last word
       const finished = await this.app.db
         .updateTable('documents')
-        .set({ status: 'done', progress: 100, issues: JSON.stringify(issues), issue_count: open.length, charge: null, updated_at: nowIso() })
+        .set({
+          status: 'done',
+          progress: 100,
+          issues: JSON.stringify(issues),
+          issue_count: open.length,
+          charge: null,
+          updated_at: nowIso(),
+        })
         .where('id', '=', job.id)
         .where('status', '=', 'running')
         .where('owner', '=', this.app.instance.id)
         .executeTakeFirst();
       if (Number(finished.numUpdatedRows) !== 1) return;
       const units = splitUnits(text).length;
-      this.flag(uid, { id: job.id, status: 'done', progress: 100, issue_count: open.length, paragraphs_done: units, paragraphs: units });
+      this.flag(uid, {
+        id: job.id,
+        status: 'done',
+        progress: 100,
+        issue_count: open.length,
+        paragraphs_done: units,
+        paragraphs: units,
+      });
     } catch (error) {
       if (job.aborted) return;
-      const message = error instanceof JobFailure || error instanceof AppError ? error.message : '文档处理失败，请稍后重试 (internal error)';
-      if (!(error instanceof JobFailure || error instanceof AppError)) this.app.log.error({ err: error, document: job.id }, 'document job failed');
+      const message =
+        error instanceof JobFailure || error instanceof AppError
+          ? error.message
+          : '文档处理失败，请稍后重试 (internal error)';
+      if (!(error instanceof JobFailure || error instanceof AppError))
+        this.app.log.error({ err: error, document: job.id }, 'document job failed');
       await this.fail(job.id, uid, message);
     }
   }
@@ -283,22 +317,44 @@ export class DocumentQueue {
         .executeTakeFirst();
       if (Number(cleared.numUpdatedRows) === 1) {
         const consumption = JSON.parse(row.charge) as Consumption;
-        await refundRight(this.app.db, consumption, consumption.amount, status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回');
+        await refundRight(
+          this.app.db,
+          consumption,
+          consumption.amount,
+          status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回',
+        );
       }
     }
     this.flag(uid, { id, status, progress: 0, issue_count: 0, error: message });
   }
 
   /** Checks every unit of the text (cache first), reporting progress; null when aborted. */
-  private async check(job: Active, uid: number, row: NonNullable<DocumentRow>, text: string): Promise<StoredIssue[] | null> {
+  private async check(
+    job: Active,
+    uid: number,
+    row: NonNullable<DocumentRow>,
+    text: string,
+  ): Promise<StoredIssue[] | null> {
     const service = checkService(this.app);
-    const prepared = await service.prepare(uid, Number(row.check_mode) === 4 ? 4 : 3, Number(row.check_options), row.lang === 'hk' ? 'hk' : 'cn');
+    const prepared = await service.prepare(
+      uid,
+      Number(row.check_mode) === 4 ? 4 : 3,
+      Number(row.check_options),
+      row.lang === 'hk' ? 'hk' : 'cn',
+    );
     const units = splitUnits(text);
     const total = units.length;
     let done = 0;
     let found = 0;
     // the text is read: say so at once, with the number of paragraphs to check
-    this.flag(uid, { id: job.id, status: 'running', progress: READ_SHARE, issue_count: 0, paragraphs_done: 0, paragraphs: total });
+    this.flag(uid, {
+      id: job.id,
+      status: 'running',
+      progress: READ_SHARE,
+      issue_count: 0,
+      paragraphs_done: 0,
+      paragraphs: total,
+    });
     await this.update(job.id, { progress: READ_SHARE });
     let lastSent = Date.now();
     let lastProgress = READ_SHARE;
@@ -312,7 +368,10 @@ export class DocumentQueue {
             issues = await service.checkUnit(prepared, unit, group(job.id));
           } catch (error) {
             if (job.aborted) return [];
-            if (attempt >= UNIT_RETRIES) throw new JobFailure(`第${unit.index + 1}段校对失败，请稍后重试 (paragraph ${unit.index + 1} could not be checked: ${(error as Error).message})`);
+            if (attempt >= UNIT_RETRIES)
+              throw new JobFailure(
+                `第${unit.index + 1}段校对失败，请稍后重试 (paragraph ${unit.index + 1} could not be checked: ${(error as Error).message})`,
+              );
           }
         }
         done++;
@@ -322,7 +381,14 @@ export class DocumentQueue {
         if (!job.aborted && progress > lastProgress && now - lastSent >= this.progressIntervalMs) {
           lastSent = now;
           lastProgress = progress;
-          this.flag(uid, { id: job.id, status: 'running', progress, issue_count: found, paragraphs_done: done, paragraphs: total });
+          this.flag(uid, {
+            id: job.id,
+            status: 'running',
+            progress,
+            issue_count: found,
+            paragraphs_done: done,
+            paragraphs: total,
+          });
           progressWrite = progressWrite.then(() => this.update(job.id, { progress })).catch(() => {});
         }
         return issues.map((i) => ({ ...i, start: i.start + unit.offset, end: i.end + unit.offset }));

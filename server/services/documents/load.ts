@@ -8,7 +8,14 @@ import { DEFAULT_ZIP_LIMITS, isZip, unzip, type ZipLimits } from './zip';
 
 export type DocKind = 'docx' | 'txt' | 'md' | 'pdf';
 
-const EXTENSIONS: Record<string, DocKind> = { docx: 'docx', txt: 'txt', text: 'txt', md: 'md', markdown: 'md', pdf: 'pdf' };
+const EXTENSIONS: Record<string, DocKind> = {
+  docx: 'docx',
+  txt: 'txt',
+  text: 'txt',
+  md: 'md',
+  markdown: 'md',
+  pdf: 'pdf',
+};
 
 export const extensionOf = (name: string) => (/\.([a-z0-9]+)$/i.exec(name)?.[1] ?? '').toLowerCase();
 
@@ -18,17 +25,23 @@ export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
   if (file.data.length === 0) throw badRequest('文件为空 (the file is empty)');
   const ext = extensionOf(file.filename ?? '');
   const kind = EXTENSIONS[ext];
-  if (ext === 'doc' || ext === 'wps') throw badRequest('暂不支持 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need conversion to .docx)');
-  if (!kind || !allowed.includes(kind)) throw badRequest(`不支持的文件类型，请上传 ${allowed.map((k) => '.' + k).join('、')} 文件 (unsupported file type)`);
+  if (ext === 'doc' || ext === 'wps')
+    throw badRequest('暂不支持 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need conversion to .docx)');
+  if (!kind || !allowed.includes(kind))
+    throw badRequest(`不支持的文件类型，请上传 ${allowed.map((k) => '.' + k).join('、')} 文件 (unsupported file type)`);
   const d = file.data;
   const head = d.subarray(0, 8);
-  if (head[0] === 0x4d && head[1] === 0x5a) throw badRequest('文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .' + ext + ')');
+  if (head[0] === 0x4d && head[1] === 0x5a)
+    throw badRequest('文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .' + ext + ')');
   if (kind === 'docx') {
-    if (head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) throw badRequest('这是旧版 .doc 文件，请另存为 .docx 后上传 (an old .doc renamed to .docx)');
+    if (head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
+      throw badRequest('这是旧版 .doc 文件，请另存为 .docx 后上传 (an old .doc renamed to .docx)');
     if (!isZip(d)) throw badRequest('文件内容与扩展名不符，不是有效的 Word 文档 (not a .docx file)');
   }
-  if (kind === 'pdf' && d.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('文件内容与扩展名不符，不是有效的 PDF 文件 (not a PDF file)');
-  if ((kind === 'txt' || kind === 'md') && (isZip(d) || d.subarray(0, 5).toString('latin1') === '%PDF-')) throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
+  if (kind === 'pdf' && d.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw badRequest('文件内容与扩展名不符，不是有效的 PDF 文件 (not a PDF file)');
+  if ((kind === 'txt' || kind === 'md') && (isZip(d) || d.subarray(0, 5).toString('latin1') === '%PDF-'))
+    throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
   return kind;
 }
 
@@ -53,7 +66,8 @@ export function decodeText(data: Buffer): string {
       text = new TextDecoder('gb18030').decode(data);
     }
   }
-  if (/[\u0000-\u0008\u000e-\u001a]/.test(text.slice(0, 65536))) throw badRequest('文件内容不是文本 (binary content in a text file)');
+  if (/[\u0000-\u0008\u000e-\u001a]/.test(text.slice(0, 65536)))
+    throw badRequest('文件内容不是文本 (binary content in a text file)');
   return text.replace(/\r\n?/g, '\n');
 }
 
@@ -101,7 +115,10 @@ export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
   if (kind === 'docx') {
     const parts = openDocx(file.data);
     try {
-      const result = await mammoth.convertToHtml({ buffer: await storedZip(parts) }, { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] });
+      const result = await mammoth.convertToHtml(
+        { buffer: await storedZip(parts) },
+        { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] },
+      );
       html = result.value;
     } catch {
       throw badRequest('文档已损坏，无法转换 (the document could not be converted)');

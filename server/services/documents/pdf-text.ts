@@ -23,7 +23,15 @@ export async function pdfText(data: Buffer, maxPages = Infinity): Promise<PdfTex
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   let doc;
   try {
-    doc = await pdfjs.getDocument({ data: new Uint8Array(data), cMapUrl: CMAPS, cMapPacked: true, standardFontDataUrl: FONTS, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+    doc = await pdfjs.getDocument({
+      data: new Uint8Array(data),
+      cMapUrl: CMAPS,
+      cMapPacked: true,
+      standardFontDataUrl: FONTS,
+      useSystemFonts: false,
+      isEvalSupported: false,
+      verbosity: 0,
+    }).promise;
   } catch {
     throw badRequest('PDF 文件已损坏或已加密，无法读取 (the PDF could not be read)');
   }

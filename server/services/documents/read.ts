@@ -22,7 +22,9 @@ export function findSoffice(): string | null {
   const configured = readEnv().SOFFICE_PATH;
   const candidates = configured
     ? [configured]
-    : (process.env.PATH ?? '').split(delimiter).flatMap((dir) => (dir ? [join(dir, 'soffice'), join(dir, 'libreoffice')] : []));
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .flatMap((dir) => (dir ? [join(dir, 'soffice'), join(dir, 'libreoffice')] : []));
   sofficePath = null;
   for (const c of candidates) {
     try {
@@ -36,7 +38,8 @@ export function findSoffice(): string | null {
   return sofficePath;
 }
 
-export const NO_SOFFICE_MSG = '服务器未安装 LibreOffice，暂不能读取 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need LibreOffice on the server)';
+export const NO_SOFFICE_MSG =
+  '服务器未安装 LibreOffice，暂不能读取 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need LibreOffice on the server)';
 
 /**
  * Checks an upload before a job is created (400 with a readable message): empty files, unsupported
@@ -47,8 +50,10 @@ export function checkUpload(file: UploadedFile): UploadKind {
   const ext = extensionOf(file.filename ?? '');
   if (ext === 'doc' || ext === 'wps') {
     if (!file.data.length) throw badRequest('文件为空 (the file is empty)');
-    if (file.data[0] === 0x4d && file.data[1] === 0x5a) throw badRequest(`文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .${ext})`);
-    if (!file.data.subarray(0, 8).equals(OLE)) throw badRequest(`文件内容与扩展名不符，不是有效的 .${ext} 文件 (not a .${ext} file)`);
+    if (file.data[0] === 0x4d && file.data[1] === 0x5a)
+      throw badRequest(`文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .${ext})`);
+    if (!file.data.subarray(0, 8).equals(OLE))
+      throw badRequest(`文件内容与扩展名不符，不是有效的 .${ext} 文件 (not a .${ext} file)`);
     if (!findSoffice()) throw badRequest(NO_SOFFICE_MSG);
     return ext;
   }
@@ -66,9 +71,22 @@ async function convertWithSoffice(file: UploadedFile, ext: string): Promise<Buff
   try {
     const input = join(dir, `input.${ext}`);
     writeFileSync(input, file.data);
-    await run(soffice, ['--headless', '--norestore', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'docx', '--outdir', dir, input], {
-      timeout: 120_000,
-    });
+    await run(
+      soffice,
+      [
+        '--headless',
+        '--norestore',
+        `-env:UserInstallation=file://${join(dir, 'profile')}`,
+        '--convert-to',
+        'docx',
+        '--outdir',
+        dir,
+        input,
+      ],
+      {
+        timeout: 120_000,
+      },
+    );
     return readFileSync(join(dir, 'input.docx'));
   } catch (error) {
     if (error instanceof AppError) throw error;
@@ -80,7 +98,14 @@ async function convertWithSoffice(file: UploadedFile, ext: string): Promise<Buff
 
 /** The document's content (sanitised HTML and its lines). Throws AppError with a readable message. */
 export async function readDocument(file: UploadedFile, kind: UploadKind): Promise<Content> {
-  const source = kind === 'doc' || kind === 'wps' ? { filename: file.filename.replace(/\.[a-z]+$/i, '.docx'), mimetype: '', data: await convertWithSoffice(file, kind) } : file;
+  const source =
+    kind === 'doc' || kind === 'wps'
+      ? {
+          filename: file.filename.replace(/\.[a-z]+$/i, '.docx'),
+          mimetype: '',
+          data: await convertWithSoffice(file, kind),
+        }
+      : file;
   const { html } = await documentToHtml(source);
   return contentFromHtml(html);
 }

@@ -87,7 +87,9 @@ const RE = {
   heading4: /^[（(]\d+[）)]/,
   attachmentNote: /^附\s*件\s*[：:]/,
   attachmentHead: /^附\s*件\s*\d*$/,
-  date: new RegExp(`^([\\d０-９]{4}|[${CN_NUM}○Ｏ]{4})\\s*年\\s*[\\d０-９${CN_NUM}]{1,3}\\s*月\\s*[\\d０-９${CN_NUM}]{1,3}\\s*日$`),
+  date: new RegExp(
+    `^([\\d０-９]{4}|[${CN_NUM}○Ｏ]{4})\\s*年\\s*[\\d０-９${CN_NUM}]{1,3}\\s*月\\s*[\\d０-９${CN_NUM}]{1,3}\\s*日$`,
+  ),
   cc: /^抄\s*送\s*[：:]/,
   imprint: /印发$/,
   note: /^[（(].*[）)]$/,
@@ -104,11 +106,25 @@ export function detectElements(doc: ParsedDocx): Map<number, ElementKind> {
   const t = (p: DocParagraph) => clean(p.text);
   let i = 0;
   // 版头: 份号, 密级, 紧急程度, 发文机关标志 up to 发文字号 (looked for in the first paragraphs).
-  const numberAt = paras.slice(0, 10).findIndex((p) => RE.docNumber.test(t(p).replace(/签发人[：:].*$/, '')) || (RE.docNumberLoose.test(t(p)) && t(p).length < 30));
+  const numberAt = paras
+    .slice(0, 10)
+    .findIndex(
+      (p) =>
+        RE.docNumber.test(t(p).replace(/签发人[：:].*$/, '')) || (RE.docNumberLoose.test(t(p)) && t(p).length < 30),
+    );
   if (numberAt >= 0) {
     for (; i < numberAt; i++) {
       const s = t(paras[i]);
-      kinds.set(paras[i].index, RE.copyNumber.test(s) ? 'copyNumber' : RE.secrecy.test(s) ? 'secrecy' : RE.urgency.test(s) ? 'urgency' : 'issuerMark');
+      kinds.set(
+        paras[i].index,
+        RE.copyNumber.test(s)
+          ? 'copyNumber'
+          : RE.secrecy.test(s)
+            ? 'secrecy'
+            : RE.urgency.test(s)
+              ? 'urgency'
+              : 'issuerMark',
+      );
     }
     kinds.set(paras[i].index, 'docNumber');
     i++;
@@ -119,15 +135,29 @@ export function detectElements(doc: ParsedDocx): Map<number, ElementKind> {
     kinds.set(paras[i].index, 'title');
     const size = paras[i].main.size;
     i++;
-    while (i < paras.length && isCentered(paras[i]) && isCentered(paras[i - 1]) && paras[i].main.size === size && !/[：:]$/.test(t(paras[i]))) kinds.set(paras[i++].index, 'title');
+    while (
+      i < paras.length &&
+      isCentered(paras[i]) &&
+      isCentered(paras[i - 1]) &&
+      paras[i].main.size === size &&
+      !/[：:]$/.test(t(paras[i]))
+    )
+      kinds.set(paras[i++].index, 'title');
   }
   // 主送机关
-  if (i < paras.length && /[：:]$/.test(t(paras[i])) && t(paras[i]).length <= 80 && !RE.heading1.test(t(paras[i]))) kinds.set(paras[i++].index, 'recipient');
+  if (i < paras.length && /[：:]$/.test(t(paras[i])) && t(paras[i]).length <= 80 && !RE.heading1.test(t(paras[i])))
+    kinds.set(paras[i++].index, 'recipient');
   // 版记 from the end: 印发机关和日期, 抄送.
   let end = paras.length;
-  while (end > i && (RE.imprint.test(t(paras[end - 1])) || RE.cc.test(t(paras[end - 1])) || /^主\s*送\s*[：:]/.test(t(paras[end - 1])))) {
+  while (
+    end > i &&
+    (RE.imprint.test(t(paras[end - 1])) || RE.cc.test(t(paras[end - 1])) || /^主\s*送\s*[：:]/.test(t(paras[end - 1])))
+  ) {
     end--;
-    kinds.set(paras[end].index, RE.cc.test(t(paras[end])) ? 'cc' : RE.imprint.test(t(paras[end])) ? 'imprint' : 'recipient');
+    kinds.set(
+      paras[end].index,
+      RE.cc.test(t(paras[end])) ? 'cc' : RE.imprint.test(t(paras[end])) ? 'imprint' : 'recipient',
+    );
   }
   // 成文日期: the last date-only paragraph; 署名 right above it; 附注 right after it; 附件 pages after it.
   let dateAt = -1;
@@ -141,7 +171,13 @@ export function detectElements(doc: ParsedDocx): Map<number, ElementKind> {
   if (dateAt >= 0) {
     kinds.set(paras[dateAt].index, 'date');
     const prev = paras[dateAt - 1];
-    if (prev && dateAt - 1 >= i && t(prev).length <= 30 && !/[。；;，,：:]$/.test(t(prev)) && !RE.attachmentNote.test(t(prev))) {
+    if (
+      prev &&
+      dateAt - 1 >= i &&
+      t(prev).length <= 30 &&
+      !/[。；;，,：:]$/.test(t(prev)) &&
+      !RE.attachmentNote.test(t(prev))
+    ) {
       kinds.set(prev.index, 'signature');
       bodyEnd = dateAt - 1;
     }
@@ -165,7 +201,15 @@ export function detectElements(doc: ParsedDocx): Map<number, ElementKind> {
   // 正文 and its heading levels.
   for (let k = i; k < bodyEnd; k++) {
     const s = t(paras[k]);
-    const kind: ElementKind = RE.heading1.test(s) ? 'heading1' : RE.heading2.test(s) ? 'heading2' : RE.heading3.test(s) ? 'heading3' : RE.heading4.test(s) ? 'heading4' : 'body';
+    const kind: ElementKind = RE.heading1.test(s)
+      ? 'heading1'
+      : RE.heading2.test(s)
+        ? 'heading2'
+        : RE.heading3.test(s)
+          ? 'heading3'
+          : RE.heading4.test(s)
+            ? 'heading4'
+            : 'body';
     kinds.set(paras[k].index, kind);
   }
   return kinds;
@@ -174,12 +218,15 @@ export function detectElements(doc: ParsedDocx): Map<number, ElementKind> {
 function fontFamily(template: FormatTemplate, font: string | undefined): string | undefined {
   if (!font) return undefined;
   const f = font.trim();
-  for (const [family, names] of Object.entries(template.fontAliases)) if (names.some((n) => n.toLowerCase() === f.toLowerCase())) return family;
+  for (const [family, names] of Object.entries(template.fontAliases))
+    if (names.some((n) => n.toLowerCase() === f.toLowerCase())) return family;
   return undefined;
 }
 
 const sizeName = (template: FormatTemplate, halfPoints: number | undefined) =>
-  halfPoints === undefined ? '未设置（默认五号）' : `${template.sizeNames?.[String(halfPoints)] ?? ''}${template.sizeNames?.[String(halfPoints)] ? ' ' : ''}${halfPoints / 2}磅`;
+  halfPoints === undefined
+    ? '未设置（默认五号）'
+    : `${template.sizeNames?.[String(halfPoints)] ?? ''}${template.sizeNames?.[String(halfPoints)] ? ' ' : ''}${halfPoints / 2}磅`;
 
 const isRed = (color: string | undefined) => {
   if (!color || color === 'auto') return false;
@@ -197,7 +244,13 @@ const isBlack = (color: string | undefined) => {
 
 const mm = (twips: number) => `${(twips / 56.693).toFixed(1)}mm`;
 
-function checkElement(template: FormatTemplate, kind: ElementKind, rule: ElementRule, p: DocParagraph, out: Violation[]) {
+function checkElement(
+  template: FormatTemplate,
+  kind: ElementKind,
+  rule: ElementRule,
+  p: DocParagraph,
+  out: Violation[],
+) {
   const base = { element: kind, label: rule.label, paragraph: p.index, excerpt: excerpt(p.text.trim()) };
   const push = (ruleId: string, severity: Violation['severity'], expected: string, found: string, message: string) =>
     out.push({ rule: ruleId, severity, expected, found, message, ...base });
@@ -206,53 +259,116 @@ function checkElement(template: FormatTemplate, kind: ElementKind, rule: Element
     const wrong = families.filter((f) => f.family !== rule.font && !(rule.font === '小标宋' && f.family === '宋体'));
     if (wrong.length) {
       const found = wrong.map((f) => f.font || '未设置').join('、');
-      push('font', 'error', `${rule.font}（${template.fontAliases[rule.font]?.slice(0, 3).join('/') ?? rule.font}）`, found, `${rule.label}应使用${rule.font}，实际为${found}`);
+      push(
+        'font',
+        'error',
+        `${rule.font}（${template.fontAliases[rule.font]?.slice(0, 3).join('/') ?? rule.font}）`,
+        found,
+        `${rule.label}应使用${rule.font}，实际为${found}`,
+      );
     }
   }
   if (rule.size !== undefined) {
     const wrong = p.sizes.filter((s) => s !== rule.size);
     if (wrong.length) {
       const found = wrong.map((s) => sizeName(template, s || undefined)).join('、');
-      push('size', 'error', sizeName(template, rule.size), found, `${rule.label}应为${sizeName(template, rule.size)}，实际为${found}`);
+      push(
+        'size',
+        'error',
+        sizeName(template, rule.size),
+        found,
+        `${rule.label}应为${sizeName(template, rule.size)}，实际为${found}`,
+      );
     }
   }
   if (rule.align) {
     const jc = p.props.jc ?? 'left';
     const norm = jc === 'start' ? 'left' : jc === 'end' ? 'right' : jc === 'distribute' ? 'both' : jc;
     const ok = rule.align === 'left' ? norm === 'left' || norm === 'both' : norm === rule.align;
-    if (!ok) push('align', 'error', { center: '居中', left: '左对齐', right: '右对齐', both: '两端对齐' }[rule.align], norm, `${rule.label}应${rule.align === 'center' ? '居中' : '对齐'}排布`);
+    if (!ok)
+      push(
+        'align',
+        'error',
+        { center: '居中', left: '左对齐', right: '右对齐', both: '两端对齐' }[rule.align],
+        norm,
+        `${rule.label}应${rule.align === 'center' ? '居中' : '对齐'}排布`,
+      );
   }
   const color = rule.color ?? template.textColor;
-  if (color === 'red' && !isRed(p.main.color)) push('color', 'warning', '红色', p.main.color ? `#${p.main.color}` : '自动（黑色）', `${rule.label}推荐使用红色`);
+  if (color === 'red' && !isRed(p.main.color))
+    push('color', 'warning', '红色', p.main.color ? `#${p.main.color}` : '自动（黑色）', `${rule.label}推荐使用红色`);
   if (color === 'black') {
-    const colored = [...new Set(p.runs.filter((r) => /\S/.test(r.text) && !isBlack(r.color)).map((r) => `#${r.color}`))];
+    const colored = [
+      ...new Set(p.runs.filter((r) => /\S/.test(r.text) && !isBlack(r.color)).map((r) => `#${r.color}`)),
+    ];
     if (colored.length) push('color', 'warning', '黑色', colored.join('、'), `${rule.label}文字应为黑色（§5.2.4）`);
   }
-  if (rule.pattern && !new RegExp(rule.pattern).test(p.text.replace(/[\s\u3000]+/g, '').replace(/签发人[：:].*$/, ''))) {
-    push('pattern', 'error', rule.patternHint ?? rule.pattern, excerpt(p.text.trim()), `${rule.label}写法不规范：${rule.patternHint ?? ''}`);
+  if (
+    rule.pattern &&
+    !new RegExp(rule.pattern).test(p.text.replace(/[\s\u3000]+/g, '').replace(/签发人[：:].*$/, ''))
+  ) {
+    push(
+      'pattern',
+      'error',
+      rule.patternHint ?? rule.pattern,
+      excerpt(p.text.trim()),
+      `${rule.label}写法不规范：${rule.patternHint ?? ''}`,
+    );
   }
   if (rule.firstLineIndentChars !== undefined) {
     const size = (p.main.size ?? 21) * 10; // one character in twips = size in half-points × 10
-    const chars = p.props.firstLineChars !== undefined && p.props.firstLineChars > 0 ? p.props.firstLineChars / 100 : (p.props.firstLine ?? 0) / size;
+    const chars =
+      p.props.firstLineChars !== undefined && p.props.firstLineChars > 0
+        ? p.props.firstLineChars / 100
+        : (p.props.firstLine ?? 0) / size;
     const leading = /^[\s\u3000]+/.exec(p.text)?.[0] ?? '';
     const spaces = [...leading].reduce((n, c) => n + (c === '\u3000' ? 1 : 0.5), 0);
     const total = chars + spaces;
     if (Math.abs(total - rule.firstLineIndentChars) > 0.25) {
-      push('indent', 'error', `首行缩进${rule.firstLineIndentChars}字`, `首行缩进${Math.round(total * 10) / 10}字`, `${rule.label}每段首行应缩进${rule.firstLineIndentChars}字`);
+      push(
+        'indent',
+        'error',
+        `首行缩进${rule.firstLineIndentChars}字`,
+        `首行缩进${Math.round(total * 10) / 10}字`,
+        `${rule.label}每段首行应缩进${rule.firstLineIndentChars}字`,
+      );
     }
   }
   if (rule.indentChars !== undefined) {
-    const firstLine = p.props.firstLineChars ? p.props.firstLineChars / 100 : (p.props.firstLine ?? 0) / ((p.main.size ?? 21) * 10);
+    const firstLine = p.props.firstLineChars
+      ? p.props.firstLineChars / 100
+      : (p.props.firstLine ?? 0) / ((p.main.size ?? 21) * 10);
     const left = p.props.leftChars ? p.props.leftChars / 100 : (p.props.left ?? 0) / ((p.main.size ?? 21) * 10);
-    if (Math.abs(firstLine + left - rule.indentChars) > 0.25) push('indent', 'error', rule.indentChars === 0 ? '顶格' : `缩进${rule.indentChars}字`, `缩进${Math.round((firstLine + left) * 10) / 10}字`, `${rule.label}应${rule.indentChars === 0 ? '顶格' : `缩进${rule.indentChars}字`}排布`);
+    if (Math.abs(firstLine + left - rule.indentChars) > 0.25)
+      push(
+        'indent',
+        'error',
+        rule.indentChars === 0 ? '顶格' : `缩进${rule.indentChars}字`,
+        `缩进${Math.round((firstLine + left) * 10) / 10}字`,
+        `${rule.label}应${rule.indentChars === 0 ? '顶格' : `缩进${rule.indentChars}字`}排布`,
+      );
   }
-  if (rule.bold !== undefined && Boolean(p.main.bold) !== rule.bold) push('bold', 'warning', rule.bold ? '加粗' : '不加粗', p.main.bold ? '加粗' : '不加粗', `${rule.label}${rule.bold ? '应' : '不应'}加粗`);
+  if (rule.bold !== undefined && Boolean(p.main.bold) !== rule.bold)
+    push(
+      'bold',
+      'warning',
+      rule.bold ? '加粗' : '不加粗',
+      p.main.bold ? '加粗' : '不加粗',
+      `${rule.label}${rule.bold ? '应' : '不应'}加粗`,
+    );
 }
 
 /** Checks a parsed .docx against a template; every violation says where, what was expected and what was found. */
 export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatReport {
   const violations: Violation[] = [];
-  const page = (rule: string, label: string, expected: string, found: string, message: string, severity: Violation['severity'] = 'error') =>
+  const page = (
+    rule: string,
+    label: string,
+    expected: string,
+    found: string,
+    message: string,
+    severity: Violation['severity'] = 'error',
+  ) =>
     violations.push({ rule, element: 'page', label, severity, paragraph: null, excerpt: '', expected, found, message });
   const s = doc.section;
   if (template.page) {
@@ -260,27 +376,48 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     const w = s.pageWidth ?? 12240;
     const h = s.pageHeight ?? 15840;
     if (Math.abs(w - tp.width) > tp.sizeTolerance || Math.abs(h - tp.height) > tp.sizeTolerance) {
-      page('paper', '纸张', `A4 ${mm(tp.width)}×${mm(tp.height)}`, `${mm(w)}×${mm(h)}`, '公文用纸应为 A4（210mm×297mm）');
+      page(
+        'paper',
+        '纸张',
+        `A4 ${mm(tp.width)}×${mm(tp.height)}`,
+        `${mm(w)}×${mm(h)}`,
+        '公文用纸应为 A4（210mm×297mm）',
+      );
     }
     const names = { top: '上边距（天头）', bottom: '下边距', left: '左边距（订口）', right: '右边距' } as const;
     for (const side of ['top', 'bottom', 'left', 'right'] as const) {
       const v = s.margins[side] ?? 1440;
       const want = tp.margins[side];
-      if (Math.abs(v - want) > tp.marginTolerance) page(`margin-${side}`, names[side], `${mm(want)}（±${mm(tp.marginTolerance)}）`, mm(v), `${names[side]}应为${mm(want)}`);
+      if (Math.abs(v - want) > tp.marginTolerance)
+        page(
+          `margin-${side}`,
+          names[side],
+          `${mm(want)}（±${mm(tp.marginTolerance)}）`,
+          mm(v),
+          `${names[side]}应为${mm(want)}`,
+        );
     }
   }
   const kinds = detectElements(doc);
   if (template.lineGrid) {
     const g = template.lineGrid;
-    const gridOk = (s.gridType === 'lines' || s.gridType === 'linesAndChars') && s.linePitch !== undefined && s.linePitch >= g.gridLinePitchMin && s.linePitch <= g.gridLinePitchMax;
+    const gridOk =
+      (s.gridType === 'lines' || s.gridType === 'linesAndChars') &&
+      s.linePitch !== undefined &&
+      s.linePitch >= g.gridLinePitchMin &&
+      s.linePitch <= g.gridLinePitchMax;
     const bodyParas = doc.paragraphs.filter((p) => kinds.get(p.index) === 'body');
     const badLines = bodyParas.filter((p) => {
-      if (p.props.lineRule === 'exact' || p.props.lineRule === 'atLeast') return !(p.props.line! >= g.exactLineMin && p.props.line! <= g.exactLineMax);
+      if (p.props.lineRule === 'exact' || p.props.lineRule === 'atLeast')
+        return !(p.props.line! >= g.exactLineMin && p.props.line! <= g.exactLineMax);
       return !gridOk;
     });
     if (bodyParas.length && badLines.length) {
       const first = badLines[0];
-      const found = first.props.lineRule === 'exact' || first.props.lineRule === 'atLeast' ? `固定值 ${(first.props.line ?? 0) / 20}磅` : `${first.props.lineRule === 'auto' || !first.props.lineRule ? `${((first.props.line ?? 240) / 240).toFixed(2)}倍行距` : first.props.lineRule}${s.linePitch ? `，文档网格 ${(s.linePitch / 20).toFixed(1)}磅` : ''}`;
+      const found =
+        first.props.lineRule === 'exact' || first.props.lineRule === 'atLeast'
+          ? `固定值 ${(first.props.line ?? 0) / 20}磅`
+          : `${first.props.lineRule === 'auto' || !first.props.lineRule ? `${((first.props.line ?? 240) / 240).toFixed(2)}倍行距` : first.props.lineRule}${s.linePitch ? `，文档网格 ${(s.linePitch / 20).toFixed(1)}磅` : ''}`;
       violations.push({
         rule: 'line-grid',
         element: 'body',
@@ -298,7 +435,12 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
   for (const p of doc.paragraphs) {
     const kind = kinds.get(p.index);
     if (!kind) continue;
-    elements.push({ element: kind, label: template.elements[kind]?.label ?? LABELS[kind], paragraph: p.index, excerpt: excerpt(p.text.trim()) });
+    elements.push({
+      element: kind,
+      label: template.elements[kind]?.label ?? LABELS[kind],
+      paragraph: p.index,
+      excerpt: excerpt(p.text.trim()),
+    });
     const rule = template.elements[kind];
     if (rule) checkElement(template, kind, rule, p, violations);
   }
@@ -308,7 +450,17 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     const level = { heading1: 1, heading2: 2, heading3: 3, heading4: 4 }[e.element as string];
     if (!level) continue;
     if (level > depth + 1) {
-      violations.push({ rule: 'heading-order', element: e.element, label: e.label, severity: 'warning', paragraph: e.paragraph, excerpt: e.excerpt, expected: '标题层次依次为“一、”“（一）”“1.”“（1）”', found: `第${depth}级之后直接出现第${level}级`, message: '标题层次跳级' });
+      violations.push({
+        rule: 'heading-order',
+        element: e.element,
+        label: e.label,
+        severity: 'warning',
+        paragraph: e.paragraph,
+        excerpt: e.excerpt,
+        expected: '标题层次依次为“一、”“（一）”“1.”“（1）”',
+        found: `第${depth}级之后直接出现第${level}级`,
+        message: '标题层次跳级',
+      });
     }
     depth = level;
   }
@@ -317,35 +469,88 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
   if (template.pageNumbers?.required) {
     const pn = template.pageNumbers;
     const withField = s.footers.filter((f) => f.hasPageField);
-    if (!withField.length) page('page-number', '页码', '页脚插入页码（4号半角宋体阿拉伯数字，左右各一条一字线，如“— 1 —”）', '无页码', '公文应编排页码');
+    if (!withField.length)
+      page(
+        'page-number',
+        '页码',
+        '页脚插入页码（4号半角宋体阿拉伯数字，左右各一条一字线，如“— 1 —”）',
+        '无页码',
+        '公文应编排页码',
+      );
     else {
-      if (pn.dashes && !withField.every((f) => /[—－–-]/.test(f.text))) page('page-number-dash', '页码', '数字左右各放一条一字线（— 1 —）', withField.map((f) => f.text.trim() || '仅数字').join(' / '), '页码两侧应各有一条一字线', 'warning');
-      if (pn.evenAndOdd && (!s.evenAndOddHeaders || !withField.some((f) => f.type === 'even'))) page('page-number-side', '页码', '奇偶页不同：单页码居右空一字，双页码居左空一字', '奇偶页相同', '页码应单页居右、双页居左', 'warning');
+      if (pn.dashes && !withField.every((f) => /[—－–-]/.test(f.text)))
+        page(
+          'page-number-dash',
+          '页码',
+          '数字左右各放一条一字线（— 1 —）',
+          withField.map((f) => f.text.trim() || '仅数字').join(' / '),
+          '页码两侧应各有一条一字线',
+          'warning',
+        );
+      if (pn.evenAndOdd && (!s.evenAndOddHeaders || !withField.some((f) => f.type === 'even')))
+        page(
+          'page-number-side',
+          '页码',
+          '奇偶页不同：单页码居右空一字，双页码居左空一字',
+          '奇偶页相同',
+          '页码应单页居右、双页居左',
+          'warning',
+        );
       const pnFont = pn.font;
       if (pnFont) {
         const fonts = withField.flatMap((f) => f.runs.map((r) => r.ascii ?? r.eastAsia)).filter(Boolean) as string[];
         const bad = fonts.filter((f) => fontFamily(template, f) !== pnFont && !/^(SimSun|宋体)$/i.test(f));
-        if (bad.length) page('page-number-font', '页码', `${pnFont}`, [...new Set(bad)].join('、'), `页码应使用${pnFont}`, 'warning');
+        if (bad.length)
+          page('page-number-font', '页码', `${pnFont}`, [...new Set(bad)].join('、'), `页码应使用${pnFont}`, 'warning');
       }
       if (pn.size !== undefined) {
-        const sizes = [...new Set(withField.flatMap((f) => f.runs.filter((r) => /\S/.test(r.text)).map((r) => r.size)))];
+        const sizes = [
+          ...new Set(withField.flatMap((f) => f.runs.filter((r) => /\S/.test(r.text)).map((r) => r.size))),
+        ];
         const bad = sizes.filter((size) => size !== pn.size);
-        if (bad.length) page('page-number-size', '页码', sizeName(template, pn.size), bad.map((size) => sizeName(template, size)).join('、'), `页码应为${sizeName(template, pn.size)}`, 'warning');
+        if (bad.length)
+          page(
+            'page-number-size',
+            '页码',
+            sizeName(template, pn.size),
+            bad.map((size) => sizeName(template, size)).join('、'),
+            `页码应为${sizeName(template, pn.size)}`,
+            'warning',
+          );
       }
       if (pn.evenAndOdd && s.evenAndOddHeaders) {
         // §7.5: 单页码居右空一字，双页码居左空一字 (the default footer is the odd pages' one).
-        const side = (jc: string | undefined) => (jc === 'right' || jc === 'end' ? 'right' : jc === 'center' ? 'center' : 'left');
+        const side = (jc: string | undefined) =>
+          jc === 'right' || jc === 'end' ? 'right' : jc === 'center' ? 'center' : 'left';
         const sideName = { right: '居右', left: '居左', center: '居中' } as const;
-        for (const [type, want] of [['default', 'right'], ['even', 'left']] as const) {
+        for (const [type, want] of [
+          ['default', 'right'],
+          ['even', 'left'],
+        ] as const) {
           const f = withField.find((x) => x.type === type);
-          if (f && side(f.jc) !== want) page(`page-number-${type === 'even' ? 'even' : 'odd'}`, '页码', `${type === 'even' ? '双页码' : '单页码'}${sideName[want]}空一字`, `${type === 'even' ? '双页码' : '单页码'}${sideName[side(f.jc)]}`, `${type === 'even' ? '双页码应居左' : '单页码应居右'}`, 'warning');
+          if (f && side(f.jc) !== want)
+            page(
+              `page-number-${type === 'even' ? 'even' : 'odd'}`,
+              '页码',
+              `${type === 'even' ? '双页码' : '单页码'}${sideName[want]}空一字`,
+              `${type === 'even' ? '双页码' : '单页码'}${sideName[side(f.jc)]}`,
+              `${type === 'even' ? '双页码应居左' : '单页码应居右'}`,
+              'warning',
+            );
         }
       }
     }
   }
-  if (!elements.some((e) => e.element === 'title')) page('missing-title', '标题', '有标题', '未识别到标题', '未识别到公文标题', 'warning');
+  if (!elements.some((e) => e.element === 'title'))
+    page('missing-title', '标题', '有标题', '未识别到标题', '未识别到公文标题', 'warning');
   violations.sort((a, b) => (a.paragraph ?? -1) - (b.paragraph ?? -1));
-  return { template_id: template.id, template_name: template.name, paragraph_count: doc.paragraphs.length, elements, violations };
+  return {
+    template_id: template.id,
+    template_name: template.name,
+    paragraph_count: doc.paragraphs.length,
+    elements,
+    violations,
+  };
 }
 
 /** 附件说明 (§7.3.4): several attachments are numbered 1. 2. …; the 附件 pages after the date match the list. */
@@ -354,18 +559,41 @@ function checkAttachments(elements: DetectedElement[], out: Violation[]) {
   if (!note) return;
   const items = elements.filter((e) => e.element === 'attachmentNoteItem');
   const at = (e: DetectedElement, rule: string, expected: string, found: string, message: string) =>
-    out.push({ rule, element: e.element, label: e.label, severity: 'error', paragraph: e.paragraph, excerpt: e.excerpt, expected, found, message });
+    out.push({
+      rule,
+      element: e.element,
+      label: e.label,
+      severity: 'error',
+      paragraph: e.paragraph,
+      excerpt: e.excerpt,
+      expected,
+      found,
+      message,
+    });
   const numberOf = (s: string) => /^(?:附\s*件\s*[：:]\s*)?(\d+)\s*[.．]/.exec(s.replace(/[\s\u3000]+/g, ''))?.[1];
   const listed = [note, ...items];
   if (items.length) {
     listed.forEach((e, k) => {
       const n = numberOf(e.excerpt);
-      if (n !== String(k + 1)) at(e, 'attachment-numbering', `依次编号“${k + 1}.”`, n ? `“${n}.”` : '未编号', '多个附件应使用阿拉伯数字依次编号（附件：1.×××）');
+      if (n !== String(k + 1))
+        at(
+          e,
+          'attachment-numbering',
+          `依次编号“${k + 1}.”`,
+          n ? `“${n}.”` : '未编号',
+          '多个附件应使用阿拉伯数字依次编号（附件：1.×××）',
+        );
     });
   }
   const heads = elements.filter((e) => e.element === 'attachment');
   if (heads.length && heads.length !== listed.length) {
-    at(note, 'attachment-count', `附件说明列出的附件与附件页一致（${heads.length} 个附件页）`, `列出 ${listed.length} 个`, '附件说明与所附附件的数量不一致');
+    at(
+      note,
+      'attachment-count',
+      `附件说明列出的附件与附件页一致（${heads.length} 个附件页）`,
+      `列出 ${listed.length} 个`,
+      '附件说明与所附附件的数量不一致',
+    );
   }
 }
 
@@ -376,13 +604,19 @@ const LINE_CHARS = 28;
  * 成文日期 position (§7.3.5): right-indented 4 字 under a seal, 2 字 without one, so its right edge is 1.5-4.5
  * characters from the right margin, whether set by right alignment with a right indent or typed with spaces.
  */
-function checkDatePosition(doc: ParsedDocx, kinds: Map<number, ElementKind>, template: FormatTemplate, out: Violation[]) {
+function checkDatePosition(
+  doc: ParsedDocx,
+  kinds: Map<number, ElementKind>,
+  template: FormatTemplate,
+  out: Violation[],
+) {
   const rule = template.elements.date;
   if (!rule) return;
   for (const p of doc.paragraphs) {
     if (kinds.get(p.index) !== 'date') continue;
     const charTwips = (p.main.size ?? 21) * 10;
-    const chars = (v: number | undefined, inChars: number | undefined) => (inChars ? inChars / 100 : (v ?? 0) / charTwips);
+    const chars = (v: number | undefined, inChars: number | undefined) =>
+      inChars ? inChars / 100 : (v ?? 0) / charTwips;
     const width = (text: string) => [...text].reduce((n, c) => n + (/[\x20-\x7e]/.test(c) ? 0.5 : 1), 0);
     const jc = p.props.jc ?? 'left';
     const trailing = /[\s\u3000]*$/.exec(p.text)?.[0] ?? '';
@@ -393,7 +627,12 @@ function checkDatePosition(doc: ParsedDocx, kinds: Map<number, ElementKind>, tem
     else if (jc === 'center') gap = (LINE_CHARS - width(p.text.trim())) / 2;
     else gap = LINE_CHARS - chars(p.props.left, p.props.leftChars) - width(leading) - width(p.text.trim());
     if (gap >= 1.5 && gap <= 4.5) continue;
-    const found = jc === 'right' || jc === 'end' ? `居右，右空${Math.round(gap * 10) / 10}字` : jc === 'center' ? '居中' : `右侧空${Math.round(gap * 10) / 10}字`;
+    const found =
+      jc === 'right' || jc === 'end'
+        ? `居右，右空${Math.round(gap * 10) / 10}字`
+        : jc === 'center'
+          ? '居中'
+          : `右侧空${Math.round(gap * 10) / 10}字`;
     out.push({
       rule: 'date-position',
       element: 'date',

@@ -27,13 +27,16 @@ export const childrenOf = (node: XNode | undefined): XNode[] => {
   return Array.isArray(value) ? (value as XNode[]) : [];
 };
 
-export const attrsOf = (node: XNode | undefined): Record<string, string> => ((node?.[':@'] as Record<string, string>) ?? {});
+export const attrsOf = (node: XNode | undefined): Record<string, string> =>
+  (node?.[':@'] as Record<string, string>) ?? {};
 
 export const attr = (node: XNode | undefined, name: string): string | undefined => attrsOf(node)[name];
 
-export const child = (node: XNode | undefined, tag: string): XNode | undefined => childrenOf(node).find((c) => tagOf(c) === tag);
+export const child = (node: XNode | undefined, tag: string): XNode | undefined =>
+  childrenOf(node).find((c) => tagOf(c) === tag);
 
-export const childrenNamed = (node: XNode | undefined, tag: string): XNode[] => childrenOf(node).filter((c) => tagOf(c) === tag);
+export const childrenNamed = (node: XNode | undefined, tag: string): XNode[] =>
+  childrenOf(node).filter((c) => tagOf(c) === tag);
 
 /** Depth-first search for the first node with the tag. */
 export function find(nodes: XNode[], tag: string): XNode | undefined {

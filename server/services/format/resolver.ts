@@ -1,4 +1,16 @@
-import { attr, child, childrenNamed, childrenOf, find, findAll, onOff, parseXml, tagOf, textOf, type XNode } from './ooxml';
+import {
+  attr,
+  child,
+  childrenNamed,
+  childrenOf,
+  find,
+  findAll,
+  onOff,
+  parseXml,
+  tagOf,
+  textOf,
+  type XNode,
+} from './ooxml';
 
 /** Effective run properties (what Word shows for a run). */
 export interface RunProps {
@@ -80,7 +92,7 @@ function themeFonts(theme: Buffer | undefined): Record<string, string> {
     if (!f) continue;
     const hans = childrenNamed(f, 'a:font').find((n) => attr(n, 'script') === 'Hans');
     const ea = attr(child(f, 'a:ea'), 'typeface');
-    out[`${key}EastAsia`] = hans ? attr(hans, 'typeface') ?? '' : ea || '';
+    out[`${key}EastAsia`] = hans ? (attr(hans, 'typeface') ?? '') : ea || '';
     out[`${key}HAnsi`] = attr(child(f, 'a:latin'), 'typeface') ?? '';
     out[`${key}Ascii`] = out[`${key}HAnsi`];
   }
@@ -91,9 +103,12 @@ function applyRPr(target: RunProps, rPr: XNode | undefined, theme: Record<string
   if (!rPr) return;
   const fonts = child(rPr, 'w:rFonts');
   if (fonts) {
-    const ea = attr(fonts, 'w:eastAsia') ?? (attr(fonts, 'w:eastAsiaTheme') ? theme[attr(fonts, 'w:eastAsiaTheme')!] : undefined);
+    const ea =
+      attr(fonts, 'w:eastAsia') ??
+      (attr(fonts, 'w:eastAsiaTheme') ? theme[attr(fonts, 'w:eastAsiaTheme')!] : undefined);
     if (ea) target.eastAsia = ea;
-    const ascii = attr(fonts, 'w:ascii') ?? (attr(fonts, 'w:asciiTheme') ? theme[attr(fonts, 'w:asciiTheme')!] : undefined);
+    const ascii =
+      attr(fonts, 'w:ascii') ?? (attr(fonts, 'w:asciiTheme') ? theme[attr(fonts, 'w:asciiTheme')!] : undefined);
     if (ascii) target.ascii = ascii;
   }
   const sz = num(attr(child(rPr, 'w:sz'), 'w:val'));
@@ -224,7 +239,10 @@ export function parseDocx(parts: Map<string, Buffer>): ParsedDocx {
       const n = visible(r.text);
       if (!n) continue;
       const key = `${r.eastAsia}|${r.size}|${r.bold}|${r.color}`;
-      const w = weight.get(key) ?? { props: { eastAsia: r.eastAsia, ascii: r.ascii, size: r.size, bold: r.bold, color: r.color }, n: 0 };
+      const w = weight.get(key) ?? {
+        props: { eastAsia: r.eastAsia, ascii: r.ascii, size: r.size, bold: r.bold, color: r.color },
+        n: 0,
+      };
       w.n += n;
       weight.set(key, w);
     }
@@ -246,7 +264,8 @@ export function parseDocx(parts: Map<string, Buffer>): ParsedDocx {
       const tag = tagOf(n);
       if (tag === 'w:p') readParagraph(n, inTable);
       else if (tag === 'w:tbl') walkBody(childrenOf(n), true);
-      else if (tag === 'w:tr' || tag === 'w:tc' || tag === 'w:sdt' || tag === 'w:sdtContent' || tag === 'w:customXml') walkBody(childrenOf(n), inTable);
+      else if (tag === 'w:tr' || tag === 'w:tc' || tag === 'w:sdt' || tag === 'w:sdtContent' || tag === 'w:customXml')
+        walkBody(childrenOf(n), inTable);
     }
   };
   walkBody(childrenOf(body), false);
@@ -259,7 +278,8 @@ export function parseDocx(parts: Map<string, Buffer>): ParsedDocx {
   const grid = child(sectPr, 'w:docGrid');
   const rels = new Map<string, string>();
   const relsXml = parts.get('word/_rels/document.xml.rels');
-  if (relsXml) for (const r of findAll(parseXml(relsXml), 'Relationship')) rels.set(attr(r, 'Id') ?? '', attr(r, 'Target') ?? '');
+  if (relsXml)
+    for (const r of findAll(parseXml(relsXml), 'Relationship')) rels.set(attr(r, 'Id') ?? '', attr(r, 'Target') ?? '');
   const footers: SectionInfo['footers'] = [];
   for (const ref of childrenNamed(sectPr, 'w:footerReference')) {
     const target = rels.get(attr(ref, 'r:id') ?? '');
@@ -267,7 +287,10 @@ export function parseDocx(parts: Map<string, Buffer>): ParsedDocx {
     const xml = parts.get('word/' + target.replace(/^\/?word\//, '').replace(/^\.\//, ''));
     if (!xml) continue;
     const fRoot = parseXml(xml);
-    const instr = [...findAll(fRoot, 'w:instrText').map(textOf), ...findAll(fRoot, 'w:fldSimple').map((f) => attr(f, 'w:instr') ?? '')].join(' ');
+    const instr = [
+      ...findAll(fRoot, 'w:instrText').map(textOf),
+      ...findAll(fRoot, 'w:fldSimple').map((f) => attr(f, 'w:instr') ?? ''),
+    ].join(' ');
     const fParas = findAll(fRoot, 'w:p');
     const fRuns: RunInfo[] = [];
     let jc: string | undefined;
@@ -282,7 +305,13 @@ export function parseDocx(parts: Map<string, Buffer>): ParsedDocx {
         if (t) fRuns.push({ ...props, text: t });
       }
     }
-    footers.push({ type: attr(ref, 'w:type') ?? 'default', text: fRuns.map((r) => r.text).join(''), hasPageField: /\bPAGE\b/.test(instr), jc, runs: fRuns });
+    footers.push({
+      type: attr(ref, 'w:type') ?? 'default',
+      text: fRuns.map((r) => r.text).join(''),
+      hasPageField: /\bPAGE\b/.test(instr),
+      jc,
+      runs: fRuns,
+    });
   }
   const settings = parts.get('word/settings.xml');
   const evenAndOddHeaders = settings ? onOff(find(parseXml(settings), 'w:evenAndOddHeaders')) === true : false;
@@ -291,7 +320,12 @@ export function parseDocx(parts: Map<string, Buffer>): ParsedDocx {
     section: {
       pageWidth: num(attr(pgSz, 'w:w')),
       pageHeight: num(attr(pgSz, 'w:h')),
-      margins: { top: num(attr(pgMar, 'w:top')), bottom: num(attr(pgMar, 'w:bottom')), left: num(attr(pgMar, 'w:left')), right: num(attr(pgMar, 'w:right')) },
+      margins: {
+        top: num(attr(pgMar, 'w:top')),
+        bottom: num(attr(pgMar, 'w:bottom')),
+        left: num(attr(pgMar, 'w:left')),
+        right: num(attr(pgMar, 'w:right')),
+      },
       gridType: attr(grid, 'w:type'),
       linePitch: num(attr(grid, 'w:linePitch')),
       charSpace: num(attr(grid, 'w:charSpace')),

@@ -21,8 +21,20 @@ export interface FormatTemplate {
   key: string;
   name: string;
   description?: string;
-  page?: { width: number; height: number; sizeTolerance: number; margins: Record<'top' | 'left' | 'right' | 'bottom', number>; marginTolerance: number };
-  lineGrid?: { label: string; exactLineMin: number; exactLineMax: number; gridLinePitchMin: number; gridLinePitchMax: number };
+  page?: {
+    width: number;
+    height: number;
+    sizeTolerance: number;
+    margins: Record<'top' | 'left' | 'right' | 'bottom', number>;
+    marginTolerance: number;
+  };
+  lineGrid?: {
+    label: string;
+    exactLineMin: number;
+    exactLineMax: number;
+    gridLinePitchMin: number;
+    gridLinePitchMax: number;
+  };
   fontAliases: Record<string, string[]>;
   sizeNames?: Record<string, string>;
   /** colour of every element that names none (GB/T 9704 §5.2.4: black unless stated) */

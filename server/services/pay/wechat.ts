@@ -9,9 +9,25 @@
  * - notification resources are AEAD_AES_256_GCM encrypted with the API v3 key (nonce and associated data given,
  *   the 16-byte tag at the end of the ciphertext).
  */
-import { createDecipheriv, createPrivateKey, createPublicKey, createSign, createVerify, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  createDecipheriv,
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  createVerify,
+  randomBytes,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GatewayError, NotificationError, type NotificationHeaders, type PaymentProvider, type PaymentState, type PrepayRequest } from './provider';
+import {
+  GatewayError,
+  NotificationError,
+  type NotificationHeaders,
+  type PaymentProvider,
+  type PaymentState,
+  type PrepayRequest,
+} from './provider';
 
 export const WECHATPAY_BASE = 'https://api.mch.weixin.qq.com';
 const MAX_SKEW_SECONDS = 300;
@@ -30,7 +46,10 @@ export interface WechatPayConfig {
   baseUrl?: string;
 }
 
-export type Transport = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{
+export type Transport = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<{
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
@@ -65,7 +84,9 @@ export function wechatPayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): We
     serialNo: env.WXPAY_SERIAL_NO!,
     privateKey: createPrivateKey(readFileSync(env.WXPAY_PRIVATE_KEY_PATH!, 'utf8')),
     apiV3Key,
-    platformKey: platformPem.includes('BEGIN CERTIFICATE') ? new X509Certificate(platformPem).publicKey : createPublicKey(platformPem),
+    platformKey: platformPem.includes('BEGIN CERTIFICATE')
+      ? new X509Certificate(platformPem).publicKey
+      : createPublicKey(platformPem),
     notifyUrl: env.WXPAY_NOTIFY_URL!,
     baseUrl: env.WXPAY_BASE_URL || undefined,
   };
@@ -93,18 +114,33 @@ export function rsaVerify(key: KeyObject, message: string, signature: string): b
 }
 
 /** The Authorization header value of a request. */
-export function authorization(config: Pick<WechatPayConfig, 'mchid' | 'serialNo' | 'privateKey'>, method: string, url: string, body: string, timestamp = String(Math.floor(Date.now() / 1000)), nonce = nonceStr()): string {
+export function authorization(
+  config: Pick<WechatPayConfig, 'mchid' | 'serialNo' | 'privateKey'>,
+  method: string,
+  url: string,
+  body: string,
+  timestamp = String(Math.floor(Date.now() / 1000)),
+  nonce = nonceStr(),
+): string {
   const signature = rsaSign(config.privateKey, requestMessage(method, url, timestamp, nonce, body));
   return `WECHATPAY2-SHA256-RSA2048 mchid="${config.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${config.serialNo}"`;
 }
 
 /** Checks `Wechatpay-Signature` over `timestamp\nnonce\nbody\n` and the timestamp's freshness. */
-export function verifyWechatpaySignature(platformKey: KeyObject, headers: NotificationHeaders, body: string, now = Date.now()): void {
+export function verifyWechatpaySignature(
+  platformKey: KeyObject,
+  headers: NotificationHeaders,
+  body: string,
+  now = Date.now(),
+): void {
   const { timestamp, nonce, signature } = headers;
-  if (!timestamp || !nonce || !signature) throw new NotificationError('missing Wechatpay-Timestamp, -Nonce or -Signature');
+  if (!timestamp || !nonce || !signature)
+    throw new NotificationError('missing Wechatpay-Timestamp, -Nonce or -Signature');
   const ts = Number(timestamp);
-  if (!Number.isInteger(ts) || Math.abs(now / 1000 - ts) > MAX_SKEW_SECONDS) throw new NotificationError('Wechatpay-Timestamp is not current');
-  if (!rsaVerify(platformKey, `${timestamp}\n${nonce}\n${body}\n`, signature)) throw new NotificationError('bad Wechatpay-Signature');
+  if (!Number.isInteger(ts) || Math.abs(now / 1000 - ts) > MAX_SKEW_SECONDS)
+    throw new NotificationError('Wechatpay-Timestamp is not current');
+  if (!rsaVerify(platformKey, `${timestamp}\n${nonce}\n${body}\n`, signature))
+    throw new NotificationError('bad Wechatpay-Signature');
 }
 
 export interface EncryptedResource {
@@ -116,11 +152,16 @@ export interface EncryptedResource {
 
 /** AEAD_AES_256_GCM with the API v3 key; the last 16 bytes of the ciphertext are the tag. */
 export function decryptResource(apiV3Key: string, resource: EncryptedResource): string {
-  if (resource.algorithm !== 'AEAD_AES_256_GCM') throw new NotificationError(`unsupported algorithm ${resource.algorithm}`);
+  if (resource.algorithm !== 'AEAD_AES_256_GCM')
+    throw new NotificationError(`unsupported algorithm ${resource.algorithm}`);
   const data = Buffer.from(resource.ciphertext, 'base64');
   if (data.length < 17) throw new NotificationError('ciphertext too short');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(resource.nonce, 'utf8'));
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      Buffer.from(apiV3Key, 'utf8'),
+      Buffer.from(resource.nonce, 'utf8'),
+    );
     decipher.setAuthTag(data.subarray(data.length - 16));
     if (resource.associated_data) decipher.setAAD(Buffer.from(resource.associated_data, 'utf8'));
     return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
@@ -152,7 +193,11 @@ export class WechatPayProvider implements PaymentProvider {
     this.base = (config.baseUrl ?? WECHATPAY_BASE).replace(/\/+$/, '');
   }
 
-  private async request(method: 'GET' | 'POST', path: string, payload?: object): Promise<{ status: number; body: string }> {
+  private async request(
+    method: 'GET' | 'POST',
+    path: string,
+    payload?: object,
+  ): Promise<{ status: number; body: string }> {
     const body = payload ? JSON.stringify(payload) : '';
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -172,7 +217,11 @@ export class WechatPayProvider implements PaymentProvider {
       try {
         verifyWechatpaySignature(
           this.config.platformKey,
-          { timestamp: res.headers.get('wechatpay-timestamp') ?? undefined, nonce: res.headers.get('wechatpay-nonce') ?? undefined, signature: res.headers.get('wechatpay-signature') ?? undefined },
+          {
+            timestamp: res.headers.get('wechatpay-timestamp') ?? undefined,
+            nonce: res.headers.get('wechatpay-nonce') ?? undefined,
+            signature: res.headers.get('wechatpay-signature') ?? undefined,
+          },
           text,
         );
       } catch (err) {
@@ -208,12 +257,17 @@ export class WechatPayProvider implements PaymentProvider {
   }
 
   async queryOrder(orderNo: string): Promise<PaymentState> {
-    const { body } = await this.request('GET', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}?mchid=${encodeURIComponent(this.config.mchid)}`);
+    const { body } = await this.request(
+      'GET',
+      `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}?mchid=${encodeURIComponent(this.config.mchid)}`,
+    );
     return this.state(JSON.parse(body) as Transaction, orderNo);
   }
 
   async closeOrder(orderNo: string): Promise<void> {
-    await this.request('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`, { mchid: this.config.mchid });
+    await this.request('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(orderNo)}/close`, {
+      mchid: this.config.mchid,
+    });
   }
 
   parseNotification(headers: NotificationHeaders, rawBody: string): PaymentState {
@@ -224,7 +278,8 @@ export class WechatPayProvider implements PaymentProvider {
     } catch {
       throw new NotificationError('notification body is not JSON');
     }
-    if (!event.resource || typeof event.resource !== 'object') throw new NotificationError('notification without resource');
+    if (!event.resource || typeof event.resource !== 'object')
+      throw new NotificationError('notification without resource');
     let transaction: Transaction;
     try {
       transaction = JSON.parse(decryptResource(this.config.apiV3Key, event.resource));
@@ -261,7 +316,10 @@ export function rfc3339(date: Date): string {
   return `${local.toISOString().slice(0, 19)}+08:00`;
 }
 
-export function createPaymentProvider(env: NodeJS.ProcessEnv = process.env, transport?: Transport): PaymentProvider | null {
+export function createPaymentProvider(
+  env: NodeJS.ProcessEnv = process.env,
+  transport?: Transport,
+): PaymentProvider | null {
   const config = wechatPayConfigFromEnv(env);
   return config ? new WechatPayProvider(config, transport) : null;
 }

@@ -17,7 +17,15 @@ export interface ConfirmDialogProps {
 }
 
 /** The generic confirm dialog (spec §2): cancel '取消', confirm '确认'. */
-export function ConfirmDialog({ open, title, description, onConfirm, onCancel, destructive, loading }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  onConfirm,
+  onCancel,
+  destructive,
+  loading,
+}: ConfirmDialogProps) {
   const { i18n, t } = useLingui();
   return (
     <Dialog.Root

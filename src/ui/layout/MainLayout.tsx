@@ -4,7 +4,22 @@ import { Box, Center, Flex, Spinner } from '@chakra-ui/react';
 import { Redirect, useLocation } from 'wouter';
 import { useSession } from '../app-actor';
 import { findRoute, KEEP_ALIVE_ROUTES, type WorkbenchRoute } from '../routes';
-import { DictionaryScreen, DiffScreen, DocumentEditorScreen, DocumentsScreen, DownloadsScreen, FeatureUnavailableScreen, FormatScreen, HomeScreen, NotFoundScreen, RightScreen, ShareScreen, SmsInviteScreen, UpgradeScreen, UserScreen } from '../screens';
+import {
+  DictionaryScreen,
+  DiffScreen,
+  DocumentEditorScreen,
+  DocumentsScreen,
+  DownloadsScreen,
+  FeatureUnavailableScreen,
+  FormatScreen,
+  HomeScreen,
+  NotFoundScreen,
+  RightScreen,
+  ShareScreen,
+  SmsInviteScreen,
+  UpgradeScreen,
+  UserScreen,
+} from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './QuotaDialog';

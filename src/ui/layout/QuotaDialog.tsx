@@ -23,7 +23,14 @@ export function QuotaDialog() {
           <Dialog.Content data-testid="quota-dialog" data-kind={kind}>
             <Dialog.Header>
               <Flex align="center" gap="2">
-                <Flex boxSize="8" borderRadius="full" bg="orange.subtle" color="orange.fg" align="center" justify="center">
+                <Flex
+                  boxSize="8"
+                  borderRadius="full"
+                  bg="orange.subtle"
+                  color="orange.fg"
+                  align="center"
+                  justify="center"
+                >
                   <Zap size={18} aria-hidden />
                 </Flex>
                 <Dialog.Title>
@@ -33,7 +40,9 @@ export function QuotaDialog() {
             </Dialog.Header>
             <Dialog.Body>
               <Text color="fg.muted">
-                <Trans>今日的高速校对字数已经用完。参与免费提速活动可获得额外额度，升级会员可享更多字数与高级功能。</Trans>
+                <Trans>
+                  今日的高速校对字数已经用完。参与免费提速活动可获得额外额度，升级会员可享更多字数与高级功能。
+                </Trans>
               </Text>
             </Dialog.Body>
             <Dialog.Footer>

@@ -48,10 +48,20 @@ export function RealtimeNotices() {
         });
       } else if (message.type === 5 && message.cmd === 3) {
         const { inviter_name: inviter, enterprise_name: team } = message.data;
-        toaster.create({ type: 'info', title: t`${inviter} 邀请您加入团队「${team}」`, duration: NOTICE_DURATION_MS, closable: true });
+        toaster.create({
+          type: 'info',
+          title: t`${inviter} 邀请您加入团队「${team}」`,
+          duration: NOTICE_DURATION_MS,
+          closable: true,
+        });
       } else if (message.type === 5 && message.cmd === 4) {
         const { applicant_name: applicant } = message.data;
-        toaster.create({ type: 'info', title: t`${applicant} 申请加入您的团队`, duration: NOTICE_DURATION_MS, closable: true });
+        toaster.create({
+          type: 'info',
+          title: t`${applicant} 申请加入您的团队`,
+          duration: NOTICE_DURATION_MS,
+          closable: true,
+        });
       }
     });
     return () => subscription.unsubscribe();

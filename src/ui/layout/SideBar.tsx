@@ -22,7 +22,15 @@ export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
       overflowY="auto"
     >
       <Flex align="center" gap="2.5" px={{ base: '3', lg: '5' }} h="16" borderBottomWidth="1px">
-        <Flex boxSize="9" flexShrink={0} borderRadius="lg" bg="blue.solid" color="white" align="center" justify="center">
+        <Flex
+          boxSize="9"
+          flexShrink={0}
+          borderRadius="lg"
+          bg="blue.solid"
+          color="white"
+          align="center"
+          justify="center"
+        >
           <SpellCheck size={20} aria-hidden />
         </Flex>
         <Text fontWeight="semibold" fontSize="md" display={{ base: 'none', lg: 'block' }} lineClamp={1}>

@@ -1,6 +1,20 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Box, Button, ButtonGroup, EmptyState, HStack, IconButton, Pagination, Skeleton, Stack, Table, Text, VStack } from '@chakra-ui/react';
+import {
+  Alert,
+  Box,
+  Button,
+  ButtonGroup,
+  EmptyState,
+  HStack,
+  IconButton,
+  Pagination,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VStack,
+} from '@chakra-ui/react';
 import { ChevronLeft, ChevronRight, Download, Inbox, Trash2 } from 'lucide-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deleteDownload, downloadFile, downloadPage, type DownloadFile } from '../../api/downloads';
@@ -33,7 +47,11 @@ function saveBlob(blob: Blob, name: string) {
 export default function Downloads() {
   const { t } = useLingui();
   const [num, setNum] = useState(1);
-  const page = useQuery({ queryKey: queryKeys.downloads(num), queryFn: () => downloadPage(num, PAGE_SIZE), placeholderData: keepPreviousData });
+  const page = useQuery({
+    queryKey: queryKeys.downloads(num),
+    queryFn: () => downloadPage(num, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <Stack gap="4" maxW="5xl" data-testid="downloads">
@@ -105,7 +123,13 @@ export default function Downloads() {
             </Table.Root>
           </Box>
           {page.data.total > PAGE_SIZE ? (
-            <Pagination.Root count={page.data.total} pageSize={PAGE_SIZE} page={num} onPageChange={(e) => setNum(e.page)} alignSelf="center">
+            <Pagination.Root
+              count={page.data.total}
+              pageSize={PAGE_SIZE}
+              page={num}
+              onPageChange={(e) => setNum(e.page)}
+              alignSelf="center"
+            >
               <ButtonGroup variant="ghost" size="sm">
                 <Pagination.PrevTrigger asChild>
                   <IconButton aria-label={t`上一页`}>
@@ -131,7 +155,10 @@ function FileRow({ file }: { file: DownloadFile }) {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const fetchFile = useMutation({ mutationFn: () => downloadFile(file.id), onSuccess: (blob) => saveBlob(blob, file.name) });
+  const fetchFile = useMutation({
+    mutationFn: () => downloadFile(file.id),
+    onSuccess: (blob) => saveBlob(blob, file.name),
+  });
   const remove = useMutation({
     mutationFn: () => deleteDownload(file.id),
     onSuccess: () => {
@@ -151,11 +178,23 @@ function FileRow({ file }: { file: DownloadFile }) {
       <Table.Cell whiteSpace="nowrap">{when(file.expires_at)}</Table.Cell>
       <Table.Cell textAlign="end">
         <HStack gap="2" justify="flex-end">
-          <Button size="xs" variant="outline" loading={fetchFile.isPending} onClick={() => fetchFile.mutate()} aria-label={t`下载 ${file.name}`}>
+          <Button
+            size="xs"
+            variant="outline"
+            loading={fetchFile.isPending}
+            onClick={() => fetchFile.mutate()}
+            aria-label={t`下载 ${file.name}`}
+          >
             <Download size={14} aria-hidden />
             <Trans>下载</Trans>
           </Button>
-          <IconButton size="xs" variant="ghost" colorPalette="red" onClick={() => setConfirming(true)} aria-label={t`删除 ${file.name}`}>
+          <IconButton
+            size="xs"
+            variant="ghost"
+            colorPalette="red"
+            onClick={() => setConfirming(true)}
+            aria-label={t`删除 ${file.name}`}
+          >
             <Trash2 size={14} />
           </IconButton>
         </HStack>

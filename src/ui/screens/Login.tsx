@@ -78,7 +78,12 @@ function SessionError() {
 }
 
 /** The phone number field shared by the login and registration forms. */
-function PhoneField(props: { invalid: boolean; value: string; onChange: (phone: string) => void; autoComplete: 'username' | 'tel' }) {
+function PhoneField(props: {
+  invalid: boolean;
+  value: string;
+  onChange: (phone: string) => void;
+  autoComplete: 'username' | 'tel';
+}) {
   const { t } = useLingui();
   return (
     <Field.Root invalid={props.invalid} required>
@@ -168,7 +173,12 @@ function RegisterForm() {
   function submit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
-    if (!PHONE_PATTERN.test(phone) || !SMS_CODE_PATTERN.test(code) || password.length < MIN_PASSWORD || confirm !== password) {
+    if (
+      !PHONE_PATTERN.test(phone) ||
+      !SMS_CODE_PATTERN.test(code) ||
+      password.length < MIN_PASSWORD ||
+      confirm !== password
+    ) {
       return;
     }
     const trimmedName = name.trim();
@@ -192,7 +202,12 @@ function RegisterForm() {
               value={code}
               onChange={(e) => setCode(e.target.value.trim())}
             />
-            <SmsCodeButton phone={phone} purpose="register" onInvalidPhone={() => setPhoneTouched(true)} onSent={() => setSent(true)} />
+            <SmsCodeButton
+              phone={phone}
+              purpose="register"
+              onInvalidPhone={() => setPhoneTouched(true)}
+              onSent={() => setSent(true)}
+            />
           </HStack>
           {sent ? (
             <Field.HelperText>

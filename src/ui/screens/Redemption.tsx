@@ -115,7 +115,13 @@ function RedeemForm() {
               <Trans>兑换码格式不正确</Trans>
             </Field.ErrorText>
           </Field.Root>
-          <Button type="submit" colorPalette="blue" loading={redeem.isPending} alignSelf="flex-start" data-testid="redeem-submit">
+          <Button
+            type="submit"
+            colorPalette="blue"
+            loading={redeem.isPending}
+            alignSelf="flex-start"
+            data-testid="redeem-submit"
+          >
             <Trans>立即兑换</Trans>
           </Button>
         </Stack>

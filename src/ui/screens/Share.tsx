@@ -12,8 +12,10 @@ const shareUrl = () => `${window.location.origin}/workbench/`;
 
 /** Share windows of the services that have one; WeChat shares a copied link. */
 const SHARE_WINDOWS: Partial<Record<ShareChannel, (url: string, title: string) => string>> = {
-  weibo: (url, title) => `https://service.weibo.com/share/share.php?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
-  qq: (url, title) => `https://connect.qq.com/widget/shareqq/index.html?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
+  weibo: (url, title) =>
+    `https://service.weibo.com/share/share.php?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
+  qq: (url, title) =>
+    `https://connect.qq.com/widget/shareqq/index.html?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
 };
 
 /** /share ('free speed-up', spec §2): share the workbench, the first share of a day grants high-speed characters. */
@@ -24,9 +26,13 @@ export default function Share() {
   const share = useMutation({
     mutationFn: (channel: ShareChannel) => recordShare(channel, shareUrl()),
     onSuccess: (result) => {
-      if (result.reward_num > 0) notify({ status: 'success', title: t`分享成功，已获得 ${i18n.number(result.reward_num)} 高速校对字数` });
+      if (result.reward_num > 0)
+        notify({ status: 'success', title: t`分享成功，已获得 ${i18n.number(result.reward_num)} 高速校对字数` });
       else notify({ status: 'success', title: t`分享成功，今天的加速奖励已领取过` });
-      return Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.sharing }), queryClient.invalidateQueries({ queryKey: queryKeys.rights })]);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.sharing }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.rights }),
+      ]);
     },
   });
   const title = t`校对工作台：中文错别字、敏感词、标点一键校对`;
@@ -73,7 +79,8 @@ export default function Share() {
           <Stack gap="2" data-testid="share-rule">
             <Text>
               <Trans>
-                把校对工作台分享给朋友：每天首次分享可获得 {i18n.number(data.bonus)} 高速校对字数，{data.bonus_days} 天内有效。
+                把校对工作台分享给朋友：每天首次分享可获得 {i18n.number(data.bonus)} 高速校对字数，{data.bonus_days}{' '}
+                天内有效。
               </Trans>
             </Text>
             <Text color="fg.muted" fontSize="sm">
@@ -87,15 +94,29 @@ export default function Share() {
           <Trans>选择分享方式</Trans>
         </Heading>
         <SimpleGrid columns={{ base: 1, sm: 2 }} gap="3">
-          <Button variant="outline" onClick={() => shareBy('wechat')} loading={share.isPending && share.variables === 'wechat'} data-testid="share-wechat">
+          <Button
+            variant="outline"
+            onClick={() => shareBy('wechat')}
+            loading={share.isPending && share.variables === 'wechat'}
+            data-testid="share-wechat"
+          >
             <MessageCircle size={16} aria-hidden />
             <Trans>复制链接发给微信好友</Trans>
           </Button>
-          <Button variant="outline" onClick={() => shareBy('link')} loading={share.isPending && share.variables === 'link'} data-testid="share-link">
+          <Button
+            variant="outline"
+            onClick={() => shareBy('link')}
+            loading={share.isPending && share.variables === 'link'}
+            data-testid="share-link"
+          >
             <Copy size={16} aria-hidden />
             <Trans>复制链接</Trans>
           </Button>
-          <Button variant="outline" onClick={() => shareBy('weibo')} loading={share.isPending && share.variables === 'weibo'}>
+          <Button
+            variant="outline"
+            onClick={() => shareBy('weibo')}
+            loading={share.isPending && share.variables === 'weibo'}
+          >
             <Share2 size={16} aria-hidden />
             <Trans>分享到微博</Trans>
           </Button>

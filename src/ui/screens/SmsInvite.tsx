@@ -16,7 +16,10 @@ export function invitationCode(search: string): string | null {
 }
 
 async function acceptInvitation(code: string) {
-  return unwrap(api.GET('/enterprise/user/v1/join_enterprise_by_link', { params: { query: { sms_invitation_code: code } } }), { silent: true });
+  return unwrap(
+    api.GET('/enterprise/user/v1/join_enterprise_by_link', { params: { query: { sms_invitation_code: code } } }),
+    { silent: true },
+  );
 }
 
 /**
@@ -50,7 +53,16 @@ export default function SmsInvite() {
   }
 
   return (
-    <Box maxW="xl" mx="auto" mt={{ base: '4', md: '12' }} bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '6', md: '8' }} data-testid="sms-invite">
+    <Box
+      maxW="xl"
+      mx="auto"
+      mt={{ base: '4', md: '12' }}
+      bg="panel"
+      borderWidth="1px"
+      borderRadius="xl"
+      p={{ base: '6', md: '8' }}
+      data-testid="sms-invite"
+    >
       <Flex align="center" gap="3" mb="6">
         <Users aria-hidden />
         <Heading as="h2" size="lg">
@@ -93,7 +105,12 @@ export default function SmsInvite() {
             </Alert.Root>
           ) : null}
           <Flex gap="3" wrap="wrap">
-            <Button colorPalette="blue" loading={accept.isPending} onClick={() => accept.mutate()} data-testid="sms-invite-accept">
+            <Button
+              colorPalette="blue"
+              loading={accept.isPending}
+              onClick={() => accept.mutate()}
+              data-testid="sms-invite-accept"
+            >
               <Trans>接受邀请</Trans>
             </Button>
             <Button asChild variant="ghost">

@@ -2,7 +2,20 @@ import { useState, type ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Avatar, Badge, Box, Button, DataList, Flex, Heading, HStack, SimpleGrid, Skeleton, Stack } from '@chakra-ui/react';
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  DataList,
+  Flex,
+  Heading,
+  HStack,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+} from '@chakra-ui/react';
 import { LogOut } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { userInfoQuery } from '../../api/queries';

@@ -9,7 +9,17 @@ import { queryKeys } from '../../api/queries';
 import { apiKeyState, createApiKey } from '../../api/user';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 
-function Card({ title, icon, children, testId }: { title: ReactNode; icon: ReactNode; children: ReactNode; testId: string }) {
+function Card({
+  title,
+  icon,
+  children,
+  testId,
+}: {
+  title: ReactNode;
+  icon: ReactNode;
+  children: ReactNode;
+  testId: string;
+}) {
   return (
     <Box bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '5', md: '6' }} data-testid={testId}>
       <Flex as="h3" align="center" gap="2" mb="4">
@@ -94,7 +104,9 @@ export function ApiKeyCard() {
     <Card title={<Trans>API 密钥</Trans>} icon={<KeyRound size={18} aria-hidden />} testId="api-key-card">
       <Stack gap="4">
         <Text color="fg.muted" fontSize="sm">
-          <Trans>LanguageTool 兼容客户端（如浏览器插件、办公软件插件）可以用用户名和 API 密钥调用本站的 /v2/check 校对接口。</Trans>
+          <Trans>
+            LanguageTool 兼容客户端（如浏览器插件、办公软件插件）可以用用户名和 API 密钥调用本站的 /v2/check 校对接口。
+          </Trans>
         </Text>
         {state.isPending ? (
           <Skeleton h="10" />
@@ -113,7 +125,8 @@ export function ApiKeyCard() {
             <Text>
               {data.exists ? (
                 <Trans>
-                  当前密钥：<Code>…{data.hint}</Code>（创建于 {data.created_at ? i18n.date(new Date(data.created_at), { dateStyle: 'medium' }) : '—'}）
+                  当前密钥：<Code>…{data.hint}</Code>（创建于{' '}
+                  {data.created_at ? i18n.date(new Date(data.created_at), { dateStyle: 'medium' }) : '—'}）
                 </Trans>
               ) : (
                 <Trans>还没有 API 密钥。</Trans>
@@ -152,7 +165,8 @@ export function ApiKeyCard() {
         </Button>
         <Text fontSize="xs" color="fg.muted">
           <Trans>
-            接口地址：<ChakraLink href={`${window.location.origin}/v2/check`}>{`${window.location.origin}/v2/check`}</ChakraLink>
+            接口地址：
+            <ChakraLink href={`${window.location.origin}/v2/check`}>{`${window.location.origin}/v2/check`}</ChakraLink>
           </Trans>
         </Text>
       </Stack>

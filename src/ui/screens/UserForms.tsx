@@ -12,7 +12,13 @@ import { ConfirmDialog } from '../layout/ConfirmDialog';
 
 function Card({ title, children, danger }: { title: ReactNode; children: ReactNode; danger?: boolean }) {
   return (
-    <Box bg="panel" borderWidth="1px" borderColor={danger ? 'border.error' : undefined} borderRadius="xl" p={{ base: '5', md: '6' }}>
+    <Box
+      bg="panel"
+      borderWidth="1px"
+      borderColor={danger ? 'border.error' : undefined}
+      borderRadius="xl"
+      p={{ base: '5', md: '6' }}
+    >
       <Heading as="h3" size="md" mb="4" color={danger ? 'fg.error' : undefined}>
         {title}
       </Heading>
@@ -111,14 +117,26 @@ export function PasswordForm() {
             <Field.Label>
               <Trans>当前密码</Trans>
             </Field.Label>
-            <Input type="password" name="old_password" autoComplete="current-password" value={oldPassword} onChange={(e) => setOldPassword(e.target.value)} />
+            <Input
+              type="password"
+              name="old_password"
+              autoComplete="current-password"
+              value={oldPassword}
+              onChange={(e) => setOldPassword(e.target.value)}
+            />
             <Field.ErrorText>{wrongOld ?? <Trans>请输入当前密码</Trans>}</Field.ErrorText>
           </Field.Root>
           <Field.Root invalid={newInvalid}>
             <Field.Label>
               <Trans>新密码</Trans>
             </Field.Label>
-            <Input type="password" name="new_password" autoComplete="new-password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} />
+            <Input
+              type="password"
+              name="new_password"
+              autoComplete="new-password"
+              value={newPassword}
+              onChange={(e) => setNewPassword(e.target.value)}
+            />
             <Field.ErrorText>
               <Trans>密码为 6–32 位</Trans>
             </Field.ErrorText>
@@ -127,7 +145,13 @@ export function PasswordForm() {
             <Field.Label>
               <Trans>确认新密码</Trans>
             </Field.Label>
-            <Input type="password" name="confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+            <Input
+              type="password"
+              name="confirm"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+            />
             <Field.ErrorText>
               <Trans>两次输入的密码不一致</Trans>
             </Field.ErrorText>
@@ -264,7 +288,13 @@ export function FeedbackForm() {
             <Field.Label>
               <Trans>留言内容</Trans>
             </Field.Label>
-            <Textarea name="content" rows={3} maxLength={2000} value={content} onChange={(e) => setContent(e.target.value)} />
+            <Textarea
+              name="content"
+              rows={3}
+              maxLength={2000}
+              value={content}
+              onChange={(e) => setContent(e.target.value)}
+            />
             <Field.ErrorText>
               <Trans>请输入留言内容</Trans>
             </Field.ErrorText>
@@ -312,7 +342,13 @@ export function CloseAccountForm() {
             <Field.Label>
               <Trans>当前密码</Trans>
             </Field.Label>
-            <Input type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <Input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
             <Field.ErrorText>{wrong ?? <Trans>请输入当前密码</Trans>}</Field.ErrorText>
           </Field.Root>
           <Button type="submit" alignSelf="flex-start" variant="outline" colorPalette="red" loading={close.isPending}>

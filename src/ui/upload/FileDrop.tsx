@@ -15,7 +15,13 @@ export function formatBytes(bytes: number): string {
 /** Whether the file's name ends with one of the accepted extensions (".docx,.txt"). */
 export function accepts(accept: string, name: string): boolean {
   const ext = /\.[^.]+$/.exec(name.toLowerCase())?.[0];
-  return !!ext && accept.split(',').map((a) => a.trim().toLowerCase()).includes(ext);
+  return (
+    !!ext &&
+    accept
+      .split(',')
+      .map((a) => a.trim().toLowerCase())
+      .includes(ext)
+  );
 }
 
 export interface FileDropProps {

@@ -25,11 +25,17 @@ export function UploadStatus({ view, processingLabel, onCancel, onRetry, testId 
   if (view.phase === 'idle' || view.phase === 'done') return null;
   if (view.phase === 'failed' || view.phase === 'cancelled') {
     return (
-      <Alert.Root status={view.phase === 'failed' ? 'error' : 'info'} borderRadius="lg" data-testid={`${testId}-${view.phase}`}>
+      <Alert.Root
+        status={view.phase === 'failed' ? 'error' : 'info'}
+        borderRadius="lg"
+        data-testid={`${testId}-${view.phase}`}
+      >
         <Alert.Indicator />
         <Alert.Content>
           <Alert.Title>{view.phase === 'failed' ? <Trans>处理失败</Trans> : <Trans>已取消</Trans>}</Alert.Title>
-          {view.phase === 'failed' ? <Alert.Description data-testid={`${testId}-error`}>{view.message}</Alert.Description> : null}
+          {view.phase === 'failed' ? (
+            <Alert.Description data-testid={`${testId}-error`}>{view.message}</Alert.Description>
+          ) : null}
         </Alert.Content>
         <Button size="sm" variant="outline" onClick={onRetry} data-testid={`${testId}-retry`} alignSelf="center">
           <RotateCcw size={14} />
@@ -40,7 +46,16 @@ export function UploadStatus({ view, processingLabel, onCancel, onRetry, testId 
   }
   const uploading = view.phase === 'uploading';
   return (
-    <Stack gap="2" bg="panel" borderWidth="1px" borderRadius="lg" p="4" data-testid={`${testId}-progress`} data-phase={view.phase} aria-live="polite">
+    <Stack
+      gap="2"
+      bg="panel"
+      borderWidth="1px"
+      borderRadius="lg"
+      p="4"
+      data-testid={`${testId}-progress`}
+      data-phase={view.phase}
+      aria-live="polite"
+    >
       <Flex align="center" gap="3">
         <Text fontSize="sm" flex="1">
           {uploading ? <Trans>正在上传… {view.percent}%</Trans> : processingLabel}

@@ -1,6 +1,20 @@
 import { useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Box, Button, EmptyState, Flex, Heading, HStack, SimpleGrid, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  EmptyState,
+  Flex,
+  Heading,
+  HStack,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from '@chakra-ui/react';
 import { Crown, History, Receipt } from 'lucide-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -18,7 +32,15 @@ export default function RightScreen() {
 
   return (
     <Stack gap="6" maxW="6xl" data-testid="right-screen">
-      <Flex bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '5', md: '6' }} gap="4" align="center" wrap="wrap">
+      <Flex
+        bg="panel"
+        borderWidth="1px"
+        borderRadius="xl"
+        p={{ base: '5', md: '6' }}
+        gap="4"
+        align="center"
+        wrap="wrap"
+      >
         <Stack gap="1" flex="1" minW="0">
           <Text color="fg.muted" fontSize="sm">
             <Trans>当前版本</Trans>
@@ -129,7 +151,17 @@ function Balances({ rights }: { rights: Right[] }) {
   );
 }
 
-function Pager({ num, total, onChange, testId }: { num: number; total: number; onChange: (n: number) => void; testId: string }) {
+function Pager({
+  num,
+  total,
+  onChange,
+  testId,
+}: {
+  num: number;
+  total: number;
+  onChange: (n: number) => void;
+  testId: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   if (pages <= 1) return null;
   return (
@@ -164,7 +196,11 @@ function Empty({ icon, title, children }: { icon: ReactNode; title: ReactNode; c
 function Records() {
   const { i18n } = useLingui();
   const [num, setNum] = useState(1);
-  const page = useQuery({ queryKey: commerceKeys.records(num, PAGE_SIZE), queryFn: () => rightRecords(num, PAGE_SIZE), placeholderData: keepPreviousData });
+  const page = useQuery({
+    queryKey: commerceKeys.records(num, PAGE_SIZE),
+    queryFn: () => rightRecords(num, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
   if (page.isError) return <LoadError />;
   if (page.isPending) return <Skeleton h="32" />;
   if (page.data.total === 0)
@@ -198,7 +234,12 @@ function Records() {
               <Table.Row key={r.id} data-testid="right-record">
                 <Table.Cell whiteSpace="nowrap">{formatDate(i18n, r.created_at, true)}</Table.Cell>
                 <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
-                <Table.Cell textAlign="end" color={r.num < 0 ? 'red.fg' : 'green.fg'} fontVariantNumeric="tabular-nums" data-testid="right-record-num">
+                <Table.Cell
+                  textAlign="end"
+                  color={r.num < 0 ? 'red.fg' : 'green.fg'}
+                  fontVariantNumeric="tabular-nums"
+                  data-testid="right-record-num"
+                >
                   {r.num > 0 ? '+' : '−'}
                   {formatAmount(i18n, r.user_right_type, Math.abs(r.num))}
                 </Table.Cell>
@@ -216,7 +257,11 @@ function Records() {
 function Orders() {
   const { i18n } = useLingui();
   const [num, setNum] = useState(1);
-  const page = useQuery({ queryKey: commerceKeys.orders(num, PAGE_SIZE), queryFn: () => orders(num, PAGE_SIZE), placeholderData: keepPreviousData });
+  const page = useQuery({
+    queryKey: commerceKeys.orders(num, PAGE_SIZE),
+    queryFn: () => orders(num, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
   if (page.isError) return <LoadError />;
   if (page.isPending) return <Skeleton h="24" />;
   if (page.data.total === 0)

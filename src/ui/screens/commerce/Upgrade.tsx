@@ -108,7 +108,12 @@ export default function UpgradeScreen() {
               </Heading>
               <SimpleGrid columns={{ base: 1, md: 2, lg: 3 }} gap="4">
                 {g.items.map((p) => (
-                  <ProductCard key={p.id} product={p} busy={!state.matches('idle')} onBuy={() => send({ type: 'buy', productId: p.id })} />
+                  <ProductCard
+                    key={p.id}
+                    product={p}
+                    busy={!state.matches('idle')}
+                    onBuy={() => send({ type: 'buy', productId: p.id })}
+                  />
                 ))}
               </SimpleGrid>
             </Stack>
@@ -164,7 +169,14 @@ function ProductCard({ product: p, busy, onBuy }: { product: Product; busy: bool
           </List.Item>
         ))}
       </List.Root>
-      <Button colorPalette="blue" variant={p.recommended ? 'solid' : 'outline'} onClick={onBuy} disabled={busy} aria-label={t`立即购买 ${name}`} data-testid="product-buy">
+      <Button
+        colorPalette="blue"
+        variant={p.recommended ? 'solid' : 'outline'}
+        onClick={onBuy}
+        disabled={busy}
+        aria-label={t`立即购买 ${name}`}
+        data-testid="product-buy"
+      >
         <Trans>立即购买</Trans>
       </Button>
     </Stack>
@@ -179,7 +191,12 @@ function PaymentDialog({ state, send }: { state: PaymentState; send: PaymentSend
   const prepay = state.context.prepay;
   const open = !state.matches('idle');
   return (
-    <Dialog.Root open={open} onOpenChange={(d) => (d.open ? undefined : send({ type: 'close' }))} placement="center" size="sm">
+    <Dialog.Root
+      open={open}
+      onOpenChange={(d) => (d.open ? undefined : send({ type: 'close' }))}
+      placement="center"
+      size="sm"
+    >
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>

@@ -3,7 +3,26 @@
 // import with the failures file, and the built-in word libraries.
 import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Box, Button, Checkbox, EmptyState, Flex, Heading, HStack, IconButton, Input, InputGroup, Menu, Portal, Skeleton, Stack, Table, Text, VStack } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  EmptyState,
+  Flex,
+  Heading,
+  HStack,
+  IconButton,
+  Input,
+  InputGroup,
+  Menu,
+  Portal,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VStack,
+} from '@chakra-ui/react';
 import { BookOpen, Check, ChevronLeft, ChevronRight, Download, Pencil, Search, Trash2, X } from 'lucide-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -67,7 +86,10 @@ export default function Dictionary() {
   const done = (title: string) => toaster.create({ type: 'success', title, duration: 3000, closable: true });
 
   const add = useMutation({ mutationFn: addWord, onSuccess: () => (refresh(), done(t`已添加`)) });
-  const update = useMutation({ mutationFn: updateWord, onSuccess: () => (setEditing(null), refresh(), done(t`已保存`)) });
+  const update = useMutation({
+    mutationFn: updateWord,
+    onSuccess: () => (setEditing(null), refresh(), done(t`已保存`)),
+  });
   const remove = useMutation({
     mutationFn: async (c: Confirm) => {
       if (c.kind === 'one') return deleteWord(c.word.id);
@@ -96,7 +118,10 @@ export default function Dictionary() {
 
   const rows = data?.list ?? [];
   const allOnPage = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const toggleAll = (on: boolean) => setSelected((s) => new Set(on ? [...s, ...rows.map((r) => r.id)] : [...s].filter((id) => !rows.some((r) => r.id === id))));
+  const toggleAll = (on: boolean) =>
+    setSelected(
+      (s) => new Set(on ? [...s, ...rows.map((r) => r.id)] : [...s].filter((id) => !rows.some((r) => r.id === id))),
+    );
   const toggleOne = (id: number, on: boolean) =>
     setSelected((s) => {
       const next = new Set(s);
@@ -112,7 +137,12 @@ export default function Dictionary() {
       toaster.create({ type: 'error', title: i18n._(problem), duration: 4000, closable: true });
       return;
     }
-    update.mutate({ id: editing.id, word: editing.word.trim(), type: editing.type, ...(editing.type === 5 ? { correct: editing.correct.trim() } : {}) });
+    update.mutate({
+      id: editing.id,
+      word: editing.word.trim(),
+      type: editing.type,
+      ...(editing.type === 5 ? { correct: editing.correct.trim() } : {}),
+    });
   };
   const editKeys = (e: KeyboardEvent) => {
     if (e.key === 'Enter') {
@@ -157,7 +187,13 @@ export default function Dictionary() {
               onKeyDown={(e) => e.key === 'Enter' && setKeyword(search.trim())}
             />
           </InputGroup>
-          <TypeSelect value={typeFilter} includeAll label={t`按类型筛选`} testId="dict-filter-type" onChange={setTypeFilter} />
+          <TypeSelect
+            value={typeFilter}
+            includeAll
+            label={t`按类型筛选`}
+            testId="dict-filter-type"
+            onChange={setTypeFilter}
+          />
           <Menu.Root>
             <Menu.Trigger asChild>
               <Button size="sm" variant="outline" loading={exporting} data-testid="dict-export">
@@ -180,14 +216,33 @@ export default function Dictionary() {
           </Menu.Root>
         </Flex>
 
-        <AddWordForm busy={add.isPending} onAdd={(d) => add.mutateAsync({ word: d.word, type: d.type, ...(d.type === 5 ? { correct: d.correct } : {}) })} />
+        <AddWordForm
+          busy={add.isPending}
+          onAdd={(d) =>
+            add.mutateAsync({ word: d.word, type: d.type, ...(d.type === 5 ? { correct: d.correct } : {}) })
+          }
+        />
 
         <Flex gap="2" wrap="wrap" align="center">
-          <Button size="xs" variant="outline" colorPalette="red" disabled={selected.size === 0} onClick={() => setConfirm({ kind: 'many', ids: [...selected] })} data-testid="dict-delete-selected">
+          <Button
+            size="xs"
+            variant="outline"
+            colorPalette="red"
+            disabled={selected.size === 0}
+            onClick={() => setConfirm({ kind: 'many', ids: [...selected] })}
+            data-testid="dict-delete-selected"
+          >
             <Trash2 size={14} />
             <Trans>删除所选 ({selected.size})</Trans>
           </Button>
-          <Button size="xs" variant="ghost" colorPalette="red" disabled={!data?.total || filtered} onClick={() => setConfirm({ kind: 'all' })} data-testid="dict-delete-all">
+          <Button
+            size="xs"
+            variant="ghost"
+            colorPalette="red"
+            disabled={!data?.total || filtered}
+            onClick={() => setConfirm({ kind: 'all' })}
+            data-testid="dict-delete-all"
+          >
             <Trans>清空词库</Trans>
           </Button>
         </Flex>
@@ -205,12 +260,16 @@ export default function Dictionary() {
                 <BookOpen />
               </EmptyState.Indicator>
               <VStack textAlign="center" maxW="lg">
-                <EmptyState.Title>{filtered ? <Trans>没有符合条件的词条</Trans> : <Trans>词库还是空的</Trans>}</EmptyState.Title>
+                <EmptyState.Title>
+                  {filtered ? <Trans>没有符合条件的词条</Trans> : <Trans>词库还是空的</Trans>}
+                </EmptyState.Title>
                 <EmptyState.Description>
                   {filtered ? (
                     <Trans>换个关键词或类型试试。</Trans>
                   ) : (
-                    <Trans>在上方添加词语，或从文件批量导入。错词会在检查时标出并给出正确写法，允许词永远不会被报错。</Trans>
+                    <Trans>
+                      在上方添加词语，或从文件批量导入。错词会在检查时标出并给出正确写法，允许词永远不会被报错。
+                    </Trans>
                   )}
                 </EmptyState.Description>
               </VStack>
@@ -247,19 +306,47 @@ export default function Dictionary() {
                     <Table.Row key={w.id} data-testid="dict-row-editing" onKeyDown={editKeys}>
                       <Table.Cell />
                       <Table.Cell>
-                        <Input size="xs" autoFocus value={editing.word} maxLength={WORD_MAX} aria-label={t`词语`} data-testid="dict-edit-word" onChange={(e) => setEditing({ ...editing, word: e.target.value })} />
+                        <Input
+                          size="xs"
+                          autoFocus
+                          value={editing.word}
+                          maxLength={WORD_MAX}
+                          aria-label={t`词语`}
+                          data-testid="dict-edit-word"
+                          onChange={(e) => setEditing({ ...editing, word: e.target.value })}
+                        />
                       </Table.Cell>
                       <Table.Cell>
-                        <TypeSelect value={editing.type} label={t`类型`} testId="dict-edit-type" onChange={(v) => setEditing({ ...editing, type: (v || 5) as WordType })} />
+                        <TypeSelect
+                          value={editing.type}
+                          label={t`类型`}
+                          testId="dict-edit-type"
+                          onChange={(v) => setEditing({ ...editing, type: (v || 5) as WordType })}
+                        />
                       </Table.Cell>
                       <Table.Cell>
                         {editing.type === 5 ? (
-                          <Input size="xs" value={editing.correct} maxLength={WORD_MAX} aria-label={t`正确写法`} data-testid="dict-edit-correct" onChange={(e) => setEditing({ ...editing, correct: e.target.value })} />
+                          <Input
+                            size="xs"
+                            value={editing.correct}
+                            maxLength={WORD_MAX}
+                            aria-label={t`正确写法`}
+                            data-testid="dict-edit-correct"
+                            onChange={(e) => setEditing({ ...editing, correct: e.target.value })}
+                          />
                         ) : null}
                       </Table.Cell>
                       <Table.Cell textAlign="end">
                         <HStack justify="flex-end" gap="1">
-                          <IconButton size="xs" variant="ghost" colorPalette="blue" aria-label={t`保存`} loading={update.isPending} onClick={saveEdit} data-testid="dict-edit-save">
+                          <IconButton
+                            size="xs"
+                            variant="ghost"
+                            colorPalette="blue"
+                            aria-label={t`保存`}
+                            loading={update.isPending}
+                            onClick={saveEdit}
+                            data-testid="dict-edit-save"
+                          >
                             <Check size={14} />
                           </IconButton>
                           <IconButton size="xs" variant="ghost" aria-label={t`取消`} onClick={() => setEditing(null)}>
@@ -271,7 +358,11 @@ export default function Dictionary() {
                   ) : (
                     <Table.Row key={w.id} data-testid="dict-row" data-word={w.word}>
                       <Table.Cell>
-                        <Checkbox.Root size="sm" checked={selected.has(w.id)} onCheckedChange={(e) => toggleOne(w.id, !!e.checked)}>
+                        <Checkbox.Root
+                          size="sm"
+                          checked={selected.has(w.id)}
+                          onCheckedChange={(e) => toggleOne(w.id, !!e.checked)}
+                        >
                           <Checkbox.HiddenInput aria-label={t`选择「${w.word}」`} />
                           <Checkbox.Control />
                         </Checkbox.Root>
@@ -290,11 +381,20 @@ export default function Dictionary() {
                             variant="ghost"
                             aria-label={t`编辑「${w.word}」`}
                             data-testid="dict-edit"
-                            onClick={() => setEditing({ id: w.id, word: w.word, type: w.type, correct: w.correct ?? '' })}
+                            onClick={() =>
+                              setEditing({ id: w.id, word: w.word, type: w.type, correct: w.correct ?? '' })
+                            }
                           >
                             <Pencil size={14} />
                           </IconButton>
-                          <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t`删除「${w.word}」`} data-testid="dict-delete" onClick={() => setConfirm({ kind: 'one', word: w })}>
+                          <IconButton
+                            size="xs"
+                            variant="ghost"
+                            colorPalette="red"
+                            aria-label={t`删除「${w.word}」`}
+                            data-testid="dict-delete"
+                            onClick={() => setConfirm({ kind: 'one', word: w })}
+                          >
                             <Trash2 size={14} />
                           </IconButton>
                         </HStack>
@@ -309,7 +409,14 @@ export default function Dictionary() {
 
         {data && data.total > PAGE_SIZE ? (
           <Flex justify="flex-end" align="center" gap="2" data-testid="dict-paging">
-            <IconButton size="xs" variant="outline" aria-label={t`上一页`} disabled={page <= 1} onClick={() => setPage(page - 1)} data-testid="dict-prev">
+            <IconButton
+              size="xs"
+              variant="outline"
+              aria-label={t`上一页`}
+              disabled={page <= 1}
+              onClick={() => setPage(page - 1)}
+              data-testid="dict-prev"
+            >
               <ChevronLeft size={14} />
             </IconButton>
             <Text fontSize="sm" data-testid="dict-page">
@@ -317,7 +424,14 @@ export default function Dictionary() {
                 第 {page} / {pages} 页
               </Trans>
             </Text>
-            <IconButton size="xs" variant="outline" aria-label={t`下一页`} disabled={page >= pages} onClick={() => setPage(page + 1)} data-testid="dict-next">
+            <IconButton
+              size="xs"
+              variant="outline"
+              aria-label={t`下一页`}
+              disabled={page >= pages}
+              onClick={() => setPage(page + 1)}
+              data-testid="dict-next"
+            >
               <ChevronRight size={14} />
             </IconButton>
           </Flex>
@@ -336,7 +450,13 @@ export default function Dictionary() {
       <ConfirmDialog
         open={confirm !== null}
         title={confirmTitle}
-        description={confirm?.kind === 'all' ? <Trans>所有词条都会删除，且无法恢复。建议先导出备份。</Trans> : <Trans>删除后无法恢复。</Trans>}
+        description={
+          confirm?.kind === 'all' ? (
+            <Trans>所有词条都会删除，且无法恢复。建议先导出备份。</Trans>
+          ) : (
+            <Trans>删除后无法恢复。</Trans>
+          )
+        }
         destructive
         loading={remove.isPending}
         onConfirm={() => confirm && remove.mutate(confirm)}

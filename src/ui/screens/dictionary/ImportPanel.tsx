@@ -4,7 +4,14 @@ import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Code, Field, Flex, Heading, List, Stack, Text } from '@chakra-ui/react';
 import { Download, FileDown } from 'lucide-react';
-import { failedRows, IMPORT_ACCEPT, importTemplate, saveFile, type ImportSummary, type WordType } from '../../../machines/dictCalls';
+import {
+  failedRows,
+  IMPORT_ACCEPT,
+  importTemplate,
+  saveFile,
+  type ImportSummary,
+  type WordType,
+} from '../../../machines/dictCalls';
 import { dictImportBinding } from '../../../machines/live';
 import { FileDrop } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';
@@ -44,12 +51,15 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
       <Box fontSize="sm" color="fg.muted" data-testid="dict-import-format">
         <Text>
           <Trans>
-            支持 .txt、.csv、.xlsx（不超过 2 MB、10000 行）。每行一个词条，依次为三列：<Code>word</Code> 词语、<Code>type</Code> 类型、<Code>correct</Code> 正确写法。
+            支持 .txt、.csv、.xlsx（不超过 2 MB、10000 行）。每行一个词条，依次为三列：<Code>word</Code> 词语、
+            <Code>type</Code> 类型、<Code>correct</Code> 正确写法。
           </Trans>
         </Text>
         <List.Root ps="5" mt="1" gap="0.5">
           <List.Item>
-            <Trans>类型填 5 或“错词”（须填正确写法）、4 或“敏感词”、9 或“重点词”、1 或“允许词”；留空则用下面选择的类型。</Trans>
+            <Trans>
+              类型填 5 或“错词”（须填正确写法）、4 或“敏感词”、9 或“重点词”、1 或“允许词”；留空则用下面选择的类型。
+            </Trans>
           </List.Item>
           <List.Item>
             <Trans>.txt 用制表符分隔（没有制表符的行用逗号）；第一行为 word 或 词语 时视为表头。</Trans>
@@ -60,11 +70,23 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
         </List.Root>
       </Box>
       <Flex gap="2" wrap="wrap">
-        <Button size="xs" variant="outline" onClick={() => fetchAndSave('xlsx', () => importTemplate('xlsx'))} loading={downloading === 'xlsx'} data-testid="dict-template-xlsx">
+        <Button
+          size="xs"
+          variant="outline"
+          onClick={() => fetchAndSave('xlsx', () => importTemplate('xlsx'))}
+          loading={downloading === 'xlsx'}
+          data-testid="dict-template-xlsx"
+        >
           <FileDown size={14} />
           <Trans>下载模板 (.xlsx)</Trans>
         </Button>
-        <Button size="xs" variant="outline" onClick={() => fetchAndSave('csv', () => importTemplate('csv'))} loading={downloading === 'csv'} data-testid="dict-template-csv">
+        <Button
+          size="xs"
+          variant="outline"
+          onClick={() => fetchAndSave('csv', () => importTemplate('csv'))}
+          loading={downloading === 'csv'}
+          data-testid="dict-template-csv"
+        >
           <FileDown size={14} />
           <Trans>下载模板 (.csv)</Trans>
         </Button>
@@ -73,7 +95,12 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
         <Field.Label>
           <Trans>未填类型的行按</Trans>
         </Field.Label>
-        <TypeSelect value={defaultType} label={t`未填类型的行按`} testId="dict-import-type" onChange={(v) => setDefaultType((v || 5) as WordType)} />
+        <TypeSelect
+          value={defaultType}
+          label={t`未填类型的行按`}
+          testId="dict-import-type"
+          onChange={(v) => setDefaultType((v || 5) as WordType)}
+        />
       </Field.Root>
       <FileDrop
         accept={IMPORT_ACCEPT}
@@ -84,9 +111,20 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
         onFile={(f) => pipeline.start(f, { type: String(defaultType) })}
         testId="dict-import-drop"
       />
-      <UploadStatus view={pipeline.view} processingLabel={t`正在导入…`} onCancel={pipeline.cancel} onRetry={pipeline.retry} testId="dict-import-upload" />
+      <UploadStatus
+        view={pipeline.view}
+        processingLabel={t`正在导入…`}
+        onCancel={pipeline.cancel}
+        onRetry={pipeline.retry}
+        testId="dict-import-upload"
+      />
       {summary ? (
-        <Alert.Root status={summary.failed ? 'warning' : 'success'} borderRadius="lg" data-testid="dict-import-summary" aria-live="polite">
+        <Alert.Root
+          status={summary.failed ? 'warning' : 'success'}
+          borderRadius="lg"
+          data-testid="dict-import-summary"
+          aria-live="polite"
+        >
           <Alert.Indicator />
           <Alert.Content>
             <Alert.Title>
@@ -116,7 +154,14 @@ export function ImportPanel({ onImported }: { onImported: () => void }) {
                     <Trans>只列出前 {summary.failures.length} 条，完整清单请下载。</Trans>
                   </Text>
                 ) : null}
-                <Button mt="2" size="xs" variant="outline" onClick={() => fetchAndSave('failed', failedRows)} loading={downloading === 'failed'} data-testid="dict-import-download-failed">
+                <Button
+                  mt="2"
+                  size="xs"
+                  variant="outline"
+                  onClick={() => fetchAndSave('failed', failedRows)}
+                  loading={downloading === 'failed'}
+                  data-testid="dict-import-download-failed"
+                >
                   <Download size={14} />
                   <Trans>下载失败的行</Trans>
                 </Button>

@@ -20,14 +20,22 @@ export function LibraryChooser() {
     },
   });
   const nameOf = (l: WordLibrary) => (i18n.locale === 'en' ? l.name_en : i18n.locale === 'hk' ? l.name_hk : l.name);
-  const descriptionOf = (l: WordLibrary) => (i18n.locale === 'en' ? l.description_en : i18n.locale === 'hk' ? l.description_hk : l.description);
+  const descriptionOf = (l: WordLibrary) =>
+    i18n.locale === 'en' ? l.description_en : i18n.locale === 'hk' ? l.description_hk : l.description;
   const toggle = (l: WordLibrary, on: boolean) => {
     const ids = (libraries.data ?? []).filter((x) => (x.id === l.id ? on : x.selected)).map((x) => x.id);
     select.mutate(ids);
   };
 
   return (
-    <Stack gap="4" bg="panel" borderWidth="1px" borderRadius="xl" p={{ base: '4', md: '6' }} data-testid="dict-libraries">
+    <Stack
+      gap="4"
+      bg="panel"
+      borderWidth="1px"
+      borderRadius="xl"
+      p={{ base: '4', md: '6' }}
+      data-testid="dict-libraries"
+    >
       <Stack gap="1">
         <Heading as="h2" size="md">
           <Trans>行业词库</Trans>

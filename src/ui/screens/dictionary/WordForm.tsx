@@ -10,11 +10,28 @@ import { TYPE_HINTS, TYPE_LABELS } from './types';
 
 export const WORD_MAX = 50;
 
-export function TypeSelect({ value, onChange, testId, label, includeAll }: { value: WordType | 0; onChange: (v: WordType | 0) => void; testId: string; label: string; includeAll?: boolean }) {
+export function TypeSelect({
+  value,
+  onChange,
+  testId,
+  label,
+  includeAll,
+}: {
+  value: WordType | 0;
+  onChange: (v: WordType | 0) => void;
+  testId: string;
+  label: string;
+  includeAll?: boolean;
+}) {
   const { i18n, t } = useLingui();
   return (
     <NativeSelect.Root size="sm" width="auto" minW="28">
-      <NativeSelect.Field aria-label={label} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.target.value) as WordType | 0)}>
+      <NativeSelect.Field
+        aria-label={label}
+        value={value}
+        data-testid={testId}
+        onChange={(e) => onChange(Number(e.target.value) as WordType | 0)}
+      >
         {includeAll ? <option value={0}>{t`全部类型`}</option> : null}
         {WORD_TYPES.map((type) => (
           <option key={type} value={type}>
@@ -71,20 +88,39 @@ export function AddWordForm({ onAdd, busy }: { onAdd: (d: WordDraft) => Promise<
           <Field.Label>
             <Trans>词语</Trans>
           </Field.Label>
-          <Input size="sm" value={draft.word} maxLength={WORD_MAX} data-testid="dict-add-word" onChange={(e) => setDraft({ ...draft, word: e.target.value })} placeholder={t`输入要加入词库的词语`} />
+          <Input
+            size="sm"
+            value={draft.word}
+            maxLength={WORD_MAX}
+            data-testid="dict-add-word"
+            onChange={(e) => setDraft({ ...draft, word: e.target.value })}
+            placeholder={t`输入要加入词库的词语`}
+          />
         </Field.Root>
         <Field.Root width="auto">
           <Field.Label>
             <Trans>类型</Trans>
           </Field.Label>
-          <TypeSelect value={draft.type} label={t`类型`} testId="dict-add-type" onChange={(v) => setDraft({ ...draft, type: (v || 5) as WordType })} />
+          <TypeSelect
+            value={draft.type}
+            label={t`类型`}
+            testId="dict-add-type"
+            onChange={(v) => setDraft({ ...draft, type: (v || 5) as WordType })}
+          />
         </Field.Root>
         {draft.type === 5 ? (
           <Field.Root flex="1" minW="40">
             <Field.Label>
               <Trans>正确写法</Trans>
             </Field.Label>
-            <Input size="sm" value={draft.correct} maxLength={WORD_MAX} data-testid="dict-add-correct" onChange={(e) => setDraft({ ...draft, correct: e.target.value })} placeholder={t`检查时给出的建议`} />
+            <Input
+              size="sm"
+              value={draft.correct}
+              maxLength={WORD_MAX}
+              data-testid="dict-add-correct"
+              onChange={(e) => setDraft({ ...draft, correct: e.target.value })}
+              placeholder={t`检查时给出的建议`}
+            />
           </Field.Root>
         ) : null}
         <Button type="submit" size="sm" colorPalette="blue" loading={busy} data-testid="dict-add-submit">
@@ -93,7 +129,11 @@ export function AddWordForm({ onAdd, busy }: { onAdd: (d: WordDraft) => Promise<
         </Button>
       </Flex>
       <Field.Root invalid={!!problem} mt="1">
-        {problem ? <Field.ErrorText data-testid="dict-add-error">{i18n._(problem)}</Field.ErrorText> : <Field.HelperText>{i18n._(TYPE_HINTS[draft.type])}</Field.HelperText>}
+        {problem ? (
+          <Field.ErrorText data-testid="dict-add-error">{i18n._(problem)}</Field.ErrorText>
+        ) : (
+          <Field.HelperText>{i18n._(TYPE_HINTS[draft.type])}</Field.HelperText>
+        )}
       </Field.Root>
     </form>
   );

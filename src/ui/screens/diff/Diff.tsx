@@ -37,7 +37,8 @@ export default function Diff() {
   const done = pipeline.view.phase === 'done';
   useEffect(() => {
     // every finished compare (or a refused one) changes the count left
-    if (done || pipeline.view.phase === 'failed') void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(compareRights.docCompare) });
+    if (done || pipeline.view.phase === 'failed')
+      void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(compareRights.docCompare) });
   }, [done, pipeline.view.phase, queryClient]);
 
   const ready = !!original && !!revised && !pipeline.running;
@@ -84,17 +85,30 @@ export default function Diff() {
       <Flex gap="4" align="center" wrap="wrap">
         <Text fontSize="sm" color="fg.muted" data-testid="diff-limits">
           <Trans>
-            剩余比对次数：{compares.data?.num_desc ?? dash} · 每份文件不超过 {pages.data?.num_desc ?? dash}、{size.data?.num_desc ?? dash}
+            剩余比对次数：{compares.data?.num_desc ?? dash} · 每份文件不超过 {pages.data?.num_desc ?? dash}、
+            {size.data?.num_desc ?? dash}
           </Trans>
         </Text>
         <Flex flex="1" />
-        <Button colorPalette="blue" onClick={compare} disabled={!ready} loading={pipeline.running} data-testid="diff-compare">
+        <Button
+          colorPalette="blue"
+          onClick={compare}
+          disabled={!ready}
+          loading={pipeline.running}
+          data-testid="diff-compare"
+        >
           <GitCompareArrows size={16} />
           <Trans>开始比对</Trans>
         </Button>
       </Flex>
 
-      <UploadStatus view={pipeline.view} processingLabel={t`正在比对…`} onCancel={pipeline.cancel} onRetry={pipeline.retry} testId="diff-upload" />
+      <UploadStatus
+        view={pipeline.view}
+        processingLabel={t`正在比对…`}
+        onCancel={pipeline.cancel}
+        onRetry={pipeline.retry}
+        testId="diff-upload"
+      />
 
       {pipeline.result ? (
         <DiffView result={pipeline.result} />

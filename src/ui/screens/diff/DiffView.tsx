@@ -100,9 +100,12 @@ export function DiffView({ result }: { result: CompareResult }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (more <= 0 || !sentinel.current || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setLimit((l) => l + ROWS_PER_PAGE);
-    }, { rootMargin: '600px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setLimit((l) => l + ROWS_PER_PAGE);
+      },
+      { rootMargin: '600px' },
+    );
     observer.observe(sentinel.current);
     return () => observer.disconnect();
   }, [more]);
@@ -127,7 +130,12 @@ export function DiffView({ result }: { result: CompareResult }) {
     const onKey = (e: KeyboardEvent) => {
       if (!root.current || root.current.closest('[hidden]')) return;
       const target = e.target as HTMLElement | null;
-      const typing = !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.isContentEditable);
+      const typing =
+        !!target &&
+        (target.tagName === 'TEXTAREA' ||
+          target.tagName === 'INPUT' ||
+          target.tagName === 'SELECT' ||
+          target.isContentEditable);
       const plain = !typing && !e.altKey && !e.ctrlKey && !e.metaKey;
       let handled = true;
       if ((e.altKey && e.key === 'ArrowDown') || (plain && e.key === 'j')) step(1);
@@ -143,7 +151,18 @@ export function DiffView({ result }: { result: CompareResult }) {
 
   return (
     <Stack gap="3" ref={root} data-testid="diff-view">
-      <Flex gap="3" align="center" wrap="wrap" bg="panel" borderWidth="1px" borderRadius="xl" p="3" position="sticky" top="0" zIndex="1">
+      <Flex
+        gap="3"
+        align="center"
+        wrap="wrap"
+        bg="panel"
+        borderWidth="1px"
+        borderRadius="xl"
+        p="3"
+        position="sticky"
+        top="0"
+        zIndex="1"
+      >
         <HStack gap="2" wrap="wrap" data-testid="diff-stats">
           <Badge colorPalette={total ? 'blue' : 'green'} size="lg" data-testid="diff-change-count">
             <Trans>共 {total} 处差异</Trans>
@@ -163,12 +182,32 @@ export function DiffView({ result }: { result: CompareResult }) {
           <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换差异</Trans>
         </Text>
         <Text fontSize="sm" minW="20" textAlign="right" data-testid="diff-position" aria-live="polite">
-          {current === null ? <Trans>未选择</Trans> : <Trans>第 {current + 1} / {total} 处</Trans>}
+          {current === null ? (
+            <Trans>未选择</Trans>
+          ) : (
+            <Trans>
+              第 {current + 1} / {total} 处
+            </Trans>
+          )}
         </Text>
-        <IconButton size="sm" variant="outline" aria-label={t`上一处差异`} onClick={() => step(-1)} disabled={!total} data-testid="diff-prev">
+        <IconButton
+          size="sm"
+          variant="outline"
+          aria-label={t`上一处差异`}
+          onClick={() => step(-1)}
+          disabled={!total}
+          data-testid="diff-prev"
+        >
           <ChevronUp />
         </IconButton>
-        <IconButton size="sm" variant="outline" aria-label={t`下一处差异`} onClick={() => step(1)} disabled={!total} data-testid="diff-next">
+        <IconButton
+          size="sm"
+          variant="outline"
+          aria-label={t`下一处差异`}
+          onClick={() => step(1)}
+          disabled={!total}
+          data-testid="diff-next"
+        >
           <ChevronDown />
         </IconButton>
       </Flex>
@@ -203,17 +242,31 @@ export function DiffView({ result }: { result: CompareResult }) {
         {items.slice(0, limit).map((item) =>
           item.kind === 'fold' ? (
             <Flex key={`fold-${item.from}`} justify="center" py="1" bg="bg.subtle" borderTopWidth="1px">
-              <Button size="xs" variant="ghost" onClick={() => setExpanded(new Set(expanded).add(item.from))} data-testid="diff-fold">
+              <Button
+                size="xs"
+                variant="ghost"
+                onClick={() => setExpanded(new Set(expanded).add(item.from))}
+                data-testid="diff-fold"
+              >
                 <Trans>展开 {item.count} 段相同内容</Trans>
               </Button>
             </Flex>
           ) : (
-            <Row key={item.row.index} row={item.row} current={current !== null && item.row.changes.includes(current) ? current : null} />
+            <Row
+              key={item.row.index}
+              row={item.row}
+              current={current !== null && item.row.changes.includes(current) ? current : null}
+            />
           ),
         )}
         {more > 0 ? (
           <Flex ref={sentinel} justify="center" py="2" borderTopWidth="1px">
-            <Button size="xs" variant="ghost" onClick={() => setLimit((l) => l + ROWS_PER_PAGE)} data-testid="diff-more">
+            <Button
+              size="xs"
+              variant="ghost"
+              onClick={() => setLimit((l) => l + ROWS_PER_PAGE)}
+              data-testid="diff-more"
+            >
               <Trans>显示后面 {more} 行</Trans>
             </Button>
           </Flex>

@@ -56,7 +56,9 @@ export function sideBySide(result: CompareResult): SideBySideRow[] {
       if (!span) return null;
       const text = which === 'original' ? result.original_text : result.revised_text;
       const ranges = changes
-        .filter(({ change }) => (which === 'original' ? change.original_paragraph : change.revised_paragraph) === paragraph)
+        .filter(
+          ({ change }) => (which === 'original' ? change.original_paragraph : change.revised_paragraph) === paragraph,
+        )
         .map(({ c, change }) => ({
           start: which === 'original' ? change.original_start : change.revised_start,
           end: which === 'original' ? change.original_end : change.revised_end,
@@ -77,7 +79,11 @@ export function sideBySide(result: CompareResult): SideBySideRow[] {
 }
 
 /** Folds runs of more than `2 * context + 1` equal rows, keeping `context` rows next to each difference. */
-export function foldEqualRuns(rows: SideBySideRow[], context = 1, expanded: ReadonlySet<number> = new Set()): DisplayItem[] {
+export function foldEqualRuns(
+  rows: SideBySideRow[],
+  context = 1,
+  expanded: ReadonlySet<number> = new Set(),
+): DisplayItem[] {
   const out: DisplayItem[] = [];
   let k = 0;
   while (k < rows.length) {

@@ -25,14 +25,30 @@ import {
   Textarea,
   VStack,
 } from '@chakra-ui/react';
-import { ArrowLeft, ChevronDown, ChevronUp, Copy, Download, FileText, PencilLine, RefreshCw, Save, Share2 } from 'lucide-react';
+import {
+  ArrowLeft,
+  ChevronDown,
+  ChevronUp,
+  Copy,
+  Download,
+  FileText,
+  PencilLine,
+  RefreshCw,
+  Save,
+  Share2,
+} from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import type { AnyActorRef } from 'xstate';
 import { notify } from '../../../api/notify';
 import { exportDocument, saveSharedCopy, shareId as getShareId } from '../../../machines/documentCalls';
-import { isEditable, type DocFinding, type DocumentEditorEvent, type DocumentEditorRef } from '../../../machines/documentEditor';
+import {
+  isEditable,
+  type DocFinding,
+  type DocumentEditorEvent,
+  type DocumentEditorRef,
+} from '../../../machines/documentEditor';
 import { liveDocumentEditor } from '../../../machines/live';
 import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage, useSession } from '../../app-actor';
@@ -116,7 +132,10 @@ function checkEnded(ref: DocumentEditorRef, timeoutMs = 180_000): Promise<boolea
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
   const { t, i18n } = useLingui();
   const app = AppActorContext.useActorRef();
-  const logic = useMemo(() => liveDocumentEditor({ socket: () => app.system.get('socket') as AnyActorRef | undefined }), [app]);
+  const logic = useMemo(
+    () => liveDocumentEditor({ socket: () => app.system.get('socket') as AnyActorRef | undefined }),
+    [app],
+  );
   const editor = useActorRef(logic, { input: { id: props.id, shareId: props.shareId }, ...inspectOptions() });
   const send = useCallback((event: DocumentEditorEvent) => editor.send(event), [editor]);
   const loading = useSelector(editor, (s) => s.matches('loading'));
@@ -148,10 +167,20 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     enabled: session === 'loggedIn',
   });
   const labels = useMemo(() => categoryLabels(types.data), [types.data]);
-  const labelOf = useCallback((category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category, [labels]);
+  const labelOf = useCallback(
+    (category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category,
+    [labels],
+  );
 
   const rendered = useMemo(
-    () => (doc ? renderDocument(doc.html, text, findings.map((f) => ({ id: f.id, start: f.start, end: f.end, level: f.level }))) : null),
+    () =>
+      doc
+        ? renderDocument(
+            doc.html,
+            text,
+            findings.map((f) => ({ id: f.id, start: f.start, end: f.end, level: f.level })),
+          )
+        : null,
     [doc, text, findings],
   );
 
@@ -161,7 +190,9 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     setSelectedId(f.id);
     const mark = view.current?.querySelector(`[data-finding="${attr(f.id)}"]`);
     (mark as HTMLElement | null)?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-    document.querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)?.scrollIntoView?.({ block: 'nearest' });
+    document
+      .querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)
+      ?.scrollIntoView?.({ block: 'nearest' });
   }, []);
 
   const step = useCallback(
@@ -181,7 +212,12 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     (f: DocFinding, suggestion?: string) => {
       if (!editable) return;
       send({ type: 'accept', id: f.id, suggestion });
-      void calls.reportFeedback({ action: 'accept', original: f.original, category: f.category, suggestion: suggestion ?? f.suggestions[0] });
+      void calls.reportFeedback({
+        action: 'accept',
+        original: f.original,
+        category: f.category,
+        suggestion: suggestion ?? f.suggestions[0],
+      });
       afterAction(f);
     },
     [send, afterAction, editable],
@@ -196,17 +232,30 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     [send, afterAction, editable],
   );
 
-  const handle = (action: FindingAction, f: DocFinding, suggestion?: string) => runFindingAction<DocFinding>(action, f, suggestion, { select, accept, ignore, send, clearSelection: () => setSelectedId(null), queryClient, text });
+  const handle = (action: FindingAction, f: DocFinding, suggestion?: string) =>
+    runFindingAction<DocFinding>(action, f, suggestion, {
+      select,
+      accept,
+      ignore,
+      send,
+      clearSelection: () => setSelectedId(null),
+      queryClient,
+      text,
+    });
   const handler = useRef(handle);
   handler.current = handle;
-  const onAction = useCallback((action: FindingAction, f: DocFinding, suggestion?: string) => void handler.current(action, f, suggestion), []);
+  const onAction = useCallback(
+    (action: FindingAction, f: DocFinding, suggestion?: string) => void handler.current(action, f, suggestion),
+    [],
+  );
 
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!root.current || root.current.closest('[hidden]')) return;
       const target = e.target as HTMLElement | null;
-      const typing = !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
+      const typing =
+        !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
       const plain = !typing && !e.altKey && !e.ctrlKey && !e.metaKey;
       let handled = true;
       if (e.altKey && e.key === 'ArrowDown') step(1);
@@ -320,13 +369,25 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const busy = doc.status === 'queued' || doc.status === 'running';
   // export and share need the first check done (a saved document being re-checked is fine)
   const firstCheckPending = doc.status !== 'done' && !doc.edited;
-  const shown = findings.length > CARDS_SHOWN ? [...findings.slice(0, CARDS_SHOWN), ...(selected && findings.indexOf(selected) >= CARDS_SHOWN ? [selected] : [])] : findings;
+  const shown =
+    findings.length > CARDS_SHOWN
+      ? [
+          ...findings.slice(0, CARDS_SHOWN),
+          ...(selected && findings.indexOf(selected) >= CARDS_SHOWN ? [selected] : []),
+        ]
+      : findings;
 
   return (
     <Stack ref={root} gap="4" data-testid="editor-screen" data-status={doc.status} data-dirty={dirty || undefined}>
       <Flex gap="2" align="center" wrap="wrap">
         {readOnly ? null : (
-          <IconButton size="sm" variant="ghost" aria-label={t`返回我的文档`} onClick={() => navigate('/document')} data-testid="editor-back">
+          <IconButton
+            size="sm"
+            variant="ghost"
+            aria-label={t`返回我的文档`}
+            onClick={() => navigate('/document')}
+            data-testid="editor-back"
+          >
             <ArrowLeft />
           </IconButton>
         )}
@@ -371,13 +432,26 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               <PencilLine size={16} />
               {editing ? <Trans>完成编辑</Trans> : <Trans>编辑文本</Trans>}
             </Button>
-            <Button size="sm" variant="outline" disabled={!dirty || !editable} loading={saving} onClick={() => void save()} data-testid="editor-save">
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!dirty || !editable}
+              loading={saving}
+              onClick={() => void save()}
+              data-testid="editor-save"
+            >
               <Save size={16} />
               <Trans>保存</Trans>
             </Button>
             <Menu.Root>
               <Menu.Trigger asChild>
-                <Button size="sm" variant="outline" disabled={firstCheckPending} loading={exporting !== null} data-testid="editor-export">
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={firstCheckPending}
+                  loading={exporting !== null}
+                  data-testid="editor-export"
+                >
                   <Download size={16} />
                   <Trans>导出</Trans>
                 </Button>
@@ -395,7 +469,13 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
                 </Menu.Positioner>
               </Portal>
             </Menu.Root>
-            <Button size="sm" colorPalette="blue" disabled={firstCheckPending} onClick={() => void share()} data-testid="editor-share">
+            <Button
+              size="sm"
+              colorPalette="blue"
+              disabled={firstCheckPending}
+              onClick={() => void share()}
+              data-testid="editor-share"
+            >
               <Share2 size={16} />
               <Trans>分享</Trans>
             </Button>
@@ -472,7 +552,8 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               {readOnly ? null : (
                 <>
                   {' · '}
-                  <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
+                  <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+
+                  <Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
                 </>
               )}
             </Text>
@@ -488,14 +569,35 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               {findings.length}
             </Badge>
             <Box flex="1" />
-            <IconButton size="xs" variant="ghost" aria-label={t`上一个问题`} onClick={() => step(-1)} disabled={!findings.length} data-testid="finding-prev">
+            <IconButton
+              size="xs"
+              variant="ghost"
+              aria-label={t`上一个问题`}
+              onClick={() => step(-1)}
+              disabled={!findings.length}
+              data-testid="finding-prev"
+            >
               <ChevronUp />
             </IconButton>
-            <IconButton size="xs" variant="ghost" aria-label={t`下一个问题`} onClick={() => step(1)} disabled={!findings.length} data-testid="finding-next">
+            <IconButton
+              size="xs"
+              variant="ghost"
+              aria-label={t`下一个问题`}
+              onClick={() => step(1)}
+              disabled={!findings.length}
+              data-testid="finding-next"
+            >
               <ChevronDown />
             </IconButton>
           </Flex>
-          <Box bg="panel" borderWidth="1px" borderRadius="xl" p="3" maxH={{ lg: 'calc(100vh - 230px)' }} overflowY="auto">
+          <Box
+            bg="panel"
+            borderWidth="1px"
+            borderRadius="xl"
+            p="3"
+            maxH={{ lg: 'calc(100vh - 230px)' }}
+            overflowY="auto"
+          >
             {findings.length === 0 ? (
               <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
                 {busy ? <Trans>正在校对…</Trans> : <Trans>未发现问题</Trans>}
@@ -524,7 +626,12 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
         </Stack>
       </Flex>
 
-      <Dialog.Root open={link !== null} onOpenChange={(d) => (d.open ? undefined : setLink(null))} placement="center" size="md">
+      <Dialog.Root
+        open={link !== null}
+        onOpenChange={(d) => (d.open ? undefined : setLink(null))}
+        placement="center"
+        size="md"
+      >
         <Portal>
           <Dialog.Backdrop />
           <Dialog.Positioner>
@@ -540,7 +647,13 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
                     <Trans>持有链接的人可以只读查看此文档，并可保存副本到自己的文档中。</Trans>
                   </Text>
                   <HStack>
-                    <Input readOnly value={link ?? ''} onFocus={(e) => e.currentTarget.select()} aria-label={t`分享链接`} data-testid="share-link" />
+                    <Input
+                      readOnly
+                      value={link ?? ''}
+                      onFocus={(e) => e.currentTarget.select()}
+                      aria-label={t`分享链接`}
+                      data-testid="share-link"
+                    />
                     <Button onClick={() => void copyLink()} data-testid="share-copy">
                       <Copy size={16} />
                       <Trans>复制</Trans>

@@ -5,7 +5,21 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { translateNotice } from '../../notices';
 import './notices';
-import { Badge, Box, Button, EmptyState, Flex, HStack, IconButton, Progress, Spinner, Stack, Table, Text, VStack } from '@chakra-ui/react';
+import {
+  Badge,
+  Box,
+  Button,
+  EmptyState,
+  Flex,
+  HStack,
+  IconButton,
+  Progress,
+  Spinner,
+  Stack,
+  Table,
+  Text,
+  VStack,
+} from '@chakra-ui/react';
 import { ChevronLeft, ChevronRight, FileText, RotateCcw, Trash2, Upload, X } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
@@ -14,7 +28,12 @@ import type { ServerMessage } from '../../../../openapi/socket-protocol';
 import { notify } from '../../../api/notify';
 import type { DocumentUploadsRef, UploadItem } from '../../../machines/documentUploads';
 import { DOCUMENT_EXTENSIONS } from '../../../machines/documentUploads';
-import { deleteDocuments, documentPage, type DocumentPage, type DocumentSummary } from '../../../machines/documentCalls';
+import {
+  deleteDocuments,
+  documentPage,
+  type DocumentPage,
+  type DocumentSummary,
+} from '../../../machines/documentCalls';
 import { overallProgress, phaseOf, type UploadPhase } from '../../../machines/uploadPipeline';
 import { AppActorContext, useLanguage } from '../../app-actor';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
@@ -50,7 +69,15 @@ function PhaseText({ phase, progress }: { phase: UploadPhase; progress: number }
   }
 }
 
-function UploadRow({ item, onDismiss, onOpen }: { item: UploadItem; onDismiss: () => void; onOpen: (id: number) => void }) {
+function UploadRow({
+  item,
+  onDismiss,
+  onOpen,
+}: {
+  item: UploadItem;
+  onDismiss: () => void;
+  onOpen: (id: number) => void;
+}) {
   const { t, i18n } = useLingui();
   const phase = useSelector(item.ref, phaseOf);
   const progress = useSelector(item.ref, (s) => overallProgress(s.context, phaseOf(s)));
@@ -79,12 +106,23 @@ function UploadRow({ item, onDismiss, onOpen }: { item: UploadItem; onDismiss: (
           </Button>
         ) : null}
         {active ? (
-          <Button size="xs" variant="ghost" colorPalette="red" onClick={() => item.ref.send({ type: 'cancel requested' })} data-testid="upload-cancel">
+          <Button
+            size="xs"
+            variant="ghost"
+            colorPalette="red"
+            onClick={() => item.ref.send({ type: 'cancel requested' })}
+            data-testid="upload-cancel"
+          >
             <Trans>取消</Trans>
           </Button>
         ) : null}
         {phase === 'failed' || phase === 'cancelled' ? (
-          <Button size="xs" variant="outline" onClick={() => item.ref.send({ type: 'retry' })} data-testid="upload-retry">
+          <Button
+            size="xs"
+            variant="outline"
+            onClick={() => item.ref.send({ type: 'retry' })}
+            data-testid="upload-retry"
+          >
             <RotateCcw size={14} />
             <Trans>重试</Trans>
           </Button>
@@ -128,14 +166,26 @@ function useDocumentFlags() {
     if (!socket) return;
     const subscription = socket.on('server message', ({ message }) => {
       if (message.type !== 2 || message.cmd !== 1 || (message.status !== undefined && message.status !== 200)) return;
-      const data = message.data as { id: number; status: DocumentSummary['status']; progress: number; issue_count?: number; error?: string };
+      const data = message.data as {
+        id: number;
+        status: DocumentSummary['status'];
+        progress: number;
+        issue_count?: number;
+        error?: string;
+      };
       let known = false;
       queryClient.setQueriesData<DocumentPage>({ queryKey: documentsKey }, (page) => {
         if (!page) return page;
         const list = page.list.map((d) => {
           if (d.id !== data.id) return d;
           known = true;
-          return { ...d, status: data.status, progress: data.progress, issue_count: data.issue_count ?? d.issue_count, ...(data.error ? { error: data.error } : {}) };
+          return {
+            ...d,
+            status: data.status,
+            progress: data.progress,
+            issue_count: data.issue_count ?? d.issue_count,
+            ...(data.error ? { error: data.error } : {}),
+          };
         });
         return { ...page, list };
       });
@@ -246,7 +296,12 @@ export default function Documents() {
       {items.length ? (
         <Stack gap="2" data-testid="upload-list">
           {items.map((item) => (
-            <UploadRow key={item.key} item={item} onOpen={open} onDismiss={() => uploads.send({ type: 'dismiss', key: item.key })} />
+            <UploadRow
+              key={item.key}
+              item={item}
+              onOpen={open}
+              onDismiss={() => uploads.send({ type: 'dismiss', key: item.key })}
+            />
           ))}
         </Stack>
       ) : null}
@@ -345,7 +400,14 @@ export default function Documents() {
                           <Button size="xs" variant="outline" onClick={() => open(d.id)} data-testid="document-open">
                             <Trans>打开</Trans>
                           </Button>
-                          <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t`删除`} onClick={() => setDeleting(d)} data-testid="document-delete">
+                          <IconButton
+                            size="xs"
+                            variant="ghost"
+                            colorPalette="red"
+                            aria-label={t`删除`}
+                            onClick={() => setDeleting(d)}
+                            data-testid="document-delete"
+                          >
                             <Trash2 />
                           </IconButton>
                         </HStack>
@@ -359,13 +421,27 @@ export default function Documents() {
               <Text color="fg.muted" data-testid="documents-total">
                 <Trans>共 {data?.total ?? 0} 个文档</Trans>
               </Text>
-              <IconButton size="xs" variant="outline" aria-label={t`上一页`} disabled={num <= 1} onClick={() => setNum(num - 1)} data-testid="page-prev">
+              <IconButton
+                size="xs"
+                variant="outline"
+                aria-label={t`上一页`}
+                disabled={num <= 1}
+                onClick={() => setNum(num - 1)}
+                data-testid="page-prev"
+              >
                 <ChevronLeft />
               </IconButton>
               <Text data-testid="page-number">
                 {num} / {pages}
               </Text>
-              <IconButton size="xs" variant="outline" aria-label={t`下一页`} disabled={num >= pages} onClick={() => setNum(num + 1)} data-testid="page-next">
+              <IconButton
+                size="xs"
+                variant="outline"
+                aria-label={t`下一页`}
+                disabled={num >= pages}
+                onClick={() => setNum(num + 1)}
+                data-testid="page-next"
+              >
                 <ChevronRight />
               </IconButton>
             </Flex>

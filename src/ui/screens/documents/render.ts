@@ -15,10 +15,45 @@ export interface MarkRange {
 }
 
 const BLOCK_TAGS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th',
-  'caption', 'blockquote', 'pre', 'div', 'section', 'article', 'hr',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'blockquote',
+  'pre',
+  'div',
+  'section',
+  'article',
+  'hr',
 ]);
-const DROP_TAGS = new Set(['script', 'style', 'iframe', 'object', 'embed', 'link', 'meta', 'base', 'form', 'frame', 'frameset', 'template']);
+const DROP_TAGS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'frame',
+  'frameset',
+  'template',
+]);
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -33,7 +68,14 @@ function clean(root: Element): void {
     for (const attr of [...el.attributes]) {
       const name = attr.name.toLowerCase();
       const value = attr.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
-      if (name.startsWith('on') || name === 'style' || name === 'srcdoc' || ((name === 'href' || name === 'src' || name === 'xlink:href' || name === 'action') && /^(javascript|vbscript|data):/.test(value) && !/^data:image\//.test(value)))
+      if (
+        name.startsWith('on') ||
+        name === 'style' ||
+        name === 'srcdoc' ||
+        ((name === 'href' || name === 'src' || name === 'xlink:href' || name === 'action') &&
+          /^(javascript|vbscript|data):/.test(value) &&
+          !/^data:image\//.test(value))
+      )
         el.removeAttribute(attr.name);
     }
   }
@@ -91,7 +133,11 @@ export function markLine(line: string, lineStart: number, marks: readonly MarkRa
 }
 
 /** The HTML to show: the document with every line's findings marked. */
-export function renderDocument(html: string, text: string, marks: readonly MarkRange[]): { html: string; structured: boolean } {
+export function renderDocument(
+  html: string,
+  text: string,
+  marks: readonly MarkRange[],
+): { html: string; structured: boolean } {
   const lines = text ? text.split('\n') : [];
   const starts: number[] = [];
   let at = 0;
@@ -123,5 +169,8 @@ export function renderDocument(html: string, text: string, marks: readonly MarkR
     });
     return { html: body.innerHTML, structured: true };
   }
-  return { html: lines.map((_, i) => `<p><span data-line="${i}">${lineHtml(i)}</span></p>`).join(''), structured: false };
+  return {
+    html: lines.map((_, i) => `<p><span data-line="${i}">${lineHtml(i)}</span></p>`).join(''),
+    structured: false,
+  };
 }

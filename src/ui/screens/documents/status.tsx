@@ -16,7 +16,13 @@ const LOCALE_TAGS = { cn: 'zh-CN', en: 'en', hk: 'zh-HK' } as const;
 export function formatDate(iso: string, locale: 'cn' | 'en' | 'hk'): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(LOCALE_TAGS[locale] ?? 'zh-CN', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  return date.toLocaleString(LOCALE_TAGS[locale] ?? 'zh-CN', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }
 
 export function StatusBadge({ status, progress, error }: { status: JobStatus; progress: number; error?: string }) {
@@ -42,7 +48,11 @@ export function StatusBadge({ status, progress, error }: { status: JobStatus; pr
       );
     case 'failed':
       return (
-        <Badge colorPalette="red" data-testid="document-status" title={error ? translateNotice(i18n, error) : undefined}>
+        <Badge
+          colorPalette="red"
+          data-testid="document-status"
+          title={error ? translateNotice(i18n, error) : undefined}
+        >
           <Trans>失败</Trans>
           {error ? `：${translateNotice(i18n, error)}` : ''}
         </Badge>

@@ -14,7 +14,11 @@ import { FormatReportView } from './FormatReportView';
 
 export default function Format() {
   const { t } = useLingui();
-  const templates = useQuery({ queryKey: ['misscut', 'doc', 'template-types'], queryFn: templateTypes, staleTime: 5 * 60_000 });
+  const templates = useQuery({
+    queryKey: ['misscut', 'doc', 'template-types'],
+    queryFn: templateTypes,
+    staleTime: 5 * 60_000,
+  });
   const [chosen, setChosen] = useState<number | null>(null);
   const templateId = chosen ?? templates.data?.[0]?.id ?? null;
   const template = templates.data?.find((x) => x.id === templateId);
@@ -76,7 +80,13 @@ export default function Format() {
         </Box>
       </Flex>
 
-      <UploadStatus view={pipeline.view} processingLabel={t`正在检查格式…`} onCancel={pipeline.cancel} onRetry={pipeline.retry} testId="format-upload" />
+      <UploadStatus
+        view={pipeline.view}
+        processingLabel={t`正在检查格式…`}
+        onCancel={pipeline.cancel}
+        onRetry={pipeline.retry}
+        testId="format-upload"
+      />
 
       {pipeline.result && pipeline.file ? (
         <FormatReportView report={pipeline.result} fileName={pipeline.file.name} />
@@ -92,7 +102,8 @@ export default function Format() {
               </EmptyState.Title>
               <EmptyState.Description>
                 <Trans>
-                  上传 .docx 文档，按所选模板检查纸张与页边距、各要素的字体字号、标题层次、行距、发文字号、成文日期、附件说明、抄送和页码，逐条列出位置、要求与实际情况。
+                  上传 .docx
+                  文档，按所选模板检查纸张与页边距、各要素的字体字号、标题层次、行距、发文字号、成文日期、附件说明、抄送和页码，逐条列出位置、要求与实际情况。
                 </Trans>
               </EmptyState.Description>
             </VStack>

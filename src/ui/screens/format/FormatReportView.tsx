@@ -37,7 +37,16 @@ export function groupViolations(report: FormatReport, filter: Filter = 'all'): V
 
 function ViolationItem({ v }: { v: FormatViolation }) {
   return (
-    <Box borderLeftWidth="3px" borderColor={v.severity === 'error' ? 'red.solid' : 'orange.solid'} pl="3" py="1" data-testid="format-violation" data-rule={v.rule} data-element={v.element} data-severity={v.severity}>
+    <Box
+      borderLeftWidth="3px"
+      borderColor={v.severity === 'error' ? 'red.solid' : 'orange.solid'}
+      pl="3"
+      py="1"
+      data-testid="format-violation"
+      data-rule={v.rule}
+      data-element={v.element}
+      data-severity={v.severity}
+    >
       <HStack gap="2" mb="1" wrap="wrap">
         <Badge size="sm" colorPalette={v.severity === 'error' ? 'red' : 'orange'}>
           {v.severity === 'error' ? <Trans>错误</Trans> : <Trans>建议</Trans>}
@@ -80,7 +89,9 @@ export function FormatReportView({ report, fileName }: { report: FormatReport; f
   }, [report]);
   const jump = (paragraph: number) => {
     setFilter('all');
-    requestAnimationFrame(() => document.getElementById(`format-p-${paragraph}`)?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+    requestAnimationFrame(() =>
+      document.getElementById(`format-p-${paragraph}`)?.scrollIntoView({ block: 'start', behavior: 'smooth' }),
+    );
   };
 
   return (
@@ -171,7 +182,15 @@ export function FormatReportView({ report, fileName }: { report: FormatReport; f
                       ) : null}
                     </HStack>
                     {g.paragraph !== null && g.excerpt ? (
-                      <Text fontSize="sm" color="fg.muted" bg="bg.muted" borderRadius="md" px="2" py="1" data-testid="format-group-excerpt">
+                      <Text
+                        fontSize="sm"
+                        color="fg.muted"
+                        bg="bg.muted"
+                        borderRadius="md"
+                        px="2"
+                        py="1"
+                        data-testid="format-group-excerpt"
+                      >
                         “{g.excerpt}”
                       </Text>
                     ) : null}
@@ -188,7 +207,16 @@ export function FormatReportView({ report, fileName }: { report: FormatReport; f
         )}
       </Stack>
 
-      <Stack w={{ base: 'full', lg: '300px' }} flexShrink={0} gap="2" bg="panel" borderWidth="1px" borderRadius="xl" p="4" data-testid="format-elements">
+      <Stack
+        w={{ base: 'full', lg: '300px' }}
+        flexShrink={0}
+        gap="2"
+        bg="panel"
+        borderWidth="1px"
+        borderRadius="xl"
+        p="4"
+        data-testid="format-elements"
+      >
         <Text fontWeight="semibold">
           <Trans>识别到的要素</Trans>
         </Text>
@@ -214,9 +242,24 @@ export function FormatReportView({ report, fileName }: { report: FormatReport; f
                 </>
               );
               return (
-                <Box as="li" key={e.paragraph} listStyleType="none" data-testid="format-element" data-element={e.element}>
+                <Box
+                  as="li"
+                  key={e.paragraph}
+                  listStyleType="none"
+                  data-testid="format-element"
+                  data-element={e.element}
+                >
                   {n ? (
-                    <Button variant="ghost" size="xs" w="full" justifyContent="flex-start" h="auto" py="1" onClick={() => jump(e.paragraph)} title={e.excerpt}>
+                    <Button
+                      variant="ghost"
+                      size="xs"
+                      w="full"
+                      justifyContent="flex-start"
+                      h="auto"
+                      py="1"
+                      onClick={() => jump(e.paragraph)}
+                      title={e.excerpt}
+                    >
                       {line}
                       <Badge size="xs" colorPalette="red">
                         {n}

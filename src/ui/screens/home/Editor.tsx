@@ -2,7 +2,16 @@
 // wrapping and scrolling) over a backdrop that repeats the text with the findings marked. The backdrop
 // uses the same font and wrapping, scrolls with the textarea and is rendered from deferred values, so
 // typing never waits for the highlights.
-import { forwardRef, memo, useCallback, useDeferredValue, useImperativeHandle, useLayoutEffect, useRef, type ReactNode } from 'react';
+import {
+  forwardRef,
+  memo,
+  useCallback,
+  useDeferredValue,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  type ReactNode,
+} from 'react';
 import { Box } from '@chakra-ui/react';
 import type { Finding } from '../../../machines/proofreadJob';
 import { paletteOf } from './categories';
@@ -68,7 +77,15 @@ const Line = memo(function Line({ index, text, marks }: { index: number; text: s
 
 // Line by line, each line memoised on its text and its marks (offsets relative to the line), so a
 // keystroke re-renders one line, not a 100,000-character document with thousands of marks.
-const Backdrop = memo(function Backdrop({ text, findings, selectedId }: { text: string; findings: Finding[]; selectedId: string | null }) {
+const Backdrop = memo(function Backdrop({
+  text,
+  findings,
+  selectedId,
+}: {
+  text: string;
+  findings: Finding[];
+  selectedId: string | null;
+}) {
   const lines: ReactNode[] = [];
   let start = 0;
   let k = 0;
@@ -110,7 +127,9 @@ export const Editor = forwardRef<EditorHandle, EditorProps>(function Editor(
       const lineStart = el.value.lastIndexOf('\n', f.start - 1) + 1;
       let line = 0;
       for (let i = el.value.indexOf('\n'); i !== -1 && i < lineStart; i = el.value.indexOf('\n', i + 1)) line++;
-      const mark = back.current?.querySelector(`[data-line="${line}"] mark[data-rel="${f.start - lineStart}"]`) as HTMLElement | null;
+      const mark = back.current?.querySelector(
+        `[data-line="${line}"] mark[data-rel="${f.start - lineStart}"]`,
+      ) as HTMLElement | null;
       if (mark) {
         const top = mark.offsetTop - el.clientHeight / 3;
         el.scrollTop = Math.max(0, top);
@@ -128,7 +147,15 @@ export const Editor = forwardRef<EditorHandle, EditorProps>(function Editor(
   useLayoutEffect(syncScroll, [deferredText, deferredFindings, consistent, syncScroll]);
 
   return (
-    <Box position="relative" h={{ base: '60vh', lg: 'calc(100vh - 290px)' }} minH="320px" bg="panel" borderWidth="1px" borderRadius="xl" overflow="hidden">
+    <Box
+      position="relative"
+      h={{ base: '60vh', lg: 'calc(100vh - 290px)' }}
+      minH="320px"
+      bg="panel"
+      borderWidth="1px"
+      borderRadius="xl"
+      overflow="hidden"
+    >
       <Box
         ref={back}
         aria-hidden

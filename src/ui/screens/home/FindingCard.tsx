@@ -38,10 +38,20 @@ export const FindingCard = memo(function FindingCard(props: Props) {
       onClick={() => act('select')}
     >
       <Flex gap="2" align="center" wrap="wrap">
-        <Text as="span" textDecoration="line-through" color={`${palette}.fg`} fontWeight="medium" data-testid="finding-original">
+        <Text
+          as="span"
+          textDecoration="line-through"
+          color={`${palette}.fg`}
+          fontWeight="medium"
+          data-testid="finding-original"
+        >
           {f.original}
         </Text>
-        {f.suggestions.length ? <Text as="span" color="fg.muted">→</Text> : null}
+        {f.suggestions.length ? (
+          <Text as="span" color="fg.muted">
+            →
+          </Text>
+        ) : null}
         {f.suggestions.slice(0, 4).map((s) => (
           <Button
             key={s}
@@ -97,7 +107,11 @@ export const FindingCard = memo(function FindingCard(props: Props) {
                     <Menu.Item value="add-word" onSelect={() => act('add word')} data-testid="finding-add-word">
                       <Trans>加入我的词库</Trans>
                     </Menu.Item>
-                    <Menu.Item value="false-alarm" onSelect={() => act('false alarm')} data-testid="finding-false-alarm">
+                    <Menu.Item
+                      value="false-alarm"
+                      onSelect={() => act('false alarm')}
+                      data-testid="finding-false-alarm"
+                    >
                       <Trans>报告误报</Trans>
                     </Menu.Item>
                   </Menu.Content>

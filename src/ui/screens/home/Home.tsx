@@ -70,7 +70,9 @@ export default function Home() {
   const fine = useSelector(job, (s) => s.matches({ mode: 'fine' }));
   const verifying = useSelector(job, (s) => s.matches({ mode: 'verifying' }));
   const options = useSelector(job, (s) => s.context.options);
-  const progress = useSelector(job, (s) => progressOf(s.context, s.matches({ job: 'streaming' }) || s.matches({ job: 'submitting' })));
+  const progress = useSelector(job, (s) =>
+    progressOf(s.context, s.matches({ job: 'streaming' }) || s.matches({ job: 'submitting' })),
+  );
   const checkId = useSelector(job, (s) => s.context.checkId);
   const { locale } = useLanguage();
   const hk = locale === 'hk';
@@ -78,16 +80,28 @@ export default function Home() {
 
   useEffect(() => send({ type: 'language changed', lang: hk ? 'hk' : 'cn' }), [hk, send]);
 
-  const types = useQuery({ queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0], queryFn: () => calls.mistakeTypes(hk), staleTime: Infinity });
-  const functions = useQuery({ queryKey: ['misscut', 'check-functions'], queryFn: () => calls.checkFunctions(), staleTime: 60_000 });
+  const types = useQuery({
+    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
+    queryFn: () => calls.mistakeTypes(hk),
+    staleTime: Infinity,
+  });
+  const functions = useQuery({
+    queryKey: ['misscut', 'check-functions'],
+    queryFn: () => calls.checkFunctions(),
+    staleTime: 60_000,
+  });
   const quota = useQuery({ queryKey: queryKeys.userRight(1), queryFn: () => calls.userRight(1) });
   const labels = useMemo(() => categoryLabels(types.data), [types.data]);
-  const labelOf = useCallback((category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category, [labels]);
+  const labelOf = useCallback(
+    (category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category,
+    [labels],
+  );
 
   // the remaining quota changes after every check
   const running = jobState === 'submitting' || jobState === 'streaming';
   useEffect(() => {
-    if (jobState === 'done' || jobState === 'failed') void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(1) });
+    if (jobState === 'done' || jobState === 'failed')
+      void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(1) });
   }, [jobState, queryClient]);
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -117,7 +131,13 @@ export default function Home() {
   const accept = useCallback(
     (f: Finding, suggestion?: string) => {
       send({ type: 'accept', id: f.id, suggestion });
-      void calls.reportFeedback({ action: 'accept', original: f.original, category: f.category, suggestion: suggestion ?? f.suggestions[0], ...(checkId ? { check_id: checkId } : {}) });
+      void calls.reportFeedback({
+        action: 'accept',
+        original: f.original,
+        category: f.category,
+        suggestion: suggestion ?? f.suggestions[0],
+        ...(checkId ? { check_id: checkId } : {}),
+      });
       afterAction(f);
     },
     [send, checkId, afterAction],
@@ -125,7 +145,12 @@ export default function Home() {
   const ignore = useCallback(
     (f: Finding) => {
       send({ type: 'ignore', id: f.id });
-      void calls.reportFeedback({ action: 'ignore', original: f.original, category: f.category, ...(checkId ? { check_id: checkId } : {}) });
+      void calls.reportFeedback({
+        action: 'ignore',
+        original: f.original,
+        category: f.category,
+        ...(checkId ? { check_id: checkId } : {}),
+      });
       afterAction(f);
     },
     [send, checkId, afterAction],
@@ -138,7 +163,8 @@ export default function Home() {
     const onKey = (e: KeyboardEvent) => {
       if (!root.current || root.current.closest('[hidden]')) return;
       const target = e.target as HTMLElement | null;
-      const typing = !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
+      const typing =
+        !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
       const key = e.key;
       let handled = true;
       if (e.altKey && key === 'ArrowDown') step(1);
@@ -158,10 +184,23 @@ export default function Home() {
   // the side list follows at low priority, so typing in a long text never waits for it
   const listFindings = useDeferredValue(findings);
   const listText = useDeferredValue(text);
-  const handle = (action: FindingAction, f: Finding, suggestion?: string) => runFindingAction<Finding>(action, f, suggestion, { select, accept, ignore, send, clearSelection: () => setSelectedId(null), queryClient, text, checkId });
+  const handle = (action: FindingAction, f: Finding, suggestion?: string) =>
+    runFindingAction<Finding>(action, f, suggestion, {
+      select,
+      accept,
+      ignore,
+      send,
+      clearSelection: () => setSelectedId(null),
+      queryClient,
+      text,
+      checkId,
+    });
   const handler = useRef(handle);
   handler.current = handle;
-  const onAction = useCallback((action: FindingAction, f: Finding, suggestion?: string) => void handler.current(action, f, suggestion), []);
+  const onAction = useCallback(
+    (action: FindingAction, f: Finding, suggestion?: string) => void handler.current(action, f, suggestion),
+    [],
+  );
 
   const groups = useMemo(() => {
     const map = new Map<string, Finding[]>();
@@ -193,7 +232,13 @@ export default function Home() {
       <Stack flex="1" minW="0" gap="3">
         <Flex gap="3" wrap="wrap" align="center">
           <Group attached>
-            <Button size="sm" variant={fine ? 'outline' : 'solid'} onClick={() => send({ type: 'mode chosen', mode: 3 })} data-testid="mode-3" aria-pressed={!fine}>
+            <Button
+              size="sm"
+              variant={fine ? 'outline' : 'solid'}
+              onClick={() => send({ type: 'mode chosen', mode: 3 })}
+              data-testid="mode-3"
+              aria-pressed={!fine}
+            >
               <Trans>标准模型</Trans>
             </Button>
             <Button
@@ -230,7 +275,9 @@ export default function Home() {
                           size="sm"
                           disabled={!fn.available}
                           checked={(options & fn.bit) !== 0}
-                          onCheckedChange={(e) => send({ type: 'options changed', options: e.checked ? options | fn.bit : options & ~fn.bit })}
+                          onCheckedChange={(e) =>
+                            send({ type: 'options changed', options: e.checked ? options | fn.bit : options & ~fn.bit })
+                          }
                         >
                           <Checkbox.HiddenInput />
                           <Checkbox.Control />
@@ -245,7 +292,13 @@ export default function Home() {
           </Popover.Root>
           <Box flex="1" />
           {running ? (
-            <Button size="sm" variant="outline" colorPalette="red" onClick={() => send({ type: 'cancel requested' })} data-testid="cancel-check">
+            <Button
+              size="sm"
+              variant="outline"
+              colorPalette="red"
+              onClick={() => send({ type: 'cancel requested' })}
+              data-testid="cancel-check"
+            >
               <Trans>取消校对</Trans>
             </Button>
           ) : null}
@@ -262,7 +315,13 @@ export default function Home() {
           </Button>
         </Flex>
         {running ? (
-          <Progress.Root value={Math.round(progress * 100)} size="xs" colorPalette="blue" data-testid="check-progress" aria-label={t`校对进度`}>
+          <Progress.Root
+            value={Math.round(progress * 100)}
+            size="xs"
+            colorPalette="blue"
+            data-testid="check-progress"
+            aria-label={t`校对进度`}
+          >
             <Progress.Track>
               <Progress.Range />
             </Progress.Track>
@@ -290,8 +349,9 @@ export default function Home() {
           </Text>
           <Box flex="1" />
           <Text display={{ base: 'none', md: 'block' }}>
-            <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换问题</Trans> · <Kbd size="sm">Alt</Kbd>+
-            <Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
+            <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换问题</Trans> ·{' '}
+            <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+
+            <Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
           </Text>
           <Button size="xs" variant="outline" onClick={copy} disabled={!text} data-testid="copy-text">
             <Copy size={14} />
@@ -309,10 +369,22 @@ export default function Home() {
             {findings.length}
           </Badge>
           <Box flex="1" />
-          <IconButton size="xs" variant="ghost" aria-label={t`上一个问题`} onClick={() => step(-1)} disabled={!findings.length}>
+          <IconButton
+            size="xs"
+            variant="ghost"
+            aria-label={t`上一个问题`}
+            onClick={() => step(-1)}
+            disabled={!findings.length}
+          >
             <ChevronUp />
           </IconButton>
-          <IconButton size="xs" variant="ghost" aria-label={t`下一个问题`} onClick={() => step(1)} disabled={!findings.length}>
+          <IconButton
+            size="xs"
+            variant="ghost"
+            aria-label={t`下一个问题`}
+            onClick={() => step(1)}
+            disabled={!findings.length}
+          >
             <ChevronDown />
           </IconButton>
         </Flex>
@@ -335,7 +407,15 @@ export default function Home() {
             </EmptyState.Root>
           ) : findings.length === 0 ? (
             <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
-              {running ? <Trans>正在校对…</Trans> : jobState === 'failed' ? <Trans>校对未完成</Trans> : jobState === 'cancelled' ? <Trans>校对已取消</Trans> : <Trans>未发现问题</Trans>}
+              {running ? (
+                <Trans>正在校对…</Trans>
+              ) : jobState === 'failed' ? (
+                <Trans>校对未完成</Trans>
+              ) : jobState === 'cancelled' ? (
+                <Trans>校对已取消</Trans>
+              ) : (
+                <Trans>未发现问题</Trans>
+              )}
             </Text>
           ) : (
             <Stack gap="4">

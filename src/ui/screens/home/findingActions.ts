@@ -7,7 +7,10 @@ import * as calls from '../../../machines/proofreadCalls';
 import type { FindingAction } from './FindingCard';
 
 /** What both the proofreading job and the document editor accept from a finding card. */
-export type FindingCardEvent = { type: 'accept all of kind'; id: string } | { type: 'ignore all'; id: string } | { type: 'word added'; word: string };
+export type FindingCardEvent =
+  | { type: 'accept all of kind'; id: string }
+  | { type: 'ignore all'; id: string }
+  | { type: 'word added'; word: string };
 
 interface ActionFinding {
   id: string;
@@ -30,7 +33,12 @@ export interface FindingActionContext<F extends ActionFinding> {
   checkId?: string | null;
 }
 
-export async function runFindingAction<F extends ActionFinding>(action: FindingAction, f: F, suggestion: string | undefined, ctx: FindingActionContext<F>): Promise<void> {
+export async function runFindingAction<F extends ActionFinding>(
+  action: FindingAction,
+  f: F,
+  suggestion: string | undefined,
+  ctx: FindingActionContext<F>,
+): Promise<void> {
   if (action === 'select') ctx.select(f);
   else if (action === 'accept') ctx.accept(f, suggestion);
   else if (action === 'ignore') ctx.ignore(f);
@@ -67,7 +75,9 @@ export async function runFindingAction<F extends ActionFinding>(action: FindingA
 export function neighbourFinding<F>(findings: readonly F[], selected: F | null, direction: 1 | -1): F | undefined {
   if (findings.length === 0) return undefined;
   const index = selected ? findings.indexOf(selected) : -1;
-  return findings[index < 0 ? (direction === 1 ? 0 : findings.length - 1) : (index + direction + findings.length) % findings.length];
+  return findings[
+    index < 0 ? (direction === 1 ? 0 : findings.length - 1) : (index + direction + findings.length) % findings.length
+  ];
 }
 
 /** After an accept or ignore of `f`, the id of the finding that took its place among the `rest`, or null. */
