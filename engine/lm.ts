@@ -546,7 +546,10 @@ const scratch = {
   cnt: new Uint8Array(128),
 };
 
-/** adds state (c, id, prev) to position at's beam of K: the same last word keeps the cheaper; a full beam replaces its worst */
+/**
+ * adds state (c, id, prev) to position at's beam of K: the same last word keeps the cheaper; a full beam replaces its
+ * worst
+ */
 function pushState(
   cs: Float64Array,
   ls: Int32Array,

@@ -360,9 +360,10 @@ export function patternKey(s: string, st: number, i: number, L: number): number 
  * name (苏/怜/卿, 宫/司/夜); 任 and 申 are left out, they stand for 认/人 and 请 in misspellings
  */
 export const SURNAMES = new Set(
-  '王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚宁苗裴祝方余傅纪石白江金龙万文凤宫牧商田康鲁季司温洪齐左'.split(
-    '',
-  ),
+  (
+    '王李张刘陈杨黄赵吴周徐孙朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖董袁潘蒋蔡杜叶程苏魏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏韦邹孟熊秦邱尹薛闫段雷侯史陶黎贺顾毛郝龚邵钱' +
+    '严覃戴莫孔汤柳萧欧易乔赖庞樊殷施骆倪岳柯秋凌慕楚宁苗裴祝方余傅纪石白江金龙万文凤宫牧商田康鲁季司温洪齐左'
+  ).split(''),
 );
 export const COMPOUND_SURNAMES = new Set([
   '慕容',

@@ -173,6 +173,12 @@ export function isClientMessage(value: unknown): value is ClientMessage {
   return m.cmd === 2 && Number.isInteger(m.index) && (m.index as number) >= 0;
 }
 
+/** The messages of an error report (a status other than 200), or null for a message that is no error report. */
+export function errorReport(m: ServerMessage): string[] | null {
+  if (m.status === undefined || m.status === 200) return null;
+  return Array.isArray(m.data) ? m.data.map(String) : [];
+}
+
 export function isServerMessage(value: unknown): value is ServerMessage {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;

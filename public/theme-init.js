@@ -4,4 +4,6 @@ try {
   var dark = localStorage.getItem('theme') === 'dark';
   document.documentElement.classList.add(dark ? 'dark' : 'light');
   document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
-} catch (e) {}
+} catch (e) {
+  // no storage (a private window): the light theme of the stylesheet stays
+}

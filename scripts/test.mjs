@@ -1,36 +1,52 @@
-// `npm test`: every vitest project (node, dom, e2e), then the closing line CI reads:
-// `N passed, N failed` (vitest's own summary is not that line; STACK.md).
-import { spawnSync } from 'node:child_process';
+// `npm test`: the static checks (types, lint, format) beside every vitest project (node, dom, e2e), then the time
+// taken and the closing line CI reads: `N passed, N failed` (vitest's own summary is not that line; STACK.md).
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The type check counts as one test: the code must compile before anything else is believed.
-console.log('Type check (tsc --noEmit)…');
-const typecheck = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], {
-  stdio: 'inherit',
-});
-const typecheckOk = typecheck.status === 0;
-console.log(typecheckOk ? 'type check passed' : 'type check FAILED');
+const started = performance.now();
+const node = process.execPath;
+
+/** Runs a command with its output kept, to be printed whole once it ends (the checks run side by side). */
+function quiet(name, args) {
+  return new Promise((resolve) => {
+    const child = spawn(node, args, { env: { ...process.env, FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => resolve({ name, ok: code === 0, output }));
+  });
+}
+
+// Each static check counts as one test: the code must compile, lint and be formatted before anything is believed.
+const checks = Promise.all([
+  quiet('type check (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']),
+  quiet('lint (eslint)', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']),
+  quiet('format (prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level=warn']),
+]);
 
 // The engine's precompiled lexicons, built once here instead of by every test file that loads the engine at once.
-const image = spawnSync(process.execPath, ['--import', 'tsx', 'engine/tools/build-image.ts'], { stdio: 'inherit' });
+const image = spawnSync(node, ['--import', 'tsx', 'engine/tools/build-image.ts'], { stdio: 'inherit' });
 if (image.status !== 0) console.log('engine image could not be prepared; the tests that load the engine build it');
 
 const out = join('test-results', 'vitest.json');
 mkdirSync('test-results', { recursive: true });
 if (existsSync(out)) rmSync(out);
 const args = [
-  'vitest',
+  'node_modules/vitest/vitest.mjs',
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${out}`,
   ...process.argv.slice(2),
 ];
-const run = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+const status = await new Promise((resolve) => {
+  const run = spawn(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  run.on('close', (code) => resolve(code));
+});
 
 let passed = 0;
-let failed = 0;
+let failed;
 if (existsSync(out)) {
   const report = JSON.parse(readFileSync(out, 'utf8'));
   passed = report.numPassedTests ?? 0;
@@ -48,8 +64,17 @@ if (existsSync(out)) {
   failed = 1;
   console.log('vitest wrote no report');
 }
-if (run.status !== 0 && failed === 0) failed = 1;
-if (typecheckOk) passed += 1;
-else failed += 1;
+if (status !== 0 && failed === 0) failed = 1;
+
+for (const check of await checks) {
+  if (check.ok) passed += 1;
+  else {
+    failed += 1;
+    console.log(check.output.trim());
+  }
+  console.log(`${check.name}: ${check.ok ? 'passed' : 'FAILED'}`);
+}
+const seconds = (performance.now() - started) / 1000;
+console.log(`npm test took ${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

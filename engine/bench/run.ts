@@ -247,7 +247,10 @@ interface NativeRow {
   misses: string[];
 }
 
-/** Applies the first suggestion of every finding (from the end, skipping overlaps): the text an editor accepting all gets. */
+/**
+ * Applies the first suggestion of every finding (from the end, skipping overlaps): the text an editor accepting all
+ * gets.
+ */
 function applyAll(src: string, issues: Issue[]): string {
   let out = src;
   let limit = Infinity;
@@ -259,7 +262,10 @@ function applyAll(src: string, issues: Issue[]): string {
   return out;
 }
 
-/** Whether an error sentence's fix is one of the list's (a listed wrong form in the source, its right form there in the target). */
+/**
+ * Whether an error sentence's fix is one of the list's (a listed wrong form in the source, its right form there in the
+ * target).
+ */
 function onList(src: string, tgt: string, typos: Array<[string, string]>): boolean {
   for (const [wrong, right] of typos) {
     for (let at = src.indexOf(wrong); at >= 0; at = src.indexOf(wrong, at + 1)) {
@@ -373,7 +379,9 @@ function cold() {
   ] as const) {
     const m = strictCorrection(pairs, pr);
     console.log(
-      `${name.padEnd(22)} ${r.secs.toFixed(1).padStart(6)}  ${(pairs.length / r.secs).toFixed(0).padStart(6)} |  ${fmt(m.p)}  ${fmt(m.r)}  ${fmt(m.f)}`,
+      `${name.padEnd(22)} ${r.secs.toFixed(1).padStart(6)}  ` +
+        `${(pairs.length / r.secs).toFixed(0).padStart(6)} |  ${fmt(m.p)}  ${fmt(m.r)} ` +
+        ` ${fmt(m.f)}`,
     );
   }
   console.log(`engine cold run ${(base.secs / engine.secs).toFixed(1)}x faster than the baseline`);
@@ -404,7 +412,8 @@ function main() {
         const step = pairs.length / SAMPLE;
         pairs = Array.from({ length: SAMPLE }, (_, k) => pairs[Math.floor(k * step)]);
         console.log(
-          `note: ${name} sampled ${pairs.length} of ${total} pairs (every ${step.toFixed(2)}th; BENCH_SAMPLE to change)`,
+          `note: ${name} sampled ${pairs.length} of ${total} pairs (every ` +
+            `${step.toFixed(2)}th; BENCH_SAMPLE to change)`,
         );
       }
       for (const mode of MODES) {
@@ -414,24 +423,33 @@ function main() {
       }
     }
     console.log(
-      '\nCSC development sets (strict sentence level = ReaLiSe style; py = pycorrector style; FA = false alarms on clean sentences)',
+      '\nCSC development sets (strict sentence level = ReaLiSe style; py = ' +
+        'pycorrector style; FA = false alarms on clean sentences)',
     );
     console.log(
-      'set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1  cor-P* | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s' +
+      'set                 mode     n  det-P  det-R  det-F1 | cor-P  cor-R  cor-F1  ' +
+        'cor-P* | py-P   py-R   py-F1 |  FA    | sent/s  char/s  sent/cpu-s' +
         (CEILING ? ' | ceiling' : ''),
     );
     for (const r of rows) {
       console.log(
-        `${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ${fmt(r.cF)}  ${fmt(r.cPx)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}` +
+        `${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ` +
+          `${fmt(r.dP)}  ${fmt(r.dR)}  ${fmt(r.dF)}  | ${fmt(r.cP)}  ${fmt(r.cR)}  ` +
+          `${fmt(r.cF)}  ${fmt(r.cPx)}  | ${fmt(r.pyP)}  ${fmt(r.pyR)}  ${fmt(r.pyF)} | ` +
+          `${fmt(r.fa)} | ${r.sps.toFixed(0).padStart(6)}  ` +
+          `${r.cps.toFixed(0).padStart(6)}  ${r.cpuSps.toFixed(0).padStart(6)}` +
           (r.ceil !== undefined ? `     | ${fmt(r.ceil)}` : ''),
       );
     }
     console.log(
-      '(cor-P*: cor-P with 的/地/得 -> 的/地/得 edits the gold does not make set aside; only SIGHAN-14 annotates that misuse)',
+      '(cor-P*: cor-P with 的/地/得 -> 的/地/得 edits the gold does not make set aside; ' +
+        'only SIGHAN-14 annotates that misuse)',
     );
     if (CEILING)
       console.log(
-        "(ceiling: share of erroneous sentences whose every gold fix is made or among the speller's candidates: the strict correction recall of a perfect choice among them)",
+        '(ceiling: share of erroneous sentences whose every gold fix is made or among ' +
+          "the speller's candidates: the strict correction recall of a perfect choice " +
+          'among them)',
       );
   }
   if (existsSync(ownDir)) {
@@ -446,12 +464,14 @@ function main() {
       for (const mode of MODES) own.push(runOwn(f.replace(/\.tsv$/, ''), lines, mode));
     }
     console.log(
-      '\nOwn category sets (engine/bench/own; detection = the expected category is reported; corr = applying its suggestions gives the target)',
+      '\nOwn category sets (engine/bench/own; detection = the expected category is ' +
+        'reported; corr = applying its suggestions gives the target)',
     );
     console.log('set                 mode     n  det-P  det-R  corr   |  FA');
     for (const r of own)
       console.log(
-        `${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`,
+        `${r.set.padEnd(19)} ${String(r.mode).padStart(4)} ${String(r.n).padStart(5)}  ` +
+          `${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`,
       );
   }
   const nativeDir = path.join(here, 'native');
@@ -466,7 +486,8 @@ function main() {
       .filter((l) => l && !l.startsWith('#'))
       .map((l) => l.split('\t') as [string, string]);
     console.log(
-      '\nNative-writer set (engine/bench/native; fixed = accepting every finding gives the target; FA = clean sentences with any finding)',
+      '\nNative-writer set (engine/bench/native; fixed = accepting every finding ' +
+        'gives the target; FA = clean sentences with any finding)',
     );
     console.log(
       'mode  errors  fixed  | on list (n)  fixed | not on list (n)  fixed |  clean  FA     | by kind (fixed)',
@@ -476,18 +497,24 @@ function main() {
       const rate = (a: number, b: number) => fmt(b ? a / b : NaN);
       const kinds = [...r.byKind].map(([k, [n, f]]) => `${k} ${rate(f, n)}`).join(', ');
       console.log(
-        `${String(mode).padStart(4)}  ${String(r.errors).padStart(6)}  ${rate(r.fixed, r.errors)}  | ${String(r.listed).padStart(11)}  ${rate(r.listedFixed, r.listed)} | ` +
-          `${String(r.errors - r.listed).padStart(15)}  ${rate(r.fixed - r.listedFixed, r.errors - r.listed)} | ${String(r.clean).padStart(6)}  ${rate(r.alarms, r.clean)} | ${kinds}`,
+        `${String(mode).padStart(4)}  ${String(r.errors).padStart(6)}  ` +
+          `${rate(r.fixed, r.errors)}  | ${String(r.listed).padStart(11)}  ` +
+          `${rate(r.listedFixed, r.listed)} | ` +
+          (`${String(r.errors - r.listed).padStart(15)}  ` +
+            `${rate(r.fixed - r.listedFixed, r.errors - r.listed)} | ` +
+            `${String(r.clean).padStart(6)}  ${rate(r.alarms, r.clean)} | ${kinds}`),
       );
       if (process.env.BENCH_MISSES === '1') for (const m of r.misses) console.log(`  miss ${m}`);
     }
   }
   console.log(
-    '(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this process, which is the fair figure on a busy machine)',
+    '(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this ' +
+      'process, which is the fair figure on a busy machine)',
   );
   cold();
   console.log(
-    `\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ${loadMs} ms; one core (single-threaded)`,
+    `\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ` +
+      `${loadMs} ms; one core (single-threaded)`,
   );
 }
 main();

@@ -35,8 +35,11 @@ export function daysInMonth(y: number, m: number): number {
 
 export function checkDates(text: string): Issue[] {
   const out: Issue[] = [];
-  const re =
-    /([0-9０-９]{4}|[〇零一二三四五六七八九]{4})年([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})月([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})[日号]((?:[（(，, ]?)(?:星期|周|礼拜|禮拜|週)([一二三四五六日天])[）)]?)?/g;
+  const re = new RegExp(
+    '([0-9０-９]{4}|[〇零一二三四五六七八九]{4})年([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})月' +
+      '([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})[日号]((?:[（(，, ]?)(?:星期|周|礼拜|禮拜|週)([一二三四五六日天])[）)]?)?',
+    'g',
+  );
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const y = cnToInt(toHalf(m[1]));

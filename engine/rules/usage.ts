@@ -37,9 +37,10 @@ const REDUP_ADVERBIAL = new Set(
 );
 /** adjectives that are typical manner adverbials (的 -> 地 only when a verb phrase follows) */
 const MANNER = new Set(
-  '认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显 用功'.split(
-    ' ',
-  ),
+  (
+    '认真 仔细 努力 高兴 开心 热情 积极 耐心 大声 小心 轻易 主动 迅速 飞快 安静 拼命 用力 细心 快速 顺利 彻底 不断 逐渐 充分 严格 热烈 ' +
+    '紧张 愉快 勇敢 坚决 默默 悄悄 轻轻 大胆 自觉 激动 疯狂 深刻 广泛 明显 用功'
+  ).split(' '),
 );
 /** feelings and states whose 得 introduces a complement of degree, not a manner (高兴得跳了起来) */
 const FEELING = new Set(

@@ -6,5 +6,6 @@ import { loadEngine } from '../index';
 
 const { loadMs, image, source } = loadEngine();
 console.log(
-  `engine image: ${(image.byteLength / 1048576).toFixed(1)} MB, ${source === 'built' ? 'built' : 'up to date'}, ${loadMs} ms`,
+  `engine image: ${(image.byteLength / 1048576).toFixed(1)} MB, ` +
+    `${source === 'built' ? 'built' : 'up to date'}, ${loadMs} ms`,
 );

@@ -306,7 +306,8 @@ export function readKenlm(file: string): KenlmModel {
       fail(`array pointer compression version ${c.u8(bhikshaBase)} at order ${n}`);
     const configured = c.u8(bhikshaBase + 1);
     pointerBhikshaBits = configured;
-    // Memory is mmapped from file offset 0 (or written from 8-aligned buffers), so address alignment = file offset alignment.
+    // Memory is mmapped from file offset 0 (or written from 8-aligned buffers), so address alignment = file offset
+    // alignment.
     const aligned = align8(bhikshaBase);
     const chop = chopBits(count + 1, maxNext, configured);
     const inlineBits = requiredBits(maxNext) - chop;
@@ -473,7 +474,8 @@ async function main() {
   const t0 = Date.now();
   const model = readKenlm(inFile);
   console.log(
-    `order ${model.order}, counts ${model.counts.join(' / ')}, quantization ${model.probBits}/${model.backoffBits} bits, ` +
+    `order ${model.order}, counts ${model.counts.join(' / ')}, quantization ` +
+      `${model.probBits}/${model.backoffBits} bits, ` +
       `pointer bhiksha bits ${model.pointerBhikshaBits}; read in ${Date.now() - t0} ms`,
   );
   await dumpKenlm(model, outFile);

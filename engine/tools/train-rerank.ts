@@ -85,7 +85,8 @@ const keep = X.map((x) => rerankScore(stage1, x) >= P.prefilterThreshold);
 const X2 = X.filter((_, n) => keep[n]),
   Y2 = Y.filter((_, n) => keep[n]);
 console.error(
-  `stage 2: ${X2.length} of ${X.length} candidates, ${Y2.reduce((a, b) => a + b, 0)} of ${Y.reduce((a, b) => a + b, 0)} positives`,
+  `stage 2: ${X2.length} of ${X.length} candidates, ` +
+    `${Y2.reduce((a, b) => a + b, 0)} of ${Y.reduce((a, b) => a + b, 0)} positives`,
 );
 const linear = trainLinear(X2, Y2, FEATURE_NAMES, l2, (s) => console.error(s));
 const model = linear;

@@ -89,7 +89,8 @@ async function main() {
     t = performance.now();
     const doc = await makeDocx(PAGES);
     console.log(
-      `generated .docx: ${PAGES} pages, ${doc.paragraphs} paragraphs, ${doc.chars} characters, ${(doc.data.length / 1024).toFixed(0)} KB in ${ms(t)}`,
+      `generated .docx: ${PAGES} pages, ${doc.paragraphs} paragraphs, ${doc.chars} ` +
+        `characters, ${(doc.data.length / 1024).toFixed(0)} KB in ${ms(t)}`,
     );
 
     const socket = new WebSocket(`ws://127.0.0.1:${address.port}/ws?${new URLSearchParams({ token, endpoint: '1' })}`);
@@ -143,7 +144,9 @@ async function main() {
     console.log(`upload answered: ${uploadMs.toFixed(0)} ms`);
     console.log(`upload -> done: ${totalMs.toFixed(0)} ms (${((doc.chars / totalMs) * 1000).toFixed(0)} characters/s)`);
     console.log(
-      `progress messages: ${flags.length} (running ${running.length}), first progress > 0 after ${firstProgress ? (firstProgress.at - t).toFixed(0) : '-'} ms, findings ${flags[flags.length - 1].issue_count}`,
+      `progress messages: ${flags.length} (running ${running.length}), first ` +
+        `progress > 0 after ${firstProgress ? (firstProgress.at - t).toFixed(0) : '-'} ` +
+        `ms, findings ${flags[flags.length - 1].issue_count}`,
     );
 
     const id = uploaded.result.id;
@@ -168,7 +171,11 @@ async function main() {
     });
     const getBrMs = performance.now() - t;
     console.log(
-      `edit_upload_get: ${getMs.toFixed(0)} ms, ${(Buffer.byteLength(detailText) / 1024).toFixed(0)} KB JSON (${detail.text.length} characters of text, ${(detail.html.length / 1024).toFixed(0)} KB html, ${detail.issues.length} findings); ` +
+      `edit_upload_get: ${getMs.toFixed(0)} ms, ` +
+        `${(Buffer.byteLength(detailText) / 1024).toFixed(0)} KB JSON ` +
+        `(${detail.text.length} characters of text, ` +
+        `${(detail.html.length / 1024).toFixed(0)} KB html, ${detail.issues.length} ` +
+        `findings); ` +
         `with brotli: ${getBrMs.toFixed(0)} ms, ${(compressedBytes / 1024).toFixed(0)} KB on the wire`,
     );
 
@@ -185,7 +192,8 @@ async function main() {
     polling = false;
     await poller;
     console.log(
-      `/health during upload, check, editor load and export: ${healthCalls} calls, slowest ${slowestHealth.toFixed(0)} ms`,
+      `/health during upload, check, editor load and export: ${healthCalls} calls, ` +
+        `slowest ${slowestHealth.toFixed(0)} ms`,
     );
     socket.close(1000);
   } finally {

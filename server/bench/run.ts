@@ -235,7 +235,8 @@ async function singleProcess(): Promise<void> {
     const probes = await probe.stop();
     const p99 = pct(probes, 99);
     console.log(
-      `\n4) ${HEAVY} heavy document jobs at once (doc2html and format checks of a ${(docx.length / 1e6).toFixed(1)} MB ` +
+      `\n4) ${HEAVY} heavy document jobs at once (doc2html and format checks of a ` +
+        `${(docx.length / 1e6).toFixed(1)} MB ` +
         `.docx; answers ${[...new Set(statuses)].join('/')}) in ${ms(heavyMs)}; /health during them: ` +
         `${probes.length} calls, p50 ${ms(pct(probes, 50))}, p99 ${ms(p99)} (goal ≤ 100 ms: ` +
         `${p99 <= 100 ? 'met' : 'NOT met'}), max ${ms(Math.max(...probes))}`,

@@ -64,9 +64,8 @@ export async function migrate(db: Db, dialect: DialectName): Promise<string[]> {
     const base = Date.parse(history[0]?.timestamp ?? new Date().toISOString());
     const sorted = history.map((r) => r.name).sort();
     for (const [i, name] of sorted.entries()) {
-      await sql`update kysely_migration set timestamp = ${new Date(base + i).toISOString()} where name = ${name}`.execute(
-        db,
-      );
+      const timestamp = new Date(base + i).toISOString();
+      await sql`update kysely_migration set timestamp = ${timestamp} where name = ${name}`.execute(db);
     }
   }
   applied.push(...(await run(new Migrator({ db, provider, allowUnorderedMigrations: false }))));

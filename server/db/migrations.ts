@@ -290,7 +290,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0004_teams': teamsMigration(id),
     '0008_documents': {
       // Documents: one row per uploaded document and its job state; the uploaded file apart, so
-      // listing never reads blobs. `charge` is the JSON of the upload's right-256 consumption (refunds after a restart).
+      // listing never reads blobs. `charge` is the JSON of the upload's right-256 consumption (refunds after a
+      // restart).
       async up(db: Kysely<any>) {
         const blob = dialect === 'postgres' ? sql`bytea` : sql`blob`;
         await db.schema

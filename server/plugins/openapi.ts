@@ -32,16 +32,23 @@ function mediaTypes(node: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
+/** The parts of an OpenAPI document the security walk reads. */
+interface SecuritySpec {
+  paths?: Record<string, Record<string, unknown>>;
+  security?: Array<Record<string, string[]>>;
+}
+const isOperation = (op: unknown): op is { operationId: string; security?: Array<Record<string, string[]>> } =>
+  !!op && typeof op === 'object' && typeof (op as { operationId?: unknown }).operationId === 'string';
+
 /** operationIds whose effective `security` asks for a bearer token. */
-function securedOperations(spec: any): Set<string> {
+function securedOperations(spec: SecuritySpec): Set<string> {
   const secured = new Set<string>();
-  for (const item of Object.values<any>(spec.paths ?? {})) {
-    for (const op of Object.values<any>(item)) {
-      if (!op || typeof op !== 'object' || !op.operationId) continue;
+  for (const item of Object.values(spec.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      if (!isOperation(op)) continue;
       const security = op.security ?? spec.security ?? [];
       // An empty alternative (`- {}`) makes the token optional: the handler decides (LanguageTool calls).
-      if (security.length > 0 && !security.some((s: object) => Object.keys(s).length === 0))
-        secured.add(op.operationId);
+      if (security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) secured.add(op.operationId);
     }
   }
   return secured;
@@ -59,7 +66,8 @@ export default fp(
     const secured = securedOperations(spec);
     // Binary media types of the contract (images, audio, octet-stream) arrive as Buffers.
     const binary = [...mediaTypes(spec)].filter((t) => !HAS_PARSER.test(t) && !app.hasContentTypeParser(t));
-    // Form bodies (LanguageTool's /v2/* calls) become plain objects before validation; repeated keys keep the last value.
+    // Form bodies (LanguageTool's /v2/* calls) become plain objects before validation; repeated keys keep the last
+    // value.
     if (!app.hasContentTypeParser(FORM)) {
       app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) =>
         done(null, Object.fromEntries(new URLSearchParams(body as string))),

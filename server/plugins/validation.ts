@@ -10,7 +10,7 @@ import { badRequest, unsupportedMediaType } from '../errors';
  */
 function makeAjv(coerceTypes: boolean | 'array') {
   const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes, useDefaults: true, removeAdditional: true });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  addFormats(ajv);
   // OpenAPI-only keywords the contract may carry.
   for (const keyword of ['example', 'discriminator', 'xml', 'externalDocs']) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);

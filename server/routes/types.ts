@@ -24,5 +24,8 @@ export function attachment(rawName: string): string {
   // encodeURIComponent throws on a lone surrogate (a name from a JSON body may hold one): U+FFFD instead
   const name = rawName.toWellFormed();
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return (
+    `attachment; filename="${fallback}"; filename*=UTF-8''` +
+    `${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
+  );
 }

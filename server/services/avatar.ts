@@ -12,7 +12,8 @@ export function defaultAvatarSvg(uid: number, name: string): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
     `<circle cx="48" cy="48" r="48" fill="${background}"/>` +
-    `<text x="48" y="48" dy=".35em" text-anchor="middle" font-size="44" font-family="sans-serif" fill="#fff">${initial}</text>` +
+    (`<text x="48" y="48" dy=".35em" text-anchor="middle" font-size="44" ` +
+      `font-family="sans-serif" fill="#fff">${initial}</text>`) +
     `</svg>`
   );
 }

@@ -104,7 +104,9 @@ export interface GrantedRight {
   num_desc: string;
 }
 
-/** Redeems a code for the user: exactly one caller ever wins a code. Throws 404 / 409 AppErrors with the spec's words. */
+/**
+ * Redeems a code for the user: exactly one caller ever wins a code. Throws 404 / 409 AppErrors with the spec's words.
+ */
 export async function redeemCoupon(db: Db, uid: number, code: string): Promise<GrantedRight[]> {
   await grantDefaultRights(db, uid);
   const codeHash = hashCode(code);

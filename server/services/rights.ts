@@ -16,10 +16,12 @@ import { readEnv } from '../config';
  * Default grants (given the first time a user's rights are read or used, so accounts created before this
  * code, by registration or by the admin CLI all get them; idempotent through the unique (uid, source) index):
  *
- * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096 compares | 256 doc uploads |
+ * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096
+ * compares | 256 doc uploads |
  * |---|---|---|---|---|---|---|---|---|
  * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 | 5 | 20 |
- * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
+ * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
+ * 1,000,000,000 |
  *
  * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
  * COMPARE_MAX_SIZE_MB (20), and the rights read as those values.

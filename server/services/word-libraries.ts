@@ -10,7 +10,8 @@ import { readEnv } from '../config';
 /**
  * Built-in word libraries (spec: /user/get_word_library, /user/select_word_library): lexicons of a domain
  * written by the team as `server/word-libraries/<id>-<key>.tsv`. Each file starts with `# key: value`
- * header lines (id, name, name_en, name_hk, description, description_en, description_hk, source), then a `word<TAB>type<TAB>correct` header and
+ * header lines (id, name, name_en, name_hk, description, description_en, description_hk, source), then a
+ * `word<TAB>type<TAB>correct` header and
  * one entry a line, with the personal dictionary's type codes (5 wrong word + correct, 1 allowed, 4 sensitive,
  * 9 key word). A selected library applies to the user's checks exactly like their own dictionary entries.
  */

@@ -2,15 +2,8 @@
 // answer 501; loading them on login is silent, so nothing is shown for features that do not exist yet.
 import type { QueryClient } from '@tanstack/react-query';
 import { api, unwrap, type UnwrapOptions } from './client';
+import type { components } from './schema';
 import { portrait, userInfo } from './user';
-
-type Call = (path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-// Calls added to the contract by later issues are reached through their plain paths.
-const loose = api as unknown as { GET: Call };
-
-function get(path: string, query?: Record<string, string | number>, options?: UnwrapOptions): Promise<unknown> {
-  return unwrap(loose.GET(path, query ? { params: { query } } : {}), options);
-}
 
 export const queryKeys = {
   userInfo: ['user', 'info'] as const,
@@ -36,31 +29,32 @@ export function portraitQuery(options?: UnwrapOptions) {
   return { queryKey: queryKeys.portrait, queryFn: () => portrait(options) };
 }
 export function dictionaryQuery(options?: UnwrapOptions) {
-  return { queryKey: queryKeys.dictionary, queryFn: () => get('/dict/v1/get_list', undefined, options) };
+  return { queryKey: queryKeys.dictionary, queryFn: () => unwrap(api.GET('/dict/v1/get_list'), options) };
 }
 export function invitationsQuery(options?: UnwrapOptions) {
   return {
     queryKey: queryKeys.invitations,
-    queryFn: () => get('/enterprise/user/v1/get_enterprise_invitation', undefined, options),
+    queryFn: () => unwrap(api.GET('/enterprise/user/v1/get_enterprise_invitation'), options),
   };
 }
 export function guideQuery(options?: UnwrapOptions) {
-  return { queryKey: queryKeys.guide, queryFn: () => get('/wizard/v1/show', undefined, options) };
+  return { queryKey: queryKeys.guide, queryFn: () => unwrap(api.GET('/wizard/v1/show'), options) };
 }
 export function fineProofreadingRightQuery(options?: UnwrapOptions) {
   return {
     queryKey: queryKeys.fineProofreadingRight,
-    queryFn: () => get('/user/v1/check/user_fine_proofreading_right', undefined, options),
+    queryFn: () => unwrap(api.GET('/user/v1/check/user_fine_proofreading_right'), options),
   };
 }
-export function userRightQuery(userRightType: number, options?: UnwrapOptions) {
+export function userRightQuery(userRightType: components['schemas']['UserRightType'], options?: UnwrapOptions) {
   return {
     queryKey: queryKeys.userRight(userRightType),
-    queryFn: () => get('/user/v1/get_user_right', { user_right_type: userRightType }, options),
+    queryFn: () =>
+      unwrap(api.GET('/user/v1/get_user_right', { params: { query: { user_right_type: userRightType } } }), options),
   };
 }
 export function applicationsQuery(options?: UnwrapOptions) {
-  return { queryKey: queryKeys.applications, queryFn: () => get('/enterprise/v1/get_user_apply', undefined, options) };
+  return { queryKey: queryKeys.applications, queryFn: () => unwrap(api.GET('/enterprise/v1/get_user_apply'), options) };
 }
 
 /** Spec §4 "login state set true": everything besides the user info, fetched in the background. */

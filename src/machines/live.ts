@@ -144,8 +144,33 @@ export function liveSession(options: LiveAppOptions) {
   });
 }
 
+/** The browser's WebSocket behind the WebSocketLike face the connection uses. */
+class BrowserSocket implements WebSocketLike {
+  private readonly ws: WebSocket;
+  onopen: WebSocketLike['onopen'] = null;
+  onmessage: WebSocketLike['onmessage'] = null;
+  onclose: WebSocketLike['onclose'] = null;
+  onerror: WebSocketLike['onerror'] = null;
+  constructor(url: string) {
+    this.ws = new globalThis.WebSocket(url);
+    this.ws.onopen = (event) => this.onopen?.(event);
+    this.ws.onmessage = (event) => this.onmessage?.(event);
+    this.ws.onclose = (event) => this.onclose?.(event);
+    this.ws.onerror = (event) => this.onerror?.(event);
+  }
+  get readyState(): number {
+    return this.ws.readyState;
+  }
+  send(data: string): void {
+    this.ws.send(data);
+  }
+  close(code?: number, reason?: string): void {
+    this.ws.close(code, reason);
+  }
+}
+
 export function liveSocket(options: LiveAppOptions) {
-  const WebSocketImpl = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketClass);
+  const WebSocketImpl: WebSocketClass = options.WebSocket ?? BrowserSocket;
   const pageUrl = options.pageUrl ?? (() => globalThis.location?.href ?? 'http://localhost/');
   return socketMachine.provide({
     actors: { 'socket connection': webSocketConnection({ WebSocket: WebSocketImpl, pageUrl }) },

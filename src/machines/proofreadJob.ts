@@ -11,6 +11,7 @@
 // edits can never leave a highlight on the wrong characters. An edit inside a paragraph keeps the
 // findings outside the edited range (shifted) and marks the paragraph for re-checking.
 import { assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject } from 'xstate';
+import { errorReport } from '../../openapi/socket-protocol';
 import type { CheckIdData, CheckResultData, ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 
 export const FINE_MODE_UNAVAILABLE = '该模型资源消耗较大，暂时只开放给付费用户体验。';
@@ -19,7 +20,7 @@ export const DEFAULT_CHECK_OPTIONS = 127;
 export type CheckMode = 3 | 4;
 
 /** A finding relative to its paragraph. */
-export interface ParagraphIssue extends SocketIssue {}
+export type ParagraphIssue = SocketIssue;
 
 /** A finding in the current text (absolute UTF-16 offsets) with a stable id. */
 export interface Finding extends SocketIssue {
@@ -373,11 +374,9 @@ function isForCheck(message: ServerMessage, checkId: string | null): boolean {
 }
 
 function errorText(message: ServerMessage): string | null {
-  if (message.type === 2 && message.cmd === 2 && message.status !== undefined && message.status !== 200) {
-    const list = message.data as unknown as string[];
-    return Array.isArray(list) && list.length ? String(list[0]) : '系统异常';
-  }
-  return null;
+  const list = message.type === 2 && message.cmd === 2 ? errorReport(message) : null;
+  if (!list) return null;
+  return list.length ? list[0] : '系统异常';
 }
 
 /** Whether this (new) result ends the check: `done`, or every paragraph announced has arrived. */
@@ -484,12 +483,10 @@ export const proofreadJobMachine = setup({
           (x) => x.original === f.original && x.category === f.category && x.suggestions[0] !== undefined,
         );
         // from the end so earlier offsets stay valid
-        let text = context.text;
         let partial: Partial<ProofreadContext> = {};
         let ctx = context;
         for (const x of [...same].sort((a, b) => b.start - a.start)) {
-          text = applySuggestion(ctx.text, x, x.suggestions[0]);
-          partial = withText(ctx, text);
+          partial = withText(ctx, applySuggestion(ctx.text, x, x.suggestions[0]));
           ctx = { ...ctx, ...partial };
         }
         return partial;

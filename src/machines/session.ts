@@ -65,7 +65,9 @@ export const sessionMachine = setup({
     'store token': (_, _params: { token: string }) => mustProvide('store token'),
     /** Spec §4 logout: token, login flag, token cookie, cached user data (dictionary id, invites, identity) */
     'clear stored session': () => mustProvide('clear stored session'),
-    /** Spec §4 login: avatar, own dictionary, invites, guide, fine-proofreading status, rights 1 and 32, applications */
+    /**
+     * Spec §4 login: avatar, own dictionary, invites, guide, fine-proofreading status, rights 1 and 32, applications
+     */
     'load signed-in data': () => mustProvide('load signed-in data'),
     'say logged in': () => mustProvide('say logged in'),
     'go to last route': () => mustProvide('go to last route'),

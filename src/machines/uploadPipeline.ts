@@ -107,8 +107,10 @@ function clampProgress(value: unknown): number {
 /** The job update a socket message carries for a channel, or null (other messages, error reports). */
 export function jobUpdateOf(message: ServerMessage, channel: JobChannel): JobUpdate | null {
   if (message.type !== 2 || (message.status !== undefined && message.status !== 200)) return null;
-  const data = message.data as unknown as Record<string, unknown> | undefined;
-  if (!data || typeof data !== 'object') return null;
+  const payload: unknown = message.data;
+  if (!payload || typeof payload !== 'object') return null;
+  // the fields are checked one by one below: a socket frame's shape is not trusted
+  const data: Record<string, unknown> = { ...payload };
   const status = data.status as JobStatus;
   if (!JOB_STATUSES.includes(status)) return null;
   const error = typeof data.error === 'string' ? data.error : undefined;

@@ -10,6 +10,7 @@ export interface ReloadFlag {
  * deployment removed the old chunk). The session flag is never cleared on success, so a chunk that
  * keeps failing reaches the error boundary instead of reloading in a loop.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own bound: any props
 export function lazyWithReload<T extends ComponentType<any>>(
   load: () => Promise<{ default: T }>,
   flag: ReloadFlag,

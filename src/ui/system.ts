@@ -8,11 +8,13 @@ const workbench = defineConfig({
       fonts: {
         body: {
           value:
-            "system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'WenQuanYi Zen Hei', sans-serif",
+            "system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', " +
+            "'Microsoft YaHei', 'Noto Sans CJK SC', 'WenQuanYi Zen Hei', sans-serif",
         },
         heading: {
           value:
-            "system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'WenQuanYi Zen Hei', sans-serif",
+            "system-ui, -apple-system, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', " +
+            "'Microsoft YaHei', 'Noto Sans CJK SC', 'WenQuanYi Zen Hei', sans-serif",
         },
       },
     },

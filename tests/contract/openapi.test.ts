@@ -159,24 +159,28 @@ describe('openapi/workbench.yaml', () => {
     }
   });
 
-  it('every enveloped error response is the error envelope {code, msg, result: null}, except 402 which says the quota kind', () => {
-    const exempt = new Set(nonEnvelopeCalls.map(key));
-    const errorEnvelope = doc.components.schemas.ErrorEnvelope;
-    expect(errorEnvelope.properties.result).toEqual({ type: 'null' });
-    const quota = doc.components.responses.QuotaExhausted.content['application/json'].schema;
-    expect(quota.properties.code).toEqual({ type: 'integer', const: 402 });
-    expect(quota.properties.result.properties.kind).toEqual({ type: 'integer', enum: [1, 2] });
-    for (const { method, path, op } of operations) {
-      const where = key([method, path]);
-      if (exempt.has(where) && path.startsWith('/v2/')) continue;
-      for (const [status, response] of Object.entries(op.responses as Record<string, Node>)) {
-        if (status === '200') continue;
-        expect(Number(status), `${where} ${status}`).toBeGreaterThanOrEqual(400);
-        const schema = deref(deref(response).content['application/json'].schema);
-        expect(schema, `${where} ${status}`).toBe(status === '402' ? quota : errorEnvelope);
+  it(
+    'every enveloped error response is the error envelope {code, msg, result: ' +
+      'null}, except 402 which says the quota kind',
+    () => {
+      const exempt = new Set(nonEnvelopeCalls.map(key));
+      const errorEnvelope = doc.components.schemas.ErrorEnvelope;
+      expect(errorEnvelope.properties.result).toEqual({ type: 'null' });
+      const quota = doc.components.responses.QuotaExhausted.content['application/json'].schema;
+      expect(quota.properties.code).toEqual({ type: 'integer', const: 402 });
+      expect(quota.properties.result.properties.kind).toEqual({ type: 'integer', enum: [1, 2] });
+      for (const { method, path, op } of operations) {
+        const where = key([method, path]);
+        if (exempt.has(where) && path.startsWith('/v2/')) continue;
+        for (const [status, response] of Object.entries(op.responses as Record<string, Node>)) {
+          if (status === '200') continue;
+          expect(Number(status), `${where} ${status}`).toBeGreaterThanOrEqual(400);
+          const schema = deref(deref(response).content['application/json'].schema);
+          expect(schema, `${where} ${status}`).toBe(status === '402' ? quota : errorEnvelope);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('lists the error responses each operation can produce', () => {
     for (const { method, path, op } of operations) {
@@ -202,21 +206,25 @@ describe('openapi/workbench.yaml', () => {
       expect(Object.keys(byKey.get(key(call))!.op.responses), key(call)).not.toContain('501');
   });
 
-  it('security: bearer globally; exactly the public calls opt out; LanguageTool calls also accept username + apiKey', () => {
-    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.security).toEqual([{ bearerAuth: [] }]);
-    const open = operations.filter((o) => effectiveSecurity(o.op).length === 0).map((o) => key([o.method, o.path]));
-    expect(open.sort()).toEqual(publicCalls.map(key).sort());
-    const optional = operations
-      .filter((o) => effectiveSecurity(o.op).some((s: Node) => Object.keys(s).length === 0))
-      .map((o) => key([o.method, o.path]));
-    expect(optional.sort()).toEqual(
-      languageToolCalls
-        .filter((c) => c[1] !== '/v2/languages')
-        .map(key)
-        .sort(),
-    );
-  });
+  it(
+    'security: bearer globally; exactly the public calls opt out; LanguageTool ' +
+      'calls also accept username + apiKey',
+    () => {
+      expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(doc.security).toEqual([{ bearerAuth: [] }]);
+      const open = operations.filter((o) => effectiveSecurity(o.op).length === 0).map((o) => key([o.method, o.path]));
+      expect(open.sort()).toEqual(publicCalls.map(key).sort());
+      const optional = operations
+        .filter((o) => effectiveSecurity(o.op).some((s: Node) => Object.keys(s).length === 0))
+        .map((o) => key([o.method, o.path]));
+      expect(optional.sort()).toEqual(
+        languageToolCalls
+          .filter((c) => c[1] !== '/v2/languages')
+          .map(key)
+          .sort(),
+      );
+    },
+  );
 
   it('sends cid and endpoint as optional headers on every envelope call, without cid on guide show/access', () => {
     const noCid = new Set(['GET /wizard/v1/show', 'GET /wizard/v1/access']);
@@ -264,25 +272,29 @@ describe('openapi/workbench.yaml', () => {
     expect(body.properties.correct).toBeDefined();
   });
 
-  it('shared dictionary words take {dic_id, word, type: 1|4|5|9, correct?}; a shared dictionary says whether the caller uses it', () => {
-    const body = deref(byKey.get('POST /enterprise-dic/add_one')!.op.requestBody.content['application/json'].schema);
-    expect(body.required).toEqual(['dic_id', 'word', 'type']);
-    expect(deref(body.properties.type).enum).toEqual([1, 4, 5, 9]);
-    const dict = doc.components.schemas.SharedDictionary;
-    expect(dict.required).toEqual(expect.arrayContaining(['id', 'name', 'word_count', 'in_use', 'user_count']));
-    const status = deref(
-      byKey.get('POST /enterprise/v1/modify_share_dic_status')!.op.requestBody.content['application/json'].schema,
-    );
-    expect(status.properties.status.enum).toEqual([0, 1]);
-    for (const path of [
-      '/enterprise/v1/add_share_dic_info',
-      '/enterprise-dic/add_one',
-      '/enterprise-dic/update_one',
-      '/enterprise/v1/delete_share_dic',
-    ]) {
-      expect(Object.keys(byKey.get(`POST ${path}`)!.op.responses), path).toEqual(expect.arrayContaining(['403']));
-    }
-  });
+  it(
+    'shared dictionary words take {dic_id, word, type: 1|4|5|9, correct?}; a ' +
+      'shared dictionary says whether the caller uses it',
+    () => {
+      const body = deref(byKey.get('POST /enterprise-dic/add_one')!.op.requestBody.content['application/json'].schema);
+      expect(body.required).toEqual(['dic_id', 'word', 'type']);
+      expect(deref(body.properties.type).enum).toEqual([1, 4, 5, 9]);
+      const dict = doc.components.schemas.SharedDictionary;
+      expect(dict.required).toEqual(expect.arrayContaining(['id', 'name', 'word_count', 'in_use', 'user_count']));
+      const status = deref(
+        byKey.get('POST /enterprise/v1/modify_share_dic_status')!.op.requestBody.content['application/json'].schema,
+      );
+      expect(status.properties.status.enum).toEqual([0, 1]);
+      for (const path of [
+        '/enterprise/v1/add_share_dic_info',
+        '/enterprise-dic/add_one',
+        '/enterprise-dic/update_one',
+        '/enterprise/v1/delete_share_dic',
+      ]) {
+        expect(Object.keys(byKey.get(`POST ${path}`)!.op.responses), path).toEqual(expect.arrayContaining(['403']));
+      }
+    },
+  );
 });
 
 describe('strict request schemas', () => {

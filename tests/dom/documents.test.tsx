@@ -38,7 +38,9 @@ function summary(id: number, name: string, extra: Record<string, unknown> = {}) 
 const TEXT = '关于召开会议的通知\n我们在次见面，讨论工作。';
 const DETAIL = {
   ...summary(7, '通知.docx'),
-  html: '<h1>关于召开会议的通知</h1><p>我们<b>在次</b>见面，讨论工作。<script>window.hacked = 1</script><img src="x" onerror="window.hacked = 2"></p>',
+  html:
+    '<h1>关于召开会议的通知</h1><p>我们<b>在次</b>见面，讨论工作。<script>window.hacked = ' +
+    '1</script><img src="x" onerror="window.hacked = 2"></p>',
   text: TEXT,
   issues: [
     {
@@ -314,7 +316,8 @@ describe('renderDocument', () => {
 
   it('keeps tables and lists and marks inside their cells', () => {
     const html =
-      '<ul><li>第一项</li><li>第二项</li></ul><table><tr><td>甲</td><td>乙丙</td></tr></table><a href="javascript:alert(1)">链接</a>';
+      '<ul><li>第一项</li><li>第二项</li></ul><table><tr><td>甲</td><td>乙丙</td></tr></table>' +
+      '<a href="javascript:alert(1)">链接</a>';
     const text = '第一项\n第二项\n甲\n乙丙\n链接';
     const out = renderDocument(html, text, [{ id: 'x', start: 10, end: 12, level: 2 }]);
     expect(out.structured).toBe(true);

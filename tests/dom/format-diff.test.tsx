@@ -209,12 +209,16 @@ describe('screens in the app', () => {
     expect(accepts('.docx', 'docx')).toBe(false);
   });
 
-  it('shows the format screen with its empty state; without templates (the fake API has none) the picker is off and says why', async () => {
-    renderApp({ path: '/format' });
-    await screen.findByTestId('format-empty');
-    await screen.findByText('模板列表加载失败，请刷新重试');
-    expect(screen.getByTestId('format-drop').getAttribute('aria-disabled')).toBe('true');
-  });
+  it(
+    'shows the format screen with its empty state; without templates (the fake API ' +
+      'has none) the picker is off and says why',
+    async () => {
+      renderApp({ path: '/format' });
+      await screen.findByTestId('format-empty');
+      await screen.findByText('模板列表加载失败，请刷新重试');
+      expect(screen.getByTestId('format-drop').getAttribute('aria-disabled')).toBe('true');
+    },
+  );
 
   it('enables compare only when both documents are chosen, and swaps them', async () => {
     renderApp({ path: '/diff' });

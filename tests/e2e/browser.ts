@@ -140,7 +140,9 @@ export async function adminCli(dataDir: string, ...args: string[]): Promise<stri
   return stdout.trim().split('\n');
 }
 
-/** Screenshots of the page as it is, in light and then in dark (`<name>-light.png`, `<name>-dark.png`); back to light. */
+/**
+ * Screenshots of the page as it is, in light and then in dark (`<name>-light.png`, `<name>-dark.png`); back to light.
+ */
 export async function screenshotLightAndDark(page: Page, name: string, fullPage = false): Promise<void> {
   await page.screenshot({ path: screenshotPath(`${name}-light.png`), fullPage });
   await page.getByTestId('theme-dark').click();

@@ -109,68 +109,72 @@ describe('personal dictionary in Chromium', () => {
     await expect.poll(() => finding.getByTestId('finding-suggestion').first().textContent()).toBe('张晓明');
   }, 60_000);
 
-  it('pages, filters by type, exports, selects many, empties with confirm, and keeps a word library selection', async () => {
-    const { page } = browser;
-    await page.goto(`${baseUrl}/workbench/dictionary`);
-    await page.getByTestId('dictionary-screen').waitFor();
-    // 25 key words from a .txt without a type column: the type chosen on the screen applies
-    const dir = mkdtempSync(join(tmpdir(), 'dict-e2e-'));
-    const file = join(dir, 'keys.txt');
-    writeFileSync(file, Array.from({ length: 25 }, (_, i) => `关键词${String(i).padStart(2, '0')}`).join('\n'));
-    await page.getByTestId('dict-import-type').selectOption('9');
-    await page.getByTestId('dict-import-drop-input').setInputFiles(file);
-    await expect
-      .poll(() => page.getByTestId('dict-import-summary').textContent(), { timeout: 20_000 })
-      .toContain('导入 25 条，失败 0 条');
-    await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('28');
-    await expect.poll(() => page.getByTestId('dict-page').textContent()).toBe('第 1 / 2 页');
-    expect(await page.getByTestId('dict-row').count()).toBe(20);
-    await page.getByTestId('dict-next').click();
-    await expect.poll(() => page.getByTestId('dict-page').textContent()).toBe('第 2 / 2 页');
-    await expect.poll(() => page.getByTestId('dict-row').count()).toBe(8);
+  it(
+    'pages, filters by type, exports, selects many, empties with confirm, and ' + 'keeps a word library selection',
+    async () => {
+      const { page } = browser;
+      await page.goto(`${baseUrl}/workbench/dictionary`);
+      await page.getByTestId('dictionary-screen').waitFor();
+      // 25 key words from a .txt without a type column: the type chosen on the screen applies
+      const dir = mkdtempSync(join(tmpdir(), 'dict-e2e-'));
+      const file = join(dir, 'keys.txt');
+      writeFileSync(file, Array.from({ length: 25 }, (_, i) => `关键词${String(i).padStart(2, '0')}`).join('\n'));
+      await page.getByTestId('dict-import-type').selectOption('9');
+      await page.getByTestId('dict-import-drop-input').setInputFiles(file);
+      await expect
+        .poll(() => page.getByTestId('dict-import-summary').textContent(), { timeout: 20_000 })
+        .toContain('导入 25 条，失败 0 条');
+      await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('28');
+      await expect.poll(() => page.getByTestId('dict-page').textContent()).toBe('第 1 / 2 页');
+      expect(await page.getByTestId('dict-row').count()).toBe(20);
+      await page.getByTestId('dict-next').click();
+      await expect.poll(() => page.getByTestId('dict-page').textContent()).toBe('第 2 / 2 页');
+      await expect.poll(() => page.getByTestId('dict-row').count()).toBe(8);
 
-    // type filter and search
-    await page.getByTestId('dict-filter-type').selectOption('5');
-    await expect.poll(() => rowsOf(page)).toEqual(['张小明']);
-    await page.getByTestId('dict-filter-type').selectOption('0');
-    await page.getByTestId('dict-search').fill('关键词2');
-    await expect
-      .poll(async () => (await rowsOf(page)).sort())
-      .toEqual(['关键词20', '关键词21', '关键词22', '关键词23', '关键词24']);
+      // type filter and search
+      await page.getByTestId('dict-filter-type').selectOption('5');
+      await expect.poll(() => rowsOf(page)).toEqual(['张小明']);
+      await page.getByTestId('dict-filter-type').selectOption('0');
+      await page.getByTestId('dict-search').fill('关键词2');
+      await expect
+        .poll(async () => (await rowsOf(page)).sort())
+        .toEqual(['关键词20', '关键词21', '关键词22', '关键词23', '关键词24']);
 
-    // select the page and delete the selection (confirm dialog)
-    await page.getByTestId('dict-select-page').check({ force: true });
-    await page.getByTestId('dict-delete-selected').click();
-    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
-    await page.getByTestId('dict-empty').waitFor();
-    await page.getByTestId('dict-search').fill('');
-    await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('23');
+      // select the page and delete the selection (confirm dialog)
+      await page.getByTestId('dict-select-page').check({ force: true });
+      await page.getByTestId('dict-delete-selected').click();
+      await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+      await page.getByTestId('dict-empty').waitFor();
+      await page.getByTestId('dict-search').fill('');
+      await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('23');
 
-    // export: a real .xlsx (a zip) of the whole dictionary
-    await page.getByTestId('dict-export').click();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 15_000 }),
-      page.getByTestId('dict-export-xlsx').click(),
-    ]);
-    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
-    const saved = join(dir, 'export.xlsx');
-    await download.saveAs(saved);
-    expect(readFileSync(saved).subarray(0, 2).toString('latin1')).toBe('PK');
+      // export: a real .xlsx (a zip) of the whole dictionary
+      await page.getByTestId('dict-export').click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15_000 }),
+        page.getByTestId('dict-export-xlsx').click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+      const saved = join(dir, 'export.xlsx');
+      await download.saveAs(saved);
+      expect(readFileSync(saved).subarray(0, 2).toString('latin1')).toBe('PK');
 
-    // empty the dictionary: 取消 keeps everything, 确认 empties it
-    await page.getByTestId('dict-delete-all').click();
-    await page.getByRole('alertdialog').getByRole('button', { name: '取消' }).click();
-    await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('23');
-    await page.getByTestId('dict-delete-all').click();
-    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
-    await page.getByTestId('dict-empty').waitFor();
+      // empty the dictionary: 取消 keeps everything, 确认 empties it
+      await page.getByTestId('dict-delete-all').click();
+      await page.getByRole('alertdialog').getByRole('button', { name: '取消' }).click();
+      await expect.poll(() => page.getByTestId('dict-total').textContent()).toContain('23');
+      await page.getByTestId('dict-delete-all').click();
+      await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+      await page.getByTestId('dict-empty').waitFor();
 
-    // a word library: selected, and still selected after a reload
-    const medicine = page.getByTestId('dict-library-4');
-    await expect.poll(() => medicine.getAttribute('data-selected')).toBe('false');
-    await medicine.click();
-    await expect.poll(() => medicine.getAttribute('data-selected')).toBe('true');
-    await page.reload();
-    await expect.poll(() => page.getByTestId('dict-library-4').getAttribute('data-selected')).toBe('true');
-  }, 90_000);
+      // a word library: selected, and still selected after a reload
+      const medicine = page.getByTestId('dict-library-4');
+      await expect.poll(() => medicine.getAttribute('data-selected')).toBe('false');
+      await medicine.click();
+      await expect.poll(() => medicine.getAttribute('data-selected')).toBe('true');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('dict-library-4').getAttribute('data-selected')).toBe('true');
+    },
+    90_000,
+  );
 });

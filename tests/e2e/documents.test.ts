@@ -206,13 +206,11 @@ describe('documents in Chromium', () => {
     await page.goto(`${baseUrl}/workbench/document`);
     await page.getByTestId('documents-screen').waitFor();
     const started = Date.now();
-    await page
-      .getByTestId('upload-input')
-      .setInputFiles({
-        name: '年度工作报告.docx',
-        mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        buffer: data,
-      });
+    await page.getByTestId('upload-input').setInputFiles({
+      name: '年度工作报告.docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      buffer: data,
+    });
     const row = page.getByTestId('upload-row').filter({ hasText: '年度工作报告.docx' });
     // progress shows while the server checks it
     await expect.poll(() => row.getAttribute('data-phase'), { timeout: 60_000 }).toMatch(/processing|done/);
@@ -225,7 +223,9 @@ describe('documents in Chromium', () => {
     const opened = Date.now() - opening;
     const marks = await view.locator('mark').count();
     console.log(
-      `200-page document: ${chars} characters, upload -> done ${(checked / 1000).toFixed(1)} s, editor open ${(opened / 1000).toFixed(2)} s, ${marks} findings marked`,
+      `200-page document: ${chars} characters, upload -> done ` +
+        `${(checked / 1000).toFixed(1)} s, editor open ${(opened / 1000).toFixed(2)} s,` +
+        ` ${marks} findings marked`,
     );
     expect(marks).toBeGreaterThan(100);
     expect(Number(await page.getByTestId('finding-count').textContent())).toBe(marks);

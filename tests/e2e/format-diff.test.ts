@@ -238,49 +238,52 @@ describe('format check and document compare in Chromium', () => {
     await page.getByTestId('format-upload-failed').waitFor();
   });
 
-  it('compares two versions side by side, highlights the character change and navigates between differences', async () => {
-    const { page } = browser;
-    await page.goto(`${baseUrl}/workbench/diff`);
-    await page.getByTestId('diff-empty').waitFor();
-    await expect
-      .poll(() => page.getByTestId('diff-limits').textContent())
-      .toMatch(/剩余比对次数：5次 · 每份文件不超过 200页、20MB/);
-    expect(await page.getByTestId('diff-compare').isDisabled()).toBe(true);
+  it(
+    'compares two versions side by side, highlights the character change and ' + 'navigates between differences',
+    async () => {
+      const { page } = browser;
+      await page.goto(`${baseUrl}/workbench/diff`);
+      await page.getByTestId('diff-empty').waitFor();
+      await expect
+        .poll(() => page.getByTestId('diff-limits').textContent())
+        .toMatch(/剩余比对次数：5次 · 每份文件不超过 200页、20MB/);
+      expect(await page.getByTestId('diff-compare').isDisabled()).toBe(true);
 
-    const v1 = join(files, '通知-第一稿.docx');
-    writeFileSync(v1, await docx(V1));
-    await page.getByTestId('diff-original-drop-input').setInputFiles(v1);
-    await dropFile(page, 'diff-revised-drop', '通知-第二稿.docx', await docx(V2));
-    await expect.poll(() => page.getByTestId('diff-revised-drop-name').textContent()).toContain('通知-第二稿.docx');
-    await page.getByTestId('diff-compare').click();
-    await page.getByTestId('diff-view').waitFor({ timeout: 30_000 });
+      const v1 = join(files, '通知-第一稿.docx');
+      writeFileSync(v1, await docx(V1));
+      await page.getByTestId('diff-original-drop-input').setInputFiles(v1);
+      await dropFile(page, 'diff-revised-drop', '通知-第二稿.docx', await docx(V2));
+      await expect.poll(() => page.getByTestId('diff-revised-drop-name').textContent()).toContain('通知-第二稿.docx');
+      await page.getByTestId('diff-compare').click();
+      await page.getByTestId('diff-view').waitFor({ timeout: 30_000 });
 
-    expect(await page.getByTestId('diff-change-count').textContent()).toBe('共 2 处差异');
-    const changed = page.locator('[data-testid="diff-row"][data-status="changed"]');
-    expect(await changed.count()).toBe(1);
-    expect(await changed.getByTestId('diff-del').textContent()).toBe('在');
-    expect(await changed.getByTestId('diff-ins').textContent()).toBe('再');
-    expect(await changed.getByTestId('diff-original').textContent()).toContain('我们定于下周在次召开年度工作会议。');
-    const inserted = page.locator('[data-testid="diff-row"][data-status="inserted"]');
-    expect(await inserted.getByTestId('diff-ins').textContent()).toBe('请于周五前报送参会名单。');
-    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4次');
+      expect(await page.getByTestId('diff-change-count').textContent()).toBe('共 2 处差异');
+      const changed = page.locator('[data-testid="diff-row"][data-status="changed"]');
+      expect(await changed.count()).toBe(1);
+      expect(await changed.getByTestId('diff-del').textContent()).toBe('在');
+      expect(await changed.getByTestId('diff-ins').textContent()).toBe('再');
+      expect(await changed.getByTestId('diff-original').textContent()).toContain('我们定于下周在次召开年度工作会议。');
+      const inserted = page.locator('[data-testid="diff-row"][data-status="inserted"]');
+      expect(await inserted.getByTestId('diff-ins').textContent()).toBe('请于周五前报送参会名单。');
+      await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4次');
 
-    // navigation: the button, then the keyboard
-    await page.getByTestId('diff-next').click();
-    expect(await page.getByTestId('diff-position').textContent()).toBe('第 1 / 2 处');
-    expect(await page.locator('[data-current]').evaluateAll((els) => els.map((e) => e.textContent))).toEqual([
-      '在',
-      '再',
-    ]);
-    expect(await page.getByTestId('diff-current-summary').textContent()).toBe('“在” 改为 “再”');
-    await page.keyboard.press('Alt+ArrowDown');
-    await expect.poll(() => page.getByTestId('diff-position').textContent()).toBe('第 2 / 2 处');
-    expect(await page.locator('ins[data-current]').textContent()).toBe('请于周五前报送参会名单。');
-    await page.keyboard.press('k');
-    await expect.poll(() => page.getByTestId('diff-position').textContent()).toBe('第 1 / 2 处');
+      // navigation: the button, then the keyboard
+      await page.getByTestId('diff-next').click();
+      expect(await page.getByTestId('diff-position').textContent()).toBe('第 1 / 2 处');
+      expect(await page.locator('[data-current]').evaluateAll((els) => els.map((e) => e.textContent))).toEqual([
+        '在',
+        '再',
+      ]);
+      expect(await page.getByTestId('diff-current-summary').textContent()).toBe('“在” 改为 “再”');
+      await page.keyboard.press('Alt+ArrowDown');
+      await expect.poll(() => page.getByTestId('diff-position').textContent()).toBe('第 2 / 2 处');
+      expect(await page.locator('ins[data-current]').textContent()).toBe('请于周五前报送参会名单。');
+      await page.keyboard.press('k');
+      await expect.poll(() => page.getByTestId('diff-position').textContent()).toBe('第 1 / 2 处');
 
-    await screenshotLightAndDark(page, 'diff', true);
-  });
+      await screenshotLightAndDark(page, 'diff', true);
+    },
+  );
 
   it('shows the server’s limit message when a file is over the compare limits', async () => {
     const { page } = browser;

@@ -46,64 +46,71 @@ describe('pricing and My rights in Chromium', () => {
     await page.getByTestId('right-orders-empty').waitFor();
   });
 
-  it("/pricing redirects to the pricing page, which lists the server's products and says payment is not configured", async () => {
-    const { page } = browser;
-    await page.goto(`${baseUrl}/workbench/pricing`);
-    await page.waitForURL(`${baseUrl}/workbench/upgrade`);
-    await page.getByTestId('upgrade-screen').waitFor();
-    await page.getByTestId('pay-not-configured').waitFor();
-    expect(await page.getByTestId('pay-not-configured').textContent()).toContain('在线支付尚未配置');
-    await expect.poll(() => page.getByTestId('product-card').count()).toBe(6);
-    const yearly = page.locator('[data-testid="product-card"][data-code="personal_yearly"]');
-    expect(await yearly.getByTestId('product-name').textContent()).toBe('个人专业版（年付）');
-    expect(await yearly.getByTestId('product-price').textContent()).toBe('¥299.00');
-    expect(await yearly.textContent()).toContain('推荐');
-    expect(await page.locator('[data-testid="product-card"][data-code="words_1m"]').textContent()).toContain(
-      '高速校对字数: 1,000,000 字',
-    );
-    await page.screenshot({ path: screenshotPath('pricing-light.png'), fullPage: true });
-    await page.getByTestId('theme-dark').click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
-    // the cards stay readable on the dark page: light text on a dark panel
-    const colors = await page
-      .locator('[data-testid="product-card"]')
-      .first()
-      .evaluate((el) => {
-        const style = getComputedStyle(el);
-        const name = getComputedStyle(el.querySelector('[data-testid="product-name"]')!);
-        return { bg: style.backgroundColor, fg: name.color };
-      });
-    const lum = (c: string) => {
-      const [r, g, b] = c.match(/\d+(\.\d+)?/g)!.map(Number);
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    expect(lum(colors.fg) - lum(colors.bg)).toBeGreaterThan(100);
-    await page.screenshot({ path: screenshotPath('pricing-dark.png'), fullPage: true });
-    await page.getByTestId('theme-light').click();
-  });
+  it(
+    "/pricing redirects to the pricing page, which lists the server's products and " + 'says payment is not configured',
+    async () => {
+      const { page } = browser;
+      await page.goto(`${baseUrl}/workbench/pricing`);
+      await page.waitForURL(`${baseUrl}/workbench/upgrade`);
+      await page.getByTestId('upgrade-screen').waitFor();
+      await page.getByTestId('pay-not-configured').waitFor();
+      expect(await page.getByTestId('pay-not-configured').textContent()).toContain('在线支付尚未配置');
+      await expect.poll(() => page.getByTestId('product-card').count()).toBe(6);
+      const yearly = page.locator('[data-testid="product-card"][data-code="personal_yearly"]');
+      expect(await yearly.getByTestId('product-name').textContent()).toBe('个人专业版（年付）');
+      expect(await yearly.getByTestId('product-price').textContent()).toBe('¥299.00');
+      expect(await yearly.textContent()).toContain('推荐');
+      expect(await page.locator('[data-testid="product-card"][data-code="words_1m"]').textContent()).toContain(
+        '高速校对字数: 1,000,000 字',
+      );
+      await page.screenshot({ path: screenshotPath('pricing-light.png'), fullPage: true });
+      await page.getByTestId('theme-dark').click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.className)).toContain('dark');
+      // the cards stay readable on the dark page: light text on a dark panel
+      const colors = await page
+        .locator('[data-testid="product-card"]')
+        .first()
+        .evaluate((el) => {
+          const style = getComputedStyle(el);
+          const name = getComputedStyle(el.querySelector('[data-testid="product-name"]')!);
+          return { bg: style.backgroundColor, fg: name.color };
+        });
+      const lum = (c: string) => {
+        const [r, g, b] = c.match(/\d+(\.\d+)?/g)!.map(Number);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      expect(lum(colors.fg) - lum(colors.bg)).toBeGreaterThan(100);
+      await page.screenshot({ path: screenshotPath('pricing-dark.png'), fullPage: true });
+      await page.getByTestId('theme-light').click();
+    },
+  );
 
-  it('buys without payment configured: the order waits, the admin CLI confirms it, the rights arrive once', async () => {
-    const { page } = browser;
-    await page.locator('[data-testid="product-card"][data-code="words_1m"]').getByTestId('product-buy').click();
-    await page.getByTestId('payment-unconfigured').waitFor();
-    // no QR code without configuration
-    expect(await page.getByTestId('payment-qr').count()).toBe(0);
-    const orderNo = (await page.getByTestId('payment-order-no').textContent())!.trim();
-    expect(orderNo).toMatch(/^WB\d{14}[0-9a-f]{12}$/);
-    const cli = async () => (await adminCli(dataDir, 'order', 'paid', orderNo)).join('\n');
-    expect(await cli()).toContain(`order ${orderNo} paid`);
-    expect(await cli()).toContain('was already paid');
-    // the dialog polls the order
-    await page.getByTestId('payment-paid').waitFor({ timeout: 15_000 });
-    await page.getByRole('link', { name: '查看我的权益' }).click();
-    await page.waitForURL(`${baseUrl}/workbench/right`);
-    await expect.poll(() => amountOf(page, 1)).toBe('1,020,000 字');
-    await expect.poll(() => page.getByTestId('right-order').count()).toBe(1);
-    expect(await page.getByTestId('right-order').getAttribute('data-status')).toBe('paid');
-    expect(await page.getByTestId('right-order').textContent()).toContain(orderNo);
-    expect(await page.getByTestId('right-record-num').first().textContent()).toBe('+1,000,000 字');
-    await page.screenshot({ path: screenshotPath('right-light.png'), fullPage: true });
-  }, 60_000);
+  it(
+    'buys without payment configured: the order waits, the admin CLI confirms it, ' + 'the rights arrive once',
+    async () => {
+      const { page } = browser;
+      await page.locator('[data-testid="product-card"][data-code="words_1m"]').getByTestId('product-buy').click();
+      await page.getByTestId('payment-unconfigured').waitFor();
+      // no QR code without configuration
+      expect(await page.getByTestId('payment-qr').count()).toBe(0);
+      const orderNo = (await page.getByTestId('payment-order-no').textContent())!.trim();
+      expect(orderNo).toMatch(/^WB\d{14}[0-9a-f]{12}$/);
+      const cli = async () => (await adminCli(dataDir, 'order', 'paid', orderNo)).join('\n');
+      expect(await cli()).toContain(`order ${orderNo} paid`);
+      expect(await cli()).toContain('was already paid');
+      // the dialog polls the order
+      await page.getByTestId('payment-paid').waitFor({ timeout: 15_000 });
+      await page.getByRole('link', { name: '查看我的权益' }).click();
+      await page.waitForURL(`${baseUrl}/workbench/right`);
+      await expect.poll(() => amountOf(page, 1)).toBe('1,020,000 字');
+      await expect.poll(() => page.getByTestId('right-order').count()).toBe(1);
+      expect(await page.getByTestId('right-order').getAttribute('data-status')).toBe('paid');
+      expect(await page.getByTestId('right-order').textContent()).toContain(orderNo);
+      expect(await page.getByTestId('right-record-num').first().textContent()).toBe('+1,000,000 字');
+      await page.screenshot({ path: screenshotPath('right-light.png'), fullPage: true });
+    },
+    60_000,
+  );
 
   it('speaks English and Traditional Chinese', async () => {
     const { page } = browser;

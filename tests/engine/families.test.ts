@@ -78,32 +78,36 @@ describe('spelling families', () => {
     // allowed words silence it
     expect(check('我以经吃饭了。', { allowedWords: ['以经'] })).toEqual([]);
   });
-  it('a miswritten word found once is corrected where it recurs, and in its reduplicated form; a recurring two-character form is a term', () => {
-    const zoo = fixed('周末我们去了动物院。我觉得上海的动物院比北京的大。', '1');
-    expect(zoo.out).toBe('周末我们去了动物园。我觉得上海的动物园比北京的大。');
-    expect(zoo.mine).toHaveLength(2);
-    expect(zoo.mine[1]).toMatchObject({ original: '院', suggestions: ['园'] });
-    const easy = fixed('这份工作比较经松。周末大家经经松松地去爬山。', '5');
-    expect(easy.out).toBe('这份工作比较轻松。周末大家轻轻松松地去爬山。');
-    expect(easy.mine[1]).toMatchObject({ original: '经经', suggestions: ['轻轻'] });
-    expect(easy.mine[1].message).toContain('重叠');
-    // hk: traditional text, traditional suggestions at the original offsets
-    const hk = check('週末我們去了動物院。我覺得上海的動物院比北京的大。', { lang: 'hk' });
-    expect(hk.map((i) => [i.start, i.original, i.suggestions[0]])).toEqual([
-      [8, '院', '園'],
-      [18, '院', '園'],
-    ]);
-    // a two-character form the speller corrects is taken for a name or a term where it recurs (at the cost
-    // of a writer's repeated slip of this kind, which is then left)
-    expect(fixed('这是我住的地房。', '1').out).toBe('这是我住的地方。');
-    expect(check('我住的地房跟你住的地房不一样。')).toEqual([]);
-    expect(check('晓兰家的服装店生意很好，晓兰也很高兴。')).toEqual([]);
-    expect(check('他拿出一块玄玉，这块玄玉很值钱。')).toEqual([]);
-    // a recurrence inside an allowed word is left alone
-    expect(
-      fixed('周末我们去了动物院。新开的动物院餐厅很好吃。', '1', { allowedWords: ['动物院餐厅'] }).mine,
-    ).toHaveLength(1);
-  });
+  it(
+    'a miswritten word found once is corrected where it recurs, and in its ' +
+      'reduplicated form; a recurring two-character form is a term',
+    () => {
+      const zoo = fixed('周末我们去了动物院。我觉得上海的动物院比北京的大。', '1');
+      expect(zoo.out).toBe('周末我们去了动物园。我觉得上海的动物园比北京的大。');
+      expect(zoo.mine).toHaveLength(2);
+      expect(zoo.mine[1]).toMatchObject({ original: '院', suggestions: ['园'] });
+      const easy = fixed('这份工作比较经松。周末大家经经松松地去爬山。', '5');
+      expect(easy.out).toBe('这份工作比较轻松。周末大家轻轻松松地去爬山。');
+      expect(easy.mine[1]).toMatchObject({ original: '经经', suggestions: ['轻轻'] });
+      expect(easy.mine[1].message).toContain('重叠');
+      // hk: traditional text, traditional suggestions at the original offsets
+      const hk = check('週末我們去了動物院。我覺得上海的動物院比北京的大。', { lang: 'hk' });
+      expect(hk.map((i) => [i.start, i.original, i.suggestions[0]])).toEqual([
+        [8, '院', '園'],
+        [18, '院', '園'],
+      ]);
+      // a two-character form the speller corrects is taken for a name or a term where it recurs (at the cost
+      // of a writer's repeated slip of this kind, which is then left)
+      expect(fixed('这是我住的地房。', '1').out).toBe('这是我住的地方。');
+      expect(check('我住的地房跟你住的地房不一样。')).toEqual([]);
+      expect(check('晓兰家的服装店生意很好，晓兰也很高兴。')).toEqual([]);
+      expect(check('他拿出一块玄玉，这块玄玉很值钱。')).toEqual([]);
+      // a recurrence inside an allowed word is left alone
+      expect(
+        fixed('周末我们去了动物院。新开的动物院餐厅很好吃。', '1', { allowedWords: ['动物院餐厅'] }).mine,
+      ).toHaveLength(1);
+    },
+  );
   it('the same words where they are right stay, and so does a reduplicated given name', () => {
     for (const t of [
       '他熟读兵法，善于用兵。',
@@ -118,10 +122,13 @@ describe('spelling families', () => {
       ).toEqual([]);
     }
   });
-  it('characters of a novel are names: a surname standing alone with one or two characters after it is left alone', () => {
-    for (const t of ['宫司夜面色变得凝重。', '凤燚则严肃地说道。', '纪宁则是出于谨慎。'])
-      for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
-  });
+  it(
+    'characters of a novel are names: a surname standing alone with one or two ' + 'characters after it is left alone',
+    () => {
+      for (const t of ['宫司夜面色变得凝重。', '凤燚则严肃地说道。', '纪宁则是出于谨慎。'])
+        for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
+    },
+  );
   it('的 is weighed only against 地/得, never turned into a content character', () => {
     for (const mode of [3, 4] as const) expect(check('更何况是龙皇的气息。', { mode })).toEqual([]);
   });
@@ -155,27 +162,31 @@ describe('spelling families', () => {
       expect(fixed('他们跑的很快。', '0', { mode }).out).toBe('他们跑得很快。');
     }
   });
-  it('characters built around the same component (竟/意, 快/决, 袂/决) are shape neighbours; mode 4 takes the rarer ones too', () => {
-    for (const [t, want] of [
-      ['领导对此非常满竟。', '领导对此非常满意。'],
-      ['这个问题必须马上解快。', '这个问题必须马上解决。'],
-      ['这件事要由法院来裁袂。', '这件事要由法院来裁决。'],
-    ]) {
-      for (const mode of [3, 4] as const) {
-        const f = fixed(t, '5', { mode });
-        expect(f.out, `${mode} ${t}`).toBe(want);
-        expect(f.mine[0].message).toContain('字形相近');
+  it(
+    'characters built around the same component (竟/意, 快/决, 袂/决) are shape ' +
+      'neighbours; mode 4 takes the rarer ones too',
+    () => {
+      for (const [t, want] of [
+        ['领导对此非常满竟。', '领导对此非常满意。'],
+        ['这个问题必须马上解快。', '这个问题必须马上解决。'],
+        ['这件事要由法院来裁袂。', '这件事要由法院来裁决。'],
+      ]) {
+        for (const mode of [3, 4] as const) {
+          const f = fixed(t, '5', { mode });
+          expect(f.out, `${mode} ${t}`).toBe(want);
+          expect(f.mine[0].message).toContain('字形相近');
+        }
       }
-    }
-    // 唆 is rarer: the speller takes it in mode 4 only, but 教酸 is no word, so mode 3 finds it as a non-word
-    for (const mode of [3, 4] as const) {
-      expect(fixed('他因为教酸他人犯罪被判刑。', '5', { mode }).out).toBe('他因为教唆他人犯罪被判刑。');
-    }
-    // the same characters where they are right stay
-    for (const t of ['他竟然没有来。', '你要快点决定。', '我们要尽快解决这个问题。', '这种酸奶很好喝。']) {
-      for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
-    }
-  });
+      // 唆 is rarer: the speller takes it in mode 4 only, but 教酸 is no word, so mode 3 finds it as a non-word
+      for (const mode of [3, 4] as const) {
+        expect(fixed('他因为教酸他人犯罪被判刑。', '5', { mode }).out).toBe('他因为教唆他人犯罪被判刑。');
+      }
+      // the same characters where they are right stay
+      for (const t of ['他竟然没有来。', '你要快点决定。', '我们要尽快解决这个问题。', '这种酸奶很好喝。']) {
+        for (const mode of [3, 4] as const) expect(check(t, { mode }), t).toEqual([]);
+      }
+    },
+  );
   it('mode 4 keeps every mode 3 spelling finding and adds to them', () => {
     for (const t of [
       '我们要加强安全管里，他每天早上坚持锻练身体。',
@@ -306,27 +317,31 @@ describe('families 3 遗漏 / 4 冗余 / 7 语序', () => {
     expect(fixed('这件事情我们已经讨论过过了。', '4').out).toBe('这件事情我们已经讨论过了。');
     expect(check('小时了了，大未必佳。').filter((i) => i.category === '4')).toEqual([]);
   });
-  it('4/3: distributive and emphatic repetition, a word boundary inside the pair, and one-off idioms are left alone', () => {
-    for (const t of [
-      '若是要我亲自一个一个去抓人，你们就等着吧。',
-      '这一刀真的很强很强。',
-      '他完全可以以压倒性的优势取胜。',
-      '问话犹如一把把锋利的匕首。',
-      '每天无忧无虑，自自在在的。',
-    ]) {
-      expect(
-        check(t).filter((i) => i.category === '4'),
-        t,
-      ).toEqual([]);
-    }
-    // a substitution inside an idiom is not an omission: no 3 finding that would give 四五脏六腑 or 漫无目的地
-    for (const t of ['他伤得很重，四脏六腑都有裂痕。', '人生如果只是漫无目地不知要做什么，就会很迷茫。']) {
-      expect(
-        check(t).filter((i) => i.category === '3'),
-        t,
-      ).toEqual([]);
-    }
-  });
+  it(
+    '4/3: distributive and emphatic repetition, a word boundary inside the pair, ' +
+      'and one-off idioms are left alone',
+    () => {
+      for (const t of [
+        '若是要我亲自一个一个去抓人，你们就等着吧。',
+        '这一刀真的很强很强。',
+        '他完全可以以压倒性的优势取胜。',
+        '问话犹如一把把锋利的匕首。',
+        '每天无忧无虑，自自在在的。',
+      ]) {
+        expect(
+          check(t).filter((i) => i.category === '4'),
+          t,
+        ).toEqual([]);
+      }
+      // a substitution inside an idiom is not an omission: no 3 finding that would give 四五脏六腑 or 漫无目的地
+      for (const t of ['他伤得很重，四脏六腑都有裂痕。', '人生如果只是漫无目地不知要做什么，就会很迷茫。']) {
+        expect(
+          check(t).filter((i) => i.category === '3'),
+          t,
+        ).toEqual([]);
+      }
+    },
+  );
   it('3: a missing character in an idiom', () => {
     expect(fixed('这些年来他始如一地坚持自己的理想。', '3').out).toBe('这些年来他始终如一地坚持自己的理想。');
   });

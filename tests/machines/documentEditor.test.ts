@@ -127,44 +127,47 @@ describe('document editor machine', () => {
     actor.stop();
   });
 
-  it('keeps findings, fixes and ignored findings on their characters through random edits (300 sequences)', async () => {
-    let seed = 1234;
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
-    for (let run = 0; run < 300; run++) {
-      const { actor } = start();
-      await settle();
-      for (let step = 0; step < 12; step++) {
-        const c = actor.getSnapshot().context;
-        const choice = rand(4);
-        if (choice === 0 && c.findings.length)
-          actor.send({ type: 'accept', id: c.findings[rand(c.findings.length)].id });
-        else if (choice === 1 && c.findings.length)
-          actor.send({ type: 'ignore', id: c.findings[rand(c.findings.length)].id });
-        else {
-          // a hand edit: insert, delete or replace somewhere (also across a line break)
-          // half of the edits at a finding's, fix's or ignored finding's edge (±1), where mistakes would show
-          const edges = [...c.findings, ...c.fixes, ...c.ignored].flatMap((r) => [
-            r.start - 1,
-            r.start,
-            r.start + 1,
-            r.end - 1,
-            r.end,
-            r.end + 1,
-          ]);
-          const near = edges.filter((e) => e >= 0 && e <= c.text.length);
-          const at = near.length && rand(2) ? near[rand(near.length)] : rand(c.text.length + 1);
-          const len = rand(4);
-          const insert = ['', '啊', '\n', '新的句子。'][rand(4)];
-          actor.send({
-            type: 'text edited',
-            text: c.text.slice(0, at) + insert + c.text.slice(Math.min(c.text.length, at + len)),
-          });
+  it(
+    'keeps findings, fixes and ignored findings on their characters through random ' + 'edits (300 sequences)',
+    async () => {
+      let seed = 1234;
+      const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+      for (let run = 0; run < 300; run++) {
+        const { actor } = start();
+        await settle();
+        for (let step = 0; step < 12; step++) {
+          const c = actor.getSnapshot().context;
+          const choice = rand(4);
+          if (choice === 0 && c.findings.length)
+            actor.send({ type: 'accept', id: c.findings[rand(c.findings.length)].id });
+          else if (choice === 1 && c.findings.length)
+            actor.send({ type: 'ignore', id: c.findings[rand(c.findings.length)].id });
+          else {
+            // a hand edit: insert, delete or replace somewhere (also across a line break)
+            // half of the edits at a finding's, fix's or ignored finding's edge (±1), where mistakes would show
+            const edges = [...c.findings, ...c.fixes, ...c.ignored].flatMap((r) => [
+              r.start - 1,
+              r.start,
+              r.start + 1,
+              r.end - 1,
+              r.end,
+              r.end + 1,
+            ]);
+            const near = edges.filter((e) => e >= 0 && e <= c.text.length);
+            const at = near.length && rand(2) ? near[rand(near.length)] : rand(c.text.length + 1);
+            const len = rand(4);
+            const insert = ['', '啊', '\n', '新的句子。'][rand(4)];
+            actor.send({
+              type: 'text edited',
+              text: c.text.slice(0, at) + insert + c.text.slice(Math.min(c.text.length, at + len)),
+            });
+          }
+          assertConsistent(actor.getSnapshot().context);
         }
-        assertConsistent(actor.getSnapshot().context);
+        actor.stop();
       }
-      actor.stop();
-    }
-  });
+    },
+  );
 
   it('a shared document is read-only: nothing changes and nothing is saved', async () => {
     const doc = { ...detail(), read_only: true } as DocumentDetail;

@@ -174,7 +174,6 @@ function harness() {
   actor.send({ type: 'text edited', text: TEXT });
   let index = 0;
   let checkId = '';
-  let edits = 0;
   const paragraphsSent = () => bodies.at(-1)!.text.split('\n');
   const message = (data: unknown, extra: Partial<{ status: number }> = {}): ServerMessage =>
     ({ type: 2, cmd: 2, status: 200, index: ++index, data, ...extra }) as ServerMessage;
@@ -244,7 +243,6 @@ function harness() {
       expect(notices.at(-1)?.title).toBe('第2段校对失败，未扣字数，请稍后重试');
     },
     edit() {
-      edits++;
       actor.send({ type: 'text edited', text: actor.getSnapshot().context.text + '！' });
     },
     settle,

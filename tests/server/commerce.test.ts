@@ -124,39 +124,43 @@ describe('rights views and records', () => {
 });
 
 describe('products', () => {
-  it('lists the seeded catalogue with prices in fen and the rights each grants, filtered by type and belong_to', async () => {
-    const all = (await call(paid.app, 'GET', '/user/right_product/get_list', undefined, alice)).json.result;
-    expect(all.map((p: { code: string }) => p.code)).toEqual(SEED_PRODUCTS.map((p) => p.code));
-    const yearly = all.find((p: { code: string }) => p.code === 'personal_yearly');
-    expect(yearly).toMatchObject({
-      name: '个人专业版（年付）',
-      type: 1,
-      belong_to: 1,
-      price: 29900,
-      original_price: 46800,
-      duration_days: 366,
-      recommended: true,
-    });
-    expect(yearly.rights.find((r: { user_right_type: number }) => r.user_right_type === 1)).toEqual({
-      user_right_type: 1,
-      title: '高速校对字数',
-      num: 15_000_000,
-      num_desc: '15000000字',
-    });
-    const words = all.find((p: { code: string }) => p.code === 'words_1m');
-    expect(words).toMatchObject({ type: 2, price: 1990, duration_days: null });
-    const packages = (await call(paid.app, 'GET', '/user/right_product/get_list?type=2', undefined, alice)).json.result;
-    expect(packages.map((p: { code: string }) => p.code)).toEqual(['words_1m', 'words_5m', 'fine_100k']);
-    const team = (await call(paid.app, 'GET', '/user/right_product/get_list?belong_to=2', undefined, alice)).json
-      .result;
-    expect(team.map((p: { code: string }) => p.code)).toEqual(['team_yearly']);
-    const personalPlans = (
-      await call(paid.app, 'GET', '/user/right_product/get_list?type=1&belong_to=1', undefined, alice)
-    ).json.result;
-    expect(personalPlans.map((p: { code: string }) => p.code)).toEqual(['personal_monthly', 'personal_yearly']);
-    expect((await call(paid.app, 'GET', '/user/right_product/get_list?type=3', undefined, alice)).status).toBe(400);
-    expect((await call(paid.app, 'GET', '/user/right_product/get_list')).status).toBe(401);
-  });
+  it(
+    'lists the seeded catalogue with prices in fen and the rights each grants, ' + 'filtered by type and belong_to',
+    async () => {
+      const all = (await call(paid.app, 'GET', '/user/right_product/get_list', undefined, alice)).json.result;
+      expect(all.map((p: { code: string }) => p.code)).toEqual(SEED_PRODUCTS.map((p) => p.code));
+      const yearly = all.find((p: { code: string }) => p.code === 'personal_yearly');
+      expect(yearly).toMatchObject({
+        name: '个人专业版（年付）',
+        type: 1,
+        belong_to: 1,
+        price: 29900,
+        original_price: 46800,
+        duration_days: 366,
+        recommended: true,
+      });
+      expect(yearly.rights.find((r: { user_right_type: number }) => r.user_right_type === 1)).toEqual({
+        user_right_type: 1,
+        title: '高速校对字数',
+        num: 15_000_000,
+        num_desc: '15000000字',
+      });
+      const words = all.find((p: { code: string }) => p.code === 'words_1m');
+      expect(words).toMatchObject({ type: 2, price: 1990, duration_days: null });
+      const packages = (await call(paid.app, 'GET', '/user/right_product/get_list?type=2', undefined, alice)).json
+        .result;
+      expect(packages.map((p: { code: string }) => p.code)).toEqual(['words_1m', 'words_5m', 'fine_100k']);
+      const team = (await call(paid.app, 'GET', '/user/right_product/get_list?belong_to=2', undefined, alice)).json
+        .result;
+      expect(team.map((p: { code: string }) => p.code)).toEqual(['team_yearly']);
+      const personalPlans = (
+        await call(paid.app, 'GET', '/user/right_product/get_list?type=1&belong_to=1', undefined, alice)
+      ).json.result;
+      expect(personalPlans.map((p: { code: string }) => p.code)).toEqual(['personal_monthly', 'personal_yearly']);
+      expect((await call(paid.app, 'GET', '/user/right_product/get_list?type=3', undefined, alice)).status).toBe(400);
+      expect((await call(paid.app, 'GET', '/user/right_product/get_list')).status).toBe(401);
+    },
+  );
 
   it('displays the professional version while personal plans are on sale', async () => {
     const shown = await call(
@@ -390,27 +394,30 @@ describe('WeChat Pay Native', () => {
     expect(latest.status).toBe('closed');
   });
 
-  it("without configuration creates the order with no QR code, and an administrator's confirmation grants once", async () => {
-    const token = await register(plain, '13900000044');
-    const uid = await uidOf(plain, token);
-    const id = await productId(plain, token, 'words_1m');
-    const res = await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, token);
-    expect(res.status).toBe(200);
-    expect(res.json.msg).toMatch(/微信支付未配置/);
-    expect(res.json.result).toMatchObject({ configured: false, code_url: '', amount: 1990 });
-    const orderNo = res.json.result.order_no;
-    expect(
-      (await call(plain.app, 'GET', `/pay/wx/qrcode/refresh?order_no=${orderNo}`, undefined, token)).json.result,
-    ).toMatchObject({ order_no: orderNo, configured: false, code_url: '' });
-    const results = await Promise.all(
-      Array.from({ length: 6 }, () => markOrderPaid(plain.app.db, orderNo, { payType: 'admin' })),
-    );
-    expect(results.filter((r) => r.changed)).toHaveLength(1);
-    expect(await rightBalance(plain.app.db, uid, 1)).toBe(20_000 + 1_000_000);
-    expect(
-      (await call(plain.app, 'GET', `/pay/wx/order?order_no=${orderNo}`, undefined, token)).json.result,
-    ).toMatchObject({ status: 'paid', pay_type: 'admin' });
-  });
+  it(
+    'without configuration creates the order with no QR code, and an ' + "administrator's confirmation grants once",
+    async () => {
+      const token = await register(plain, '13900000044');
+      const uid = await uidOf(plain, token);
+      const id = await productId(plain, token, 'words_1m');
+      const res = await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, token);
+      expect(res.status).toBe(200);
+      expect(res.json.msg).toMatch(/微信支付未配置/);
+      expect(res.json.result).toMatchObject({ configured: false, code_url: '', amount: 1990 });
+      const orderNo = res.json.result.order_no;
+      expect(
+        (await call(plain.app, 'GET', `/pay/wx/qrcode/refresh?order_no=${orderNo}`, undefined, token)).json.result,
+      ).toMatchObject({ order_no: orderNo, configured: false, code_url: '' });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => markOrderPaid(plain.app.db, orderNo, { payType: 'admin' })),
+      );
+      expect(results.filter((r) => r.changed)).toHaveLength(1);
+      expect(await rightBalance(plain.app.db, uid, 1)).toBe(20_000 + 1_000_000);
+      expect(
+        (await call(plain.app, 'GET', `/pay/wx/order?order_no=${orderNo}`, undefined, token)).json.result,
+      ).toMatchObject({ status: 'paid', pay_type: 'admin' });
+    },
+  );
 });
 
 describe('order burst limit', () => {

@@ -301,17 +301,21 @@ describe('redemption rate limits', () => {
     expect(limited).toEqual({ status: 429, json: { code: 429, msg: '请求过于频繁，请稍后再试', result: null } });
   });
 
-  it('limits attempts per client address (30 per 10 minutes), whatever the account; a valid code is not spent by a refused attempt', async () => {
-    const { codes } = await createCoupons(r.app.db, { rightType: 1, amount: 10, count: 1 });
-    for (let u = 0; u < 3; u++) {
-      const { token } = await newUser(r);
-      for (let i = 0; i < 10; i++)
-        expect((await use(r.app, `ZZZZ-ZZZZ-ZZZZ-${u}${i}00`, token, '10.0.2.1')).status).toBe(404);
-    }
-    const fresh = await newUser(r);
-    expect((await use(r.app, codes[0], fresh.token, '10.0.2.1')).status).toBe(429);
-    const row = await r.app.db.selectFrom('coupon_codes').select('used_at').executeTakeFirstOrThrow();
-    expect(row.used_at).toBeNull();
-    expect((await use(r.app, codes[0], fresh.token, '10.0.2.2')).status).toBe(200);
-  });
+  it(
+    'limits attempts per client address (30 per 10 minutes), whatever the account; ' +
+      'a valid code is not spent by a refused attempt',
+    async () => {
+      const { codes } = await createCoupons(r.app.db, { rightType: 1, amount: 10, count: 1 });
+      for (let u = 0; u < 3; u++) {
+        const { token } = await newUser(r);
+        for (let i = 0; i < 10; i++)
+          expect((await use(r.app, `ZZZZ-ZZZZ-ZZZZ-${u}${i}00`, token, '10.0.2.1')).status).toBe(404);
+      }
+      const fresh = await newUser(r);
+      expect((await use(r.app, codes[0], fresh.token, '10.0.2.1')).status).toBe(429);
+      const row = await r.app.db.selectFrom('coupon_codes').select('used_at').executeTakeFirstOrThrow();
+      expect(row.used_at).toBeNull();
+      expect((await use(r.app, codes[0], fresh.token, '10.0.2.2')).status).toBe(200);
+    },
+  );
 });

@@ -35,7 +35,8 @@ async function upload(
   const payload = Buffer.concat([
     ...parts,
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+        `filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
     ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -82,61 +83,65 @@ async function xlsx(rows: unknown[][]): Promise<Buffer> {
 }
 
 describe('import /dict/v1/upload_words', () => {
-  it('imports good .txt rows, reports each bad row with its reason, and keeps the failures for their owner only', async () => {
-    const text = [
-      'word\ttype\tcorrect',
-      '萍果\t5\t苹果',
-      '敏感甲\t4',
-      '\t4',
-      '重点乙\t重点词',
-      '错丙\t5',
-      '同字\t5\t同字',
-      '丁\t7',
-      `${'长'.repeat(51)}\t4`,
-      '萍果\t5\t苹果',
-      '',
-      '允许丁\tallowed',
-    ].join('\n');
-    const res = await upload(alice, 'words.txt', Buffer.from(text));
-    expect(res.status).toBe(200);
-    expect(res.json.result).toMatchObject({ total: 10, added: 4, failed: 6 });
-    expect(res.json.result.failures.map((f: { line: number }) => f.line)).toEqual([4, 6, 7, 8, 9, 10]);
-    expect(await words(alice)).toEqual(['允许丁|1|', '敏感甲|4|', '萍果|5|苹果', '重点乙|9|']);
+  it(
+    'imports good .txt rows, reports each bad row with its reason, and keeps the ' + 'failures for their owner only',
+    async () => {
+      const text = [
+        'word\ttype\tcorrect',
+        '萍果\t5\t苹果',
+        '敏感甲\t4',
+        '\t4',
+        '重点乙\t重点词',
+        '错丙\t5',
+        '同字\t5\t同字',
+        '丁\t7',
+        `${'长'.repeat(51)}\t4`,
+        '萍果\t5\t苹果',
+        '',
+        '允许丁\tallowed',
+      ].join('\n');
+      const res = await upload(alice, 'words.txt', Buffer.from(text));
+      expect(res.status).toBe(200);
+      expect(res.json.result).toMatchObject({ total: 10, added: 4, failed: 6 });
+      expect(res.json.result.failures.map((f: { line: number }) => f.line)).toEqual([4, 6, 7, 8, 9, 10]);
+      expect(await words(alice)).toEqual(['允许丁|1|', '敏感甲|4|', '萍果|5|苹果', '重点乙|9|']);
 
-    const file = await download(alice, '/dict/down_words_failed_to_upload');
-    expect(file.status).toBe(200);
-    expect(file.headers['content-type']).toMatch(/^text\/csv/);
-    expect(String(file.headers['content-disposition'])).toContain(encodeURIComponent('words-导入失败.csv'));
-    const lines = file.text
-      .replace(/^\ufeff/, '')
-      .trim()
-      .split('\r\n');
-    expect(lines[0]).toBe('word,type,correct,reason,line');
-    expect(lines).toHaveLength(7);
-    expect(lines[1]).toMatch(/^,4,,词语为空.*,4$/);
-    expect(lines[2]).toMatch(/^错丙,5,,错词缺少正确写法.*,6$/);
-    expect(lines[3]).toMatch(/^同字,5,同字,正确写法与错词相同.*,7$/);
-    expect(lines[4]).toMatch(/^丁,7,,类型无效：7.*,8$/);
-    expect(lines[5]).toMatch(/超过 50 个字.*,9$/);
-    expect(lines[6]).toMatch(/^萍果,5,苹果,与第 2 行重复.*,10$/);
+      const file = await download(alice, '/dict/down_words_failed_to_upload');
+      expect(file.status).toBe(200);
+      expect(file.headers['content-type']).toMatch(/^text\/csv/);
+      expect(String(file.headers['content-disposition'])).toContain(encodeURIComponent('words-导入失败.csv'));
+      const lines = file.text
+        .replace(/^\ufeff/, '')
+        .trim()
+        .split('\r\n');
+      expect(lines[0]).toBe('word,type,correct,reason,line');
+      expect(lines).toHaveLength(7);
+      expect(lines[1]).toMatch(/^,4,,词语为空.*,4$/);
+      expect(lines[2]).toMatch(/^错丙,5,,错词缺少正确写法.*,6$/);
+      expect(lines[3]).toMatch(/^同字,5,同字,正确写法与错词相同.*,7$/);
+      expect(lines[4]).toMatch(/^丁,7,,类型无效：7.*,8$/);
+      expect(lines[5]).toMatch(/超过 50 个字.*,9$/);
+      expect(lines[6]).toMatch(/^萍果,5,苹果,与第 2 行重复.*,10$/);
 
-    // another user never sees alice's failures
-    expect((await download(bob, '/dict/down_words_failed_to_upload')).status).toBe(404);
-    expect((await download('', '/dict/down_words_failed_to_upload')).status).toBe(401);
+      // another user never sees alice's failures
+      expect((await download(bob, '/dict/down_words_failed_to_upload')).status).toBe(404);
+      expect((await download('', '/dict/down_words_failed_to_upload')).status).toBe(401);
 
-    // re-importing the same file: the good rows are now duplicates of the dictionary; a clean import clears the failures
-    const again = await upload(alice, 'words.txt', Buffer.from(text));
-    expect(again.json.result).toMatchObject({ added: 0, failed: 10 });
-    expect((await download(alice, '/dict/down_words_failed_to_upload')).text).toContain('词库中已有该词');
-    expect(
-      (await upload(alice, 'ok.txt', Buffer.from('新词一\n新词二\n'), 'text/plain', { type: '9' })).json.result,
-    ).toMatchObject({ added: 2, failed: 0 });
-    expect((await download(alice, '/dict/down_words_failed_to_upload')).status).toBe(404);
-    // without a default type, a row without type fails
-    const noType = await upload(alice, 'no-type.txt', Buffer.from('无类型\n'));
-    expect(noType.json.result.failures[0].reason).toMatch(/缺少类型/);
-    await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, alice);
-  });
+      // re-importing the same file: the good rows are now duplicates of the dictionary; a clean import clears the
+      // failures
+      const again = await upload(alice, 'words.txt', Buffer.from(text));
+      expect(again.json.result).toMatchObject({ added: 0, failed: 10 });
+      expect((await download(alice, '/dict/down_words_failed_to_upload')).text).toContain('词库中已有该词');
+      expect(
+        (await upload(alice, 'ok.txt', Buffer.from('新词一\n新词二\n'), 'text/plain', { type: '9' })).json.result,
+      ).toMatchObject({ added: 2, failed: 0 });
+      expect((await download(alice, '/dict/down_words_failed_to_upload')).status).toBe(404);
+      // without a default type, a row without type fails
+      const noType = await upload(alice, 'no-type.txt', Buffer.from('无类型\n'));
+      expect(noType.json.result.failures[0].reason).toMatch(/缺少类型/);
+      await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, alice);
+    },
+  );
 
   it('reads .csv with quotes, CRLF, a BOM or GB18030, and names of types', async () => {
     const csv = '\ufeffword,type,correct\r\n"逗,号",4,\r\n"引""号",敏感词,\r\n按装,错词,安装\r\n\r\n';
@@ -204,34 +209,37 @@ describe('import /dict/v1/upload_words', () => {
 });
 
 describe('export and template', () => {
-  it('exports the whole dictionary (.xlsx and .csv), records it in the download center, and imports back the same', async () => {
-    const entries = [
-      { word: '萍果', type: 5, correct: '苹果' },
-      { word: '=SUM(A1)', type: 4 },
-      { word: '重点,项目', type: 9 },
-      { word: '允许"词', type: 1 },
-    ];
-    for (const e of entries) expect((await call(t.app, 'POST', '/dict/v1/add_one', e, alice)).status).toBe(200);
-    const original = await words(alice);
-    for (const format of ['xlsx', 'csv'] as const) {
-      const file = await download(alice, `/dict/v1/export_words?format=${format}`);
-      expect(file.status).toBe(200);
-      expect(String(file.headers['content-disposition'])).toContain(`.${format}`);
-      if (format === 'csv') expect(file.text).toContain(`'=SUM(A1)`);
-      expect((await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, alice)).json.result.count).toBe(4);
-      const back = await upload(alice, `export.${format}`, file.body, format === 'csv' ? 'text/csv' : XLSX);
-      expect(back.json.result, format).toMatchObject({ added: 4, failed: 0 });
-      expect(await words(alice)).toEqual(original);
-    }
-    const uid = (await call(t.app, 'GET', '/user/user_info', undefined, alice)).json.result.uid;
-    const saved = await listDownloads(t.app.db, uid, { num: 1, size: 10 });
-    expect(saved.list.map((d) => d.name.split('.').pop()).sort()).toEqual(['csv', 'xlsx']);
-    // bob's export holds only bob's words
-    const bobs = await download(bob, '/dict/v1/export_words?format=csv');
-    expect(bobs.text.replace(/^\ufeff/, '').trim()).toBe('word,type,correct');
-    expect((await download(alice, '/dict/v1/export_words?format=pdf')).status).toBe(400);
-    await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, alice);
-  });
+  it(
+    'exports the whole dictionary (.xlsx and .csv), records it in the download ' + 'center, and imports back the same',
+    async () => {
+      const entries = [
+        { word: '萍果', type: 5, correct: '苹果' },
+        { word: '=SUM(A1)', type: 4 },
+        { word: '重点,项目', type: 9 },
+        { word: '允许"词', type: 1 },
+      ];
+      for (const e of entries) expect((await call(t.app, 'POST', '/dict/v1/add_one', e, alice)).status).toBe(200);
+      const original = await words(alice);
+      for (const format of ['xlsx', 'csv'] as const) {
+        const file = await download(alice, `/dict/v1/export_words?format=${format}`);
+        expect(file.status).toBe(200);
+        expect(String(file.headers['content-disposition'])).toContain(`.${format}`);
+        if (format === 'csv') expect(file.text).toContain(`'=SUM(A1)`);
+        expect((await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, alice)).json.result.count).toBe(4);
+        const back = await upload(alice, `export.${format}`, file.body, format === 'csv' ? 'text/csv' : XLSX);
+        expect(back.json.result, format).toMatchObject({ added: 4, failed: 0 });
+        expect(await words(alice)).toEqual(original);
+      }
+      const uid = (await call(t.app, 'GET', '/user/user_info', undefined, alice)).json.result.uid;
+      const saved = await listDownloads(t.app.db, uid, { num: 1, size: 10 });
+      expect(saved.list.map((d) => d.name.split('.').pop()).sort()).toEqual(['csv', 'xlsx']);
+      // bob's export holds only bob's words
+      const bobs = await download(bob, '/dict/v1/export_words?format=csv');
+      expect(bobs.text.replace(/^\ufeff/, '').trim()).toBe('word,type,correct');
+      expect((await download(alice, '/dict/v1/export_words?format=pdf')).status).toBe(400);
+      await call(t.app, 'POST', '/dict/v1/delete_all_word', {}, alice);
+    },
+  );
 
   it('serves an import template that imports as it is', async () => {
     for (const format of ['xlsx', 'csv'] as const) {
@@ -312,29 +320,34 @@ describe('word libraries change the very next real check', () => {
     await app.close();
   });
 
-  it('selecting 医学 flags 心率失常 and 阿斯匹林 in the next check; a personal allowed word still wins; unselecting removes them', async () => {
-    const text = '患者出现心率失常，遵医嘱服用阿斯匹林。';
-    const flagged = (run: Awaited<ReturnType<typeof runCheck>>, word: string) =>
-      run.results[0].issues.find((i) => i.original === word);
-    const plain = await runCheck(base, token, client, { text });
-    expect(flagged(plain, '心率失常')).toBeUndefined();
+  it(
+    'selecting 医学 flags 心率失常 and 阿斯匹林 in the next check; a personal allowed word ' +
+      'still wins; unselecting removes them',
+    async () => {
+      const text = '患者出现心率失常，遵医嘱服用阿斯匹林。';
+      const flagged = (run: Awaited<ReturnType<typeof runCheck>>, word: string) =>
+        run.results[0].issues.find((i) => i.original === word);
+      const plain = await runCheck(base, token, client, { text });
+      expect(flagged(plain, '心率失常')).toBeUndefined();
 
-    expect((await http(base, 'POST', '/user/select_word_library', token, { library_ids: [4] })).status).toBe(200);
-    const withLib = await runCheck(base, token, client, { text });
-    expect(flagged(withLib, '心率失常')).toMatchObject({ suggestions: ['心律失常'], type: 5 });
-    expect(flagged(withLib, '阿斯匹林')).toMatchObject({ suggestions: ['阿司匹林'], type: 5 });
+      expect((await http(base, 'POST', '/user/select_word_library', token, { library_ids: [4] })).status).toBe(200);
+      const withLib = await runCheck(base, token, client, { text });
+      expect(flagged(withLib, '心率失常')).toMatchObject({ suggestions: ['心律失常'], type: 5 });
+      expect(flagged(withLib, '阿斯匹林')).toMatchObject({ suggestions: ['阿司匹林'], type: 5 });
 
-    // a personal allowed word still wins over a library wrong word, like the user's own entries
-    expect((await http(base, 'POST', '/dict/v1/add_one', token, { word: '心率失常', type: 1 })).status).toBe(200);
-    const allowed = await runCheck(base, token, client, { text });
-    expect(flagged(allowed, '心率失常')).toBeUndefined();
-    await http(base, 'POST', '/dict/v1/delete_all_word', token, {});
+      // a personal allowed word still wins over a library wrong word, like the user's own entries
+      expect((await http(base, 'POST', '/dict/v1/add_one', token, { word: '心率失常', type: 1 })).status).toBe(200);
+      const allowed = await runCheck(base, token, client, { text });
+      expect(flagged(allowed, '心率失常')).toBeUndefined();
+      await http(base, 'POST', '/dict/v1/delete_all_word', token, {});
 
-    expect((await http(base, 'POST', '/user/select_word_library', token, { library_ids: [] })).status).toBe(200);
-    const after = await runCheck(base, token, client, { text });
-    expect(flagged(after, '心率失常')).toBeUndefined();
-    expect(flagged(after, '阿斯匹林')).toBeUndefined();
-  }, 60_000);
+      expect((await http(base, 'POST', '/user/select_word_library', token, { library_ids: [] })).status).toBe(200);
+      const after = await runCheck(base, token, client, { text });
+      expect(flagged(after, '心率失常')).toBeUndefined();
+      expect(flagged(after, '阿斯匹林')).toBeUndefined();
+    },
+    60_000,
+  );
 });
 
 describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () => {
@@ -348,41 +361,45 @@ describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () =
     cluster.stop();
   });
 
-  it('imports with duplicates (ON CONFLICT), keeps failures per user, exports, and applies a selected library', async () => {
-    const carol = await register(pg, '13900000024');
-    const dave = await register(pg, '13900000025');
-    expect((await call(pg.app, 'POST', '/dict/v1/add_one', { word: '已有词', type: 4 }, carol)).status).toBe(200);
-    const res = await upload(
-      carol,
-      'pg.csv',
-      Buffer.from('word,type,correct\n已有词,4,\n新错词,5,新对词\n新错词,5,新对词\n'),
-      'text/csv',
-      {},
-      pg,
-    );
-    expect(res.json.result).toMatchObject({ total: 3, added: 1, failed: 2 });
-    expect((await download(carol, '/dict/down_words_failed_to_upload', pg)).text).toContain('词库中已有该词');
-    expect((await download(dave, '/dict/down_words_failed_to_upload', pg)).status).toBe(404);
-    const exported = await download(carol, '/dict/v1/export_words?format=xlsx', pg);
-    expect(exported.status).toBe(200);
-    expect((await upload(dave, 'from-carol.xlsx', exported.body, XLSX, {}, pg)).json.result).toMatchObject({
-      added: 2,
-      failed: 0,
-    });
+  it(
+    'imports with duplicates (ON CONFLICT), keeps failures per user, exports, and ' + 'applies a selected library',
+    async () => {
+      const carol = await register(pg, '13900000024');
+      const dave = await register(pg, '13900000025');
+      expect((await call(pg.app, 'POST', '/dict/v1/add_one', { word: '已有词', type: 4 }, carol)).status).toBe(200);
+      const res = await upload(
+        carol,
+        'pg.csv',
+        Buffer.from('word,type,correct\n已有词,4,\n新错词,5,新对词\n新错词,5,新对词\n'),
+        'text/csv',
+        {},
+        pg,
+      );
+      expect(res.json.result).toMatchObject({ total: 3, added: 1, failed: 2 });
+      expect((await download(carol, '/dict/down_words_failed_to_upload', pg)).text).toContain('词库中已有该词');
+      expect((await download(dave, '/dict/down_words_failed_to_upload', pg)).status).toBe(404);
+      const exported = await download(carol, '/dict/v1/export_words?format=xlsx', pg);
+      expect(exported.status).toBe(200);
+      expect((await upload(dave, 'from-carol.xlsx', exported.body, XLSX, {}, pg)).json.result).toMatchObject({
+        added: 2,
+        failed: 0,
+      });
 
-    const uid = (await call(pg.app, 'GET', '/user/user_info', undefined, dave)).json.result.uid;
-    const before = await loadUserDictionary(pg.app.db, uid);
-    expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [5, 4] }, dave)).status).toBe(200);
-    const after = await loadUserDictionary(pg.app.db, uid);
-    expect(after.fingerprint).not.toBe(before.fingerprint);
-    expect(after.wrongWords).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ word: '心率失常', correct: '心律失常' }),
-        expect.objectContaining({ word: '取保侯审', correct: '取保候审' }),
-      ]),
-    );
-    expect(after.allowedWords).toContain('表见代理');
-    expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [] }, dave)).status).toBe(200);
-    expect((await loadUserDictionary(pg.app.db, uid)).fingerprint).toBe(before.fingerprint);
-  }, 60_000);
+      const uid = (await call(pg.app, 'GET', '/user/user_info', undefined, dave)).json.result.uid;
+      const before = await loadUserDictionary(pg.app.db, uid);
+      expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [5, 4] }, dave)).status).toBe(200);
+      const after = await loadUserDictionary(pg.app.db, uid);
+      expect(after.fingerprint).not.toBe(before.fingerprint);
+      expect(after.wrongWords).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ word: '心率失常', correct: '心律失常' }),
+          expect.objectContaining({ word: '取保侯审', correct: '取保候审' }),
+        ]),
+      );
+      expect(after.allowedWords).toContain('表见代理');
+      expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [] }, dave)).status).toBe(200);
+      expect((await loadUserDictionary(pg.app.db, uid)).fingerprint).toBe(before.fingerprint);
+    },
+    60_000,
+  );
 });

@@ -28,7 +28,8 @@ async function diff(token: string, a: { name: string; data: Buffer } | null, b: 
     if (!file) continue;
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; ` +
+          `filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
       ),
       file.data,
       Buffer.from('\r\n'),
@@ -82,7 +83,8 @@ function simplePdf(pages: string[][]): Buffer {
   pages.forEach((lines, i) => {
     const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${l}) Tj T*`).join(' ')} ET`;
     objects[pageIds[i]] =
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << ` +
+      `/F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
     objects[pageIds[i] + 1] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
   });
   let out = '%PDF-1.4\n';

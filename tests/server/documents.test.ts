@@ -176,56 +176,64 @@ describe('upload -> job -> findings', () => {
 });
 
 describe('bad files', () => {
-  it('empty, disguised, unsupported and .doc without LibreOffice are refused at upload with a readable 400', async () => {
-    const before = await rightBalance(t.app.db, aliceUid, 256);
-    const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 1)]);
-    const cases: Array<[string, Buffer, RegExp]> = [
-      ['empty.docx', Buffer.alloc(0), /文件为空/],
-      ['virus.docx', exe, /可执行文件/],
-      ['notes.txt', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(50)]), /不是文本文件/],
-      ['picture.png', Buffer.from('abc'), /不支持的文件类型/],
-      [
-        'old.doc',
-        Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(100)]),
-        /LibreOffice/,
-      ],
-      ['fake.doc', Buffer.from('plain text'), /不是有效的 \.doc 文件/],
-    ];
-    for (const [name, data, msg] of cases) {
-      const res = await upload(alice, name, data);
-      expect(res.status, name).toBe(400);
-      expect(res.json.msg, name).toMatch(msg);
-    }
-    expect(await rightBalance(t.app.db, aliceUid, 256)).toBe(before);
-  });
+  it(
+    'empty, disguised, unsupported and .doc without LibreOffice are refused at ' + 'upload with a readable 400',
+    async () => {
+      const before = await rightBalance(t.app.db, aliceUid, 256);
+      const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 1)]);
+      const cases: Array<[string, Buffer, RegExp]> = [
+        ['empty.docx', Buffer.alloc(0), /文件为空/],
+        ['virus.docx', exe, /可执行文件/],
+        ['notes.txt', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(50)]), /不是文本文件/],
+        ['picture.png', Buffer.from('abc'), /不支持的文件类型/],
+        [
+          'old.doc',
+          Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(100)]),
+          /LibreOffice/,
+        ],
+        ['fake.doc', Buffer.from('plain text'), /不是有效的 \.doc 文件/],
+      ];
+      for (const [name, data, msg] of cases) {
+        const res = await upload(alice, name, data);
+        expect(res.status, name).toBe(400);
+        expect(res.json.msg, name).toMatch(msg);
+      }
+      expect(await rightBalance(t.app.db, aliceUid, 256)).toBe(before);
+    },
+  );
 
-  it('a corrupt .docx and a zip bomb fail their own job with a clear message; another job still completes; uploads are refunded', async () => {
-    const before = await rightBalance(t.app.db, aliceUid, 256);
-    const good = await docx([TYPO]);
-    const corrupt = Buffer.concat([good.subarray(0, 400), Buffer.alloc(300, 7)]);
-    const notWord = await new JSZip().file('hello.txt', 'hi').generateAsync({ type: 'nodebuffer' });
-    const onlySpaces = Buffer.from('   \n\u3000\n');
-    const jobs = await Promise.all([
-      upload(alice, 'corrupt.docx', corrupt),
-      upload(alice, 'bomb.docx', bombZip(300 * 1024 * 1024)),
-      upload(alice, 'ok.docx', good),
-      upload(alice, 'zip.docx', notWord),
-      upload(alice, 'blank.txt', onlySpaces),
-    ]);
-    for (const j of jobs) expect(j.status).toBe(200);
-    const [c, b, ok, z, blank] = await Promise.all(jobs.map((j) => settle(alice, j.json.result.id)));
-    expect(c).toMatchObject({ status: 'failed' });
-    expect(c.error).toMatch(/损坏/);
-    expect(b).toMatchObject({ status: 'failed' });
-    expect(b.error).toMatch(/压缩炸弹|过大/);
-    expect(z.error).toMatch(/不是有效的 Word 文档/);
-    expect(blank.status).toBe('failed');
-    expect(blank.error).toMatch(/没有/);
-    expect(ok).toMatchObject({ status: 'done' });
-    expect(ok.issues.length).toBeGreaterThan(0);
-    // four failures refunded, one upload consumed
-    expect(await rightBalance(t.app.db, aliceUid, 256)).toBe(before - 1);
-  }, 120_000);
+  it(
+    'a corrupt .docx and a zip bomb fail their own job with a clear message; ' +
+      'another job still completes; uploads are refunded',
+    async () => {
+      const before = await rightBalance(t.app.db, aliceUid, 256);
+      const good = await docx([TYPO]);
+      const corrupt = Buffer.concat([good.subarray(0, 400), Buffer.alloc(300, 7)]);
+      const notWord = await new JSZip().file('hello.txt', 'hi').generateAsync({ type: 'nodebuffer' });
+      const onlySpaces = Buffer.from('   \n\u3000\n');
+      const jobs = await Promise.all([
+        upload(alice, 'corrupt.docx', corrupt),
+        upload(alice, 'bomb.docx', bombZip(300 * 1024 * 1024)),
+        upload(alice, 'ok.docx', good),
+        upload(alice, 'zip.docx', notWord),
+        upload(alice, 'blank.txt', onlySpaces),
+      ]);
+      for (const j of jobs) expect(j.status).toBe(200);
+      const [c, b, ok, z, blank] = await Promise.all(jobs.map((j) => settle(alice, j.json.result.id)));
+      expect(c).toMatchObject({ status: 'failed' });
+      expect(c.error).toMatch(/损坏/);
+      expect(b).toMatchObject({ status: 'failed' });
+      expect(b.error).toMatch(/压缩炸弹|过大/);
+      expect(z.error).toMatch(/不是有效的 Word 文档/);
+      expect(blank.status).toBe('failed');
+      expect(blank.error).toMatch(/没有/);
+      expect(ok).toMatchObject({ status: 'done' });
+      expect(ok.issues.length).toBeGreaterThan(0);
+      // four failures refunded, one upload consumed
+      expect(await rightBalance(t.app.db, aliceUid, 256)).toBe(before - 1);
+    },
+    120_000,
+  );
 
   it('a multipart upload over UPLOAD_LIMIT answers 413 and creates nothing', async () => {
     const before = (await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=1', undefined, alice)).json.result
@@ -350,40 +358,50 @@ describe('list, delete, cancel, ownership', () => {
     expect(list.json.result.list.some((d: { id: number }) => d.id === id)).toBe(false);
   }, 60_000);
 
-  it('cancel stops a running job (status cancelled, message on the socket, upload refunded); a done job stays done', async () => {
-    const token = await register(t, '13566660006');
-    const uid = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.uid;
-    await setDefaultRemaining(t.app.db, uid, 64, 1_000_000);
-    const client = await SocketClient.open(base, token);
-    try {
-      const before = await rightBalance(t.app.db, uid, 256);
-      const text = Array.from({ length: 400 }, (_, i) => `第${i}段${long(TYPO, 9)}`).join('\n');
-      const res = await upload(token, 'long.txt', Buffer.from(text));
-      const id = res.json.result.id;
-      const cancel = await call(t.app, 'POST', '/misscut/document/v1/cancel', { id }, token);
-      expect(cancel.status).toBe(200);
-      expect(cancel.json.result).toMatchObject({ id, status: 'cancelled' });
-      const seen = await flagsUntilEnd(client, id);
-      expect(seen[seen.length - 1]).toMatchObject({ status: 'cancelled' });
-      expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
-      await new Promise((r) => setTimeout(r, 300));
-      expect((await get(token, id)).json.result.status).toBe('cancelled');
+  it(
+    'cancel stops a running job (status cancelled, message on the socket, upload ' + 'refunded); a done job stays done',
+    async () => {
+      const token = await register(t, '13566660006');
+      const uid = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.uid;
+      await setDefaultRemaining(t.app.db, uid, 64, 1_000_000);
+      const client = await SocketClient.open(base, token);
+      try {
+        const before = await rightBalance(t.app.db, uid, 256);
+        const text = Array.from({ length: 400 }, (_, i) => `第${i}段${long(TYPO, 9)}`).join('\n');
+        const res = await upload(token, 'long.txt', Buffer.from(text));
+        const id = res.json.result.id;
+        const cancel = await call(t.app, 'POST', '/misscut/document/v1/cancel', { id }, token);
+        expect(cancel.status).toBe(200);
+        expect(cancel.json.result).toMatchObject({ id, status: 'cancelled' });
+        const seen = await flagsUntilEnd(client, id);
+        expect(seen[seen.length - 1]).toMatchObject({ status: 'cancelled' });
+        expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
+        await new Promise((r) => setTimeout(r, 300));
+        expect((await get(token, id)).json.result.status).toBe('cancelled');
 
-      // deleting an unfinished job stops it and gives the upload back too
-      const again2 = await upload(token, 'long2.txt', Buffer.from(`再来${text}`));
-      const removed = await call(t.app, 'POST', '/misscut/document/v1/delete', { ids: [again2.json.result.id] }, token);
-      expect(removed.json.result).toEqual({ count: 1 });
-      expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
-      expect((await get(token, again2.json.result.id)).status).toBe(404);
+        // deleting an unfinished job stops it and gives the upload back too
+        const again2 = await upload(token, 'long2.txt', Buffer.from(`再来${text}`));
+        const removed = await call(
+          t.app,
+          'POST',
+          '/misscut/document/v1/delete',
+          { ids: [again2.json.result.id] },
+          token,
+        );
+        expect(removed.json.result).toEqual({ count: 1 });
+        expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
+        expect((await get(token, again2.json.result.id)).status).toBe(404);
 
-      const small = await upload(token, 'small.txt', Buffer.from(TYPO));
-      await settle(token, small.json.result.id);
-      const again = await call(t.app, 'POST', '/misscut/document/v1/cancel', { id: small.json.result.id }, token);
-      expect(again.json.result.status).toBe('done');
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+        const small = await upload(token, 'small.txt', Buffer.from(TYPO));
+        await settle(token, small.json.result.id);
+        const again = await call(t.app, 'POST', '/misscut/document/v1/cancel', { id: small.json.result.id }, token);
+        expect(again.json.result.status).toBe('done');
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('editor: save, get, export, share', () => {
@@ -464,107 +482,129 @@ describe('editor: save, get, export, share', () => {
     for (const issue of after.issues) expect(after.text.slice(issue.start, issue.end)).toBe(issue.original);
   }, 60_000);
 
-  it('refuses fixes that do not match the saved text, a missing or empty content, and keeps the document as it was', async () => {
-    const bad = await call(
-      t.app,
-      'POST',
-      '/misscut/document/v1/edit_upload_save',
-      { id, text: '短文本。', fixes: [{ start: 0, end: 2, original: 'x', replacement: '不是' }] },
-      alice,
-    );
-    expect(bad.status).toBe(400);
-    expect(bad.json.msg).toMatch(/不一致/);
-    const neither = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id }, alice);
-    expect(neither.status).toBe(400);
-    const notText = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: 12 }, alice);
-    expect(notText.status).toBe(400);
-    const blank = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: ' \n\u3000 ' }, alice);
-    expect(blank.status).toBe(400);
-    expect(blank.json.msg).toMatch(/不能为空/);
-    // nothing changed
-    expect((await get(alice, id)).json.result.name).toBe('编辑稿（改）.docx');
-  });
+  it(
+    'refuses fixes that do not match the saved text, a missing or empty content, ' + 'and keeps the document as it was',
+    async () => {
+      const bad = await call(
+        t.app,
+        'POST',
+        '/misscut/document/v1/edit_upload_save',
+        { id, text: '短文本。', fixes: [{ start: 0, end: 2, original: 'x', replacement: '不是' }] },
+        alice,
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.json.msg).toMatch(/不一致/);
+      const neither = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id }, alice);
+      expect(neither.status).toBe(400);
+      const notText = await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: 12 }, alice);
+      expect(notText.status).toBe(400);
+      const blank = await call(
+        t.app,
+        'POST',
+        '/misscut/document/v1/edit_upload_save',
+        { id, text: ' \n\u3000 ' },
+        alice,
+      );
+      expect(blank.status).toBe(400);
+      expect(blank.json.msg).toMatch(/不能为空/);
+      // nothing changed
+      expect((await get(alice, id)).json.result.name).toBe('编辑稿（改）.docx');
+    },
+  );
 
-  it('exports clean and tracked .docx; tracked has w:del/w:ins for the fix and a comment per open finding', async () => {
-    // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand, as
-    // another server process's job, which this one neither claims nor waits for)
-    await t.app.db
-      .updateTable('documents')
-      .set({ status: 'running', owner: 'another-process' })
-      .where('id', '=', id)
-      .execute();
-    const early = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
-    expect(early.status).toBe(409);
-    expect(early.json.msg).toMatch(/校对完成后/);
-    await t.app.db.updateTable('documents').set({ status: 'done', owner: null }).where('id', '=', id).execute();
-    const current = (await get(alice, id)).json.result;
-    const clean = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'clean' }, alice);
-    expect(clean.status).toBe(200);
-    expect(clean.res.headers['content-type']).toMatch(/wordprocessingml/);
-    expect(String(clean.res.headers['content-disposition'])).toContain(encodeURIComponent('编辑稿（改）.docx'));
-    const cleanXml = await unzipXml(clean.res.rawPayload);
-    expect(cleanXml.document).toContain('工作报告');
-    expect(cleanXml.document).toContain('讨论这个问题');
-    expect(cleanXml.document).not.toContain('<w:ins ');
-    expect(cleanXml.document).toContain('w:eastAsia');
+  it(
+    'exports clean and tracked .docx; tracked has w:del/w:ins for the fix and a ' + 'comment per open finding',
+    async () => {
+      // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand, as
+      // another server process's job, which this one neither claims nor waits for)
+      await t.app.db
+        .updateTable('documents')
+        .set({ status: 'running', owner: 'another-process' })
+        .where('id', '=', id)
+        .execute();
+      const early = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
+      expect(early.status).toBe(409);
+      expect(early.json.msg).toMatch(/校对完成后/);
+      await t.app.db.updateTable('documents').set({ status: 'done', owner: null }).where('id', '=', id).execute();
+      const current = (await get(alice, id)).json.result;
+      const clean = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'clean' }, alice);
+      expect(clean.status).toBe(200);
+      expect(clean.res.headers['content-type']).toMatch(/wordprocessingml/);
+      expect(String(clean.res.headers['content-disposition'])).toContain(encodeURIComponent('编辑稿（改）.docx'));
+      const cleanXml = await unzipXml(clean.res.rawPayload);
+      expect(cleanXml.document).toContain('工作报告');
+      expect(cleanXml.document).toContain('讨论这个问题');
+      expect(cleanXml.document).not.toContain('<w:ins ');
+      expect(cleanXml.document).toContain('w:eastAsia');
 
-    const tracked = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
-    expect(tracked.status).toBe(200);
-    expect(String(tracked.res.headers['content-disposition'])).toContain(encodeURIComponent('（修订）'));
-    const xml = await unzipXml(tracked.res.rawPayload);
-    expect(xml.document).toMatch(/<w:del [^>]*w:author="[^"]+"[^>]*>.*?<w:delText[^>]*>提<\/w:delText>/s);
-    expect(xml.document).toMatch(/<w:ins [^>]*>.*?<w:t[^>]*>题<\/w:t>/s);
-    const comments = xml.comments.match(/<w:comment /g) ?? [];
-    expect(comments.length).toBe(current.issues.length);
-    expect(xml.document.match(/<w:commentRangeStart /g)?.length).toBe(current.issues.length);
-    expect(xml.comments).toContain(current.issues[0].message.slice(0, 4));
-    // the heading stays a heading
-    expect(xml.document).toMatch(/<w:pStyle w:val="Heading1"\/>/);
-    // both exports are in the owner's download center
-    const downloads = await call(t.app, 'GET', '/user/download/page?num=1&size=10', undefined, alice);
-    expect(downloads.status).toBe(200);
-    const names = downloads.json.result.list.map((d: { name: string }) => d.name);
-    expect(names).toEqual(expect.arrayContaining(['编辑稿（改）.docx', '编辑稿（改）（修订）.docx']));
-    const saved = downloads.json.result.list.find((d: { name: string }) => d.name === '编辑稿（改）（修订）.docx');
-    const file = await call(t.app, 'GET', `/user/download/file?id=${saved.id}`, undefined, alice);
-    expect(file.res.rawPayload.equals(tracked.res.rawPayload)).toBe(true);
-  });
+      const tracked = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
+      expect(tracked.status).toBe(200);
+      expect(String(tracked.res.headers['content-disposition'])).toContain(encodeURIComponent('（修订）'));
+      const xml = await unzipXml(tracked.res.rawPayload);
+      expect(xml.document).toMatch(/<w:del [^>]*w:author="[^"]+"[^>]*>.*?<w:delText[^>]*>提<\/w:delText>/s);
+      expect(xml.document).toMatch(/<w:ins [^>]*>.*?<w:t[^>]*>题<\/w:t>/s);
+      const comments = xml.comments.match(/<w:comment /g) ?? [];
+      expect(comments.length).toBe(current.issues.length);
+      expect(xml.document.match(/<w:commentRangeStart /g)?.length).toBe(current.issues.length);
+      expect(xml.comments).toContain(current.issues[0].message.slice(0, 4));
+      // the heading stays a heading
+      expect(xml.document).toMatch(/<w:pStyle w:val="Heading1"\/>/);
+      // both exports are in the owner's download center
+      const downloads = await call(t.app, 'GET', '/user/download/page?num=1&size=10', undefined, alice);
+      expect(downloads.status).toBe(200);
+      const names = downloads.json.result.list.map((d: { name: string }) => d.name);
+      expect(names).toEqual(expect.arrayContaining(['编辑稿（改）.docx', '编辑稿（改）（修订）.docx']));
+      const saved = downloads.json.result.list.find((d: { name: string }) => d.name === '编辑稿（改）（修订）.docx');
+      const file = await call(t.app, 'GET', `/user/download/file?id=${saved.id}`, undefined, alice);
+      expect(file.res.rawPayload.equals(tracked.res.rawPayload)).toBe(true);
+    },
+  );
 
-  it('shares read-only: a stable unguessable share id, public view without login, copy into another account', async () => {
-    const a = await call(t.app, 'GET', `/misscut/document/v1/get_share_id?id=${id}`, undefined, alice);
-    const b = await call(t.app, 'GET', `/misscut/document/v1/get_share_id?id=${id}`, undefined, alice);
-    expect(a.status).toBe(200);
-    const share = a.json.result.share_id;
-    expect(share).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(b.json.result.share_id).toBe(share);
+  it(
+    'shares read-only: a stable unguessable share id, public view without login, ' + 'copy into another account',
+    async () => {
+      const a = await call(t.app, 'GET', `/misscut/document/v1/get_share_id?id=${id}`, undefined, alice);
+      const b = await call(t.app, 'GET', `/misscut/document/v1/get_share_id?id=${id}`, undefined, alice);
+      expect(a.status).toBe(200);
+      const share = a.json.result.share_id;
+      expect(share).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(b.json.result.share_id).toBe(share);
 
-    const view = await call(t.app, 'GET', `/misscut/document/v1/get_share_doc?share_id=${share}`);
-    expect(view.status).toBe(200);
-    const mine = (await get(alice, id)).json.result;
-    expect(view.json.result).toMatchObject({ id, read_only: true, share_id: share, text: mine.text, html: mine.html });
-    expect(view.json.result.issues).toEqual(mine.issues);
-    expect(
-      (await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status,
-    ).toBe(404);
-    expect((await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=bad!')).status).toBe(400);
-    // the share id gives no write access
-    expect((await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: '改' }, bob)).status).toBe(
-      404,
-    );
+      const view = await call(t.app, 'GET', `/misscut/document/v1/get_share_doc?share_id=${share}`);
+      expect(view.status).toBe(200);
+      const mine = (await get(alice, id)).json.result;
+      expect(view.json.result).toMatchObject({
+        id,
+        read_only: true,
+        share_id: share,
+        text: mine.text,
+        html: mine.html,
+      });
+      expect(view.json.result.issues).toEqual(mine.issues);
+      expect(
+        (await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'))
+          .status,
+      ).toBe(404);
+      expect((await call(t.app, 'GET', '/misscut/document/v1/get_share_doc?share_id=bad!')).status).toBe(400);
+      // the share id gives no write access
+      expect((await call(t.app, 'POST', '/misscut/document/v1/edit_upload_save', { id, text: '改' }, bob)).status).toBe(
+        404,
+      );
 
-    const copy = await call(t.app, 'GET', `/misscut/document/v1/share_save?share_id=${share}`, undefined, bob);
-    expect(copy.status).toBe(200);
-    expect(copy.json.result.id).not.toBe(id);
-    expect(copy.json.result).toMatchObject({ status: 'done', name: mine.name });
-    const bobs = (await get(bob, copy.json.result.id)).json.result;
-    expect(bobs).toMatchObject({ text: mine.text, share_id: null, read_only: false });
-    expect(bobs.fixes).toEqual(mine.fixes);
-    expect((await call(t.app, 'GET', `/misscut/document/v1/share_save?share_id=${share}`)).status).toBe(401);
-    // deleting the original ends the share
-    await call(t.app, 'POST', '/misscut/document/v1/delete', { ids: [id] }, alice);
-    expect((await call(t.app, 'GET', `/misscut/document/v1/get_share_doc?share_id=${share}`)).status).toBe(404);
-    expect((await get(bob, copy.json.result.id)).status).toBe(200);
-  });
+      const copy = await call(t.app, 'GET', `/misscut/document/v1/share_save?share_id=${share}`, undefined, bob);
+      expect(copy.status).toBe(200);
+      expect(copy.json.result.id).not.toBe(id);
+      expect(copy.json.result).toMatchObject({ status: 'done', name: mine.name });
+      const bobs = (await get(bob, copy.json.result.id)).json.result;
+      expect(bobs).toMatchObject({ text: mine.text, share_id: null, read_only: false });
+      expect(bobs.fixes).toEqual(mine.fixes);
+      expect((await call(t.app, 'GET', `/misscut/document/v1/share_save?share_id=${share}`)).status).toBe(401);
+      // deleting the original ends the share
+      await call(t.app, 'POST', '/misscut/document/v1/delete', { ids: [id] }, alice);
+      expect((await call(t.app, 'GET', `/misscut/document/v1/get_share_doc?share_id=${share}`)).status).toBe(404);
+      expect((await get(bob, copy.json.result.id)).status).toBe(200);
+    },
+  );
 });
 
 describe('restart', () => {

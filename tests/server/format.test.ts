@@ -21,7 +21,8 @@ async function formatCheck(filename: string, data: Buffer, templateId?: string) 
   const boundary = '----format-test-boundary';
   const parts = [
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+        `filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     ),
     data,
     Buffer.from('\r\n'),
@@ -104,7 +105,10 @@ async function conforming(): Promise<Buffer> {
   return Packer.toBuffer(doc);
 }
 
-/** Letter paper, Word's default margins, wrong fonts and sizes, a blue heading, 1999-style numbers and dates, no page numbers. */
+/**
+ * Letter paper, Word's default margins, wrong fonts and sizes, a blue heading, 1999-style numbers and dates, no page
+ * numbers.
+ */
 async function nonConforming(): Promise<Buffer> {
   const doc = new Document({
     sections: [

@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';

@@ -54,7 +54,7 @@ export async function call(
     headers: { ...CLIENT_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
   });
-  let json: any = null;
+  let json: any;
   try {
     json = res.json();
   } catch {
@@ -97,7 +97,8 @@ export function multipart(field: string, filename: string, type: string, data: B
   const boundary = '----workbench-test-boundary';
   const payload = Buffer.concat([
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; ` +
+        `filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
     ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -105,7 +106,10 @@ export function multipart(field: string, filename: string, type: string, data: B
   return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A zip whose single entry (`entry`) inflates to `size` bytes of zeros; optionally lying about that size in its headers. */
+/**
+ * A zip whose single entry (`entry`) inflates to `size` bytes of zeros; optionally lying about that size in its
+ * headers.
+ */
 export function bombZip(size: number, declared = size, entry = 'word/document.xml'): Buffer {
   const name = Buffer.from(entry);
   const raw = deflateRawSync(Buffer.alloc(size));
@@ -144,7 +148,8 @@ export function form(parts: { name: string; filename?: string; type?: string; da
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.filename !== undefined ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`,
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n` +
+          `${p.filename !== undefined ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`,
       ),
     );
     chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));

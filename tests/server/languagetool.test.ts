@@ -5,7 +5,7 @@ import { countChars } from '../../server/services/rights';
 
 let t: TestApp;
 let token: string;
-let phone = '13900000031';
+const phone = '13900000031';
 let apiKey: string;
 beforeAll(async () => {
   t = await startTestApp();
@@ -28,7 +28,7 @@ async function form(url: string, fields: Record<string, string>, bearer?: string
     },
     payload: new URLSearchParams(fields).toString(),
   });
-  let json: any = null;
+  let json: any;
   try {
     json = res.json();
   } catch {

@@ -45,7 +45,8 @@ describe('which calls are implemented', () => {
     );
     const missing = contractOps.filter((op) => !implementedOperations.includes(op.operationId));
     console.log(
-      `implemented ${implementedOperations.length} of ${contractOps.length} contract calls:\n  ${lines.join('\n  ')}\n` +
+      `implemented ${implementedOperations.length} of ${contractOps.length} contract ` +
+        `calls:\n  ${lines.join('\n  ')}\n` +
         `answering 501 (${missing.length}): ${missing.map((op) => `${op.method} ${op.path}`).join(', ') || 'none'}`,
     );
     expect(implementedOperations.filter((id) => !byId.has(id))).toEqual([]);

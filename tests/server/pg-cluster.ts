@@ -19,7 +19,8 @@ function findPgBin(): string | null {
 export const PG_BIN = findPgBin();
 if (!PG_BIN)
   console.warn(
-    'PostgreSQL tests skipped: install the Debian package `postgresql` (initdb/pg_ctl under /usr/lib/postgresql/*/bin).',
+    'PostgreSQL tests skipped: install the Debian package `postgresql` ' +
+      '(initdb/pg_ctl under /usr/lib/postgresql/*/bin).',
   );
 
 /** A throwaway cluster in a temp dir (PostgreSQL refuses to run as root, so root runs it as `postgres`). */

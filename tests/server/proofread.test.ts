@@ -38,35 +38,38 @@ const wordsNum = async (tk = token) =>
   (await http(base, 'GET', '/user/check_words_num', tk)).json.result.words_num as number;
 
 describe('check_text over real HTTP and a real socket', () => {
-  it('streams one result per paragraph with absolute offsets, done on the last, and charges the characters', async () => {
-    const before = await wordsNum();
-    const run = await runCheck(base, token, client, { text: TEXT });
-    expect(run.status).toBe(200);
-    expect(run.checkId).toMatch(/^c_/);
-    const idMessage = run.messages.find((m) => m.type === 2 && m.cmd === 3) as {
-      data: { check_id: string; paragraphs: number };
-    };
-    expect(idMessage.data).toEqual({ check_id: run.checkId, paragraphs: 2 });
-    expect(splitUnits(TEXT)).toHaveLength(2);
-    expect(run.results.map((r) => r.paragraph).sort()).toEqual([0, 1]);
-    expect(run.results.filter((r) => r.done)).toHaveLength(1);
-    expect(run.results[run.results.length - 1].done).toBe(true);
-    const issues = run.results.flatMap((r) => r.issues);
-    for (const i of issues) expect(TEXT.slice(i.start, i.end)).toBe(i.original);
-    expect(issues).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ original: '提', suggestions: ['题'] }),
-        expect.objectContaining({ original: '在', suggestions: ['再'] }),
-      ]),
-    );
-    expect(run.results.find((r) => r.paragraph === 1)!.offset).toBe(TEXT.indexOf('他在次'));
-    expect(run.used).toBe(countChars(TEXT));
-    expect(await wordsNum()).toBe(before - countChars(TEXT));
-    // every indexed message was acknowledged, so nothing waits for re-sending
-    client.send({ type: 1, cmd: 1 });
-    await client.next();
-    expect(t.app.realtime.pending(client.sessionId)).toBe(0);
-  });
+  it(
+    'streams one result per paragraph with absolute offsets, done on the last, and ' + 'charges the characters',
+    async () => {
+      const before = await wordsNum();
+      const run = await runCheck(base, token, client, { text: TEXT });
+      expect(run.status).toBe(200);
+      expect(run.checkId).toMatch(/^c_/);
+      const idMessage = run.messages.find((m) => m.type === 2 && m.cmd === 3) as {
+        data: { check_id: string; paragraphs: number };
+      };
+      expect(idMessage.data).toEqual({ check_id: run.checkId, paragraphs: 2 });
+      expect(splitUnits(TEXT)).toHaveLength(2);
+      expect(run.results.map((r) => r.paragraph).sort()).toEqual([0, 1]);
+      expect(run.results.filter((r) => r.done)).toHaveLength(1);
+      expect(run.results[run.results.length - 1].done).toBe(true);
+      const issues = run.results.flatMap((r) => r.issues);
+      for (const i of issues) expect(TEXT.slice(i.start, i.end)).toBe(i.original);
+      expect(issues).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ original: '提', suggestions: ['题'] }),
+          expect.objectContaining({ original: '在', suggestions: ['再'] }),
+        ]),
+      );
+      expect(run.results.find((r) => r.paragraph === 1)!.offset).toBe(TEXT.indexOf('他在次'));
+      expect(run.used).toBe(countChars(TEXT));
+      expect(await wordsNum()).toBe(before - countChars(TEXT));
+      // every indexed message was acknowledged, so nothing waits for re-sending
+      client.send({ type: 1, cmd: 1 });
+      await client.next();
+      expect(t.app.realtime.pending(client.sessionId)).toBe(0);
+    },
+  );
 
   it('serves a re-check from the cache without charging, and charges only the changed paragraph', async () => {
     const text = `${long('这是缓存测试的第一段。', 1)}\n${long('这是缓存测试的第二段。', 2)}`;
@@ -106,34 +109,37 @@ describe('check_text over real HTTP and a real socket', () => {
     expect(run.used).toBe(countChars(text));
   });
 
-  it('applies the personal dictionary to the very next check (wrong word, sensitive, key word, allowed word)', async () => {
-    const text = '本公司的萍果产品由张三负责，问提不大。';
-    const plain = await runCheck(base, token, client, { text });
-    expect(plain.results[0].issues.some((i) => i.original === '提')).toBe(true);
-    const add = (body: object) => http(base, 'POST', '/dict/v1/add_one', token, body);
-    expect((await add({ word: '萍果', type: 5, correct: '苹果' })).status).toBe(200);
-    expect((await add({ word: '张三', type: 4 })).status).toBe(200);
-    expect((await add({ word: '产品', type: 9 })).status).toBe(200);
-    expect((await add({ word: '问提', type: 1 })).status).toBe(200);
-    const run = await runCheck(base, token, client, { text });
-    const issues = run.results[0].issues;
-    expect(issues).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ original: '萍果', suggestions: ['苹果'], type: 5 }),
-        expect.objectContaining({ original: '张三', type: 4 }),
-        expect.objectContaining({ original: '产品', type: 9, category: '11' }),
-      ]),
-    );
-    // the allowed word silences every finding that overlaps it
-    expect(issues.some((i) => i.start < text.indexOf('问提') + 2 && i.end > text.indexOf('问提'))).toBe(false);
-    // a dictionary change is a new cache key: this check was charged again
-    expect(run.used).toBe(countChars(text));
-    const list = (await http(base, 'GET', '/dict/v1/get_list?type=1', token)).json.result.list;
-    expect((await http(base, 'DELETE', `/dict/v1/delete_one?id=${list[0].id}`, token)).status).toBe(200);
-    const after = await runCheck(base, token, client, { text });
-    expect(after.results[0].issues.some((i) => i.original === '提')).toBe(true);
-    await http(base, 'POST', '/dict/v1/delete_all_word', token, {});
-  });
+  it(
+    'applies the personal dictionary to the very next check (wrong word, sensitive,' + ' key word, allowed word)',
+    async () => {
+      const text = '本公司的萍果产品由张三负责，问提不大。';
+      const plain = await runCheck(base, token, client, { text });
+      expect(plain.results[0].issues.some((i) => i.original === '提')).toBe(true);
+      const add = (body: object) => http(base, 'POST', '/dict/v1/add_one', token, body);
+      expect((await add({ word: '萍果', type: 5, correct: '苹果' })).status).toBe(200);
+      expect((await add({ word: '张三', type: 4 })).status).toBe(200);
+      expect((await add({ word: '产品', type: 9 })).status).toBe(200);
+      expect((await add({ word: '问提', type: 1 })).status).toBe(200);
+      const run = await runCheck(base, token, client, { text });
+      const issues = run.results[0].issues;
+      expect(issues).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ original: '萍果', suggestions: ['苹果'], type: 5 }),
+          expect.objectContaining({ original: '张三', type: 4 }),
+          expect.objectContaining({ original: '产品', type: 9, category: '11' }),
+        ]),
+      );
+      // the allowed word silences every finding that overlaps it
+      expect(issues.some((i) => i.start < text.indexOf('问提') + 2 && i.end > text.indexOf('问提'))).toBe(false);
+      // a dictionary change is a new cache key: this check was charged again
+      expect(run.used).toBe(countChars(text));
+      const list = (await http(base, 'GET', '/dict/v1/get_list?type=1', token)).json.result.list;
+      expect((await http(base, 'DELETE', `/dict/v1/delete_one?id=${list[0].id}`, token)).status).toBe(200);
+      const after = await runCheck(base, token, client, { text });
+      expect(after.results[0].issues.some((i) => i.original === '提')).toBe(true);
+      await http(base, 'POST', '/dict/v1/delete_all_word', token, {});
+    },
+  );
 
   it('refuses mode 4 without the fine-proofreading right (403 with the spec message)', async () => {
     const res = await http(
@@ -150,52 +156,56 @@ describe('check_text over real HTTP and a real socket', () => {
     expect(right.json.result).toEqual({ available: false, disposable_num: 0 });
   });
 
-  it('answers 402 with result.kind when the quota is insufficient (2), exhausted (1) or the text is over the per-check limit (1)', async () => {
-    const other = await register(t, '13900000002');
-    const otherUid = (await http(base, 'GET', '/user/user_info', other)).json.result.uid;
-    const socket = await SocketClient.open(base, other);
-    try {
-      await setDefaultRemaining(t.app.db, otherUid, 1, 5);
-      const short = await http(
-        base,
-        'POST',
-        '/misscut/v1/check_text',
-        other,
-        { text: '这段文字超过五个字。' },
-        { session: socket.sessionId },
-      );
-      expect(short.status).toBe(402);
-      expect(short.json.result).toEqual({ kind: 2 });
-      expect(short.json.msg).toContain('不足');
-      expect(await wordsNum(other)).toBe(5);
-      await setDefaultRemaining(t.app.db, otherUid, 1, 0);
-      const none = await http(
-        base,
-        'POST',
-        '/misscut/v1/check_text',
-        other,
-        { text: '你好' },
-        { session: socket.sessionId },
-      );
-      expect(none.status).toBe(402);
-      expect(none.json).toMatchObject({ code: 402, result: { kind: 1 } });
-      expect((await http(base, 'GET', '/user/check_words_num', other)).json.result.num_desc).toBe('0字');
-      await setDefaultRemaining(t.app.db, otherUid, 1, 100_000);
-      const long = await http(
-        base,
-        'POST',
-        '/misscut/v1/check_text',
-        other,
-        { text: '字'.repeat(5001) },
-        { session: socket.sessionId },
-      );
-      expect(long.status).toBe(402);
-      expect(long.json.msg).toContain('5000');
-      expect(await wordsNum(other)).toBe(100_000);
-    } finally {
-      await socket.close();
-    }
-  });
+  it(
+    'answers 402 with result.kind when the quota is insufficient (2), exhausted ' +
+      '(1) or the text is over the per-check limit (1)',
+    async () => {
+      const other = await register(t, '13900000002');
+      const otherUid = (await http(base, 'GET', '/user/user_info', other)).json.result.uid;
+      const socket = await SocketClient.open(base, other);
+      try {
+        await setDefaultRemaining(t.app.db, otherUid, 1, 5);
+        const short = await http(
+          base,
+          'POST',
+          '/misscut/v1/check_text',
+          other,
+          { text: '这段文字超过五个字。' },
+          { session: socket.sessionId },
+        );
+        expect(short.status).toBe(402);
+        expect(short.json.result).toEqual({ kind: 2 });
+        expect(short.json.msg).toContain('不足');
+        expect(await wordsNum(other)).toBe(5);
+        await setDefaultRemaining(t.app.db, otherUid, 1, 0);
+        const none = await http(
+          base,
+          'POST',
+          '/misscut/v1/check_text',
+          other,
+          { text: '你好' },
+          { session: socket.sessionId },
+        );
+        expect(none.status).toBe(402);
+        expect(none.json).toMatchObject({ code: 402, result: { kind: 1 } });
+        expect((await http(base, 'GET', '/user/check_words_num', other)).json.result.num_desc).toBe('0字');
+        await setDefaultRemaining(t.app.db, otherUid, 1, 100_000);
+        const long = await http(
+          base,
+          'POST',
+          '/misscut/v1/check_text',
+          other,
+          { text: '字'.repeat(5001) },
+          { session: socket.sessionId },
+        );
+        expect(long.status).toBe(402);
+        expect(long.json.msg).toContain('5000');
+        expect(await wordsNum(other)).toBe(100_000);
+      } finally {
+        await socket.close();
+      }
+    },
+  );
 
   it('never drives the balance below zero under concurrent checks', async () => {
     const other = await register(t, '13900000003');

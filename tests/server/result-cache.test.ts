@@ -26,16 +26,19 @@ describe('check result cache', () => {
     expect(cache.get('k99')).toHaveLength(500);
   });
 
-  it('keeps ordinary entries up to the entry bound and does not keep one entry larger than a tenth of the budget', () => {
-    const cache = new ResultCache(3, 1_000_000);
-    for (let i = 0; i < 5; i++) cache.set(`k${i}`, many(1));
-    expect(cache.size).toBe(3);
-    cache.set('huge', many(2_000));
-    expect(cache.has('huge')).toBe(false);
-    expect(cache.size).toBe(3);
-    // replacing an entry does not count it twice
-    const before = cache.approximateBytes;
-    cache.set('k4', many(1));
-    expect(cache.approximateBytes).toBe(before);
-  });
+  it(
+    'keeps ordinary entries up to the entry bound and does not keep one entry ' + 'larger than a tenth of the budget',
+    () => {
+      const cache = new ResultCache(3, 1_000_000);
+      for (let i = 0; i < 5; i++) cache.set(`k${i}`, many(1));
+      expect(cache.size).toBe(3);
+      cache.set('huge', many(2_000));
+      expect(cache.has('huge')).toBe(false);
+      expect(cache.size).toBe(3);
+      // replacing an entry does not count it twice
+      const before = cache.approximateBytes;
+      cache.set('k4', many(1));
+      expect(cache.approximateBytes).toBe(before);
+    },
+  );
 });

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers';
 
 const INDEX =
-  '<!doctype html><html><head><script type="module" src="/workbench/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html><head><script type="module" ' +
+  'src="/workbench/assets/app-abc123.js"></script></head><body><div ' +
+  'id="root"></div></body></html>';
 
 const BIG_JS = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `词语${i}`))};`;
 

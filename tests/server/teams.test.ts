@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/cli/admin';
 import { checkerPool } from '../../server/services/checker/pool';
 import { call, register, startTestApp, type TestApp } from './helpers';
-import { http, listen, runCheck, SocketClient } from './proofread-support';
+import { listen, runCheck, SocketClient } from './proofread-support';
 
 /**
  * Teams and their shared dictionaries: every call, the permission table (admin / dic_admin / plain member /
@@ -178,8 +178,6 @@ describe('shared dictionaries', () => {
   });
 });
 
-let wrongWordId = 0;
-
 describe('words of a shared dictionary', () => {
   it("admin / dic_admin add words with the personal dictionary's rules; others are refused", async () => {
     const add = (token: string, body: Record<string, unknown>) =>
@@ -187,7 +185,6 @@ describe('words of a shared dictionary', () => {
     const wrong = await add(tokens.dicAdmin, { word: '阿里爸爸', type: 5, correct: '阿里巴巴' });
     expect(wrong.status).toBe(200);
     expect(wrong.json.result).toMatchObject({ word: '阿里爸爸', type: 5, correct: '阿里巴巴' });
-    wrongWordId = wrong.json.result.id;
     expect((await add(tokens.admin, { word: '内部代号', type: 4 })).json.result).toMatchObject({
       type: 4,
       correct: null,
@@ -342,38 +339,41 @@ describe('shared dictionaries in checks', () => {
     return run.results.flatMap((r) => r.issues);
   };
 
-  it('applies the team words only once the member uses the dictionary, with labels 7 / 6, on the very next check', async () => {
-    const before = await check();
-    expect(before.find((i) => i.original === '阿里爸爸')).toBeUndefined();
-    expect(before.find((i) => i.type === 6 || i.type === 7)).toBeUndefined();
+  it(
+    'applies the team words only once the member uses the dictionary, with labels ' + '7 / 6, on the very next check',
+    async () => {
+      const before = await check();
+      expect(before.find((i) => i.original === '阿里爸爸')).toBeUndefined();
+      expect(before.find((i) => i.type === 6 || i.type === 7)).toBeUndefined();
 
-    expect(
-      (await post('/enterprise/v1/modify_share_dic_status', { id: dictId, status: 1 }, tokens.member)).json,
-    ).toMatchObject({ code: 200, result: null });
-    const after = await check();
-    expect(after).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          original: '阿里爸爸',
-          type: 7,
-          suggestions: ['阿里巴巴'],
-          start: TEXT.indexOf('阿里爸爸'),
-        }),
-        expect.objectContaining({ original: '内部代号', type: 6 }),
-      ]),
-    );
-    expect(
-      (await get('/enterprise/v1/share_dic_in_use', tokens.member)).json.result.map((d: { id: number }) => d.id),
-    ).toEqual([dictId]);
-    const usage = await get('/enterprise/v1/get_enterprise_dict_in_use', tokens.admin);
-    // the creators use their dictionaries; the member now uses the first one too
-    expect(usage.json.result.map((d: { name: string; user_count: number }) => [d.name, d.user_count])).toEqual([
-      ['通用词表', 2],
-      ['术语库', 1],
-    ]);
-    expect((await get('/enterprise/v1/get_enterprise_dict_in_use', tokens.member)).status).toBe(403);
-    expect((await get('/enterprise/v1/get_enterprise_dict_in_use', tokens.outsider)).status).toBe(403);
-  });
+      expect(
+        (await post('/enterprise/v1/modify_share_dic_status', { id: dictId, status: 1 }, tokens.member)).json,
+      ).toMatchObject({ code: 200, result: null });
+      const after = await check();
+      expect(after).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            original: '阿里爸爸',
+            type: 7,
+            suggestions: ['阿里巴巴'],
+            start: TEXT.indexOf('阿里爸爸'),
+          }),
+          expect.objectContaining({ original: '内部代号', type: 6 }),
+        ]),
+      );
+      expect(
+        (await get('/enterprise/v1/share_dic_in_use', tokens.member)).json.result.map((d: { id: number }) => d.id),
+      ).toEqual([dictId]);
+      const usage = await get('/enterprise/v1/get_enterprise_dict_in_use', tokens.admin);
+      // the creators use their dictionaries; the member now uses the first one too
+      expect(usage.json.result.map((d: { name: string; user_count: number }) => [d.name, d.user_count])).toEqual([
+        ['通用词表', 2],
+        ['术语库', 1],
+      ]);
+      expect((await get('/enterprise/v1/get_enterprise_dict_in_use', tokens.member)).status).toBe(403);
+      expect((await get('/enterprise/v1/get_enterprise_dict_in_use', tokens.outsider)).status).toBe(403);
+    },
+  );
 
   it('a word added while in use applies to the next check of the same text (type 10 key word)', async () => {
     expect((await check()).find((i) => i.type === 10)).toBeUndefined();

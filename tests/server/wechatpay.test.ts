@@ -24,59 +24,71 @@ const dir = mkdtempSync(join(tmpdir(), 'wb-wxpay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('WeChat Pay API v3 signing', () => {
-  it('signs METHOD\\nURL\\ntimestamp\\nnonce\\nbody\\n with the merchant key in the WECHATPAY2-SHA256-RSA2048 header', () => {
-    const body = '{"a":1}';
-    const header = authorization(gw.config, 'POST', '/v3/pay/transactions/native', body, '1700000000', 'abc123');
-    const m =
-      /^WECHATPAY2-SHA256-RSA2048 mchid="(\d+)",nonce_str="abc123",signature="([^"]+)",timestamp="1700000000",serial_no="MERCHANT-SERIAL-1"$/.exec(
-        header,
-      );
-    expect(m?.[1]).toBe(MCHID);
-    const message = requestMessage('POST', '/v3/pay/transactions/native', '1700000000', 'abc123', body);
-    expect(message).toBe('POST\n/v3/pay/transactions/native\n1700000000\nabc123\n{"a":1}\n');
-    expect(rsaVerify(gw.merchantPublic, message, m![2])).toBe(true);
-    // any change to the signed parts breaks it
-    expect(rsaVerify(gw.merchantPublic, message.replace('{"a":1}', '{"a":2}'), m![2])).toBe(false);
-    expect(rsaVerify(gw.platformPublic, message, m![2])).toBe(false);
-  });
+  it(
+    'signs METHOD\\nURL\\ntimestamp\\nnonce\\nbody\\n with the merchant key in the ' +
+      'WECHATPAY2-SHA256-RSA2048 header',
+    () => {
+      const body = '{"a":1}';
+      const header = authorization(gw.config, 'POST', '/v3/pay/transactions/native', body, '1700000000', 'abc123');
+      const m = new RegExp(
+        '^WECHATPAY2-SHA256-RSA2048 mchid="(\\d+)",nonce_str="abc123",signature="([^"]+)",' +
+          'timestamp="1700000000",serial_no="MERCHANT-SERIAL-1"$',
+      ).exec(header);
+      expect(m?.[1]).toBe(MCHID);
+      const message = requestMessage('POST', '/v3/pay/transactions/native', '1700000000', 'abc123', body);
+      expect(message).toBe('POST\n/v3/pay/transactions/native\n1700000000\nabc123\n{"a":1}\n');
+      expect(rsaVerify(gw.merchantPublic, message, m![2])).toBe(true);
+      // any change to the signed parts breaks it
+      expect(rsaVerify(gw.merchantPublic, message.replace('{"a":1}', '{"a":2}'), m![2])).toBe(false);
+      expect(rsaVerify(gw.platformPublic, message, m![2])).toBe(false);
+    },
+  );
 
-  it('verifies Wechatpay-Signature over timestamp\\nnonce\\nbody\\n with the platform key, and refuses stale or forged ones', () => {
-    const body = '{"hello":"世界"}';
-    const h = signedHeaders(gw.platformPrivate, body);
-    const headers = {
-      timestamp: h['wechatpay-timestamp'],
-      nonce: h['wechatpay-nonce'],
-      signature: h['wechatpay-signature'],
-    };
-    expect(() => verifyWechatpaySignature(gw.platformPublic, headers, body)).not.toThrow();
-    expect(() => verifyWechatpaySignature(gw.platformPublic, headers, body + ' ')).toThrow(NotificationError);
-    expect(() => verifyWechatpaySignature(gw.platformPublic, { ...headers, nonce: 'other' }, body)).toThrow(
-      /bad Wechatpay-Signature/,
-    );
-    expect(() => verifyWechatpaySignature(gw.platformPublic, { ...headers, signature: undefined }, body)).toThrow(
-      /missing/,
-    );
-    const forged = signedHeaders(gw.merchantPrivate, body);
-    expect(() =>
-      verifyWechatpaySignature(
-        gw.platformPublic,
-        {
-          timestamp: forged['wechatpay-timestamp'],
-          nonce: forged['wechatpay-nonce'],
-          signature: forged['wechatpay-signature'],
-        },
-        body,
-      ),
-    ).toThrow(/bad Wechatpay-Signature/);
-    const old = signedHeaders(gw.platformPrivate, body, Math.floor(Date.now() / 1000) - 600);
-    expect(() =>
-      verifyWechatpaySignature(
-        gw.platformPublic,
-        { timestamp: old['wechatpay-timestamp'], nonce: old['wechatpay-nonce'], signature: old['wechatpay-signature'] },
-        body,
-      ),
-    ).toThrow(/not current/);
-  });
+  it(
+    'verifies Wechatpay-Signature over timestamp\\nnonce\\nbody\\n with the ' +
+      'platform key, and refuses stale or forged ones',
+    () => {
+      const body = '{"hello":"世界"}';
+      const h = signedHeaders(gw.platformPrivate, body);
+      const headers = {
+        timestamp: h['wechatpay-timestamp'],
+        nonce: h['wechatpay-nonce'],
+        signature: h['wechatpay-signature'],
+      };
+      expect(() => verifyWechatpaySignature(gw.platformPublic, headers, body)).not.toThrow();
+      expect(() => verifyWechatpaySignature(gw.platformPublic, headers, body + ' ')).toThrow(NotificationError);
+      expect(() => verifyWechatpaySignature(gw.platformPublic, { ...headers, nonce: 'other' }, body)).toThrow(
+        /bad Wechatpay-Signature/,
+      );
+      expect(() => verifyWechatpaySignature(gw.platformPublic, { ...headers, signature: undefined }, body)).toThrow(
+        /missing/,
+      );
+      const forged = signedHeaders(gw.merchantPrivate, body);
+      expect(() =>
+        verifyWechatpaySignature(
+          gw.platformPublic,
+          {
+            timestamp: forged['wechatpay-timestamp'],
+            nonce: forged['wechatpay-nonce'],
+            signature: forged['wechatpay-signature'],
+          },
+          body,
+        ),
+      ).toThrow(/bad Wechatpay-Signature/);
+      const old = signedHeaders(gw.platformPrivate, body, Math.floor(Date.now() / 1000) - 600);
+      expect(() =>
+        verifyWechatpaySignature(
+          gw.platformPublic,
+          {
+            timestamp: old['wechatpay-timestamp'],
+            nonce: old['wechatpay-nonce'],
+            signature: old['wechatpay-signature'],
+          },
+          body,
+        ),
+      ).toThrow(/not current/);
+    },
+  );
 
   it('decrypts AEAD_AES_256_GCM resources with the API v3 key and refuses tampered ones', () => {
     const plain = JSON.stringify({ out_trade_no: 'WB1', trade_state: 'SUCCESS', note: '支付成功' });
@@ -177,7 +189,8 @@ describe('configuration from the environment', () => {
   it('is null without any WXPAY_* variable, complete with all, and refuses a partial one', () => {
     expect(wechatPayConfigFromEnv({})).toBeNull();
     expect(() => wechatPayConfigFromEnv({ WXPAY_MCHID: '1' })).toThrow(
-      /missing WXPAY_APPID, WXPAY_SERIAL_NO, WXPAY_PRIVATE_KEY_PATH, WXPAY_API_V3_KEY, WXPAY_NOTIFY_URL, WXPAY_PLATFORM_CERT_PATH or WXPAY_PLATFORM_PUBLIC_KEY_PATH/,
+      'missing WXPAY_APPID, WXPAY_SERIAL_NO, WXPAY_PRIVATE_KEY_PATH, WXPAY_API_V3_KEY, WXPAY_NOTIFY_URL, ' +
+        'WXPAY_PLATFORM_CERT_PATH or WXPAY_PLATFORM_PUBLIC_KEY_PATH',
     );
     const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(join(dir, 'apiclient_key.pem'), merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }));

@@ -175,17 +175,15 @@ export const sharedWordOperations: Record<string, Operation> = {
         const res = await trx
           .insertInto('enterprise_dict_words')
           .values(
-            words
-              .slice(i, i + 200)
-              .map((w) => ({
-                dict_id: dict.id,
-                word: w.word,
-                type: Number(w.type),
-                correct: w.correct,
-                created_by: ctx.uid,
-                created_at: now,
-                updated_at: now,
-              })),
+            words.slice(i, i + 200).map((w) => ({
+              dict_id: dict.id,
+              word: w.word,
+              type: Number(w.type),
+              correct: w.correct,
+              created_by: ctx.uid,
+              created_at: now,
+              updated_at: now,
+            })),
           )
           .onConflict((oc) => oc.columns(['dict_id', 'word', 'type']).doNothing())
           .executeTakeFirst();

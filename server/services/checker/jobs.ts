@@ -173,7 +173,7 @@ export class CheckService {
     const charge = units.filter((u) => !cached.has(u.index)).reduce((s, u) => s + u.chars, 0);
 
     const id = CHECK_ID();
-    let consumption: Consumption | null = null;
+    let consumption: Consumption;
     // The characters are reserved with the charge: a check this process never finishes is refunded by whichever
     // process notices it is gone (services/instance.ts), and only a finished check spends them for good.
     const instance = this.app.instance.id;
@@ -229,12 +229,9 @@ export class CheckService {
     const { keyOf } = prepared;
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
-    let consumption: Consumption;
     const instance = this.app.instance.id;
     try {
-      consumption = await consumeRight(db, input.uid, 1, charge, 'API 校对', group, (trx, c) =>
-        reserve(trx, group, instance, c),
-      );
+      await consumeRight(db, input.uid, 1, charge, 'API 校对', group, (trx, c) => reserve(trx, group, instance, c));
     } catch (error) {
       if (error instanceof InsufficientRight)
         throw new QuotaError(

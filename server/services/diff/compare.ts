@@ -237,7 +237,10 @@ export function compareParagraphs(a: string[], b: string[]): CompareResult {
     const added: number[] = [];
     while (k < parts.length && (parts[k].added || parts[k].removed)) {
       const count = parts[k].value.length;
-      for (let n = 0; n < count; n++) parts[k].removed ? removed.push(ai++) : added.push(bi++);
+      for (let n = 0; n < count; n++) {
+        if (parts[k].removed) removed.push(ai++);
+        else added.push(bi++);
+      }
       k++;
     }
     k--;

@@ -370,7 +370,8 @@ export class DocumentQueue {
             if (job.aborted) return [];
             if (attempt >= UNIT_RETRIES)
               throw new JobFailure(
-                `第${unit.index + 1}段校对失败，请稍后重试 (paragraph ${unit.index + 1} could not be checked: ${(error as Error).message})`,
+                `第${unit.index + 1}段校对失败，请稍后重试 (paragraph ${unit.index + 1} could not be ` +
+                  `checked: ${(error as Error).message})`,
               );
           }
         }

@@ -9,7 +9,10 @@ const inline = (text: string) =>
     .replace(/~~([^~]+)~~/g, '<s>$1</s>')
     .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>');
 
-/** A small Markdown subset (headings, paragraphs, lists, quotes, code blocks, tables, emphasis); output is sanitised afterwards. */
+/**
+ * A small Markdown subset (headings, paragraphs, lists, quotes, code blocks, tables, emphasis); output is sanitised
+ * afterwards.
+ */
 export function markdownToHtml(md: string): string {
   const lines = md.split('\n');
   const out: string[] = [];

@@ -226,7 +226,8 @@ function fontFamily(template: FormatTemplate, font: string | undefined): string 
 const sizeName = (template: FormatTemplate, halfPoints: number | undefined) =>
   halfPoints === undefined
     ? '未设置（默认五号）'
-    : `${template.sizeNames?.[String(halfPoints)] ?? ''}${template.sizeNames?.[String(halfPoints)] ? ' ' : ''}${halfPoints / 2}磅`;
+    : `${template.sizeNames?.[String(halfPoints)] ?? ''}` +
+      `${template.sizeNames?.[String(halfPoints)] ? ' ' : ''}${halfPoints / 2}磅`;
 
 const isRed = (color: string | undefined) => {
   if (!color || color === 'auto') return false;
@@ -417,7 +418,9 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
       const found =
         first.props.lineRule === 'exact' || first.props.lineRule === 'atLeast'
           ? `固定值 ${(first.props.line ?? 0) / 20}磅`
-          : `${first.props.lineRule === 'auto' || !first.props.lineRule ? `${((first.props.line ?? 240) / 240).toFixed(2)}倍行距` : first.props.lineRule}${s.linePitch ? `，文档网格 ${(s.linePitch / 20).toFixed(1)}磅` : ''}`;
+          : (first.props.lineRule === 'auto' || !first.props.lineRule
+              ? `${((first.props.line ?? 240) / 240).toFixed(2)}倍行距`
+              : first.props.lineRule) + (s.linePitch ? `，文档网格 ${(s.linePitch / 20).toFixed(1)}磅` : '');
       violations.push({
         rule: 'line-grid',
         element: 'body',

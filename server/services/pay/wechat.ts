@@ -1,7 +1,8 @@
 /**
  * WeChat Pay API v3 (Native payment) with node:crypto only:
  *
- * - requests carry `Authorization: WECHATPAY2-SHA256-RSA2048 mchid=..,nonce_str=..,signature=..,timestamp=..,serial_no=..`,
+ * - requests carry `Authorization: WECHATPAY2-SHA256-RSA2048
+ * mchid=..,nonce_str=..,signature=..,timestamp=..,serial_no=..`,
  *   the signature being RSA-SHA256 (PKCS#1 v1.5) with the merchant key over `METHOD\nURL\ntimestamp\nnonce\nbody\n`
  *   (URL = path with query);
  * - responses and notifications are verified with the platform key: `Wechatpay-Signature` over
@@ -123,7 +124,11 @@ export function authorization(
   nonce = nonceStr(),
 ): string {
   const signature = rsaSign(config.privateKey, requestMessage(method, url, timestamp, nonce, body));
-  return `WECHATPAY2-SHA256-RSA2048 mchid="${config.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${config.serialNo}"`;
+  return (
+    `WECHATPAY2-SHA256-RSA2048 mchid="${config.mchid}",nonce_str="${nonce}",` +
+    `signature="${signature}",timestamp="${timestamp}",` +
+    `serial_no="${config.serialNo}"`
+  );
 }
 
 /** Checks `Wechatpay-Signature` over `timestamp\nnonce\nbody\n` and the timestamp's freshness. */

@@ -15,7 +15,8 @@ const SHARE_WINDOWS: Partial<Record<ShareChannel, (url: string, title: string) =
   weibo: (url, title) =>
     `https://service.weibo.com/share/share.php?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
   qq: (url, title) =>
-    `https://connect.qq.com/widget/shareqq/index.html?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
+    'https://connect.qq.com/widget/shareqq/index.html' +
+    `?url=${encodeURIComponent(url)}&title=${encodeURIComponent(title)}`,
 };
 
 /** /share ('free speed-up', spec §2): share the workbench, the first share of a day grants high-speed characters. */

@@ -39,7 +39,10 @@ const IDENTITY_LABELS: Record<number, MessageDescriptor> = {
   2: msg`团队管理员`,
 };
 
-/** /user: the real account from GET /user/user_info, login id, password and phone forms, WeChat, API key, feedback, closing, logout. */
+/**
+ * /user: the real account from GET /user/user_info, login id, password and phone forms, WeChat, API key, feedback,
+ * closing, logout.
+ */
 export default function User() {
   const { t, i18n } = useLingui();
   const [confirming, setConfirming] = useState(false);

@@ -78,7 +78,9 @@ export function WechatCard() {
   );
 }
 
-/** The key for the LanguageTool-compatible API (/v2/check): shown once when created, then only its last four characters. */
+/**
+ * The key for the LanguageTool-compatible API (/v2/check): shown once when created, then only its last four characters.
+ */
 export function ApiKeyCard() {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();

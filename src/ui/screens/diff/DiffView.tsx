@@ -111,12 +111,17 @@ export function DiffView({ result }: { result: CompareResult }) {
   }, [more]);
 
   // scroll to a newly chosen difference once its row is rendered
+  // (only a new choice scrolls: expanding a fold changes the rows, not the choice)
   const scrollPending = useRef(false);
+  const itemOfChangeNow = useRef(itemOfChange);
+  useEffect(() => {
+    itemOfChangeNow.current = itemOfChange;
+  }, [itemOfChange]);
   useEffect(() => {
     if (current === null) return;
     scrollPending.current = true;
-    const at = itemOfChange.get(current);
-    if (at !== undefined && at >= limit) setLimit(at + ROWS_PER_PAGE);
+    const at = itemOfChangeNow.current.get(current);
+    if (at !== undefined) setLimit((l) => (at >= l ? at + ROWS_PER_PAGE : l));
   }, [current]);
   useEffect(() => {
     if (current === null || !scrollPending.current) return;

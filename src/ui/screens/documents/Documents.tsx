@@ -197,7 +197,7 @@ function useDocumentFlags() {
 }
 
 export default function Documents() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { locale } = useLanguage();
   const uploads = useUploads();
   const items = useSelector(uploads, (s) => s.context.items);

@@ -26,7 +26,7 @@ export function formatDate(iso: string, locale: 'cn' | 'en' | 'hk'): string {
 }
 
 export function StatusBadge({ status, progress, error }: { status: JobStatus; progress: number; error?: string }) {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   switch (status) {
     case 'queued':
       return (

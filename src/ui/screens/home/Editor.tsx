@@ -97,7 +97,9 @@ const Backdrop = memo(function Backdrop({
     while (k < findings.length && findings[k].end <= end) {
       const f = findings[k];
       // relative offsets only: a line after an edit keeps its props and is not rendered again
-      marks += `${marks ? ';' : ''}${f.start - start},${f.end - start},${paletteOf(f.category)},${f.id === selectedId ? 1 : 0}`;
+      marks +=
+        `${marks ? ';' : ''}${f.start - start},${f.end - start},` +
+        `${paletteOf(f.category)},${f.id === selectedId ? 1 : 0}`;
       k++;
     }
     lines.push(<Line key={i} index={i} text={text.slice(start, end)} marks={marks} />);
