@@ -6,7 +6,7 @@ import { lingui } from '@lingui/vite-plugin';
 export default defineConfig({
   base: '/workbench/',
   plugins: [react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }), lingui()],
-  build: { outDir: 'dist/workbench', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  build: { outDir: 'dist/workbench', emptyOutDir: true, chunkSizeWarningLimit: 1500, manifest: true },
   server: {
     proxy: {
       // `npm run dev`: the API server listens on 3000, Vite serves the SPA with hot reload.
@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/{engine,server,api,machines,contract}/**/*.test.{ts,tsx}'],
+          include: ['tests/{engine,server,api,machines,contract,build}/**/*.test.{ts,tsx}'],
           testTimeout: 30_000,
         },
       },
@@ -33,6 +33,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
+          setupFiles: ['tests/dom/catalogs-loaded.ts'],
           include: ['tests/dom/**/*.test.{ts,tsx}'],
           testTimeout: 30_000,
         },

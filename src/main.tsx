@@ -2,15 +2,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { navigate as navigateBrowser } from 'wouter/use-browser-location';
 import { loadRuntimeConfig } from './api/config';
+import { getLanguage } from './api/storage';
 import { notify } from './api/notify';
 import { createInspectOption, setInspector } from './machines/inspect';
 import { createLiveApp } from './machines/live';
 import { App, ROUTER_BASE } from './ui/App';
+import { loadLocale } from './ui/i18n';
 import { AppProviders, createQueryClient } from './ui/providers';
 
 async function start() {
   // Runtime configuration first: it points the API client and the socket at the right server (spec §1).
-  await loadRuntimeConfig();
+  // The chosen language's catalogue too: the first screen is drawn in it.
+  await Promise.all([loadRuntimeConfig(), loadLocale(getLanguage())]);
 
   const queryClient = createQueryClient();
   const logic = createLiveApp({

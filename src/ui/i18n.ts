@@ -1,7 +1,6 @@
-import { i18n } from '@lingui/core';
+import { i18n, type Messages } from '@lingui/core';
+// The source language's catalogue is part of the first load; the others come when chosen (loadLocale).
 import { messages as cn } from '../../locales/cn/messages.po';
-import { messages as en } from '../../locales/en/messages.po';
-import { messages as hk } from '../../locales/hk/messages.po';
 
 export type Locale = 'cn' | 'en' | 'hk';
 
@@ -17,11 +16,31 @@ export const INTL_TAGS: Record<Locale, string[]> = {
 /** The tag written to `<html lang>`. */
 export const HTML_LANG: Record<Locale, string> = { cn: 'zh-CN', en: 'en', hk: 'zh-HK' };
 
-const catalogs = { cn, en, hk };
+const catalogs: Partial<Record<Locale, Messages>> = { cn };
+const loaders: Record<Exclude<Locale, 'cn'>, () => Promise<{ messages: Messages }>> = {
+  en: () => import('../../locales/en/messages.po'),
+  hk: () => import('../../locales/hk/messages.po'),
+};
+/** the locale asked for last: a catalogue that arrives after another choice does not win */
+let wanted: Locale | null = null;
 
+/** Fetches a locale's catalogue once (each is its own chunk). */
+export async function loadLocale(locale: Locale): Promise<void> {
+  if (locale !== 'cn') catalogs[locale] ??= (await loaders[locale]()).messages;
+}
+
+/** Activates a locale: at once when its catalogue is here, else as soon as it has loaded. */
 export function activateLocale(locale: Locale): void {
+  wanted = locale;
   if (i18n.locale === locale) return;
-  i18n.loadAndActivate({ locale, locales: INTL_TAGS[locale], messages: catalogs[locale] });
+  const messages = catalogs[locale];
+  if (!messages) {
+    void loadLocale(locale).then(() => {
+      if (wanted === locale) activateLocale(locale);
+    });
+    return;
+  }
+  i18n.loadAndActivate({ locale, locales: INTL_TAGS[locale], messages });
   if (typeof document !== 'undefined') document.documentElement.lang = HTML_LANG[locale];
 }
 

@@ -1,7 +1,102 @@
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import {
+  alertSlotRecipe,
+  animationStyles,
+  avatarSlotRecipe,
+  badgeRecipe,
+  breakpoints,
+  buttonRecipe,
+  checkboxSlotRecipe,
+  checkmarkRecipe,
+  codeRecipe,
+  containerRecipe,
+  cssVarsPrefix,
+  cssVarsRoot,
+  dataListSlotRecipe,
+  dialogSlotRecipe,
+  emptyStateSlotRecipe,
+  fieldSlotRecipe,
+  globalCss,
+  headingRecipe,
+  iconRecipe,
+  inputAddonRecipe,
+  inputRecipe,
+  kbdRecipe,
+  keyframes,
+  layerStyles,
+  linkRecipe,
+  listSlotRecipe,
+  menuSlotRecipe,
+  nativeSelectSlotRecipe,
+  popoverSlotRecipe,
+  progressSlotRecipe,
+  qrCodeSlotRecipe,
+  semanticTokens,
+  skeletonRecipe,
+  spinnerRecipe,
+  tableSlotRecipe,
+  tabsSlotRecipe,
+  textareaRecipe,
+  textStyles,
+  toastSlotRecipe,
+  tokens,
+} from '@chakra-ui/react/theme';
 
-// defaultConfig rather than defaultBaseConfig + picked recipes: the dialog, menu, toast, tabs and
-// field slot recipes all need the full token set, and the heavy screens are lazy chunks anyway.
+// The default theme's tokens with only the recipes of the components the workbench uses (Chakra's bundle guide): the
+// default set of about 80 recipes was the largest part of the first load. A component whose recipe is missing here
+// has no styles, so tests/dom/system.test.ts checks every Chakra component the views import against these lists.
+export const recipes = {
+  badge: badgeRecipe,
+  button: buttonRecipe,
+  checkmark: checkmarkRecipe,
+  code: codeRecipe,
+  container: containerRecipe,
+  heading: headingRecipe,
+  icon: iconRecipe,
+  input: inputRecipe,
+  inputAddon: inputAddonRecipe,
+  kbd: kbdRecipe,
+  link: linkRecipe,
+  skeleton: skeletonRecipe,
+  spinner: spinnerRecipe,
+  textarea: textareaRecipe,
+};
+export const slotRecipes = {
+  alert: alertSlotRecipe,
+  avatar: avatarSlotRecipe,
+  checkbox: checkboxSlotRecipe,
+  dataList: dataListSlotRecipe,
+  dialog: dialogSlotRecipe,
+  emptyState: emptyStateSlotRecipe,
+  field: fieldSlotRecipe,
+  list: listSlotRecipe,
+  menu: menuSlotRecipe,
+  nativeSelect: nativeSelectSlotRecipe,
+  popover: popoverSlotRecipe,
+  progress: progressSlotRecipe,
+  qrCode: qrCodeSlotRecipe,
+  table: tableSlotRecipe,
+  tabs: tabsSlotRecipe,
+  toast: toastSlotRecipe,
+};
+
+const theme = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: {
+    breakpoints,
+    keyframes,
+    tokens,
+    semanticTokens,
+    recipes,
+    slotRecipes,
+    textStyles,
+    layerStyles,
+    animationStyles,
+  },
+});
 const workbench = defineConfig({
   theme: {
     tokens: {
@@ -32,4 +127,4 @@ const workbench = defineConfig({
   },
 });
 
-export const system = createSystem(defaultConfig, workbench);
+export const system = createSystem(defaultBaseConfig, theme, workbench);

@@ -1,6 +1,8 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { CloseButton, createToaster, Portal, Spinner, Stack, Toast, Toaster } from '@chakra-ui/react';
+import { createToaster } from '@chakra-ui/react';
+import { lazyWithReload } from './lazy';
+import { isPageReloaded, setPageReloaded } from '../api/storage';
 import { subscribeNotices } from '../api/notify';
 import { translateNotice } from './notices';
 
@@ -11,7 +13,7 @@ export const toaster = createToaster({ placement: 'top', pauseOnPageIdle: true, 
 
 /** Shows every notice from src/api/notify.ts, translated when it is a known catalogue text. */
 export function NoticeToaster() {
-  const { i18n, t } = useLingui();
+  const { i18n } = useLingui();
   useEffect(
     () =>
       subscribeNotices((notice) => {
@@ -24,24 +26,13 @@ export function NoticeToaster() {
       }),
     [i18n],
   );
+  // toasts made before the view has loaded wait in the store and show once it has
   return (
-    <Portal>
-      <Toaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} data-testid="toast" data-type={toast.type}>
-            {toast.type === 'loading' ? <Spinner size="sm" color="blue.solid" /> : <Toast.Indicator />}
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {toast.title ? <Toast.Title>{toast.title}</Toast.Title> : null}
-              {toast.description ? <Toast.Description>{toast.description}</Toast.Description> : null}
-            </Stack>
-            {toast.closable ? (
-              <Toast.CloseTrigger asChild>
-                <CloseButton size="sm" aria-label={t`关闭`} />
-              </Toast.CloseTrigger>
-            ) : null}
-          </Toast.Root>
-        )}
-      </Toaster>
-    </Portal>
+    <Suspense fallback={null}>
+      <ToastViewport />
+    </Suspense>
   );
 }
+
+// The toasts' view (its state machine, focus and dismissal code) follows the first paint.
+const ToastViewport = lazyWithReload(() => import('./toast-viewport'), { get: isPageReloaded, set: setPageReloaded });

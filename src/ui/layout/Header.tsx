@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Flex, Heading, HStack, IconButton } from '@chakra-ui/react';
+import { Box, Flex, Heading, HStack, IconButton } from '@chakra-ui/react';
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
 import type { WorkbenchRoute } from '../routes';
 import { LanguageSwitch } from './LanguageSwitch';
-import { UserMenu } from './UserMenu';
+import { UserMenu } from './lazy-parts';
 
 export function Header({ route }: { route: WorkbenchRoute | undefined }) {
   const { t, i18n } = useLingui();
@@ -44,7 +44,10 @@ export function Header({ route }: { route: WorkbenchRoute | undefined }) {
       </HStack>
       <HStack gap="3">
         <LanguageSwitch />
-        <UserMenu />
+        {/* the menu's code (menus, popovers) follows the first paint; the space it takes is held meanwhile */}
+        <Suspense fallback={<Box w="24" h="8" aria-hidden />}>
+          <UserMenu />
+        </Suspense>
       </HStack>
     </Flex>
   );

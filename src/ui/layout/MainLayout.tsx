@@ -22,7 +22,7 @@ import {
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
-import { QuotaDialog } from './QuotaDialog';
+import { QuotaDialog } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { SideBar } from './SideBar';
 
@@ -135,7 +135,9 @@ export function MainLayout() {
           )}
         </Box>
       </Flex>
-      <QuotaDialog />
+      <Suspense fallback={null}>
+        <QuotaDialog />
+      </Suspense>
       <RealtimeNotices />
     </Flex>
   );

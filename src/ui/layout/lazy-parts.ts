@@ -1,0 +1,12 @@
+import { isPageReloaded, setPageReloaded } from '../../api/storage';
+import { lazyWithReload, type ReloadFlag } from '../lazy';
+
+const reloadFlag: ReloadFlag = { get: isPageReloaded, set: setPageReloaded };
+
+// Parts of the layout that are not needed for the first paint: the user menu (menus, popovers, positioning) and the
+// quota dialog (dialogs, focus trap) load right after it, outside the initial JavaScript.
+export const UserMenu = lazyWithReload(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })), reloadFlag);
+export const QuotaDialog = lazyWithReload(
+  () => import('./QuotaDialog').then((m) => ({ default: m.QuotaDialog })),
+  reloadFlag,
+);
