@@ -5,9 +5,11 @@
 // (get_share_doc) is the same view, read-only.
 //
 // loading -> ready (idle | saving) | failed ; ready --(flag: this document done, nothing unsaved)--> loading
-import { assign, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject } from 'xstate';
+import { assign, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import type { ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 import type { DocumentDetail, DocumentFix, DocumentIgnored } from './documentCalls';
+import { diffRange, shiftRanges } from './findings/edits';
+import { socketMessages } from './findings/socket';
 
 /** A finding of the document (absolute UTF-16 offsets into `text`) with a stable id. */
 export interface DocFinding extends SocketIssue {
@@ -53,38 +55,6 @@ export interface SaveBody {
 }
 
 // ---- pure helpers -------------------------------------------------------------------------------
-
-interface Edit {
-  /** first changed offset */
-  prefix: number;
-  /** end of the changed range in the old / new text */
-  oldEnd: number;
-  newEnd: number;
-}
-
-export function diffRange(before: string, after: string): Edit {
-  let prefix = 0;
-  const max = Math.min(before.length, after.length);
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (
-    suffix < max - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix++;
-  return { prefix, oldEnd: before.length - suffix, newEnd: after.length - suffix };
-}
-
-/** Ranges before the edit stay, ranges after it shift, ranges touching it are dropped. */
-export function shiftRanges<T extends { start: number; end: number }>(items: readonly T[], edit: Edit): T[] {
-  const delta = edit.newEnd - edit.oldEnd;
-  const out: T[] = [];
-  for (const item of items) {
-    if (item.end <= edit.prefix && !(item.start === item.end && item.start === edit.prefix)) out.push(item);
-    else if (item.start >= edit.oldEnd) out.push({ ...item, start: item.start + delta, end: item.end + delta });
-  }
-  return out;
-}
 
 function findingId(f: { start: number; end: number; category: string }): string {
   return `${f.start}-${f.end}-${f.category}`;
@@ -184,16 +154,7 @@ export const documentEditorMachine = setup({
     load: fromPromise<DocumentDetail, { id: number | null; shareId: string | null }>(notProvided('load')),
     // edit_upload_save
     save: fromPromise<DocumentDetail, SaveBody>(notProvided('save')),
-    'socket messages': fromCallback<EventObject>(({ sendBack, system }) => {
-      const socket = system.get('socket') as
-        | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
-        | undefined;
-      if (!socket) return () => undefined;
-      const subscription = socket.on('server message', (event) =>
-        sendBack({ type: 'server message', message: event.message }),
-      );
-      return () => subscription.unsubscribe();
-    }),
+    'socket messages': socketMessages,
   },
   guards: { 'can edit': canEdit },
 }).createMachine({

@@ -10,8 +10,10 @@
 // current text: every paragraph whose hash has results contributes them at its current position, so
 // edits can never leave a highlight on the wrong characters. An edit inside a paragraph keeps the
 // findings outside the edited range (shifted) and marks the paragraph for re-checking.
-import { assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import { errorReport } from '../../openapi/socket-protocol';
+import { diffRange } from './findings/edits';
+import { socketMessages } from './findings/socket';
 import type { CheckIdData, CheckResultData, ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 
 export const FINE_MODE_UNAVAILABLE = '该模型资源消耗较大，暂时只开放给付费用户体验。';
@@ -174,17 +176,7 @@ interface EditRange {
 }
 
 function editRange(before: string, after: string): EditRange {
-  let prefix = 0;
-  const max = Math.min(before.length, after.length);
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (
-    suffix < max - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix++;
-  const oldEnd = before.length - suffix;
-  const newEnd = after.length - suffix;
+  const { prefix, oldEnd, newEnd } = diffRange(before, after);
   const from = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
   const oldNl = before.indexOf('\n', oldEnd);
   const newNl = after.indexOf('\n', newEnd);
@@ -411,16 +403,7 @@ export const proofreadJobMachine = setup({
     'fine right': fromPromise<boolean, void>(notProvided('fine right')),
     // forwards the socket actor's `server message` events to this machine (system-internal, so the
     // default is the real one: it listens to the actor with systemId 'socket' when there is one)
-    'socket messages': fromCallback<EventObject>(({ sendBack, system }) => {
-      const socket = system.get('socket') as
-        | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
-        | undefined;
-      if (!socket) return () => undefined;
-      const subscription = socket.on('server message', (event) =>
-        sendBack({ type: 'server message', message: event.message }),
-      );
-      return () => subscription.unsubscribe();
-    }),
+    'socket messages': socketMessages,
   },
   actions: {
     // the live app shows it through src/api/notify

@@ -20,6 +20,7 @@ import {
   type SnapshotFrom,
 } from 'xstate';
 import type { JobStatus, ServerMessage } from '../../openapi/socket-protocol';
+import { socketMessages } from './findings/socket';
 
 export type JobChannel = 'document' | 'pdf' | 'image';
 
@@ -224,16 +225,7 @@ export const uploadPipelineMachine = setup({
     'cancel job': fromPromise<void, { channel: JobChannel | null; id: number | null }>(async () => undefined),
     // forwards the socket actor's `server message` events (the real one by default: it listens to
     // the actor with systemId 'socket' when there is one)
-    'socket messages': fromCallback<EventObject>(({ sendBack, system }) => {
-      const socket = system.get('socket') as
-        | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
-        | undefined;
-      if (!socket) return () => undefined;
-      const subscription = socket.on('server message', (event) =>
-        sendBack({ type: 'server message', message: event.message }),
-      );
-      return () => subscription.unsubscribe();
-    }),
+    'socket messages': socketMessages,
   },
   actions: {
     forget: assign({ file: null, loaded: 0, total: 0, job: null, result: null, error: null, early: [], attempts: 0 }),

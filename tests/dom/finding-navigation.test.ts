@@ -1,7 +1,7 @@
 // Moving between findings (Alt+↓/↑, j/k) and the selection after an accept or ignore, shared by the home
 // screen and the document editor.
 import { describe, expect, it } from 'vitest';
-import { neighbourFinding, successorId } from '../../src/ui/screens/home/findingActions';
+import { neighbourFinding, successorId } from '../../src/ui/findings/actions';
 
 const a = { id: 'a' };
 const b = { id: 'b' };

@@ -16,7 +16,6 @@ import {
   HStack,
   IconButton,
   Input,
-  Kbd,
   Menu,
   Portal,
   Spinner,
@@ -25,18 +24,7 @@ import {
   Textarea,
   VStack,
 } from '@chakra-ui/react';
-import {
-  ArrowLeft,
-  ChevronDown,
-  ChevronUp,
-  Copy,
-  Download,
-  FileText,
-  PencilLine,
-  RefreshCw,
-  Save,
-  Share2,
-} from 'lucide-react';
+import { ArrowLeft, Copy, Download, FileText, PencilLine, RefreshCw, Save, Share2 } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
@@ -53,9 +41,8 @@ import { liveDocumentEditor } from '../../../machines/live';
 import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage, useSession } from '../../app-actor';
 import { translateNotice } from '../../notices';
-import { FindingCard, type FindingAction } from '../home/FindingCard';
-import { neighbourFinding, runFindingAction, successorId } from '../home/findingActions';
-import { categoryLabels } from '../home/categories';
+import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
 import { documentsKey } from './Documents';
@@ -155,10 +142,8 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
   const [exporting, setExporting] = useState<'clean' | 'tracked' | null>(null);
   const [link, setLink] = useState<string | null>(null);
-  const selected = findings.find((f) => f.id === selectedId) ?? null;
 
   const types = useQuery({
     queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
@@ -166,11 +151,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     staleTime: Infinity,
     enabled: session === 'loggedIn',
   });
-  const labels = useMemo(() => categoryLabels(types.data), [types.data]);
-  const labelOf = useCallback(
-    (category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category,
-    [labels],
-  );
+  const labelOf = useLabelOf(types.data);
 
   const rendered = useMemo(
     () =>
@@ -185,92 +166,36 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   );
 
   const view = useRef<HTMLDivElement>(null);
-  const select = useCallback((f: DocFinding | undefined) => {
-    if (!f) return;
-    setSelectedId(f.id);
+  const root = useRef<HTMLDivElement>(null);
+  // the selected mark and its card come into view
+  const reveal = useCallback((f: DocFinding) => {
     const mark = view.current?.querySelector(`[data-finding="${attr(f.id)}"]`);
     (mark as HTMLElement | null)?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
     document
       .querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)
       ?.scrollIntoView?.({ block: 'nearest' });
   }, []);
-
-  const step = useCallback(
-    (direction: 1 | -1) => {
-      const next = neighbourFinding(findings, selected, direction);
-      if (next) select(next);
+  const current = useCallback(() => editor.getSnapshot().context.findings, [editor]);
+  const saveKey = useCallback(
+    (e: KeyboardEvent) => {
+      if (!((e.ctrlKey || e.metaKey) && e.key === 's' && editable)) return false;
+      send({ type: 'save requested' });
+      return true;
     },
-    [findings, selected, select],
+    [editable, send],
   );
-
-  const afterAction = useCallback(
-    (f: DocFinding) => setSelectedId(successorId(findings, f, editor.getSnapshot().context.findings)),
-    [findings, editor],
-  );
-
-  const accept = useCallback(
-    (f: DocFinding, suggestion?: string) => {
-      if (!editable) return;
-      send({ type: 'accept', id: f.id, suggestion });
-      void calls.reportFeedback({
-        action: 'accept',
-        original: f.original,
-        category: f.category,
-        suggestion: suggestion ?? f.suggestions[0],
-      });
-      afterAction(f);
-    },
-    [send, afterAction, editable],
-  );
-  const ignore = useCallback(
-    (f: DocFinding) => {
-      if (!editable) return;
-      send({ type: 'ignore', id: f.id });
-      void calls.reportFeedback({ action: 'ignore', original: f.original, category: f.category });
-      afterAction(f);
-    },
-    [send, afterAction, editable],
-  );
-
-  const handle = (action: FindingAction, f: DocFinding, suggestion?: string) =>
-    runFindingAction<DocFinding>(action, f, suggestion, {
-      select,
-      accept,
-      ignore,
-      send,
-      clearSelection: () => setSelectedId(null),
-      queryClient,
-      text,
-    });
-  const handler = useRef(handle);
-  handler.current = handle;
-  const onAction = useCallback(
-    (action: FindingAction, f: DocFinding, suggestion?: string) => void handler.current(action, f, suggestion),
-    [],
-  );
-
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!root.current || root.current.closest('[hidden]')) return;
-      const target = e.target as HTMLElement | null;
-      const typing =
-        !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
-      const plain = !typing && !e.altKey && !e.ctrlKey && !e.metaKey;
-      let handled = true;
-      if (e.altKey && e.key === 'ArrowDown') step(1);
-      else if (e.altKey && e.key === 'ArrowUp') step(-1);
-      else if (e.altKey && e.key === 'Enter' && selected) accept(selected);
-      else if (e.altKey && e.key === 'Backspace' && selected) ignore(selected);
-      else if (plain && e.key === 'j') step(1);
-      else if (plain && e.key === 'k') step(-1);
-      else if ((e.ctrlKey || e.metaKey) && e.key === 's' && editable) send({ type: 'save requested' });
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [step, accept, ignore, selected, editable, send]);
+  const review = useFindingReview<DocFinding>({
+    findings,
+    current,
+    send,
+    editable,
+    reveal,
+    text,
+    root,
+    extraKey: saveKey,
+  });
+  const { selectedId, select, step } = review;
+  const cards = { selectedId, text, labelOf, onAction: review.onAction };
 
   // the selected mark is flagged in place (a long document has thousands of marks: no re-render, no new styles)
   useEffect(() => {
@@ -369,13 +294,6 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const busy = doc.status === 'queued' || doc.status === 'running';
   // export and share need the first check done (a saved document being re-checked is fine)
   const firstCheckPending = doc.status !== 'done' && !doc.edited;
-  const shown =
-    findings.length > CARDS_SHOWN
-      ? [
-          ...findings.slice(0, CARDS_SHOWN),
-          ...(selected && findings.indexOf(selected) >= CARDS_SHOWN ? [selected] : []),
-        ]
-      : findings;
 
   return (
     <Stack ref={root} gap="4" data-testid="editor-screen" data-status={doc.status} data-dirty={dirty || undefined}>
@@ -547,83 +465,19 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               <Trans>已采纳 {fixes.length} 处</Trans>
             </Text>
             <Box flex="1" />
-            <Text display={{ base: 'none', md: 'block' }}>
-              <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换问题</Trans>
-              {readOnly ? null : (
-                <>
-                  {' · '}
-                  <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+
-                  <Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
-                </>
-              )}
-            </Text>
+            <ReviewKeys editable={!readOnly} />
           </Flex>
         </Box>
 
-        <Stack w={{ base: 'full', lg: '380px' }} flexShrink={0} gap="3" data-testid="findings-panel">
-          <Flex align="center" gap="2">
-            <Text fontWeight="semibold">
-              <Trans>校对结果</Trans>
+        <FindingsPanel count={findings.length} onStep={step}>
+          {findings.length === 0 ? (
+            <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
+              {busy ? <Trans>正在校对…</Trans> : <Trans>未发现问题</Trans>}
             </Text>
-            <Badge colorPalette={findings.length ? 'red' : 'gray'} data-testid="finding-count">
-              {findings.length}
-            </Badge>
-            <Box flex="1" />
-            <IconButton
-              size="xs"
-              variant="ghost"
-              aria-label={t`上一个问题`}
-              onClick={() => step(-1)}
-              disabled={!findings.length}
-              data-testid="finding-prev"
-            >
-              <ChevronUp />
-            </IconButton>
-            <IconButton
-              size="xs"
-              variant="ghost"
-              aria-label={t`下一个问题`}
-              onClick={() => step(1)}
-              disabled={!findings.length}
-              data-testid="finding-next"
-            >
-              <ChevronDown />
-            </IconButton>
-          </Flex>
-          <Box
-            bg="panel"
-            borderWidth="1px"
-            borderRadius="xl"
-            p="3"
-            maxH={{ lg: 'calc(100vh - 230px)' }}
-            overflowY="auto"
-          >
-            {findings.length === 0 ? (
-              <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
-                {busy ? <Trans>正在校对…</Trans> : <Trans>未发现问题</Trans>}
-              </Text>
-            ) : (
-              <Stack gap="2" pointerEvents={readOnly ? 'none' : undefined}>
-                {shown.map((f) => (
-                  <Box key={f.id} data-testid="finding-wrap" data-id={f.id}>
-                    <FindingCard
-                      finding={f}
-                      label={labelOf(f.category)}
-                      selected={f.id === selectedId}
-                      context={text.slice(Math.max(0, f.start - 12), Math.min(text.length, f.end + 12))}
-                      onAction={onAction}
-                    />
-                  </Box>
-                ))}
-                {findings.length > shown.length ? (
-                  <Text fontSize="xs" color="fg.muted" textAlign="center">
-                    <Trans>还有 {findings.length - shown.length} 处，用 Alt+↓ 逐个查看</Trans>
-                  </Text>
-                ) : null}
-              </Stack>
-            )}
-          </Box>
-        </Stack>
+          ) : (
+            <FindingCards list={findings} limit={CARDS_SHOWN} readOnly={readOnly} {...cards} />
+          )}
+        </FindingsPanel>
       </Flex>
 
       <Dialog.Root

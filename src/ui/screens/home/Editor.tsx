@@ -14,7 +14,7 @@ import {
 } from 'react';
 import { Box } from '@chakra-ui/react';
 import type { Finding } from '../../../machines/proofreadJob';
-import { paletteOf } from './categories';
+import { paletteOf } from '../../findings/categories';
 
 export interface EditorHandle {
   select(finding: Finding): void;

@@ -1,6 +1,6 @@
 // Home (route '', kept alive): text proofreading. The job lives in the app actor (systemId
 // `proofreadJob`), so text and findings survive navigating away and back.
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Badge,
@@ -11,8 +11,6 @@ import {
   Flex,
   Group,
   HStack,
-  IconButton,
-  Kbd,
   Popover,
   Portal,
   Progress,
@@ -20,7 +18,7 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { ChevronDown, ChevronUp, Copy, Settings2, SpellCheck } from 'lucide-react';
+import { Copy, Settings2, SpellCheck } from 'lucide-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { notify } from '../../../api/notify';
@@ -30,9 +28,9 @@ import { progressOf } from '../../../machines/proofreadJob';
 import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
-import { FindingCard, type FindingAction } from './FindingCard';
-import { neighbourFinding, runFindingAction, successorId } from './findingActions';
-import { categoryLabels, paletteOf } from './categories';
+import { paletteOf } from '../../findings/categories';
+import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import './notices';
 
 function useJob(): ProofreadJobRef {
@@ -46,12 +44,6 @@ type JobState = 'idle' | 'submitting' | 'streaming' | 'done' | 'cancelled' | 'fa
 
 /** Cards shown per category: the first ones and the selected one (thousands of cards would slow typing). */
 const CARDS_PER_GROUP = 50;
-function visibleOf(list: Finding[], selectedId: string | null): Finding[] {
-  if (list.length <= CARDS_PER_GROUP) return list;
-  const head = list.slice(0, CARDS_PER_GROUP);
-  const selected = selectedId ? list.find((f) => f.id === selectedId) : undefined;
-  return selected && !head.includes(selected) ? [...head, selected] : head;
-}
 
 /** Characters that count as words (spec: word count shown under the editor). */
 export function countWords(text: string): number {
@@ -91,11 +83,7 @@ export default function Home() {
     staleTime: 60_000,
   });
   const quota = useQuery({ queryKey: queryKeys.userRight(1), queryFn: () => calls.userRight(1) });
-  const labels = useMemo(() => categoryLabels(types.data), [types.data]);
-  const labelOf = useCallback(
-    (category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category,
-    [labels],
-  );
+  const labelOf = useLabelOf(types.data);
 
   // the remaining quota changes after every check
   const running = jobState === 'submitting' || jobState === 'streaming';
@@ -104,104 +92,26 @@ export default function Home() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(1) });
   }, [jobState, queryClient]);
 
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const selected = findings.find((f) => f.id === selectedId) ?? null;
   const editor = useRef<EditorHandle>(null);
-
-  const select = useCallback((f: Finding | undefined, focusEditor = true) => {
-    if (!f) return;
-    setSelectedId(f.id);
-    if (focusEditor) editor.current?.select(f);
-  }, []);
-
-  const step = useCallback(
-    (direction: 1 | -1) => {
-      const next = neighbourFinding(findings, selected, direction);
-      if (next) select(next);
-    },
-    [findings, selected, select],
-  );
-
-  // after an accept or ignore, move on to the finding that took the selected one's place
-  const afterAction = useCallback(
-    (f: Finding) => setSelectedId(successorId(findings, f, job.getSnapshot().context.findings)),
-    [findings, job],
-  );
-
-  const accept = useCallback(
-    (f: Finding, suggestion?: string) => {
-      send({ type: 'accept', id: f.id, suggestion });
-      void calls.reportFeedback({
-        action: 'accept',
-        original: f.original,
-        category: f.category,
-        suggestion: suggestion ?? f.suggestions[0],
-        ...(checkId ? { check_id: checkId } : {}),
-      });
-      afterAction(f);
-    },
-    [send, checkId, afterAction],
-  );
-  const ignore = useCallback(
-    (f: Finding) => {
-      send({ type: 'ignore', id: f.id });
-      void calls.reportFeedback({
-        action: 'ignore',
-        original: f.original,
-        category: f.category,
-        ...(checkId ? { check_id: checkId } : {}),
-      });
-      afterAction(f);
-    },
-    [send, checkId, afterAction],
-  );
-
-  // keyboard (spec: next/previous finding, accept, ignore): Alt+↓/↑, Alt+Enter, Alt+Backspace anywhere on
-  // this screen; j/k/Enter/x when the focus is not in a text field
   const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!root.current || root.current.closest('[hidden]')) return;
-      const target = e.target as HTMLElement | null;
-      const typing =
-        !!target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' || target.isContentEditable);
-      const key = e.key;
-      let handled = true;
-      if (e.altKey && key === 'ArrowDown') step(1);
-      else if (e.altKey && key === 'ArrowUp') step(-1);
-      else if (e.altKey && key === 'Enter' && selected) accept(selected);
-      else if (e.altKey && key === 'Backspace' && selected) ignore(selected);
-      else if (!typing && !e.altKey && !e.ctrlKey && !e.metaKey && key === 'j') step(1);
-      else if (!typing && !e.altKey && !e.ctrlKey && !e.metaKey && key === 'k') step(-1);
-      else if (!typing && !e.altKey && !e.ctrlKey && !e.metaKey && key === 'x' && selected) ignore(selected);
-      else handled = false;
-      if (handled) e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [step, accept, ignore, selected]);
+  const reveal = useCallback((f: Finding) => editor.current?.select(f), []);
+  const current = useCallback(() => job.getSnapshot().context.findings, [job]);
+  const review = useFindingReview<Finding>({
+    findings,
+    current,
+    send,
+    editable: true,
+    reveal,
+    text,
+    checkId,
+    root,
+  });
 
+  const { selectedId, setSelectedId, step } = review;
   // the side list follows at low priority, so typing in a long text never waits for it
   const listFindings = useDeferredValue(findings);
   const listText = useDeferredValue(text);
-  const handle = (action: FindingAction, f: Finding, suggestion?: string) =>
-    runFindingAction<Finding>(action, f, suggestion, {
-      select,
-      accept,
-      ignore,
-      send,
-      clearSelection: () => setSelectedId(null),
-      queryClient,
-      text,
-      checkId,
-    });
-  const handler = useRef(handle);
-  handler.current = handle;
-  const onAction = useCallback(
-    (action: FindingAction, f: Finding, suggestion?: string) => void handler.current(action, f, suggestion),
-    [],
-  );
-
+  const cards = { selectedId, text: listText, labelOf, onAction: review.onAction };
   const groups = useMemo(() => {
     const map = new Map<string, Finding[]>();
     for (const f of listFindings) {
@@ -348,11 +258,7 @@ export default function Home() {
             <Trans>剩余高速校对字数：{quotaText}</Trans>
           </Text>
           <Box flex="1" />
-          <Text display={{ base: 'none', md: 'block' }}>
-            <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换问题</Trans> ·{' '}
-            <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+
-            <Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
-          </Text>
+          <ReviewKeys editable />
           <Button size="xs" variant="outline" onClick={copy} disabled={!text} data-testid="copy-text">
             <Copy size={14} />
             <Trans>复制文本</Trans>
@@ -360,97 +266,54 @@ export default function Home() {
         </Flex>
       </Stack>
 
-      <Stack w={{ base: 'full', lg: '380px' }} flexShrink={0} gap="3" data-testid="findings-panel">
-        <Flex align="center" gap="2">
-          <Text fontWeight="semibold">
-            <Trans>校对结果</Trans>
+      <FindingsPanel count={findings.length} onStep={step}>
+        {!checked && findings.length === 0 ? (
+          <EmptyState.Root size="sm" data-testid="home-empty">
+            <EmptyState.Content>
+              <EmptyState.Indicator>
+                <SpellCheck />
+              </EmptyState.Indicator>
+              <VStack textAlign="center">
+                <EmptyState.Title>
+                  <Trans>还没有校对结果</Trans>
+                </EmptyState.Title>
+                <EmptyState.Description>
+                  <Trans>输入或粘贴文本，然后点击「开始校对」。</Trans>
+                </EmptyState.Description>
+              </VStack>
+            </EmptyState.Content>
+          </EmptyState.Root>
+        ) : findings.length === 0 ? (
+          <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
+            {running ? (
+              <Trans>正在校对…</Trans>
+            ) : jobState === 'failed' ? (
+              <Trans>校对未完成</Trans>
+            ) : jobState === 'cancelled' ? (
+              <Trans>校对已取消</Trans>
+            ) : (
+              <Trans>未发现问题</Trans>
+            )}
           </Text>
-          <Badge colorPalette={findings.length ? 'red' : 'gray'} data-testid="finding-count">
-            {findings.length}
-          </Badge>
-          <Box flex="1" />
-          <IconButton
-            size="xs"
-            variant="ghost"
-            aria-label={t`上一个问题`}
-            onClick={() => step(-1)}
-            disabled={!findings.length}
-          >
-            <ChevronUp />
-          </IconButton>
-          <IconButton
-            size="xs"
-            variant="ghost"
-            aria-label={t`下一个问题`}
-            onClick={() => step(1)}
-            disabled={!findings.length}
-          >
-            <ChevronDown />
-          </IconButton>
-        </Flex>
-        <Box bg="panel" borderWidth="1px" borderRadius="xl" p="3" maxH={{ lg: 'calc(100vh - 230px)' }} overflowY="auto">
-          {!checked && findings.length === 0 ? (
-            <EmptyState.Root size="sm" data-testid="home-empty">
-              <EmptyState.Content>
-                <EmptyState.Indicator>
-                  <SpellCheck />
-                </EmptyState.Indicator>
-                <VStack textAlign="center">
-                  <EmptyState.Title>
-                    <Trans>还没有校对结果</Trans>
-                  </EmptyState.Title>
-                  <EmptyState.Description>
-                    <Trans>输入或粘贴文本，然后点击「开始校对」。</Trans>
-                  </EmptyState.Description>
-                </VStack>
-              </EmptyState.Content>
-            </EmptyState.Root>
-          ) : findings.length === 0 ? (
-            <Text textAlign="center" py="8" color="fg.muted" data-testid="no-findings">
-              {running ? (
-                <Trans>正在校对…</Trans>
-              ) : jobState === 'failed' ? (
-                <Trans>校对未完成</Trans>
-              ) : jobState === 'cancelled' ? (
-                <Trans>校对已取消</Trans>
-              ) : (
-                <Trans>未发现问题</Trans>
-              )}
-            </Text>
-          ) : (
-            <Stack gap="4">
-              {groups.map(([category, list]) => (
-                <Stack key={category} gap="2" data-testid="finding-group" data-category={category}>
-                  <HStack>
-                    <Box w="2.5" h="2.5" borderRadius="full" bg={`${paletteOf(category)}.solid`} />
-                    <Text fontSize="sm" fontWeight="medium">
-                      {labelOf(category)}
-                    </Text>
-                    <Badge size="sm" variant="subtle">
-                      {list.length}
-                    </Badge>
-                  </HStack>
-                  {visibleOf(list, selectedId).map((f) => (
-                    <FindingCard
-                      key={f.id}
-                      finding={f}
-                      label={labelOf(f.category)}
-                      selected={f.id === selectedId}
-                      context={listText.slice(Math.max(0, f.start - 12), Math.min(listText.length, f.end + 12))}
-                      onAction={onAction}
-                    />
-                  ))}
-                  {list.length > visibleOf(list, selectedId).length ? (
-                    <Text fontSize="xs" color="fg.muted" textAlign="center" data-testid="finding-more-count">
-                      <Trans>还有 {list.length - visibleOf(list, selectedId).length} 处，用 Alt+↓ 逐个查看</Trans>
-                    </Text>
-                  ) : null}
-                </Stack>
-              ))}
-            </Stack>
-          )}
-        </Box>
-      </Stack>
+        ) : (
+          <Stack gap="4">
+            {groups.map(([category, list]) => (
+              <Stack key={category} gap="2" data-testid="finding-group" data-category={category}>
+                <HStack>
+                  <Box w="2.5" h="2.5" borderRadius="full" bg={`${paletteOf(category)}.solid`} />
+                  <Text fontSize="sm" fontWeight="medium">
+                    {labelOf(category)}
+                  </Text>
+                  <Badge size="sm" variant="subtle">
+                    {list.length}
+                  </Badge>
+                </HStack>
+                <FindingCards list={list} limit={CARDS_PER_GROUP} {...cards} />
+              </Stack>
+            ))}
+          </Stack>
+        )}
+      </FindingsPanel>
     </Flex>
   );
 }

@@ -1,5 +1,5 @@
 // Category colours and labels of findings (labels come from GET /misscut/v1/get_all_mistakes_type).
-import type { MistakeTypes } from '../../../machines/proofreadCalls';
+import type { MistakeTypes } from '../../machines/proofreadCalls';
 
 const PALETTES = ['red', 'orange', 'purple', 'blue', 'teal', 'pink', 'cyan', 'green', 'yellow'] as const;
 

@@ -3,7 +3,7 @@ import { memo } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Flex, HStack, Menu, Portal, Stack, Text, IconButton } from '@chakra-ui/react';
 import { Check, EyeOff, MoreHorizontal } from 'lucide-react';
-import type { Finding } from '../../../machines/proofreadJob';
+import type { Finding } from '../../machines/proofreadJob';
 import { paletteOf } from './categories';
 
 interface Props {

@@ -1,9 +1,9 @@
 // The finding-card actions shared by the home screen and the document editor: select, accept and ignore
 // come from the screen (they move the selection on); the rest are the same on both.
 import type { QueryClient } from '@tanstack/react-query';
-import { notify } from '../../../api/notify';
-import { queryKeys } from '../../../api/queries';
-import * as calls from '../../../machines/proofreadCalls';
+import { notify } from '../../api/notify';
+import { queryKeys } from '../../api/queries';
+import * as calls from '../../machines/proofreadCalls';
 import type { FindingAction } from './FindingCard';
 
 /** What both the proofreading job and the document editor accept from a finding card. */
@@ -12,7 +12,8 @@ export type FindingCardEvent =
   | { type: 'ignore all'; id: string }
   | { type: 'word added'; word: string };
 
-interface ActionFinding {
+/** What the review needs of a finding (text and document findings alike). */
+export interface ReviewFinding {
   id: string;
   start: number;
   end: number;
@@ -21,7 +22,7 @@ interface ActionFinding {
   suggestions: string[];
 }
 
-export interface FindingActionContext<F extends ActionFinding> {
+export interface FindingActionContext<F extends ReviewFinding> {
   select(f: F): void;
   accept(f: F, suggestion?: string): void;
   ignore(f: F): void;
@@ -33,7 +34,7 @@ export interface FindingActionContext<F extends ActionFinding> {
   checkId?: string | null;
 }
 
-export async function runFindingAction<F extends ActionFinding>(
+export async function runFindingAction<F extends ReviewFinding>(
   action: FindingAction,
   f: F,
   suggestion: string | undefined,

@@ -1,0 +1,103 @@
+// The findings column every result screen shows beside its text: a header with the count and next/previous, the
+// cards (the first ones and the selected one: thousands of cards would slow typing) and the review keys.
+import type { ReactNode } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Badge, Box, Flex, IconButton, Kbd, Stack, Text } from '@chakra-ui/react';
+import { ChevronDown, ChevronUp } from 'lucide-react';
+import { FindingCard, type FindingAction } from './FindingCard';
+import type { Finding } from '../../machines/proofreadJob';
+
+export function FindingsPanel(props: { count: number; onStep(direction: 1 | -1): void; children: ReactNode }) {
+  const { t } = useLingui();
+  const { count, onStep, children } = props;
+  return (
+    <Stack w={{ base: 'full', lg: '380px' }} flexShrink={0} gap="3" data-testid="findings-panel">
+      <Flex align="center" gap="2">
+        <Text fontWeight="semibold">
+          <Trans>校对结果</Trans>
+        </Text>
+        <Badge colorPalette={count ? 'red' : 'gray'} data-testid="finding-count">
+          {count}
+        </Badge>
+        <Box flex="1" />
+        <IconButton
+          size="xs"
+          variant="ghost"
+          aria-label={t`上一个问题`}
+          onClick={() => onStep(-1)}
+          disabled={!count}
+          data-testid="finding-prev"
+        >
+          <ChevronUp />
+        </IconButton>
+        <IconButton
+          size="xs"
+          variant="ghost"
+          aria-label={t`下一个问题`}
+          onClick={() => onStep(1)}
+          disabled={!count}
+          data-testid="finding-next"
+        >
+          <ChevronDown />
+        </IconButton>
+      </Flex>
+      <Box bg="panel" borderWidth="1px" borderRadius="xl" p="3" maxH={{ lg: 'calc(100vh - 230px)' }} overflowY="auto">
+        {children}
+      </Box>
+    </Stack>
+  );
+}
+
+/** The first `limit` cards of a list and the selected one, with how many more there are. */
+export function FindingCards(props: {
+  list: readonly Finding[];
+  limit: number;
+  selectedId: string | null;
+  /** the text the findings' offsets point into (each card quotes around its finding) */
+  text: string;
+  labelOf(category: string): string;
+  /** one stable handler for every card (see FindingCard) */
+  onAction(action: FindingAction, finding: Finding, suggestion?: string): void;
+  readOnly?: boolean;
+}) {
+  const { list, limit, selectedId, text, labelOf, onAction, readOnly } = props;
+  const head = list.length > limit ? list.slice(0, limit) : list;
+  const selected = selectedId && list.length > limit ? list.find((f) => f.id === selectedId) : undefined;
+  const shown = selected && !head.includes(selected) ? [...head, selected] : head;
+  return (
+    <Stack gap="2" pointerEvents={readOnly ? 'none' : undefined}>
+      {shown.map((f) => (
+        <Box key={f.id} data-testid="finding-wrap" data-id={f.id}>
+          <FindingCard
+            finding={f}
+            label={labelOf(f.category)}
+            selected={f.id === selectedId}
+            context={text.slice(Math.max(0, f.start - 12), Math.min(text.length, f.end + 12))}
+            onAction={onAction}
+          />
+        </Box>
+      ))}
+      {list.length > shown.length ? (
+        <Text fontSize="xs" color="fg.muted" textAlign="center" data-testid="finding-more-count">
+          <Trans>还有 {list.length - shown.length} 处，用 Alt+↓ 逐个查看</Trans>
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The review keys, as a hint under the text (wide screens only). */
+export function ReviewKeys({ editable }: { editable: boolean }) {
+  return (
+    <Text display={{ base: 'none', md: 'block' }}>
+      <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">↓</Kbd>/<Kbd size="sm">↑</Kbd> <Trans>切换问题</Trans>
+      {editable ? (
+        <>
+          {' · '}
+          <Kbd size="sm">Alt</Kbd>+<Kbd size="sm">Enter</Kbd> <Trans>采纳</Trans> · <Kbd size="sm">Alt</Kbd>+
+          <Kbd size="sm">⌫</Kbd> <Trans>忽略</Trans>
+        </>
+      ) : null}
+    </Text>
+  );
+}
