@@ -179,6 +179,11 @@ export function errorReport(m: ServerMessage): string[] | null {
   return Array.isArray(m.data) ? m.data.map(String) : [];
 }
 
+/** A document's job moved on (type 2 cmd 1), not an error report. */
+export function isDocumentFlag(m: ServerMessage): m is DocumentFlagMessage & { data: DocumentFlagData } {
+  return m.type === 2 && m.cmd === 1 && (m.status === undefined || m.status === 200);
+}
+
 export function isServerMessage(value: unknown): value is ServerMessage {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;

@@ -6,6 +6,7 @@
 //
 // loading -> ready (idle | saving) | failed ; ready --(flag: this document done, nothing unsaved)--> loading
 import { assign, fromPromise, setup, type ActorRefFrom } from 'xstate';
+import { notProvided } from './provide';
 import type { ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 import type { DocumentDetail, DocumentFix, DocumentIgnored } from './documentCalls';
 import { diffRange, shiftRanges } from './findings/edits';
@@ -130,10 +131,6 @@ function flagOf(message: ServerMessage): { id: number; status: string } | null {
   return typeof data.id === 'number' && typeof data.status === 'string' ? { id: data.id, status: data.status } : null;
 }
 
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`${name} must be provided via .provide()`);
-};
-
 // ---- the machine --------------------------------------------------------------------------------
 
 /** Own document whose first check finished (a saved document may be re-checked meanwhile). */
@@ -151,9 +148,11 @@ export const documentEditorMachine = setup({
   },
   actors: {
     // edit_upload_get (own document) or get_share_doc (share id)
-    load: fromPromise<DocumentDetail, { id: number | null; shareId: string | null }>(notProvided('load')),
+    load: fromPromise<DocumentDetail, { id: number | null; shareId: string | null }>(
+      notProvided('documentEditor', 'load'),
+    ),
     // edit_upload_save
-    save: fromPromise<DocumentDetail, SaveBody>(notProvided('save')),
+    save: fromPromise<DocumentDetail, SaveBody>(notProvided('documentEditor', 'save')),
     'socket messages': socketMessages,
   },
   guards: { 'can edit': canEdit },

@@ -1,6 +1,7 @@
 // The interface language (spec §1): cn, en or hk; default cn, an unknown stored value falls back
 // to hk; the choice is kept in local storage.
 import { assign, setup, type ActorRefFrom } from 'xstate';
+import { mustProvide } from './provide';
 import type { Locale } from '../api/storage';
 
 export type { Locale };
@@ -10,10 +11,6 @@ export interface LanguageContext {
 }
 
 export type LanguageEvent = { type: 'language chosen'; locale: Locale };
-
-function mustProvide(name: string): never {
-  throw new Error(`language: '${name}' must be provided via .provide()`);
-}
 
 export function isLocale(value: unknown): value is Locale {
   return value === 'cn' || value === 'en' || value === 'hk';
@@ -29,8 +26,8 @@ export const languageMachine = setup({
   },
   actions: {
     /** Reads the stored choice into context (an assign action). */
-    'restore locale': () => mustProvide('restore locale'),
-    'persist locale': (_, _params: { locale: Locale }) => mustProvide('persist locale'),
+    'restore locale': () => mustProvide('language', 'restore locale'),
+    'persist locale': (_, _params: { locale: Locale }) => mustProvide('language', 'persist locale'),
   },
   guards: {
     'is known locale': ({ event }) => isLocale(event.locale),

@@ -16,6 +16,8 @@ import { quotaDialogMachine } from './quotaDialog';
 import { sessionMachine } from './session';
 import { socketMachine, type ConnectionCommand, type ConnectionEvent, type ConnectionInput } from './socket';
 import { themeMachine } from './theme';
+import { systemActor } from './system';
+import { forwardServerMessages, type SocketRef } from './findings/socket';
 import { proofreadJobMachine } from './proofreadJob';
 import * as proofread from './proofreadCalls';
 import { checkFormatFile } from './formatCalls';
@@ -218,7 +220,7 @@ export function liveProofreadJob(
   return proofreadJobMachine.provide({
     actors: {
       'submit check': fromPromise(async ({ input, system }) => {
-        const socket = system.get('socket') as { getSnapshot(): { context: { sessionId: string | null } } } | undefined;
+        const socket = systemActor(system, 'socket');
         const sessionId = sessionIdOf ? sessionIdOf() : socket?.getSnapshot().context.sessionId;
         if (!sessionId) {
           notify({ status: 'error', title: '网络连接失败' });
@@ -234,22 +236,6 @@ export function liveProofreadJob(
     actions: {
       notify: (_, params) => notify(params),
     },
-  });
-}
-
-interface SocketLike {
-  on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void };
-}
-
-/** Forwards a given socket actor's server messages (for machines that run outside the app's system). */
-export function socketForwarder(socket: () => SocketLike | undefined) {
-  return fromCallback<EventObject>(({ sendBack }) => {
-    const ref = socket();
-    if (!ref) return () => undefined;
-    const subscription = ref.on('server message', (event) =>
-      sendBack({ type: 'server message', message: event.message }),
-    );
-    return () => subscription.unsubscribe();
   });
 }
 
@@ -276,7 +262,7 @@ export function liveUploadPipeline(binding: UploadBinding) {
   return uploadPipelineMachine.provide({
     actors: {
       upload: fromCallback<EventObject, UploadInput>(({ input, sendBack, system }) => {
-        const socket = system.get('socket') as { getSnapshot(): { context: { sessionId: string | null } } } | undefined;
+        const socket = systemActor(system, 'socket');
         const controller = new AbortController();
         binding
           .upload(input.file, {
@@ -354,11 +340,11 @@ export function liveDocumentUploads(
 }
 
 /** The document editor bound to the document calls (a share id reads the public shared view). */
-export function liveDocumentEditor(options: { socket?: () => SocketLike | undefined } = {}) {
+export function liveDocumentEditor(options: { socket?: () => SocketRef | undefined } = {}) {
   return documentEditorMachine.provide({
     actors: {
       // a view creates the editor in its own actor system: the app's socket is passed in
-      ...(options.socket ? { 'socket messages': socketForwarder(options.socket) } : {}),
+      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
       load: fromPromise(({ input }) =>
         input.shareId ? documents.sharedDocument(input.shareId) : documents.documentDetail(input.id ?? 0),
       ),

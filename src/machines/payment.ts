@@ -2,6 +2,7 @@
 // until it is paid, replace an expired QR code, and say when payment is not configured (the order then waits
 // for an administrator's confirmation, and is still polled).
 import { assign, fromPromise, setup } from 'xstate';
+import { mustProvide } from './provide';
 
 export const PAYMENT_POLL_MS = 2000;
 
@@ -27,10 +28,6 @@ export interface PaymentContext {
 export type PaymentEvent =
   { type: 'buy'; productId: number } | { type: 'refresh' } | { type: 'retry' } | { type: 'close' };
 
-function mustProvide(name: string): never {
-  throw new Error(`payment: '${name}' must be provided via .provide()`);
-}
-
 const messageOf = (error: unknown) => (error instanceof Error && error.message ? error.message : '系统异常');
 
 export const paymentMachine = setup({
@@ -40,11 +37,11 @@ export const paymentMachine = setup({
   },
   actors: {
     /** GET /pay/wx/native_prepay */
-    prepay: fromPromise<PrepayResult, { productId: number }>(() => mustProvide('prepay')),
+    prepay: fromPromise<PrepayResult, { productId: number }>(() => mustProvide('payment', 'prepay')),
     /** GET /pay/wx/qrcode/refresh (may answer a new order) */
-    refresh: fromPromise<PrepayResult, { orderNo: string }>(() => mustProvide('refresh')),
+    refresh: fromPromise<PrepayResult, { orderNo: string }>(() => mustProvide('payment', 'refresh')),
     /** GET /pay/wx/order */
-    'check order': fromPromise<OrderState, { orderNo: string }>(() => mustProvide('check order')),
+    'check order': fromPromise<OrderState, { orderNo: string }>(() => mustProvide('payment', 'check order')),
   },
   actions: {
     /** The order is paid: refresh what shows rights and orders. */

@@ -11,6 +11,7 @@
 // edits can never leave a highlight on the wrong characters. An edit inside a paragraph keeps the
 // findings outside the edited range (shifted) and marks the paragraph for re-checking.
 import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom } from 'xstate';
+import { notProvided } from './provide';
 import { errorReport } from '../../openapi/socket-protocol';
 import { diffRange } from './findings/edits';
 import { socketMessages } from './findings/socket';
@@ -385,10 +386,6 @@ export function progressOf(context: ProofreadContext, streaming: boolean): numbe
 
 // ---- the machine --------------------------------------------------------------------------------
 
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`${name} must be provided via .provide()`);
-};
-
 export const proofreadJobMachine = setup({
   types: {
     context: {} as ProofreadContext,
@@ -396,11 +393,11 @@ export const proofreadJobMachine = setup({
   },
   actors: {
     // POST /misscut/v1/check_text -> {check_id}; the live version sends the socket session header
-    'submit check': fromPromise<{ check_id: string }, SubmitInput>(notProvided('submit check')),
+    'submit check': fromPromise<{ check_id: string }, SubmitInput>(notProvided('proofreadJob', 'submit check')),
     // POST /misscut/v1/cancel
-    'cancel check': fromPromise<void, { checkId: string }>(notProvided('cancel check')),
+    'cancel check': fromPromise<void, { checkId: string }>(notProvided('proofreadJob', 'cancel check')),
     // GET /user/v1/check/user_fine_proofreading_right -> available
-    'fine right': fromPromise<boolean, void>(notProvided('fine right')),
+    'fine right': fromPromise<boolean, void>(notProvided('proofreadJob', 'fine right')),
     // forwards the socket actor's `server message` events to this machine (system-internal, so the
     // default is the real one: it listens to the actor with systemId 'socket' when there is one)
     'socket messages': socketMessages,

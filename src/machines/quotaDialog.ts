@@ -1,6 +1,7 @@
 // The quota-exhausted dialog (spec §2, §4, §9): 'free speed-up' goes to /share, 'upgrade now' to
 // /upgrade; kind 2 closes itself after 6 s.
 import { assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
+import { mustProvide } from './provide';
 
 export const QUOTA_DIALOG_AUTO_CLOSE_MS = 6000;
 
@@ -16,10 +17,6 @@ export type QuotaDialogEvent =
   | { type: 'upgrade chosen' }
   | { type: 'dismissed' };
 
-function mustProvide(name: string): never {
-  throw new Error(`quotaDialog: '${name}' must be provided via .provide()`);
-}
-
 export const quotaDialogMachine = setup({
   types: {
     context: {} as QuotaDialogContext,
@@ -27,14 +24,14 @@ export const quotaDialogMachine = setup({
   },
   actors: {
     /** Sends {type: 'quota exhausted', kind} whenever a call reports an exhausted quota */
-    'quota listener': fromCallback(() => mustProvide('quota listener')),
+    'quota listener': fromCallback(() => mustProvide('quotaDialog', 'quota listener')),
   },
   actions: {
     'remember kind': assign({
       kind: ({ event }) => (event.type === 'quota exhausted' && event.kind === 2 ? 2 : 1),
     }),
-    'go to share': () => mustProvide('go to share'),
-    'go to upgrade': () => mustProvide('go to upgrade'),
+    'go to share': () => mustProvide('quotaDialog', 'go to share'),
+    'go to upgrade': () => mustProvide('quotaDialog', 'go to upgrade'),
   },
   guards: {
     'closes itself': ({ context }) => context.kind === 2,

@@ -1,6 +1,7 @@
 // The login session (spec §4): restore from a stored token, log in, register, token from the route
 // query, logout, and a 401 anywhere logging the user out once.
 import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
+import { mustProvide } from './provide';
 import type { UserInfo } from '../api/user';
 
 export type { UserInfo };
@@ -31,10 +32,6 @@ export type SessionEvent =
   | { type: 'logout requested' }
   | { type: 'unauthorized' };
 
-function mustProvide(name: string): never {
-  throw new Error(`session: '${name}' must be provided via .provide()`);
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error ?? '');
 }
@@ -51,27 +48,27 @@ export const sessionMachine = setup({
   },
   actors: {
     /** POST /user/login -> token */
-    'log in': fromPromise<string, Credentials>(async () => mustProvide('log in')),
+    'log in': fromPromise<string, Credentials>(async () => mustProvide('session', 'log in')),
     /** POST /user/register -> token */
-    register: fromPromise<string, Registration>(async () => mustProvide('register')),
+    register: fromPromise<string, Registration>(async () => mustProvide('session', 'register')),
     /** GET /user/user_info with the stored token */
-    'load user': fromPromise<UserInfo>(async () => mustProvide('load user')),
+    'load user': fromPromise<UserInfo>(async () => mustProvide('session', 'load user')),
     /** POST /user/logout (revokes the token on the server); failures do not keep anyone logged in */
-    'log out': fromPromise<void>(async () => mustProvide('log out')),
+    'log out': fromPromise<void>(async () => mustProvide('session', 'log out')),
     /** Sends {type: 'unauthorized'} whenever a call answers 401 */
-    'unauthorized listener': fromCallback(() => mustProvide('unauthorized listener')),
+    'unauthorized listener': fromCallback(() => mustProvide('session', 'unauthorized listener')),
   },
   actions: {
-    'store token': (_, _params: { token: string }) => mustProvide('store token'),
+    'store token': (_, _params: { token: string }) => mustProvide('session', 'store token'),
     /** Spec §4 logout: token, login flag, token cookie, cached user data (dictionary id, invites, identity) */
-    'clear stored session': () => mustProvide('clear stored session'),
+    'clear stored session': () => mustProvide('session', 'clear stored session'),
     /**
      * Spec §4 login: avatar, own dictionary, invites, guide, fine-proofreading status, rights 1 and 32, applications
      */
-    'load signed-in data': () => mustProvide('load signed-in data'),
-    'say logged in': () => mustProvide('say logged in'),
-    'go to last route': () => mustProvide('go to last route'),
-    'go to login': () => mustProvide('go to login'),
+    'load signed-in data': () => mustProvide('session', 'load signed-in data'),
+    'say logged in': () => mustProvide('session', 'say logged in'),
+    'go to last route': () => mustProvide('session', 'go to last route'),
+    'go to login': () => mustProvide('session', 'go to login'),
     /** The realtime socket opens when logged in and closes on logout (spec §4); absent in isolation. */
     'open realtime': ({ system }) => {
       system.get('socket')?.send({ type: 'connect' });
@@ -82,7 +79,7 @@ export const sessionMachine = setup({
     'forget user': assign({ user: null, redirectAfterLoad: false }),
   },
   guards: {
-    'has stored token': () => mustProvide('has stored token'),
+    'has stored token': () => mustProvide('session', 'has stored token'),
     'login expired': (_, params: { error: unknown }) => statusOf(params.error) === 401,
     'redirect after load': ({ context }) => context.redirectAfterLoad,
   },

@@ -2,6 +2,7 @@
 // closes on logout, heartbeat every 30 s, reconnects with capped exponential backoff, acknowledges
 // every indexed message and hands each server message to subscribers.
 import { assign, emit, enqueueActions, fromCallback, setup, stopChild, type ActorRefFrom } from 'xstate';
+import { mustProvide } from './provide';
 import {
   HEARTBEAT_INTERVAL_MS,
   SocketClose,
@@ -42,10 +43,6 @@ export interface ConnectionInput {
 
 export type SocketEmitted = { type: 'server message'; message: ServerMessage };
 
-function mustProvide(name: string): never {
-  throw new Error(`socket: '${name}' must be provided via .provide()`);
-}
-
 /** Closes after which reconnecting would not help: the login is gone or another tab took over. */
 const FINAL_CLOSE_CODES: readonly number[] = [SocketClose.Unauthorized.code, SocketClose.Replaced.code];
 
@@ -57,7 +54,9 @@ export const socketMachine = setup({
   },
   actors: {
     /** One WebSocket: reports ConnectionEvents, accepts 'send frame', closes when stopped. */
-    'socket connection': fromCallback<ConnectionCommand, ConnectionInput>(() => mustProvide('socket connection')),
+    'socket connection': fromCallback<ConnectionCommand, ConnectionInput>(() =>
+      mustProvide('socket', 'socket connection'),
+    ),
   },
   actions: {
     'open connection': enqueueActions(({ enqueue, context }) => {
@@ -84,7 +83,7 @@ export const socketMachine = setup({
       if (!(message.type === 1 && message.cmd === 1)) enqueue(emit({ type: 'server message', message }));
     }),
     /** The server closed with 4401: the login is gone (spec §8 401). */
-    'report unauthorized': () => mustProvide('report unauthorized'),
+    'report unauthorized': () => mustProvide('socket', 'report unauthorized'),
     'count attempt': assign({ attempt: ({ context }) => context.attempt + 1 }),
     'reset attempts': assign({ attempt: 0 }),
     'reset heartbeat count': assign({ unanswered: 0 }),

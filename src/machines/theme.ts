@@ -1,5 +1,6 @@
 // Light and dark (spec §1, §4): two buttons choose, a toggle flips; the choice is kept.
 import { assign, setup, type ActorRefFrom } from 'xstate';
+import { mustProvide } from './provide';
 import type { ThemeMode } from '../api/storage';
 
 export type { ThemeMode };
@@ -10,10 +11,6 @@ export interface ThemeContext {
 
 export type ThemeEvent = { type: 'theme chosen'; mode: ThemeMode } | { type: 'theme toggled' };
 
-function mustProvide(name: string): never {
-  throw new Error(`theme: '${name}' must be provided via .provide()`);
-}
-
 export const themeMachine = setup({
   types: {
     context: {} as ThemeContext,
@@ -21,8 +18,8 @@ export const themeMachine = setup({
   },
   actions: {
     /** Reads the stored choice into context (an assign action). */
-    'restore theme': () => mustProvide('restore theme'),
-    'persist theme': (_, _params: { mode: ThemeMode }) => mustProvide('persist theme'),
+    'restore theme': () => mustProvide('theme', 'restore theme'),
+    'persist theme': (_, _params: { mode: ThemeMode }) => mustProvide('theme', 'persist theme'),
   },
 }).createMachine({
   id: 'theme',

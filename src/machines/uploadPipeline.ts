@@ -19,6 +19,7 @@ import {
   type EventObject,
   type SnapshotFrom,
 } from 'xstate';
+import { notProvided } from './provide';
 import type { JobStatus, ServerMessage } from '../../openapi/socket-protocol';
 import { socketMessages } from './findings/socket';
 
@@ -200,10 +201,6 @@ const fresh = (file: File, fields: Record<string, string>, attempts: number): Pa
   attempts,
 });
 
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`${name} must be provided via .provide()`);
-};
-
 // ---- the machine --------------------------------------------------------------------------------
 
 export const uploadPipelineMachine = setup({
@@ -219,7 +216,9 @@ export const uploadPipelineMachine = setup({
       throw new Error('upload must be provided via .provide()');
     }),
     // the job's current state by id (null when it cannot be told)
-    'job status': fromPromise<JobUpdate | null, { channel: JobChannel; id: number }>(notProvided('job status')),
+    'job status': fromPromise<JobUpdate | null, { channel: JobChannel; id: number }>(
+      notProvided('uploadPipeline', 'job status'),
+    ),
     // stops the server-side job; a failure is ignored (the job is cancelled for the user anyway)
     // (id null: the upload was stopped before a job existed)
     'cancel job': fromPromise<void, { channel: JobChannel | null; id: number | null }>(async () => undefined),

@@ -1,18 +1,16 @@
 import { createActorContext, useSelector } from '@xstate/react';
-import type { AnyActorRef } from 'xstate';
 import { appMachine } from '../machines/app';
+import { systemActor, type SystemActors, type SystemId } from '../machines/system';
 import type { Locale, ThemeMode } from '../api/storage';
 import type { UserInfo } from '../api/user';
 
 /** The root actor for views (CONVENTIONS.md: createActorContext; the live logic is passed in main.tsx). */
 export const AppActorContext = createActorContext(appMachine);
 
-type SystemId = 'session' | 'socket' | 'quotaDialog' | 'language' | 'theme';
-
 /** A child of the root actor by its systemId (ARCHITECTURE.md: one root actor invokes the rest). */
-export function useSystemActor(systemId: SystemId): AnyActorRef {
+export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] {
   const app = AppActorContext.useActorRef();
-  const ref = app.system.get(systemId) as AnyActorRef | undefined;
+  const ref = systemActor(app.system, systemId);
   if (!ref) throw new Error(`the app actor has no child with systemId "${systemId}"`);
   return ref;
 }

@@ -45,7 +45,7 @@ async function dictionaryOfWord(db: Db, ctx: TeamContext, wordId: number) {
   try {
     return await dictionaryFor(db, ctx, Number(word.dict_id), 'dict.manage');
   } catch (error) {
-    // a word of another team's dictionary is as unknown as a word that does not exist
+    // a word of another team's dictionary is answered like a word that does not exist
     if (error instanceof AppError && error.statusCode === 404) throw notFound(UNKNOWN_WORD);
     throw error;
   }

@@ -28,7 +28,7 @@ import { ArrowLeft, Copy, Download, FileText, PencilLine, RefreshCw, Save, Share
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
-import type { AnyActorRef } from 'xstate';
+import { systemActor } from '../../../machines/system';
 import { notify } from '../../../api/notify';
 import { exportDocument, saveSharedCopy, shareId as getShareId } from '../../../machines/documentCalls';
 import {
@@ -119,10 +119,7 @@ function checkEnded(ref: DocumentEditorRef, timeoutMs = 180_000): Promise<boolea
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
   const { t, i18n } = useLingui();
   const app = AppActorContext.useActorRef();
-  const logic = useMemo(
-    () => liveDocumentEditor({ socket: () => app.system.get('socket') as AnyActorRef | undefined }),
-    [app],
-  );
+  const logic = useMemo(() => liveDocumentEditor({ socket: () => systemActor(app.system, 'socket') }), [app]);
   const editor = useActorRef(logic, { input: { id: props.id, shareId: props.shareId }, ...inspectOptions() });
   const send = useCallback((event: DocumentEditorEvent) => editor.send(event), [editor]);
   const loading = useSelector(editor, (s) => s.matches('loading'));

@@ -24,7 +24,7 @@ import { ChevronLeft, ChevronRight, FileText, RotateCcw, Trash2, Upload, X } fro
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useLocation } from 'wouter';
-import type { ServerMessage } from '../../../../openapi/socket-protocol';
+import { isDocumentFlag } from '../../../../openapi/socket-protocol';
 import { notify } from '../../../api/notify';
 import type { DocumentUploadsRef, UploadItem } from '../../../machines/documentUploads';
 import { DOCUMENT_EXTENSIONS } from '../../../machines/documentUploads';
@@ -35,19 +35,14 @@ import {
   type DocumentSummary,
 } from '../../../machines/documentCalls';
 import { overallProgress, phaseOf, type UploadPhase } from '../../../machines/uploadPipeline';
-import { AppActorContext, useLanguage } from '../../app-actor';
+import { useLanguage, useSystemActor } from '../../app-actor';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { formatBytes, formatDate, StatusBadge } from './status';
 
 const PAGE_SIZE = 10;
 export const documentsKey = ['misscut', 'documents'] as const;
 
-function useUploads(): DocumentUploadsRef {
-  const app = AppActorContext.useActorRef();
-  const ref = app.system.get('documentUploads') as DocumentUploadsRef | undefined;
-  if (!ref) throw new Error('the app actor has no documentUploads');
-  return ref;
-}
+const useUploads = (): DocumentUploadsRef => useSystemActor('documentUploads');
 
 function PhaseText({ phase, progress }: { phase: UploadPhase; progress: number }) {
   const percent = Math.round(progress * 100);
@@ -157,22 +152,12 @@ function UploadRow({
 
 /** Socket document flags update the rows in place; a job that ends reloads the page of the table. */
 function useDocumentFlags() {
-  const app = AppActorContext.useActorRef();
+  const socket = useSystemActor('socket');
   const queryClient = useQueryClient();
   useEffect(() => {
-    const socket = app.system.get('socket') as
-      | { on(type: 'server message', handler: (event: { message: ServerMessage }) => void): { unsubscribe(): void } }
-      | undefined;
-    if (!socket) return;
     const subscription = socket.on('server message', ({ message }) => {
-      if (message.type !== 2 || message.cmd !== 1 || (message.status !== undefined && message.status !== 200)) return;
-      const data = message.data as {
-        id: number;
-        status: DocumentSummary['status'];
-        progress: number;
-        issue_count?: number;
-        error?: string;
-      };
+      if (!isDocumentFlag(message)) return;
+      const data = message.data;
       let known = false;
       queryClient.setQueriesData<DocumentPage>({ queryKey: documentsKey }, (page) => {
         if (!page) return page;
@@ -193,7 +178,7 @@ function useDocumentFlags() {
         void queryClient.invalidateQueries({ queryKey: documentsKey });
     });
     return () => subscription.unsubscribe();
-  }, [app, queryClient]);
+  }, [socket, queryClient]);
 }
 
 export default function Documents() {

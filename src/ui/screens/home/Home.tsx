@@ -26,19 +26,14 @@ import { queryKeys } from '../../../api/queries';
 import type { Finding, ProofreadEvent, ProofreadJobRef } from '../../../machines/proofreadJob';
 import { progressOf } from '../../../machines/proofreadJob';
 import * as calls from '../../../machines/proofreadCalls';
-import { AppActorContext, useLanguage } from '../../app-actor';
+import { useLanguage, useSystemActor } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { paletteOf } from '../../findings/categories';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import './notices';
 
-function useJob(): ProofreadJobRef {
-  const app = AppActorContext.useActorRef();
-  const ref = app.system.get('proofreadJob') as ProofreadJobRef | undefined;
-  if (!ref) throw new Error('the app actor has no proofreadJob');
-  return ref;
-}
+const useJob = (): ProofreadJobRef => useSystemActor('proofreadJob');
 
 type JobState = 'idle' | 'submitting' | 'streaming' | 'done' | 'cancelled' | 'failed';
 
