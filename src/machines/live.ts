@@ -27,6 +27,7 @@ import { cancelDocument, documentJob, documentJobStatus, uploadDocument } from '
 import { documentUploadsMachine } from './documentUploads';
 import { documentEditorMachine } from './documentEditor';
 import * as documents from './documentCalls';
+import { documentExportMachine, type ExportMode } from './documentExport';
 import {
   uploadPipelineMachine,
   type JobChannel,
@@ -336,6 +337,23 @@ export function liveDocumentUploads(
   return documentUploadsMachine.provide({
     actors: { pipeline: liveUploadPipeline(binding) },
     actions: { notify: (_, params) => notify(params) },
+  });
+}
+
+/** Export and share of an open document bound to the document calls; the view saves files and says "saved". */
+export function liveDocumentExport(view: {
+  download(blob: Blob, name: string, mode: ExportMode): void;
+  saved(): void;
+}) {
+  return documentExportMachine.provide({
+    actors: {
+      'export document': fromPromise(({ input }) => documents.exportDocument(input.id, input.mode)),
+      'share id': fromPromise(async ({ input }) => (await documents.shareId(input.id)).share_id),
+    },
+    actions: {
+      download: (_, params) => view.download(params.blob, params.name, params.mode),
+      'say saved': () => view.saved(),
+    },
   });
 }
 

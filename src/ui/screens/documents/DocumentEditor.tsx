@@ -30,14 +30,14 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import { systemActor } from '../../../machines/system';
 import { notify } from '../../../api/notify';
-import { exportDocument, saveSharedCopy, shareId as getShareId } from '../../../machines/documentCalls';
+import { saveSharedCopy } from '../../../machines/documentCalls';
 import {
   isEditable,
   type DocFinding,
   type DocumentEditorEvent,
   type DocumentEditorRef,
 } from '../../../machines/documentEditor';
-import { liveDocumentEditor } from '../../../machines/live';
+import { liveDocumentEditor, liveDocumentExport } from '../../../machines/live';
 import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage, useSession } from '../../app-actor';
 import { translateNotice } from '../../notices';
@@ -87,35 +87,6 @@ function settled(ref: DocumentEditorRef): Promise<boolean> {
   });
 }
 
-/**
- * Resolves when the document's check has ended (done or failed) and the editor shows its result: the
- * tracked export writes the open findings as comments, so it needs the re-check after a save to end. The
- * socket's flag reloads the document; a reload every few seconds covers a missed message.
- */
-function checkEnded(ref: DocumentEditorRef, timeoutMs = 180_000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const ended = () => {
-      const s = ref.getSnapshot();
-      const status = s.context.doc?.status;
-      return s.matches({ ready: 'idle' }) && (status === 'done' || status === 'failed');
-    };
-    const finish = (ok: boolean) => {
-      sub.unsubscribe();
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve(ok);
-    };
-    const sub = ref.subscribe(() => {
-      if (ended()) finish(true);
-    });
-    const poll = setInterval(() => ref.send({ type: 'reload' }), 3000);
-    const timer = setTimeout(() => finish(false), timeoutMs);
-    queueMicrotask(() => {
-      if (ended()) finish(true);
-    });
-  });
-}
-
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
   const { t, i18n } = useLingui();
   const app = AppActorContext.useActorRef();
@@ -137,10 +108,27 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const { locale } = useLanguage();
   const hk = locale === 'hk';
   const queryClient = useQueryClient();
+  // export and share run in their own machine beside the editor; the view saves the file and says "saved"
+  const latest = useRef({ t, queryClient });
+  latest.current = { t, queryClient };
+  const exportLogic = useMemo(
+    () =>
+      liveDocumentExport({
+        download: (blob, name, mode) =>
+          download(blob, `${name.replace(/\.[^.]+$/, '')}${mode === 'tracked' ? latest.current.t`（修订）` : ''}.docx`),
+        saved: () => {
+          notify({ status: 'success', title: '已保存' });
+          void latest.current.queryClient.invalidateQueries({ queryKey: documentsKey });
+        },
+      }),
+    [],
+  );
+  const exporter = useActorRef(exportLogic, { input: { editor }, ...inspectOptions() });
+  const exporting = useSelector(exporter, (s) => s.context.mode);
+  const sharedId = useSelector(exporter, (s) => s.context.shareId);
+  const link = sharedId ? shareLink(sharedId) : null;
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
-  const [exporting, setExporting] = useState<'clean' | 'tracked' | null>(null);
-  const [link, setLink] = useState<string | null>(null);
 
   const types = useQuery({
     queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
@@ -216,34 +204,6 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
       void queryClient.invalidateQueries({ queryKey: documentsKey });
     }
     return ok;
-  };
-
-  const exportAs = async (mode: 'clean' | 'tracked') => {
-    if (!doc) return;
-    setExporting(mode);
-    try {
-      // the export reads the saved fixes: save first
-      if (dirty && !(await save())) return;
-      // the comments are the open findings: a tracked export waits for the re-check of what was saved
-      if (mode === 'tracked' && !(await checkEnded(editor))) return;
-      const blob = await exportDocument(doc.id, mode);
-      const base = doc.name.replace(/\.[^.]+$/, '');
-      download(blob, `${base}${mode === 'tracked' ? t`（修订）` : ''}.docx`);
-    } catch {
-      // the catalogue told the user
-    } finally {
-      setExporting(null);
-    }
-  };
-
-  const share = async () => {
-    if (!doc) return;
-    try {
-      const { share_id } = await getShareId(doc.id);
-      setLink(shareLink(share_id));
-    } catch {
-      // told by the catalogue
-    }
   };
 
   const copyLink = async () => {
@@ -374,10 +334,18 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               <Portal>
                 <Menu.Positioner>
                   <Menu.Content>
-                    <Menu.Item value="clean" onSelect={() => void exportAs('clean')} data-testid="export-clean">
+                    <Menu.Item
+                      value="clean"
+                      onSelect={() => exporter.send({ type: 'export requested', mode: 'clean' })}
+                      data-testid="export-clean"
+                    >
                       <Trans>导出 Word（清洁版）</Trans>
                     </Menu.Item>
-                    <Menu.Item value="tracked" onSelect={() => void exportAs('tracked')} data-testid="export-tracked">
+                    <Menu.Item
+                      value="tracked"
+                      onSelect={() => exporter.send({ type: 'export requested', mode: 'tracked' })}
+                      data-testid="export-tracked"
+                    >
                       <Trans>导出 Word（修订与批注）</Trans>
                     </Menu.Item>
                   </Menu.Content>
@@ -388,7 +356,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               size="sm"
               colorPalette="blue"
               disabled={firstCheckPending}
-              onClick={() => void share()}
+              onClick={() => exporter.send({ type: 'share requested' })}
               data-testid="editor-share"
             >
               <Share2 size={16} />
@@ -479,7 +447,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
 
       <Dialog.Root
         open={link !== null}
-        onOpenChange={(d) => (d.open ? undefined : setLink(null))}
+        onOpenChange={(d) => (d.open ? undefined : exporter.send({ type: 'share closed' }))}
         placement="center"
         size="md"
       >
