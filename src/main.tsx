@@ -13,7 +13,8 @@ import { AppProviders, createQueryClient } from './ui/providers';
 async function start() {
   // Runtime configuration first: it points the API client and the socket at the right server (spec §1).
   // The chosen language's catalogue too: the first screen is drawn in it.
-  await Promise.all([loadRuntimeConfig(), loadLocale(getLanguage())]);
+  // (a catalogue that cannot be fetched leaves the page in the source language: see activateLocale)
+  await Promise.all([loadRuntimeConfig(), loadLocale(getLanguage()).catch(() => undefined)]);
 
   const queryClient = createQueryClient();
   const logic = createLiveApp({

@@ -35,11 +35,20 @@ export function activateLocale(locale: Locale): void {
   if (i18n.locale === locale) return;
   const messages = catalogs[locale];
   if (!messages) {
-    void loadLocale(locale).then(() => {
-      if (wanted === locale) activateLocale(locale);
-    });
+    // meanwhile (and if the catalogue cannot be fetched) the page speaks the source language rather than nothing
+    if (!i18n.locale) show('cn', cn);
+    loadLocale(locale).then(
+      () => {
+        if (wanted === locale) activateLocale(locale);
+      },
+      () => undefined,
+    );
     return;
   }
+  show(locale, messages);
+}
+
+function show(locale: Locale, messages: Messages) {
   i18n.loadAndActivate({ locale, locales: INTL_TAGS[locale], messages });
   if (typeof document !== 'undefined') document.documentElement.lang = HTML_LANG[locale];
 }

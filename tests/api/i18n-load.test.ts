@@ -1,0 +1,27 @@
+// The SPA loads the source language's catalogue with its first JavaScript and fetches the others when chosen
+// (src/ui/i18n.ts): until a chosen catalogue has arrived the page speaks the source language, never nothing.
+import { describe, expect, it } from 'vitest';
+import { activateLocale, i18n, loadLocale } from '../../src/ui/i18n';
+
+describe('catalogues on demand', () => {
+  it('shows cn while en is fetched, then en; a later choice wins over an earlier one still loading', async () => {
+    expect(i18n.locale).toBeFalsy();
+    activateLocale('en');
+    expect(i18n.locale).toBe('cn');
+    expect(i18n._('网络连接失败')).toBe('网络连接失败');
+    await loadLocale('en');
+    await Promise.resolve();
+    expect(i18n.locale).toBe('en');
+    expect(i18n._('登录已失效，请重新登录')).toBe('Your session has expired. Please log in again.');
+
+    // hk asked for, then cn before hk's catalogue arrived: cn stays
+    activateLocale('hk');
+    activateLocale('cn');
+    await loadLocale('hk');
+    await Promise.resolve();
+    expect(i18n.locale).toBe('cn');
+    activateLocale('hk');
+    expect(i18n.locale).toBe('hk');
+    expect(i18n._('网络连接失败')).toBe('網絡連線失敗');
+  });
+});
