@@ -1,5 +1,7 @@
 // Calls of the document screens, typed by the contract.
+import type { QueryClient } from '@tanstack/react-query';
 import type { components } from '../api/schema';
+import type { DocumentFlagData } from '../../openapi/socket-protocol';
 import { api, unwrap } from '../api/client';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
 import type { JobUpdate } from './uploadPipeline';
@@ -14,6 +16,34 @@ export interface DocumentPage {
   total: number;
   num: number;
   size: number;
+}
+
+/** The query key of the document list's pages. */
+export const documentsKey = ['misscut', 'documents'] as const;
+
+/**
+ * A document's job moved on (a socket flag): its row in the cached pages follows at once; a job that ended, or a
+ * document no page holds yet, reloads the pages.
+ */
+export function applyDocumentFlag(queryClient: QueryClient, data: DocumentFlagData): void {
+  let known = false;
+  queryClient.setQueriesData<DocumentPage>({ queryKey: documentsKey }, (page) => {
+    if (!page) return page;
+    const list = page.list.map((d) => {
+      if (d.id !== data.id) return d;
+      known = true;
+      return {
+        ...d,
+        status: data.status,
+        progress: data.progress,
+        issue_count: data.issue_count ?? d.issue_count,
+        ...(data.error ? { error: data.error } : {}),
+      };
+    });
+    return { ...page, list };
+  });
+  if (!known || data.status === 'done' || data.status === 'failed' || data.status === 'cancelled')
+    void queryClient.invalidateQueries({ queryKey: documentsKey });
 }
 
 /** The job a document summary describes. */

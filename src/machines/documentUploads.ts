@@ -1,6 +1,9 @@
 // The document list's uploads: one upload pipeline per chosen file, kept in the app actor so
 // progress survives navigating away and back. Files of a type the server does not take are refused here.
 import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { isDocumentFlag, type DocumentFlagData } from '../../openapi/socket-protocol';
+import { socketMessages, type ServerMessageEvent } from './findings/socket';
+import { mustProvide } from './provide';
 import { uploadPipelineMachine, type UploadPipelineRef } from './uploadPipeline';
 
 /** Extensions the document upload accepts (.doc/.wps need LibreOffice on the server, which says so). */
@@ -19,23 +22,32 @@ export interface UploadItem {
 }
 
 export type DocumentUploadsEvent =
-  { type: 'files chosen'; files: File[]; fields?: Record<string, string> } | { type: 'dismiss'; key: string };
+  | { type: 'files chosen'; files: File[]; fields?: Record<string, string> }
+  | { type: 'dismiss'; key: string }
+  | ServerMessageEvent;
 
 export const documentUploadsMachine = setup({
   types: {
     context: {} as { items: UploadItem[]; next: number },
     events: {} as DocumentUploadsEvent,
   },
-  actors: { pipeline: uploadPipelineMachine },
+  actors: { pipeline: uploadPipelineMachine, 'socket messages': socketMessages },
   actions: {
-    notify: (_, _params: { status: 'error' | 'success' | 'info' | 'warning'; title: string }) => {
-      throw new Error('notify must be provided via .provide()');
-    },
+    notify: (_, _params: { status: 'error' | 'success' | 'info' | 'warning'; title: string }) =>
+      mustProvide('documentUploads', 'notify'),
+    // the document list's cached rows follow the job (live.ts patches the query cache)
+    'document moved on': (_, _flag: DocumentFlagData) => mustProvide('documentUploads', 'document moved on'),
   },
 }).createMachine({
   id: 'documentUploads',
   context: { items: [], next: 0 },
+  invoke: { src: 'socket messages', id: 'socketMessages' },
   on: {
+    'server message': {
+      actions: enqueueActions(({ enqueue, event }) => {
+        if (isDocumentFlag(event.message)) enqueue({ type: 'document moved on', params: event.message.data });
+      }),
+    },
     'files chosen': {
       actions: enqueueActions(({ enqueue, event }) => {
         const refused = event.files.filter((f) => !isDocumentFile(f.name));

@@ -330,13 +330,18 @@ export const compareBinding = (revised: () => File | null): UploadBinding => ({
 });
 /** The document list's uploads, each a pipeline bound to the document upload call. */
 export function liveDocumentUploads(
-  options: Pick<LiveAppOptions, 'notify'>,
+  options: Pick<LiveAppOptions, 'notify' | 'queryClient'>,
   binding: UploadBinding = documentUploadBinding(),
 ) {
   const notify = options.notify ?? defaultNotify;
   return documentUploadsMachine.provide({
     actors: { pipeline: liveUploadPipeline(binding) },
-    actions: { notify: (_, params) => notify(params) },
+    actions: {
+      notify: (_, params) => notify(params),
+      'document moved on': (_, flag) => {
+        if (options.queryClient) documents.applyDocumentFlag(options.queryClient, flag);
+      },
+    },
   });
 }
 

@@ -13,7 +13,7 @@ import { socketMachine, type ConnectionEvent } from '../../src/machines/socket';
 import { themeMachine } from '../../src/machines/theme';
 import { liveDocumentUploads } from '../../src/machines/live';
 import { App, ROUTER_BASE } from '../../src/ui/App';
-import { AppProviders } from '../../src/ui/providers';
+import { AppProviders, createQueryClient } from '../../src/ui/providers';
 
 export const TEST_USER: UserInfo = {
   uid: 42,
@@ -114,6 +114,7 @@ export interface RenderOptions {
 export function renderApp(options: RenderOptions = {}) {
   const { path = '/', loggedIn = true, locale = 'cn', theme = 'light', user = TEST_USER } = options;
   const server = fakeServer(user, options.handlers);
+  const queryClient = createQueryClient();
   const memory = memoryLocation({ path: ROUTER_BASE + path, record: true });
   const goTo = (to: string) => memory.navigate(ROUTER_BASE + to);
   const calls = {
@@ -191,7 +192,7 @@ export function renderApp(options: RenderOptions = {}) {
         },
       }),
       // the document list's uploads run for real over the fake transport
-      documentUploads: liveDocumentUploads({}),
+      documentUploads: liveDocumentUploads({ queryClient }),
       theme: themeMachine.provide({
         actions: {
           'restore theme': assign({ mode: () => theme }),
@@ -202,7 +203,7 @@ export function renderApp(options: RenderOptions = {}) {
   });
 
   const view = render(
-    <AppProviders logic={logic}>
+    <AppProviders logic={logic} queryClient={queryClient}>
       <App router={{ hook: memory.hook, searchHook: memory.searchHook }} />
     </AppProviders>,
   );

@@ -30,7 +30,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import { systemActor } from '../../../machines/system';
 import { notify } from '../../../api/notify';
-import { saveSharedCopy } from '../../../machines/documentCalls';
+import { documentsKey, saveSharedCopy } from '../../../machines/documentCalls';
 import {
   isEditable,
   type DocFinding,
@@ -45,7 +45,6 @@ import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/Findings
 import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
-import { documentsKey } from './Documents';
 import './notices';
 
 const CARDS_SHOWN = 100;

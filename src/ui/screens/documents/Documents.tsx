@@ -24,23 +24,16 @@ import { ChevronLeft, ChevronRight, FileText, RotateCcw, Trash2, Upload, X } fro
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useLocation } from 'wouter';
-import { isDocumentFlag } from '../../../../openapi/socket-protocol';
 import { notify } from '../../../api/notify';
 import type { DocumentUploadsRef, UploadItem } from '../../../machines/documentUploads';
 import { DOCUMENT_EXTENSIONS } from '../../../machines/documentUploads';
-import {
-  deleteDocuments,
-  documentPage,
-  type DocumentPage,
-  type DocumentSummary,
-} from '../../../machines/documentCalls';
+import { documentsKey, deleteDocuments, documentPage, type DocumentSummary } from '../../../machines/documentCalls';
 import { overallProgress, phaseOf, type UploadPhase } from '../../../machines/uploadPipeline';
 import { useLanguage, useSystemActor } from '../../app-actor';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { formatBytes, formatDate, StatusBadge } from './status';
 
 const PAGE_SIZE = 10;
-export const documentsKey = ['misscut', 'documents'] as const;
 
 const useUploads = (): DocumentUploadsRef => useSystemActor('documentUploads');
 
@@ -150,37 +143,6 @@ function UploadRow({
   );
 }
 
-/** Socket document flags update the rows in place; a job that ends reloads the page of the table. */
-function useDocumentFlags() {
-  const socket = useSystemActor('socket');
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    const subscription = socket.on('server message', ({ message }) => {
-      if (!isDocumentFlag(message)) return;
-      const data = message.data;
-      let known = false;
-      queryClient.setQueriesData<DocumentPage>({ queryKey: documentsKey }, (page) => {
-        if (!page) return page;
-        const list = page.list.map((d) => {
-          if (d.id !== data.id) return d;
-          known = true;
-          return {
-            ...d,
-            status: data.status,
-            progress: data.progress,
-            issue_count: data.issue_count ?? d.issue_count,
-            ...(data.error ? { error: data.error } : {}),
-          };
-        });
-        return { ...page, list };
-      });
-      if (!known || data.status === 'done' || data.status === 'failed' || data.status === 'cancelled')
-        void queryClient.invalidateQueries({ queryKey: documentsKey });
-    });
-    return () => subscription.unsubscribe();
-  }, [socket, queryClient]);
-}
-
 export default function Documents() {
   const { t } = useLingui();
   const { locale } = useLanguage();
@@ -194,7 +156,6 @@ export default function Documents() {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const page = useQuery({ queryKey: [...documentsKey, num, PAGE_SIZE], queryFn: () => documentPage(num, PAGE_SIZE) });
-  useDocumentFlags();
 
   const choose = (files: FileList | File[] | null) => {
     if (!files || files.length === 0) return;
