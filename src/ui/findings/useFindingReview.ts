@@ -4,12 +4,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import * as calls from '../../machines/proofreadCalls';
+import type { MistakeTypes } from '../../machines/proofreadCalls';
 import type { FindingAction } from './FindingCard';
 import { neighbourFinding, runFindingAction, successorId, type FindingCardEvent, type ReviewFinding } from './actions';
+import { categoryLabels } from './categories';
 
 export type { ReviewFinding };
-import { categoryLabels } from './categories';
-import type { MistakeTypes } from '../../machines/proofreadCalls';
 
 /** What both the proofreading job and the document editor take from the review. */
 export type ReviewEvent = { type: 'accept'; id: string; suggestion?: string } | { type: 'ignore'; id: string };
