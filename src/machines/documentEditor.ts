@@ -322,6 +322,21 @@ export const documentEditorMachine = setup({
 
 export type DocumentEditorRef = ActorRefFrom<typeof documentEditorMachine>;
 
+/** Resolves when the editor is no longer saving, telling whether everything is saved (no unsaved edit, no error). */
+export function settled(ref: DocumentEditorRef): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const s = ref.getSnapshot();
+      if (!s.matches({ ready: 'saving' })) {
+        sub.unsubscribe();
+        resolve(!s.context.dirty && !s.context.error);
+      }
+    };
+    const sub = ref.subscribe(check);
+    queueMicrotask(check);
+  });
+}
+
 /** Whether the document can be changed in this view (own document, check finished). */
 export function isEditable(context: DocumentEditorContext): boolean {
   return canEdit({ context });

@@ -3,7 +3,7 @@
 // document every few seconds in case a socket flag was missed, for three minutes at most. Sharing asks for the
 // document's share id and shows its link until closed.
 import { assign, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject } from 'xstate';
-import type { DocumentEditorRef } from './documentEditor';
+import { settled, type DocumentEditorRef } from './documentEditor';
 import { mustProvide, notProvided } from './provide';
 
 export type ExportMode = 'clean' | 'tracked';
@@ -20,22 +20,7 @@ export type DocumentExportEvent =
   | { type: 'export requested'; mode: ExportMode }
   | { type: 'share requested' }
   | { type: 'share closed' }
-  | { type: 'editor settled'; saved: boolean }
   | { type: 'check ended' };
-
-/** Sends back `editor settled` once the editor is not saving: saved when nothing is left unsaved and no error. */
-const editorSettled = fromCallback<EventObject, { editor: DocumentEditorRef }>(({ input, sendBack }) => {
-  let told = false;
-  const check = () => {
-    const s = input.editor.getSnapshot();
-    if (told || s.matches({ ready: 'saving' })) return;
-    told = true;
-    sendBack({ type: 'editor settled', saved: !s.context.dirty && !s.context.error });
-  };
-  const subscription = input.editor.subscribe(check);
-  check();
-  return () => subscription.unsubscribe();
-});
 
 /** Sends back `check ended` once the editor shows the result of a finished (done or failed) check. */
 const checkEnded = fromCallback<EventObject, { editor: DocumentEditorRef }>(({ input, sendBack }) => {
@@ -67,7 +52,8 @@ export const documentExportMachine = setup({
     ),
     // GET /misscut/document/v1/get_share_id -> share_id
     'share id': fromPromise<string, { id: number }>(notProvided('documentExport', 'share id')),
-    'editor settled': editorSettled,
+    // whether the save the export asked for left everything saved
+    'editor settled': fromPromise<boolean, { editor: DocumentEditorRef }>(({ input }) => settled(input.editor)),
     'check ended': checkEnded,
   },
   actions: {
@@ -82,7 +68,6 @@ export const documentExportMachine = setup({
   guards: {
     'has unsaved changes': ({ context }) => context.editor.getSnapshot().context.dirty,
     'is tracked': ({ context }) => context.mode === 'tracked',
-    saved: ({ event }) => event.type === 'editor settled' && event.saved,
   },
   delays: { poll: 3000, 'check limit': 180_000 },
 }).createMachine({
@@ -102,10 +87,11 @@ export const documentExportMachine = setup({
         starting: { always: [{ guard: 'has unsaved changes', target: 'saving' }, { target: 'waiting' }] },
         saving: {
           entry: 'ask to save',
-          invoke: { src: 'editor settled', input: ({ context }) => ({ editor: context.editor }) },
-          on: {
-            'editor settled': [
-              { guard: 'saved', target: 'waiting', actions: 'say saved' },
+          invoke: {
+            src: 'editor settled',
+            input: ({ context }) => ({ editor: context.editor }),
+            onDone: [
+              { guard: ({ event }) => event.output, target: 'waiting', actions: 'say saved' },
               { target: 'idle', actions: 'forget export' },
             ],
           },

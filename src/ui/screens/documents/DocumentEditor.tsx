@@ -31,12 +31,7 @@ import { useLocation, useSearch } from 'wouter';
 import { systemActor } from '../../../machines/system';
 import { notify } from '../../../api/notify';
 import { documentsKey, saveSharedCopy } from '../../../machines/documentCalls';
-import {
-  isEditable,
-  type DocFinding,
-  type DocumentEditorEvent,
-  type DocumentEditorRef,
-} from '../../../machines/documentEditor';
+import { isEditable, settled, type DocFinding, type DocumentEditorEvent } from '../../../machines/documentEditor';
 import { liveDocumentEditor, liveDocumentExport } from '../../../machines/live';
 import * as calls from '../../../machines/proofreadCalls';
 import { AppActorContext, useLanguage, useSession } from '../../app-actor';
@@ -69,21 +64,6 @@ function download(blob: Blob, name: string) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** Resolves when the editor is no longer saving (and tells whether everything is saved). */
-function settled(ref: DocumentEditorRef): Promise<boolean> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const s = ref.getSnapshot();
-      if (!s.matches({ ready: 'saving' })) {
-        sub.unsubscribe();
-        resolve(!s.context.dirty && !s.context.error);
-      }
-    };
-    const sub = ref.subscribe(check);
-    queueMicrotask(check);
-  });
 }
 
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
