@@ -1,9 +1,13 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { isPageReloaded, setPageReloaded } from '../api/storage';
 
 export interface ReloadFlag {
   get(): boolean;
   set(value: boolean): void;
 }
+
+/** The page's own flag, kept for the session (every lazy part of the SPA shares it: one reload at most). */
+export const pageReloadFlag: ReloadFlag = { get: isPageReloaded, set: setPageReloaded };
 
 /**
  * `React.lazy` that reloads the page once per session when a chunk fails to load (spec §2, §9: a new

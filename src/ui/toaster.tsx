@@ -1,8 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { createToaster } from '@chakra-ui/react';
-import { lazyWithReload } from './lazy';
-import { isPageReloaded, setPageReloaded } from '../api/storage';
+import { lazyWithReload, pageReloadFlag } from './lazy';
 import { subscribeNotices } from '../api/notify';
 import { translateNotice } from './notices';
 
@@ -35,4 +34,4 @@ export function NoticeToaster() {
 }
 
 // The toasts' view (its state machine, focus and dismissal code) follows the first paint.
-const ToastViewport = lazyWithReload(() => import('./toast-viewport'), { get: isPageReloaded, set: setPageReloaded });
+const ToastViewport = lazyWithReload(() => import('./toast-viewport'), pageReloadFlag);

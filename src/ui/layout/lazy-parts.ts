@@ -1,7 +1,4 @@
-import { isPageReloaded, setPageReloaded } from '../../api/storage';
-import { lazyWithReload, type ReloadFlag } from '../lazy';
-
-const reloadFlag: ReloadFlag = { get: isPageReloaded, set: setPageReloaded };
+import { lazyWithReload, pageReloadFlag as reloadFlag } from '../lazy';
 
 // Parts of the layout that are not needed for the first paint: the user menu (menus, popovers, positioning) and the
 // quota dialog (dialogs, focus trap) load right after it, outside the initial JavaScript.

@@ -1,7 +1,4 @@
-import { isPageReloaded, setPageReloaded } from '../../api/storage';
-import { lazyWithReload, type ReloadFlag } from '../lazy';
-
-const reloadFlag: ReloadFlag = { get: isPageReloaded, set: setPageReloaded };
+import { lazyWithReload, pageReloadFlag as reloadFlag } from '../lazy';
 
 // Every screen is its own chunk; a failed chunk load reloads the page once per session (spec §2).
 export const LoginScreen = lazyWithReload(() => import('./Login'), reloadFlag);
