@@ -39,10 +39,10 @@ export function useFindingReview<F extends ReviewFinding>(options: ReviewOptions
   const selected = findings.find((f) => f.id === selectedId) ?? null;
 
   const select = useCallback(
-    (f: F | undefined, show = true) => {
+    (f: F | undefined) => {
       if (!f) return;
       setSelectedId(f.id);
-      if (show) reveal(f);
+      reveal(f);
     },
     [reveal],
   );
