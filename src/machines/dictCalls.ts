@@ -78,17 +78,3 @@ export async function failedRows() {
   const blob = await unwrap(api.GET('/dict/down_words_failed_to_upload', { parseAs: 'blob' }));
   return { blob, name: `导入失败的词语-${today()}.csv` };
 }
-
-/** Offers a fetched file to the browser's download (an object URL behind a temporary link). */
-export function saveFile({ blob, name }: { blob: Blob; name: string }): void {
-  if (typeof URL.createObjectURL !== 'function') return;
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}

@@ -21,6 +21,7 @@ import { deleteDownload, downloadFile, downloadPage, type DownloadFile } from '.
 import { notify } from '../../api/notify';
 import { queryKeys } from '../../api/queries';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
+import { saveFile } from '../save-file';
 
 const PAGE_SIZE = 20;
 
@@ -29,18 +30,6 @@ export function formatSize(bytes: number, format: (n: number, o?: Intl.NumberFor
   if (bytes < 1024) return `${format(bytes)} B`;
   if (bytes < 1024 * 1024) return `${format(bytes / 1024, { maximumFractionDigits: 1 })} KB`;
   return `${format(bytes / 1024 / 1024, { maximumFractionDigits: 1 })} MB`;
-}
-
-/** Saves a blob under its name through a temporary object URL. */
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** Download center (route `download`): files produced by exports, with expiry and re-download. */
@@ -157,7 +146,7 @@ function FileRow({ file }: { file: DownloadFile }) {
   const [confirming, setConfirming] = useState(false);
   const fetchFile = useMutation({
     mutationFn: () => downloadFile(file.id),
-    onSuccess: (blob) => saveBlob(blob, file.name),
+    onSuccess: (blob) => saveFile({ blob, name: file.name }),
   });
   const remove = useMutation({
     mutationFn: () => deleteDownload(file.id),

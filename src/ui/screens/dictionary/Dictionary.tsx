@@ -32,12 +32,12 @@ import {
   deleteWords,
   dictPage,
   exportDictionary,
-  saveFile,
   updateWord,
   type DictWord,
   type FileFormat,
   type WordType,
 } from '../../../machines/dictCalls';
+import { saveFile } from '../../save-file';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { toaster } from '../../toaster';
 import { ImportPanel } from './ImportPanel';

@@ -8,10 +8,10 @@ import {
   failedRows,
   IMPORT_ACCEPT,
   importTemplate,
-  saveFile,
   type ImportSummary,
   type WordType,
 } from '../../../machines/dictCalls';
+import { saveFile } from '../../save-file';
 import { dictImportBinding } from '../../../machines/live';
 import { FileDrop } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';

@@ -40,6 +40,7 @@ import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/Findings
 import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
+import { saveFile } from '../../save-file';
 import './notices';
 
 const CARDS_SHOWN = 100;
@@ -53,17 +54,6 @@ export function shareLink(id: string): string {
 /** An attribute value for a selector (finding ids are offsets and a category code). */
 function attr(value: string): string {
   return value.replace(/["\\]/g, '\\$&');
-}
-
-function download(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
@@ -94,7 +84,10 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     () =>
       liveDocumentExport({
         download: (blob, name, mode) =>
-          download(blob, `${name.replace(/\.[^.]+$/, '')}${mode === 'tracked' ? latest.current.t`（修订）` : ''}.docx`),
+          saveFile({
+            blob,
+            name: `${name.replace(/\.[^.]+$/, '')}${mode === 'tracked' ? latest.current.t`（修订）` : ''}.docx`,
+          }),
         saved: () => {
           notify({ status: 'success', title: '已保存' });
           void latest.current.queryClient.invalidateQueries({ queryKey: documentsKey });
