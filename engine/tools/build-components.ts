@@ -49,7 +49,7 @@ for (const line of raw.split('\n')) {
   if (parts.length !== 2) continue;
   if (kind === 'a') {
     add(`right ${parts[1]}`, c);
-    // a radical beside a whole character: the two are confused both ways (凝/疑, 澎/彭, 蹒/瞒's 𬜬 aside)
+    // a radical beside a whole character: the two are confused both ways (凝/疑, 澎/彭, 钉/丁)
     if (/^\p{Script=Han}$/u.test(parts[1]) && RADICALS.includes(parts[0])) pairs.push([c, parts[1]]);
   } else if (kind === 'd') {
     add(`top ${parts[0]}`, c);
