@@ -69,9 +69,9 @@ export function documentPage(num: number, size: number, keyword?: string) {
 
 /** A document's job state, looked up among the newest documents (null when it is not among them). */
 export async function documentJobStatus(id: number): Promise<JobUpdate | null> {
-  const page = (await unwrap(api.GET('/misscut/document/v1/page', { params: { query: { num: 1, size: 100 } } }), {
+  const page = await unwrap(api.GET('/misscut/document/v1/page', { params: { query: { num: 1, size: 100 } } }), {
     silent: true,
-  })) as DocumentPage;
+  });
   const doc = page.list.find((d) => d.id === id);
   return doc ? documentJob(doc) : null;
 }
