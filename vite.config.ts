@@ -18,6 +18,9 @@ export default defineConfig({
     },
   },
   test: {
+    // vitest's default is one worker per core but one; on a 2-core machine that ran every file in turn, although
+    // most of them wait on sockets, child processes and PostgreSQL rather than compute.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -26,6 +29,12 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/{engine,server,api,machines,contract,build}/**/*.test.{ts,tsx}'],
           testTimeout: 30_000,
+          // Files of a worker share their modules (the server, the engine, fastify's schemas are imported once
+          // per worker, not once per file): each file builds its own app, data directory and database.
+          isolate: false,
+          // The checking pool is one per process and its worker threads read the environment when they start, so
+          // the fault marker the proofreading test relies on is set for every file before any pool exists.
+          env: { CHECKER_FAULT_MARKER: '§故障注入§' },
         },
       },
       {
