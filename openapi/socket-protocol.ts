@@ -8,6 +8,8 @@
  * unacknowledged indexed message after a reconnect with the same session id.
  */
 
+import type { MessageParams, ServerMessageCode } from './messages';
+
 /** Message families by `type`. */
 export const SocketType = {
   Control: 1,
@@ -66,8 +68,11 @@ export interface DocumentFlagData {
   /** paragraphs checked so far / in all (absent while the text is being read) */
   paragraphs_done?: number;
   paragraphs?: number;
-  /** readable reason, with `status` failed or cancelled */
+  /** readable reason, with `status` failed or cancelled (in the source language) */
   error?: string;
+  /** the reason's stable code and values (openapi/messages.ts), for the reader's language */
+  error_code?: ServerMessageCode;
+  error_params?: MessageParams;
 }
 export interface ImageResultData {
   task_id: number;

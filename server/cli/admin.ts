@@ -17,6 +17,7 @@ import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
 import { createCoupons, listCoupons } from '../services/coupons';
 import { passwordProblem } from '../services/passwords';
+import { renderMessage } from '../../openapi/messages';
 import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
 import { RIGHT_TYPES } from '../services/rights';
@@ -117,7 +118,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
   if (command === 'user create') {
     const password = values.password ?? '';
     const problem = passwordProblem(password);
-    if (problem) throw new UsageError(`--password: ${problem}`);
+    if (problem) throw new UsageError(`--password: ${renderMessage(problem)}`);
     const user = await createUser(db, {
       phone: phone(values.phone),
       password,

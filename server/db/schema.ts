@@ -259,6 +259,9 @@ export interface DocumentsTable {
   status: JobStatus;
   progress: number;
   error: string | null;
+  /** the failure's message code and its values as JSON (openapi/messages.ts) */
+  error_code: string | null;
+  error_params: string | null;
   word_count: number;
   issue_count: number;
   check_mode: number;

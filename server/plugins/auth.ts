@@ -15,7 +15,7 @@ export default fp(
     app.decorateRequest('auth', null);
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = bearerToken(request);
-      if (!token) throw unauthorized('请先登录 (not logged in)');
+      if (!token) throw unauthorized('auth.required');
       const auth = await resolveToken(app.db, token);
       if (!auth) throw unauthorized();
       request.auth = auth;

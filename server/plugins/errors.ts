@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -11,8 +12,8 @@ interface ValidationIssue {
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
-/** "body.phone: must be string" from Ajv's error; one issue is enough for a person to fix the call. */
-export function describeValidation(issues: ValidationIssue[], context?: string): string {
+/** "body.phone must be string" from Ajv's error; one issue is enough for a person to fix the call. */
+export function describeValidation(issues: ValidationIssue[], context?: string): { field: string; problem: string } {
   const issue = issues[0] ?? {};
   const part = PART_NAMES[context ?? ''] ?? context ?? 'request';
   const path = (issue.instancePath ?? '').split('/').filter(Boolean);
@@ -26,20 +27,20 @@ export function describeValidation(issues: ValidationIssue[], context?: string):
   } else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
     message = `must be one of ${issue.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   }
-  return `请求参数错误 (invalid request): ${[part, ...path].join('.')} ${message}`;
+  return { field: [part, ...path].join('.'), problem: message };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, '请求体不是有效的 JSON (malformed JSON body)'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, '请求体为空 (empty JSON body)'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, '请求体过大 (request body too large)'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, '不支持的内容类型 (unsupported content type)'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, '请求长度不正确 (invalid content length)'],
-  FST_REQ_FILE_TOO_LARGE: [413, '文件过大 (file too large)'],
-  FST_PARTS_LIMIT: [413, '上传的部分过多 (too many parts)'],
-  FST_FILES_LIMIT: [413, '上传的文件过多 (too many files)'],
-  FST_FIELDS_LIMIT: [413, '上传的字段过多 (too many fields)'],
-  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, '不是有效的 multipart 请求 (not a multipart request)'],
+const CLIENT_ERRORS: Record<string, [number, ServerMessageCode]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'request.malformed_json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'request.empty_body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'request.body_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'request.unsupported_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'request.bad_length'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'upload.file_too_large'],
+  FST_PARTS_LIMIT: [413, 'upload.too_many_parts'],
+  FST_FILES_LIMIT: [413, 'upload.too_many_files'],
+  FST_FIELDS_LIMIT: [413, 'upload.too_many_fields'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'upload.not_multipart'],
 };
 
 /**
@@ -56,36 +57,65 @@ const MULTIPART_SYNTAX = new RegExp(
   ].join('|'),
 );
 
-const send = (reply: FastifyReply, code: number, msg: string, result: { kind: 1 | 2 } | null = null) =>
-  reply.code(code).type('application/json; charset=utf-8').send({ code, msg, result });
+/** The error envelope: `msg` in the source language, `msg_code` and `msg_params` for the client's own language. */
+export const errorBody = (
+  code: number,
+  msgCode: ServerMessageCode,
+  params: MessageParams = {},
+  result: { kind: 1 | 2 } | null = null,
+) => ({
+  code,
+  msg: renderMessage(msgCode, params),
+  msg_code: msgCode,
+  ...(Object.keys(params).length ? { msg_params: params } : {}),
+  result,
+});
+
+const send = (
+  reply: FastifyReply,
+  code: number,
+  msgCode: ServerMessageCode,
+  params: MessageParams = {},
+  result: { kind: 1 | 2 } | null = null,
+) =>
+  reply
+    .code(code)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(code, msgCode, params, result));
 
 /** One error handler for the whole API: every failure is the `{code, msg, result: null}` envelope. */
 export default fp(
   async (app) => {
     app.setErrorHandler(
       (error: FastifyError & { errors?: unknown[] }, request: FastifyRequest, reply: FastifyReply) => {
-        if (error.validation) return send(reply, 400, describeValidation(error.validation, error.validationContext));
+        if (error.validation)
+          return send(reply, 400, 'request.invalid', describeValidation(error.validation, error.validationContext));
         if (error instanceof AppError)
-          return send(reply.headers(error.headers), error.statusCode, error.message, error.result);
+          return send(reply.headers(error.headers), error.statusCode, error.msgCode, error.msgParams, error.result);
         const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
         if (known) return send(reply, known[0], known[1]);
         if (!error.statusCode && request.isMultipart?.() && MULTIPART_SYNTAX.test(error.message ?? '')) {
-          return send(reply, 400, '不是有效的 multipart 请求 (malformed multipart body)');
+          return send(reply, 400, 'upload.not_multipart');
         }
         const status = error.statusCode ?? 500;
         if (status === 401) {
           // fastify-openapi-glue wraps the bearerAuth failure; its inner error carries our message.
           const inner = error.errors?.find((e): e is AppError => e instanceof AppError);
-          return send(reply, 401, inner?.message ?? '登录已失效，请重新登录');
+          return send(reply, 401, inner?.msgCode ?? 'auth.expired');
         }
-        if (status === 429) return send(reply, 429, '请求过于频繁，请稍后再试 (too many requests)');
-        if (status >= 400 && status < 500) return send(reply, status, error.message);
+        if (status === 429) return send(reply, 429, 'rate.too_many');
+        // another 4xx thrown by a plugin: the client's mistake, worded by the catalogue row of its status
+        if (status >= 400 && status < 500)
+          return send(reply, status, status === 413 ? 'request.body_too_large' : 'request.invalid', {
+            field: 'request',
+            problem: error.message,
+          });
         request.log.error({ err: error }, 'request failed');
-        return send(reply, 500, '系统异常 (internal error)');
+        return send(reply, 500, 'server.internal');
       },
     );
     app.setNotFoundHandler((request, reply) =>
-      send(reply, 404, `接口不存在 (no route ${request.method} ${request.url.split('?')[0]})`),
+      send(reply, 404, 'request.no_route', { method: request.method, path: request.url.split('?')[0] }),
     );
   },
   { name: 'errors' },

@@ -4,15 +4,16 @@ import { parse } from 'yaml';
 import fp from 'fastify-plugin';
 import openapiGlue, { type FastifyOpenapiGlueOptions } from 'fastify-openapi-glue';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './errors';
 import { operations } from '../routes';
 import type { Operation } from '../routes/types';
 
 export const DEFAULT_SPEC = fileURLToPath(new URL('../../openapi/workbench.yaml', import.meta.url));
 
-export const NOT_AVAILABLE_MSG = '该功能尚未开放 (feature not available yet)';
+export const NOT_AVAILABLE_MSG = 'server.unavailable' as const;
 
 const notAvailable = async (_request: FastifyRequest, reply: FastifyReply) =>
-  reply.code(501).send({ code: 501, msg: NOT_AVAILABLE_MSG, result: null });
+  reply.code(501).send(errorBody(501, NOT_AVAILABLE_MSG));
 
 // Answered in onRequest: a call that does not exist yet says so whatever its input or token.
 const notAvailableRoute = { onRequest: notAvailable, handler: notAvailable };

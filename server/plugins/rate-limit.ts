@@ -5,6 +5,10 @@ import { databaseRateStore } from '../services/rate-store';
 import type { FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../errors';
 import type { Limiter } from '../types';
+import type { MessageParams, ServerMessageCode } from '../../openapi/messages';
+
+/** What a refused call is told: the message and its values. */
+type Refusal = [ServerMessageCode, MessageParams];
 
 const bodyPhone = (request: FastifyRequest) => String((request.body as { phone?: unknown } | undefined)?.phone ?? '');
 
@@ -26,36 +30,39 @@ export default fp(
     const subjects = new WeakMap<FastifyRequest, string | number>();
     const subject = (r: FastifyRequest) => subjects.get(r) ?? r.auth?.uid ?? r.ip;
     const limiter =
-      (check: ReturnType<typeof app.createRateLimit>, message?: (retryAfter: number) => string): Limiter =>
+      (check: ReturnType<typeof app.createRateLimit>, message?: (retryAfter: number) => Refusal): Limiter =>
       async (request, who) => {
         if (who !== undefined) subjects.set(request, who);
         const result = await check(request);
         if (!result.isAllowed && result.isExceeded) {
-          const error = tooManyRequests(message?.(result.ttlInSeconds));
+          const refusal = message?.(result.ttlInSeconds);
+          const error = tooManyRequests(refusal?.[0], refusal?.[1]);
           // the client may wait exactly as long as the limit says
           error.headers['retry-after'] = String(Math.max(1, result.ttlInSeconds));
           throw error;
         }
       };
     const { checkMax, anonymousMax, windowMs } = app.config.checkRateLimit;
-    const per = `${Math.round(windowMs / 1000)} 秒`;
-    const checkLimiter = (max: number, key: (r: FastifyRequest) => string, what: string): Limiter => {
+    const window = Math.round(windowMs / 1000);
+    const checkLimiter = (
+      max: number,
+      key: (r: FastifyRequest) => string,
+      code: 'rate.check_account' | 'rate.check_anonymous',
+    ): Limiter => {
       if (max <= 0) return async () => {};
-      return limiter(
-        app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: key }),
-        (retry) =>
-          `校对请求过于频繁：${what}每 ${per}最多 ${max} 次，请 ${retry} 秒后再试 (too many checks, retry in ${retry} s)`,
-      );
+      return limiter(app.createRateLimit({ max, timeWindow: windowMs, keyGenerator: key }), (retry) => [
+        code,
+        { window, max, retry },
+      ]);
     };
     const { loginPerAddress, smsPerAddress } = app.config.authRateLimit;
-    /** "…，请 N 分钟后再试 (…, retry in N min)" from the seconds the limiter reports. */
-    const inMinutes = (zh: string, en: string) => (seconds: number) => {
-      const n = Math.max(1, Math.ceil(seconds / 60));
-      return `${zh}，请 ${n} 分钟后再试 (${en}, retry in ${n} min)`;
-    };
+    /** "…，请 N 分钟后再试" from the seconds the limiter reports. */
+    const inMinutes =
+      (code: ServerMessageCode) =>
+      (seconds: number): Refusal => [code, { minutes: Math.max(1, Math.ceil(seconds / 60)) }];
     type Key = (r: FastifyRequest) => string;
     /** A limit that 0 turns off (the configurable ones). */
-    const optional = (max: number, timeWindow: number, key: Key, message: (retry: number) => string): Limiter =>
+    const optional = (max: number, timeWindow: number, key: Key, message: (retry: number) => Refusal): Limiter =>
       max <= 0 ? async () => {} : limiter(app.createRateLimit({ max, timeWindow, keyGenerator: key }), message);
     // Tracking calls are silent in the client; these bounds only stop a script from filling the tables.
     // Constants, not settings: no real user comes near them.
@@ -70,35 +77,25 @@ export default fp(
       // database lockout of services/lockout.ts counts failures only, this counts every attempt).
       loginPhone: limiter(
         app.createRateLimit({ max: 20, timeWindow: 600_000, keyGenerator: (r) => `login-phone|${bodyPhone(r)}` }),
-        inMinutes('该手机号登录尝试过于频繁', 'too many login attempts for this phone'),
+        inMinutes('rate.login_phone'),
       ),
       // ...and LOGIN_IP_RATE_MAX per 10 minutes per client address whatever the phone (spraying guesses over
       // many phones); password resets count here too.
-      loginAddress: optional(
-        loginPerAddress,
-        600_000,
-        (r) => `login-ip|${r.ip}`,
-        inMinutes('登录尝试过于频繁', 'too many login attempts from this address'),
-      ),
+      loginAddress: optional(loginPerAddress, 600_000, (r) => `login-ip|${r.ip}`, inMinutes('rate.login_address')),
       // SMS codes: 5 per 10 minutes per phone, so nobody floods a number.
       smsCode: limiter(
         app.createRateLimit({ max: 5, timeWindow: 600_000, keyGenerator: (r) => `sms|${bodyPhone(r)}` }),
       ),
       // ...and SMS_IP_RATE_MAX per hour per client address, so nobody floods many numbers (or our SMS bill).
-      smsAddress: optional(
-        smsPerAddress,
-        3_600_000,
-        (r) => `sms-ip|${r.ip}`,
-        inMinutes('验证码发送过于频繁', 'too many SMS codes from this address'),
-      ),
+      smsAddress: optional(smsPerAddress, 3_600_000, (r) => `sms-ip|${r.ip}`, inMinutes('rate.sms_address')),
       // Feedback: 10 messages per hour per account.
       leaveMessage: limiter(
         app.createRateLimit({ max: 10, timeWindow: 3_600_000, keyGenerator: (r) => `msg|${r.auth?.uid ?? r.ip}` }),
       ),
       // Checks (CHECK_RATE_MAX per CHECK_RATE_WINDOW_MS per user; LT_ANON_RATE_MAX per address without a token).
-      checkText: checkLimiter(checkMax, (r) => `check|${subject(r)}`, '每个账号'),
-      ltCheck: checkLimiter(checkMax, (r) => `lt|${subject(r)}`, '每个账号'),
-      ltAnonymous: checkLimiter(anonymousMax, (r) => `lt-anon|${r.ip}`, '未登录时每个地址'),
+      checkText: checkLimiter(checkMax, (r) => `check|${subject(r)}`, 'rate.check_account'),
+      ltCheck: checkLimiter(checkMax, (r) => `lt|${subject(r)}`, 'rate.check_account'),
+      ltAnonymous: checkLimiter(anonymousMax, (r) => `lt-anon|${r.ip}`, 'rate.check_anonymous'),
       // The word list calls: as many per user as checks (they are cheaper, but a client syncing its list
       // calls them in bursts), and LT_ANON_RATE_MAX per address without a token, counted before the API key
       // is looked up, like /v2/check.
@@ -106,13 +103,13 @@ export default fp(
         checkMax,
         windowMs,
         (r) => `lt-words|${subject(r)}`,
-        (retry) => `词表请求过于频繁，请 ${retry} 秒后再试 (too many word list calls, retry in ${retry} s)`,
+        (retry) => ['rate.words', { retry }],
       ),
       ltWordsAnonymous: optional(
         anonymousMax,
         windowMs,
         (r) => `lt-words-anon|${r.ip}`,
-        (retry) => `未登录时词表请求过于频繁，请 ${retry} 秒后再试 (too many word list calls, retry in ${retry} s)`,
+        (retry) => ['rate.words_anonymous', { retry }],
       ),
       // Page-view clicks: 60 per minute per account, 300 per address (an office behind one address).
       click: tracking(60, (r) => `click|${subject(r)}`),

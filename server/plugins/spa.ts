@@ -4,6 +4,7 @@ import { extname, join, sep } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './errors';
 
 const NOT_BUILT = `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>Workbench not built</title>
 <body style="font-family:sans-serif;max-width:40em;margin:4em auto">
@@ -42,7 +43,7 @@ async function spaRoutes(app: FastifyInstance, opts: { root: string }) {
     const path = request.url.split('?')[0];
     // A missing file (has an extension) is a real 404; anything else is a client-side route.
     if ((request.method === 'GET' || request.method === 'HEAD') && !extname(path)) return sendIndex(reply);
-    return reply.code(404).send({ code: 404, msg: `文件不存在 (not found: ${path})`, result: null });
+    return reply.code(404).send(errorBody(404, 'request.file_missing', { path }));
   });
 }
 

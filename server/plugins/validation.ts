@@ -43,12 +43,11 @@ export default fp(
       const accepted = Object.keys(body.content);
       const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (!type) {
-        if (request.body === undefined)
-          throw badRequest(`请求体不能为空 (request body required: ${accepted.join(' or ')})`);
+        if (request.body === undefined) throw badRequest('request.body_required', { accepted: accepted.join(' / ') });
         return;
       }
       if (!accepted.includes(type))
-        throw unsupportedMediaType(`不支持的内容类型 (this call takes ${accepted.join(' or ')}, not ${type})`);
+        throw unsupportedMediaType('request.wrong_type', { accepted: accepted.join(' / '), type });
     });
   },
   { name: 'validation' },

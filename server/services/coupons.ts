@@ -26,10 +26,10 @@ const CODE_LENGTH = 16;
 export const MAX_COUPONS_PER_BATCH = 10_000;
 
 export const COUPON_MESSAGES = {
-  unknown: '兑换码不存在，请检查后重新输入',
-  used: '该兑换码已被使用',
-  usedByYou: '您已兑换过该兑换码',
-  expired: '该兑换码已过期',
+  unknown: 'coupon.unknown',
+  used: 'coupon.used',
+  usedByYou: 'coupon.used_by_you',
+  expired: 'coupon.expired',
 } as const;
 
 export function normaliseCode(code: string): string {

@@ -93,7 +93,7 @@ function decodeText(data: Buffer): string {
     try {
       return new TextDecoder('gb18030', { fatal: true }).decode(data);
     } catch {
-      throw badRequest('无法识别文件的文字编码，请另存为 UTF-8 (the text is neither UTF-8 nor GB18030)');
+      throw badRequest('import.encoding');
     }
   }
 }
@@ -132,7 +132,7 @@ export function parseCsv(text: string): Array<{ line: number; cells: string[] }>
       rowLine = line;
     } else cell += c;
   }
-  if (quoted) throw badRequest(`CSV 格式错误：第 ${rowLine} 行的引号没有闭合 (unterminated quote)`);
+  if (quoted) throw badRequest('import.csv_quote', { line: rowLine });
   if (cell !== '' || cells.length) {
     cells.push(cell);
     rows.push({ line: rowLine, cells });
@@ -147,8 +147,7 @@ function parseTxt(text: string): Array<{ line: number; cells: string[] }> {
 }
 
 async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: string[] }>> {
-  const disguised = () =>
-    badRequest('文件不是有效的 .xlsx 表格（已损坏或内容与扩展名不符）(not a valid .xlsx workbook)');
+  const disguised = () => badRequest('import.bad_xlsx');
   if (!isZip(data)) throw disguised();
   let parts: Map<string, Buffer>;
   try {
@@ -156,8 +155,7 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
     // declared size: a bomb, or a header that lies about its size, never reaches exceljs's own unzipping.
     parts = unzip(data, { maxEntries: 1000, maxTotalBytes: 60 * 1024 * 1024, maxRatio: 200 });
   } catch (error) {
-    if (error instanceof AppError && error.statusCode === 413)
-      throw tooLarge('表格解压后过大 (the workbook inflates beyond 60 MB)');
+    if (error instanceof AppError && error.statusCode === 413) throw tooLarge('import.xlsx_too_large');
     throw disguised();
   }
   if (!parts.has('xl/workbook.xml')) throw disguised();
@@ -179,26 +177,23 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
   return rows;
 }
 
-const tooManyRows = () =>
-  tooLarge(`一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分文件 (more than ${IMPORT_MAX_ROWS} rows)`);
+const tooManyRows = () => tooLarge('import.too_many_rows', { max: IMPORT_MAX_ROWS });
 
 /** Reads the rows of an import file; 400 for an unsupported, corrupt or disguised file, 413 when too large. */
 export async function readImportFile(file: { filename: string; data: Buffer }): Promise<RawRow[]> {
   const ext = extname(file.filename || '').toLowerCase();
-  if (!['.txt', '.csv', '.xlsx'].includes(ext))
-    throw badRequest('仅支持 .txt、.csv 和 .xlsx 文件 (only .txt, .csv and .xlsx files)');
+  if (!['.txt', '.csv', '.xlsx'].includes(ext)) throw badRequest('import.file_type');
   if (file.data.length > IMPORT_MAX_BYTES)
-    throw tooLarge(`导入文件不能超过 ${IMPORT_MAX_BYTES / 1024 / 1024} MB (file too large)`);
-  if (!file.data.length) throw badRequest('文件是空的 (empty file)');
+    throw tooLarge('import.file_too_large', { mb: IMPORT_MAX_BYTES / 1024 / 1024 });
+  if (!file.data.length) throw badRequest('upload.empty_file');
   let rows: Array<{ line: number; cells: string[] }>;
   if (ext === '.xlsx') rows = await parseXlsx(file.data);
   else {
     const head = file.data.subarray(0, 8192);
     const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-    if (isZip(file.data) || (!utf16 && head.includes(0)))
-      throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
+    if (isZip(file.data) || (!utf16 && head.includes(0))) throw badRequest('document.not_text');
     const text = decodeText(file.data).replace(/^\ufeff/, '');
-    if (/[\u0000\ufffd]/.test(text)) throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
+    if (/[\u0000\ufffd]/.test(text)) throw badRequest('document.not_text');
     rows = ext === '.csv' ? parseCsv(text) : parseTxt(text);
   }
   const out: RawRow[] = [];

@@ -23,13 +23,12 @@ export function cleanEntry(input: { word: string; type: number; correct?: string
   correct: string | null;
 } {
   const word = input.word.trim();
-  if (!word || /[\u0000-\u001f]/.test(word))
-    throw badRequest('词语不能为空，且不能包含换行等控制字符 (word must not be blank)');
+  if (!word || /[\u0000-\u001f]/.test(word)) throw badRequest('dict.word_blank');
   let correct: string | null = null;
   if (input.type === 5) {
     correct = (input.correct ?? '').trim();
-    if (!correct || /[\u0000-\u001f]/.test(correct)) throw badRequest('错词须填写正确写法 (type 5 needs `correct`)');
-    if (correct === word) throw badRequest('正确写法不能与错词相同 (correct must differ from word)');
+    if (!correct || /[\u0000-\u001f]/.test(correct)) throw badRequest('dict.correct_required');
+    if (correct === word) throw badRequest('dict.correct_same');
   }
   return { word, type: input.type, correct };
 }
@@ -37,7 +36,7 @@ export function cleanEntry(input: { word: string; type: number; correct?: string
 /** A LIKE pattern matching `keyword` anywhere, with its own %, _ and \\ escaped (use with escape '\\'). */
 export const containsPattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export const DUPLICATE_WORD = '该词已在词库中 (word already in the dictionary with this type)';
+export const DUPLICATE_WORD = 'dict.duplicate';
 
 export { isUniqueViolation } from '../db';
 

@@ -64,10 +64,10 @@ export async function recordDownload(db: Db, dataDir: string, uid: number, file:
     typeof file.data === 'string'
       ? Buffer.from(file.data, 'utf8')
       : Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-  if (data.length > DOWNLOAD_MAX_BYTES) throw tooLarge('文件过大，无法保存到下载中心 (file larger than 200 MB)');
+  if (data.length > DOWNLOAD_MAX_BYTES) throw tooLarge('download.too_large');
   const ttlDays = file.ttlDays ?? DOWNLOAD_TTL_DAYS;
   if (!(ttlDays > 0 && ttlDays <= DOWNLOAD_MAX_TTL_DAYS))
-    throw badRequest(`保存天数须在 1 到 ${DOWNLOAD_MAX_TTL_DAYS} 天之间 (ttlDays out of range)`);
+    throw badRequest('download.bad_ttl', { max: DOWNLOAD_MAX_TTL_DAYS });
   const mime = /^[\w.+-]+\/[\w.+-]+(;.*)?$/.test(file.mime) ? file.mime : 'application/octet-stream';
   const fileKey = randomBytes(16).toString('hex');
   const dir = downloadsDir(dataDir);
@@ -111,7 +111,7 @@ export async function listDownloads(db: Db, uid: number, page: { num: number; si
   return { total, num: page.num, size: page.size, list: rows.map(toView) };
 }
 
-const GONE = '文件不存在或已过期 (unknown or expired download)';
+const GONE = 'download.unknown';
 
 /** One live file of the user, opened for streaming; 404 for unknown ids, other users' files and expired ones. */
 export async function openDownload(

@@ -24,10 +24,8 @@ export const accountSubject = (uid: number) => `account:${uid}`;
 /** Whole minutes left, at least 1 (the messages say "in N minutes"). */
 const minutesOf = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 
-export const loginLockedMessage = (minutes: number) =>
-  `登录失败次数过多，请 ${minutes} 分钟后再试 (too many failed logins, retry in ${minutes} min)`;
-export const passwordLockedMessage = (minutes: number) =>
-  `密码错误次数过多，请 ${minutes} 分钟后再试 (too many wrong passwords, retry in ${minutes} min)`;
+/** What a locked subject is told: too many failed logins (a phone), or wrong passwords (a signed-in account). */
+export type LockedMessage = 'lockout.login' | 'lockout.password';
 
 /** Milliseconds the subject stays locked (0 when it is not). */
 export async function lockedFor(db: Db, subject: string, now = Date.now()): Promise<number> {
@@ -104,15 +102,15 @@ export async function verifyWithLockout(
   subject: string,
   password: string,
   hash: string,
-  lockedMessage: (minutes: number) => string,
+  lockedMessage: LockedMessage,
 ): Promise<boolean> {
   const now = Date.now();
   const wait = await lockedFor(db, subject, now);
-  if (wait > 0) throw tooManyRequests(lockedMessage(minutesOf(wait)));
+  if (wait > 0) throw tooManyRequests(lockedMessage, { minutes: minutesOf(wait) });
   // Counted before the password is checked: guesses sent in parallel each take a place in the window, and those
   // past FAILURE_MAX are refused unchecked (counted after, forty parallel guesses were all checked).
   const attempt = await countAttempt(db, subject, now);
-  if (attempt > FAILURE_MAX) throw tooManyRequests(lockedMessage(minutesOf(LOCK_MS)));
+  if (attempt > FAILURE_MAX) throw tooManyRequests(lockedMessage, { minutes: minutesOf(LOCK_MS) });
   const ok = await verifyPassword(password, hash);
   if (ok) await clearFailures(db, subject);
   else if (attempt >= FAILURE_MAX) await lock(db, subject, now);

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { ServerMessageCode } from '../../openapi/messages';
 
 // scrypt with a per-user salt; parameters travel with the hash so they can be raised later.
 const PARAMS = { N: 16384, r: 8, p: 1 };
@@ -27,8 +28,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** Product rule for new passwords: 6 to 32 characters, not only spaces. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < 6 || password.length > 32) return '密码长度应为 6-32 位 (password must be 6-32 characters)';
-  if (password.trim() === '') return '密码不能全是空格 (password cannot be blank)';
+export function passwordProblem(password: string): ServerMessageCode | null {
+  if (password.length < 6 || password.length > 32) return 'account.password_length';
+  if (password.trim() === '') return 'account.password_blank';
   return null;
 }

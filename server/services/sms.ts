@@ -79,17 +79,15 @@ export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose,
     .where('used_at', 'is', null)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!row || row.expires_at <= nowIso())
-    throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
-  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS)
-    throw tooManyRequests('验证码错误次数过多，请重新获取 (too many wrong codes)');
+  if (!row || row.expires_at <= nowIso()) throw badRequest('sms.expired');
+  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw tooManyRequests('sms.too_many_wrong');
   if (row.code_hash !== hashCode(phone, purpose, code)) {
     await db
       .updateTable('sms_codes')
       .set({ attempts: row.attempts + 1 })
       .where('id', '=', row.id)
       .execute();
-    throw badRequest('验证码错误 (wrong verification code)');
+    throw badRequest('sms.wrong');
   }
   await db.updateTable('sms_codes').set({ used_at: nowIso() }).where('id', '=', row.id).execute();
 }

@@ -3,6 +3,7 @@ import type { EnterpriseDictsTable } from '../db/schema';
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { conflict, notFound, badRequest, forbidden } from '../errors';
+import type { ServerMessageCode } from '../../openapi/messages';
 
 /** Spec §3 team roles a member can have (root is the operator's account role, not a team role). */
 export const TEAM_ROLES = ['admin', 'dic_admin', 'user_admin', 'user'] as const;
@@ -36,14 +37,15 @@ export const TEAM_PERMISSIONS: Record<TeamRole | 'root', readonly TeamAction[]> 
   user: ['dict.read', 'dict.use'],
 };
 
-const ACTION_NAMES: Record<TeamAction, string> = {
-  'dict.read': '查看共享词库',
-  'dict.use': '使用共享词库',
-  'dict.manage': '管理共享词库',
-  'dict.usage': '查看共享词库使用情况',
-};
+/** What a role that may not do an action is told. */
+const REFUSALS = {
+  'dict.read': 'team.cannot_read_dictionaries',
+  'dict.use': 'team.cannot_use_dictionaries',
+  'dict.manage': 'team.cannot_manage_dictionaries',
+  'dict.usage': 'team.cannot_view_usage',
+} as const satisfies Record<TeamAction, ServerMessageCode>;
 
-export const NOT_IN_TEAM = '您还没有加入团队 (not a member of any team)';
+export const NOT_IN_TEAM = 'team.not_member';
 
 /** The caller as seen by team calls: their active team (if any) and role there; root may act on any team. */
 export interface TeamContext {
@@ -79,8 +81,7 @@ export function may(ctx: TeamContext, action: TeamAction): boolean {
 /** 403 outside a team or when the role lacks the action; returns the caller's team id. */
 export function requireTeam(ctx: TeamContext, action: TeamAction): number {
   if (ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
-  if (!may(ctx, action))
-    throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  if (!may(ctx, action)) throw forbidden(REFUSALS[action]);
   return ctx.enterpriseId;
 }
 
@@ -96,10 +97,9 @@ export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action
   const own = row && (ctx.root || Number(row.enterprise_id) === ctx.enterpriseId);
   if (!row || !own) {
     if (!ctx.root && ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
-    throw notFound('共享词库不存在 (unknown shared dictionary id)');
+    throw notFound('team.unknown_dictionary');
   }
-  if (!may(ctx, action))
-    throw forbidden(`您的团队角色无权${ACTION_NAMES[action]} (your team role may not do this: ${action})`);
+  if (!may(ctx, action)) throw forbidden(REFUSALS[action]);
   return { ...row, id: Number(row.id), enterprise_id: Number(row.enterprise_id) } as SharedDictRow;
 }
 
@@ -110,7 +110,7 @@ export async function createTeam(
   input: { name: string; address?: string; adminUid: number; adminPhone: string },
 ): Promise<number> {
   const name = input.name.trim();
-  if (!name) throw badRequest('团队名称不能为空 (team name must not be blank)');
+  if (!name) throw badRequest('team.name_blank');
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
     const team = await trx
@@ -138,7 +138,7 @@ export async function addMember(
   input: { enterpriseId: number; uid: number; phone: string; role: TeamRole },
 ): Promise<void> {
   const team = await db.selectFrom('enterprises').select('id').where('id', '=', input.enterpriseId).executeTakeFirst();
-  if (!team) throw notFound(`团队不存在 (no team ${input.enterpriseId})`);
+  if (!team) throw notFound('team.unknown', { id: input.enterpriseId });
   await db.transaction().execute((trx) => activateMember(trx, input));
 }
 
@@ -153,10 +153,7 @@ async function activateMember(
     .where('status', '=', MEMBER_STATUS.active)
     .where('enterprise_id', '!=', input.enterpriseId)
     .executeTakeFirst();
-  if (other)
-    throw conflict(
-      `该用户已是团队 ${other.enterprise_id} 的成员 (already an active member of team ${other.enterprise_id})`,
-    );
+  if (other) throw conflict('team.member_elsewhere', { team: Number(other.enterprise_id) });
   const now = nowIso();
   const existing = await trx
     .selectFrom('enterprise_members')

@@ -51,7 +51,7 @@ export async function createUser(
   db: Db,
   input: { phone: string; password: string; name?: string; role?: Role },
 ): Promise<UserRow> {
-  const taken = () => conflict('该手机号已注册 (phone number already registered)');
+  const taken = () => conflict('account.phone_taken');
   if (await findOpenUserByPhone(db, input.phone)) throw taken();
   // Two registrations of one phone at once (or two processes creating the root): the second insert is refused.
   const row = await db

@@ -124,7 +124,7 @@ export async function selectedLibraries(db: Db, uid: number): Promise<WordLibrar
 export async function selectLibraries(db: Db, uid: number, ids: number[]): Promise<void> {
   const known = new Set(wordLibraries().map((l) => l.id));
   const unknown = ids.find((id) => !known.has(id));
-  if (unknown !== undefined) throw notFound(`词库不存在 (unknown library id ${unknown})`);
+  if (unknown !== undefined) throw notFound('dict.unknown_library', { id: unknown });
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('user_word_libraries').where('uid', '=', uid).execute();
     if (ids.length) {

@@ -5,6 +5,7 @@ import type { paths } from './schema';
 import { ApiError, catalogue, Messages, QUOTA_EXHAUSTED_STATUS, SILENT_PATHS } from './errors';
 import { notify } from './notify';
 import { getDeviceId, getToken, getTrackingParams } from './storage';
+import { rememberServerMessage } from './serverMessages';
 
 export { ApiError, isApiError } from './errors';
 
@@ -167,8 +168,17 @@ export interface UnwrapOptions {
 interface Envelope {
   code: number;
   msg?: string | null;
+  /** the message's stable code and values (openapi/messages.ts): shown in the reader's language */
+  msg_code?: unknown;
+  msg_params?: unknown;
   result?: unknown;
 }
+
+/** The envelope's msg, its code remembered for whoever shows it. */
+const serverText = (envelope: Envelope): string | null | undefined =>
+  typeof envelope.msg === 'string'
+    ? rememberServerMessage(envelope.msg.trim(), envelope.msg_code, envelope.msg_params)
+    : envelope.msg;
 
 function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && typeof (value as Envelope).code === 'number';
@@ -227,7 +237,7 @@ export async function unwrap<D, E = unknown>(
     fail(
       response.status,
       envelope?.code ?? response.status,
-      envelope?.msg,
+      envelope ? serverText(envelope) : undefined,
       envelope?.result ?? null,
       silent,
       call.withSession,
@@ -235,7 +245,7 @@ export async function unwrap<D, E = unknown>(
   }
   const data = outcome.data;
   if (isEnvelope(data)) {
-    if (data.code !== 200) fail(200, data.code, data.msg, data.result ?? null, silent, call.withSession);
+    if (data.code !== 200) fail(200, data.code, serverText(data), data.result ?? null, silent, call.withSession);
     return (data.result ?? null) as ResultOf<D>;
   }
   return data as ResultOf<D>;

@@ -2946,7 +2946,15 @@ export interface components {
             code: number;
             /** @description A readable message (shown to the user when present, spec §8). */
             msg: string;
+            msg_code?: components["schemas"]["MessageCode"];
+            msg_params?: components["schemas"]["MessageParams"];
             result: null;
+        };
+        /** @description The stable code of a server message (the table in `openapi/messages.ts`): `msg` is its template filled in, in the source language; a client shows the code in its own language. A code never changes meaning. */
+        MessageCode: string;
+        /** @description The values of the message template's `{name}` placeholders. */
+        MessageParams: {
+            [key: string]: string | number;
         };
         /** @description Mainland mobile number, 11 digits. */
         Phone: string;
@@ -3145,6 +3153,8 @@ export interface components {
             progress: number;
             /** @description Why the job failed (status failed) or was cancelled. */
             error?: string;
+            error_code?: components["schemas"]["MessageCode"];
+            error_params?: components["schemas"]["MessageParams"];
             /** @description Characters (CJK characters and Latin words) of the text. */
             word_count: number;
             issue_count: number;

@@ -4,6 +4,7 @@ import type { components } from '../api/schema';
 import type { DocumentFlagData } from '../../openapi/socket-protocol';
 import { api, unwrap } from '../api/client';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
+import { rememberServerMessage } from '../api/serverMessages';
 import type { JobUpdate } from './uploadPipeline';
 
 export type DocumentSummary = components['schemas']['DocumentSummary'];
@@ -26,6 +27,7 @@ export const documentsKey = ['misscut', 'documents'] as const;
  * document no page holds yet, reloads the pages.
  */
 export function applyDocumentFlag(queryClient: QueryClient, data: DocumentFlagData): void {
+  if (data.error) rememberServerMessage(data.error, data.error_code, data.error_params);
   let known = false;
   queryClient.setQueriesData<DocumentPage>({ queryKey: documentsKey }, (page) => {
     if (!page) return page;
@@ -48,6 +50,7 @@ export function applyDocumentFlag(queryClient: QueryClient, data: DocumentFlagDa
 
 /** The job a document summary describes. */
 export function documentJob(doc: DocumentSummary): JobUpdate {
+  rememberDocumentError(doc);
   return {
     id: doc.id,
     status: doc.status,
@@ -61,10 +64,17 @@ export function uploadDocument(file: Blob, name: string, options: UploadOptions)
   return uploadMultipart<DocumentSummary>(DOCUMENT_UPLOAD_PATH, file, name, options);
 }
 
-export function documentPage(num: number, size: number, keyword?: string) {
-  return unwrap(
+/** A failed job's reason keeps its code, so whoever shows the text shows it in the reader's language. */
+function rememberDocumentError(doc: DocumentSummary): void {
+  if (doc.error) rememberServerMessage(doc.error, doc.error_code, doc.error_params);
+}
+
+export async function documentPage(num: number, size: number, keyword?: string) {
+  const page = await unwrap(
     api.GET('/misscut/document/v1/page', { params: { query: { num, size, ...(keyword ? { keyword } : {}) } } }),
   );
+  page.list.forEach(rememberDocumentError);
+  return page;
 }
 
 /** A document's job state, looked up among the newest documents (null when it is not among them). */

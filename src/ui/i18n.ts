@@ -17,9 +17,14 @@ export const INTL_TAGS: Record<Locale, string[]> = {
 export const HTML_LANG: Record<Locale, string> = { cn: 'zh-CN', en: 'en', hk: 'zh-HK' };
 
 const catalogs: Partial<Record<Locale, Messages>> = { cn };
+// A locale's catalogue and the server's messages in it (the source language needs no server catalogue: the
+// server writes its messages in that language).
+const merged = async (...parts: Array<Promise<{ messages: Messages }>>) => ({
+  messages: Object.assign({}, ...(await Promise.all(parts)).map((p) => p.messages)) as Messages,
+});
 const loaders: Record<Exclude<Locale, 'cn'>, () => Promise<{ messages: Messages }>> = {
-  en: () => import('../../locales/en/messages.po'),
-  hk: () => import('../../locales/hk/messages.po'),
+  en: () => merged(import('../../locales/en/messages.po'), import('../../locales/en/server.po')),
+  hk: () => merged(import('../../locales/hk/messages.po'), import('../../locales/hk/server.po')),
 };
 /** the locale asked for last: a catalogue that arrives after another choice does not win */
 let wanted: Locale | null = null;

@@ -54,7 +54,7 @@ describe('registration with an SMS code', () => {
       password: 'secret123',
     });
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ code: 400, msg: expect.stringContaining('验证码错误'), result: null });
+    expect(bad.json).toEqual({ code: 400, msg: '验证码错误', msg_code: 'sms.wrong', result: null });
 
     expect(
       (await call(t.app, 'POST', '/user/register', { phone: '13911110002', code, password: 'secret123' })).status,
@@ -134,7 +134,12 @@ describe('login', () => {
     const wrong = await call(t.app, 'POST', '/user/login', { phone: '13922220001', password: 'wrongpass' });
     const unknown = await call(t.app, 'POST', '/user/login', { phone: '13922229999', password: 'wrongpass' });
     expect(wrong.status).toBe(401);
-    expect(wrong.json).toEqual({ code: 401, msg: expect.stringContaining('手机号或密码错误'), result: null });
+    expect(wrong.json).toEqual({
+      code: 401,
+      msg: '手机号或密码错误',
+      msg_code: 'auth.wrong_credentials',
+      result: null,
+    });
     expect(unknown.json).toEqual(wrong.json);
   });
 
@@ -146,7 +151,12 @@ describe('login', () => {
     for (let i = 0; i < 10; i++) statuses.push((await attempt()).status);
     expect(statuses).toEqual(Array(10).fill(200));
     const limited = await call(t.app, 'POST', '/user/login', { phone: '13922220002', password: 'rightpass1' });
-    expect(limited.json).toEqual({ code: 429, msg: expect.any(String), result: null });
+    expect(limited.json).toEqual({
+      code: 429,
+      msg: '请求过于频繁，请稍后再试',
+      msg_code: 'rate.too_many',
+      result: null,
+    });
     // Another phone from the same address is not affected.
     expect((await call(t.app, 'POST', '/user/login', { phone: ADMIN.phone, password: ADMIN.password })).status).toBe(
       200,
@@ -158,7 +168,7 @@ describe('tokens', () => {
   it('missing, unknown, revoked and expired tokens all get the 401 envelope', async () => {
     const missing = await call(t.app, 'GET', '/user/user_info');
     expect(missing.status).toBe(401);
-    expect(missing.json).toEqual({ code: 401, msg: expect.any(String), result: null });
+    expect(missing.json).toEqual({ code: 401, msg: '请先登录', msg_code: 'auth.required', result: null });
 
     const unknown = await call(t.app, 'GET', '/user/user_info', undefined, 'not-a-real-token');
     expect(unknown.status).toBe(401);

@@ -402,7 +402,7 @@ describe('WeChat Pay Native', () => {
       const id = await productId(plain, token, 'words_1m');
       const res = await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, token);
       expect(res.status).toBe(200);
-      expect(res.json.msg).toMatch(/微信支付未配置/);
+      expect(res.json.msg).toMatch(/^微信支付未配置/);
       expect(res.json.result).toMatchObject({ configured: false, code_url: '', amount: 1990 });
       const orderNo = res.json.result.order_no;
       expect(
@@ -430,7 +430,7 @@ describe('order burst limit', () => {
       );
     const refused = await call(plain.app, 'GET', `/pay/wx/native_prepay?product_id=${id}`, undefined, token);
     expect(refused.status).toBe(429);
-    expect(refused.json).toEqual({ code: 429, msg: '下单过于频繁，请稍后再试', result: null });
+    expect(refused.json).toEqual({ code: 429, msg: '下单过于频繁，请稍后再试', msg_code: 'rate.orders', result: null });
     expect(
       (await call(plain.app, 'GET', '/user/right_order/v1/get_list?size=100', undefined, token)).json.result.total,
     ).toBe(20);

@@ -191,11 +191,11 @@ describe('POST /user/right_coupon_code/v1/use', () => {
     const balance = await rightBalance(t.app.db, users.carol.uid, 1);
     expect(await use(t.app, codes[0], users.carol.token)).toEqual({
       status: 409,
-      json: { code: 409, msg: '您已兑换过该兑换码', result: null },
+      json: { code: 409, msg: '您已兑换过该兑换码', msg_code: 'coupon.used_by_you', result: null },
     });
     expect(await use(t.app, codes[0], users.alice.token)).toEqual({
       status: 409,
-      json: { code: 409, msg: '该兑换码已被使用', result: null },
+      json: { code: 409, msg: '该兑换码已被使用', msg_code: 'coupon.used', result: null },
     });
     expect(await rightBalance(t.app.db, users.carol.uid, 1)).toBe(balance);
   });
@@ -203,7 +203,7 @@ describe('POST /user/right_coupon_code/v1/use', () => {
   it('refuses unknown and expired codes with clear messages', async () => {
     expect(await use(t.app, 'AAAA-BBBB-CCCC-DDDD', users.alice.token)).toEqual({
       status: 404,
-      json: { code: 404, msg: '兑换码不存在，请检查后重新输入', result: null },
+      json: { code: 404, msg: '兑换码不存在，请检查后重新输入', msg_code: 'coupon.unknown', result: null },
     });
     const { codes } = await createCoupons(t.app.db, {
       rightType: 1,
@@ -219,7 +219,7 @@ describe('POST /user/right_coupon_code/v1/use', () => {
     const before = await rightBalance(t.app.db, users.alice.uid, 1);
     expect(await use(t.app, codes[0], users.alice.token)).toEqual({
       status: 409,
-      json: { code: 409, msg: '该兑换码已过期', result: null },
+      json: { code: 409, msg: '该兑换码已过期', msg_code: 'coupon.expired', result: null },
     });
     expect(await rightBalance(t.app.db, users.alice.uid, 1)).toBe(before);
     const row = await t.app.db
@@ -298,7 +298,10 @@ describe('redemption rate limits', () => {
     for (let i = 0; i < 10; i++)
       expect((await use(r.app, `AAAA-BBBB-CCCC-${1000 + i}`, token, `10.0.1.${i}`)).status).toBe(404);
     const limited = await use(r.app, 'AAAA-BBBB-CCCC-2000', token, '10.0.1.99');
-    expect(limited).toEqual({ status: 429, json: { code: 429, msg: '请求过于频繁，请稍后再试', result: null } });
+    expect(limited).toEqual({
+      status: 429,
+      json: { code: 429, msg: '请求过于频繁，请稍后再试', msg_code: 'rate.too_many', result: null },
+    });
   });
 
   it(

@@ -63,7 +63,7 @@ describe('download center', () => {
     });
     const theirs = await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, bob);
     expect(theirs.status).toBe(404);
-    expect(theirs.json).toEqual({ code: 404, msg: '文件不存在或已过期 (unknown or expired download)', result: null });
+    expect(theirs.json).toEqual({ code: 404, msg: '文件不存在或已过期', msg_code: 'download.unknown', result: null });
     expect((await call(t.app, 'GET', '/user/download/page', undefined, bob)).json.result.total).toBe(0);
     expect((await call(t.app, 'GET', '/user/download/file?id=999999', undefined, alice)).status).toBe(404);
     const mine = await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, alice);
@@ -80,10 +80,10 @@ describe('download center', () => {
     expect((await call(t.app, 'GET', '/user/download/file?id=1')).status).toBe(401);
     await expect(
       recordDownload(t.app.db, t.dataDir, aliceUid, { name: 'x.txt', mime: 'text/plain', data: 'x', ttlDays: 0 }),
-    ).rejects.toThrow(/ttlDays/);
+    ).rejects.toMatchObject({ msgCode: 'download.bad_ttl', msgParams: { max: 30 } });
     await expect(
       recordDownload(t.app.db, t.dataDir, aliceUid, { name: 'x.txt', mime: 'text/plain', data: 'x', ttlDays: 31 }),
-    ).rejects.toThrow(/ttlDays/);
+    ).rejects.toMatchObject({ msgCode: 'download.bad_ttl' });
   });
 
   it('cleans names and types that could escape the header or the folder', async () => {

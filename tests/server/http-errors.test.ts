@@ -23,13 +23,24 @@ describe('bad input gets the envelope with a readable msg', () => {
   it('malformed JSON -> 400', async () => {
     const res = await post('/user/login', '{"phone": "13800000000", ');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 400, msg: expect.stringContaining('JSON'), result: null });
+    expect(res.json()).toEqual({
+      code: 400,
+      msg: '请求体不是有效的 JSON',
+      msg_code: 'request.malformed_json',
+      result: null,
+    });
   });
 
   it('a number where a string belongs -> 400 naming the field', async () => {
     const res = await call(t.app, 'POST', '/user/login', { phone: 13800000000, password: 'x' });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ code: 400, msg: expect.stringContaining('body.phone must be string'), result: null });
+    expect(res.json).toEqual({
+      code: 400,
+      msg: '请求参数错误：body.phone must be string',
+      msg_code: 'request.invalid',
+      msg_params: { field: 'body.phone', problem: 'must be string' },
+      result: null,
+    });
   });
 
   it('a missing field -> 400 naming it', async () => {
@@ -59,7 +70,7 @@ describe('bad input gets the envelope with a readable msg', () => {
   it('a body over the limit -> 413', async () => {
     const res = await post('/user/leave_message', JSON.stringify({ content: 'x'.repeat(100 * 1024) }));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ code: 413, msg: expect.any(String), result: null });
+    expect(res.json()).toEqual({ code: 413, msg: '请求体过大', msg_code: 'request.body_too_large', result: null });
   });
 
   it('a content type the call does not take -> 415 envelope', async () => {
@@ -76,7 +87,13 @@ describe('bad input gets the envelope with a readable msg', () => {
     ] as const) {
       const res = await call(t.app, method, url);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ code: 404, msg: expect.any(String), result: null });
+      expect(res.json).toEqual({
+        code: 404,
+        msg: `接口不存在：${method} ${url}`,
+        msg_code: 'request.no_route',
+        msg_params: { method, path: url },
+        result: null,
+      });
     }
   });
 
@@ -96,7 +113,7 @@ describe('server errors hide their details', () => {
     await broken.app.db.schema.dropTable('tokens').execute();
     const res = await call(broken.app, 'POST', '/user/login', { phone: ADMIN.phone, password: ADMIN.password });
     expect(res.status).toBe(500);
-    expect(res.json).toEqual({ code: 500, msg: expect.stringContaining('系统异常'), result: null });
+    expect(res.json).toEqual({ code: 500, msg: '系统异常', msg_code: 'server.internal', result: null });
     expect(JSON.stringify(res.json)).not.toMatch(/tokens|SQLITE|table/i);
     // The cause goes to the log instead.
     expect(logged.join('')).toMatch(/no such table: tokens/);
@@ -177,7 +194,13 @@ describe('no handler runs on unvalidated input', () => {
     for (const type of ['text/plain', 'image/png', 'application/octet-stream']) {
       const res = await post('/user/login', 'phone=13800000000', type);
       expect(res.statusCode, type).toBe(415);
-      expect(res.json()).toEqual({ code: 415, msg: expect.stringContaining('不支持的内容类型'), result: null });
+      expect(res.json()).toEqual({
+        code: 415,
+        msg: expect.stringContaining('不支持的内容类型'),
+        msg_code: 'request.wrong_type',
+        msg_params: { accepted: 'application/json', type },
+        result: null,
+      });
     }
   });
 
@@ -197,6 +220,6 @@ describe('secured calls check the token first', () => {
       payload: '{"old_password": 1',
     });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ code: 401, msg: expect.any(String), result: null });
+    expect(res.json()).toEqual({ code: 401, msg: '请先登录', msg_code: 'auth.required', result: null });
   });
 });

@@ -90,7 +90,7 @@ describe('which calls are implemented', () => {
         ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { payload: {} }),
       });
       expect(res.statusCode, `${op.method} ${op.path}`).toBe(501);
-      expect(res.json()).toEqual({ code: 501, msg: NOT_AVAILABLE_MSG, result: null });
+      expect(res.json()).toEqual({ code: 501, msg: '该功能尚未开放', msg_code: NOT_AVAILABLE_MSG, result: null });
     }
   });
 });
@@ -134,7 +134,7 @@ describe('a call the contract has but the server does not implement', () => {
       for (const headers of [CLIENT_HEADERS, { ...CLIENT_HEADERS, authorization: 'Bearer whatever' }]) {
         const res = await extra.app.inject({ method: 'POST', url, headers, payload });
         expect(res.statusCode).toBe(501);
-        expect(res.json()).toEqual({ code: 501, msg: '该功能尚未开放 (feature not available yet)', result: null });
+        expect(res.json()).toEqual({ code: 501, msg: '该功能尚未开放', msg_code: 'server.unavailable', result: null });
       }
     }
   });

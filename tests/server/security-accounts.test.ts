@@ -100,8 +100,15 @@ function outboxHas(phone: string): boolean {
   );
 }
 
-const LOGIN_LOCKED = '登录失败次数过多，请 15 分钟后再试 (too many failed logins, retry in 15 min)';
-const PASSWORD_LOCKED = '密码错误次数过多，请 15 分钟后再试 (too many wrong passwords, retry in 15 min)';
+const LOGIN_LOCKED = '登录失败次数过多，请 15 分钟后再试';
+const PASSWORD_LOCKED = '密码错误次数过多，请 15 分钟后再试';
+const lockedBody = (msg: string, code: string) => ({
+  code: 429,
+  msg,
+  msg_code: code,
+  msg_params: { minutes: 15 },
+  result: null,
+});
 
 describe('login limits', () => {
   it('counts every attempt of a client address whatever the phone: the 31st within 10 minutes gets 429', async () => {
@@ -116,7 +123,9 @@ describe('login limits', () => {
     expect(limited.status).toBe(429);
     expect(limited.json).toEqual({
       code: 429,
-      msg: '登录尝试过于频繁，请 10 分钟后再试 (too many login attempts from this address, retry in 10 min)',
+      msg: '登录尝试过于频繁，请 10 分钟后再试',
+      msg_code: 'rate.login_address',
+      msg_params: { minutes: 10 },
       result: null,
     });
     // another address is not affected
@@ -131,7 +140,10 @@ describe('login limits', () => {
     expect(statuses).toEqual(Array(20).fill(200));
     const limited = await login(freshAddress(), '13710000001', 'rightpass1');
     expect(limited.status).toBe(429);
-    expect(limited.json.msg).toMatch(/^该手机号登录尝试过于频繁，请 \d+ 分钟后再试 \(/);
+    expect(limited.json).toMatchObject({
+      msg: '该手机号登录尝试过于频繁，请 10 分钟后再试',
+      msg_code: 'rate.login_phone',
+    });
   });
 });
 
@@ -142,7 +154,7 @@ describe('login lock after wrong passwords (persisted)', () => {
     // the right password too
     const locked = await login(freshAddress(), '13720000001', 'rightpass1');
     expect(locked.status).toBe(429);
-    expect(locked.json).toEqual({ code: 429, msg: LOGIN_LOCKED, result: null });
+    expect(locked.json).toEqual(lockedBody(LOGIN_LOCKED, 'lockout.login'));
     // the lock is on logging in with the password, not on the sessions that exist
     expect(await status(userInfo(freshAddress(), token))).toBe(200);
   });
@@ -177,7 +189,7 @@ describe('login lock after wrong passwords (persisted)', () => {
         .execute();
     await lockFor(3.5 * 60_000);
     const later = await login(freshAddress(), '13720000002', 'rightpass1');
-    expect(later.json.msg).toBe('登录失败次数过多，请 4 分钟后再试 (too many failed logins, retry in 4 min)');
+    expect(later.json).toMatchObject({ msg: '登录失败次数过多，请 4 分钟后再试', msg_params: { minutes: 4 } });
     await lockFor(-1000);
     expect(await status(login(freshAddress(), '13720000002', 'rightpass1'))).toBe(200);
     // and the success cleared the count
@@ -203,7 +215,7 @@ describe('SMS codes per client address', () => {
     expect(statuses).toEqual(Array(20).fill(200));
     const limited = await smsCode(address, '13730000999', 'register');
     expect(limited.status).toBe(429);
-    expect(limited.json.msg).toMatch(/^验证码发送过于频繁，请 \d+ 分钟后再试 \(/);
+    expect(limited.json).toMatchObject({ msg: '验证码发送过于频繁，请 60 分钟后再试', msg_code: 'rate.sms_address' });
     expect(outboxHas('13730000999')).toBe(false);
     expect(await status(smsCode(freshAddress(), '13730000999', 'register'))).toBe(200);
   });
@@ -215,7 +227,7 @@ describe('current-password checks of a logged-in account', () => {
     const wrong = (i: number, next = 'newpass12') => status(changePassword(address, token, `wrong-${i}`, next));
     for (let i = 0; i < 5; i++) expect(await wrong(i)).toBe(400);
     const locked = await changePassword(address, token, 'rightpass1', 'newpass12');
-    expect(locked.json).toEqual({ code: 429, msg: PASSWORD_LOCKED, result: null });
+    expect(locked.json).toEqual(lockedBody(PASSWORD_LOCKED, 'lockout.password'));
     // the same count guards the other password checks of the account
     expect(await status(from(address, 'POST', '/user/cancellation', { password: 'rightpass1' }, token))).toBe(429);
     const move = { phone: '13740000009', code: '123456', password: 'rightpass1' };
@@ -262,7 +274,7 @@ describe('no phone enumeration', () => {
   it('login lock: an unknown phone is locked after 5 failures like a registered one', async () => {
     for (let i = 0; i < 5; i++) expect(await status(login(freshAddress(), '13750008888', `wrong-${i}`))).toBe(401);
     const locked = await login(freshAddress(), '13750008888', 'anything');
-    expect(locked.json).toEqual({ code: 429, msg: LOGIN_LOCKED, result: null });
+    expect(locked.json).toEqual(lockedBody(LOGIN_LOCKED, 'lockout.login'));
   });
 
   it("SMS 'reset': the same answer for registered and unknown phones; only a registered one gets a code", async () => {
@@ -441,7 +453,8 @@ describe('closing an account', () => {
     expect(gone.status).toBe(410);
     expect(gone.json).toEqual({
       code: 410,
-      msg: '分享已失效：文档的所有者已注销账号 (the share is no longer available)',
+      msg: '分享已失效：文档的所有者已注销账号',
+      msg_code: 'document.share_gone',
       result: null,
     });
     const saveUrl = '/misscut/document/v1/share_save?share_id=closed-owner-share';

@@ -448,10 +448,10 @@ describe('admin CLI for teams', () => {
     ]);
     await expect(
       admin('team', 'add-member', '--team', String(team), '--phone', phones.otherAdmin, '--role', 'user'),
-    ).rejects.toThrow(/already an active member/);
+    ).rejects.toThrow(/该用户已是团队 \d+ 的成员/);
     await expect(
       admin('team', 'add-member', '--team', '999', '--phone', phones.outsider, '--role', 'user'),
-    ).rejects.toThrow(/no team 999/);
+    ).rejects.toThrow(/团队不存在：999/);
     await expect(
       admin('team', 'add-member', '--team', String(team), '--phone', phones.outsider, '--role', 'root'),
     ).rejects.toThrow(/--role must be one of admin, dic_admin, user_admin, user/);
@@ -491,7 +491,9 @@ describe('check rate limits', () => {
     expect(res.statusCode).toBe(429);
     expect(res.json()).toEqual({
       code: 429,
-      msg: expect.stringMatching(/校对请求过于频繁：每个账号每 60 秒最多 3 次，请 \d+ 秒后再试/),
+      msg: expect.stringMatching(/^校对请求过于频繁：每个账号每 60 秒最多 3 次，请 \d+ 秒后再试$/),
+      msg_code: 'rate.check_account',
+      msg_params: { window: 60, max: 3, retry: expect.any(Number) },
       result: null,
     });
     const other = await register(limited, '13910000098');

@@ -98,7 +98,7 @@ export const dictOperations: Record<string, Operation> = {
         .where('uid', '=', uid)
         .returningAll()
         .executeTakeFirst();
-      if (!row) throw notFound('词语不存在 (unknown id)');
+      if (!row) throw notFound('dict.unknown_word');
       return envelope(toWord(row as WordRow), '修改成功');
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
@@ -114,7 +114,7 @@ export const dictOperations: Record<string, Operation> = {
       .where('id', '=', id)
       .where('uid', '=', uid)
       .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound('词语不存在 (unknown id)');
+    if (Number(res.numDeletedRows) === 0) throw notFound('dict.unknown_word');
     return envelope(null, '删除成功');
   },
 
@@ -143,12 +143,12 @@ export const dictOperations: Record<string, Operation> = {
     const body = bodyOf<{ file?: unknown; type?: string }>(request);
     const part = body.file as UploadedFile | undefined;
     if (!part || typeof part !== 'object' || !Buffer.isBuffer(part.data)) {
-      throw badRequest('请上传文件 (file must be a file part)');
+      throw badRequest('upload.no_file');
     }
     // The name is kept with the failures and names their download: no controls or bidi overrides in it.
     const file = { ...part, filename: sanitizeFilename(part.filename, '词库') };
     const defaultType = body.type !== undefined && body.type !== '' ? parseType(body.type) : undefined;
-    if (body.type && defaultType === undefined) throw badRequest('类型无效 (type must be 1, 4, 5 or 9)');
+    if (body.type && defaultType === undefined) throw badRequest('dict.bad_type');
     const rows = await request.server.heavy.run('importFile', { filename: file.filename, data: file.data });
     const result = await importWords(request.server.db, uid, file.filename, rows, defaultType);
     const msg = result.failed ? `导入 ${result.added} 条，失败 ${result.failed} 条` : `导入 ${result.added} 条`;
@@ -166,7 +166,7 @@ export const dictOperations: Record<string, Operation> = {
   getDictDownWordsFailedToUpload: async (request, reply) => {
     const { uid } = await caller(request);
     const last = await lastFailures(request.server.db, uid);
-    if (!last) throw notFound('上次导入没有失败的行 (the last import had no failed rows)');
+    if (!last) throw notFound('dict.no_failed_rows');
     const base = last.filename.replace(/\.[^.]*$/, '') || '词库';
     return reply
       .type('text/csv; charset=utf-8')

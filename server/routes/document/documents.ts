@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
+import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { normalizeText, openIssues, type Fix, type Ignored } from '../../services/documents/content';
@@ -43,6 +44,8 @@ function summary(row: Row) {
     status: row.status,
     progress: Number(row.progress),
     ...(row.error ? { error: row.error } : {}),
+    ...(row.error_code && isServerMessageCode(row.error_code) ? { error_code: row.error_code } : {}),
+    ...(row.error_params ? { error_params: readParams(row.error_params) } : {}),
     word_count: Number(row.word_count),
     issue_count: Number(row.issue_count),
     created_at: row.created_at,
@@ -65,7 +68,7 @@ function detail(row: Row, readOnly = false) {
   };
 }
 
-const NOT_FOUND_MSG = '文档不存在或已删除 (unknown document id)';
+const NOT_FOUND_MSG = 'document.unknown';
 
 /** The caller's document, or 404 (also for another user's id). */
 async function owned(request: FastifyRequest, id: number): Promise<Row> {
@@ -87,10 +90,10 @@ async function byShareId(request: FastifyRequest, shareId: string): Promise<Row>
     .selectAll()
     .where('share_id', '=', shareId)
     .executeTakeFirst();
-  if (!row) throw notFound('分享链接无效或文档已删除 (unknown share id)');
+  if (!row) throw notFound('document.unknown_share');
   // Closing an account revokes its shares; the link says so rather than pretending it never existed.
   if (!(await findOpenUser(request.server.db, Number(row.uid)))) {
-    throw gone('分享已失效：文档的所有者已注销账号 (the share is no longer available)');
+    throw gone('document.share_gone');
   }
   return row;
 }
@@ -111,8 +114,7 @@ async function upload(request: FastifyRequest) {
   const kind = checkUpload(file);
   const mode = body.checkMode === '4' ? 4 : 3;
   const checkOptions = body.checkOptions !== undefined ? Number(body.checkOptions) : ALL_STANDARD;
-  if (!Number.isSafeInteger(checkOptions) || checkOptions > 2147483647)
-    throw badRequest('checkOptions 无效 (checkOptions out of range)');
+  if (!Number.isSafeInteger(checkOptions) || checkOptions > 2147483647) throw badRequest('document.bad_options');
   const lang = body.lang === 'hk' ? 'hk' : 'cn';
   // mode 4 needs right 8192 (403); the job checks with the same preparation
   await checkService(request.server).prepare(uid, mode, checkOptions, lang);
@@ -121,8 +123,7 @@ async function upload(request: FastifyRequest) {
   try {
     consumption = await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
   } catch (error) {
-    if (error instanceof InsufficientRight)
-      throw paymentRequired('文档上传次数已用完 (right 256 docUploadCount is used up)');
+    if (error instanceof InsufficientRight) throw paymentRequired('document.uploads_exhausted');
     throw error;
   }
   const now = nowIso();
@@ -224,11 +225,11 @@ async function cancel(request: FastifyRequest) {
   const row = await owned(request, id);
   if (row.status === 'queued' || row.status === 'running') {
     await request.server.documents.abort(id);
-    await request.server.documents.fail(id, Number(row.uid), '已取消 (cancelled)', 'cancelled');
+    await request.server.documents.fail(id, Number(row.uid), { code: 'document.cancelled' }, 'cancelled');
   }
   return envelope(
     summary((await loadRow(request.server.db, id))!),
-    row.status === 'queued' || row.status === 'running' ? '已取消' : 'success',
+    row.status === 'queued' || row.status === 'running' ? 'document.cancelled' : 'success',
   );
 }
 
@@ -244,8 +245,7 @@ interface SaveBody {
 async function save(request: FastifyRequest) {
   const body = bodyOf<SaveBody>(request);
   const row = await owned(request, body.id);
-  if (row.html === null || row.text === null)
-    throw conflict('文档尚未读取完成，请等校对完成后再编辑 (the document has not been read yet)');
+  if (row.html === null || row.text === null) throw conflict('document.not_read_edit');
   let fixes = body.fixes ?? [];
   let ignored = body.ignored ?? [];
   checkHtmlSize(request, body.html);
@@ -267,13 +267,12 @@ async function save(request: FastifyRequest) {
     previousHtml: row.html,
     fixes,
   });
-  if (!content.text.trim()) throw badRequest('文档内容不能为空 (the content is empty)');
+  if (!content.text.trim()) throw badRequest('document.content_empty');
   fixes = content.fixes;
   const uid = Number(row.uid);
   const chars = countChars(content.text);
   const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
-  if (chars > max)
-    throw paymentRequired(`文档字数超过上限：${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`);
+  if (chars > max) throw paymentRequired('document.too_many_chars', { chars, max });
 
   const changed = content.text !== row.text || row.status !== 'done';
   const queue = request.server.documents;
@@ -318,11 +317,9 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
     await request.server.documents.idle(id, EXPORT_WAIT_MS);
     row = await owned(request, id);
   }
-  if (row.html === null || row.text === null)
-    throw conflict('文档尚未读取完成，暂不能导出 (the document has not been read yet)');
+  if (row.html === null || row.text === null) throw conflict('document.not_read_export');
   // the comments are the findings: without a finished check they would be missing
-  if (mode === 'tracked' && row.status !== 'done')
-    throw conflict('文档正在校对，请等校对完成后再导出修订版 (the check has not finished)');
+  if (mode === 'tracked' && row.status !== 'done') throw conflict('document.checking_export');
   const title = row.name.replace(/\.[A-Za-z0-9]+$/, '');
   let buffer: Buffer;
   if (mode === 'tracked') {
@@ -378,8 +375,7 @@ async function shareSave(request: FastifyRequest) {
   const { uid } = await caller(request);
   const { share_id } = request.query as { share_id: string };
   const source = await byShareId(request, share_id);
-  if (source.status !== 'done')
-    throw conflict('分享的文档尚未校对完成，请稍后再保存 (the shared document is not done yet)');
+  if (source.status !== 'done') throw conflict('document.share_not_done');
   const db = request.server.db;
   const now = nowIso();
   const id = await db.transaction().execute(async (trx) => {

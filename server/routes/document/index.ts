@@ -20,8 +20,7 @@ const RIGHT_COMPARE_MAX_SIZE = 524288;
  */
 export const filePart = (value: unknown, field = 'file'): UploadedFile => {
   const f = value as UploadedFile | undefined;
-  if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data))
-    throw badRequest(`请上传文件 (${field} must be a file part)`);
+  if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest('upload.missing_part', { field });
   return { ...f, filename: sanitizeFilename(f.filename) };
 };
 
@@ -29,7 +28,7 @@ export const filePart = (value: unknown, field = 'file'): UploadedFile => {
 export function checkHtmlSize(request: FastifyRequest, html: string | undefined): void {
   const max = request.server.config.htmlMax;
   if (html !== undefined && html.length > max) {
-    throw tooLarge(`文档内容过大，最多 ${Math.floor(max / 1024 / 1024)} MB (the HTML exceeds the limit)`);
+    throw tooLarge('document.html_too_large', { mb: Math.floor(max / 1024 / 1024) });
   }
 }
 
@@ -43,20 +42,21 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
   const maxSizeMb = await rightBalance(db, uid, RIGHT_COMPARE_MAX_SIZE);
   const maxPages = await rightBalance(db, uid, RIGHT_COMPARE_MAX_PAGES);
   for (const f of [original, revised]) {
-    if (f.data.length > maxSizeMb * 1024 * 1024) throw tooLarge(`比对文件不能超过 ${maxSizeMb} MB（${f.filename}）`);
+    if (f.data.length > maxSizeMb * 1024 * 1024)
+      throw tooLarge('compare.too_large', { mb: maxSizeMb, name: f.filename });
   }
   const { heavy } = request.server;
   const extract = (f: UploadedFile) =>
     heavy.run('extract', { filename: f.filename, data: f.data, allowed: ['docx', 'txt', 'md', 'pdf'], maxPages });
   const [a, b] = await Promise.all([extract(original), extract(revised)]);
   for (const d of [a, b]) {
-    if (d.pages > maxPages) throw tooLarge(`比对文件不能超过 ${maxPages} 页（${d.name} 约 ${d.pages} 页）`);
-    if (!d.paragraphs.length) throw badRequest(`文档没有可比对的文字（${d.name}）`);
+    if (d.pages > maxPages) throw tooLarge('compare.too_many_pages', { max: maxPages, name: d.name, pages: d.pages });
+    if (!d.paragraphs.length) throw badRequest('compare.no_text', { name: d.name });
   }
   try {
     await consumeRight(db, uid, RIGHT_DOC_COMPARE, 1, '文档比对');
   } catch (error) {
-    if (error instanceof InsufficientRight) throw paymentRequired('文档比对次数已用完');
+    if (error instanceof InsufficientRight) throw paymentRequired('compare.exhausted');
     throw error;
   }
   const result = await heavy.runJson('compare', { a: a.paragraphs, b: b.paragraphs, names: [a.name, b.name] });
@@ -99,7 +99,7 @@ export const documentOperations: Record<string, Operation> = {
     const file = filePart(body.file);
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
-    if (!template) throw notFound('格式模板不存在 (unknown template_id)');
+    if (!template) throw notFound('format.unknown_template');
     const report = await request.server.heavy.runJson('formatCheck', {
       filename: file.filename,
       data: file.data,

@@ -84,16 +84,15 @@ async function viewOf(
   dict: { id: number; enterprise_id: number },
 ): Promise<SharedDictionaryView> {
   const [view] = await sharedDictionaries(db, ctx, { enterpriseId: dict.enterprise_id, ids: [dict.id] });
-  if (!view) throw notFound('共享词库不存在 (unknown shared dictionary id)');
+  if (!view) throw notFound('team.unknown_dictionary');
   return view;
 }
 
-const DUPLICATE_NAME = '团队中已有同名共享词库 (a shared dictionary with this name already exists in the team)';
+const DUPLICATE_NAME = 'team.duplicate_dictionary';
 
 function cleanName(name: string): string {
   const clean = name.trim();
-  if (!clean || /[\u0000-\u001f]/.test(clean))
-    throw badRequest('词库名称不能为空，且不能包含换行等控制字符 (name must not be blank)');
+  if (!clean || /[\u0000-\u001f]/.test(clean)) throw badRequest('team.dictionary_name_blank');
   return clean;
 }
 
@@ -244,7 +243,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
     const { id, status } = bodyOf<{ id: number; status: 0 | 1 }>(request);
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.use');
     // only a member's own team's dictionaries can be used in their checks (root included)
-    if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('共享词库不存在 (unknown shared dictionary id)');
+    if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('team.unknown_dictionary');
     const db = request.server.db;
     if (status === 1) {
       await db

@@ -29,7 +29,7 @@ const toWord = (r: WordRow) => ({
 const context = async (request: Parameters<typeof caller>[0]) =>
   teamContext(request.server.db, (await caller(request)).uid);
 
-const UNKNOWN_WORD = '词语不存在 (unknown word id)';
+const UNKNOWN_WORD = 'dict.unknown_word';
 
 /** The dictionary a word belongs to, checked for `dict.manage` (404 for words of other teams). */
 async function dictionaryOfWord(db: Db, ctx: TeamContext, wordId: number) {
@@ -164,8 +164,7 @@ export const sharedWordOperations: Record<string, Operation> = {
       .where('uid', '=', ctx.uid);
     if (ids) personal = personal.where('id', 'in', ids);
     const words = await personal.orderBy('id').execute();
-    if (ids && words.length === 0)
-      throw notFound('个人词库中没有这些词 (none of these ids are words of your personal dictionary)');
+    if (ids && words.length === 0) throw notFound('dict.not_personal');
     if (words.length === 0) return envelope({ count: 0 }, '个人词库为空');
     const now = nowIso();
     const db = request.server.db;

@@ -25,7 +25,7 @@ export async function uidByApiKey(db: Db, username: string, apiKey: string): Pro
   for (const u of user) {
     if (timingSafeEqual(Buffer.from(u.key_hash), given)) return Number(u.uid);
   }
-  throw unauthorized('用户名或 apiKey 不正确 (invalid username or apiKey)');
+  throw unauthorized('auth.wrong_api_key');
 }
 
 export const apiKeyOperations: Record<string, Operation> = {

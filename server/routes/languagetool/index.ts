@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 // categories only: the engine itself (lexicons) lives in the checker workers
 import { CATEGORY_BY_CODE, ALL_STANDARD, Bits } from '../../../engine/categories';
 import type { Issue } from '../../../engine/types';
-import { AppError, badRequest } from '../../errors';
+import { AppError } from '../../errors';
 import { checkService, QuotaError } from '../../services/checker/jobs';
 import { ALLOWED } from '../../services/dictionary';
 import { nowIso } from '../../db';
@@ -82,7 +82,8 @@ function ltErrorHandler(error: FastifyError, _request: FastifyRequest, reply: Fa
   let message = error.message;
   if (error.validation) {
     status = 400;
-    message = describeValidation(error.validation, error.validationContext);
+    const { field, problem } = describeValidation(error.validation, error.validationContext);
+    message = `Error: invalid request: ${field} ${problem}`;
   } else if (status === 401 && !(error instanceof AppError) && !(error instanceof LtError)) {
     message = 'Error: authentication required (bearer token, or username + apiKey)';
   } else if (status >= 500) {
@@ -131,11 +132,11 @@ export function parseAnnotation(data: string): { text: string; map: (offset: num
   try {
     parsed = JSON.parse(data);
   } catch {
-    throw badRequest('`data` is not valid JSON');
+    throw new LtError(400, '`data` is not valid JSON');
   }
   // `null` is valid JSON too
   const annotation = (parsed as { annotation?: unknown } | null)?.annotation;
-  if (!Array.isArray(annotation)) throw badRequest('`data` must be {"annotation": [...]}');
+  if (!Array.isArray(annotation)) throw new LtError(400, '`data` must be {"annotation": [...]}');
   let text = '';
   let orig = 0;
   const segments: Segment[] = [];
@@ -148,7 +149,7 @@ export function parseAnnotation(data: string): { text: string; map: (offset: num
       const as = typeof part.interpretAs === 'string' ? part.interpretAs : '';
       text += as;
       orig += part.markup.length;
-    } else throw badRequest('every annotation part needs `text` or `markup`');
+    } else throw new LtError(400, 'every annotation part needs `text` or `markup`');
   }
   return {
     text,
@@ -208,7 +209,7 @@ export const languagetoolOperations: Record<string, Operation> = {
     const uid = await ltCaller(request);
     await limiters.ltCheck(request, uid);
     const form = request.body as CheckForm;
-    if (form.text === undefined && form.data === undefined) throw badRequest('missing `text` or `data`');
+    if (form.text === undefined && form.data === undefined) throw new LtError(400, 'missing `text` or `data`');
     const source = form.text ?? form.data!;
     const { text, map } =
       form.text !== undefined ? { text: form.text, map: (o: number) => o } : parseAnnotation(source);
@@ -219,7 +220,7 @@ export const languagetoolOperations: Record<string, Operation> = {
     const disabledRules = new Set(list(form.disabledRules));
     const enabledOnly = form.enabledOnly === 'true';
     if (enabledOnly && enabled.length === 0 && enabledRules.length === 0)
-      throw badRequest('enabledOnly=true needs enabledCategories or enabledRules');
+      throw new LtError(400, 'enabledOnly=true needs enabledCategories or enabledRules');
     const wantsAdvanced = enabled.some((t) => t.toUpperCase() === 'ADVANCED' || t.startsWith('12'));
     let issues: Issue[];
     try {
@@ -294,7 +295,7 @@ export const languagetoolOperations: Record<string, Operation> = {
   postV2WordsAdd: withErrors(async (request) => {
     const uid = await wordsCaller(request);
     const word = String((request.body as { word: string }).word).trim();
-    if (!word || /\s/.test(word)) throw badRequest('`word` must be one word without spaces');
+    if (!word || /\s/.test(word)) throw new LtError(400, '`word` must be one word without spaces');
     const now = nowIso();
     const res = await request.server.db
       .insertInto('dict_words')

@@ -2,15 +2,16 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import {
   badRequest,
+  AppError,
   conflict,
   envelope,
   notFound,
   tooManyRequests,
-  unauthorized,
   notImplemented,
   internalError,
   tooLarge,
 } from '../../errors';
+import { renderMessage } from '../../../openapi/messages';
 import {
   closeOrder,
   createOrder,
@@ -29,7 +30,7 @@ import {
 import { GatewayError, NotificationError } from '../../services/pay/provider';
 import { caller, type Operation } from '../types';
 
-const NOT_CONFIGURED = '微信支付未配置，请联系管理员开通或确认订单';
+const NOT_CONFIGURED = 'pay.not_configured' as const;
 /** A QR code this close to expiry is replaced rather than shown again. */
 const MIN_QR_LIFE_MS = 60_000;
 
@@ -60,7 +61,7 @@ async function prepay(request: FastifyRequest, order: OrderRow): Promise<OrderRo
     await closeOrder(request.server.db, order.order_no);
     if (err instanceof GatewayError) {
       request.log.error({ err }, 'WeChat Pay prepay failed');
-      throw internalError('微信支付下单失败，请稍后再试');
+      throw internalError('pay.order_failed');
     }
     throw err;
   }
@@ -71,7 +72,7 @@ async function ownOrder(request: FastifyRequest): Promise<OrderRow> {
   const { uid } = await caller(request);
   const { order_no } = request.query as { order_no: string };
   const order = await findOwnOrder(request.server.db, uid, order_no);
-  if (!order) throw notFound('订单不存在');
+  if (!order) throw notFound('pay.unknown_order');
   return order;
 }
 
@@ -85,25 +86,25 @@ export const payOperations: Record<string, Operation> = {
     const { uid } = await caller(request);
     const { product_id, quantity = 1 } = request.query as { product_id: number; quantity?: number };
     const product = await findProduct(request.server.db, Number(product_id));
-    if (!product || Number(product.on_sale) !== 1) throw notFound('商品不存在或已下架');
+    if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
     if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
-      throw tooManyRequests('下单过于频繁，请稍后再试');
+      throw tooManyRequests('rate.orders');
     // Without a provider the order is still created: an administrator can confirm it (admin CLI `order paid`).
     const order = await createOrder(request.server.db, uid, product, Number(quantity), 'wechat');
     const ready = await prepay(request, order);
     return envelope(
       prepayResult(ready, request.server.payment !== null),
-      request.server.payment ? 'success' : NOT_CONFIGURED,
+      request.server.payment ? 'success' : renderMessage(NOT_CONFIGURED),
     );
   },
 
   getPayWxQrcodeRefresh: async (request) => {
     const { uid } = await caller(request);
     const order = await ownOrder(request);
-    if (order.status === 'paid') throw conflict('订单已支付');
-    if (order.status === 'refunded') throw conflict('订单已退款');
+    if (order.status === 'paid') throw conflict('pay.already_paid');
+    if (order.status === 'refunded') throw conflict('pay.refunded');
     const provider = request.server.payment;
-    if (!provider) return envelope(prepayResult(order, false), NOT_CONFIGURED);
+    if (!provider) return envelope(prepayResult(order, false), renderMessage(NOT_CONFIGURED));
     if (order.status === 'pending' && order.code_url && Date.parse(order.expire_at) - Date.now() > MIN_QR_LIFE_MS) {
       return envelope(prepayResult(order, true));
     }
@@ -111,9 +112,9 @@ export const payOperations: Record<string, Operation> = {
     await closeOrder(request.server.db, order.order_no);
     await provider.closeOrder(order.order_no).catch((err) => request.log.warn({ err }, 'WeChat Pay close failed'));
     const product = await findProduct(request.server.db, Number(order.product_id));
-    if (!product || Number(product.on_sale) !== 1) throw notFound('商品不存在或已下架');
+    if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
     if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
-      throw tooManyRequests('下单过于频繁，请稍后再试');
+      throw tooManyRequests('rate.orders');
     const fresh = await prepay(
       request,
       await createOrder(request.server.db, uid, product, Number(order.quantity), 'wechat'),
@@ -164,7 +165,7 @@ export const payOperations: Record<string, Operation> = {
       for await (const chunk of payload) {
         const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
         size += buf.length;
-        if (size > 1024 * 1024) throw tooLarge('请求体过大');
+        if (size > 1024 * 1024) throw tooLarge('request.body_too_large');
         chunks.push(buf);
       }
       const raw = Buffer.concat(chunks);
@@ -195,7 +196,7 @@ export const payOperations: Record<string, Operation> = {
       } catch (err) {
         if (err instanceof NotificationError) {
           request.log.warn({ err }, 'WeChat Pay notification refused');
-          throw unauthorized(`通知验证失败: ${err.message}`);
+          throw new AppError(401, 'pay.notify_invalid', { reason: err.message });
         }
         throw err;
       }
@@ -210,7 +211,11 @@ export const payOperations: Record<string, Operation> = {
           if (result.changed) request.log.info({ order_no: state.orderNo }, 'order paid');
         } catch (err) {
           if (err instanceof OrderProblem)
-            throw err.kind === 'unknown' ? notFound('订单不存在') : badRequest(err.message);
+            throw err.kind === 'unknown'
+              ? notFound('pay.unknown_order')
+              : err.kind === 'refunded'
+                ? badRequest('pay.refunded')
+                : badRequest('pay.notify_amount', { reason: err.message });
           throw err;
         }
       }

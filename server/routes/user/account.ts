@@ -1,12 +1,6 @@
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { hashPassword, passwordProblem } from '../../services/passwords';
-import {
-  accountSubject,
-  clearFailures,
-  loginLockedMessage,
-  loginSubject,
-  verifyWithLockout,
-} from '../../services/lockout';
+import { accountSubject, clearFailures, loginSubject, verifyWithLockout } from '../../services/lockout';
 import { consumeSmsCode, issueSmsCode, type SmsProvider, type SmsPurpose } from '../../services/sms';
 import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
 import { grantDefaultRights } from '../../services/rights';
@@ -18,7 +12,7 @@ import { currentUser } from './profile';
 const decoyHash = hashPassword(Math.random().toString(36));
 
 function checkPhone(phone: string) {
-  if (!PHONE_PATTERN.test(phone)) throw badRequest('手机号格式不正确 (phone must be 11 digits starting with 1)');
+  if (!PHONE_PATTERN.test(phone)) throw badRequest('account.phone_invalid');
 }
 
 /** Stores the code but sends nothing: a reset asked for an unknown phone looks like one for a known phone. */
@@ -35,7 +29,7 @@ export const accountOperations: Record<string, Operation> = {
       // Only the logged-in account asks, and only for its own phone: nothing to learn about other numbers.
       const { user } = await currentUser(request);
       if (user.phone !== phone) {
-        throw badRequest('验证码只能发送到当前账号绑定的手机号 (verify_old: use the phone of your account)');
+        throw badRequest('sms.own_phone_only');
       }
       return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose) });
     }
@@ -52,7 +46,7 @@ export const accountOperations: Record<string, Operation> = {
       return envelope({ expires_in: await issueSmsCode(db, registered ? deferred : nobody, phone, purpose) });
     }
     // Registering (or moving to) a phone necessarily says that it is taken; these stay rate-limited above.
-    if (registered) throw conflict('该手机号已注册 (phone number already registered)');
+    if (registered) throw conflict('account.phone_taken');
     return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose) });
   },
 
@@ -64,7 +58,7 @@ export const accountOperations: Record<string, Operation> = {
     const problem = passwordProblem(password);
     if (problem) throw badRequest(problem);
     const { db } = request.server;
-    if (await findOpenUserByPhone(db, phone)) throw conflict('该手机号已注册 (phone number already registered)');
+    if (await findOpenUserByPhone(db, phone)) throw conflict('account.phone_taken');
     await consumeSmsCode(db, phone, 'register', String(code));
     const user = await createUser(db, { phone, password, name });
     // Default rights of a new account (rights.ts documents them; also given lazily to older accounts).
@@ -81,8 +75,8 @@ export const accountOperations: Record<string, Operation> = {
     const user = await findOpenUserByPhone(db, phone);
     // Unknown phones are checked against the decoy hash and counted like wrong passwords: same time, same answer.
     const hash = user?.password_hash ?? (await decoyHash);
-    const ok = await verifyWithLockout(db, loginSubject(phone), password, hash, loginLockedMessage);
-    if (!user || !ok) throw unauthorized('手机号或密码错误 (wrong phone or password)');
+    const ok = await verifyWithLockout(db, loginSubject(phone), password, hash, 'lockout.login');
+    if (!user || !ok) throw unauthorized('auth.wrong_credentials');
     return envelope({ token: await issueToken(db, user.uid) }, '登录成功');
   },
 
@@ -112,7 +106,7 @@ export const accountOperations: Record<string, Operation> = {
     await consumeSmsCode(db, phone, 'reset', String(code));
     const user = await findOpenUserByPhone(db, phone);
     // Only reachable with the code of an unknown phone, which nobody received; answered like an unknown code.
-    if (!user) throw badRequest('验证码已失效，请重新获取 (verification code expired or not requested)');
+    if (!user) throw badRequest('sms.expired');
     const hash = await hashPassword(password);
     await db.updateTable('users').set({ password_hash: hash }).where('uid', '=', user.uid).execute();
     // Whoever knew the old password is out: every token, the API key and their sockets.

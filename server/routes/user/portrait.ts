@@ -31,11 +31,10 @@ export const portraitOperations: Record<string, Operation> = {
   postUserPortrait: async (request) => {
     const { user } = await currentUser(request);
     const { file } = bodyOf<{ file: UploadedFile | string }>(request);
-    if (typeof file !== 'object' || !Buffer.isBuffer(file.data))
-      throw badRequest('请上传图片文件 (file must be a file part)');
-    if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('头像不能超过 2 MB (avatar larger than 2 MB)');
+    if (typeof file !== 'object' || !Buffer.isBuffer(file.data)) throw badRequest('account.avatar_no_file');
+    if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('account.avatar_too_large');
     const mime = imageType(file.data);
-    if (!mime) throw badRequest('头像须为 PNG 或 JPEG 图片 (avatar must be a PNG or JPEG image)');
+    if (!mime) throw badRequest('account.avatar_type');
     const { db } = request.server;
     const row = { mime, data: file.data, updated_at: nowIso() };
     await db

@@ -1,12 +1,13 @@
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
-import { accountSubject, passwordLockedMessage, verifyWithLockout } from '../../services/lockout';
+import { accountSubject, verifyWithLockout } from '../../services/lockout';
 import { hashPassword, passwordProblem } from '../../services/passwords';
 import { consumeSmsCode } from '../../services/sms';
 import { revokeApiKeys, revokeCredentials } from '../../services/tokens';
 import { findOpenUser, findOpenUserByPhone, PHONE_PATTERN, toUserInfo } from '../../services/users';
 import { bodyOf, caller, type Operation } from '../types';
 import type { FastifyRequest } from 'fastify';
+import type { ServerMessageCode } from '../../../openapi/messages';
 
 // Same rule as the contract: 4-32 characters, a letter first, then letters, digits or _.
 const LOGIN_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
@@ -26,9 +27,14 @@ type OpenUser = Awaited<ReturnType<typeof currentUser>>['user'];
  * the account (5 in 15 minutes lock these checks for 15 minutes, services/lockout.ts), so a stolen token
  * cannot be used to guess the password.
  */
-async function checkCurrentPassword(request: FastifyRequest, user: OpenUser, password: string, wrong: string) {
+async function checkCurrentPassword(
+  request: FastifyRequest,
+  user: OpenUser,
+  password: string,
+  wrong: ServerMessageCode,
+) {
   const db = request.server.db;
-  if (!(await verifyWithLockout(db, accountSubject(user.uid), password, user.password_hash, passwordLockedMessage))) {
+  if (!(await verifyWithLockout(db, accountSubject(user.uid), password, user.password_hash, 'lockout.password'))) {
     throw badRequest(wrong);
   }
 }
@@ -43,13 +49,11 @@ export const profileOperations: Record<string, Operation> = {
     const { user } = await currentUser(request);
     const { login_id: loginId } = bodyOf<{ login_id: string }>(request);
     if (!LOGIN_ID_PATTERN.test(loginId)) {
-      throw badRequest(
-        '登录账号需以字母开头，4-32 位字母、数字或下划线 (login_id: 4-32 letters, digits or _, a letter first)',
-      );
+      throw badRequest('account.login_id_invalid');
     }
     const { db } = request.server;
     const taken = await db.selectFrom('users').select('uid').where('login_id', '=', loginId).executeTakeFirst();
-    if (taken && taken.uid !== user.uid) throw conflict('该登录账号已被使用 (login_id already taken)');
+    if (taken && taken.uid !== user.uid) throw conflict('account.login_id_taken');
     await db.updateTable('users').set({ login_id: loginId }).where('uid', '=', user.uid).execute();
     return envelope(null, '修改成功');
   },
@@ -58,19 +62,19 @@ export const profileOperations: Record<string, Operation> = {
     const { user } = await currentUser(request);
     const body = bodyOf<{ phone: string; code: string; password?: string; old_code?: string }>(request);
     const { phone, code, password, old_code: oldCode } = body;
-    if (!PHONE_PATTERN.test(phone)) throw badRequest('手机号格式不正确 (phone must be 11 digits starting with 1)');
+    if (!PHONE_PATTERN.test(phone)) throw badRequest('account.phone_invalid');
     const { db } = request.server;
-    if (phone === user.phone) throw badRequest('新手机号与当前手机号相同 (this is already your phone number)');
+    if (phone === user.phone) throw badRequest('account.phone_same');
     // A token alone must not move the account to another phone: the owner proves it with the password
     // or with a code sent to the current phone, on top of the new phone's code.
     if (password !== undefined) {
-      await checkCurrentPassword(request, user, password, '当前密码错误 (current password is wrong)');
+      await checkCurrentPassword(request, user, password, 'account.current_password_wrong');
     } else if (oldCode !== undefined && user.phone) {
       await consumeSmsCode(db, user.phone, 'verify_old', String(oldCode));
     } else {
-      throw badRequest('请输入当前密码或原手机号收到的验证码 (password or old_code is required)');
+      throw badRequest('account.password_or_code');
     }
-    if (await findOpenUserByPhone(db, phone)) throw conflict('该手机号已注册 (phone number already registered)');
+    if (await findOpenUserByPhone(db, phone)) throw conflict('account.phone_taken');
     await consumeSmsCode(db, phone, 'phone', String(code));
     await db.updateTable('users').set({ phone }).where('uid', '=', user.uid).execute();
     return envelope(null, '修改成功');
@@ -82,7 +86,7 @@ export const profileOperations: Record<string, Operation> = {
       old_password: string;
       new_password: string;
     }>(request);
-    await checkCurrentPassword(request, user, oldPassword, '原密码错误 (old password is wrong)');
+    await checkCurrentPassword(request, user, oldPassword, 'account.old_password_wrong');
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem);
     const { db, realtime } = request.server;
@@ -101,7 +105,7 @@ export const profileOperations: Record<string, Operation> = {
     const { user } = await currentUser(request);
     const { content, contact } = bodyOf<{ content: string; contact?: string }>(request);
     await request.server.limiters.leaveMessage(request);
-    if (!content.trim()) throw badRequest('留言内容不能为空 (content is empty)');
+    if (!content.trim()) throw badRequest('account.feedback_empty');
     await request.server.db
       .insertInto('messages')
       .values({ uid: user.uid, content: content.trim(), contact: contact?.trim() || null, created_at: nowIso() })
@@ -112,7 +116,7 @@ export const profileOperations: Record<string, Operation> = {
   postUserCancellation: async (request) => {
     const { user } = await currentUser(request);
     const { password } = bodyOf<{ password: string }>(request);
-    await checkCurrentPassword(request, user, password, '密码错误 (wrong password)');
+    await checkCurrentPassword(request, user, password, 'account.password_wrong');
     if (user.role === 'root') {
       const { db } = request.server;
       const roots = await db
@@ -121,7 +125,7 @@ export const profileOperations: Record<string, Operation> = {
         .where('role', '=', 'root')
         .where('closed_at', 'is', null)
         .execute();
-      if (roots.length <= 1) throw conflict('最后一个超级管理员不能注销 (the last root account cannot be closed)');
+      if (roots.length <= 1) throw conflict('account.last_root');
     }
     const { db, realtime } = request.server;
     // Really closed: the phone and login id are freed, the name anonymised, the avatar deleted, every token and

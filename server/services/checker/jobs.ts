@@ -7,8 +7,9 @@ import { commitReservation, releaseReservation, reserve, updateReservation } fro
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
 import { ResultCache } from './cache';
 import { checkerPool, type CheckerPool } from './pool';
+import { renderMessage } from '../../../openapi/messages';
 
-export const FINE_REFUSED_MSG = '该模型资源消耗较大，暂时只开放给付费用户体验。';
+export const FINE_REFUSED_MSG = 'check.fine_paid_only';
 /** Longest unit sent to the engine; longer paragraphs are cut at sentence ends (never refused for length). */
 export const MAX_UNIT = 1_500;
 
@@ -152,16 +153,15 @@ export class CheckService {
   async start(input: StartInput): Promise<{ check_id: string; paragraphs: number; charged: number }> {
     const { db, realtime } = this.app;
     const units = splitUnits(input.text);
-    if (units.length === 0) throw badRequest('文本不能为空 (nothing to check)');
+    if (units.length === 0) throw badRequest('check.empty');
     if (!(await realtime.hasSession(input.uid, input.sessionId))) {
-      throw badRequest('实时连接未建立或已失效，请刷新页面后重试 (unknown socket session: open /ws first)');
+      throw badRequest('check.no_session');
     }
     const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
 
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, 32);
-    if (total > max)
-      throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
+    if (total > max) throw new QuotaError('check.too_long', { max, total }, 1);
 
     const { options, dictionaries, keyOf } = prepared;
     // Results served from the cache are taken now, so what is charged is exactly what gets checked.
@@ -184,11 +184,8 @@ export class CheckService {
     } catch (error) {
       if (error instanceof InsufficientRight) {
         throw error.available <= 0
-          ? new QuotaError('高速校对字数已用完 (high-speed characters exhausted)', 1)
-          : new QuotaError(
-              `高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`,
-              2,
-            );
+          ? new QuotaError('check.exhausted', {}, 1)
+          : new QuotaError('check.not_enough', { available: error.available, needed: error.needed }, 2);
       }
       throw error;
     }
@@ -224,8 +221,7 @@ export class CheckService {
     const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, input.limitType ?? 128);
-    if (total > max)
-      throw new QuotaError(`单次校对不能超过${max}字，本次${total}字 (text longer than the per-check limit)`, 1);
+    if (total > max) throw new QuotaError('check.too_long', { max, total }, 1);
     const { keyOf } = prepared;
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
@@ -235,7 +231,8 @@ export class CheckService {
     } catch (error) {
       if (error instanceof InsufficientRight)
         throw new QuotaError(
-          `高速校对字数不足：剩余${error.available}字，本次需要${error.needed}字 (not enough high-speed characters)`,
+          'check.not_enough',
+          { available: error.available, needed: error.needed },
           error.available <= 0 ? 1 : 2,
         );
       throw error;
@@ -291,7 +288,7 @@ export class CheckService {
   /** Stops a running check of this user and refunds the characters not checked; 404 for unknown / other users' ids. */
   async cancel(uid: number, checkId: string): Promise<{ refunded: number }> {
     const job = this.jobs.get(checkId);
-    if (!job || job.uid !== uid) throw notFound('校对任务不存在 (unknown check_id)');
+    if (!job || job.uid !== uid) throw notFound('check.unknown_job');
     if (job.finished || job.cancelled) return { refunded: 0 };
     job.cancelled = true;
     this.pool.cancelGroup(job.id);
@@ -366,9 +363,7 @@ export class CheckService {
               type: 2,
               cmd: 2,
               status: 500,
-              data: [
-                `第${unit.index + 1}段校对失败，未扣字数，请稍后重试 (paragraph ${unit.index + 1} could not be checked)`,
-              ],
+              data: [renderMessage('check.paragraph_failed', { paragraph: unit.index + 1 })],
             });
             emit(unit, []);
           },

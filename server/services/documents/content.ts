@@ -241,18 +241,12 @@ export function validateFixes(text: string, fixes: Fix[]): Fix[] {
   const sorted = [...fixes].sort((a, b) => a.start - b.start || a.end - b.end);
   let last = -1;
   sorted.forEach((f, i) => {
-    const where = `第${i + 1}处修改`;
-    if (f.end < f.start || f.end > text.length)
-      throw badRequest(`${where}的位置超出文本范围 (fix ${f.start}-${f.end} outside the text)`);
-    if (/\n/.test(f.original) || /\n/.test(f.replacement))
-      throw badRequest(`${where}不能跨段落 (a fix may not contain a line break)`);
-    if (text.slice(f.start, f.end) !== f.replacement)
-      throw badRequest(
-        `${where}与保存的文本不一致 (text at ${f.start}-${f.end} is not "${f.replacement.slice(0, 40)}")`,
-      );
-    if (f.original === f.replacement) throw badRequest(`${where}没有改动 (original equals replacement)`);
-    if (f.start < last || (f.start === last && f.start === f.end))
-      throw badRequest(`${where}与前一处修改重叠 (overlapping fixes)`);
+    const where = { n: i + 1 };
+    if (f.end < f.start || f.end > text.length) throw badRequest('document.fix_outside', where);
+    if (/\n/.test(f.original) || /\n/.test(f.replacement)) throw badRequest('document.fix_multiline', where);
+    if (text.slice(f.start, f.end) !== f.replacement) throw badRequest('document.fix_mismatch', where);
+    if (f.original === f.replacement) throw badRequest('document.fix_unchanged', where);
+    if (f.start < last || (f.start === last && f.start === f.end)) throw badRequest('document.fix_overlap', where);
     last = f.end;
   });
   return sorted;

@@ -29,7 +29,7 @@ export async function extractParagraphs(
     try {
       paragraphs = parseDocx(parts).paragraphs.map((p) => p.text);
     } catch {
-      throw badRequest('文档已损坏，无法读取 (the document could not be read)');
+      throw badRequest('document.unreadable');
     }
   } else if (kind === 'pdf') {
     // Pages beyond the limit are not read: the caller refuses the file by its page count.

@@ -10,6 +10,7 @@ import { wordCount } from './load';
 import type { UploadKind } from './read';
 import { readEnv } from '../../config';
 import type { DocumentsTable } from '../../db/schema';
+import { renderMessage, type MessageParams, type ServerMessageCode } from '../../../openapi/messages';
 
 export type DocumentRow = Awaited<ReturnType<typeof loadRow>>;
 
@@ -45,7 +46,21 @@ interface Active {
 }
 
 /** Failure that ends a job with a readable message (and refunds the upload). */
-class JobFailure extends Error {}
+/** Why a job cannot go on, said to its owner: a message of the catalogue. */
+class JobFailure extends Error {
+  constructor(
+    readonly code: ServerMessageCode,
+    readonly params: MessageParams = {},
+  ) {
+    super(renderMessage(code, params));
+  }
+}
+
+/** What a failed or cancelled job tells its owner. */
+export interface FailureReason {
+  code: ServerMessageCode;
+  params?: MessageParams;
+}
 
 /**
  * The document worker queue: jobs are rows of `documents` (status queued / running); the queue takes them in
@@ -233,11 +248,17 @@ export class DocumentQueue {
     if (!row || (row.status !== 'queued' && row.status !== 'running') || job.aborted) return;
     const uid = Number(row.uid);
     const attempts = Number(row.attempts) + 1;
-    await this.update(job.id, { status: 'running', progress: 0, error: null, attempts });
+    await this.update(job.id, {
+      status: 'running',
+      progress: 0,
+      error: null,
+      error_code: null,
+      error_params: null,
+      attempts,
+    });
     this.flag(uid, { id: job.id, status: 'running', progress: 0, issue_count: 0 });
     try {
-      if (attempts > MAX_ATTEMPTS)
-        throw new JobFailure('文档处理多次中断，请重新上传 (the job was interrupted too often)');
+      if (attempts > MAX_ATTEMPTS) throw new JobFailure('document.interrupted');
       let text = row.text;
       if (row.html === null || text === null) {
         const file = await db
@@ -245,20 +266,17 @@ export class DocumentQueue {
           .select('data')
           .where('document_id', '=', job.id)
           .executeTakeFirst();
-        if (!file) throw new JobFailure('文档文件已丢失，请重新上传 (the uploaded file is missing)');
+        if (!file) throw new JobFailure('document.file_lost');
         const content = await this.app.heavy.run(
           'read',
           { filename: row.name, data: file.data, kind: row.file_type as UploadKind },
           { background: true, signal: job },
         );
         if (job.aborted) return;
-        if (!content.text.trim()) throw new JobFailure('文档没有可校对的文字 (the document has no text)');
+        if (!content.text.trim()) throw new JobFailure('document.no_text');
         const chars = countChars(content.text);
         const max = await rightBalance(db, uid, 64);
-        if (chars > max)
-          throw new JobFailure(
-            `文档字数超过上限：本文档${chars}字，单个文档最多${max}字 (longer than right 64, docMaxText)`,
-          );
+        if (chars > max) throw new JobFailure('document.too_many_chars', { chars, max });
         text = content.text;
         await this.update(job.id, { html: content.html, text, word_count: wordCount(text) });
       }
@@ -292,21 +310,28 @@ export class DocumentQueue {
       });
     } catch (error) {
       if (job.aborted) return;
-      const message =
-        error instanceof JobFailure || error instanceof AppError
-          ? error.message
-          : '文档处理失败，请稍后重试 (internal error)';
-      if (!(error instanceof JobFailure || error instanceof AppError))
-        this.app.log.error({ err: error, document: job.id }, 'document job failed');
-      await this.fail(job.id, uid, message);
+      let reason: FailureReason = { code: 'document.failed' };
+      if (error instanceof JobFailure) reason = { code: error.code, params: error.params };
+      else if (error instanceof AppError) reason = { code: error.msgCode, params: error.msgParams };
+      else this.app.log.error({ err: error, document: job.id }, 'document job failed');
+      await this.fail(job.id, uid, reason);
     }
   }
 
   /** Marks a job failed (or cancelled), refunds its upload and tells the owner. */
-  async fail(id: number, uid: number, message: string, status: 'failed' | 'cancelled' = 'failed'): Promise<void> {
+  async fail(id: number, uid: number, reason: FailureReason, status: 'failed' | 'cancelled' = 'failed'): Promise<void> {
     const row = await loadRow(this.app.db, id);
     if (!row) return;
-    await this.update(id, { status, error: message, progress: 0 });
+    const params = reason.params ?? {};
+    const error = renderMessage(reason.code, params);
+    const coded = { error_code: reason.code, ...(Object.keys(params).length ? { error_params: params } : {}) };
+    await this.update(id, {
+      status,
+      error,
+      error_code: reason.code,
+      error_params: coded.error_params ? JSON.stringify(params) : null,
+      progress: 0,
+    });
     if (row.charge) {
       // Only the call that clears the charge refunds it: a cancel in one process and a failure in another race.
       const cleared = await this.app.db
@@ -325,7 +350,7 @@ export class DocumentQueue {
         );
       }
     }
-    this.flag(uid, { id, status, progress: 0, issue_count: 0, error: message });
+    this.flag(uid, { id, status, progress: 0, issue_count: 0, error, ...coded });
   }
 
   /** Checks every unit of the text (cache first), reporting progress; null when aborted. */
@@ -368,11 +393,10 @@ export class DocumentQueue {
             issues = await service.checkUnit(prepared, unit, group(job.id));
           } catch (error) {
             if (job.aborted) return [];
-            if (attempt >= UNIT_RETRIES)
-              throw new JobFailure(
-                `第${unit.index + 1}段校对失败，请稍后重试 (paragraph ${unit.index + 1} could not be ` +
-                  `checked: ${(error as Error).message})`,
-              );
+            if (attempt >= UNIT_RETRIES) {
+              this.app.log.warn({ err: error, document: job.id, paragraph: unit.index }, 'paragraph not checked');
+              throw new JobFailure('document.paragraph_failed', { paragraph: unit.index + 1 });
+            }
           }
         }
         done++;

@@ -21,27 +21,24 @@ export const extensionOf = (name: string) => (/\.([a-z0-9]+)$/i.exec(name)?.[1] 
 
 /** The kind a file claims by its name, checked against its first bytes. Throws 400 with a readable message. */
 export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
-  if (!file || !Buffer.isBuffer(file.data)) throw badRequest('请上传文件 (file must be a file part)');
-  if (file.data.length === 0) throw badRequest('文件为空 (the file is empty)');
+  if (!file || !Buffer.isBuffer(file.data)) throw badRequest('upload.no_file');
+  if (file.data.length === 0) throw badRequest('upload.empty_file');
   const ext = extensionOf(file.filename ?? '');
   const kind = EXTENSIONS[ext];
-  if (ext === 'doc' || ext === 'wps')
-    throw badRequest('暂不支持 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need conversion to .docx)');
+  if (ext === 'doc' || ext === 'wps') throw badRequest('document.doc_unsupported');
   if (!kind || !allowed.includes(kind))
-    throw badRequest(`不支持的文件类型，请上传 ${allowed.map((k) => '.' + k).join('、')} 文件 (unsupported file type)`);
+    throw badRequest('document.type_unsupported', { types: allowed.map((k) => '.' + k).join('、') });
   const d = file.data;
   const head = d.subarray(0, 8);
-  if (head[0] === 0x4d && head[1] === 0x5a)
-    throw badRequest('文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .' + ext + ')');
+  if (head[0] === 0x4d && head[1] === 0x5a) throw badRequest('document.executable');
   if (kind === 'docx') {
     if (head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
-      throw badRequest('这是旧版 .doc 文件，请另存为 .docx 后上传 (an old .doc renamed to .docx)');
-    if (!isZip(d)) throw badRequest('文件内容与扩展名不符，不是有效的 Word 文档 (not a .docx file)');
+      throw badRequest('document.old_doc');
+    if (!isZip(d)) throw badRequest('document.not_docx');
   }
-  if (kind === 'pdf' && d.subarray(0, 5).toString('latin1') !== '%PDF-')
-    throw badRequest('文件内容与扩展名不符，不是有效的 PDF 文件 (not a PDF file)');
+  if (kind === 'pdf' && d.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('document.not_pdf');
   if ((kind === 'txt' || kind === 'md') && (isZip(d) || d.subarray(0, 5).toString('latin1') === '%PDF-'))
-    throw badRequest('文件内容与扩展名不符，不是文本文件 (not a text file)');
+    throw badRequest('document.not_text');
   return kind;
 }
 
@@ -49,7 +46,7 @@ export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
 export function openDocx(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Map<string, Buffer> {
   const parts = unzip(data, limits);
   if (!parts.has('[Content_Types].xml') || !parts.has('word/document.xml')) {
-    throw badRequest('压缩包不是有效的 Word 文档，缺少 word/document.xml (a zip that is not a .docx)');
+    throw badRequest('document.zip_not_docx');
   }
   return parts;
 }
@@ -66,8 +63,7 @@ export function decodeText(data: Buffer): string {
       text = new TextDecoder('gb18030').decode(data);
     }
   }
-  if (/[\u0000-\u0008\u000e-\u001a]/.test(text.slice(0, 65536)))
-    throw badRequest('文件内容不是文本 (binary content in a text file)');
+  if (/[\u0000-\u0008\u000e-\u001a]/.test(text.slice(0, 65536))) throw badRequest('document.binary_text');
   return text.replace(/\r\n?/g, '\n');
 }
 
@@ -121,7 +117,7 @@ export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
       );
       html = result.value;
     } catch {
-      throw badRequest('文档已损坏，无法转换 (the document could not be converted)');
+      throw badRequest('document.no_convert');
     }
   } else {
     const text = decodeText(file.data);
@@ -129,6 +125,6 @@ export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
   }
   const clean = sanitize(html);
   const plain = clean.replace(/<[^>]*>/g, '');
-  if (!plain.trim() && !/<img /.test(clean)) throw badRequest('文档没有可读取的内容 (the document is empty)');
+  if (!plain.trim() && !/<img /.test(clean)) throw badRequest('document.nothing_readable');
   return { name: file.filename, html: clean, word_count: wordCount(plain) };
 }

@@ -33,7 +33,7 @@ export async function pdfText(data: Buffer, maxPages = Infinity): Promise<PdfTex
       verbosity: 0,
     }).promise;
   } catch {
-    throw badRequest('PDF 文件已损坏或已加密，无法读取 (the PDF could not be read)');
+    throw badRequest('document.pdf_unreadable');
   }
   try {
     const lines: string[] = [];

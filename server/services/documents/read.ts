@@ -38,8 +38,7 @@ export function findSoffice(): string | null {
   return sofficePath;
 }
 
-export const NO_SOFFICE_MSG =
-  '服务器未安装 LibreOffice，暂不能读取 .doc/.wps 文件，请另存为 .docx 后上传 (.doc/.wps need LibreOffice on the server)';
+export const NO_SOFFICE_MSG = 'document.no_soffice';
 
 /**
  * Checks an upload before a job is created (400 with a readable message): empty files, unsupported
@@ -49,11 +48,9 @@ export const NO_SOFFICE_MSG =
 export function checkUpload(file: UploadedFile): UploadKind {
   const ext = extensionOf(file.filename ?? '');
   if (ext === 'doc' || ext === 'wps') {
-    if (!file.data.length) throw badRequest('文件为空 (the file is empty)');
-    if (file.data[0] === 0x4d && file.data[1] === 0x5a)
-      throw badRequest(`文件内容与扩展名不符：这是一个可执行文件 (an executable renamed to .${ext})`);
-    if (!file.data.subarray(0, 8).equals(OLE))
-      throw badRequest(`文件内容与扩展名不符，不是有效的 .${ext} 文件 (not a .${ext} file)`);
+    if (!file.data.length) throw badRequest('upload.empty_file');
+    if (file.data[0] === 0x4d && file.data[1] === 0x5a) throw badRequest('document.executable');
+    if (!file.data.subarray(0, 8).equals(OLE)) throw badRequest('document.not_type', { ext });
     if (!findSoffice()) throw badRequest(NO_SOFFICE_MSG);
     return ext;
   }
@@ -90,7 +87,7 @@ async function convertWithSoffice(file: UploadedFile, ext: string): Promise<Buff
     return readFileSync(join(dir, 'input.docx'));
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw badRequest(`无法转换该 .${ext} 文件，文件可能已损坏 (LibreOffice could not convert it)`);
+    throw badRequest('document.soffice_failed', { ext });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -25,8 +25,9 @@ export interface ZipEntry {
   localOffset: number;
 }
 
-const inflatesTooFar = () => tooLarge('文档解压后过大，可能是压缩炸弹 (the document inflates beyond the allowed size)');
-const corrupt = (why: string) => badRequest(`文档已损坏或不是有效的 Word 文档 (corrupt or not a .docx: ${why})`);
+const inflatesTooFar = () => tooLarge('document.zip_bomb');
+// what is wrong with the archive is for the reader of this code; the person uploading it is told it is not a .docx
+const corrupt = (_why: string) => badRequest('document.corrupt_docx');
 
 export const isZip = (data: Buffer) => data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
 
@@ -46,7 +47,7 @@ export function listZip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Z
   const cdSize = data.readUInt32LE(eocd + 12);
   const cdOffset = data.readUInt32LE(eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff) throw corrupt('zip64 is not supported');
-  if (count > limits.maxEntries) throw tooLarge(`文档包含的条目过多 (${count} entries, limit ${limits.maxEntries})`);
+  if (count > limits.maxEntries) throw tooLarge('document.too_many_entries', { count, max: limits.maxEntries });
   if (cdOffset + cdSize > data.length) throw corrupt('central directory out of range');
   const entries: ZipEntry[] = [];
   let total = 0;
@@ -64,7 +65,7 @@ export function listZip(data: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Z
     const localOffset = data.readUInt32LE(p + 42);
     const name = data.subarray(p + 46, p + 46 + nameLen).toString(flags & 0x800 ? 'utf8' : 'latin1');
     p += 46 + nameLen + extraLen + commentLen;
-    if (flags & 1) throw badRequest('文档已加密，无法读取 (encrypted documents are not supported)');
+    if (flags & 1) throw badRequest('document.encrypted');
     if (method !== 0 && method !== 8) throw corrupt(`unsupported compression method ${method}`);
     total += size;
     compressedTotal += compressedSize;

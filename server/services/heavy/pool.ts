@@ -51,10 +51,8 @@ interface Slot {
 /** A worker is replaced after this many tasks, so fragmentation of a long-lived heap never builds up. */
 const TASKS_PER_WORKER = 200;
 
-const overMemory = () =>
-  tooLarge('文档过大或结构过于复杂，处理时超出内存限制 (the document exhausted the worker memory limit)');
-const overTime = (ms: number) =>
-  tooLarge(`文档过大或过于复杂，处理超过 ${Math.round(ms / 1000)} 秒 (the document took longer than the limit)`);
+const overMemory = () => tooLarge('document.out_of_memory');
+const overTime = (ms: number) => tooLarge('document.timed_out', { seconds: Math.round(ms / 1000) });
 
 /**
  * The one bounded pool for heavy work: reading and writing documents, export, format check and compare run
@@ -158,7 +156,8 @@ export class HeavyPool {
       if (task && task.id === reply.id) {
         if (task.started) this.averageMs = this.averageMs * 0.8 + (Date.now() - task.started) * 0.2;
         if (reply.ok) this.settle(task, () => task.resolve(reply.result));
-        else if (reply.status < 500) this.settle(task, () => task.reject(new AppError(reply.status, reply.message)));
+        else if ('code' in reply)
+          this.settle(task, () => task.reject(new AppError(reply.status, reply.code, reply.params)));
         else this.settle(task, () => task.reject(new Error(reply.message)));
       }
       if (slot.done >= TASKS_PER_WORKER) this.retire(slot);

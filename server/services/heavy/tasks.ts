@@ -54,7 +54,7 @@ export function checkHtmlDepth(html: string, max = MAX_HTML_DEPTH): void {
     if (m[1]) depth = Math.max(0, depth - 1);
     else if (!m[3] && !VOID.test(m[2])) {
       depth++;
-      if (depth > max) throw badRequest(`文档结构嵌套过深，超过 ${max} 层 (HTML nested deeper than ${max} levels)`);
+      if (depth > max) throw badRequest('document.nested_too_deep', { max });
     }
   }
 }
@@ -121,7 +121,7 @@ export const heavyTasks = {
       parsed = parseDocx(parts);
     } catch (error) {
       if (error instanceof AppError) throw error;
-      throw badRequest('文档已损坏，无法读取 (the document could not be read)');
+      throw badRequest('document.unreadable');
     }
     return checkFormat(parsed, input.template);
   },

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../errors';
+import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
 import { heavyTasks, type HeavyTaskName } from './tasks';
 
 /** A task sent to a heavy worker, and what comes back. */
@@ -13,7 +14,9 @@ export interface HeavyRequest {
 export type HeavyReply =
   | { ready: true }
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; status: number; message: string };
+  /** a client's mistake (status < 500) travels as its message code; a crash as its text, for the log */
+  | { id: number; ok: false; status: number; code: ServerMessageCode; params: MessageParams }
+  | { id: number; ok: false; status: 500; message: string };
 
 const { outputMax } = workerData as { outputMax: number };
 
@@ -28,10 +31,11 @@ function sizeOf(value: unknown, depth = 0): number {
 }
 
 function failure(id: number, error: unknown): HeavyReply {
-  if (error instanceof AppError) return { id, ok: false, status: error.statusCode, message: error.message };
+  if (error instanceof AppError)
+    return { id, ok: false, status: error.statusCode, code: error.msgCode, params: error.msgParams };
   // A recursive parser given a pathological input: the input's fault, not the server's.
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
-    return { id, ok: false, status: 400, message: '文档结构过于复杂，无法处理 (the document is nested too deeply)' };
+    return { id, ok: false, status: 400, code: 'document.too_complex', params: {} };
   }
   return { id, ok: false, status: 500, message: (error as Error)?.message ?? String(error) };
 }
@@ -40,7 +44,8 @@ const tooLarge = (id: number): HeavyReply => ({
   id,
   ok: false,
   status: 413,
-  message: '处理结果过大，请拆分文档后重试 (the result exceeds the output limit)',
+  code: 'document.result_too_large',
+  params: {},
 });
 
 parentPort!.on('message', async ({ id, name, input, json }: HeavyRequest) => {
