@@ -27,7 +27,7 @@ export const documentsKey = ['misscut', 'documents'] as const;
  * document no page holds yet, reloads the pages.
  */
 export function applyDocumentFlag(queryClient: QueryClient, data: DocumentFlagData): void {
-  if (data.error) rememberServerMessage(data.error, data.error_code, data.error_params);
+  rememberDocumentError(data);
   let known = false;
   queryClient.setQueriesData<DocumentPage>({ queryKey: documentsKey }, (page) => {
     if (!page) return page;
@@ -64,8 +64,11 @@ export function uploadDocument(file: Blob, name: string, options: UploadOptions)
   return uploadMultipart<DocumentSummary>(DOCUMENT_UPLOAD_PATH, file, name, options);
 }
 
-/** A failed job's reason keeps its code, so whoever shows the text shows it in the reader's language. */
-function rememberDocumentError(doc: DocumentSummary): void {
+/**
+ * A failed job's reason keeps its code (from a summary, a detail or a socket flag), so whoever shows the text shows
+ * it in the reader's language.
+ */
+function rememberDocumentError(doc: { error?: string; error_code?: string; error_params?: unknown }): void {
   if (doc.error) rememberServerMessage(doc.error, doc.error_code, doc.error_params);
 }
 
@@ -94,8 +97,10 @@ export function deleteDocuments(ids: number[]) {
   return unwrap(api.POST('/misscut/document/v1/delete', { body: { ids } }));
 }
 
-export function documentDetail(id: number) {
-  return unwrap(api.GET('/misscut/document/v1/edit_upload_get', { params: { query: { id } } }));
+export async function documentDetail(id: number) {
+  const doc = await unwrap(api.GET('/misscut/document/v1/edit_upload_get', { params: { query: { id } } }));
+  rememberDocumentError(doc);
+  return doc;
 }
 
 export type DocumentFix = components['schemas']['DocumentFix'];

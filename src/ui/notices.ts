@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import type { I18n } from '@lingui/core';
-import { codedServerMessage, type CodedMessage } from '../api/serverMessages';
+import { codedServerMessage } from '../api/serverMessages';
 
 /**
  * The Chinese texts that `src/api` and `src/machines` emit through `notify()` (spec §2, §4, §8).
@@ -54,8 +54,8 @@ export function registerNoticeMessages(list: ReadonlyArray<{ id: string }>): voi
  * A server message in the reader's language: looked up by its code (`server.<code>`, the `server` catalogue of
  * en and hk) with its values; the text as the server wrote it when the catalogue has no entry (the source language).
  */
-export function translateServerMessage(i18n: I18n, text: string, coded?: CodedMessage): string {
-  const message = coded ?? codedServerMessage(text);
+function translateServerMessage(i18n: I18n, text: string): string {
+  const message = codedServerMessage(text);
   if (!message) return text;
   const id = `server.${message.code}`;
   return i18n.messages[id] ? i18n._(id, message.params) : text;

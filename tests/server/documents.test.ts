@@ -374,9 +374,13 @@ describe('list, delete, cancel, ownership', () => {
         const id = res.json.result.id;
         const cancel = await call(t.app, 'POST', '/misscut/document/v1/cancel', { id }, token);
         expect(cancel.status).toBe(200);
-        expect(cancel.json.result).toMatchObject({ id, status: 'cancelled' });
+        expect(cancel.json).toMatchObject({ msg: '已取消', result: { id, status: 'cancelled' } });
         const seen = await flagsUntilEnd(client, id);
-        expect(seen[seen.length - 1]).toMatchObject({ status: 'cancelled' });
+        expect(seen[seen.length - 1]).toMatchObject({
+          status: 'cancelled',
+          error: '已取消',
+          error_code: 'document.cancelled',
+        });
         expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
         await new Promise((r) => setTimeout(r, 300));
         expect((await get(token, id)).json.result.status).toBe('cancelled');

@@ -229,7 +229,7 @@ async function cancel(request: FastifyRequest) {
   }
   return envelope(
     summary((await loadRow(request.server.db, id))!),
-    row.status === 'queued' || row.status === 'running' ? 'document.cancelled' : 'success',
+    row.status === 'queued' || row.status === 'running' ? '已取消' : 'success',
   );
 }
 

@@ -323,15 +323,10 @@ export class DocumentQueue {
     const row = await loadRow(this.app.db, id);
     if (!row) return;
     const params = reason.params ?? {};
+    const hasParams = Object.keys(params).length > 0;
     const error = renderMessage(reason.code, params);
-    const coded = { error_code: reason.code, ...(Object.keys(params).length ? { error_params: params } : {}) };
-    await this.update(id, {
-      status,
-      error,
-      error_code: reason.code,
-      error_params: coded.error_params ? JSON.stringify(params) : null,
-      progress: 0,
-    });
+    const error_params = hasParams ? JSON.stringify(params) : null;
+    await this.update(id, { status, error, error_code: reason.code, error_params, progress: 0 });
     if (row.charge) {
       // Only the call that clears the charge refunds it: a cancel in one process and a failure in another race.
       const cleared = await this.app.db
@@ -350,6 +345,7 @@ export class DocumentQueue {
         );
       }
     }
+    const coded = { error_code: reason.code, ...(hasParams ? { error_params: params } : {}) };
     this.flag(uid, { id, status, progress: 0, issue_count: 0, error, ...coded });
   }
 
