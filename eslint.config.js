@@ -35,7 +35,7 @@ export default tseslint.config(
       'engine/.image/',
       'engine/.spd.*',
       'locales/',
-      'src/api/schema.d.ts',
+      'openapi/schema.d.ts',
     ],
   },
   js.configs.recommended,

@@ -2,13 +2,17 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import fp from 'fastify-plugin';
-import openapiGlue, { type FastifyOpenapiGlueOptions } from 'fastify-openapi-glue';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { errorBody } from './errors';
 import { operations } from '../routes';
-import type { Operation } from '../routes/types';
+import type { OperationId, Operations } from '../routes/types';
 
 export const DEFAULT_SPEC = fileURLToPath(new URL('../../openapi/workbench.yaml', import.meta.url));
+
+// fastify-openapi-glue's types ask for a full RouteOptions; it fills in method, url and schema itself.
+type GlueRoute = RouteOptions;
+type AnyHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 export const NOT_AVAILABLE_MSG = 'server.unavailable' as const;
 
@@ -16,7 +20,7 @@ const notAvailable = async (_request: FastifyRequest, reply: FastifyReply) =>
   reply.code(501).send(errorBody(501, NOT_AVAILABLE_MSG));
 
 // Answered in onRequest: a call that does not exist yet says so whatever its input or token.
-const notAvailableRoute = { onRequest: notAvailable, handler: notAvailable };
+const notAvailableRoute: Partial<GlueRoute> = { onRequest: notAvailable, handler: notAvailable };
 
 /** Every media type the contract names (requests and responses). */
 function mediaTypes(node: unknown, found = new Set<string>()): Set<string> {
@@ -58,9 +62,20 @@ function securedOperations(spec: SecuritySpec): Set<string> {
 const HAS_PARSER = /^(application\/json|text\/plain|multipart\/form-data|application\/x-www-form-urlencoded)$/;
 const FORM = 'application/x-www-form-urlencoded';
 
+/**
+ * A handler typed by its operation serves the route the contract made for it: the contract's schemas validate
+ * body, query and path before the handler runs, which is what lets the handler read them as typed.
+ */
+function toRoute(operation: NonNullable<Operations[OperationId]>): Omit<Partial<RouteOptions>, 'handler'> & {
+  handler: AnyHandler;
+} {
+  const route = typeof operation === 'function' ? { handler: operation } : operation;
+  return { ...route, handler: route.handler as AnyHandler };
+}
+
 /** Routes and request validation straight from openapi/workbench.yaml. */
 export default fp(
-  async (app, opts: { specification?: string; operations?: Record<string, Operation> }) => {
+  async (app, opts: { specification?: string; operations?: Operations }) => {
     const handlers = opts.operations ?? operations;
     const specification = opts.specification ?? DEFAULT_SPEC;
     const spec = parse(readFileSync(specification, 'utf8'));
@@ -78,14 +93,17 @@ export default fp(
       app.addContentTypeParser(binary, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     await app.register(openapiGlue, {
       specification,
-      operationResolver: ((operationId: string) => {
-        const operation = handlers[operationId];
-        if (!operation) return notAvailableRoute;
-        if (!secured.has(operationId)) return operation;
+      operationResolver: (operationId) => {
+        const operation = Object.hasOwn(handlers, operationId) ? handlers[operationId as OperationId] : undefined;
+        if (!operation) return notAvailableRoute as GlueRoute;
+        const route = toRoute(operation);
+        if (!secured.has(operationId)) return route as GlueRoute;
         // Check the token before the body is parsed and validated: anonymous callers get 401, not schema hints.
-        const route = typeof operation === 'function' ? { handler: operation } : operation;
-        return { ...route, onRequest: async (request: FastifyRequest) => void (await app.authenticate(request)) };
-      }) as FastifyOpenapiGlueOptions['operationResolver'],
+        return {
+          ...route,
+          onRequest: async (request: FastifyRequest) => void (await app.authenticate(request)),
+        } as GlueRoute;
+      },
       securityHandlers: {
         // Secured operations: a live bearer token or 401 (the error handler writes the envelope).
         bearerAuth: async (request: FastifyRequest) => {

@@ -15,10 +15,10 @@ import { downloadOperations } from './user/downloads';
 import { sharedDictionaryOperations } from './enterprise/dictionaries';
 import { sharedWordOperations } from './enterprise/words';
 import { couponOperations } from './rights/coupons';
-import type { Operation } from './types';
+import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
-export const operations: Record<string, Operation> = {
+export const operations: Operations = {
   ...systemOperations,
   ...accountOperations,
   ...profileOperations,

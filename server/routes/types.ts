@@ -1,11 +1,50 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { operations } from '../../openapi/schema';
 import type { AuthContext } from '../services/tokens';
 
-// Handlers get validated input (the OpenAPI file's schemas ran first), so bodies are read as typed.
-export type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
-export type Operation = Handler | (Partial<RouteOptions> & { handler: Handler });
+/** The contract's operationIds (openapi/schema.d.ts, generated from openapi/workbench.yaml). */
+export type OperationId = keyof operations;
 
-export const bodyOf = <T>(request: FastifyRequest) => request.body as T;
+type Content<R> = R extends { content: infer C } ? C : never;
+type RequestContent<Op> = Op extends { requestBody: infer R }
+  ? Content<R>
+  : Op extends { requestBody?: infer R }
+    ? Content<R>
+    : never;
+type FirstBody<C> = C extends { 'application/json': infer B }
+  ? B
+  : C extends { 'multipart/form-data': infer B }
+    ? B
+    : C extends { 'application/x-www-form-urlencoded': infer B }
+      ? B
+      : unknown;
+type Param<Op, K extends string> = Op extends { parameters: infer P }
+  ? P extends { [k in K]?: infer Q }
+    ? Exclude<Q, undefined>
+    : never
+  : never;
+
+/** What the contract says an operation receives; the OpenAPI file's schemas ran before the handler. */
+export type BodyOf<K extends OperationId> = FirstBody<RequestContent<operations[K]>>;
+export type QueryOf<K extends OperationId> = Param<operations[K], 'query'>;
+export type ParamsOf<K extends OperationId> = Param<operations[K], 'path'>;
+
+/** A request typed from the contract for operation K. */
+export type OperationRequest<K extends OperationId> = FastifyRequest<{
+  Body: BodyOf<K>;
+  Querystring: QueryOf<K>;
+  Params: ParamsOf<K>;
+}>;
+
+export type Handler<K extends OperationId = OperationId> = (
+  request: OperationRequest<K>,
+  reply: FastifyReply,
+) => unknown;
+export type Operation<K extends OperationId = OperationId> =
+  Handler<K> | (Omit<Partial<RouteOptions>, 'handler'> & { handler: Handler<K> });
+
+/** Handlers keyed by operationId, each typed by its own operation. */
+export type Operations = { [K in OperationId]?: Operation<K> };
 
 /** The caller of a secured operation (bearerAuth ran before the handler). */
 export async function caller(request: FastifyRequest): Promise<AuthContext> {
@@ -17,6 +56,18 @@ export interface UploadedFile {
   filename: string;
   mimetype: string;
   data: Buffer;
+}
+
+/** A file part as the multipart plugin stores it (the contract types file parts as `unknown`). */
+export function isUploadedFile(value: unknown): value is UploadedFile {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'data' in value &&
+    Buffer.isBuffer(value.data) &&
+    'filename' in value &&
+    typeof value.filename === 'string'
+  );
 }
 
 /** RFC 5987 attachment header so Chinese file names survive. */

@@ -1,7 +1,7 @@
 // The one openapi-fetch client (spec §7 headers and tracking parameters) and `unwrap()`, which turns
 // every failure into an ApiError after applying the error catalogue (spec §8) and raising events.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { paths } from './schema';
+import type { paths } from '../../openapi/schema';
 import { ApiError, catalogue, Messages, QUOTA_EXHAUSTED_STATUS, SILENT_PATHS } from './errors';
 import { notify } from './notify';
 import { getDeviceId, getToken, getTrackingParams } from './storage';

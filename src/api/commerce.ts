@@ -1,5 +1,5 @@
 // Typed calls of My rights and the pricing page.
-import type { components } from './schema';
+import type { components } from '../../openapi/schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
 export type Right = components['schemas']['Right'];

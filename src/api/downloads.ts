@@ -1,5 +1,5 @@
 // The download center (route `download`).
-import type { components } from './schema';
+import type { components } from '../../openapi/schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
 export type DownloadFile = components['schemas']['DownloadFile'];

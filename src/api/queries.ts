@@ -2,7 +2,7 @@
 // answer 501; loading them on login is silent, so nothing is shown for features that do not exist yet.
 import type { QueryClient } from '@tanstack/react-query';
 import { api, unwrap, type UnwrapOptions } from './client';
-import type { components } from './schema';
+import type { components } from '../../openapi/schema';
 import { portrait, userInfo } from './user';
 
 export const queryKeys = {

@@ -1,5 +1,5 @@
 // Redemption codes (/redemption) and 'free speed-up' sharing (/share).
-import type { paths } from './schema';
+import type { paths } from '../../openapi/schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
 type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {

@@ -1,5 +1,5 @@
 // Typed helpers for the foundation's user calls (contract additions to spec §7).
-import type { components } from './schema';
+import type { components } from '../../openapi/schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
 export type UserInfo = components['schemas']['UserInfo'];

@@ -1,6 +1,6 @@
 // Document compare: the result of POST /misscut/v1/doc/diff, typed by the contract,
 // and the rights that limit it (4096 docCompare, 262144 compareMaxPages, 524288 compareMaxSize).
-import type { paths } from '../api/schema';
+import type { paths } from '../../openapi/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
 
 export type CompareResult = NonNullable<

@@ -2,7 +2,7 @@
 // delete, import (multipart with progress, through the upload pipeline), export, template, failures file
 // and the built-in word libraries.
 import { api, unwrap } from '../api/client';
-import type { components, paths } from '../api/schema';
+import type { components, paths } from '../../openapi/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
 
 export type DictWord = components['schemas']['DictWord'];

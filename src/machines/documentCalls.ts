@@ -1,6 +1,6 @@
 // Calls of the document screens, typed by the contract.
 import type { QueryClient } from '@tanstack/react-query';
-import type { components } from '../api/schema';
+import type { components } from '../../openapi/schema';
 import type { DocumentFlagData } from '../../openapi/socket-protocol';
 import { api, unwrap } from '../api/client';
 import { uploadMultipart, type UploadOptions } from '../api/upload';

@@ -1,6 +1,6 @@
 // Format check: templates and the report of POST /misscut/v1/doc/format_check, typed by the contract.
 import { api, unwrap } from '../api/client';
-import type { paths } from '../api/schema';
+import type { paths } from '../../openapi/schema';
 import { uploadMultipart, type UploadOptions } from '../api/upload';
 
 export type FormatReport =

@@ -1,6 +1,6 @@
 // Calls of the text proofreading screen, typed by the contract.
 import { api, unwrap, type ResultOf } from '../api/client';
-import type { components, paths } from '../api/schema';
+import type { components, paths } from '../../openapi/schema';
 
 export interface CheckTextBody {
   text: string;

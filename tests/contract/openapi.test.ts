@@ -354,7 +354,7 @@ describe('strict request schemas', () => {
   });
 });
 
-describe('src/api/schema.d.ts', () => {
+describe('openapi/schema.d.ts', () => {
   it('is generated from the current contract (npm run gen:api)', async () => {
     // Same command and flags as the gen:api script, plus --check (exit 1 when the file differs).
     const script: string = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts['gen:api'];

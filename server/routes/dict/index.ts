@@ -15,7 +15,7 @@ import {
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
 import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
-import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
+import { attachment, caller, isUploadedFile, type Operations } from '../types';
 
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 
@@ -38,7 +38,7 @@ const toWord = (r: WordRow) => ({
   updated_at: r.updated_at,
 });
 
-export const dictOperations: Record<string, Operation> = {
+export const dictOperations: Operations = {
   getDictV1GetList: async (request) => {
     const { uid } = await caller(request);
     const q = request.query as { num?: number; size?: number; keyword?: string; type?: number };
@@ -69,7 +69,7 @@ export const dictOperations: Record<string, Operation> = {
 
   postDictV1AddOne: async (request) => {
     const { uid } = await caller(request);
-    const entry = cleanEntry(bodyOf<{ word: string; type: number; correct?: string }>(request));
+    const entry = cleanEntry(request.body);
     const db = request.server.db;
     const now = nowIso();
     try {
@@ -87,7 +87,7 @@ export const dictOperations: Record<string, Operation> = {
 
   putDictV1UpdateOne: async (request) => {
     const { uid } = await caller(request);
-    const body = bodyOf<{ id: number; word: string; type: number; correct?: string }>(request);
+    const body = request.body;
     const entry = cleanEntry(body);
     const db = request.server.db;
     try {
@@ -120,7 +120,7 @@ export const dictOperations: Record<string, Operation> = {
 
   postDictV1DeleteMany: async (request) => {
     const { uid } = await caller(request);
-    const { ids } = bodyOf<{ ids: number[] }>(request);
+    const { ids } = request.body;
     const res = await request.server.db
       .deleteFrom('dict_words')
       .where('uid', '=', uid)
@@ -140,14 +140,14 @@ export const dictOperations: Record<string, Operation> = {
 
   postDictV1UploadWords: async (request) => {
     const { uid } = await caller(request);
-    const body = bodyOf<{ file?: unknown; type?: string }>(request);
-    const part = body.file as UploadedFile | undefined;
-    if (!part || typeof part !== 'object' || !Buffer.isBuffer(part.data)) {
+    const body = request.body;
+    const part = body.file;
+    if (!isUploadedFile(part)) {
       throw badRequest('upload.no_file');
     }
     // The name is kept with the failures and names their download: no controls or bidi overrides in it.
     const file = { ...part, filename: sanitizeFilename(part.filename, '词库') };
-    const defaultType = body.type !== undefined && body.type !== '' ? parseType(body.type) : undefined;
+    const defaultType = body.type !== undefined ? parseType(body.type) : undefined;
     if (body.type && defaultType === undefined) throw badRequest('dict.bad_type');
     const rows = await request.server.heavy.run('importFile', { filename: file.filename, data: file.data });
     const result = await importWords(request.server.db, uid, file.filename, rows, defaultType);
@@ -226,7 +226,7 @@ export const dictOperations: Record<string, Operation> = {
 
   postUserSelectWordLibrary: async (request) => {
     const { uid } = await caller(request);
-    const { library_ids } = bodyOf<{ library_ids: number[] }>(request);
+    const { library_ids } = request.body;
     await selectLibraries(request.server.db, uid, library_ids);
     return envelope(null, '词库设置已保存');
   },

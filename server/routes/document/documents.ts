@@ -6,7 +6,7 @@ import { nowIso } from '../../db';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
-import { normalizeText, openIssues, type Fix, type Ignored } from '../../services/documents/content';
+import { normalizeText, openIssues } from '../../services/documents/content';
 import { fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
@@ -21,7 +21,7 @@ import {
   type Consumption,
 } from '../../services/rights';
 import { findOpenUser } from '../../services/users';
-import { attachment, bodyOf, caller, type Operation } from '../types';
+import { attachment, caller, type OperationRequest, type Operations } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
 /**
@@ -107,9 +107,9 @@ async function refundCharge(request: FastifyRequest, row: Row, reason: string) {
   await refundRight(request.server.db, consumption, consumption.amount, reason);
 }
 
-async function upload(request: FastifyRequest) {
+async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) {
   const { uid } = await caller(request);
-  const body = bodyOf<{ file?: unknown; checkMode?: string; checkOptions?: string; lang?: string }>(request);
+  const body = request.body;
   const file = filePart(body.file);
   const kind = checkUpload(file);
   const mode = body.checkMode === '4' ? 4 : 3;
@@ -173,9 +173,9 @@ async function upload(request: FastifyRequest) {
   return envelope(summary((await loadRow(db, id))!));
 }
 
-async function page(request: FastifyRequest) {
+async function page(request: OperationRequest<'getMisscutDocumentV1Page'>) {
   const { uid } = await caller(request);
-  const q = request.query as { num?: number; size?: number; keyword?: string };
+  const q = request.query;
   const num = q.num ?? 1;
   const size = q.size ?? 20;
   let base = request.server.db.selectFrom('documents').where('uid', '=', uid);
@@ -205,8 +205,8 @@ async function page(request: FastifyRequest) {
   return envelope({ total: Number(total), num, size, list: rows.map((r) => summary(r as Row)) });
 }
 
-async function remove(request: FastifyRequest) {
-  const { ids } = bodyOf<{ ids: number[] }>(request);
+async function remove(request: OperationRequest<'postMisscutDocumentV1Delete'>) {
+  const { ids } = request.body;
   const rows: Row[] = [];
   for (const id of ids) rows.push(await owned(request, id));
   for (const row of rows) {
@@ -220,8 +220,8 @@ async function remove(request: FastifyRequest) {
   return envelope({ count: Number(res.numDeletedRows) }, '已删除');
 }
 
-async function cancel(request: FastifyRequest) {
-  const { id } = bodyOf<{ id: number }>(request);
+async function cancel(request: OperationRequest<'postMisscutDocumentV1Cancel'>) {
+  const { id } = request.body;
   const row = await owned(request, id);
   if (row.status === 'queued' || row.status === 'running') {
     await request.server.documents.abort(id);
@@ -233,18 +233,10 @@ async function cancel(request: FastifyRequest) {
   );
 }
 
-interface SaveBody {
-  id: number;
-  text?: string;
-  html?: string;
-  name?: string;
-  fixes?: Fix[];
-  ignored?: Ignored[];
-}
-
-async function save(request: FastifyRequest) {
-  const body = bodyOf<SaveBody>(request);
+async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSave'>) {
+  const body = request.body;
   const row = await owned(request, body.id);
+  if (body.text === undefined && body.html === undefined) throw badRequest('document.content_empty');
   if (row.html === null || row.text === null) throw conflict('document.not_read_edit');
   let fixes = body.fixes ?? [];
   let ignored = body.ignored ?? [];
@@ -310,8 +302,8 @@ async function save(request: FastifyRequest) {
 /** How long an export waits for a running check (e.g. the re-check right after a save) before answering 409. */
 const EXPORT_WAIT_MS = 60_000;
 
-async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
-  const { id, mode } = bodyOf<{ id: number; mode: 'clean' | 'tracked' }>(request);
+async function exportDocx(request: OperationRequest<'postMisscutDocumentV1Export'>, reply: FastifyReply) {
+  const { id, mode } = request.body;
   let row = await owned(request, id);
   if (mode === 'tracked' && (row.status === 'queued' || row.status === 'running')) {
     await request.server.documents.idle(id, EXPORT_WAIT_MS);
@@ -351,8 +343,8 @@ async function exportDocx(request: FastifyRequest, reply: FastifyReply) {
   return reply.type(DOCX_MIME).header('content-disposition', attachment(fileName)).send(buffer);
 }
 
-async function shareId(request: FastifyRequest) {
-  const { id } = request.query as { id: number };
+async function shareId(request: OperationRequest<'getMisscutDocumentV1GetShareId'>) {
+  const { id } = request.query;
   const row = await owned(request, id);
   if (row.share_id) return envelope({ share_id: row.share_id });
   const share = randomBytes(24).toString('base64url');
@@ -366,14 +358,14 @@ async function shareId(request: FastifyRequest) {
   return envelope({ share_id: after.share_id ?? share });
 }
 
-async function shareDoc(request: FastifyRequest) {
-  const { share_id } = request.query as { share_id: string };
+async function shareDoc(request: OperationRequest<'getMisscutDocumentV1GetShareDoc'>) {
+  const { share_id } = request.query;
   return envelope(detail(await byShareId(request, share_id), true));
 }
 
-async function shareSave(request: FastifyRequest) {
+async function shareSave(request: OperationRequest<'getMisscutDocumentV1ShareSave'>) {
   const { uid } = await caller(request);
-  const { share_id } = request.query as { share_id: string };
+  const { share_id } = request.query;
   const source = await byShareId(request, share_id);
   if (source.status !== 'done') throw conflict('document.share_not_done');
   const db = request.server.db;
@@ -400,11 +392,11 @@ async function shareSave(request: FastifyRequest) {
   return envelope(summary((await loadRow(request.server.db, id))!), '已保存到我的文档');
 }
 
-export const documentJobOperations: Record<string, Operation> = {
+export const documentJobOperations: Operations = {
   postMisscutDocumentV1Upload: upload,
   getMisscutDocumentV1Page: page,
   getMisscutDocumentV1EditUploadGet: async (request) => {
-    const { id } = request.query as { id: number };
+    const { id } = request.query;
     return envelope(detail(await owned(request, id)));
   },
   postMisscutDocumentV1Delete: remove,

@@ -3,7 +3,14 @@ import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../..
 import { sanitizeFilename } from '../../services/filenames';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
-import { attachment, bodyOf, caller, type Operation, type UploadedFile } from '../types';
+import {
+  attachment,
+  caller,
+  type OperationRequest,
+  type Operations,
+  isUploadedFile,
+  type UploadedFile,
+} from '../types';
 
 /** Answers the heavy pool serialised in a worker (HeavyPool.runJson) are sent as they are. */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -19,9 +26,8 @@ const RIGHT_COMPARE_MAX_SIZE = 524288;
  * doc2html) reads its file here, so no name with controls or bidi overrides is stored or shown.
  */
 export const filePart = (value: unknown, field = 'file'): UploadedFile => {
-  const f = value as UploadedFile | undefined;
-  if (!f || typeof f !== 'object' || !Buffer.isBuffer(f.data)) throw badRequest('upload.missing_part', { field });
-  return { ...f, filename: sanitizeFilename(f.filename) };
+  if (!isUploadedFile(value)) throw badRequest('upload.missing_part', { field });
+  return { ...value, filename: sanitizeFilename(value.filename) };
 };
 
 /** HTML over the configured size is refused before it is copied to a worker. */
@@ -32,9 +38,9 @@ export function checkHtmlSize(request: FastifyRequest, html: string | undefined)
   }
 }
 
-async function compare(request: FastifyRequest, reply: FastifyReply) {
+async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply: FastifyReply) {
   const { uid } = await caller(request);
-  const body = bodyOf<{ file?: unknown; compare_file?: unknown }>(request);
+  const body = request.body;
   const original = filePart(body.file, 'file');
   const revised = filePart(body.compare_file, 'compare_file');
   const db = request.server.db;
@@ -63,10 +69,10 @@ async function compare(request: FastifyRequest, reply: FastifyReply) {
   return reply.type(JSON_TYPE).send(result);
 }
 
-export const documentOperations: Record<string, Operation> = {
+export const documentOperations: Operations = {
   postMisscutDocCheckV1Doc2html: async (request, reply) => {
     await caller(request);
-    const { file } = bodyOf<{ file?: unknown }>(request);
+    const { file } = request.body;
     const part = filePart(file);
     return reply
       .type(JSON_TYPE)
@@ -75,7 +81,7 @@ export const documentOperations: Record<string, Operation> = {
 
   postMisscutDocCheckV1Html2docStream: async (request, reply) => {
     await caller(request);
-    const { html, name, title } = bodyOf<{ html: string; name?: string; title?: string }>(request);
+    const { html, name, title } = request.body;
     checkHtmlSize(request, html);
     const out = await request.server.heavy.run('clean', { html, title: title ?? name });
     const buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
@@ -95,7 +101,7 @@ export const documentOperations: Record<string, Operation> = {
 
   postMisscutV1DocFormatCheck: async (request, reply) => {
     await caller(request);
-    const body = bodyOf<{ file?: unknown; template_id?: string }>(request);
+    const body = request.body;
     const file = filePart(body.file);
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];

@@ -2,7 +2,7 @@ import { nowIso, type Db } from '../../db';
 import { conflict, envelope, notFound, badRequest } from '../../errors';
 import { isUniqueViolation } from '../../services/dictionary';
 import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, type TeamContext } from '../../services/teams';
-import { bodyOf, caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 
 /**
  * The team's shared dictionaries (spec §7 Team: /enterprise/v1/*share_dic*, *enterprise_dic*). Every call
@@ -99,7 +99,7 @@ function cleanName(name: string): string {
 const context = async (request: Parameters<typeof caller>[0]) =>
   teamContext(request.server.db, (await caller(request)).uid);
 
-export const sharedDictionaryOperations: Record<string, Operation> = {
+export const sharedDictionaryOperations: Operations = {
   getEnterpriseV1GetUserInfo: async (request) => {
     const ctx = await context(request);
     if (ctx.enterpriseId === null) return envelope(null, '未加入团队');
@@ -161,7 +161,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
 
   getEnterpriseV1GetEnterpriseDic: async (request) => {
     const ctx = await context(request);
-    const { id } = request.query as { id: number };
+    const { id } = request.query;
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.read');
     const rows = await request.server.db
       .selectFrom('enterprise_dict_words')
@@ -177,7 +177,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
   postEnterpriseV1AddShareDicInfo: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.manage');
-    const body = bodyOf<{ name: string; description?: string }>(request);
+    const body = request.body;
     const name = cleanName(body.name);
     const now = nowIso();
     try {
@@ -210,7 +210,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
 
   postEnterpriseV1ModifyEnterpriseDict: async (request) => {
     const ctx = await context(request);
-    const body = bodyOf<{ id: number; name?: string; description?: string }>(request);
+    const body = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, body.id, 'dict.manage');
     const changes: { name?: string; description?: string; updated_at: string } = { updated_at: nowIso() };
     if (body.name !== undefined) changes.name = cleanName(body.name);
@@ -226,7 +226,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
 
   postEnterpriseV1DeleteShareDic: async (request) => {
     const ctx = await context(request);
-    const { id } = bodyOf<{ id: number }>(request);
+    const { id } = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.manage');
     const db = request.server.db;
     // words and usage go with it (also explicit, so it does not depend on foreign-key enforcement)
@@ -240,7 +240,7 @@ export const sharedDictionaryOperations: Record<string, Operation> = {
 
   postEnterpriseV1ModifyShareDicStatus: async (request) => {
     const ctx = await context(request);
-    const { id, status } = bodyOf<{ id: number; status: 0 | 1 }>(request);
+    const { id, status } = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.use');
     // only a member's own team's dictionaries can be used in their checks (root included)
     if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('team.unknown_dictionary');

@@ -3,7 +3,7 @@ import { nowIso } from '../../db';
 import { AppError, conflict, envelope, notFound } from '../../errors';
 import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
 import { dictionaryFor, requireTeam, teamContext, type TeamContext } from '../../services/teams';
-import { bodyOf, caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 import type { Db } from '../../db';
 
 /** Words of a shared dictionary (spec §7 Team: /enterprise-dic/*). Reading needs `dict.read`, changes `dict.manage`. */
@@ -51,10 +51,10 @@ async function dictionaryOfWord(db: Db, ctx: TeamContext, wordId: number) {
   }
 }
 
-export const sharedWordOperations: Record<string, Operation> = {
+export const sharedWordOperations: Operations = {
   postEnterpriseDicGetList: async (request) => {
     const ctx = await context(request);
-    const q = bodyOf<{ dic_id: number; num?: number; size?: number; type?: number; keyword?: string }>(request);
+    const q = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, q.dic_id, 'dict.read');
     const num = q.num ?? 1;
     const size = q.size ?? 20;
@@ -82,7 +82,7 @@ export const sharedWordOperations: Record<string, Operation> = {
 
   postEnterpriseDicAddOne: async (request) => {
     const ctx = await context(request);
-    const body = bodyOf<{ dic_id: number; word: string; type: number; correct?: string }>(request);
+    const body = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, body.dic_id, 'dict.manage');
     const entry = cleanEntry(body);
     const now = nowIso();
@@ -101,7 +101,7 @@ export const sharedWordOperations: Record<string, Operation> = {
 
   postEnterpriseDicUpdateOne: async (request) => {
     const ctx = await context(request);
-    const body = bodyOf<{ id: number; word: string; type: number; correct?: string }>(request);
+    const body = request.body;
     await dictionaryOfWord(request.server.db, ctx, body.id);
     const entry = cleanEntry(body);
     try {
@@ -121,7 +121,7 @@ export const sharedWordOperations: Record<string, Operation> = {
 
   postEnterpriseDicDeleteOne: async (request) => {
     const ctx = await context(request);
-    const { id } = bodyOf<{ id: number }>(request);
+    const { id } = request.body;
     await dictionaryOfWord(request.server.db, ctx, id);
     await request.server.db.deleteFrom('enterprise_dict_words').where('id', '=', id).execute();
     return envelope(null, '删除成功');
@@ -130,7 +130,7 @@ export const sharedWordOperations: Record<string, Operation> = {
   postEnterpriseDicDeleteMany: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.manage');
-    const { ids } = bodyOf<{ ids: number[] }>(request);
+    const { ids } = request.body;
     const db = request.server.db;
     // only words of the caller's team's dictionaries (root: of any team); other ids are not counted
     let query = db.deleteFrom('enterprise_dict_words').where('id', 'in', ids);
@@ -146,7 +146,7 @@ export const sharedWordOperations: Record<string, Operation> = {
 
   postEnterpriseDicDeleteAllWord: async (request) => {
     const ctx = await context(request);
-    const { dic_id, type } = bodyOf<{ dic_id: number; type?: number }>(request);
+    const { dic_id, type } = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
     let query = request.server.db.deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id);
     if (type !== undefined) query = query.where('type', '=', type);
@@ -156,7 +156,7 @@ export const sharedWordOperations: Record<string, Operation> = {
 
   postEnterpriseDicPersonToEnterpriseDic: async (request) => {
     const ctx = await context(request);
-    const { dic_id, ids } = bodyOf<{ dic_id: number; ids?: number[] }>(request);
+    const { dic_id, ids } = request.body;
     const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
     let personal = request.server.db
       .selectFrom('dict_words')

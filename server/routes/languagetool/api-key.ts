@@ -3,7 +3,7 @@ import type { Db } from '../../db';
 import { nowIso } from '../../db';
 import { envelope, unauthorized } from '../../errors';
 import { findOpenUser } from '../../services/users';
-import { caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 
 /** API keys for the LanguageTool-compatible API: one per user, stored as sha256, shown once when created. */
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -28,7 +28,7 @@ export async function uidByApiKey(db: Db, username: string, apiKey: string): Pro
   throw unauthorized('auth.wrong_api_key');
 }
 
-export const apiKeyOperations: Record<string, Operation> = {
+export const apiKeyOperations: Operations = {
   getUserApiKey: async (request) => {
     const { uid } = await caller(request);
     const db = request.server.db;

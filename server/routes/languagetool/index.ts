@@ -9,7 +9,7 @@ import { ALLOWED } from '../../services/dictionary';
 import { nowIso } from '../../db';
 import { describeValidation } from '../../plugins/errors';
 import { uidByApiKey } from './api-key';
-import type { Operation } from '../types';
+import type { Handler, Operation, OperationId, Operations } from '../types';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -177,22 +177,10 @@ const LANGUAGES = [
   { name: 'Chinese (Hong Kong, traditional)', code: 'zh', longCode: 'zh-HK' },
 ];
 
-const withErrors = (handler: Operation & ((request: FastifyRequest, reply: FastifyReply) => unknown)): Operation => ({
+const withErrors = <K extends OperationId>(handler: Handler<K>): Operation<K> => ({
   handler,
   errorHandler: ltErrorHandler,
 });
-
-interface CheckForm {
-  text?: string;
-  data?: string;
-  language: string;
-  enabledCategories?: string;
-  disabledCategories?: string;
-  enabledRules?: string;
-  disabledRules?: string;
-  enabledOnly?: string;
-  level?: string;
-}
 
 const list = (s?: string) =>
   (s ?? '')
@@ -200,7 +188,7 @@ const list = (s?: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-export const languagetoolOperations: Record<string, Operation> = {
+export const languagetoolOperations: Operations = {
   postV2Check: withErrors(async (request) => {
     const { limiters } = request.server;
     // calls without a token are counted per address before the API key is checked (no key guessing);
@@ -208,7 +196,7 @@ export const languagetoolOperations: Record<string, Operation> = {
     if (!request.headers.authorization) await limiters.ltAnonymous(request);
     const uid = await ltCaller(request);
     await limiters.ltCheck(request, uid);
-    const form = request.body as CheckForm;
+    const form = request.body;
     if (form.text === undefined && form.data === undefined) throw new LtError(400, 'missing `text` or `data`');
     const source = form.text ?? form.data!;
     const { text, map } =
@@ -279,7 +267,7 @@ export const languagetoolOperations: Record<string, Operation> = {
 
   getV2Words: withErrors(async (request) => {
     const uid = await wordsCaller(request);
-    const q = request.query as { offset?: number; limit?: number };
+    const q = request.query;
     const rows = await request.server.db
       .selectFrom('dict_words')
       .select('word')
@@ -294,7 +282,7 @@ export const languagetoolOperations: Record<string, Operation> = {
 
   postV2WordsAdd: withErrors(async (request) => {
     const uid = await wordsCaller(request);
-    const word = String((request.body as { word: string }).word).trim();
+    const word = String(request.body.word).trim();
     if (!word || /\s/.test(word)) throw new LtError(400, '`word` must be one word without spaces');
     const now = nowIso();
     const res = await request.server.db
@@ -307,7 +295,7 @@ export const languagetoolOperations: Record<string, Operation> = {
 
   postV2WordsDelete: withErrors(async (request) => {
     const uid = await wordsCaller(request);
-    const word = String((request.body as { word: string }).word).trim();
+    const word = String(request.body.word).trim();
     const res = await request.server.db
       .deleteFrom('dict_words')
       .where('uid', '=', uid)

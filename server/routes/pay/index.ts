@@ -28,7 +28,7 @@ import {
   type OrderRow,
 } from '../../services/orders';
 import { GatewayError, NotificationError } from '../../services/pay/provider';
-import { caller, type Operation } from '../types';
+import { caller, type OperationRequest, type Operations } from '../types';
 
 const NOT_CONFIGURED = 'pay.not_configured' as const;
 /** A QR code this close to expiry is replaced rather than shown again. */
@@ -68,15 +68,15 @@ async function prepay(request: FastifyRequest, order: OrderRow): Promise<OrderRo
 }
 
 /** The caller's order (404 for an unknown one and for another user's); a pending order past its expiry is closed. */
-async function ownOrder(request: FastifyRequest): Promise<OrderRow> {
+async function ownOrder(request: OperationRequest<'getPayWxQrcodeRefresh' | 'getPayWxOrder'>): Promise<OrderRow> {
   const { uid } = await caller(request);
-  const { order_no } = request.query as { order_no: string };
+  const { order_no } = request.query;
   const order = await findOwnOrder(request.server.db, uid, order_no);
   if (!order) throw notFound('pay.unknown_order');
   return order;
 }
 
-export const payOperations: Record<string, Operation> = {
+export const payOperations: Operations = {
   getPayWxConfig: async (request) => {
     await caller(request);
     return envelope({ configured: request.server.payment !== null, provider: request.server.payment?.name ?? null });
@@ -84,7 +84,7 @@ export const payOperations: Record<string, Operation> = {
 
   getPayWxNativePrepay: async (request) => {
     const { uid } = await caller(request);
-    const { product_id, quantity = 1 } = request.query as { product_id: number; quantity?: number };
+    const { product_id, quantity = 1 } = request.query;
     const product = await findProduct(request.server.db, Number(product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
     if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
@@ -221,5 +221,5 @@ export const payOperations: Record<string, Operation> = {
       }
       return reply.code(200).send();
     },
-  } as Operation,
+  },
 };

@@ -1,23 +1,15 @@
-import type { FastifyRequest } from 'fastify';
 // categories only: the engine itself (lexicons) lives in the checker workers
 import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
 import { envelope } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { rightBalance } from '../../services/rights';
-import { bodyOf, caller, type Operation } from '../types';
+import { caller, type OperationRequest, type Operations } from '../types';
 
-interface CheckTextBody {
-  text: string;
-  checkMode?: 3 | 4;
-  checkOptions?: number;
-  lang?: 'cn' | 'hk';
-}
-
-const checkText = async (request: FastifyRequest) => {
+const checkText = async (request: OperationRequest<'postMisscutV1CheckText' | 'postMisscutV2CheckText'>) => {
   const { uid } = await caller(request);
   await request.server.limiters.checkText(request, uid);
-  const body = bodyOf<CheckTextBody>(request);
+  const body = request.body;
   const sessionId = String(request.headers.session ?? '');
   // a QuotaError (402 with the dialog's kind) is written by the shared error handler
   const started = await checkService(request.server).start({
@@ -42,19 +34,19 @@ const FAMILIES: Array<{ bit: number; name: string; description: string }> = [
   { bit: Bits.advanced, name: '高级校对', description: '领导人职务与姓名、金额大小写（需高级校对权益）' },
 ];
 
-export const proofreadOperations: Record<string, Operation> = {
+export const proofreadOperations: Operations = {
   postMisscutV1CheckText: checkText,
   postMisscutV2CheckText: checkText,
 
   postMisscutV1Cancel: async (request) => {
     const { uid } = await caller(request);
-    const { check_id } = bodyOf<{ check_id: string }>(request);
+    const { check_id } = request.body;
     await checkService(request.server).cancel(uid, check_id);
     return envelope(null, '已取消');
   },
 
   getMisscutV1GetAllMistakesType: async (request) => {
-    const hk = Number((request.query as { st_flag?: number }).st_flag) === 1;
+    const hk = Number(request.query?.st_flag) === 1;
     return envelope({
       category_description: CATEGORIES.map((c) => [c.code, hk ? c.hk : c.cn, c.level]),
       recommendation_level: LEVELS.map((l) => [l.level, null, hk ? l.hk : l.cn]),
@@ -89,15 +81,7 @@ export const proofreadOperations: Record<string, Operation> = {
     await request.server.limiters.collectAddress(request);
     const { uid } = await caller(request);
     await request.server.limiters.collect(request, uid);
-    const b = bodyOf<{
-      action: string;
-      check_id?: string;
-      original: string;
-      suggestion?: string;
-      category: string;
-      context?: string;
-      comment?: string;
-    }>(request);
+    const b = request.body;
     await request.server.db
       .insertInto('finding_feedback')
       .values({

@@ -1,13 +1,13 @@
 import { envelope } from '../../errors';
 import { listOrders, listProducts } from '../../services/orders';
 import { RIGHT_INFO } from '../../services/rights';
-import { caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 
 /** Products, orders and the rights history. */
-export const commerceRightsOperations: Record<string, Operation> = {
+export const commerceRightsOperations: Operations = {
   getUserRightProductGetList: async (request) => {
     await caller(request);
-    const { type, belong_to } = request.query as { type?: number; belong_to?: number };
+    const { type, belong_to } = request.query;
     return envelope(await listProducts(request.server.db, { type, belong_to }));
   },
 
@@ -19,17 +19,13 @@ export const commerceRightsOperations: Record<string, Operation> = {
 
   getUserRightOrderV1GetList: async (request) => {
     const { uid } = await caller(request);
-    const { num = 1, size = 20 } = request.query as { num?: number; size?: number };
+    const { num = 1, size = 20 } = request.query;
     return envelope(await listOrders(request.server.db, uid, Number(num), Number(size)));
   },
 
   getUserRightConsumptionRecordPage: async (request) => {
     const { uid } = await caller(request);
-    const {
-      num = 1,
-      size = 20,
-      user_right_type,
-    } = request.query as { num?: number; size?: number; user_right_type?: number };
+    const { num = 1, size = 20, user_right_type } = request.query;
     const db = request.server.db;
     let base = db.selectFrom('right_records').where('uid', '=', uid);
     if (user_right_type !== undefined) base = base.where('user_right_type', '=', Number(user_right_type));

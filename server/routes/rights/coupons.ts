@@ -1,16 +1,16 @@
 import { envelope } from '../../errors';
 import { redeemCoupon } from '../../services/coupons';
-import { recordShare, shareStatus, type ShareChannel } from '../../services/sharing';
-import { bodyOf, caller, type Operation } from '../types';
+import { recordShare, shareStatus } from '../../services/sharing';
+import { caller, type Operations } from '../types';
 
 /** Redemption codes (/redemption) and sharing rewards (/share). */
-export const couponOperations: Record<string, Operation> = {
+export const couponOperations: Operations = {
   postUserRightCouponCodeV1Use: async (request) => {
     const { uid } = await caller(request);
     // Per account and per address, so neither many accounts on one machine nor one account on many can guess.
     await request.server.limiters.couponUser(request);
     await request.server.limiters.couponAddress(request);
-    const { code } = bodyOf<{ code: string }>(request);
+    const { code } = request.body;
     return envelope({ granted: await redeemCoupon(request.server.db, uid, code) }, '兑换成功');
   },
 
@@ -22,7 +22,7 @@ export const couponOperations: Record<string, Operation> = {
   postUserAddSharingInfo: async (request) => {
     const { uid } = await caller(request);
     await request.server.limiters.share(request);
-    const { channel, share_url } = bodyOf<{ channel: ShareChannel; share_url?: string }>(request);
+    const { channel, share_url } = request.body;
     const result = await recordShare(request.server.db, uid, channel, share_url ?? null);
     return envelope(result, result.reward_num > 0 ? '分享成功，加速字数已到账' : '分享成功');
   },

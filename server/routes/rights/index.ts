@@ -1,12 +1,12 @@
 import { envelope } from '../../errors';
 import { rightView, rightViews } from '../../services/rights';
 import { findOpenUser } from '../../services/users';
-import { caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 
-export const rightsOperations: Record<string, Operation> = {
+export const rightsOperations: Operations = {
   getUserV1GetUserRight: async (request) => {
     const { uid } = await caller(request);
-    const { user_right_type } = request.query as { user_right_type: number };
+    const { user_right_type } = request.query;
     return envelope(await rightView(request.server.db, uid, Number(user_right_type)));
   },
 

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { envelope } from '../../errors';
-import type { Operation } from '../types';
+import type { Operations } from '../types';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-export const systemOperations: Record<string, Operation> = {
+export const systemOperations: Operations = {
   /** Runtime configuration for the SPA: plain JSON, no envelope (so one build runs anywhere). */
   getWorkbenchConfigJson: async (request, reply) => {
     reply.header('cache-control', 'no-cache');

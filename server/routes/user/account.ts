@@ -1,11 +1,11 @@
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { hashPassword, passwordProblem } from '../../services/passwords';
 import { accountSubject, clearFailures, loginSubject, verifyWithLockout } from '../../services/lockout';
-import { consumeSmsCode, issueSmsCode, type SmsProvider, type SmsPurpose } from '../../services/sms';
+import { consumeSmsCode, issueSmsCode, type SmsProvider } from '../../services/sms';
 import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
 import { grantDefaultRights } from '../../services/rights';
 import { createUser, findOpenUserByPhone, PHONE_PATTERN } from '../../services/users';
-import { bodyOf, caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 import { currentUser } from './profile';
 
 // A real hash of a random password, so an unknown phone costs the same time as a wrong password.
@@ -18,9 +18,9 @@ function checkPhone(phone: string) {
 /** Stores the code but sends nothing: a reset asked for an unknown phone looks like one for a known phone. */
 const nobody: SmsProvider = { name: 'none', sendCode: async () => {} };
 
-export const accountOperations: Record<string, Operation> = {
+export const accountOperations: Operations = {
   postUserSmsCode: async (request) => {
-    const { phone, purpose } = bodyOf<{ phone: string; purpose: SmsPurpose }>(request);
+    const { phone, purpose } = request.body;
     checkPhone(phone);
     const { db, sms, limiters, log } = request.server;
     await limiters.smsAddress(request);
@@ -51,9 +51,7 @@ export const accountOperations: Record<string, Operation> = {
   },
 
   postUserRegister: async (request) => {
-    const { phone, code, password, name } = bodyOf<{ phone: string; code: string; password: string; name?: string }>(
-      request,
-    );
+    const { phone, code, password, name } = request.body;
     checkPhone(phone);
     const problem = passwordProblem(password);
     if (problem) throw badRequest(problem);
@@ -67,7 +65,7 @@ export const accountOperations: Record<string, Operation> = {
   },
 
   postUserLogin: async (request) => {
-    const { phone, password } = bodyOf<{ phone: string; password: string }>(request);
+    const { phone, password } = request.body;
     const { db, limiters } = request.server;
     await limiters.loginAddress(request);
     await limiters.loginPhone(request);
@@ -96,7 +94,7 @@ export const accountOperations: Record<string, Operation> = {
   },
 
   postUserResetPwd: async (request) => {
-    const body = bodyOf<{ phone: string; code: string; new_password: string }>(request);
+    const body = request.body;
     const { phone, code, new_password: password } = body;
     checkPhone(phone);
     const problem = passwordProblem(password);

@@ -1,18 +1,18 @@
 import { envelope } from '../../errors';
 import { deleteDownload, listDownloads, openDownload } from '../../services/downloads';
-import { attachment, bodyOf, caller, type Operation } from '../types';
+import { attachment, caller, type Operations } from '../types';
 
 /** The download center: the caller's own files only (another user's id answers 404, like an unknown one). */
-export const downloadOperations: Record<string, Operation> = {
+export const downloadOperations: Operations = {
   getUserDownloadPage: async (request) => {
     const { uid } = await caller(request);
-    const q = request.query as { num?: number; size?: number };
+    const q = request.query;
     return envelope(await listDownloads(request.server.db, uid, { num: q.num ?? 1, size: q.size ?? 20 }));
   },
 
   getUserDownloadFile: async (request, reply) => {
     const { uid } = await caller(request);
-    const { id } = request.query as { id: number };
+    const { id } = request.query;
     const file = await openDownload(request.server.db, request.server.config.dataDir, uid, id);
     return reply
       .type(file.mime)
@@ -24,7 +24,7 @@ export const downloadOperations: Record<string, Operation> = {
 
   postUserDownloadDelete: async (request) => {
     const { uid } = await caller(request);
-    const { id } = bodyOf<{ id: number }>(request);
+    const { id } = request.body;
     await deleteDownload(request.server.db, request.server.config.dataDir, uid, id);
     return envelope(null, '删除成功');
   },

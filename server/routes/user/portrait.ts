@@ -1,7 +1,7 @@
 import { nowIso } from '../../db';
 import { badRequest, envelope, tooLarge } from '../../errors';
 import { defaultAvatarSvg } from '../../services/avatar';
-import { bodyOf, type Operation, type UploadedFile } from '../types';
+import { type Operations, isUploadedFile } from '../types';
 import { currentUser } from './profile';
 
 export const PORTRAIT_MAX_BYTES = 2 * 1024 * 1024;
@@ -14,7 +14,7 @@ function imageType(data: Buffer): 'image/png' | 'image/jpeg' | null {
   return null;
 }
 
-export const portraitOperations: Record<string, Operation> = {
+export const portraitOperations: Operations = {
   /** The uploaded avatar, or a generated one until there is one. */
   getUserPortrait: async (request, reply) => {
     const { user } = await currentUser(request);
@@ -30,8 +30,8 @@ export const portraitOperations: Record<string, Operation> = {
 
   postUserPortrait: async (request) => {
     const { user } = await currentUser(request);
-    const { file } = bodyOf<{ file: UploadedFile | string }>(request);
-    if (typeof file !== 'object' || !Buffer.isBuffer(file.data)) throw badRequest('account.avatar_no_file');
+    const { file } = request.body;
+    if (!isUploadedFile(file)) throw badRequest('account.avatar_no_file');
     if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('account.avatar_too_large');
     const mime = imageType(file.data);
     if (!mime) throw badRequest('account.avatar_type');

@@ -5,7 +5,7 @@ import { hashPassword, passwordProblem } from '../../services/passwords';
 import { consumeSmsCode } from '../../services/sms';
 import { revokeApiKeys, revokeCredentials } from '../../services/tokens';
 import { findOpenUser, findOpenUserByPhone, PHONE_PATTERN, toUserInfo } from '../../services/users';
-import { bodyOf, caller, type Operation } from '../types';
+import { caller, type Operations } from '../types';
 import type { FastifyRequest } from 'fastify';
 import type { ServerMessageCode } from '../../../openapi/messages';
 
@@ -39,7 +39,7 @@ async function checkCurrentPassword(
   }
 }
 
-export const profileOperations: Record<string, Operation> = {
+export const profileOperations: Operations = {
   getUserUserInfo: async (request) => {
     const { user } = await currentUser(request);
     return envelope(toUserInfo(user));
@@ -47,7 +47,7 @@ export const profileOperations: Record<string, Operation> = {
 
   putUserLoginId: async (request) => {
     const { user } = await currentUser(request);
-    const { login_id: loginId } = bodyOf<{ login_id: string }>(request);
+    const { login_id: loginId } = request.body;
     if (!LOGIN_ID_PATTERN.test(loginId)) {
       throw badRequest('account.login_id_invalid');
     }
@@ -60,7 +60,7 @@ export const profileOperations: Record<string, Operation> = {
 
   putUserPhone: async (request) => {
     const { user } = await currentUser(request);
-    const body = bodyOf<{ phone: string; code: string; password?: string; old_code?: string }>(request);
+    const body = request.body;
     const { phone, code, password, old_code: oldCode } = body;
     if (!PHONE_PATTERN.test(phone)) throw badRequest('account.phone_invalid');
     const { db } = request.server;
@@ -82,10 +82,7 @@ export const profileOperations: Record<string, Operation> = {
 
   putUserPwd: async (request) => {
     const { auth, user } = await currentUser(request);
-    const { old_password: oldPassword, new_password: newPassword } = bodyOf<{
-      old_password: string;
-      new_password: string;
-    }>(request);
+    const { old_password: oldPassword, new_password: newPassword } = request.body;
     await checkCurrentPassword(request, user, oldPassword, 'account.old_password_wrong');
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem);
@@ -103,7 +100,7 @@ export const profileOperations: Record<string, Operation> = {
 
   postUserLeaveMessage: async (request) => {
     const { user } = await currentUser(request);
-    const { content, contact } = bodyOf<{ content: string; contact?: string }>(request);
+    const { content, contact } = request.body;
     await request.server.limiters.leaveMessage(request);
     if (!content.trim()) throw badRequest('account.feedback_empty');
     await request.server.db
@@ -115,7 +112,7 @@ export const profileOperations: Record<string, Operation> = {
 
   postUserCancellation: async (request) => {
     const { user } = await currentUser(request);
-    const { password } = bodyOf<{ password: string }>(request);
+    const { password } = request.body;
     await checkCurrentPassword(request, user, password, 'account.password_wrong');
     if (user.role === 'root') {
       const { db } = request.server;

@@ -10,7 +10,7 @@ import { queryKeys } from '../../../api/queries';
 import { COMPARE_ACCEPT, compareRights, type CompareResult } from '../../../machines/compareCalls';
 import { compareBinding } from '../../../machines/live';
 import { userRight } from '../../../machines/proofreadCalls';
-import type { components } from '../../../api/schema';
+import type { components } from '../../../../openapi/schema';
 import { FileDrop } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';
 import { usePipeline } from '../../upload/usePipeline';

@@ -6086,7 +6086,7 @@ export interface operations {
                     name?: string;
                     fixes?: components["schemas"]["DocumentFix"][];
                     ignored?: components["schemas"]["DocumentIgnored"][];
-                } | unknown | unknown;
+                };
             };
         };
         responses: {
