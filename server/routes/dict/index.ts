@@ -1,5 +1,12 @@
-import { sql } from 'kysely';
 import { nowIso } from '../../db';
+import {
+  clearWords,
+  deleteWord,
+  deleteWords,
+  findWordPage,
+  insertWord,
+  updateWord,
+} from '../../db/repos/dictionary-words';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
 import {
@@ -44,41 +51,23 @@ export const dictOperations: Operations = {
     const q = request.query as { num?: number; size?: number; keyword?: string; type?: number };
     const num = q.num ?? 1;
     const size = q.size ?? 20;
-    const db = request.server.db;
-    let base = db.selectFrom('dict_words').where('uid', '=', uid);
-    if (q.type !== undefined) base = base.where('type', '=', q.type);
     const keyword = q.keyword?.trim();
-    if (keyword) {
-      const like = containsPattern(keyword);
-      base = base.where((eb) =>
-        eb.or([
-          eb('word', 'like', sql<string>`${like} escape '\\'`),
-          eb('correct', 'like', sql<string>`${like} escape '\\'`),
-        ]),
-      );
-    }
-    const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-    const rows = await base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(size)
-      .offset((num - 1) * size)
-      .execute();
-    return envelope({ total, num, size, list: rows.map((r) => toWord(r as WordRow)) });
+    const { total, rows } = await findWordPage(
+      request.server.db,
+      uid,
+      { type: q.type, like: keyword ? containsPattern(keyword) : undefined },
+      { num, size },
+    );
+    return envelope({ total, num, size, list: rows.map(toWord) });
   },
 
   postDictV1AddOne: async (request) => {
     const { uid } = await caller(request);
     const entry = cleanEntry(request.body);
-    const db = request.server.db;
     const now = nowIso();
     try {
-      const row = await db
-        .insertInto('dict_words')
-        .values({ uid, ...entry, created_at: now, updated_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return envelope(toWord(row as WordRow), '添加成功');
+      const row = await insertWord(request.server.db, { uid, ...entry, created_at: now, updated_at: now });
+      return envelope(toWord(row), '添加成功');
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
       throw error;
@@ -89,17 +78,10 @@ export const dictOperations: Operations = {
     const { uid } = await caller(request);
     const body = request.body;
     const entry = cleanEntry(body);
-    const db = request.server.db;
     try {
-      const row = await db
-        .updateTable('dict_words')
-        .set({ ...entry, updated_at: nowIso() })
-        .where('id', '=', body.id)
-        .where('uid', '=', uid)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await updateWord(request.server.db, uid, body.id, { ...entry, updated_at: nowIso() });
       if (!row) throw notFound('dict.unknown_word');
-      return envelope(toWord(row as WordRow), '修改成功');
+      return envelope(toWord(row), '修改成功');
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
       throw error;
@@ -109,33 +91,20 @@ export const dictOperations: Operations = {
   deleteDictV1DeleteOne: async (request) => {
     const { uid } = await caller(request);
     const { id } = request.query as { id: number };
-    const res = await request.server.db
-      .deleteFrom('dict_words')
-      .where('id', '=', id)
-      .where('uid', '=', uid)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound('dict.unknown_word');
+    if ((await deleteWord(request.server.db, uid, id)) === 0) throw notFound('dict.unknown_word');
     return envelope(null, '删除成功');
   },
 
   postDictV1DeleteMany: async (request) => {
     const { uid } = await caller(request);
     const { ids } = request.body;
-    const res = await request.server.db
-      .deleteFrom('dict_words')
-      .where('uid', '=', uid)
-      .where('id', 'in', ids)
-      .executeTakeFirst();
-    return envelope({ count: Number(res.numDeletedRows) }, '删除成功');
+    return envelope({ count: await deleteWords(request.server.db, uid, ids) }, '删除成功');
   },
 
   postDictV1DeleteAllWord: async (request) => {
     const { uid } = await caller(request);
     const type = (request.body as { type?: number } | undefined)?.type;
-    let query = request.server.db.deleteFrom('dict_words').where('uid', '=', uid);
-    if (type !== undefined) query = query.where('type', '=', type);
-    const res = await query.executeTakeFirst();
-    return envelope({ count: Number(res.numDeletedRows) }, '已清空');
+    return envelope({ count: await clearWords(request.server.db, uid, type) }, '已清空');
   },
 
   postDictV1UploadWords: async (request) => {

@@ -1,4 +1,16 @@
 import { nowIso, type Db } from '../../db';
+import {
+  addDictionaryUser,
+  deleteSharedDictionary,
+  findDictionaryOptions,
+  findSharedDictionaries,
+  insertSharedDictionary,
+  stopUsingSharedDictionary,
+  updateSharedDictionary,
+  useSharedDictionary,
+} from '../../db/repos/shared-dictionaries';
+import { countSharedWordsByType } from '../../db/repos/shared-words';
+import { countMembers, findTeam } from '../../db/repos/teams';
 import { conflict, envelope, notFound, badRequest } from '../../errors';
 import { isUniqueViolation } from '../../services/dictionary';
 import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, type TeamContext } from '../../services/teams';
@@ -28,40 +40,12 @@ export async function sharedDictionaries(
   ctx: TeamContext,
   where: { enterpriseId: number; ids?: number[]; usedBy?: 'caller' | 'anyone' },
 ): Promise<SharedDictionaryView[]> {
-  let query = db
-    .selectFrom('enterprise_dicts as d')
-    .leftJoin('users as c', 'c.uid', 'd.created_by')
-    .select((eb) => [
-      'd.id',
-      'd.name',
-      'd.description',
-      'd.created_at',
-      'd.updated_at',
-      'c.name as creator_name',
-      eb
-        .selectFrom('enterprise_dict_words as w')
-        .select((w) => w.fn.countAll().as('n'))
-        .whereRef('w.dict_id', '=', 'd.id')
-        .as('word_count'),
-      eb
-        .selectFrom('enterprise_dict_users as u')
-        .innerJoin('enterprise_members as m', (j) =>
-          j.onRef('m.uid', '=', 'u.uid').onRef('m.enterprise_id', '=', 'd.enterprise_id'),
-        )
-        .select((u) => u.fn.countAll().as('n'))
-        .whereRef('u.dict_id', '=', 'd.id')
-        .where('m.status', '=', MEMBER_STATUS.active)
-        .as('user_count'),
-      eb
-        .selectFrom('enterprise_dict_users as me')
-        .select((u) => u.fn.countAll().as('n'))
-        .whereRef('me.dict_id', '=', 'd.id')
-        .where('me.uid', '=', ctx.uid)
-        .as('mine'),
-    ])
-    .where('d.enterprise_id', '=', where.enterpriseId);
-  if (where.ids) query = query.where('d.id', 'in', where.ids.length ? where.ids : [0]);
-  const rows = await query.orderBy('d.id').execute();
+  const rows = await findSharedDictionaries(db, {
+    enterpriseId: where.enterpriseId,
+    viewer: ctx.uid,
+    memberStatus: MEMBER_STATUS.active,
+    ids: where.ids,
+  });
   const views = rows.map((r) => ({
     id: Number(r.id),
     name: r.name,
@@ -104,22 +88,13 @@ export const sharedDictionaryOperations: Operations = {
     const ctx = await context(request);
     if (ctx.enterpriseId === null) return envelope(null, '未加入团队');
     const db = request.server.db;
-    const team = await db
-      .selectFrom('enterprises')
-      .selectAll()
-      .where('id', '=', ctx.enterpriseId)
-      .executeTakeFirstOrThrow();
-    const members = await db
-      .selectFrom('enterprise_members')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('enterprise_id', '=', ctx.enterpriseId)
-      .where('status', '=', MEMBER_STATUS.active)
-      .executeTakeFirst();
+    const team = await findTeam(db, ctx.enterpriseId);
+    const members = await countMembers(db, ctx.enterpriseId, MEMBER_STATUS.active);
     return envelope({
       enterprise_id: Number(team.id),
       name: team.name,
       address: team.address,
-      user_num: Number(members?.n ?? 0),
+      user_num: members,
       equity_num: Number(team.equity_num),
       equity_time: team.equity_time,
       role: ctx.role!,
@@ -135,12 +110,7 @@ export const sharedDictionaryOperations: Operations = {
   getEnterpriseV1GetDictOptions: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'dict.read');
-    const rows = await request.server.db
-      .selectFrom('enterprise_dicts')
-      .select(['id', 'name'])
-      .where('enterprise_id', '=', enterpriseId)
-      .orderBy('id')
-      .execute();
+    const rows = await findDictionaryOptions(request.server.db, enterpriseId);
     return envelope(rows.map((r) => ({ id: Number(r.id), name: r.name })));
   },
 
@@ -163,12 +133,7 @@ export const sharedDictionaryOperations: Operations = {
     const ctx = await context(request);
     const { id } = request.query;
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.read');
-    const rows = await request.server.db
-      .selectFrom('enterprise_dict_words')
-      .select((eb) => ['type', eb.fn.countAll().as('n')])
-      .where('dict_id', '=', dict.id)
-      .groupBy('type')
-      .execute();
+    const rows = await countSharedWordsByType(request.server.db, dict.id);
     const counts: Record<string, number> = { '1': 0, '4': 0, '5': 0, '9': 0 };
     for (const r of rows) counts[String(r.type)] = Number(r.n);
     return envelope({ ...(await viewOf(request.server.db, ctx, dict)), counts });
@@ -182,24 +147,17 @@ export const sharedDictionaryOperations: Operations = {
     const now = nowIso();
     try {
       const id = await request.server.db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('enterprise_dicts')
-          .values({
-            enterprise_id: enterpriseId,
-            name,
-            description: body.description?.trim() ?? '',
-            created_by: ctx.uid,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const dictId = await insertSharedDictionary(trx, {
+          enterprise_id: enterpriseId,
+          name,
+          description: body.description?.trim() ?? '',
+          created_by: ctx.uid,
+          created_at: now,
+          updated_at: now,
+        });
         // the creator starts using it; other members turn it on for themselves
-        await trx
-          .insertInto('enterprise_dict_users')
-          .values({ dict_id: Number(row.id), uid: ctx.uid, created_at: now })
-          .execute();
-        return Number(row.id);
+        await addDictionaryUser(trx, dictId, ctx.uid, now);
+        return dictId;
       });
       return envelope(await viewOf(request.server.db, ctx, { id, enterprise_id: enterpriseId }), '创建成功');
     } catch (error) {
@@ -216,7 +174,7 @@ export const sharedDictionaryOperations: Operations = {
     if (body.name !== undefined) changes.name = cleanName(body.name);
     if (body.description !== undefined) changes.description = body.description.trim();
     try {
-      await request.server.db.updateTable('enterprise_dicts').set(changes).where('id', '=', dict.id).execute();
+      await updateSharedDictionary(request.server.db, dict.id, changes);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(DUPLICATE_NAME);
       throw error;
@@ -230,11 +188,7 @@ export const sharedDictionaryOperations: Operations = {
     const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.manage');
     const db = request.server.db;
     // words and usage go with it (also explicit, so it does not depend on foreign-key enforcement)
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('enterprise_dict_words').where('dict_id', '=', dict.id).execute();
-      await trx.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).execute();
-      await trx.deleteFrom('enterprise_dicts').where('id', '=', dict.id).execute();
-    });
+    await db.transaction().execute((trx) => deleteSharedDictionary(trx, dict.id));
     return envelope(null, '删除成功');
   },
 
@@ -245,15 +199,8 @@ export const sharedDictionaryOperations: Operations = {
     // only a member's own team's dictionaries can be used in their checks (root included)
     if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('team.unknown_dictionary');
     const db = request.server.db;
-    if (status === 1) {
-      await db
-        .insertInto('enterprise_dict_users')
-        .values({ dict_id: dict.id, uid: ctx.uid, created_at: nowIso() })
-        .onConflict((oc) => oc.columns(['dict_id', 'uid']).doNothing())
-        .execute();
-    } else {
-      await db.deleteFrom('enterprise_dict_users').where('dict_id', '=', dict.id).where('uid', '=', ctx.uid).execute();
-    }
+    if (status === 1) await useSharedDictionary(db, dict.id, ctx.uid, nowIso());
+    else await stopUsingSharedDictionary(db, dict.id, ctx.uid);
     return envelope(null, status === 1 ? '已启用' : '已停用');
   },
 };

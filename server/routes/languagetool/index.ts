@@ -7,6 +7,7 @@ import { AppError } from '../../errors';
 import { checkService, QuotaError } from '../../services/checker/jobs';
 import { ALLOWED } from '../../services/dictionary';
 import { nowIso } from '../../db';
+import { addWordIfMissing, deleteWordOfType, findWordsOfType } from '../../db/repos/dictionary-words';
 import { describeValidation } from '../../plugins/errors';
 import { uidByApiKey } from './api-key';
 import type { Handler, Operation, OperationId, Operations } from '../types';
@@ -268,16 +269,11 @@ export const languagetoolOperations: Operations = {
   getV2Words: withErrors(async (request) => {
     const uid = await wordsCaller(request);
     const q = request.query;
-    const rows = await request.server.db
-      .selectFrom('dict_words')
-      .select('word')
-      .where('uid', '=', uid)
-      .where('type', '=', ALLOWED)
-      .orderBy('id')
-      .limit(q.limit ?? 10)
-      .offset(q.offset ?? 0)
-      .execute();
-    return { words: rows.map((r) => r.word) };
+    const words = await findWordsOfType(request.server.db, uid, ALLOWED, {
+      limit: q.limit ?? 10,
+      offset: q.offset ?? 0,
+    });
+    return { words };
   }),
 
   postV2WordsAdd: withErrors(async (request) => {
@@ -285,23 +281,20 @@ export const languagetoolOperations: Operations = {
     const word = String(request.body.word).trim();
     if (!word || /\s/.test(word)) throw new LtError(400, '`word` must be one word without spaces');
     const now = nowIso();
-    const res = await request.server.db
-      .insertInto('dict_words')
-      .values({ uid, word, type: ALLOWED, correct: null, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
-      .executeTakeFirst();
-    return { added: Number(res.numInsertedOrUpdatedRows ?? 0) > 0 };
+    const added = await addWordIfMissing(request.server.db, {
+      uid,
+      word,
+      type: ALLOWED,
+      correct: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return { added };
   }),
 
   postV2WordsDelete: withErrors(async (request) => {
     const uid = await wordsCaller(request);
     const word = String(request.body.word).trim();
-    const res = await request.server.db
-      .deleteFrom('dict_words')
-      .where('uid', '=', uid)
-      .where('type', '=', ALLOWED)
-      .where('word', '=', word)
-      .executeTakeFirst();
-    return { deleted: Number(res.numDeletedRows) > 0 };
+    return { deleted: await deleteWordOfType(request.server.db, uid, ALLOWED, word) };
   }),
 };
