@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db';
 import { nowIso } from '../../db';
+import { findApiKey, findApiKeysOfUsername, saveApiKey } from '../../db/repos/api-keys';
 import { envelope, unauthorized } from '../../errors';
 import { findOpenUser } from '../../services/users';
 import { caller, type Operations } from '../types';
@@ -14,13 +15,7 @@ export const usernameOf = (user: { login_id: string | null; phone: string | null
 
 /** uid for `username` (phone or login id) + `apiKey`, or 401. */
 export async function uidByApiKey(db: Db, username: string, apiKey: string): Promise<number> {
-  const user = await db
-    .selectFrom('users')
-    .innerJoin('api_keys', 'api_keys.uid', 'users.uid')
-    .select(['users.uid', 'api_keys.key_hash'])
-    .where((eb) => eb.or([eb('users.phone', '=', username), eb('users.login_id', '=', username)]))
-    .where('users.closed_at', 'is', null)
-    .execute();
+  const user = await findApiKeysOfUsername(db, username);
   const given = Buffer.from(hashKey(apiKey));
   for (const u of user) {
     if (timingSafeEqual(Buffer.from(u.key_hash), given)) return Number(u.uid);
@@ -33,7 +28,7 @@ export const apiKeyOperations: Operations = {
     const { uid } = await caller(request);
     const db = request.server.db;
     const user = await findOpenUser(db, uid);
-    const row = await db.selectFrom('api_keys').selectAll().where('uid', '=', uid).executeTakeFirst();
+    const row = await findApiKey(db, uid);
     return envelope({
       exists: !!row,
       username: user ? usernameOf(user) : '',
@@ -48,13 +43,7 @@ export const apiKeyOperations: Operations = {
     const user = await findOpenUser(db, uid);
     const apiKey = `wb_${randomBytes(24).toString('base64url')}`;
     const row = { uid, key_hash: hashKey(apiKey), hint: apiKey.slice(-4), created_at: nowIso() };
-    await db
-      .insertInto('api_keys')
-      .values(row)
-      .onConflict((oc) =>
-        oc.column('uid').doUpdateSet({ key_hash: row.key_hash, hint: row.hint, created_at: row.created_at }),
-      )
-      .execute();
+    await saveApiKey(db, row);
     return envelope(
       { api_key: apiKey, username: user ? usernameOf(user) : '' },
       'API key 已生成，请妥善保存（只显示这一次）',

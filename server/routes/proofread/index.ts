@@ -1,6 +1,7 @@
 // categories only: the engine itself (lexicons) lives in the checker workers
 import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
+import { insertClick, insertFindingFeedback } from '../../db/repos/feedback';
 import { envelope } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { rightBalance } from '../../services/rights';
@@ -73,7 +74,7 @@ export const proofreadOperations: Operations = {
     const { uid } = await caller(request);
     await request.server.limiters.click(request, uid);
     const { click_type } = request.query as { click_type: number };
-    await request.server.db.insertInto('clicks').values({ uid, click_type, created_at: nowIso() }).execute();
+    await insertClick(request.server.db, { uid, click_type, created_at: nowIso() });
     return envelope(null);
   },
 
@@ -82,20 +83,17 @@ export const proofreadOperations: Operations = {
     const { uid } = await caller(request);
     await request.server.limiters.collect(request, uid);
     const b = request.body;
-    await request.server.db
-      .insertInto('finding_feedback')
-      .values({
-        uid,
-        action: b.action,
-        check_id: b.check_id ?? null,
-        original: b.original,
-        suggestion: b.suggestion ?? null,
-        category: b.category,
-        context: b.context ?? null,
-        comment: b.comment ?? null,
-        created_at: nowIso(),
-      })
-      .execute();
+    await insertFindingFeedback(request.server.db, {
+      uid,
+      action: b.action,
+      check_id: b.check_id ?? null,
+      original: b.original,
+      suggestion: b.suggestion ?? null,
+      category: b.category,
+      context: b.context ?? null,
+      comment: b.comment ?? null,
+      created_at: nowIso(),
+    });
     return envelope(null, '感谢反馈');
   },
 };

@@ -1,3 +1,4 @@
+import { setPasswordHash } from '../../db/repos/users';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { hashPassword, passwordProblem } from '../../services/passwords';
 import { accountSubject, clearFailures, loginSubject, verifyWithLockout } from '../../services/lockout';
@@ -106,7 +107,7 @@ export const accountOperations: Operations = {
     // Only reachable with the code of an unknown phone, which nobody received; answered like an unknown code.
     if (!user) throw badRequest('sms.expired');
     const hash = await hashPassword(password);
-    await db.updateTable('users').set({ password_hash: hash }).where('uid', '=', user.uid).execute();
+    await setPasswordHash(db, user.uid, hash);
     // Whoever knew the old password is out: every token, the API key and their sockets.
     await revokeCredentials(db, user.uid);
     realtime.revokeUser(user.uid);

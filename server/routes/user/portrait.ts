@@ -1,4 +1,5 @@
 import { nowIso } from '../../db';
+import { findPortrait, savePortrait } from '../../db/repos/portraits';
 import { badRequest, envelope, tooLarge } from '../../errors';
 import { defaultAvatarSvg } from '../../services/avatar';
 import { type Operations, isUploadedFile } from '../types';
@@ -18,11 +19,7 @@ export const portraitOperations: Operations = {
   /** The uploaded avatar, or a generated one until there is one. */
   getUserPortrait: async (request, reply) => {
     const { user } = await currentUser(request);
-    const stored = await request.server.db
-      .selectFrom('portraits')
-      .select(['mime', 'data'])
-      .where('uid', '=', user.uid)
-      .executeTakeFirst();
+    const stored = await findPortrait(request.server.db, user.uid);
     reply.header('cache-control', 'private, no-cache');
     if (stored) return reply.type(stored.mime).send(Buffer.from(stored.data));
     return reply.type('image/svg+xml').send(defaultAvatarSvg(user.uid, user.name));
@@ -35,13 +32,7 @@ export const portraitOperations: Operations = {
     if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('account.avatar_too_large');
     const mime = imageType(file.data);
     if (!mime) throw badRequest('account.avatar_type');
-    const { db } = request.server;
-    const row = { mime, data: file.data, updated_at: nowIso() };
-    await db
-      .insertInto('portraits')
-      .values({ uid: user.uid, ...row })
-      .onConflict((oc) => oc.column('uid').doUpdateSet(row))
-      .execute();
+    await savePortrait(request.server.db, user.uid, { mime, data: file.data, updated_at: nowIso() });
     return envelope(null, '头像已更新');
   },
 };

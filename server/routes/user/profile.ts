@@ -1,4 +1,15 @@
 import { nowIso } from '../../db';
+import { insertMessage } from '../../db/repos/feedback';
+import { deletePortrait } from '../../db/repos/portraits';
+import { revokeOpenTokens } from '../../db/repos/tokens';
+import {
+  closeUser,
+  findOpenRootUids,
+  findUidByLoginId,
+  setLoginId,
+  setPasswordHash,
+  setPhone,
+} from '../../db/repos/users';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { accountSubject, verifyWithLockout } from '../../services/lockout';
 import { hashPassword, passwordProblem } from '../../services/passwords';
@@ -52,9 +63,9 @@ export const profileOperations: Operations = {
       throw badRequest('account.login_id_invalid');
     }
     const { db } = request.server;
-    const taken = await db.selectFrom('users').select('uid').where('login_id', '=', loginId).executeTakeFirst();
-    if (taken && taken.uid !== user.uid) throw conflict('account.login_id_taken');
-    await db.updateTable('users').set({ login_id: loginId }).where('uid', '=', user.uid).execute();
+    const taken = await findUidByLoginId(db, loginId);
+    if (taken !== undefined && taken !== user.uid) throw conflict('account.login_id_taken');
+    await setLoginId(db, user.uid, loginId);
     return envelope(null, '修改成功');
   },
 
@@ -76,7 +87,7 @@ export const profileOperations: Operations = {
     }
     if (await findOpenUserByPhone(db, phone)) throw conflict('account.phone_taken');
     await consumeSmsCode(db, phone, 'phone', String(code));
-    await db.updateTable('users').set({ phone }).where('uid', '=', user.uid).execute();
+    await setPhone(db, user.uid, phone);
     return envelope(null, '修改成功');
   },
 
@@ -87,11 +98,7 @@ export const profileOperations: Operations = {
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem);
     const { db, realtime } = request.server;
-    await db
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(newPassword) })
-      .where('uid', '=', user.uid)
-      .execute();
+    await setPasswordHash(db, user.uid, await hashPassword(newPassword));
     // Every other device has to log in again with the new password, and the API key (made with the old
     // credentials, maybe by whoever had them) stops working; this session stays.
     for (const hash of await revokeCredentials(db, user.uid, auth.tokenHash)) realtime.revokeToken(hash);
@@ -103,10 +110,12 @@ export const profileOperations: Operations = {
     const { content, contact } = request.body;
     await request.server.limiters.leaveMessage(request);
     if (!content.trim()) throw badRequest('account.feedback_empty');
-    await request.server.db
-      .insertInto('messages')
-      .values({ uid: user.uid, content: content.trim(), contact: contact?.trim() || null, created_at: nowIso() })
-      .execute();
+    await insertMessage(request.server.db, {
+      uid: user.uid,
+      content: content.trim(),
+      contact: contact?.trim() || null,
+      created_at: nowIso(),
+    });
     return envelope(null, '留言成功');
   },
 
@@ -116,31 +125,17 @@ export const profileOperations: Operations = {
     await checkCurrentPassword(request, user, password, 'account.password_wrong');
     if (user.role === 'root') {
       const { db } = request.server;
-      const roots = await db
-        .selectFrom('users')
-        .select('uid')
-        .where('role', '=', 'root')
-        .where('closed_at', 'is', null)
-        .execute();
+      const roots = await findOpenRootUids(db);
       if (roots.length <= 1) throw conflict('account.last_root');
     }
     const { db, realtime } = request.server;
     // Really closed: the phone and login id are freed, the name anonymised, the avatar deleted, every token and
     // the API key revoked. Shared document links answer 410 from now on (the share calls check the owner).
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({ closed_at: nowIso(), phone: null, login_id: null, name: '已注销用户' })
-        .where('uid', '=', user.uid)
-        .execute();
-      await trx
-        .updateTable('tokens')
-        .set({ revoked_at: nowIso() })
-        .where('uid', '=', user.uid)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await closeUser(trx, user.uid, nowIso());
+      await revokeOpenTokens(trx, user.uid, nowIso());
       await revokeApiKeys(trx, user.uid);
-      await trx.deleteFrom('portraits').where('uid', '=', user.uid).execute();
+      await deletePortrait(trx, user.uid);
     });
     realtime.revokeUser(user.uid);
     return envelope(null, '账号已注销');
