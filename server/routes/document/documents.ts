@@ -1,8 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
+import {
+  deleteDocuments,
+  findDocumentByShareId,
+  findDocumentFile,
+  findDocumentPage,
+  findOwnedDocument,
+  insertDocument,
+  insertDocumentFile,
+  setShareIdIfNone,
+  updateDocument,
+} from '../../db/repos/documents';
+import { findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
@@ -74,22 +85,13 @@ const NOT_FOUND_MSG = 'document.unknown';
 async function owned(request: FastifyRequest, id: number): Promise<Row> {
   const { uid } = await caller(request);
   // The owner is part of the query: another user's document is never read, so its size cannot be timed either.
-  const row = await request.server.db
-    .selectFrom('documents')
-    .selectAll()
-    .where('id', '=', id)
-    .where('uid', '=', uid)
-    .executeTakeFirst();
+  const row = await findOwnedDocument(request.server.db, id, uid);
   if (!row) throw notFound(NOT_FOUND_MSG);
   return row;
 }
 
 async function byShareId(request: FastifyRequest, shareId: string): Promise<Row> {
-  const row = await request.server.db
-    .selectFrom('documents')
-    .selectAll()
-    .where('share_id', '=', shareId)
-    .executeTakeFirst();
+  const row = await findDocumentByShareId(request.server.db, shareId);
   if (!row) throw notFound('document.unknown_share');
   // Closing an account revokes its shares; the link says so rather than pretending it never existed.
   if (!(await findOpenUser(request.server.db, Number(row.uid)))) {
@@ -130,40 +132,33 @@ async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) 
   let id: number;
   try {
     id = await db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('documents')
-        .values({
-          uid,
-          name: cleanName(file.filename),
-          file_type: kind,
-          size: file.data.length,
-          status: 'queued',
-          progress: 0,
-          error: null,
-          word_count: 0,
-          issue_count: 0,
-          check_mode: mode,
-          check_options: checkOptions,
-          lang,
-          html: null,
-          text: null,
-          issues: null,
-          fixes: null,
-          ignored: null,
-          edited: 0,
-          share_id: null,
-          charge: JSON.stringify(consumption),
-          attempts: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('document_files')
-        .values({ document_id: Number(inserted.id), data: file.data })
-        .execute();
-      return Number(inserted.id);
+      const documentId = await insertDocument(trx, {
+        uid,
+        name: cleanName(file.filename),
+        file_type: kind,
+        size: file.data.length,
+        status: 'queued',
+        progress: 0,
+        error: null,
+        word_count: 0,
+        issue_count: 0,
+        check_mode: mode,
+        check_options: checkOptions,
+        lang,
+        html: null,
+        text: null,
+        issues: null,
+        fixes: null,
+        ignored: null,
+        edited: 0,
+        share_id: null,
+        charge: JSON.stringify(consumption),
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      await insertDocumentFile(trx, documentId, file.data);
+      return documentId;
     });
   } catch (error) {
     await refundRight(db, consumption, consumption.amount, '文档上传失败退回');
@@ -178,31 +173,10 @@ async function page(request: OperationRequest<'getMisscutDocumentV1Page'>) {
   const q = request.query;
   const num = q.num ?? 1;
   const size = q.size ?? 20;
-  let base = request.server.db.selectFrom('documents').where('uid', '=', uid);
   const keyword = q.keyword?.trim();
-  if (keyword)
-    base = base.where(sql<boolean>`name like ${`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
-  const [{ total }] = await base.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const rows = await base
-    .select([
-      'id',
-      'uid',
-      'name',
-      'file_type',
-      'size',
-      'status',
-      'progress',
-      'error',
-      'word_count',
-      'issue_count',
-      'created_at',
-      'updated_at',
-    ])
-    .orderBy('id', 'desc')
-    .limit(size)
-    .offset((num - 1) * size)
-    .execute();
-  return envelope({ total: Number(total), num, size, list: rows.map((r) => summary(r as Row)) });
+  const like = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const { total, rows } = await findDocumentPage(request.server.db, uid, { like }, { num, size });
+  return envelope({ total, num, size, list: rows.map((r) => summary(r as Row)) });
 }
 
 async function remove(request: OperationRequest<'postMisscutDocumentV1Delete'>) {
@@ -214,10 +188,8 @@ async function remove(request: OperationRequest<'postMisscutDocumentV1Delete'>) 
     if (row.status === 'queued' || row.status === 'running')
       await refundCharge(request, (await loadRow(request.server.db, Number(row.id))) ?? row, '删除未完成的文档退回');
   }
-  const db = request.server.db;
-  await db.deleteFrom('document_files').where('document_id', 'in', ids).execute();
-  const res = await db.deleteFrom('documents').where('id', 'in', ids).executeTakeFirst();
-  return envelope({ count: Number(res.numDeletedRows) }, '已删除');
+  const count = await deleteDocuments(request.server.db, ids);
+  return envelope({ count }, '已删除');
 }
 
 async function cancel(request: OperationRequest<'postMisscutDocumentV1Cancel'>) {
@@ -270,31 +242,27 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
   const queue = request.server.documents;
   if (changed) await queue.abort(body.id);
   const ignoredJson = ignored.length ? JSON.stringify(ignored) : null;
-  await request.server.db
-    .updateTable('documents')
-    .set({
-      html: content.html,
-      text: content.text,
-      fixes: fixes.length ? JSON.stringify(fixes) : null,
-      ignored: ignoredJson,
-      edited: 1,
-      ...(body.name ? { name: cleanName(body.name) } : {}),
-      ...(changed
-        ? {
-            status: 'queued' as const,
-            owner: null,
-            progress: 0,
-            error: null,
-            issues: null,
-            issue_count: 0,
-            attempts: 0,
-            word_count: wordCount(content.text),
-          }
-        : { issue_count: openIssues(issuesOf(row), ignored).length }),
-      updated_at: nowIso(),
-    })
-    .where('id', '=', body.id)
-    .execute();
+  await updateDocument(request.server.db, body.id, {
+    html: content.html,
+    text: content.text,
+    fixes: fixes.length ? JSON.stringify(fixes) : null,
+    ignored: ignoredJson,
+    edited: 1,
+    ...(body.name ? { name: cleanName(body.name) } : {}),
+    ...(changed
+      ? {
+          status: 'queued' as const,
+          owner: null,
+          progress: 0,
+          error: null,
+          issues: null,
+          issue_count: 0,
+          attempts: 0,
+          word_count: wordCount(content.text),
+        }
+      : { issue_count: openIssues(issuesOf(row), ignored).length }),
+    updated_at: nowIso(),
+  });
   if (changed) queue.enqueue(body.id);
   return envelope(detail((await loadRow(request.server.db, body.id))!), '已保存');
 }
@@ -315,18 +283,14 @@ async function exportDocx(request: OperationRequest<'postMisscutDocumentV1Export
   const title = row.name.replace(/\.[A-Za-z0-9]+$/, '');
   let buffer: Buffer;
   if (mode === 'tracked') {
-    const user = await request.server.db
-      .selectFrom('users')
-      .select('name')
-      .where('uid', '=', Number(row.uid))
-      .executeTakeFirst();
+    const userName = await findUserName(request.server.db, Number(row.uid));
     // the stored JSON goes to the worker as it is: parsing it and the HTML is part of the heavy work
     const out = await request.server.heavy.run('tracked', {
       html: row.html,
       fixes: row.fixes,
       issues: row.issues,
       ignored: row.ignored,
-      options: { title, author: user?.name || '校对', date: new Date() },
+      options: { title, author: userName || '校对', date: new Date() },
     });
     buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   } else {
@@ -348,12 +312,7 @@ async function shareId(request: OperationRequest<'getMisscutDocumentV1GetShareId
   const row = await owned(request, id);
   if (row.share_id) return envelope({ share_id: row.share_id });
   const share = randomBytes(24).toString('base64url');
-  await request.server.db
-    .updateTable('documents')
-    .set({ share_id: share })
-    .where('id', '=', id)
-    .where('share_id', 'is', null)
-    .execute();
+  await setShareIdIfNone(request.server.db, id, share);
   const after = (await loadRow(request.server.db, id))!;
   return envelope({ share_id: after.share_id ?? share });
 }
@@ -372,22 +331,18 @@ async function shareSave(request: OperationRequest<'getMisscutDocumentV1ShareSav
   const now = nowIso();
   const id = await db.transaction().execute(async (trx) => {
     const { id: _id, share_id: _share, charge: _charge, uid: _uid, created_at: _c, updated_at: _u, ...copy } = source;
-    const inserted = await trx
-      .insertInto('documents')
-      .values({ ...copy, uid, share_id: null, charge: null, attempts: 0, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const file = await trx
-      .selectFrom('document_files')
-      .select('data')
-      .where('document_id', '=', Number(source.id))
-      .executeTakeFirst();
-    if (file)
-      await trx
-        .insertInto('document_files')
-        .values({ document_id: Number(inserted.id), data: file.data })
-        .execute();
-    return Number(inserted.id);
+    const copyId = await insertDocument(trx, {
+      ...copy,
+      uid,
+      share_id: null,
+      charge: null,
+      attempts: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    const file = await findDocumentFile(trx, Number(source.id));
+    if (file) await insertDocumentFile(trx, copyId, file);
+    return copyId;
   });
   return envelope(summary((await loadRow(request.server.db, id))!), '已保存到我的文档');
 }
