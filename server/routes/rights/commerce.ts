@@ -1,3 +1,4 @@
+import { findRightRecordPage } from '../../db/repos/right-records';
 import { envelope } from '../../errors';
 import { listOrders, listProducts } from '../../services/orders';
 import { RIGHT_INFO } from '../../services/rights';
@@ -26,18 +27,14 @@ export const commerceRightsOperations: Operations = {
   getUserRightConsumptionRecordPage: async (request) => {
     const { uid } = await caller(request);
     const { num = 1, size = 20, user_right_type } = request.query;
-    const db = request.server.db;
-    let base = db.selectFrom('right_records').where('uid', '=', uid);
-    if (user_right_type !== undefined) base = base.where('user_right_type', '=', Number(user_right_type));
-    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['id', 'user_right_type', 'num', 'reason', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(Number(size))
-      .offset((Number(num) - 1) * Number(size))
-      .execute();
+    const { total, rows } = await findRightRecordPage(
+      request.server.db,
+      uid,
+      { userRightType: user_right_type !== undefined ? Number(user_right_type) : undefined },
+      { num: Number(num), size: Number(size) },
+    );
     return envelope({
-      total: Number(total.n),
+      total,
       num: Number(num),
       size: Number(size),
       list: rows.map((row) => ({

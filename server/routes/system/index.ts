@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { sql } from 'kysely';
+import { pingDatabase } from '../../db/repos/health';
 import { envelope } from '../../errors';
 import type { Operations } from '../types';
 
@@ -15,7 +15,7 @@ export const systemOperations: Operations = {
   },
 
   getHealth: async (request) => {
-    await sql`select 1`.execute(request.server.db);
+    await pingDatabase(request.server.db);
     return envelope({ status: 'ok', database: request.server.dialect, version }, 'ok');
   },
 };
