@@ -273,6 +273,8 @@ describe('limits from rights', () => {
     expect(failed.error).toMatch(/文档字数超过上限：本文档\d+字，单个文档最多30字/);
     // the reason's code and values travel with it, for the reader's language
     expect(failed).toMatchObject({ error_code: 'document.too_many_chars', error_params: { max: 30 } });
+    const listed = (await call(t.app, 'GET', '/misscut/document/v1/page?num=1&size=1', undefined, token)).json.result;
+    expect(listed.list[0]).toMatchObject({ id: big.json.result.id, error_code: 'document.too_many_chars' });
     expect(await rightBalance(t.app.db, uid, 256)).toBe(before);
     const small = await upload(token, 'small.txt', Buffer.from(TYPO));
     expect((await settle(token, small.json.result.id)).status).toBe('done');

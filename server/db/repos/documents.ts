@@ -17,6 +17,8 @@ const SUMMARY_COLUMNS = [
   'status',
   'progress',
   'error',
+  'error_code',
+  'error_params',
   'word_count',
   'issue_count',
   'created_at',

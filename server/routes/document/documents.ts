@@ -12,6 +12,7 @@ import {
   insertDocumentFile,
   setShareIdIfNone,
   updateDocument,
+  type DocumentSummaryRecord,
 } from '../../db/repos/documents';
 import { findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
@@ -46,7 +47,7 @@ const RIGHT_DOC_UPLOADS = 256;
 
 type Row = NonNullable<DocumentRow>;
 
-function summary(row: Row) {
+function summary(row: DocumentSummaryRecord) {
   return {
     id: Number(row.id),
     name: row.name,
@@ -176,7 +177,7 @@ async function page(request: OperationRequest<'getMisscutDocumentV1Page'>) {
   const keyword = q.keyword?.trim();
   const like = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const { total, rows } = await findDocumentPage(request.server.db, uid, { like }, { num, size });
-  return envelope({ total, num, size, list: rows.map((r) => summary(r as Row)) });
+  return envelope({ total, num, size, list: rows.map(summary) });
 }
 
 async function remove(request: OperationRequest<'postMisscutDocumentV1Delete'>) {
