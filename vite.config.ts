@@ -28,6 +28,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/{engine,server,api,machines,contract,build}/**/*.test.{ts,tsx}'],
+          globalSetup: ['tests/server/pg-global-setup.ts'],
           testTimeout: 30_000,
           // Files of a worker share their modules (the server, the engine, fastify's schemas are imported once
           // per worker, not once per file): each file builds its own app, data directory and database.
@@ -42,7 +43,8 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
-          setupFiles: ['tests/dom/catalogs-loaded.ts'],
+          setupFiles: ['tests/dom/catalogs-loaded.ts', 'tests/dom/fresh-state.ts'],
+          isolate: false,
           include: ['tests/dom/**/*.test.{ts,tsx}'],
           testTimeout: 30_000,
         },
@@ -54,7 +56,6 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
-          fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,
         },

@@ -1,14 +1,20 @@
 // The pricing page with WeChat Pay configured (the browser test covers the unconfigured server): the QR code of
 // the order's code_url, the polled order turning paid, and an expired QR code replaced. The API answers come
 // from the server's own code (catalogue via productView), served by a fake transport.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { configureApi } from '../../src/api/client';
 import { SEED_PRODUCTS } from '../../server/db/seed-products';
 import { productView } from '../../server/services/orders';
+import { PAYMENT_POLL_MS } from '../../src/machines/payment';
 import { renderApp, TEST_USER } from './helpers';
 
 afterEach(cleanup);
+// The order is polled every PAYMENT_POLL_MS: the clock is moved on instead of waited for (it still runs, so the
+// rendering and the fake transport's promises go on as usual).
+beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+afterEach(() => vi.useRealTimers());
+const nextPoll = () => vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS);
 
 const catalogue = SEED_PRODUCTS.map((p, i) =>
   productView({
@@ -91,7 +97,10 @@ describe('pricing page with WeChat Pay configured', () => {
     const frame = within(qr).getByRole('img', { name: '微信支付二维码' });
     expect(frame.querySelector('path')?.getAttribute('d')?.length ?? 0).toBeGreaterThan(100);
     expect(qr.textContent).toContain('¥19.90');
-    await screen.findByTestId('payment-paid', undefined, { timeout: 8000 });
+    await nextPoll();
+    expect(screen.queryByTestId('payment-paid')).toBeNull();
+    await nextPoll();
+    await screen.findByTestId('payment-paid');
     expect(
       server.requests.filter((r) => r.startsWith('GET /pay/wx/order?order_no=WB20261123200001abcdef')),
     ).toHaveLength(2);
@@ -102,7 +111,9 @@ describe('pricing page with WeChat Pay configured', () => {
     const server = payServer(['closed']);
     const buttons = await screen.findAllByTestId('product-buy');
     fireEvent.click(buttons[0]);
-    await screen.findByTestId('payment-expired', undefined, { timeout: 5000 });
+    await screen.findByTestId('payment-qr');
+    await nextPoll();
+    await screen.findByTestId('payment-expired');
     fireEvent.click(screen.getByTestId('payment-refresh'));
     await waitFor(() =>
       expect(server.requests).toContain('GET /pay/wx/qrcode/refresh?order_no=WB20261123200001abcdef'),

@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from './helpers';
 
 afterEach(cleanup);
+// the screen is a lazy chunk: compiled here, not within the first test's wait for it
+beforeAll(() => import('../../src/ui/screens/User'), 30_000);
 
 function fill(form: HTMLElement, name: string, value: string) {
   const field = form.querySelector(`[name="${name}"]`) as HTMLInputElement;

@@ -122,7 +122,7 @@ function clusterSuite(bus: 'postgres' | 'redis') {
     socket?.close();
     await Promise.all([a?.stop(), b?.stop()]);
     await db?.destroy();
-    cluster.stop();
+    await cluster.stop();
     await redis?.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }, 60_000);

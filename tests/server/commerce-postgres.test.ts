@@ -16,7 +16,7 @@ describe.skipIf(!PG_BIN)('orders on PostgreSQL', () => {
   }, 90_000);
   afterAll(async () => {
     await t?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   it('grants a paid order once under concurrent notifications and confirmations', async () => {

@@ -21,7 +21,7 @@ describe.skipIf(!PG_BIN)('coupons, sharing and downloads on PostgreSQL', () => {
   }, 90_000);
   afterAll(async () => {
     await t?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   const use = (code: string, token: string) =>

@@ -358,7 +358,7 @@ describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () =
   }, 60_000);
   afterAll(async () => {
     await pg?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   it(

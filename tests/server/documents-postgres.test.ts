@@ -22,7 +22,7 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
   }, 90_000);
   afterAll(async () => {
     await t?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   const TYPO = '我们明天讨论这个问提，请大家准时参加。';

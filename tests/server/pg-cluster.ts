@@ -1,87 +1,50 @@
-/** A throwaway PostgreSQL cluster for the storage tests (Debian's initdb/pg_ctl; CI installs `postgresql`). */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '../../server/bench/processes';
+/**
+ * PostgreSQL for the storage tests: one throwaway server per test run, started by the node project's global setup
+ * (tests/server/pg-global-setup.ts), and a fresh database in it for each suite.
+ */
+import pg from 'pg';
+import { inject } from 'vitest';
+import { PgServer } from './pg-server';
 
-/** Debian's `postgresql` package puts its binaries here; CI installs it. */
-function findPgBin(): string | null {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return null;
-  for (const version of readdirSync(root).sort().reverse()) {
-    const bin = join(root, version, 'bin');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'))) return bin;
-  }
-  return null;
-}
+export { PG_BIN } from './pg-server';
 
-export const PG_BIN = findPgBin();
-if (!PG_BIN)
-  console.warn(
-    'PostgreSQL tests skipped: install the Debian package `postgresql` ' +
-      '(initdb/pg_ctl under /usr/lib/postgresql/*/bin).',
-  );
+let databases = 0;
 
-/** A throwaway cluster in a temp dir (PostgreSQL refuses to run as root, so root runs it as `postgres`). */
+/**
+ * A database of its own for one suite, in the run's PostgreSQL server: created empty by start(), dropped with its
+ * connections by stop(). A suite run outside the node project (no server provided) gets a server of its own.
+ */
 export class Cluster {
-  dir = mkdtempSync(join(tmpdir(), 'wb-pg-'));
-  port = 0;
-  private asUser: string[] = [];
+  private name = `wb_${process.pid}_${++databases}_${Date.now().toString(36)}`;
+  private own: PgServer | null = null;
+  private admin = '';
 
   async start(): Promise<string> {
-    if (userInfo().uid === 0) {
-      const pgUser = (() => {
-        try {
-          return Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-        } catch {
-          return 65534;
-        }
-      })();
-      chownSync(this.dir, pgUser, pgUser);
-      chmodSync(this.dir, 0o700);
-      this.asUser = ['runuser', '-u', pgUser === 65534 ? 'nobody' : 'postgres', '--'];
+    let server = inject('pgServer') ?? null;
+    if (!server) {
+      this.own = new PgServer();
+      server = await this.own.start();
     }
-    this.port = await freePort();
-    const data = join(this.dir, 'data');
-    this.run(join(PG_BIN!, 'initdb'), [
-      '-D',
-      data,
-      '-U',
-      'workbench',
-      '-A',
-      'trust',
-      '--no-sync',
-      '-E',
-      'UTF8',
-      '--locale',
-      'C',
-    ]);
-    this.run(join(PG_BIN!, 'pg_ctl'), [
-      '-D',
-      data,
-      '-l',
-      join(this.dir, 'log'),
-      '-w',
-      '-t',
-      '30',
-      'start',
-      '-o',
-      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
-    ]);
-    return `postgres://workbench@127.0.0.1:${this.port}/postgres`;
+    this.admin = server;
+    await this.sql(`create database ${this.name}`);
+    return server.replace(/\/postgres$/, `/${this.name}`);
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     try {
-      this.run(join(PG_BIN!, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
+      if (this.admin) await this.sql(`drop database if exists ${this.name} with (force)`);
     } finally {
-      rmSync(this.dir, { recursive: true, force: true });
+      this.own?.stop();
     }
   }
 
-  private run(cmd: string, args: string[]) {
-    const [bin, ...rest] = [...this.asUser, cmd, ...args];
-    execFileSync(bin, rest, { stdio: 'pipe', cwd: this.dir });
+  private async sql(statement: string) {
+    const client = new pg.Client({ connectionString: this.admin });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
   }
 }

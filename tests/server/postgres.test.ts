@@ -22,7 +22,7 @@ describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   it('migrates, creates the root account and reports postgres', async () => {

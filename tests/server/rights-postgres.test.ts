@@ -19,7 +19,7 @@ describe.skipIf(!PG_BIN)('rights, dictionary and /v2 on PostgreSQL', () => {
   }, 90_000);
   afterAll(async () => {
     await t?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   it('gives the defaults and never overspends under concurrency', async () => {

@@ -27,7 +27,7 @@ describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
   }, 90_000);
   afterAll(async () => {
     await t?.close();
-    cluster.stop();
+    await cluster.stop();
   });
 
   it('creates, fills, uses and deletes a shared dictionary; its words reach /v2/check', async () => {
