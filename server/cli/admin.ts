@@ -15,13 +15,14 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
+import { findOpenUserByPhone, findOpenUsers, setRole } from '../db/repos/users';
 import { createCoupons, listCoupons } from '../services/coupons';
 import { passwordProblem } from '../services/passwords';
 import { renderMessage } from '../../openapi/messages';
 import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
 import { RIGHT_TYPES } from '../services/rights';
-import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
+import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
 const USAGE = `usage:
   admin user create --phone P --password W [--role R] [--name N]
@@ -131,15 +132,10 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     const r = role(values.role);
     const user = await findOpenUserByPhone(db, p);
     if (!user) throw new UsageError(`no open account with phone ${p}`);
-    await db.updateTable('users').set({ role: r }).where('uid', '=', user.uid).execute();
+    await setRole(db, user.uid, r);
     out(`uid ${user.uid} ${p}: role ${user.role} -> ${r}`);
   } else if (command === 'user list') {
-    const users = await db
-      .selectFrom('users')
-      .select(['uid', 'phone', 'name', 'role', 'login_id', 'created_at'])
-      .where('closed_at', 'is', null)
-      .orderBy('uid')
-      .execute();
+    const users = await findOpenUsers(db);
     out(['uid', 'phone', 'role', 'login_id', 'name', 'created_at'].join('\t'));
     for (const u of users) out([u.uid, u.phone, u.role, u.login_id ?? '-', u.name, u.created_at].join('\t'));
   } else if (positionals[0] === 'order' && positionals[1] === 'paid') {

@@ -14,7 +14,7 @@ import {
   updateDocument,
   type DocumentSummaryRecord,
 } from '../../db/repos/documents';
-import { findUserName } from '../../db/repos/users';
+import { findOpenUser, findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
@@ -32,7 +32,6 @@ import {
   rightBalance,
   type Consumption,
 } from '../../services/rights';
-import { findOpenUser } from '../../services/users';
 import { attachment, caller, type OperationRequest, type Operations } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
