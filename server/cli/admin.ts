@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
+import { findAllProducts, findLatestOrders } from '../db/repos/orders';
 import { findOpenUserByPhone, findOpenUsers, setRole } from '../db/repos/users';
 import { createCoupons, listCoupons } from '../services/coupons';
 import { passwordProblem } from '../services/passwords';
@@ -154,20 +155,20 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       throw err;
     }
   } else if (command === 'order list') {
-    let q = db.selectFrom('orders').selectAll().orderBy('id', 'desc').limit(200);
+    let uid: number | undefined;
     if (values.phone) {
       const user = await findOpenUserByPhone(db, phone(values.phone));
       if (!user) throw new UsageError(`no open account with phone ${values.phone}`);
-      q = q.where('uid', '=', user.uid);
+      uid = user.uid;
     }
     out(['order_no', 'uid', 'product', 'quantity', 'amount_fen', 'status', 'created_at', 'paid_at'].join('\t'));
-    for (const o of await q.execute())
+    for (const o of await findLatestOrders(db, { uid }))
       out(
         [o.order_no, o.uid, o.product_name, o.quantity, o.amount, o.status, o.created_at, o.paid_at ?? '-'].join('\t'),
       );
   } else if (command === 'product list') {
     out(['id', 'code', 'name', 'type', 'belong_to', 'price_fen', 'duration_days', 'on_sale', 'rights'].join('\t'));
-    for (const p of await db.selectFrom('products').selectAll().orderBy('sort').execute()) {
+    for (const p of await findAllProducts(db)) {
       const rights = productRights(p)
         .map((r) => `${r.user_right_type}:${r.num}`)
         .join(',');
