@@ -15,13 +15,15 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
+import { findAllProducts, findLatestOrders } from '../db/repos/orders';
+import { findOpenUserByPhone, findOpenUsers, setRole } from '../db/repos/users';
 import { createCoupons, listCoupons } from '../services/coupons';
 import { passwordProblem } from '../services/passwords';
 import { renderMessage } from '../../openapi/messages';
 import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
 import { RIGHT_TYPES } from '../services/rights';
-import { createUser, findOpenUserByPhone, PHONE_PATTERN, ROLES, type Role } from '../services/users';
+import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
 const USAGE = `usage:
   admin user create --phone P --password W [--role R] [--name N]
@@ -131,15 +133,10 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     const r = role(values.role);
     const user = await findOpenUserByPhone(db, p);
     if (!user) throw new UsageError(`no open account with phone ${p}`);
-    await db.updateTable('users').set({ role: r }).where('uid', '=', user.uid).execute();
+    await setRole(db, user.uid, r);
     out(`uid ${user.uid} ${p}: role ${user.role} -> ${r}`);
   } else if (command === 'user list') {
-    const users = await db
-      .selectFrom('users')
-      .select(['uid', 'phone', 'name', 'role', 'login_id', 'created_at'])
-      .where('closed_at', 'is', null)
-      .orderBy('uid')
-      .execute();
+    const users = await findOpenUsers(db);
     out(['uid', 'phone', 'role', 'login_id', 'name', 'created_at'].join('\t'));
     for (const u of users) out([u.uid, u.phone, u.role, u.login_id ?? '-', u.name, u.created_at].join('\t'));
   } else if (positionals[0] === 'order' && positionals[1] === 'paid') {
@@ -158,20 +155,20 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       throw err;
     }
   } else if (command === 'order list') {
-    let q = db.selectFrom('orders').selectAll().orderBy('id', 'desc').limit(200);
+    let uid: number | undefined;
     if (values.phone) {
       const user = await findOpenUserByPhone(db, phone(values.phone));
       if (!user) throw new UsageError(`no open account with phone ${values.phone}`);
-      q = q.where('uid', '=', user.uid);
+      uid = user.uid;
     }
     out(['order_no', 'uid', 'product', 'quantity', 'amount_fen', 'status', 'created_at', 'paid_at'].join('\t'));
-    for (const o of await q.execute())
+    for (const o of await findLatestOrders(db, { uid }))
       out(
         [o.order_no, o.uid, o.product_name, o.quantity, o.amount, o.status, o.created_at, o.paid_at ?? '-'].join('\t'),
       );
   } else if (command === 'product list') {
     out(['id', 'code', 'name', 'type', 'belong_to', 'price_fen', 'duration_days', 'on_sale', 'rights'].join('\t'));
-    for (const p of await db.selectFrom('products').selectAll().orderBy('sort').execute()) {
+    for (const p of await findAllProducts(db)) {
       const rights = productRights(p)
         .map((r) => `${r.user_right_type}:${r.num}`)
         .join(',');

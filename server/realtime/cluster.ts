@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowIso, type Db } from '../db';
+import { deleteSocketSession, findSocketSessionUid, registerSocketSession } from '../db/repos/bus';
 import type { ClusterEvent, HubCluster } from './hub';
 
 const CHANNEL = 'workbench_events';
@@ -41,30 +42,23 @@ export abstract class SharedCluster implements HubCluster {
   abstract publish(event: ClusterEvent): void;
 
   registerSession(sessionId: string, uid: number): void {
-    void this.db
-      .insertInto('socket_sessions')
-      .values({ session_id: sessionId, uid, instance: this.instance, created_at: nowIso() })
-      .onConflict((oc) => oc.column('session_id').doUpdateSet({ uid, instance: this.instance }))
-      .execute()
-      .catch((error) => this.log.warn({ err: error }, 'socket session not registered'));
+    void registerSocketSession(this.db, {
+      session_id: sessionId,
+      uid,
+      instance: this.instance,
+      created_at: nowIso(),
+    }).catch((error) => this.log.warn({ err: error }, 'socket session not registered'));
   }
 
   unregisterSession(sessionId: string): void {
-    void this.db
-      .deleteFrom('socket_sessions')
-      .where('session_id', '=', sessionId)
-      .where('instance', '=', this.instance)
-      .execute()
-      .catch((error) => this.log.warn({ err: error }, 'socket session not removed'));
+    void deleteSocketSession(this.db, sessionId, this.instance).catch((error) =>
+      this.log.warn({ err: error }, 'socket session not removed'),
+    );
   }
 
   async hasRemoteSession(uid: number, sessionId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('socket_sessions')
-      .select('uid')
-      .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-    return row !== undefined && Number(row.uid) === uid;
+    const owner = await findSocketSessionUid(this.db, sessionId);
+    return owner !== undefined && Number(owner) === uid;
   }
 }
 

@@ -3,6 +3,7 @@ import type { CouponCodesTable } from '../db/schema';
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { claimCoupon, findCouponByHash, findCoupons, insertCoupons } from '../db/repos/coupons';
 import { conflict, notFound } from '../errors';
 import { addGrant, grantDefaultRights, RIGHT_INFO, RIGHT_TYPES, UNLIMITED } from './rights';
 
@@ -75,23 +76,21 @@ export async function createCoupons(db: Db, batch: CouponBatch): Promise<{ batch
   const codes = Array.from({ length: batch.count }, newCode);
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < codes.length; i += 500) {
-      await trx
-        .insertInto('coupon_codes')
-        .values(
-          codes.slice(i, i + 500).map((code) => ({
-            code_hash: hashCode(code),
-            hint: code.slice(-4),
-            batch: id,
-            user_right_type: batch.rightType,
-            amount: batch.amount,
-            valid_days: batch.validDays ?? null,
-            expires_at: batch.expiresAt ? new Date(batch.expiresAt).toISOString() : null,
-            created_at: now,
-            used_by: null,
-            used_at: null,
-          })),
-        )
-        .execute();
+      await insertCoupons(
+        trx,
+        codes.slice(i, i + 500).map((code) => ({
+          code_hash: hashCode(code),
+          hint: code.slice(-4),
+          batch: id,
+          user_right_type: batch.rightType,
+          amount: batch.amount,
+          valid_days: batch.validDays ?? null,
+          expires_at: batch.expiresAt ? new Date(batch.expiresAt).toISOString() : null,
+          created_at: now,
+          used_by: null,
+          used_at: null,
+        })),
+      );
     }
   });
   return { batch: id, codes };
@@ -111,19 +110,13 @@ export async function redeemCoupon(db: Db, uid: number, code: string): Promise<G
   await grantDefaultRights(db, uid);
   const codeHash = hashCode(code);
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('coupon_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    const row = await findCouponByHash(trx, codeHash);
     if (!row) throw notFound(COUPON_MESSAGES.unknown);
     if (row.used_at) throw conflict(Number(row.used_by) === uid ? COUPON_MESSAGES.usedByYou : COUPON_MESSAGES.used);
     const now = new Date();
     if (row.expires_at && row.expires_at <= now.toISOString()) throw conflict(COUPON_MESSAGES.expired);
     // The guard re-checked under the row lock (PostgreSQL) / the single writer (SQLite): the loser updates nothing.
-    const claimed = await trx
-      .updateTable('coupon_codes')
-      .set({ used_by: uid, used_at: now.toISOString() })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw conflict(COUPON_MESSAGES.used);
+    if (!(await claimCoupon(trx, row.id, uid, now.toISOString()))) throw conflict(COUPON_MESSAGES.used);
     const type = Number(row.user_right_type);
     const amount = Number(row.amount);
     const expiresAt = row.valid_days
@@ -146,22 +139,7 @@ export type CouponListing = Omit<Selectable<CouponCodesTable>, 'code_hash'>;
 
 /** Codes for the admin listing (never the codes themselves: only their last four characters). */
 export async function listCoupons(db: Db, batch?: string): Promise<CouponListing[]> {
-  let query = db
-    .selectFrom('coupon_codes')
-    .select([
-      'id',
-      'hint',
-      'batch',
-      'user_right_type',
-      'amount',
-      'valid_days',
-      'expires_at',
-      'created_at',
-      'used_by',
-      'used_at',
-    ]);
-  if (batch) query = query.where('batch', '=', batch);
-  const rows = await query.orderBy('id').execute();
+  const rows = await findCoupons(db, batch);
   return rows.map((r) => ({
     ...r,
     id: Number(r.id),

@@ -3,6 +3,8 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { deleteImportFailures, findImportFailures, insertImportFailures } from '../db/repos/dict-import';
+import { addWordsIfMissing, findWordKeys, findWords } from '../db/repos/dictionary-words';
 import { AppError, badRequest, tooLarge } from '../errors';
 
 import { isZip, unzip } from './documents/zip';
@@ -220,11 +222,7 @@ export async function importWords(
   rows: RawRow[],
   defaultType?: number,
 ): Promise<ImportResult> {
-  const existing = new Set(
-    (await db.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute()).map(
-      (r) => `${r.type}\u0001${r.word}`,
-    ),
-  );
+  const existing = new Set((await findWordKeys(db, uid)).map((r) => `${r.type}\u0001${r.word}`));
   const inFile = new Map<string, number>();
   const failures: ImportFailure[] = [];
   const good: Array<{ row: RawRow; word: string; type: number; correct: string | null }> = [];
@@ -261,14 +259,10 @@ export async function importWords(
     for (let i = 0; i < good.length; i += 200) {
       const chunk = good.slice(i, i + 200);
       // A concurrent add of the same word is not an error here: that row becomes a failure below.
-      const inserted = await trx
-        .insertInto('dict_words')
-        .values(
-          chunk.map((g) => ({ uid, word: g.word, type: g.type, correct: g.correct, created_at: now, updated_at: now })),
-        )
-        .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
-        .returning(['word', 'type'])
-        .execute();
+      const inserted = await addWordsIfMissing(
+        trx,
+        chunk.map((g) => ({ uid, word: g.word, type: g.type, correct: g.correct, created_at: now, updated_at: now })),
+      );
       added += inserted.length;
       if (inserted.length < chunk.length) {
         const done = new Set(inserted.map((r) => `${r.type}\u0001${r.word}`));
@@ -277,13 +271,15 @@ export async function importWords(
             failures.push({ ...g.row, reason: '词库中已有该词 (already in the dictionary)' });
       }
     }
-    await trx.deleteFrom('dict_import_failures').where('uid', '=', uid).execute();
+    await deleteImportFailures(trx, uid);
     if (failures.length) {
       failures.sort((a, b) => a.line - b.line);
-      await trx
-        .insertInto('dict_import_failures')
-        .values({ uid, filename: filename.slice(0, 200), rows: JSON.stringify(failures), created_at: now })
-        .execute();
+      await insertImportFailures(trx, {
+        uid,
+        filename: filename.slice(0, 200),
+        rows: JSON.stringify(failures),
+        created_at: now,
+      });
     }
   });
   return { total: rows.length, added, failed: failures.length, failures };
@@ -294,11 +290,7 @@ export async function lastFailures(
   db: Db,
   uid: number,
 ): Promise<{ filename: string; rows: ImportFailure[] } | undefined> {
-  const row = await db
-    .selectFrom('dict_import_failures')
-    .select(['filename', 'rows'])
-    .where('uid', '=', uid)
-    .executeTakeFirst();
+  const row = await findImportFailures(db, uid);
   return row ? { filename: row.filename, rows: JSON.parse(row.rows) as ImportFailure[] } : undefined;
 }
 
@@ -347,12 +339,7 @@ export function failuresCsv(rows: ImportFailure[]): Buffer {
 
 /** The whole dictionary in the import format (type as its code), oldest first. */
 export async function exportRows(db: Db, uid: number): Promise<Array<Array<string | number | null>>> {
-  const rows = await db
-    .selectFrom('dict_words')
-    .select(['word', 'type', 'correct'])
-    .where('uid', '=', uid)
-    .orderBy('id')
-    .execute();
+  const rows = await findWords(db, uid);
   return [HEADER, ...rows.map((r) => [r.word, Number(r.type), r.correct ?? ''])];
 }
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db';
+import { findWords } from '../db/repos/dictionary-words';
+import { findSharedWordsInUse } from '../db/repos/shared-words';
 import type { CustomDictionaries, Source } from '../../engine';
 import { badRequest } from '../errors';
 import { MEMBER_STATUS } from './teams';
@@ -53,24 +55,8 @@ export interface UserDictionary extends CustomDictionaries {
  * results and worker copies change too.
  */
 export async function loadUserDictionary(db: Db, uid: number): Promise<UserDictionary> {
-  const personal = await db
-    .selectFrom('dict_words')
-    .select(['word', 'type', 'correct'])
-    .where('uid', '=', uid)
-    .orderBy('id')
-    .execute();
-  const team = await db
-    .selectFrom('enterprise_dict_words as w')
-    .innerJoin('enterprise_dict_users as u', 'u.dict_id', 'w.dict_id')
-    .innerJoin('enterprise_dicts as d', 'd.id', 'w.dict_id')
-    .innerJoin('enterprise_members as m', (join) =>
-      join.onRef('m.enterprise_id', '=', 'd.enterprise_id').onRef('m.uid', '=', 'u.uid'),
-    )
-    .select(['w.word', 'w.type', 'w.correct'])
-    .where('u.uid', '=', uid)
-    .where('m.status', '=', MEMBER_STATUS.active)
-    .orderBy('w.id')
-    .execute();
+  const personal = await findWords(db, uid);
+  const team = await findSharedWordsInUse(db, uid, MEMBER_STATUS.active);
   const libraries = await selectedLibraries(db, uid);
   const dict: UserDictionary = { fingerprint: '', wrongWords: [], sensitiveWords: [], keyWords: [], allowedWords: [] };
   const hash = createHash('sha1');

@@ -4,6 +4,14 @@ import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import {
+  deleteDownloads,
+  deleteOwnDownload,
+  findDownloadPage,
+  findExpiredDownloads,
+  findLiveDownload,
+  insertDownload,
+} from '../db/repos/downloads';
 import { badRequest, notFound, tooLarge } from '../errors';
 import type { DownloadsTable } from '../db/schema';
 
@@ -78,19 +86,15 @@ export async function recordDownload(db: Db, dataDir: string, uid: number, file:
   await rename(`${target}.part`, target);
   const now = new Date();
   try {
-    const row = await db
-      .insertInto('downloads')
-      .values({
-        uid,
-        name: cleanFileName(file.name),
-        mime,
-        size: data.length,
-        file_key: fileKey,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + ttlDays * DAY_MS).toISOString(),
-      })
-      .returning(['id', 'name', 'mime', 'size', 'created_at', 'expires_at'])
-      .executeTakeFirstOrThrow();
+    const row = await insertDownload(db, {
+      uid,
+      name: cleanFileName(file.name),
+      mime,
+      size: data.length,
+      file_key: fileKey,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + ttlDays * DAY_MS).toISOString(),
+    });
     return toView(row);
   } catch (error) {
     await unlink(target).catch(() => {});
@@ -100,14 +104,7 @@ export async function recordDownload(db: Db, dataDir: string, uid: number, file:
 
 /** The user's live files, newest first. */
 export async function listDownloads(db: Db, uid: number, page: { num: number; size: number }) {
-  const base = db.selectFrom('downloads').where('uid', '=', uid).where('expires_at', '>', nowIso());
-  const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-  const rows = await base
-    .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at'])
-    .orderBy('id', 'desc')
-    .limit(page.size)
-    .offset((page.num - 1) * page.size)
-    .execute();
+  const { total, rows } = await findDownloadPage(db, uid, nowIso(), page);
   return { total, num: page.num, size: page.size, list: rows.map(toView) };
 }
 
@@ -120,13 +117,7 @@ export async function openDownload(
   uid: number,
   id: number,
 ): Promise<DownloadView & { stream: ReadStream }> {
-  const row = await db
-    .selectFrom('downloads')
-    .select(['id', 'name', 'mime', 'size', 'created_at', 'expires_at', 'file_key'])
-    .where('id', '=', id)
-    .where('uid', '=', uid)
-    .where('expires_at', '>', nowIso())
-    .executeTakeFirst();
+  const row = await findLiveDownload(db, uid, id, nowIso());
   if (!row) throw notFound(GONE);
   const path = join(downloadsDir(dataDir), row.file_key);
   const exists = await stat(path).then(
@@ -139,29 +130,19 @@ export async function openDownload(
 
 /** Deletes one of the user's files (row and bytes); 404 for unknown ids and other users' files. */
 export async function deleteDownload(db: Db, dataDir: string, uid: number, id: number): Promise<void> {
-  const row = await db
-    .deleteFrom('downloads')
-    .where('id', '=', id)
-    .where('uid', '=', uid)
-    .returning('file_key')
-    .executeTakeFirst();
-  if (!row) throw notFound(GONE);
-  await unlink(join(downloadsDir(dataDir), row.file_key)).catch(() => {});
+  const fileKey = await deleteOwnDownload(db, uid, id);
+  if (fileKey === undefined) throw notFound(GONE);
+  await unlink(join(downloadsDir(dataDir), fileKey)).catch(() => {});
 }
 
 /** Deletes expired rows and their files (in batches); returns how many were removed. */
 export async function cleanupExpiredDownloads(db: Db, dataDir: string, now = nowIso()): Promise<number> {
   let removed = 0;
   for (;;) {
-    const expired = await db
-      .selectFrom('downloads')
-      .select(['id', 'file_key'])
-      .where('expires_at', '<=', now)
-      .limit(500)
-      .execute();
+    const expired = await findExpiredDownloads(db, now, 500);
     if (expired.length === 0) return removed;
     const ids = expired.map((r) => r.id);
-    await db.deleteFrom('downloads').where('id', 'in', ids).execute();
+    await deleteDownloads(db, ids);
     for (const r of expired) await unlink(join(downloadsDir(dataDir), r.file_key)).catch(() => {});
     removed += expired.length;
   }

@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { nowIso, type Db } from '../db';
+import { deleteSessionsOfGone } from '../db/repos/bus';
+import { releaseJobsOf, requeueJobsOfGone } from '../db/repos/document-jobs';
+import {
+  deleteInstance,
+  deleteInstancesNotSeenSince,
+  deleteOtherInstances,
+  deleteReservation,
+  findInstanceIds,
+  findReservation,
+  findReservationsOf,
+  findReservationsOfGone,
+  insertInstance,
+  insertReservation,
+  setReservationConsumption,
+  touchInstance,
+} from '../db/repos/instances';
 
 import { pruneRateLimits } from './rate-store';
 import { refundRight, type Consumption } from './rights';
@@ -12,12 +28,11 @@ class AlreadyReleased extends Error {}
  * of two processes releasing the same reservation, only the one that deleted it refunds. Returns the refund.
  */
 export async function releaseReservation(db: Db, checkId: string, reason: string): Promise<number> {
-  const row = await db.selectFrom('check_reservations').selectAll().where('check_id', '=', checkId).executeTakeFirst();
+  const row = await findReservation(db, checkId);
   if (!row) return 0;
   const consumption = JSON.parse(row.consumption) as Consumption;
   const remove = async (trx: Db) => {
-    const res = await trx.deleteFrom('check_reservations').where('check_id', '=', checkId).executeTakeFirst();
-    if (Number(res.numDeletedRows) !== 1) throw new AlreadyReleased();
+    if ((await deleteReservation(trx, checkId)) !== 1) throw new AlreadyReleased();
   };
   try {
     return await refundRight(db, consumption, consumption.amount, reason, remove);
@@ -29,30 +44,23 @@ export async function releaseReservation(db: Db, checkId: string, reason: string
 
 /** Inserts the reservation of a check (inside the transaction that took the characters). */
 export async function reserve(trx: Db, checkId: string, instance: string, consumption: Consumption): Promise<void> {
-  await trx
-    .insertInto('check_reservations')
-    .values({
-      check_id: checkId,
-      uid: consumption.uid,
-      instance,
-      consumption: JSON.stringify(consumption),
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertReservation(trx, {
+    check_id: checkId,
+    uid: consumption.uid,
+    instance,
+    consumption: JSON.stringify(consumption),
+    created_at: nowIso(),
+  });
 }
 
 /** Records a partial refund in the reservation (inside the refund's transaction), so a crash refunds only the rest. */
 export async function updateReservation(trx: Db, checkId: string, consumption: Consumption): Promise<void> {
-  await trx
-    .updateTable('check_reservations')
-    .set({ consumption: JSON.stringify(consumption) })
-    .where('check_id', '=', checkId)
-    .execute();
+  await setReservationConsumption(trx, checkId, JSON.stringify(consumption));
 }
 
 /** The check finished: what it took is spent for good. */
 export async function commitReservation(db: Db, checkId: string): Promise<void> {
-  await db.deleteFrom('check_reservations').where('check_id', '=', checkId).execute();
+  await deleteReservation(db, checkId);
 }
 
 /**
@@ -72,8 +80,8 @@ export class ServerInstance {
   async start(): Promise<void> {
     const { db } = this.app;
     const now = nowIso();
-    await db.insertInto('server_instances').values({ id: this.id, started_at: now, seen_at: now }).execute();
-    if (this.app.dialect === 'sqlite') await db.deleteFrom('server_instances').where('id', '!=', this.id).execute();
+    await insertInstance(db, this.id, now);
+    if (this.app.dialect === 'sqlite') await deleteOtherInstances(db, this.id);
     await this.sweep();
     this.timer = setInterval(() => void this.tick(), this.app.config.instance.heartbeatMs);
     this.timer.unref();
@@ -86,26 +94,20 @@ export class ServerInstance {
     await this.sweeping;
     const { db } = this.app;
     // Checks cut short by the stop are refunded; document jobs go back to the queue for whoever runs next.
-    const mine = await db.selectFrom('check_reservations').select('check_id').where('instance', '=', this.id).execute();
-    for (const r of mine) await releaseReservation(db, r.check_id, '校对中断退回');
-    await db.updateTable('documents').set({ owner: null }).where('owner', '=', this.id).execute();
-    await db.deleteFrom('server_instances').where('id', '=', this.id).execute();
+    for (const checkId of await findReservationsOf(db, this.id)) await releaseReservation(db, checkId, '校对中断退回');
+    await releaseJobsOf(db, this.id);
+    await deleteInstance(db, this.id);
   }
 
   private async tick(): Promise<void> {
     try {
       const { db, realtime, log } = this.app;
       const now = nowIso();
-      const seen = await db
-        .updateTable('server_instances')
-        .set({ seen_at: now })
-        .where('id', '=', this.id)
-        .executeTakeFirst();
-      if (Number(seen.numUpdatedRows) === 0) {
+      if (!(await touchInstance(db, this.id, now))) {
         // Taken for dead while alive (the event loop starved past the stale limit): what this process held was
         // released, so its running checks were refunded; it carries on and announces its socket sessions again.
         log.warn('this process was taken for stopped by another; registering again');
-        await db.insertInto('server_instances').values({ id: this.id, started_at: now, seen_at: now }).execute();
+        await insertInstance(db, this.id, now);
         for (const s of realtime.localSessions()) realtime.cluster?.registerSession(s.id, s.uid);
       }
       await this.sweep();
@@ -125,30 +127,20 @@ export class ServerInstance {
   private async sweepOnce(): Promise<void> {
     const { db, log } = this.app;
     const cutoff = new Date(Date.now() - this.app.config.instance.staleMs).toISOString();
-    await db.deleteFrom('server_instances').where('seen_at', '<', cutoff).where('id', '!=', this.id).execute();
-    const alive = (await db.selectFrom('server_instances').select('id').execute()).map((r) => r.id);
+    await deleteInstancesNotSeenSince(db, cutoff, this.id);
+    const alive = await findInstanceIds(db);
 
-    const orphans = await db
-      .selectFrom('check_reservations')
-      .select('check_id')
-      .where('instance', 'not in', alive)
-      .execute();
+    const orphans = await findReservationsOfGone(db, alive);
     let refunded = 0;
-    for (const r of orphans) refunded += await releaseReservation(db, r.check_id, '校对中断退回');
+    for (const checkId of orphans) refunded += await releaseReservation(db, checkId, '校对中断退回');
     if (orphans.length) log.info({ checks: orphans.length, refunded }, 'interrupted checks refunded');
 
-    const requeued = await db
-      .updateTable('documents')
-      .set({ owner: null, status: 'queued' })
-      .where('status', 'in', ['queued', 'running'])
-      .where('owner', 'is not', null)
-      .where('owner', 'not in', alive)
-      .executeTakeFirst();
-    if (Number(requeued.numUpdatedRows) > 0) {
-      log.info({ jobs: Number(requeued.numUpdatedRows) }, 'document jobs of a stopped process taken over');
+    const requeued = await requeueJobsOfGone(db, alive);
+    if (requeued > 0) {
+      log.info({ jobs: requeued }, 'document jobs of a stopped process taken over');
       this.onRequeued?.();
     }
-    await db.deleteFrom('socket_sessions').where('instance', 'not in', alive).execute();
+    await deleteSessionsOfGone(db, alive);
     await pruneRateLimits(db);
   }
 }

@@ -1,5 +1,11 @@
-import { sql } from 'kysely';
 import type { Db } from '../db';
+import {
+  deleteFailures,
+  deleteSpentFailures,
+  findLockedUntil,
+  incrementFailures,
+  lockSubject,
+} from '../db/repos/lockouts';
 import { tooManyRequests } from '../errors';
 import { verifyPassword } from './passwords';
 
@@ -29,46 +35,23 @@ export type LockedMessage = 'lockout.login' | 'lockout.password';
 
 /** Milliseconds the subject stays locked (0 when it is not). */
 export async function lockedFor(db: Db, subject: string, now = Date.now()): Promise<number> {
-  const row = await db
-    .selectFrom('auth_failures')
-    .select('locked_until')
-    .where('subject', '=', subject)
-    .executeTakeFirst();
-  return row?.locked_until ? Math.max(0, Date.parse(row.locked_until) - now) : 0;
+  const lockedUntil = await findLockedUntil(db, subject);
+  return lockedUntil ? Math.max(0, Date.parse(lockedUntil) - now) : 0;
 }
 
 /** Counts an attempt (a failure until it proves right); returns the count in the window. One statement. */
 async function countAttempt(db: Db, subject: string, now: number): Promise<number> {
   const at = new Date(now).toISOString();
   const windowStart = new Date(now - FAILURE_WINDOW_MS).toISOString();
-  const windowGone = sql<boolean>`auth_failures.window_started_at <= ${windowStart}`;
-  const row = await db
-    .insertInto('auth_failures')
-    .values({ subject, failures: 1, window_started_at: at, locked_until: null })
-    .onConflict((oc) =>
-      oc.column('subject').doUpdateSet({
-        failures: sql<number>`CASE WHEN ${windowGone} THEN 1 ELSE auth_failures.failures + 1 END`,
-        window_started_at: sql<string>`CASE WHEN ${windowGone} THEN ${at} ELSE auth_failures.window_started_at END`,
-      }),
-    )
-    .returning('failures')
-    .executeTakeFirstOrThrow();
+  const failures = await incrementFailures(db, subject, at, windowStart);
   // Rows of subjects nobody tries again (typically unknown phones) would pile up: sweep now and then.
   if (Math.random() < 0.02) await sweep(db, now);
-  return Number(row.failures);
+  return failures;
 }
 
 /** Locks the subject for LOCK_MS; the lock also starts a new window, so once it ends there are FAILURE_MAX tries. */
 async function lock(db: Db, subject: string, now: number): Promise<void> {
-  await db
-    .updateTable('auth_failures')
-    .set({
-      failures: 0,
-      window_started_at: new Date(now).toISOString(),
-      locked_until: new Date(now + LOCK_MS).toISOString(),
-    })
-    .where('subject', '=', subject)
-    .execute();
+  await lockSubject(db, subject, new Date(now).toISOString(), new Date(now + LOCK_MS).toISOString());
 }
 
 /** Counts a failure; returns the lock it started in ms, or 0. */
@@ -79,17 +62,12 @@ export async function recordFailure(db: Db, subject: string, now = Date.now()): 
 }
 
 export async function clearFailures(db: Db, subject: string): Promise<void> {
-  await db.deleteFrom('auth_failures').where('subject', '=', subject).execute();
+  await deleteFailures(db, subject);
 }
 
 /** Deletes the rows whose window and lock are both over. */
 export async function sweep(db: Db, now = Date.now()): Promise<void> {
-  const nowIso = new Date(now).toISOString();
-  await db
-    .deleteFrom('auth_failures')
-    .where('window_started_at', '<=', new Date(now - FAILURE_WINDOW_MS).toISOString())
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))
-    .execute();
+  await deleteSpentFailures(db, new Date(now - FAILURE_WINDOW_MS).toISOString(), new Date(now).toISOString());
 }
 
 /**

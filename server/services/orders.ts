@@ -7,6 +7,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import {
+  countOrdersSince,
+  findOrder,
+  findOrderPage,
+  findProductsOnSale,
+  getOrder,
+  getProduct,
+  insertOrder,
+  setOrderPaid,
+} from '../db/repos/orders';
 import { addGrant, LIMIT_TYPES, RIGHT_INFO, UNLIMITED } from './rights';
 import type { ProductsTable, OrdersTable, PayType } from '../db/schema';
 
@@ -17,13 +27,7 @@ export const ORDER_BURST_WINDOW_MS = 10 * 60_000;
 
 export async function recentOrderCount(db: Db, uid: number, windowMs: number): Promise<number> {
   const since = new Date(Date.now() - windowMs).toISOString();
-  const row = await db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('uid', '=', uid)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countOrdersSince(db, uid, since);
 }
 
 export interface ProductRight {
@@ -70,14 +74,7 @@ export function productView(row: ProductRow) {
 }
 
 export async function listProducts(db: Db, filter: { type?: number; belong_to?: number }) {
-  let q = db.selectFrom('products').selectAll().where('on_sale', '=', 1);
-  if (filter.type !== undefined) q = q.where('type', '=', filter.type);
-  if (filter.belong_to !== undefined) q = q.where('belong_to', '=', filter.belong_to);
-  return (await q.orderBy('sort').orderBy('id').execute()).map(productView);
-}
-
-export async function findProduct(db: Db, id: number): Promise<ProductRow | undefined> {
-  return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await findProductsOnSale(db, filter)).map(productView);
 }
 
 /** e.g. WB20261123200102a1b2c3d4e5f6 (letters and digits: WeChat's out_trade_no allows 6-32 of them). */
@@ -109,33 +106,14 @@ export async function createOrder(
     created_at: now.toISOString(),
     paid_at: null,
   };
-  await db.insertInto('orders').values(row).execute();
+  await insertOrder(db, row);
   return (await findOrder(db, row.order_no))!;
-}
-
-export async function findOrder(db: Db, orderNo: string): Promise<OrderRow | undefined> {
-  return db.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
 }
 
 /** The caller's order, or undefined for an unknown one or another user's (both answer 404). */
 export async function findOwnOrder(db: Db, uid: number, orderNo: string): Promise<OrderRow | undefined> {
   const order = await findOrder(db, orderNo);
   return order && Number(order.uid) === uid ? order : undefined;
-}
-
-export async function setCodeUrl(db: Db, orderNo: string, codeUrl: string): Promise<void> {
-  await db.updateTable('orders').set({ code_url: codeUrl }).where('order_no', '=', orderNo).execute();
-}
-
-/** Closes a pending order (its QR code expired or was replaced). */
-export async function closeOrder(db: Db, orderNo: string): Promise<boolean> {
-  const res = await db
-    .updateTable('orders')
-    .set({ status: 'closed' })
-    .where('order_no', '=', orderNo)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
 }
 
 export function orderView(row: OrderRow) {
@@ -154,20 +132,8 @@ export function orderView(row: OrderRow) {
 }
 
 export async function listOrders(db: Db, uid: number, num: number, size: number) {
-  const total = await db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('uid', '=', uid)
-    .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom('orders')
-    .selectAll()
-    .where('uid', '=', uid)
-    .orderBy('id', 'desc')
-    .limit(size)
-    .offset((num - 1) * size)
-    .execute();
-  return { total: Number(total.n), num, size, list: rows.map(orderView) };
+  const { total, rows } = await findOrderPage(db, uid, { num, size });
+  return { total, num, size, list: rows.map(orderView) };
 }
 
 export interface PaidResult {
@@ -197,7 +163,7 @@ export async function markOrderPaid(
   payment: { payType: PayType; transactionId?: string | null; amount?: number | null; paidAt?: string | null },
 ): Promise<PaidResult> {
   return db.transaction().execute(async (trx) => {
-    const order = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirst();
+    const order = await findOrder(trx, orderNo);
     if (!order) throw new OrderProblem('unknown', `no order ${orderNo}`);
     if (order.status === 'refunded') throw new OrderProblem('refunded', `order ${orderNo} was refunded`);
     if (payment.amount != null && Number(payment.amount) !== Number(order.amount)) {
@@ -207,26 +173,13 @@ export async function markOrderPaid(
     const paidAt = payment.paidAt ?? nowIso();
     // The guard on the old status is what makes this exactly-once: a concurrent transaction that got here
     // too updates 0 rows (PostgreSQL re-checks the WHERE after the row lock; SQLite serialises writers).
-    const res = await trx
-      .updateTable('orders')
-      .set({
-        status: 'paid',
-        paid_at: paidAt,
-        pay_type: payment.payType,
-        transaction_id: payment.transactionId ?? null,
-      })
-      .where('order_no', '=', orderNo)
-      .where('status', 'in', ['pending', 'closed'])
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) {
-      const now = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
-      return { changed: false, order: now, granted: [] };
-    }
-    const product = await trx
-      .selectFrom('products')
-      .selectAll()
-      .where('id', '=', order.product_id)
-      .executeTakeFirstOrThrow();
+    const changed = await setOrderPaid(trx, orderNo, {
+      paid_at: paidAt,
+      pay_type: payment.payType,
+      transaction_id: payment.transactionId ?? null,
+    });
+    if (!changed) return { changed: false, order: await getOrder(trx, orderNo), granted: [] };
+    const product = await getProduct(trx, order.product_id);
     const quantity = Number(order.quantity);
     const expiresAt =
       product.duration_days == null
@@ -247,7 +200,6 @@ export async function markOrderPaid(
       );
       granted.push({ user_right_type: right.user_right_type, num, expires_at: expiresAt });
     }
-    const paid = await trx.selectFrom('orders').selectAll().where('order_no', '=', orderNo).executeTakeFirstOrThrow();
-    return { changed: true, order: paid, granted };
+    return { changed: true, order: await getOrder(trx, orderNo), granted };
   });
 }

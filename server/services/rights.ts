@@ -1,5 +1,17 @@
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { insertRightRecord } from '../db/repos/right-records';
+import {
+  findConsumableGrants,
+  findGrantId,
+  findLiveGrants,
+  giveBackToGrant,
+  insertGrant,
+  insertGrantIfMissing,
+  setGrantAmount,
+  takeFromGrant,
+} from '../db/repos/rights';
+import { findUserRole } from '../db/repos/users';
 import { readEnv } from '../config';
 
 /**
@@ -110,28 +122,28 @@ export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
   let done = ensured.get(db);
   if (!done) ensured.set(db, (done = new Set()));
   if (done.has(uid)) return;
-  const user = await db.selectFrom('users').select(['uid', 'role']).where('uid', '=', uid).executeTakeFirst();
-  if (!user) return;
+  const role = await findUserRole(db, uid);
+  if (role === undefined) return;
   const now = nowIso();
-  for (const [type, amount] of Object.entries(defaultGrants(user.role))) {
-    const inserted = await db
-      .insertInto('right_grants')
-      .values({
+  for (const [type, amount] of Object.entries(defaultGrants(role))) {
+    const inserted = await insertGrantIfMissing(db, {
+      uid,
+      user_right_type: Number(type),
+      total: amount,
+      remaining: amount,
+      expires_at: null,
+      source: `default:${type}`,
+      created_at: now,
+    });
+    if (inserted && !LIMIT_TYPES.has(Number(type))) {
+      await insertRightRecord(db, {
         uid,
         user_right_type: Number(type),
-        total: amount,
-        remaining: amount,
-        expires_at: null,
-        source: `default:${type}`,
+        num: amount,
+        reason: '默认权益',
+        ref: null,
         created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 && !LIMIT_TYPES.has(Number(type))) {
-      await db
-        .insertInto('right_records')
-        .values({ uid, user_right_type: Number(type), num: amount, reason: '默认权益', ref: null, created_at: now })
-        .execute();
+      });
     }
   }
   done.add(uid);
@@ -158,12 +170,7 @@ export async function rightView(db: Db, uid: number, type: number): Promise<Righ
 export async function rightViews(db: Db, uid: number, types: readonly number[] = RIGHT_TYPES): Promise<RightView[]> {
   await grantDefaultRights(db, uid);
   const now = nowIso();
-  const rows = await db
-    .selectFrom('right_grants')
-    .select(['user_right_type', 'total', 'remaining', 'expires_at'])
-    .where('uid', '=', uid)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .execute();
+  const rows = await findLiveGrants(db, uid, now);
   return types.map((type) => {
     const live = rows.filter((g) => Number(g.user_right_type) === type);
     const limit = LIMIT_TYPES.has(type);
@@ -229,14 +236,7 @@ export async function consumeRight(
     // No SELECT ... FOR UPDATE needed: each UPDATE below is guarded by `remaining >= take` (PostgreSQL re-checks
     // the guard after waiting on a concurrent writer's row lock; SQLite serialises writers), and a
     // guard that fails rolls the whole transaction back.
-    const query = trx
-      .selectFrom('right_grants')
-      .select(['id', 'remaining', 'expires_at'])
-      .where('uid', '=', uid)
-      .where('user_right_type', '=', type)
-      .where('remaining', '>', 0)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-    const grants = (await query.execute()).sort(
+    const grants = (await findConsumableGrants(trx, uid, type, now)).sort(
       (a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999') || Number(a.id) - Number(b.id),
     );
     const available = grants.reduce((s, g) => s + Number(g.remaining), 0);
@@ -246,20 +246,11 @@ export async function consumeRight(
     for (const g of grants) {
       if (left <= 0) break;
       const take = Math.min(left, Number(g.remaining));
-      const res = await trx
-        .updateTable('right_grants')
-        .set((eb) => ({ remaining: eb('remaining', '-', take) }))
-        .where('id', '=', g.id)
-        .where('remaining', '>=', take)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new InsufficientRight(type, available, amount);
+      if (!(await takeFromGrant(trx, g.id, take))) throw new InsufficientRight(type, available, amount);
       parts.push({ grantId: Number(g.id), amount: take });
       left -= take;
     }
-    await trx
-      .insertInto('right_records')
-      .values({ uid, user_right_type: type, num: -amount, reason, ref, created_at: now })
-      .execute();
+    await insertRightRecord(trx, { uid, user_right_type: type, num: -amount, reason, ref, created_at: now });
     const consumption = { uid, type, amount, parts, ref };
     if (within) await within(trx, consumption);
     return consumption;
@@ -285,25 +276,18 @@ export async function refundRight(
     for (const part of [...consumption.parts].reverse()) {
       if (left <= 0) break;
       const give = Math.min(left, part.amount);
-      await trx
-        .updateTable('right_grants')
-        .set((eb) => ({ remaining: eb('remaining', '+', give) }))
-        .where('id', '=', part.grantId)
-        .execute();
+      await giveBackToGrant(trx, part.grantId, give);
       part.amount -= give;
       left -= give;
     }
-    await trx
-      .insertInto('right_records')
-      .values({
-        uid: consumption.uid,
-        user_right_type: consumption.type,
-        num: refunded,
-        reason,
-        ref: consumption.ref,
-        created_at: nowIso(),
-      })
-      .execute();
+    await insertRightRecord(trx, {
+      uid: consumption.uid,
+      user_right_type: consumption.type,
+      num: refunded,
+      reason,
+      ref: consumption.ref,
+      created_at: nowIso(),
+    });
     consumption.amount -= refunded;
     if (within) await within(trx);
   });
@@ -321,25 +305,17 @@ export async function addGrant(
   reason = '获得权益',
 ): Promise<boolean> {
   const now = nowIso();
-  const res = await db
-    .insertInto('right_grants')
-    .values({
-      uid,
-      user_right_type: type,
-      total: amount,
-      remaining: amount,
-      expires_at: expiresAt,
-      source,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.columns(['uid', 'source']).doNothing())
-    .executeTakeFirst();
-  const added = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+  const added = await insertGrantIfMissing(db, {
+    uid,
+    user_right_type: type,
+    total: amount,
+    remaining: amount,
+    expires_at: expiresAt,
+    source,
+    created_at: now,
+  });
   if (added)
-    await db
-      .insertInto('right_records')
-      .values({ uid, user_right_type: type, num: amount, reason, ref: source, created_at: now })
-      .execute();
+    await insertRightRecord(db, { uid, user_right_type: type, num: amount, reason, ref: source, created_at: now });
   return added;
 }
 
@@ -347,25 +323,16 @@ export async function addGrant(
 export async function setDefaultRemaining(db: Db, uid: number, type: number, remaining: number): Promise<void> {
   await grantDefaultRights(db, uid);
   const source = `default:${type}`;
-  const existing = await db
-    .selectFrom('right_grants')
-    .select('id')
-    .where('uid', '=', uid)
-    .where('source', '=', source)
-    .executeTakeFirst();
-  if (existing)
-    await db.updateTable('right_grants').set({ remaining, total: remaining }).where('id', '=', existing.id).execute();
+  const existing = await findGrantId(db, uid, source);
+  if (existing !== undefined) await setGrantAmount(db, existing, remaining);
   else
-    await db
-      .insertInto('right_grants')
-      .values({
-        uid,
-        user_right_type: type,
-        total: remaining,
-        remaining,
-        expires_at: null,
-        source,
-        created_at: nowIso(),
-      })
-      .execute();
+    await insertGrant(db, {
+      uid,
+      user_right_type: type,
+      total: remaining,
+      remaining,
+      expires_at: null,
+      source,
+      created_at: nowIso(),
+    });
 }

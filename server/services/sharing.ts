@@ -1,5 +1,7 @@
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { findGrantId } from '../db/repos/rights';
+import { countShares, insertShareRecord } from '../db/repos/sharing';
 import { addGrant } from './rights';
 
 /**
@@ -29,35 +31,18 @@ export async function recordShare(
   return db.transaction().execute(async (trx) => {
     const rewarded = await addGrant(trx, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
     const reward_num = rewarded ? SHARE_BONUS : 0;
-    await trx
-      .insertInto('share_records')
-      .values({ uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() })
-      .execute();
-    const shared = await trx
-      .selectFrom('share_records')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('uid', '=', uid)
-      .executeTakeFirst();
-    return { shared_count: Number(shared?.n ?? 0), reward_num };
+    await insertShareRecord(trx, { uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() });
+    return { shared_count: await countShares(trx, uid), reward_num };
   });
 }
 
 /** Whether today's bonus is still available (for the share page). */
 export async function shareStatus(db: Db, uid: number, at: Date = new Date()) {
-  const today = await db
-    .selectFrom('right_grants')
-    .select('uid')
-    .where('uid', '=', uid)
-    .where('source', '=', `share:${sharePeriod(at)}`)
-    .executeTakeFirst();
-  const shared = await db
-    .selectFrom('share_records')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('uid', '=', uid)
-    .executeTakeFirst();
+  const today = await findGrantId(db, uid, `share:${sharePeriod(at)}`);
+  const shared = await countShares(db, uid);
   return {
-    shared_count: Number(shared?.n ?? 0),
-    rewarded_today: !!today,
+    shared_count: shared,
+    rewarded_today: today !== undefined,
     bonus: SHARE_BONUS,
     bonus_days: SHARE_BONUS_DAYS,
   };

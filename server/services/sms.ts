@@ -3,6 +3,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
+import { findLatestUnusedCode, insertSmsCode, markCodeUsed, setCodeAttempts, useUpCodes } from '../db/repos/sms-codes';
 import { badRequest, tooManyRequests } from '../errors';
 
 /**
@@ -45,25 +46,16 @@ const hashCode = (phone: string, purpose: string, code: string) =>
 export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purpose: SmsPurpose): Promise<number> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('sms_codes')
-      .set({ used_at: nowIso() })
-      .where('phone', '=', phone)
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('sms_codes')
-      .values({
-        phone,
-        purpose,
-        code_hash: hashCode(phone, purpose, code),
-        attempts: 0,
-        created_at: nowIso(),
-        expires_at: isoIn(SMS_CODE_LIFETIME_MS),
-        used_at: null,
-      })
-      .execute();
+    await useUpCodes(trx, phone, purpose, nowIso());
+    await insertSmsCode(trx, {
+      phone,
+      purpose,
+      code_hash: hashCode(phone, purpose, code),
+      attempts: 0,
+      created_at: nowIso(),
+      expires_at: isoIn(SMS_CODE_LIFETIME_MS),
+      used_at: null,
+    });
   });
   await sms.sendCode({ phone, code, purpose });
   return SMS_CODE_LIFETIME_MS / 1000;
@@ -71,23 +63,12 @@ export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purp
 
 /** Consumes the code or throws 400 with the reason; too many wrong tries burn the code. */
 export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose, code: string): Promise<void> {
-  const row = await db
-    .selectFrom('sms_codes')
-    .selectAll()
-    .where('phone', '=', phone)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  const row = await findLatestUnusedCode(db, phone, purpose);
   if (!row || row.expires_at <= nowIso()) throw badRequest('sms.expired');
   if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw tooManyRequests('sms.too_many_wrong');
   if (row.code_hash !== hashCode(phone, purpose, code)) {
-    await db
-      .updateTable('sms_codes')
-      .set({ attempts: row.attempts + 1 })
-      .where('id', '=', row.id)
-      .execute();
+    await setCodeAttempts(db, row.id, row.attempts + 1);
     throw badRequest('sms.wrong');
   }
-  await db.updateTable('sms_codes').set({ used_at: nowIso() }).where('id', '=', row.id).execute();
+  await markCodeUsed(db, row.id, nowIso());
 }

@@ -2,6 +2,18 @@ import type { Selectable } from 'kysely';
 import type { EnterpriseDictsTable } from '../db/schema';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { findSharedDictionary } from '../db/repos/shared-dictionaries';
+import {
+  findMemberId,
+  findMembership,
+  findOtherTeamOfMember,
+  findTeamsWithCounts,
+  insertMember,
+  insertTeam,
+  teamExists,
+  updateMember,
+} from '../db/repos/teams';
+import { findUserRole, setEnterpriseId } from '../db/repos/users';
 import { conflict, notFound, badRequest, forbidden } from '../errors';
 import type { ServerMessageCode } from '../../openapi/messages';
 
@@ -57,17 +69,11 @@ export interface TeamContext {
 }
 
 export async function teamContext(db: Db, uid: number): Promise<TeamContext> {
-  const user = await db.selectFrom('users').select(['role']).where('uid', '=', uid).executeTakeFirst();
-  const member = await db
-    .selectFrom('enterprise_members')
-    .select(['enterprise_id', 'role'])
-    .where('uid', '=', uid)
-    .where('status', '=', MEMBER_STATUS.active)
-    .orderBy('id')
-    .executeTakeFirst();
+  const role = await findUserRole(db, uid);
+  const member = await findMembership(db, uid, MEMBER_STATUS.active);
   return {
     uid,
-    root: user?.role === 'root',
+    root: role === 'root',
     enterpriseId: member ? Number(member.enterprise_id) : null,
     role: member ? (member.role as TeamRole) : null,
   };
@@ -93,7 +99,7 @@ export type SharedDictRow = Selectable<EnterpriseDictsTable>;
  * every team's dictionaries.
  */
 export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action: TeamAction): Promise<SharedDictRow> {
-  const row = await db.selectFrom('enterprise_dicts').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findSharedDictionary(db, id);
   const own = row && (ctx.root || Number(row.enterprise_id) === ctx.enterpriseId);
   if (!row || !own) {
     if (!ctx.root && ctx.enterpriseId === null) throw forbidden(NOT_IN_TEAM);
@@ -113,20 +119,15 @@ export async function createTeam(
   if (!name) throw badRequest('team.name_blank');
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
-    const team = await trx
-      .insertInto('enterprises')
-      .values({
-        name,
-        address: input.address?.trim() ?? '',
-        equity_num: 0,
-        equity_time: null,
-        created_by: input.adminUid,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const id = Number(team.id);
+    const id = await insertTeam(trx, {
+      name,
+      address: input.address?.trim() ?? '',
+      equity_num: 0,
+      equity_time: null,
+      created_by: input.adminUid,
+      created_at: now,
+      updated_at: now,
+    });
     await activateMember(trx, { enterpriseId: id, uid: input.adminUid, phone: input.adminPhone, role: 'admin' });
     return id;
   });
@@ -137,8 +138,7 @@ export async function addMember(
   db: Db,
   input: { enterpriseId: number; uid: number; phone: string; role: TeamRole },
 ): Promise<void> {
-  const team = await db.selectFrom('enterprises').select('id').where('id', '=', input.enterpriseId).executeTakeFirst();
-  if (!team) throw notFound('team.unknown', { id: input.enterpriseId });
+  if (!(await teamExists(db, input.enterpriseId))) throw notFound('team.unknown', { id: input.enterpriseId });
   await db.transaction().execute((trx) => activateMember(trx, input));
 }
 
@@ -146,45 +146,33 @@ async function activateMember(
   trx: Db,
   input: { enterpriseId: number; uid: number; phone: string; role: TeamRole },
 ): Promise<void> {
-  const other = await trx
-    .selectFrom('enterprise_members')
-    .select('enterprise_id')
-    .where('uid', '=', input.uid)
-    .where('status', '=', MEMBER_STATUS.active)
-    .where('enterprise_id', '!=', input.enterpriseId)
-    .executeTakeFirst();
-  if (other) throw conflict('team.member_elsewhere', { team: Number(other.enterprise_id) });
+  const other = await findOtherTeamOfMember(trx, input.uid, MEMBER_STATUS.active, input.enterpriseId);
+  if (other !== undefined) throw conflict('team.member_elsewhere', { team: Number(other) });
   const now = nowIso();
-  const existing = await trx
-    .selectFrom('enterprise_members')
-    .select('id')
-    .where('enterprise_id', '=', input.enterpriseId)
-    .where('uid', '=', input.uid)
-    .executeTakeFirst();
-  if (existing) {
-    await trx
-      .updateTable('enterprise_members')
-      .set({ role: input.role, status: MEMBER_STATUS.active, phone: input.phone, updated_at: now, joined_at: now })
-      .where('id', '=', existing.id)
-      .execute();
+  const existing = await findMemberId(trx, input.enterpriseId, input.uid);
+  if (existing !== undefined) {
+    await updateMember(trx, existing, {
+      role: input.role,
+      status: MEMBER_STATUS.active,
+      phone: input.phone,
+      updated_at: now,
+      joined_at: now,
+    });
   } else {
-    await trx
-      .insertInto('enterprise_members')
-      .values({
-        enterprise_id: input.enterpriseId,
-        uid: input.uid,
-        phone: input.phone,
-        role: input.role,
-        status: MEMBER_STATUS.active,
-        remark: '',
-        invited_by: null,
-        created_at: now,
-        updated_at: now,
-        joined_at: now,
-      })
-      .execute();
+    await insertMember(trx, {
+      enterprise_id: input.enterpriseId,
+      uid: input.uid,
+      phone: input.phone,
+      role: input.role,
+      status: MEMBER_STATUS.active,
+      remark: '',
+      invited_by: null,
+      created_at: now,
+      updated_at: now,
+      joined_at: now,
+    });
   }
-  await trx.updateTable('users').set({ enterprise_id: input.enterpriseId }).where('uid', '=', input.uid).execute();
+  await setEnterpriseId(trx, input.uid, input.enterpriseId);
 }
 
 export interface TeamSummary {
@@ -197,27 +185,7 @@ export interface TeamSummary {
 }
 
 export async function listTeams(db: Db): Promise<TeamSummary[]> {
-  const rows = await db
-    .selectFrom('enterprises as e')
-    .select((eb) => [
-      'e.id',
-      'e.name',
-      'e.address',
-      'e.created_at',
-      eb
-        .selectFrom('enterprise_members as m')
-        .select((m) => m.fn.countAll().as('n'))
-        .whereRef('m.enterprise_id', '=', 'e.id')
-        .where('m.status', '=', MEMBER_STATUS.active)
-        .as('members'),
-      eb
-        .selectFrom('enterprise_dicts as d')
-        .select((d) => d.fn.countAll().as('n'))
-        .whereRef('d.enterprise_id', '=', 'e.id')
-        .as('dictionaries'),
-    ])
-    .orderBy('e.id')
-    .execute();
+  const rows = await findTeamsWithCounts(db, MEMBER_STATUS.active);
   return rows.map((r) => ({
     id: Number(r.id),
     name: r.name,

@@ -1,5 +1,6 @@
 import type { Db } from '../db';
 import { isUniqueViolation, nowIso } from '../db';
+import { findOpenRootUids, findOpenUserByPhone, insertUser, setRole } from '../db/repos/users';
 import type { UsersTable } from '../db/schema';
 import { AppError, conflict } from '../errors';
 import { hashPassword } from './passwords';
@@ -34,19 +35,6 @@ export const toUserInfo = (u: UserRow): UserInfo => ({
 /** Default display name: the phone with its middle digits hidden, e.g. 138****0000. */
 export const defaultName = (phone: string) => `${phone.slice(0, 3)}****${phone.slice(-4)}`;
 
-export async function findOpenUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('phone', '=', phone)
-    .where('closed_at', 'is', null)
-    .executeTakeFirst();
-}
-
-export async function findOpenUser(db: Db, uid: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('uid', '=', uid).where('closed_at', 'is', null).executeTakeFirst();
-}
-
 export async function createUser(
   db: Db,
   input: { phone: string; password: string; name?: string; role?: Role },
@@ -54,39 +42,28 @@ export async function createUser(
   const taken = () => conflict('account.phone_taken');
   if (await findOpenUserByPhone(db, input.phone)) throw taken();
   // Two registrations of one phone at once (or two processes creating the root): the second insert is refused.
-  const row = await db
-    .insertInto('users')
-    .values({
-      phone: input.phone,
-      login_id: null,
-      name: input.name?.trim() || defaultName(input.phone),
-      role: input.role ?? 'free',
-      user_identity: 0,
-      enterprise_id: null,
-      password_hash: await hashPassword(input.password),
-      created_at: nowIso(),
-      closed_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-    .catch((error: unknown) => {
-      throw isUniqueViolation(error) ? taken() : error;
-    });
+  const row = await insertUser(db, {
+    phone: input.phone,
+    login_id: null,
+    name: input.name?.trim() || defaultName(input.phone),
+    role: input.role ?? 'free',
+    user_identity: 0,
+    enterprise_id: null,
+    password_hash: await hashPassword(input.password),
+    created_at: nowIso(),
+    closed_at: null,
+  }).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? taken() : error;
+  });
   return row;
 }
 
 /** First start: create the root account from ADMIN_PHONE / ADMIN_PASSWORD when no root exists. */
 export async function ensureRootAdmin(db: Db, phone: string, password: string): Promise<UserRow | null> {
-  const root = await db
-    .selectFrom('users')
-    .select('uid')
-    .where('role', '=', 'root')
-    .where('closed_at', 'is', null)
-    .executeTakeFirst();
-  if (root) return null;
+  if ((await findOpenRootUids(db)).length > 0) return null;
   const existing = await findOpenUserByPhone(db, phone);
   if (existing) {
-    await db.updateTable('users').set({ role: 'root' }).where('uid', '=', existing.uid).execute();
+    await setRole(db, existing.uid, 'root');
     return { ...existing, role: 'root' };
   }
   try {

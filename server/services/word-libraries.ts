@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { deleteSelectedLibraries, findSelectedLibraryIds, insertSelectedLibraries } from '../db/repos/word-libraries';
 import { notFound } from '../errors';
 import { readEnv } from '../config';
 
@@ -104,14 +105,9 @@ export function wordLibraries(dir = readEnv().WORD_LIBRARIES_DIR ?? WORD_LIBRARI
 }
 
 export async function selectedLibraryIds(db: Db, uid: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('user_word_libraries')
-    .select('library_id')
-    .where('uid', '=', uid)
-    .orderBy('library_id')
-    .execute();
+  const selected = await findSelectedLibraryIds(db, uid);
   const known = new Set(wordLibraries().map((l) => l.id));
-  return rows.map((r) => Number(r.library_id)).filter((id) => known.has(id));
+  return selected.map((id) => Number(id)).filter((id) => known.has(id));
 }
 
 /** The libraries the user selected (unknown ids left by a removed file are ignored). */
@@ -126,13 +122,11 @@ export async function selectLibraries(db: Db, uid: number, ids: number[]): Promi
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) throw notFound('dict.unknown_library', { id: unknown });
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('user_word_libraries').where('uid', '=', uid).execute();
+    await deleteSelectedLibraries(trx, uid);
     if (ids.length) {
       const now = nowIso();
-      await trx
-        .insertInto('user_word_libraries')
-        .values(ids.map((library_id) => ({ uid, library_id, created_at: now })))
-        .execute();
+      const rows = ids.map((library_id) => ({ uid, library_id, created_at: now }));
+      await insertSelectedLibraries(trx, rows);
     }
   });
 }

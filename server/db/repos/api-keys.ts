@@ -32,3 +32,8 @@ export async function findApiKeysOfUsername(
     .where('users.closed_at', 'is', null)
     .execute();
 }
+
+/** Deletes the account's key (it stops working at once). */
+export async function deleteApiKey(db: Db, uid: number): Promise<void> {
+  await db.deleteFrom('api_keys').where('uid', '=', uid).execute();
+}

@@ -46,6 +46,11 @@ export async function findWords(
   return query.orderBy('id').execute();
 }
 
+/** Word and type of every word of the user, in no particular order. */
+export async function findWordKeys(db: Db, uid: number): Promise<Array<Pick<PersonalWord, 'word' | 'type'>>> {
+  return db.selectFrom('dict_words').select(['word', 'type']).where('uid', '=', uid).execute();
+}
+
 /** The user's words of one type, oldest first, `limit` of them from `offset`. */
 export async function findWordsOfType(
   db: Db,
@@ -78,6 +83,22 @@ export async function addWordIfMissing(db: Db, values: Insertable<DictWordsTable
     .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
     .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Adds words in one statement, skipping those the user has with that type already; returns word and type of those
+ * added.
+ */
+export async function addWordsIfMissing(
+  db: Db,
+  values: Array<Insertable<DictWordsTable>>,
+): Promise<Array<Pick<PersonalWord, 'word' | 'type'>>> {
+  return db
+    .insertInto('dict_words')
+    .values(values)
+    .onConflict((oc) => oc.columns(['uid', 'word', 'type']).doNothing())
+    .returning(['word', 'type'])
+    .execute();
 }
 
 /** Changes one of the user's words; undefined when they have no such word. A duplicate breaks a unique constraint. */

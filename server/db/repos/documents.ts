@@ -27,6 +27,11 @@ const SUMMARY_COLUMNS = [
 
 export type DocumentSummaryRecord = Pick<DocumentRecord, (typeof SUMMARY_COLUMNS)[number]>;
 
+/** The document, whoever owns it (the job queue's read; a caller's request checks the owner). */
+export async function findDocument(db: Db, id: number): Promise<DocumentRecord | undefined> {
+  return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /**
  * The document if `uid` owns it. The owner is part of the query: another user's document is never read, so its
  * size cannot be timed either.

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '..';
 import type { RightRecordsTable } from '../schema';
 import type { Page } from './filters';
@@ -27,4 +27,9 @@ export async function findRightRecordPage(
     .offset((page.num - 1) * page.size)
     .execute();
   return { total: Number(total.n), rows };
+}
+
+/** Writes one change of a right (negative `num` for a consumption, positive for a grant or a refund). */
+export async function insertRightRecord(db: Db, values: Insertable<RightRecordsTable>): Promise<void> {
+  await db.insertInto('right_records').values(values).execute();
 }

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '..';
 import type { EnterpriseDictsTable } from '../schema';
 
@@ -15,6 +15,11 @@ export interface SharedDictionaryFilter {
   memberStatus: number;
   /** only these dictionaries (an empty list matches none) */
   ids?: number[];
+}
+
+/** The dictionary, whichever team it belongs to. */
+export async function findSharedDictionary(db: Db, id: number): Promise<Selectable<EnterpriseDictsTable> | undefined> {
+  return db.selectFrom('enterprise_dicts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The team's dictionaries in id order, with their word count, user count and the viewer's use of them. */

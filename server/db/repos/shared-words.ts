@@ -51,6 +51,29 @@ export async function findSharedWordPage(
   return { total, rows };
 }
 
+/**
+ * Word, type and correction of the words of every shared dictionary the user uses in a team where they are a
+ * member with `memberStatus` (services/teams.ts MEMBER_STATUS.active), in word id order.
+ */
+export async function findSharedWordsInUse(
+  db: Db,
+  uid: number,
+  memberStatus: number,
+): Promise<Array<Pick<Selectable<EnterpriseDictWordsTable>, 'word' | 'type' | 'correct'>>> {
+  return db
+    .selectFrom('enterprise_dict_words as w')
+    .innerJoin('enterprise_dict_users as u', 'u.dict_id', 'w.dict_id')
+    .innerJoin('enterprise_dicts as d', 'd.id', 'w.dict_id')
+    .innerJoin('enterprise_members as m', (join) =>
+      join.onRef('m.enterprise_id', '=', 'd.enterprise_id').onRef('m.uid', '=', 'u.uid'),
+    )
+    .select(['w.word', 'w.type', 'w.correct'])
+    .where('u.uid', '=', uid)
+    .where('m.status', '=', memberStatus)
+    .orderBy('w.id')
+    .execute();
+}
+
 /** How many words of each type the dictionary holds (types without words are missing). */
 export async function countSharedWordsByType(db: Db, dictId: number) {
   return db

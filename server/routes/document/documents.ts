@@ -4,6 +4,7 @@ import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
 import {
   deleteDocuments,
+  findDocument,
   findDocumentByShareId,
   findDocumentFile,
   findDocumentPage,
@@ -12,14 +13,15 @@ import {
   insertDocumentFile,
   setShareIdIfNone,
   updateDocument,
+  type DocumentRecord,
   type DocumentSummaryRecord,
 } from '../../db/repos/documents';
-import { findUserName } from '../../db/repos/users';
+import { findOpenUser, findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { normalizeText, openIssues } from '../../services/documents/content';
-import { fixesOf, ignoredOf, issuesOf, loadRow, type DocumentRow } from '../../services/documents/jobs';
+import { fixesOf, ignoredOf, issuesOf } from '../../services/documents/jobs';
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
@@ -32,7 +34,6 @@ import {
   rightBalance,
   type Consumption,
 } from '../../services/rights';
-import { findOpenUser } from '../../services/users';
 import { attachment, caller, type OperationRequest, type Operations } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
@@ -45,7 +46,7 @@ import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 const RIGHT_DOC_MAX_TEXT = 64;
 const RIGHT_DOC_UPLOADS = 256;
 
-type Row = NonNullable<DocumentRow>;
+type Row = DocumentRecord;
 
 function summary(row: DocumentSummaryRecord) {
   return {
@@ -166,7 +167,7 @@ async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) 
     throw error;
   }
   request.server.documents.enqueue(id);
-  return envelope(summary((await loadRow(db, id))!));
+  return envelope(summary((await findDocument(db, id))!));
 }
 
 async function page(request: OperationRequest<'getMisscutDocumentV1Page'>) {
@@ -187,7 +188,11 @@ async function remove(request: OperationRequest<'postMisscutDocumentV1Delete'>) 
   for (const row of rows) {
     await request.server.documents.abort(Number(row.id));
     if (row.status === 'queued' || row.status === 'running')
-      await refundCharge(request, (await loadRow(request.server.db, Number(row.id))) ?? row, '删除未完成的文档退回');
+      await refundCharge(
+        request,
+        (await findDocument(request.server.db, Number(row.id))) ?? row,
+        '删除未完成的文档退回',
+      );
   }
   const count = await deleteDocuments(request.server.db, ids);
   return envelope({ count }, '已删除');
@@ -201,7 +206,7 @@ async function cancel(request: OperationRequest<'postMisscutDocumentV1Cancel'>) 
     await request.server.documents.fail(id, Number(row.uid), { code: 'document.cancelled' }, 'cancelled');
   }
   return envelope(
-    summary((await loadRow(request.server.db, id))!),
+    summary((await findDocument(request.server.db, id))!),
     row.status === 'queued' || row.status === 'running' ? '已取消' : 'success',
   );
 }
@@ -265,7 +270,7 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
     updated_at: nowIso(),
   });
   if (changed) queue.enqueue(body.id);
-  return envelope(detail((await loadRow(request.server.db, body.id))!), '已保存');
+  return envelope(detail((await findDocument(request.server.db, body.id))!), '已保存');
 }
 
 /** How long an export waits for a running check (e.g. the re-check right after a save) before answering 409. */
@@ -314,7 +319,7 @@ async function shareId(request: OperationRequest<'getMisscutDocumentV1GetShareId
   if (row.share_id) return envelope({ share_id: row.share_id });
   const share = randomBytes(24).toString('base64url');
   await setShareIdIfNone(request.server.db, id, share);
-  const after = (await loadRow(request.server.db, id))!;
+  const after = (await findDocument(request.server.db, id))!;
   return envelope({ share_id: after.share_id ?? share });
 }
 
@@ -345,7 +350,7 @@ async function shareSave(request: OperationRequest<'getMisscutDocumentV1ShareSav
     if (file) await insertDocumentFile(trx, copyId, file);
     return copyId;
   });
-  return envelope(summary((await loadRow(request.server.db, id))!), '已保存到我的文档');
+  return envelope(summary((await findDocument(request.server.db, id))!), '已保存到我的文档');
 }
 
 export const documentJobOperations: Operations = {

@@ -2,8 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db';
 import { nowIso } from '../../db';
 import { findApiKey, findApiKeysOfUsername, saveApiKey } from '../../db/repos/api-keys';
+import { findOpenUser } from '../../db/repos/users';
 import { envelope, unauthorized } from '../../errors';
-import { findOpenUser } from '../../services/users';
 import { caller, type Operations } from '../types';
 
 /** API keys for the LanguageTool-compatible API: one per user, stored as sha256, shown once when created. */

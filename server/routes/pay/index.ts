@@ -12,19 +12,16 @@ import {
   tooLarge,
 } from '../../errors';
 import { renderMessage } from '../../../openapi/messages';
+import { closeOrder, findOrder, findProduct, setCodeUrl } from '../../db/repos/orders';
 import {
-  closeOrder,
   createOrder,
   ORDER_BURST_LIMIT,
   ORDER_BURST_WINDOW_MS,
   recentOrderCount,
-  findOrder,
   findOwnOrder,
-  findProduct,
   markOrderPaid,
   OrderProblem,
   orderView,
-  setCodeUrl,
   type OrderRow,
 } from '../../services/orders';
 import { GatewayError, NotificationError } from '../../services/pay/provider';

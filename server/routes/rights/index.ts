@@ -1,6 +1,6 @@
+import { findOpenUser } from '../../db/repos/users';
 import { envelope } from '../../errors';
 import { rightView, rightViews } from '../../services/rights';
-import { findOpenUser } from '../../services/users';
 import { caller, type Operations } from '../types';
 
 export const rightsOperations: Operations = {

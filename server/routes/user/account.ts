@@ -1,11 +1,11 @@
-import { setPasswordHash } from '../../db/repos/users';
+import { findOpenUserByPhone, setPasswordHash } from '../../db/repos/users';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { hashPassword, passwordProblem } from '../../services/passwords';
 import { accountSubject, clearFailures, loginSubject, verifyWithLockout } from '../../services/lockout';
 import { consumeSmsCode, issueSmsCode, type SmsProvider } from '../../services/sms';
 import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
 import { grantDefaultRights } from '../../services/rights';
-import { createUser, findOpenUserByPhone, PHONE_PATTERN } from '../../services/users';
+import { createUser, PHONE_PATTERN } from '../../services/users';
 import { caller, type Operations } from '../types';
 import { currentUser } from './profile';
 

@@ -1,10 +1,13 @@
 import { nowIso } from '../../db';
+import { deleteApiKey } from '../../db/repos/api-keys';
 import { insertMessage } from '../../db/repos/feedback';
 import { deletePortrait } from '../../db/repos/portraits';
 import { revokeOpenTokens } from '../../db/repos/tokens';
 import {
   closeUser,
   findOpenRootUids,
+  findOpenUser,
+  findOpenUserByPhone,
   findUidByLoginId,
   setLoginId,
   setPasswordHash,
@@ -14,8 +17,8 @@ import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { accountSubject, verifyWithLockout } from '../../services/lockout';
 import { hashPassword, passwordProblem } from '../../services/passwords';
 import { consumeSmsCode } from '../../services/sms';
-import { revokeApiKeys, revokeCredentials } from '../../services/tokens';
-import { findOpenUser, findOpenUserByPhone, PHONE_PATTERN, toUserInfo } from '../../services/users';
+import { revokeCredentials } from '../../services/tokens';
+import { PHONE_PATTERN, toUserInfo } from '../../services/users';
 import { caller, type Operations } from '../types';
 import type { FastifyRequest } from 'fastify';
 import type { ServerMessageCode } from '../../../openapi/messages';
@@ -134,7 +137,7 @@ export const profileOperations: Operations = {
     await db.transaction().execute(async (trx) => {
       await closeUser(trx, user.uid, nowIso());
       await revokeOpenTokens(trx, user.uid, nowIso());
-      await revokeApiKeys(trx, user.uid);
+      await deleteApiKey(trx, user.uid);
       await deletePortrait(trx, user.uid);
     });
     realtime.revokeUser(user.uid);

@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { DocumentFlagData } from '../../../openapi/socket-protocol';
-import { nowIso, type Db } from '../../db';
+import { nowIso } from '../../db';
+import {
+  claimOldestJob,
+  clearCharge,
+  findJobState,
+  findUnclaimedJobIds,
+  finishJob,
+  releaseJob,
+  uncountAttempts,
+} from '../../db/repos/document-jobs';
+import { findDocument, findDocumentFile, updateDocument, type DocumentRecord } from '../../db/repos/documents';
 import { AppError } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
 import { countChars, refundRight, rightBalance, type Consumption } from '../rights';
@@ -11,12 +20,6 @@ import type { UploadKind } from './read';
 import { readEnv } from '../../config';
 import type { DocumentsTable } from '../../db/schema';
 import { renderMessage, type MessageParams, type ServerMessageCode } from '../../../openapi/messages';
-
-export type DocumentRow = Awaited<ReturnType<typeof loadRow>>;
-
-export async function loadRow(db: Db, id: number) {
-  return db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
-}
 
 const parse = <T>(json: string | null, fallback: T): T => (json ? (JSON.parse(json) as T) : fallback);
 export const issuesOf = (row: { issues: string | null }) => parse<StoredIssue[]>(row.issues, []);
@@ -87,13 +90,8 @@ export class DocumentQueue {
 
   /** Takes up unfinished jobs (server start). Returns how many wait to be claimed. */
   async resume(): Promise<number> {
-    const rows = await this.app.db
-      .selectFrom('documents')
-      .select('id')
-      .where('status', 'in', ['queued', 'running'])
-      .where('owner', 'is', null)
-      .execute();
-    if (rows.length) this.app.log.info({ jobs: rows.length }, 'document jobs resumed');
+    const waiting = await findUnclaimedJobIds(this.app.db);
+    if (waiting.length) this.app.log.info({ jobs: waiting.length }, 'document jobs resumed');
     this.app.instance.onRequeued = () => this.fill();
     // Other processes may queue jobs too: they announce them on the cluster bus, and a slow poll catches the rest.
     if (this.app.dialect === 'postgres') {
@@ -102,7 +100,7 @@ export class DocumentQueue {
     }
     this.fill();
     await this.filling;
-    return rows.length;
+    return waiting.length;
   }
 
   /** A job was queued (upload, new content): claim work, here or in whichever process has room. */
@@ -123,11 +121,7 @@ export class DocumentQueue {
   async idle(id: number, ms: number): Promise<void> {
     const until = Date.now() + ms;
     while (Date.now() < until) {
-      const row = await this.app.db
-        .selectFrom('documents')
-        .select(['status', 'owner'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await findJobState(this.app.db, id);
       if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
       if (row.owner !== null && row.owner !== this.app.instance.id) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -156,14 +150,9 @@ export class DocumentQueue {
     const ids = [...this.active.keys()];
     await Promise.all(ids.map((id) => this.abort(id)));
     if (ids.length) {
-      await this.app.db
-        .updateTable('documents')
-        .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
-        .where('id', 'in', ids)
-        .where('status', '=', 'running')
-        .where('attempts', '>', 0)
-        .execute()
-        .catch((error) => this.app.log.warn({ err: error }, 'document attempts not reset'));
+      await uncountAttempts(this.app.db, ids).catch((error) =>
+        this.app.log.warn({ err: error }, 'document attempts not reset'),
+      );
     }
   }
 
@@ -191,21 +180,9 @@ export class DocumentQueue {
     });
   }
 
-  /**
-   * The oldest unclaimed job, now owned by this process. `FOR UPDATE SKIP LOCKED` lets processes claim side by side
-   * without waiting on each other and without two taking one job; SQLite serialises writers, which does the same.
-   */
+  /** The oldest unclaimed job, now owned by this process (processes claim side by side, never one job twice). */
   private async claim(): Promise<number | null> {
-    const me = this.app.instance.id;
-    const lock = this.app.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
-    const result = await sql<{ id: number }>`
-      UPDATE documents SET owner = ${me}
-      WHERE id = (
-        SELECT id FROM documents WHERE status IN ('queued', 'running') AND owner IS NULL ORDER BY id LIMIT 1 ${lock}
-      ) AND owner IS NULL
-      RETURNING id`.execute(this.app.db);
-    const row = result.rows[0];
-    return row ? Number(row.id) : null;
+    return claimOldestJob(this.app.db, this.app.instance.id, this.app.dialect);
   }
 
   private start(id: number): void {
@@ -217,13 +194,9 @@ export class DocumentQueue {
         // Finished: the row is anybody's again. An aborted job's row is left to whoever aborted it (a cancel makes it
         // final, new content queues it afresh with no owner), so it is not claimed again here in between.
         if (!this.closing && !job.aborted) {
-          await this.app.db
-            .updateTable('documents')
-            .set({ owner: null })
-            .where('id', '=', id)
-            .where('owner', '=', this.app.instance.id)
-            .execute()
-            .catch((error) => this.app.log.warn({ err: error, document: id }, 'document job not released'));
+          await releaseJob(this.app.db, id, this.app.instance.id).catch((error) =>
+            this.app.log.warn({ err: error, document: id }, 'document job not released'),
+          );
         }
         this.active.delete(id);
         this.fill();
@@ -235,16 +208,12 @@ export class DocumentQueue {
   }
 
   private async update(id: number, values: Partial<Omit<DocumentsTable, 'id'>>): Promise<void> {
-    await this.app.db
-      .updateTable('documents')
-      .set({ ...values, updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+    await updateDocument(this.app.db, id, { ...values, updated_at: nowIso() });
   }
 
   private async run(job: Active): Promise<void> {
     const { db } = this.app;
-    const row = await loadRow(db, job.id);
+    const row = await findDocument(db, job.id);
     if (!row || (row.status !== 'queued' && row.status !== 'running') || job.aborted) return;
     const uid = Number(row.uid);
     const attempts = Number(row.attempts) + 1;
@@ -261,15 +230,11 @@ export class DocumentQueue {
       if (attempts > MAX_ATTEMPTS) throw new JobFailure('document.interrupted');
       let text = row.text;
       if (row.html === null || text === null) {
-        const file = await db
-          .selectFrom('document_files')
-          .select('data')
-          .where('document_id', '=', job.id)
-          .executeTakeFirst();
+        const file = await findDocumentFile(db, job.id);
         if (!file) throw new JobFailure('document.file_lost');
         const content = await this.app.heavy.run(
           'read',
-          { filename: row.name, data: file.data, kind: row.file_type as UploadKind },
+          { filename: row.name, data: file, kind: row.file_type as UploadKind },
           { background: true, signal: job },
         );
         if (job.aborted) return;
@@ -284,21 +249,12 @@ export class DocumentQueue {
       if (!issues || job.aborted) return;
       const open = openIssues(issues, ignoredOf(row));
       // only while still this process's running job: a cancel from another process has the last word
-      const finished = await this.app.db
-        .updateTable('documents')
-        .set({
-          status: 'done',
-          progress: 100,
-          issues: JSON.stringify(issues),
-          issue_count: open.length,
-          charge: null,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', job.id)
-        .where('status', '=', 'running')
-        .where('owner', '=', this.app.instance.id)
-        .executeTakeFirst();
-      if (Number(finished.numUpdatedRows) !== 1) return;
+      const finished = await finishJob(this.app.db, job.id, this.app.instance.id, {
+        issues: JSON.stringify(issues),
+        issue_count: open.length,
+        updated_at: nowIso(),
+      });
+      if (!finished) return;
       const units = splitUnits(text).length;
       this.flag(uid, {
         id: job.id,
@@ -320,7 +276,7 @@ export class DocumentQueue {
 
   /** Marks a job failed (or cancelled), refunds its upload and tells the owner. */
   async fail(id: number, uid: number, reason: FailureReason, status: 'failed' | 'cancelled' = 'failed'): Promise<void> {
-    const row = await loadRow(this.app.db, id);
+    const row = await findDocument(this.app.db, id);
     if (!row) return;
     const params = reason.params ?? {};
     const hasParams = Object.keys(params).length > 0;
@@ -329,13 +285,7 @@ export class DocumentQueue {
     await this.update(id, { status, error, error_code: reason.code, error_params, progress: 0 });
     if (row.charge) {
       // Only the call that clears the charge refunds it: a cancel in one process and a failure in another race.
-      const cleared = await this.app.db
-        .updateTable('documents')
-        .set({ charge: null })
-        .where('id', '=', id)
-        .where('charge', '=', row.charge)
-        .executeTakeFirst();
-      if (Number(cleared.numUpdatedRows) === 1) {
+      if (await clearCharge(this.app.db, id, row.charge)) {
         const consumption = JSON.parse(row.charge) as Consumption;
         await refundRight(
           this.app.db,
@@ -350,12 +300,7 @@ export class DocumentQueue {
   }
 
   /** Checks every unit of the text (cache first), reporting progress; null when aborted. */
-  private async check(
-    job: Active,
-    uid: number,
-    row: NonNullable<DocumentRow>,
-    text: string,
-  ): Promise<StoredIssue[] | null> {
+  private async check(job: Active, uid: number, row: DocumentRecord, text: string): Promise<StoredIssue[] | null> {
     const service = checkService(this.app);
     const prepared = await service.prepare(
       uid,

@@ -1,0 +1,44 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '..';
+import type { SmsCodesTable } from '../schema';
+
+/** SMS verification codes (`sms_codes`), stored hashed; issuing and checking them is services/sms.ts. */
+
+/** Marks every unused code of the phone and purpose used, so that none of them works any more. */
+export async function useUpCodes(db: Db, phone: string, purpose: string, usedAt: string): Promise<void> {
+  await db
+    .updateTable('sms_codes')
+    .set({ used_at: usedAt })
+    .where('phone', '=', phone)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export async function insertSmsCode(db: Db, values: Insertable<SmsCodesTable>): Promise<void> {
+  await db.insertInto('sms_codes').values(values).execute();
+}
+
+/** The newest unused code of the phone and purpose, expired or not. */
+export async function findLatestUnusedCode(
+  db: Db,
+  phone: string,
+  purpose: string,
+): Promise<Selectable<SmsCodesTable> | undefined> {
+  return db
+    .selectFrom('sms_codes')
+    .selectAll()
+    .where('phone', '=', phone)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+export async function setCodeAttempts(db: Db, id: number, attempts: number): Promise<void> {
+  await db.updateTable('sms_codes').set({ attempts }).where('id', '=', id).execute();
+}
+
+export async function markCodeUsed(db: Db, id: number, usedAt: string): Promise<void> {
+  await db.updateTable('sms_codes').set({ used_at: usedAt }).where('id', '=', id).execute();
+}
