@@ -41,8 +41,8 @@ export abstract class SharedCluster implements HubCluster {
   abstract close(): Promise<void>;
   abstract publish(event: ClusterEvent): void;
 
-  registerSession(sessionId: string, uid: number): void {
-    void registerSocketSession(this.db, {
+  registerSession(sessionId: string, uid: number): Promise<void> {
+    return registerSocketSession(this.db, {
       session_id: sessionId,
       uid,
       instance: this.instance,

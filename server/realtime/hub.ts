@@ -33,7 +33,8 @@ export type ClusterEvent =
 /** The other processes: a message bus and the shared registry of socket sessions. */
 export interface HubCluster {
   publish(event: ClusterEvent): void;
-  registerSession(sessionId: string, uid: number): void;
+  /** Resolves once other processes can find the session (never rejects: a failure is logged). */
+  registerSession(sessionId: string, uid: number): Promise<void>;
   unregisterSession(sessionId: string): void;
   /** whether another process holds this session of the account */
   hasRemoteSession(uid: number, sessionId: string): Promise<boolean>;
@@ -78,6 +79,7 @@ export class RealtimeHub {
   attach(socket: WebSocket, auth: { uid: number; tokenHash: string }, requestedId?: string): string {
     let session = requestedId ? this.sessions.get(requestedId) : undefined;
     if (session && session.uid !== auth.uid) session = undefined;
+    let registering: Promise<void> | undefined;
     if (!session) {
       const id =
         requestedId && !this.sessions.has(requestedId) && /^[\w.:-]{1,128}$/.test(requestedId)
@@ -100,19 +102,30 @@ export class RealtimeHub {
         idleTimer: null,
       };
       this.sessions.set(id, session);
-      this.cluster?.registerSession(id, auth.uid);
+      registering = this.cluster?.registerSession(id, auth.uid);
     }
-    if (session.idleTimer) clearTimeout(session.idleTimer);
-    session.idleTimer = null;
-    if (session.socket && session.socket !== socket)
-      session.socket.close(SocketClose.Replaced.code, SocketClose.Replaced.reason);
-    session.socket = socket;
-    session.tokenHash = auth.tokenHash;
-
     const current = session;
-    socket.on('close', () => this.detach(current, socket));
-    this.send(socket, { type: 3, cmd: 1, status: 200, data: { session_id: session.id } });
-    for (const message of session.outbox.values()) this.sendRaw(socket, message);
+    const connect = () => {
+      if (this.sessions.get(current.id) !== current) return;
+      if (socket.readyState !== socket.OPEN) {
+        // closed while the session was being registered: it waits for a resume like any detached session
+        if (!current.socket && !current.idleTimer) this.expireLater(current);
+        return;
+      }
+      if (current.idleTimer) clearTimeout(current.idleTimer);
+      current.idleTimer = null;
+      if (current.socket && current.socket !== socket)
+        current.socket.close(SocketClose.Replaced.code, SocketClose.Replaced.reason);
+      current.socket = socket;
+      current.tokenHash = auth.tokenHash;
+      socket.on('close', () => this.detach(current, socket));
+      this.send(socket, { type: 3, cmd: 1, status: 200, data: { session_id: current.id } });
+      for (const message of current.outbox.values()) this.sendRaw(socket, message);
+    };
+    // With several processes, the session id is announced only once the others can find it: a check submitted
+    // through another process right after the announcement must not be refused for an unknown session.
+    if (registering) void registering.then(connect);
+    else connect();
     return session.id;
   }
 
@@ -235,6 +248,11 @@ export class RealtimeHub {
     if (session.socket !== socket) return;
     session.socket = null;
     if (this.sessions.get(session.id) !== session) return;
+    this.expireLater(session);
+  }
+
+  /** A session without a socket is forgotten after the idle time unless a socket resumes it. */
+  private expireLater(session: Session): void {
     session.idleTimer = setTimeout(() => {
       if (session.socket) return;
       this.sessions.delete(session.id);

@@ -108,7 +108,7 @@ export class ServerInstance {
         // released, so its running checks were refunded; it carries on and announces its socket sessions again.
         log.warn('this process was taken for stopped by another; registering again');
         await insertInstance(db, this.id, now);
-        for (const s of realtime.localSessions()) realtime.cluster?.registerSession(s.id, s.uid);
+        for (const s of realtime.localSessions()) void realtime.cluster?.registerSession(s.id, s.uid);
       }
       await this.sweep();
     } catch (error) {
