@@ -5,12 +5,12 @@ import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { chromium, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-const ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -26,17 +26,39 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile (new --user-data-dir) per call. */
-export async function openBrowser(): Promise<BrowserSession> {
+const CONTEXT = { viewport: { width: 1280, height: 800 }, locale: 'zh-CN' } as const;
+
+function requireChromium(): void {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium)`);
+}
+
+/**
+ * A fresh browser context (its own storage, cookies and cache): in the run's Chromium, which the global setup
+ * launched once for every file, or, outside such a run, in a Chromium of its own with a new profile.
+ */
+export async function openBrowser(): Promise<BrowserSession> {
+  requireChromium();
+  const endpoint = inject('browserEndpoint');
+  if (endpoint) {
+    const browser = await chromium.connect(endpoint);
+    const context = await browser.newContext(CONTEXT);
+    const page = await context.newPage();
+    return {
+      context,
+      page,
+      async close() {
+        await context.close();
+        await browser.close();
+      },
+    };
+  }
   const userDataDir = mkdtempSync(join(tmpdir(), 'workbench-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
-    viewport: { width: 1280, height: 800 },
-    locale: 'zh-CN',
+    args: CHROMIUM_ARGS,
+    ...CONTEXT,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -47,6 +69,13 @@ export async function openBrowser(): Promise<BrowserSession> {
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A download saved to a temp file (a browser reached over its endpoint has no local path for it). */
+export async function savedDownload(download: Download): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'workbench-download-')), download.suggestedFilename());
+  await download.saveAs(file);
+  return file;
 }
 
 /** The newest SMS code the console provider wrote for this phone and purpose. */

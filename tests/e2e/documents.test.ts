@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   openBrowser,
+  savedDownload,
   screenshotLightAndDark,
   setRights,
   uniquePhone,
@@ -157,7 +158,7 @@ describe('documents in Chromium', () => {
     await page.getByTestId('export-tracked').click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/\.docx$/);
-    const file = await download.path();
+    const file = await savedDownload(download);
     const zip = await JSZip.loadAsync(readFileSync(file));
     const xml = await zip.file('word/document.xml')!.async('string');
     // the fix: 积 deleted and 绩 inserted as tracked changes
@@ -176,7 +177,7 @@ describe('documents in Chromium', () => {
     await page.getByTestId('editor-export').click();
     const downloading = page.waitForEvent('download', { timeout: 30_000 });
     await page.getByTestId('export-clean').click();
-    const zip = await JSZip.loadAsync(readFileSync(await (await downloading).path()));
+    const zip = await JSZip.loadAsync(readFileSync(await savedDownload(await downloading)));
     const xml = await zip.file('word/document.xml')!.async('string');
     expect(xml).toContain('他的成绩很好。');
     expect(xml).not.toContain('<w:ins');

@@ -1,12 +1,14 @@
 // Browser tests run against the real server (buildApp + listen on port 0) serving the built SPA.
 // The SPA's production build is made only when dist/workbench is missing or older than its sources (like npm
 // start); the bundle-size test then measures the same build.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { buildSpaIfStale, SPA_DIR } from '../../scripts/spa-build.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './browser';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +16,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The server's DATA_DIR (sms-outbox.jsonl lives here). */
     dataDir: string;
+    /** The run's Chromium, shared by the files (each opens its own context); null without Chromium. */
+    browserEndpoint: string | null;
   }
 }
 
@@ -26,7 +30,13 @@ export default async function setup(project: TestProject) {
   const { port } = app.server.address() as AddressInfo;
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('dataDir', dataDir);
+  // one Chromium for the run: a context per file is as fresh as a new profile, without a browser start per file
+  const browser = existsSync(CHROMIUM)
+    ? await chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+    : null;
+  project.provide('browserEndpoint', browser?.wsEndpoint() ?? null);
   return async () => {
+    await browser?.close();
     await app.close();
     // the checking engine's worker threads are shared by every app of the process: end them with the run
     const { checkerPool } = await import('../../server/services/checker/pool');

@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrate, openDatabase } from '../../server/db';
 import { recordDownload } from '../../server/services/downloads';
-import { openBrowser, screenshotPath, uniquePhone, registerInBrowser, adminCli, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  savedDownload,
+  screenshotPath,
+  uniquePhone,
+  registerInBrowser,
+  adminCli,
+  type BrowserSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -123,7 +131,7 @@ describe('/download and /share', () => {
       row.getByRole('button', { name: /下载/ }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('校对结果.txt');
-    const path = await download.path();
+    const path = await savedDownload(download);
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path, 'utf8')).toBe('他跑得很快。\n');
     await page.getByTestId('theme-dark').click();

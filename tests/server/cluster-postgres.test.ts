@@ -204,7 +204,7 @@ function clusterSuite(bus: 'postgres' | 'redis') {
 
   it('lets the other process finish a document job whose process was killed, charging the upload once', async () => {
     const uploadsBefore = await balance(256);
-    const { payload, contentType } = form([{ name: 'file', filename: '长文.txt', data: Buffer.from(longText(3000)) }]);
+    const { payload, contentType } = form([{ name: 'file', filename: '长文.txt', data: Buffer.from(longText(1500)) }]);
     const res = await fetch(`${b.base}/misscut/document/v1/upload`, {
       method: 'POST',
       headers: headers({ 'content-type': contentType }),
