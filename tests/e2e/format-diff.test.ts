@@ -144,34 +144,37 @@ describe('format check and document compare in Chromium', () => {
       downloadThroughput: -1,
       uploadThroughput: 6 * 1024,
     });
-    // every phase the status line shows, recorded in the page as it changes
+    // every phase and progress text the status line shows, recorded in the page as it changes (a test process
+    // starved of CPU could poll past a phase that lasts a second or two)
     await page.evaluate(() => {
       const seen: string[] = [];
-      (window as unknown as { phases: string[] }).phases = seen;
+      const texts: string[] = [];
+      Object.assign(window, { phases: seen, progressTexts: texts });
       new MutationObserver(() => {
-        const phase = document.querySelector('[data-testid="format-upload-progress"]')?.getAttribute('data-phase');
+        const line = document.querySelector('[data-testid="format-upload-progress"]');
+        const phase = line?.getAttribute('data-phase');
         if (phase && seen[seen.length - 1] !== phase) seen.push(phase);
-      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+        if (line?.textContent && texts[texts.length - 1] !== line.textContent) texts.push(line.textContent);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    await page.getByTestId('format-drop-input').setInputFiles(path);
-    await page.getByTestId('format-upload-progress').waitFor();
-    await expect.poll(() => page.getByTestId('format-upload-progress').getAttribute('data-phase')).toBe('uploading');
-    await expect
-      .poll(() => page.getByTestId('format-upload-progress').textContent(), { timeout: 20_000 })
-      .toMatch(/正在上传… \d+%/);
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
+    try {
+      await page.getByTestId('format-drop-input').setInputFiles(path);
+      await page.getByTestId('format-report').waitFor({ timeout: 30_000 });
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+    }
+    const recorded = await page.evaluate(() => {
+      const w = window as Window & { phases?: string[]; progressTexts?: string[] };
+      return { phases: w.phases ?? [], texts: w.progressTexts ?? [] };
     });
-
-    await page.getByTestId('format-report').waitFor({ timeout: 30_000 });
-    // bytes first, then the server's processing state until the report came
-    expect(await page.evaluate(() => (window as unknown as { phases: string[] }).phases)).toEqual([
-      'uploading',
-      'processing',
-    ]);
+    // bytes first, with their percentage, then the server's processing state until the report came
+    expect(recorded.phases).toEqual(['uploading', 'processing']);
+    expect(recorded.texts.some((t) => /正在上传… \d+%/.test(t))).toBe(true);
     expect(await page.getByTestId('format-upload-progress').count()).toBe(0);
     expect(Number((await page.getByTestId('format-error-count').textContent())?.replace(/\D/g, ''))).toBeGreaterThan(3);
 
