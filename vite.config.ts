@@ -56,6 +56,9 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/spa-ready.ts'],
+          // the files share playwright and the helpers per worker; each opens its own browser context
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,
         },

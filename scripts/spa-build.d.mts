@@ -2,3 +2,5 @@ export declare const ROOT: string;
 export declare const SPA_DIR: string;
 export declare function needsBuild(): boolean;
 export declare function buildSpaIfStale(options?: { quiet?: boolean }): boolean;
+export declare function startSpaBuild(): Promise<void>;
+export declare function waitForSpaBuild(options?: { quiet?: boolean }): Promise<void>;

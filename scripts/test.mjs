@@ -3,7 +3,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { setPriority } from 'node:os';
 
 const started = performance.now();
 const node = process.execPath;
@@ -12,14 +11,6 @@ const node = process.execPath;
 function quiet(name, args) {
   return new Promise((resolve) => {
     const child = spawn(node, args, { env: { ...process.env, FORCE_COLOR: '0' } });
-    // The checks need no answer before the tests end: at the lowest priority they use the CPU the tests leave idle
-    // (while a test waits on a browser, a socket or a timer) instead of slowing the SPA build the browser tests wait
-    // for.
-    try {
-      setPriority(child.pid, 19);
-    } catch {
-      // not permitted here: the checks run at normal priority
-    }
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -1,13 +1,13 @@
 // Browser tests run against the real server (buildApp + listen on port 0) serving the built SPA.
 // The SPA's production build is made only when dist/workbench is missing or older than its sources (like npm
-// start); the bundle-size test then measures the same build.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// start), in the background; the bundle-size test then measures the same build.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { buildSpaIfStale, SPA_DIR } from '../../scripts/spa-build.mjs';
+import { SPA_DIR, startSpaBuild } from '../../scripts/spa-build.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser';
 
 declare module 'vitest' {
@@ -22,7 +22,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  buildSpaIfStale();
+  // the build runs beside the other projects' files; each browser test file waits for it (spa-ready.ts)
+  mkdirSync(SPA_DIR, { recursive: true });
+  const built = startSpaBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'workbench-e2e-'));
   const { buildApp } = await import('../../server/app');
   const app = await buildApp({ dataDir, logger: false, config: { spaDir: SPA_DIR } });
@@ -36,6 +38,7 @@ export default async function setup(project: TestProject) {
     : null;
   project.provide('browserEndpoint', browser?.wsEndpoint() ?? null);
   return async () => {
+    await built;
     await browser?.close();
     await app.close();
     // the checking engine's worker threads are shared by every app of the process: end them with the run
