@@ -3145,7 +3145,7 @@ export interface components {
         DocumentSummary: {
             id: number;
             name: string;
-            /** @description docx, txt, md, doc, wps. */
+            /** @description docx, pptx, txt, md, doc, wps. */
             file_type: string;
             /** @description Bytes of the uploaded file. */
             size: number;
@@ -3559,6 +3559,8 @@ export interface components {
                     /** @constant */
                     code: 402;
                     msg: string;
+                    msg_code?: components["schemas"]["MessageCode"];
+                    msg_params?: components["schemas"]["MessageParams"];
                     result: {
                         /** @enum {integer} */
                         kind?: 1 | 2;

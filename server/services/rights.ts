@@ -77,7 +77,15 @@ const LIMIT_FALLBACKS: Record<number, () => number> = {
   524288: () => readEnv().COMPARE_MAX_SIZE_MB,
 };
 
-const FREE_DEFAULTS: Record<number, number> = { 1: 20_000, 32: 5_000, 64: 20_000, 128: 5_000, 256: 20, 4096: 5 };
+const FREE_DEFAULTS: Record<number, number> = {
+  1: 20_000,
+  8: 5,
+  32: 5_000,
+  64: 20_000,
+  128: 5_000,
+  256: 20,
+  4096: 5,
+};
 const ADMIN_DEFAULTS: Record<number, number> = {
   1: UNLIMITED,
   32: 200_000,
@@ -87,6 +95,7 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   8192: UNLIMITED,
   4096: UNLIMITED,
   256: UNLIMITED,
+  8: UNLIMITED,
 };
 
 export function defaultGrants(role: string): Record<number, number> {

@@ -7,8 +7,8 @@ import { mustProvide } from './provide';
 import { uploadPipelineMachine, type UploadPipelineRef } from './uploadPipeline';
 
 /** Extensions the document upload accepts (.doc/.wps need LibreOffice on the server, which says so). */
-export const DOCUMENT_EXTENSIONS = ['.docx', '.txt', '.md', '.doc', '.wps'] as const;
-export const UNSUPPORTED_FILE = '仅支持 .docx、.txt、.md、.doc、.wps 文件';
+export const DOCUMENT_EXTENSIONS = ['.docx', '.pptx', '.txt', '.md', '.doc', '.wps'] as const;
+export const UNSUPPORTED_FILE = '仅支持 .docx、.pptx、.txt、.md、.doc、.wps 文件';
 
 export function isDocumentFile(name: string): boolean {
   const lower = name.toLowerCase();

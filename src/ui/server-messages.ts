@@ -111,6 +111,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   }),
   'document.bad_options': msg({ id: 'server.document.bad_options', message: 'checkOptions 无效' }),
   'document.uploads_exhausted': msg({ id: 'server.document.uploads_exhausted', message: '文档上传次数已用完' }),
+  'document.ppt_exhausted': msg({ id: 'server.document.ppt_exhausted', message: 'PPT校对次数已用完' }),
   'document.too_many_chars': msg({
     id: 'server.document.too_many_chars',
     message: '文档字数超过上限：本文档{chars}字，单个文档最多{max}字',
@@ -136,6 +137,11 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   }),
   'document.executable': msg({ id: 'server.document.executable', message: '文件内容与扩展名不符：这是一个可执行文件' }),
   'document.old_doc': msg({ id: 'server.document.old_doc', message: '这是旧版 .doc 文件，请另存为 .docx 后上传' }),
+  'document.old_ppt': msg({ id: 'server.document.old_ppt', message: '这是旧版 .ppt 文件，请另存为 .pptx 后上传' }),
+  'document.not_pptx': msg({
+    id: 'server.document.not_pptx',
+    message: '文件内容与扩展名不符，不是有效的 PowerPoint 演示文稿',
+  }),
   'document.not_docx': msg({ id: 'server.document.not_docx', message: '文件内容与扩展名不符，不是有效的 Word 文档' }),
   'document.not_pdf': msg({ id: 'server.document.not_pdf', message: '文件内容与扩展名不符，不是有效的 PDF 文件' }),
   'document.not_text': msg({ id: 'server.document.not_text', message: '文件内容与扩展名不符，不是文本文件' }),
@@ -143,6 +149,10 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'document.zip_not_docx': msg({
     id: 'server.document.zip_not_docx',
     message: '压缩包不是有效的 Word 文档，缺少 word/document.xml',
+  }),
+  'document.zip_not_pptx': msg({
+    id: 'server.document.zip_not_pptx',
+    message: '压缩包不是有效的 PowerPoint 演示文稿，缺少 ppt/presentation.xml',
   }),
   'document.binary_text': msg({ id: 'server.document.binary_text', message: '文件内容不是文本' }),
   'document.no_convert': msg({ id: 'server.document.no_convert', message: '文档已损坏，无法转换' }),

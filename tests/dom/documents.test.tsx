@@ -170,7 +170,7 @@ describe('document list', () => {
     await screen.findByTestId('documents-empty');
     const input = screen.getByTestId('upload-input') as HTMLInputElement;
     act(() => fireEvent.change(input, { target: { files: [new File(['x'], 'setup.exe')] } }));
-    await waitFor(() => expect(document.body.textContent).toContain('仅支持 .docx、.txt、.md、.doc、.wps 文件'));
+    await waitFor(() => expect(document.body.textContent).toContain('仅支持 .docx、.pptx、.txt、.md、.doc、.wps 文件'));
     expect(app.server.requests.some((r) => r.path === '/misscut/document/v1/upload')).toBe(false);
     act(() => fireEvent.change(input, { target: { files: [new File(['x'.repeat(10)], '大文件.docx')] } }));
     const row = await screen.findByTestId('upload-row');

@@ -495,3 +495,13 @@ for (const processing of [true, false]) {
     }
   });
 }
+
+describe('the document upload accepts what the server reads', () => {
+  it('takes .docx, .pptx, .txt, .md, .doc and .wps whatever their case, and nothing else', async () => {
+    const { isDocumentFile } = await import('../../src/machines/documentUploads');
+    for (const name of ['报告.docx', '汇报.PPTX', '说明.txt', 'README.md', '旧.doc', '旧.wps'])
+      expect(isDocumentFile(name), name).toBe(true);
+    for (const name of ['旧版.ppt', '扫描.pdf', 'setup.exe', 'pptx', '表.xlsx'])
+      expect(isDocumentFile(name), name).toBe(false);
+  });
+});

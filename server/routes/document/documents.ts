@@ -45,6 +45,8 @@ import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
 const RIGHT_DOC_MAX_TEXT = 64;
 const RIGHT_DOC_UPLOADS = 256;
+/** A presentation is counted by PPT校对次数 (pptCount) instead of the document uploads. */
+const RIGHT_PPT = 8;
 
 type Row = DocumentRecord;
 
@@ -125,9 +127,13 @@ async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) 
   const db = request.server.db;
   let consumption: Consumption;
   try {
-    consumption = await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
+    consumption =
+      kind === 'pptx'
+        ? await consumeRight(db, uid, RIGHT_PPT, 1, 'PPT校对')
+        : await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
   } catch (error) {
-    if (error instanceof InsufficientRight) throw paymentRequired('document.uploads_exhausted');
+    if (error instanceof InsufficientRight)
+      throw paymentRequired(kind === 'pptx' ? 'document.ppt_exhausted' : 'document.uploads_exhausted');
     throw error;
   }
   const now = nowIso();

@@ -3,13 +3,15 @@ import mammoth from 'mammoth';
 import { badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { markdownToHtml } from './markdown';
+import { openPptx, pptxToHtml } from './pptx';
 import { escapeHtml, sanitize } from './sanitize';
 import { DEFAULT_ZIP_LIMITS, isZip, unzip, type ZipLimits } from './zip';
 
-export type DocKind = 'docx' | 'txt' | 'md' | 'pdf';
+export type DocKind = 'docx' | 'pptx' | 'txt' | 'md' | 'pdf';
 
 const EXTENSIONS: Record<string, DocKind> = {
   docx: 'docx',
+  pptx: 'pptx',
   txt: 'txt',
   text: 'txt',
   md: 'md',
@@ -26,6 +28,7 @@ export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
   const ext = extensionOf(file.filename ?? '');
   const kind = EXTENSIONS[ext];
   if (ext === 'doc' || ext === 'wps') throw badRequest('document.doc_unsupported');
+  if (ext === 'ppt') throw badRequest('document.old_ppt');
   if (!kind || !allowed.includes(kind))
     throw badRequest('document.type_unsupported', { types: allowed.map((k) => '.' + k).join('、') });
   const d = file.data;
@@ -35,6 +38,11 @@ export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
     if (head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
       throw badRequest('document.old_doc');
     if (!isZip(d)) throw badRequest('document.not_docx');
+  }
+  if (kind === 'pptx') {
+    if (head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])))
+      throw badRequest('document.old_ppt');
+    if (!isZip(d)) throw badRequest('document.not_pptx');
   }
   if (kind === 'pdf' && d.subarray(0, 5).toString('latin1') !== '%PDF-') throw badRequest('document.not_pdf');
   if ((kind === 'txt' || kind === 'md') && (isZip(d) || d.subarray(0, 5).toString('latin1') === '%PDF-'))
@@ -106,9 +114,11 @@ export function wordCount(text: string): number {
 }
 
 export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
-  const kind = detectKind(file, ['docx', 'txt', 'md']);
+  const kind = detectKind(file, ['docx', 'pptx', 'txt', 'md']);
   let html: string;
-  if (kind === 'docx') {
+  if (kind === 'pptx') {
+    html = pptxToHtml(openPptx(file.data));
+  } else if (kind === 'docx') {
     const parts = openDocx(file.data);
     try {
       const result = await mammoth.convertToHtml(

@@ -9,8 +9,8 @@ import { contentFromHtml, type Content } from './content';
 import { detectKind, documentToHtml, extensionOf } from './load';
 import { readEnv } from '../../config';
 
-/** Kinds a document upload accepts: .docx, .txt, .md always; .doc and .wps through LibreOffice. */
-export type UploadKind = 'docx' | 'txt' | 'md' | 'doc' | 'wps';
+/** Kinds a document upload accepts: .docx, .pptx, .txt, .md always; .doc and .wps through LibreOffice. */
+export type UploadKind = 'docx' | 'pptx' | 'txt' | 'md' | 'doc' | 'wps';
 
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -54,8 +54,9 @@ export function checkUpload(file: UploadedFile): UploadKind {
     if (!findSoffice()) throw badRequest(NO_SOFFICE_MSG);
     return ext;
   }
-  const kind = detectKind(file, ['docx', 'txt', 'md']);
-  return kind as UploadKind;
+  const kind = detectKind(file, ['docx', 'pptx', 'txt', 'md']);
+  if (kind === 'pdf') throw badRequest('document.type_unsupported', { types: '.docx、.pptx、.txt、.md' });
+  return kind;
 }
 
 const run = promisify(execFile);

@@ -221,7 +221,7 @@ export default function Documents() {
             <Trans>上传文档</Trans>
           </Button>
           <Text fontSize="sm" color="fg.muted">
-            <Trans>支持 .docx、.txt、.md；.doc 与 .wps 需要服务器安装 LibreOffice</Trans>
+            <Trans>支持 .docx、.pptx（按幻灯片）、.txt、.md；.doc 与 .wps 需要服务器安装 LibreOffice</Trans>
           </Text>
           <input
             ref={input}

@@ -7,7 +7,10 @@ import { registerNoticeMessages } from '../../notices';
  * that is not here shows as it came.
  */
 export const DOCUMENT_NOTICE_MESSAGES = [
-  msg({ id: '仅支持 .docx、.txt、.md、.doc、.wps 文件', message: '仅支持 .docx、.txt、.md、.doc、.wps 文件' }),
+  msg({
+    id: '仅支持 .docx、.pptx、.txt、.md、.doc、.wps 文件',
+    message: '仅支持 .docx、.pptx、.txt、.md、.doc、.wps 文件',
+  }),
   msg({ id: '文档处理失败', message: '文档处理失败' }),
   msg({ id: '已删除', message: '已删除' }),
   msg({ id: '已保存', message: '已保存' }),
