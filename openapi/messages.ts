@@ -80,6 +80,17 @@ export const SERVER_MESSAGES = {
   'check.paragraph_failed': '第{paragraph}段校对失败，未扣字数，请稍后重试',
 
   // documents
+  'web.bad_url': '链接无效，请输入完整的网址（如 https://example.com/page）',
+  'web.bad_scheme': '只能校对 http 或 https 网页',
+  'web.unknown_host': '找不到网站 {host}',
+  'web.private_address': '出于安全原因，不能读取内网或本机地址（{host}）',
+  'web.timeout': '网页读取超时',
+  'web.fetch_failed': '无法连接 {host}',
+  'web.too_large': '网页过大，最多 {mb} MB',
+  'web.too_many_redirects': '网页跳转次数过多（超过 {max} 次）',
+  'web.http_status': '网站返回错误 {status}',
+  'web.not_html': '链接不是网页（{type}），只能校对 HTML 或纯文本页面',
+  'web.no_text': '网页中没有可校对的文字',
   'document.unknown': '文档不存在或已删除',
   'document.unknown_share': '分享链接无效或文档已删除',
   'document.share_gone': '分享已失效：文档的所有者已注销账号',

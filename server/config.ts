@@ -154,6 +154,16 @@ export const ENV_SCHEMA = Type.Object({
     'LibreOffice, used to read .doc/.wps uploads (without it they are refused with a message saying so)',
     '`soffice` / `libreoffice` on the PATH',
   ),
+  WEB_FETCH_ALLOW: optionalStr(
+    'addresses the link check may fetch although private (an intranet): comma-separated CIDRs, e.g. ' +
+      '`10.1.0.0/16,192.168.5.10/32`; loopback, link-local and metadata addresses are refused otherwise',
+  ),
+  WEB_FETCH_MAX_BYTES: int(5 * 1024 * 1024, 'largest web page the link check reads, in bytes (after decompression)', {
+    minimum: 1024,
+    shown: '`5242880` (5 MB)',
+  }),
+  WEB_FETCH_TIMEOUT_MS: int(15_000, 'time the link check gives one page, redirects included', { minimum: 100 }),
+  WEB_FETCH_MAX_REDIRECTS: int(5, 'redirects the link check follows for one page', { maximum: 20 }),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
   FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),
