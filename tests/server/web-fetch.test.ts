@@ -211,3 +211,21 @@ describe('reading a page', () => {
     );
   });
 });
+
+describe("the heavy pool's page task", () => {
+  it('reads a fetched page, and refuses one nested too deep for the reader', async () => {
+    const { heavyTasks } = await import('../../server/services/heavy/tasks');
+    const page = await fetchPage(`${origin}/page`, LOCAL);
+    const read = await heavyTasks.readPage({ ...page, body: new Uint8Array(page.body) });
+    expect(read.text).toContain('听取各部门工作汇报');
+    const deep = `<html><body>${'<div>'.repeat(5000)}文字${'</div>'.repeat(5000)}</body></html>`;
+    await expect(
+      heavyTasks.readPage({
+        body: new TextEncoder().encode(deep),
+        charset: 'utf-8',
+        mediaType: 'text/html',
+        url: origin,
+      }),
+    ).rejects.toMatchObject({ msgCode: 'document.nested_too_deep' });
+  });
+});

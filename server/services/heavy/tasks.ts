@@ -20,6 +20,7 @@ import { readDocument, type UploadKind } from '../documents/read';
 import { checkFormat, type FormatReport } from '../format/check';
 import { parseDocx } from '../format/resolver';
 import type { FormatTemplate } from '../format/template-store';
+import { decodePage, extractPage, type PageText } from '../web/extract';
 
 /**
  * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
@@ -138,6 +139,22 @@ export const heavyTasks = {
     names: [string, string];
   }): Promise<CompareResult & { original_name: string; revised_name: string }> {
     return { original_name: input.names[0], revised_name: input.names[1], ...compareParagraphs(input.a, input.b) };
+  },
+
+  /** A fetched web page's readable text (charset, Readability over linkedom), refused when nested too deep. */
+  async readPage(input: {
+    body: Uint8Array;
+    charset: string | null;
+    mediaType: string;
+    url: string;
+  }): Promise<PageText> {
+    const source = decodePage(
+      Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength),
+      input.charset,
+    );
+    // Readability walks the DOM recursively: a page nested thousands deep would overflow its stack
+    if (input.mediaType !== 'text/plain') checkHtmlDepth(source);
+    return extractPage(source, input.mediaType, input.url);
   },
 
   /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */
