@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '..';
 import type { DictWordsTable } from '../schema';
-import type { Page, WordFilter } from './filters';
+import { offsetOf, wordOrCorrectionLike, type Page, type WordFilter } from './filters';
 
 /** The personal dictionary (`dict_words`): every function works on the words of one user. */
 
@@ -16,22 +16,9 @@ export async function findWordPage(
 ): Promise<{ total: number; rows: PersonalWord[] }> {
   let base = db.selectFrom('dict_words').where('uid', '=', uid);
   if (filter.type !== undefined) base = base.where('type', '=', filter.type);
-  const like = filter.like;
-  if (like) {
-    base = base.where((eb) =>
-      eb.or([
-        eb('word', 'like', sql<string>`${like} escape '\\'`),
-        eb('correct', 'like', sql<string>`${like} escape '\\'`),
-      ]),
-    );
-  }
+  if (filter.like) base = base.where(wordOrCorrectionLike(filter.like));
   const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-  const rows = await base
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(page.size)
-    .offset((page.num - 1) * page.size)
-    .execute();
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(page.size).offset(offsetOf(page)).execute();
   return { total, rows };
 }
 

@@ -1,3 +1,5 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+
 /** Filters and paging shared by the repositories' list queries. */
 
 export interface Page {
@@ -12,3 +14,10 @@ export interface WordFilter {
   /** a LIKE pattern (escaped with a backslash) that the word or its correction matches */
   like?: string;
 }
+
+/** The row's word or its correction matches the LIKE pattern (dictionary tables all name them so). */
+export const wordOrCorrectionLike = (like: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(word like ${like} escape '\\' or correct like ${like} escape '\\')`;
+
+/** The offset of a 1-based page. */
+export const offsetOf = (page: Page) => (page.num - 1) * page.size;

@@ -1,7 +1,7 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '..';
 import type { EnterpriseDictWordsTable } from '../schema';
-import type { Page, WordFilter } from './filters';
+import { offsetOf, wordOrCorrectionLike, type Page, type WordFilter } from './filters';
 
 /** Words of the teams' shared dictionaries (`enterprise_dict_words`). */
 
@@ -32,22 +32,9 @@ export async function findSharedWordPage(
 ): Promise<{ total: number; rows: SharedWord[] }> {
   let base = db.selectFrom('enterprise_dict_words').where('dict_id', '=', dictId);
   if (filter.type !== undefined) base = base.where('type', '=', filter.type);
-  const like = filter.like;
-  if (like) {
-    base = base.where((eb) =>
-      eb.or([
-        eb('word', 'like', sql<string>`${like} escape '\\'`),
-        eb('correct', 'like', sql<string>`${like} escape '\\'`),
-      ]),
-    );
-  }
+  if (filter.like) base = base.where(wordOrCorrectionLike(filter.like));
   const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-  const rows = await base
-    .select(WORD_COLUMNS)
-    .orderBy('id', 'desc')
-    .limit(page.size)
-    .offset((page.num - 1) * page.size)
-    .execute();
+  const rows = await base.select(WORD_COLUMNS).orderBy('id', 'desc').limit(page.size).offset(offsetOf(page)).execute();
   return { total, rows };
 }
 
