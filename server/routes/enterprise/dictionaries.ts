@@ -1,3 +1,4 @@
+import type { components } from '../../../openapi/schema';
 import { nowIso, type Db } from '../../db';
 import {
   addDictionaryUser,
@@ -22,17 +23,8 @@ import { caller, type Operations } from '../types';
  * member: each member chooses which of the team's dictionaries apply to their own checks.
  */
 
-export interface SharedDictionaryView {
-  id: number;
-  name: string;
-  description: string;
-  word_count: number;
-  in_use: boolean;
-  user_count: number;
-  creator_name: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A shared dictionary as the contract describes it. */
+export type SharedDictionaryView = components['schemas']['SharedDictionary'];
 
 /** The team's dictionaries as the caller sees them (word and user counts, whether the caller uses them). */
 export async function sharedDictionaries(
