@@ -77,6 +77,12 @@ export async function waitForSpaBuild({ quiet = false } = {}) {
  */
 export function buildSpaIfStale({ quiet = false } = {}) {
   if (!needsBuild()) return false;
+  buildSpa({ quiet });
+  return true;
+}
+
+/** Builds now (the caller has found the SPA stale). */
+export function buildSpa({ quiet = false } = {}) {
   const build = spawnSync(process.execPath, VITE, {
     cwd: ROOT,
     stdio: quiet ? 'pipe' : 'inherit',
@@ -86,5 +92,4 @@ export function buildSpaIfStale({ quiet = false } = {}) {
   if (build.status !== 0) {
     throw new Error(`vite build failed${quiet ? `:\n${build.stdout}\n${build.stderr}` : '; see the output above'}`);
   }
-  return true;
 }

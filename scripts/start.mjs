@@ -1,10 +1,10 @@
 // `npm start`: build the SPA when it is missing or older than its sources, then run the server.
-import { buildSpaIfStale, needsBuild } from './spa-build.mjs';
+import { buildSpa, needsBuild } from './spa-build.mjs';
 
 if (needsBuild()) {
   console.log('Building the workbench front end (vite build)…');
   try {
-    buildSpaIfStale();
+    buildSpa();
   } catch {
     console.error('The front-end build failed; see the messages above.');
     process.exit(1);

@@ -1,3 +1,4 @@
+import type { components } from '../../openapi/schema';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
@@ -28,14 +29,8 @@ export const DOWNLOAD_TTL_DAYS = 7;
 export const DOWNLOAD_MAX_TTL_DAYS = 30;
 export const DOWNLOAD_MAX_BYTES = 200 * 1024 * 1024;
 
-export interface DownloadView {
-  id: number;
-  name: string;
-  mime: string;
-  size: number;
-  created_at: string;
-  expires_at: string;
-}
+/** A download as the contract describes it. */
+export type DownloadView = components['schemas']['DownloadFile'];
 
 export interface NewDownload {
   /** File name shown and offered when saving (path separators and control characters are replaced). */

@@ -22,15 +22,15 @@ const EXTENSIONS: Record<string, DocKind> = {
 export const extensionOf = (name: string) => (/\.([a-z0-9]+)$/i.exec(name)?.[1] ?? '').toLowerCase();
 
 /** The kind a file claims by its name, checked against its first bytes. Throws 400 with a readable message. */
-export function detectKind(file: UploadedFile, allowed: DocKind[]): DocKind {
+export function detectKind<K extends DocKind>(file: UploadedFile, allowed: readonly K[]): K {
   if (!file || !Buffer.isBuffer(file.data)) throw badRequest('upload.no_file');
   if (file.data.length === 0) throw badRequest('upload.empty_file');
   const ext = extensionOf(file.filename ?? '');
-  const kind = EXTENSIONS[ext];
+  const claimed = EXTENSIONS[ext];
   if (ext === 'doc' || ext === 'wps') throw badRequest('document.doc_unsupported');
   if (ext === 'ppt') throw badRequest('document.old_ppt');
-  if (!kind || !allowed.includes(kind))
-    throw badRequest('document.type_unsupported', { types: allowed.map((k) => '.' + k).join('、') });
+  const kind = allowed.find((k) => k === claimed);
+  if (!kind) throw badRequest('document.type_unsupported', { types: allowed.map((k) => '.' + k).join('、') });
   const d = file.data;
   const head = d.subarray(0, 8);
   if (head[0] === 0x4d && head[1] === 0x5a) throw badRequest('document.executable');

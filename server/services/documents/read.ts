@@ -54,9 +54,7 @@ export function checkUpload(file: UploadedFile): UploadKind {
     if (!findSoffice()) throw badRequest(NO_SOFFICE_MSG);
     return ext;
   }
-  const kind = detectKind(file, ['docx', 'pptx', 'txt', 'md']);
-  if (kind === 'pdf') throw badRequest('document.type_unsupported', { types: '.docx、.pptx、.txt、.md' });
-  return kind;
+  return detectKind(file, ['docx', 'pptx', 'txt', 'md']);
 }
 
 const run = promisify(execFile);

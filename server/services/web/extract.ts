@@ -82,7 +82,9 @@ export function extractPage(source: string, mediaType: string, pageUrl: string):
   const article = new Readability(document, { charThreshold: 100 }).parse();
   let root: Element | null = null;
   if (article?.content) root = parseHTML(`<html><body>${article.content}</body></html>`).document.body;
-  const fallback = parseHTML(source).document.body;
-  const { lines, headings } = blockLines(root && clean(root.textContent ?? '') ? root : fallback);
+  // Readability changed the document: the whole body is read from a fresh parse when it found no article
+  const { lines, headings } = blockLines(
+    root && clean(root.textContent ?? '') ? root : parseHTML(source).document.body,
+  );
   return { title: clean(article?.title ?? '') || title, text: lines.join('\n'), headings, links };
 }
