@@ -1525,7 +1525,7 @@ export interface paths {
         put?: never;
         /**
          * Add a website (link) to check
-         * @description Only http(s) URLs; 409 when the user already has this URL.
+         * @description Only http(s) URLs; 409 when the user already has this URL. The site is not fetched until `check`.
          */
         post: operations["postMisscutWebsiteAddOne"];
         delete?: never;
@@ -1599,9 +1599,13 @@ export interface paths {
         put?: never;
         /**
          * Start checking a website
-         * @description Fetches the page(s) through the snapshot service, extracts the visible text and checks it as a job
-         *     (status queued -> running -> done | failed). Consumes right 1 (high-speed characters) by the text length:
-         *     402 when exhausted. 409 when a check of this website is already running. Findings are in `last_result`.
+         * @description Fetches the page (and, with `depth` > 0, same-site links up to `page_limit` pages, as robots.txt allows and
+         *     at a polite rate per host) through the guarded fetcher, extracts the main text and checks it as a job
+         *     (status queued -> running -> done | failed), with progress on the socket (type 2 cmd 8). The text checked
+         *     is capped by right 32 (web characters per check; `last_result.truncated` says so). Consumes right 1
+         *     (high-speed characters) by the text length once the pages are read: 402 now when none is left, and the job
+         *     fails with `check.exhausted` when the pages need more than is left. Refunded when the job fails.
+         *     409 when a check of this website is already running. Findings are in `last_result`.
          */
         post: operations["postMisscutWebsiteCheck"];
         delete?: never;
@@ -3216,14 +3220,24 @@ export interface components {
             created_at: string;
         };
         WebUrl: string;
+        /**
+         * @description Most pages one check reads (the first page included).
+         * @default 10
+         */
+        PageLimit: number;
         Website: {
             id: number;
             url: string;
             name: string;
             depth: number;
+            page_limit: number;
             /** @enum {string} */
             status: "idle" | "queued" | "running" | "done" | "failed";
+            progress: number;
+            /** @description The reason the last check failed */
             error?: string;
+            error_code?: components["schemas"]["MessageCode"];
+            error_params?: components["schemas"]["MessageParams"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3231,11 +3245,27 @@ export interface components {
             last_result?: {
                 page_count: number;
                 issue_count: number;
+                /** @description Characters checked (and charged from right 1). */
+                char_count: number;
+                /** @description The text was cut at right 32's characters per check. */
+                truncated: boolean;
                 pages: {
                     url: string;
                     title: string;
+                    /** @description The main text */
                     text: string;
+                    /** @description The page's headings with the UTF-16 offset in `text` where each starts. */
+                    headings: {
+                        start: number;
+                        text: string;
+                    }[];
                     issues: components["schemas"]["Issue"][];
+                }[];
+                /** @description Linked pages not read, with the reason (robots.txt, fetch errors, not a web page). */
+                skipped: {
+                    url: string;
+                    error_code: components["schemas"]["MessageCode"];
+                    error_params?: components["schemas"]["MessageParams"];
                 }[];
             } | null;
         };
@@ -6519,6 +6549,7 @@ export interface operations {
                      * @default 0
                      */
                     depth?: number;
+                    page_limit?: components["schemas"]["PageLimit"];
                 };
             };
         };
@@ -6675,6 +6706,7 @@ export interface operations {
                     url?: components["schemas"]["WebUrl"];
                     name?: string;
                     depth?: number;
+                    page_limit?: components["schemas"]["PageLimit"];
                 };
             };
         };

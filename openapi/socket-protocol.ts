@@ -92,6 +92,23 @@ export interface PdfProgressData {
   issue_count?: number;
   error?: string;
 }
+/**
+ * Website check progress (`type 2 cmd 8`), sent to every session of the owner as the pages are read and checked
+ * and when the job ends. Field names are those of `Website` in workbench.yaml, so a client merges it into its row.
+ */
+export interface WebsiteProgressData {
+  id: number;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  /** 0-100: reading the pages takes the first half, checking them the rest */
+  progress: number;
+  pages_done: number;
+  /** pages read so far (grows while a crawl finds links) */
+  page_count: number;
+  issue_count: number;
+  error?: string;
+  error_code?: ServerMessageCode;
+  error_params?: MessageParams;
+}
 export interface AnnouncementData {
   /** 0: stored for later (expires after 3 days without `time`); 1: non-closing popup. */
   display_mode: 0 | 1;
@@ -135,6 +152,7 @@ export type CheckResultMessage = Message<2, 2, CheckResultData>;
 export type CheckIdMessage = Message<2, 3, CheckIdData>;
 export type ImageResultMessage = Message<2, 5, ImageResultData>;
 export type PdfProgressMessage = Message<2, 7, PdfProgressData>;
+export type WebsiteProgressMessage = Message<2, 8, WebsiteProgressData>;
 export interface SessionIdMessage {
   type: 3;
   cmd: 1;
@@ -153,6 +171,7 @@ export type ServerMessage =
   | CheckIdMessage
   | ImageResultMessage
   | PdfProgressMessage
+  | WebsiteProgressMessage
   | SessionIdMessage
   | AnnouncementMessage
   | TeamInviteMessage
@@ -187,6 +206,11 @@ export function errorReport(m: ServerMessage): string[] | null {
 /** A document's job moved on (type 2 cmd 1), not an error report. */
 export function isDocumentFlag(m: ServerMessage): m is DocumentFlagMessage & { data: DocumentFlagData } {
   return m.type === 2 && m.cmd === 1 && (m.status === undefined || m.status === 200);
+}
+
+/** A website check moved on (type 2 cmd 8), not an error report. */
+export function isWebsiteProgress(m: ServerMessage): m is WebsiteProgressMessage & { data: WebsiteProgressData } {
+  return m.type === 2 && m.cmd === 8 && (m.status === undefined || m.status === 200);
 }
 
 export function isServerMessage(value: unknown): value is ServerMessage {

@@ -16,6 +16,7 @@ import openapiPlugin from './plugins/openapi';
 import documentsPlugin from './plugins/documents';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
+import websitesPlugin from './plugins/websites';
 import type { DocumentQueueOptions } from './services/documents/jobs';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -94,6 +95,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(instancePlugin);
   await app.register(heavyPlugin);
   await app.register(documentsPlugin, { queue: options.documents });
+  await app.register(websitesPlugin);
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

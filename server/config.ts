@@ -53,6 +53,18 @@ export interface ServerConfig {
    * and its checks are refunded and its document jobs taken over.
    */
   instance: { heartbeatMs: number; staleMs: number };
+  /** Link proofreading: the guarded fetcher's limits and the crawl's pace. */
+  web: WebConfig;
+}
+
+export interface WebConfig {
+  /** CIDRs fetched although private (an intranet the admin allows) */
+  allow: string[];
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+  /** least time between two requests to one host during a crawl (robots.txt's Crawl-delay may ask for more) */
+  crawlDelayMs: number;
 }
 
 /** An integer setting (its digits only: "1.5", "2e3" and "-1" are refused). */
@@ -164,6 +176,12 @@ export const ENV_SCHEMA = Type.Object({
   }),
   WEB_FETCH_TIMEOUT_MS: int(15_000, 'time the link check gives one page, redirects included', { minimum: 100 }),
   WEB_FETCH_MAX_REDIRECTS: int(5, 'redirects the link check follows for one page', { maximum: 20 }),
+  WEB_CRAWL_DELAY_MS: int(
+    1_000,
+    'least time between two requests to one site while a website check follows its links ' +
+      '(a robots.txt Crawl-delay of up to 30 s asks for more)',
+    { maximum: 60_000 },
+  ),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
   FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),
@@ -303,6 +321,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     // A 500-page book is about 2 MB of HTML; more is an attempt to exhaust the converter.
     htmlMax: env.HTML_MAX,
     instance: { heartbeatMs: env.INSTANCE_HEARTBEAT_MS, staleMs: env.INSTANCE_STALE_MS },
+    web: {
+      allow: (env.WEB_FETCH_ALLOW ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      maxBytes: env.WEB_FETCH_MAX_BYTES,
+      timeoutMs: env.WEB_FETCH_TIMEOUT_MS,
+      maxRedirects: env.WEB_FETCH_MAX_REDIRECTS,
+      crawlDelayMs: env.WEB_CRAWL_DELAY_MS,
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { RealtimeHub } from './realtime/hub';
 import type { DocumentQueue } from './services/documents/jobs';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
+import type { WebsiteChecks } from './services/web/checks';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -22,6 +23,8 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** The document worker queue (services/documents/jobs.ts). */
     documents: DocumentQueue;
+    /** Website checks (link proofreading; services/web/checks.ts). */
+    websites: WebsiteChecks;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
     heavy: HeavyPool;
     /** This process among those sharing the database (heartbeat, reservations, job ownership). */

@@ -327,6 +327,31 @@ export interface DictImportFailuresTable {
   created_at: string;
 }
 
+/** A user's website for link proofreading and the state of its last check (services/web/checks.ts). */
+export interface WebsitesTable {
+  id: Generated<number>;
+  uid: number;
+  url: string;
+  name: string;
+  depth: number;
+  page_limit: number;
+  status: 'idle' | 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  error: string | null;
+  error_code: string | null;
+  /** JSON of the error's message values */
+  error_params: string | null;
+  /** the process running the check (failed by the sweep when that process is gone) */
+  owner: string | null;
+  /** JSON of the check's right-1 consumption while it may still be refunded */
+  charge: string | null;
+  /** JSON of the last finished check's result (`Website.last_result`) */
+  last_result: string | null;
+  last_checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   server_instances: ServerInstancesTable;
   check_reservations: CheckReservationsTable;
@@ -358,6 +383,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   clicks: ClicksTable;
   finding_feedback: FindingFeedbackTable;
+  websites: WebsitesTable;
 }
 
 export type DialectName = 'sqlite' | 'postgres';

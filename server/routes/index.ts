@@ -15,6 +15,7 @@ import { downloadOperations } from './user/downloads';
 import { sharedDictionaryOperations } from './enterprise/dictionaries';
 import { sharedWordOperations } from './enterprise/words';
 import { couponOperations } from './rights/coupons';
+import { websiteOperations } from './website';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -36,6 +37,7 @@ export const operations: Operations = {
   ...sharedDictionaryOperations,
   ...sharedWordOperations,
   ...couponOperations,
+  ...websiteOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

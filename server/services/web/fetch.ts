@@ -33,6 +33,8 @@ export interface FetchOptions {
   /** Media types accepted, e.g. text/html; anything else is refused. */
   accept: readonly string[];
   userAgent?: string;
+  /** Stops the fetch (the check was stopped): the request is dropped and the fetch rejects. */
+  signal?: AbortSignal;
   /** Name resolution (tests give their own); the system resolver by default. */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -158,12 +160,19 @@ function request(url: URL, address: string, options: FetchOptions, deadline: num
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (hop) return resolve(hop);
       // whatever is still open (request, response, decompressor) is dropped with the answer
       req.destroy();
       reject(error instanceof FetchRefused ? error : new FetchRefused('web.fetch_failed', { host: url.hostname }));
     };
     const timer = setTimeout(() => settle(new FetchRefused('web.timeout')), left);
+    // a stopped check drops its request at once
+    function onAbort() {
+      settle(new FetchRefused('web.fetch_failed', { host: url.hostname }));
+    }
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     const tooLarge = () => new FetchRefused('web.too_large', { mb: Math.round(options.maxBytes / 1048576) || 1 });
     req.on('error', (error) => settle(error));
     req.on('response', (res) => {
