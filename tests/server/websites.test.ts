@@ -130,7 +130,13 @@ describe('websites', () => {
     expect((await add({ url: `${origin}/x`, depth: 3 })).status).toBe(400);
     expect((await add({ url: `${origin}/x`, page_limit: 51 })).status).toBe(400);
 
-    const renamed = await call(t.app, 'POST', '/misscut/website/update_one', { id, name: '通知页', page_limit: 3 }, token);
+    const renamed = await call(
+      t.app,
+      'POST',
+      '/misscut/website/update_one',
+      { id, name: '通知页', page_limit: 3 },
+      token,
+    );
     expect(renamed.json.result).toMatchObject({ name: '通知页', page_limit: 3, depth: 1 });
 
     // another user's website is unknown to every call
@@ -195,7 +201,9 @@ describe('websites', () => {
     expect(typo).toMatchObject({ suggestions: ['题'] });
     expect(home.text.slice(typo.start - 1, typo.end)).toBe('问提');
     expect(result.pages[1].issues.some((i: { original: string }) => i.original === '提')).toBe(true);
-    expect(result.issue_count).toBe(result.pages.reduce((n: number, p: { issues: unknown[] }) => n + p.issues.length, 0));
+    expect(result.issue_count).toBe(
+      result.pages.reduce((n: number, p: { issues: unknown[] }) => n + p.issues.length, 0),
+    );
 
     // charged exactly once, by the characters checked
     const chars = result.pages.reduce((n: number, p: { text: string }) => n + p.text.replace(/\s/g, '').length, 0);
@@ -207,7 +215,10 @@ describe('websites', () => {
     expect(csv.status).toBe(200);
     expect(csv.res.headers['content-type']).toContain('text/csv');
     expect(csv.res.headers['content-disposition']).toContain('attachment');
-    const lines = csv.res.body.replace(/^\ufeff/, '').trim().split(/\r\n/);
+    const lines = csv.res.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split(/\r\n/);
     expect(csv.res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(lines).toHaveLength(1 + result.issue_count);
     expect(lines.some((l: string) => l.startsWith(`${origin}/,单位简介,提,题,`) && l.includes('问提'))).toBe(true);
