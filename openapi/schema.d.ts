@@ -3264,6 +3264,8 @@ export interface components {
                 /** @description Linked pages not read, with the reason (robots.txt, fetch errors, not a web page). */
                 skipped: {
                     url: string;
+                    /** @description The reason in the source language. */
+                    error: string;
                     error_code: components["schemas"]["MessageCode"];
                     error_params?: components["schemas"]["MessageParams"];
                 }[];

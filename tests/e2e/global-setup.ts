@@ -27,7 +27,10 @@ export default async function setup(project: TestProject) {
   const built = startSpaBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'workbench-e2e-'));
   const { buildApp } = await import('../../server/app');
-  const app = await buildApp({ dataDir, logger: false, config: { spaDir: SPA_DIR } });
+  const { loadConfig } = await import('../../server/config');
+  // the link check's test site listens on this machine (a private address the server refuses otherwise)
+  const web = { ...loadConfig().web, allow: ['127.0.0.1/32'], crawlDelayMs: 100 };
+  const app = await buildApp({ dataDir, logger: false, config: { spaDir: SPA_DIR, web } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   project.provide('baseUrl', `http://127.0.0.1:${port}`);

@@ -184,8 +184,13 @@ describe('websites', () => {
     expect(result.pages.map((p: { url: string }) => p.url)).toEqual([`${origin}/`, `${origin}/a`, `${origin}/b`]);
     // the disallowed page and the missing one are listed with their reasons; depth 2 and other sites are not read
     expect(result.skipped).toEqual([
-      { url: `${origin}/private/x`, error_code: 'web.robots' },
-      { url: `${origin}/missing`, error_code: 'web.http_status', error_params: { status: 404 } },
+      { url: `${origin}/private/x`, error: '网站的 robots.txt 不允许读取此页', error_code: 'web.robots' },
+      {
+        url: `${origin}/missing`,
+        error: '网站返回错误 404',
+        error_code: 'web.http_status',
+        error_params: { status: 404 },
+      },
     ]);
     const paths = hits.map((h) => h.path);
     expect(paths).not.toContain('/c');

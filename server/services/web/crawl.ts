@@ -5,7 +5,7 @@
  * page's text is extracted in the heavy pool.
  */
 import robotsParser from 'robots-parser';
-import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
+import { renderMessage, type MessageParams, type ServerMessageCode } from '../../../openapi/messages';
 import { fetchPage, FetchRefused, USER_AGENT, type FetchOptions } from './fetch';
 import type { PageText } from './extract';
 
@@ -22,6 +22,8 @@ export interface CrawledPage {
 
 export interface SkippedPage {
   url: string;
+  /** the reason in the source language */
+  error: string;
   error_code: ServerMessageCode;
   error_params?: MessageParams;
 }
@@ -100,7 +102,7 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
     // the page the user named is read as a browser would; linked pages only as robots.txt allows
     const rules = first ? null : await rulesOf(origin);
     if (rules && rules.isAllowed(next.url, USER_AGENT) === false) {
-      skipped.push({ url: next.url, error_code: 'web.robots' });
+      skipped.push(skip(next.url, 'web.robots'));
       hooks.onPage(read, queue.length);
       continue;
     }
@@ -121,13 +123,13 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
       if (error instanceof CrawlAborted || hooks.aborted()) throw new CrawlAborted();
       // the named page failing fails the check; a linked page failing is listed and the crawl goes on
       if (first || !(error instanceof FetchRefused)) throw error;
-      skipped.push({ url: next.url, error_code: error.code, ...paramsOf(error.params) });
+      skipped.push(skip(next.url, error.code, error.params));
       hooks.onPage(read, queue.length);
       continue;
     }
     if (hooks.aborted()) throw new CrawlAborted();
     if (!text.text.trim()) {
-      if (!first) skipped.push({ url: finalUrl, error_code: 'web.no_text' });
+      if (!first) skipped.push(skip(finalUrl, 'web.no_text'));
       hooks.onPage(read, queue.length);
       continue;
     }
@@ -147,7 +149,14 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
   return { skipped };
 }
 
-const paramsOf = (params: MessageParams) => (Object.keys(params).length ? { error_params: params } : {});
+function skip(url: string, code: ServerMessageCode, params: MessageParams = {}): SkippedPage {
+  return {
+    url,
+    error: renderMessage(code, params),
+    error_code: code,
+    ...(Object.keys(params).length ? { error_params: params } : {}),
+  };
+}
 
 /** Waits, checking every 100 ms whether the crawl was stopped. */
 async function sleep(ms: number, aborted: () => boolean): Promise<void> {

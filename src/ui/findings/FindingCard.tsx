@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Flex, HStack, Menu, Portal, Stack, Text, IconButton } from '@chakra-ui/react';
-import { Check, EyeOff, MoreHorizontal } from 'lucide-react';
+import { Check, ExternalLink, EyeOff, MoreHorizontal } from 'lucide-react';
 import type { Finding } from '../../machines/proofreadJob';
 import { paletteOf } from './categories';
 
@@ -13,6 +13,11 @@ interface Props {
   context: string;
   /** one stable handler for every card, so unchanged cards are not rendered again while typing */
   onAction(action: FindingAction, finding: Finding, suggestion?: string): void;
+  /**
+   * A text that cannot be changed here (a web page): suggestions are shown, not applied, and no accept or ignore is
+   * offered; `source` opens the place in the original (the page scrolled to the text).
+   */
+  report?: { source?: string; sourceLabel: string };
 }
 
 export type FindingAction = 'select' | 'accept' | 'accept all' | 'ignore' | 'ignore all' | 'add word' | 'false alarm';
@@ -52,7 +57,14 @@ export const FindingCard = memo(function FindingCard(props: Props) {
             →
           </Text>
         ) : null}
-        {f.suggestions.slice(0, 4).map((s) => (
+        {props.report
+          ? f.suggestions.slice(0, 4).map((s) => (
+              <Text key={s} as="span" color="green.fg" fontWeight="medium" data-testid="finding-suggestion">
+                {s || t`（删除）`}
+              </Text>
+            ))
+          : null}
+        {(props.report ? [] : f.suggestions.slice(0, 4)).map((s) => (
           <Button
             key={s}
             size="xs"
@@ -77,16 +89,26 @@ export const FindingCard = memo(function FindingCard(props: Props) {
             <Trans>类别：{props.label}</Trans> · <Trans>原文：</Trans>…{props.context}…
           </Text>
           <HStack gap="1" wrap="wrap" onClick={(e) => e.stopPropagation()}>
-            {f.suggestions.length ? (
+            {props.report?.source ? (
+              <Button asChild size="xs" variant="outline" data-testid="finding-source">
+                <a href={props.report.source} target="_blank" rel="noopener noreferrer">
+                  <ExternalLink size={14} />
+                  {props.report.sourceLabel}
+                </a>
+              </Button>
+            ) : null}
+            {f.suggestions.length && !props.report ? (
               <Button size="xs" colorPalette="blue" onClick={() => act('accept')} data-testid="finding-accept">
                 <Check size={14} />
                 <Trans>采纳</Trans>
               </Button>
             ) : null}
-            <Button size="xs" variant="outline" onClick={() => act('ignore')} data-testid="finding-ignore">
-              <EyeOff size={14} />
-              <Trans>忽略</Trans>
-            </Button>
+            {props.report ? null : (
+              <Button size="xs" variant="outline" onClick={() => act('ignore')} data-testid="finding-ignore">
+                <EyeOff size={14} />
+                <Trans>忽略</Trans>
+              </Button>
+            )}
             <Menu.Root>
               <Menu.Trigger asChild>
                 <IconButton size="xs" variant="ghost" aria-label={t`更多操作`} data-testid="finding-more">
@@ -96,14 +118,16 @@ export const FindingCard = memo(function FindingCard(props: Props) {
               <Portal>
                 <Menu.Positioner>
                   <Menu.Content>
-                    {f.suggestions.length ? (
+                    {f.suggestions.length && !props.report ? (
                       <Menu.Item value="accept-all" onSelect={() => act('accept all')} data-testid="finding-accept-all">
                         <Trans>全部采纳此类</Trans>
                       </Menu.Item>
                     ) : null}
-                    <Menu.Item value="ignore-all" onSelect={() => act('ignore all')} data-testid="finding-ignore-all">
-                      <Trans>全部忽略</Trans>
-                    </Menu.Item>
+                    {props.report ? null : (
+                      <Menu.Item value="ignore-all" onSelect={() => act('ignore all')} data-testid="finding-ignore-all">
+                        <Trans>全部忽略</Trans>
+                      </Menu.Item>
+                    )}
                     <Menu.Item value="add-word" onSelect={() => act('add word')} data-testid="finding-add-word">
                       <Trans>加入我的词库</Trans>
                     </Menu.Item>

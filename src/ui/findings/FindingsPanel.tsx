@@ -59,8 +59,10 @@ export function FindingCards(props: {
   /** one stable handler for every card (see FindingCard) */
   onAction(action: FindingAction, finding: Finding, suggestion?: string): void;
   readOnly?: boolean;
+  /** findings of a text that cannot be changed here, each with a link to its place in the original */
+  report?: { sourceOf(f: Finding): string | undefined; sourceLabel: string };
 }) {
-  const { list, limit, selectedId, text, labelOf, onAction, readOnly } = props;
+  const { list, limit, selectedId, text, labelOf, onAction, readOnly, report } = props;
   const head = list.length > limit ? list.slice(0, limit) : list;
   const selected = selectedId && list.length > limit ? list.find((f) => f.id === selectedId) : undefined;
   const shown = selected && !head.includes(selected) ? [...head, selected] : head;
@@ -74,6 +76,7 @@ export function FindingCards(props: {
             selected={f.id === selectedId}
             context={text.slice(Math.max(0, f.start - 12), Math.min(text.length, f.end + 12))}
             onAction={onAction}
+            report={report ? { source: report.sourceOf(f), sourceLabel: report.sourceLabel } : undefined}
           />
         </Box>
       ))}

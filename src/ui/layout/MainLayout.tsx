@@ -10,6 +10,7 @@ import {
   DocumentEditorScreen,
   DocumentsScreen,
   DownloadsScreen,
+  LinkScreen,
   FeatureUnavailableScreen,
   FormatScreen,
   HomeScreen,
@@ -70,6 +71,7 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/document') return <DocumentsScreen />;
   if (route.path === '/editor') return <DocumentEditorScreen />;
   if (route.path === '/download') return <DownloadsScreen />;
+  if (route.path === '/link') return <LinkScreen />;
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;
   if (route.path === '/dictionary') return <DictionaryScreen />;

@@ -19,3 +19,4 @@ export const DownloadsScreen = lazyWithReload(() => import('./Downloads'), reloa
 export const ShareScreen = lazyWithReload(() => import('./Share'), reloadFlag);
 export const SmsInviteScreen = lazyWithReload(() => import('./SmsInvite'), reloadFlag);
 export const DictionaryScreen = lazyWithReload(() => import('./dictionary/Dictionary'), reloadFlag);
+export const LinkScreen = lazyWithReload(() => import('./link/Link'), reloadFlag);

@@ -18,7 +18,8 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { Copy, Settings2, SpellCheck } from 'lucide-react';
+import { Copy, Globe, Settings2, SpellCheck } from 'lucide-react';
+import { useLocation } from 'wouter';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { notify } from '../../../api/notify';
@@ -131,6 +132,9 @@ export default function Home() {
   };
 
   const checked = jobState !== 'idle';
+  // a lone web address pasted as the text: offer to check the page it names instead
+  const pastedUrl = /^https?:\/\/\S+$/.test(text.trim()) ? text.trim() : null;
+  const [, navigate] = useLocation();
 
   return (
     <Flex ref={root} gap="5" direction={{ base: 'column', lg: 'row' }} align="stretch" data-testid="home-screen">
@@ -231,6 +235,31 @@ export default function Home() {
               <Progress.Range />
             </Progress.Track>
           </Progress.Root>
+        ) : null}
+        {pastedUrl ? (
+          <Flex
+            gap="3"
+            align="center"
+            bg="blue.subtle/50"
+            borderRadius="md"
+            px="3"
+            py="2"
+            fontSize="sm"
+            data-testid="home-url-hint"
+          >
+            <Globe size={16} aria-hidden />
+            <Text flex="1">
+              <Trans>这是一个网址：可以读取网页正文并校对。</Trans>
+            </Text>
+            <Button
+              size="xs"
+              colorPalette="blue"
+              onClick={() => navigate(`/link?url=${encodeURIComponent(pastedUrl)}`)}
+              data-testid="home-check-url"
+            >
+              <Trans>校对这个网页</Trans>
+            </Button>
+          </Flex>
         ) : null}
         <Editor
           ref={editor}
