@@ -1,5 +1,5 @@
-// The SPA loads the source language's catalogue with its first JavaScript and fetches the others when chosen
-// (src/ui/i18n.ts): until a chosen catalogue has arrived the page speaks the source language, never nothing.
+// The SPA fetches each catalogue when it is chosen, the source language's too (src/ui/i18n.ts; main.tsx waits for
+// the first one): until a chosen catalogue has arrived the page speaks the source language, never nothing.
 import { describe, expect, it } from 'vitest';
 import { activateLocale, i18n, loadLocale } from '../../src/ui/i18n';
 
@@ -9,6 +9,8 @@ describe('catalogues on demand', () => {
     activateLocale('en');
     expect(i18n.locale).toBe('cn');
     expect(i18n._('网络连接失败')).toBe('网络连接失败');
+    // a text with a value reads in the source language without its catalogue too
+    expect(i18n._('还有 {0} 处，用 Alt+↓ 逐个查看', { 0: 3 })).toBe('还有 3 处，用 Alt+↓ 逐个查看');
     await loadLocale('en');
     await Promise.resolve();
     expect(i18n.locale).toBe('en');

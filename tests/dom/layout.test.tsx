@@ -24,6 +24,7 @@ describe('main layout and routes (spec §2)', () => {
       .map((a) => a.textContent);
     expect(labels).toEqual([
       '文本校对',
+      '网页校对',
       '我的文档',
       '格式检查',
       '文档对比',
