@@ -34,6 +34,8 @@ describe('socket URL (spec §7)', () => {
 
 describe('runtime config (spec §1)', () => {
   it('loads config.json and points the client at baseURL', async () => {
+    // the files of a worker share their modules: no tracking value remembered by another file rides along
+    freshStores();
     const config = fakeFetch({
       'GET /workbench/config.json': {
         body: {
