@@ -1514,6 +1514,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misscut/v2/pdf_check/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a PDF check that is queued or running
+         * @description Added (the check is long; spec §7 lists no way to stop it). The check ends as `cancelled`, the pages read so
+         *     far stay readable, and the upload (right 4) is given back. 409 when it has already ended.
+         */
+        post: operations["postMisscutV2PdfCheckCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v2/pdf_check/page_image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A checked page drawn as PNG (binary)
+         * @description Added (the detail screen shows each page with its findings' boxes). 150 dpi; the pixel size is the page's
+         *     size in points times 150/72. Drawn once in the heavy pool and kept. 404 for a page not checked yet.
+         */
+        get: operations["getMisscutV2PdfCheckPageImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misscut/website/add_one": {
         parameters: {
             query?: never;
@@ -3212,7 +3254,10 @@ export interface components {
             size: number;
             status: components["schemas"]["JobStatus"];
             progress: number;
+            /** @description Why the check failed or stopped */
             error?: string;
+            error_code?: components["schemas"]["MessageCode"];
+            error_params?: components["schemas"]["MessageParams"];
             page_count: number;
             pages_done: number;
             issue_count: number;
@@ -6522,6 +6567,62 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV2PdfCheckCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["IdBody"];
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV2PdfCheckPageImage: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+                page: number;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];

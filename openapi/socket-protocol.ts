@@ -91,6 +91,8 @@ export interface PdfProgressData {
   pages_done?: number;
   issue_count?: number;
   error?: string;
+  error_code?: ServerMessageCode;
+  error_params?: MessageParams;
 }
 /**
  * Website check progress (`type 2 cmd 8`), sent to every session of the owner as the pages are read and checked
@@ -206,6 +208,11 @@ export function errorReport(m: ServerMessage): string[] | null {
 /** A document's job moved on (type 2 cmd 1), not an error report. */
 export function isDocumentFlag(m: ServerMessage): m is DocumentFlagMessage & { data: DocumentFlagData } {
   return m.type === 2 && m.cmd === 1 && (m.status === undefined || m.status === 200);
+}
+
+/** A PDF check moved on (type 2 cmd 7), not an error report. */
+export function isPdfProgress(m: ServerMessage): m is PdfProgressMessage & { data: PdfProgressData } {
+  return m.type === 2 && m.cmd === 7 && (m.status === undefined || m.status === 200);
 }
 
 /** A website check moved on (type 2 cmd 8), not an error report. */

@@ -17,6 +17,7 @@ import documentsPlugin from './plugins/documents';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
 import websitesPlugin from './plugins/websites';
+import pdfChecksPlugin from './plugins/pdf-checks';
 import type { DocumentQueueOptions } from './services/documents/jobs';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(heavyPlugin);
   await app.register(documentsPlugin, { queue: options.documents });
   await app.register(websitesPlugin);
+  await app.register(pdfChecksPlugin);
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

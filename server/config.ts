@@ -182,6 +182,15 @@ export const ENV_SCHEMA = Type.Object({
       '(a robots.txt Crawl-delay of up to 30 s asks for more)',
     { maximum: 60_000 },
   ),
+  CJK_FONT_PATH: optionalStr(
+    'a CJK font file for drawing PDF pages whose Chinese fonts are not embedded',
+    'Noto CJK or WenQuanYi from the system when installed',
+  ),
+  PDF_MAX_PAGES: int(500, 'pages of one PDF the PDF check accepts', { minimum: 1 }),
+  PDF_WORKERS: int(1, 'PDF checks each process runs at the same time (their pages share the heavy and checker pools)', {
+    minimum: 1,
+    maximum: 16,
+  }),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
   FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),

@@ -8,6 +8,7 @@ import type { DocumentQueue } from './services/documents/jobs';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
+import type { PdfChecks } from './services/pdf/checks';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -25,6 +26,8 @@ declare module 'fastify' {
     documents: DocumentQueue;
     /** Website checks (link proofreading; services/web/checks.ts). */
     websites: WebsiteChecks;
+    /** PDF checks (services/pdf/checks.ts). */
+    pdfChecks: PdfChecks;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
     heavy: HeavyPool;
     /** This process among those sharing the database (heartbeat, reservations, job ownership). */

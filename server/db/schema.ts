@@ -352,6 +352,46 @@ export interface WebsitesTable {
   updated_at: string;
 }
 
+/** A user's PDF check and its job state (services/pdf/checks.ts); the file and the pages apart. */
+export interface PdfChecksTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  size: number;
+  status: JobStatus;
+  progress: number;
+  page_count: number;
+  pages_done: number;
+  issue_count: number;
+  error: string | null;
+  error_code: string | null;
+  error_params: string | null;
+  /** the process running the check */
+  owner: string | null;
+  /** JSON of the upload's right-4 consumption while it may still be refunded */
+  charge: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PdfFilesTable {
+  pdf_id: number;
+  data: Uint8Array;
+}
+
+/** One checked page: its text, findings with their boxes, and the rendered image once asked for. */
+export interface PdfPagesTable {
+  pdf_id: number;
+  page: number;
+  width: number;
+  height: number;
+  ocr: number;
+  text: string;
+  /** JSON of the findings (offsets into `text`, `rects` in points) */
+  issues: string;
+  image: Uint8Array | null;
+}
+
 export interface Database {
   server_instances: ServerInstancesTable;
   check_reservations: CheckReservationsTable;
@@ -384,6 +424,9 @@ export interface Database {
   clicks: ClicksTable;
   finding_feedback: FindingFeedbackTable;
   websites: WebsitesTable;
+  pdf_checks: PdfChecksTable;
+  pdf_files: PdfFilesTable;
+  pdf_pages: PdfPagesTable;
 }
 
 export type DialectName = 'sqlite' | 'postgres';

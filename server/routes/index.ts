@@ -16,6 +16,7 @@ import { sharedDictionaryOperations } from './enterprise/dictionaries';
 import { sharedWordOperations } from './enterprise/words';
 import { couponOperations } from './rights/coupons';
 import { websiteOperations } from './website';
+import { pdfOperations } from './pdf';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -38,6 +39,7 @@ export const operations: Operations = {
   ...sharedWordOperations,
   ...couponOperations,
   ...websiteOperations,
+  ...pdfOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -21,6 +21,7 @@ import { checkFormat, type FormatReport } from '../format/check';
 import { parseDocx } from '../format/resolver';
 import type { FormatTemplate } from '../format/template-store';
 import { decodePage, extractPage, type PageText } from '../web/extract';
+import { pdfPageCount, readPdfPages, renderPdfPage, type PdfPageText } from '../pdf/pdfjs';
 
 /**
  * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
@@ -155,6 +156,25 @@ export const heavyTasks = {
     // Readability walks the DOM recursively: a page nested thousands deep would overflow its stack
     if (input.mediaType !== 'text/plain') checkHtmlDepth(source);
     return extractPage(source, input.mediaType, input.url);
+  },
+
+  /** How many pages a PDF has (refusing one pdf.js cannot open). */
+  async pdfPageCount(input: { data: Uint8Array }): Promise<number> {
+    return pdfPageCount(input.data);
+  },
+
+  /** Text with a box per character of pages `from`..`to` of a PDF. */
+  async pdfPages(input: { data: Uint8Array; from: number; to: number }): Promise<PdfPageText[]> {
+    return readPdfPages(input.data, input.from, input.to);
+  },
+
+  /** A PDF page drawn as PNG. */
+  async pdfRender(input: {
+    data: Uint8Array;
+    page: number;
+    dpi: number;
+  }): Promise<{ png: Uint8Array; width: number; height: number }> {
+    return renderPdfPage(input.data, input.page, input.dpi);
   },
 
   /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
-import { renderMessage } from '../../../openapi/messages';
+import { isServerMessageCode, renderMessage } from '../../../openapi/messages';
 import type { WebsiteProgressData } from '../../../openapi/socket-protocol';
 import type { components } from '../../../openapi/schema';
 import { nowIso } from '../../db';
@@ -75,7 +75,7 @@ export function websiteView(row: WebsiteRecord): WebsiteView {
     status: row.status,
     progress: Number(row.progress),
     ...(row.error !== null && { error: row.error }),
-    ...(row.error_code !== null && { error_code: row.error_code as ServerMessageCode }),
+    ...(row.error_code !== null && isServerMessageCode(row.error_code) && { error_code: row.error_code }),
     ...(params && { error_params: params }),
     created_at: row.created_at,
     last_checked_at: row.last_checked_at,

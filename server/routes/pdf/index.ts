@@ -1,0 +1,139 @@
+import { nowIso } from '../../db';
+import {
+  deleteOwnedPdfCheck,
+  findOwnedPdfCheck,
+  findPdfCheckPage,
+  findPdfFile,
+  findPdfPageImage,
+  findPdfPages,
+  insertPdfCheck,
+  setPdfPageImage,
+} from '../../db/repos/pdf-checks';
+import { badRequest, envelope, notFound, paymentRequired } from '../../errors';
+import { detectKind } from '../../services/documents/load';
+import { sanitizeFilename } from '../../services/filenames';
+import { pdfSummary, type PdfIssue } from '../../services/pdf/checks';
+import { consumeRight, InsufficientRight } from '../../services/rights';
+import { readEnv } from '../../config';
+import { caller, type Operations } from '../types';
+import { filePart } from '../document/index';
+
+/**
+ * PDF proofreading (spec §7 /misscut/v2/pdf_check/*): upload (right 4), the list, a check's pages with findings and
+ * their boxes, a page drawn as PNG, cancel and delete. The work is the PDF checks' (services/pdf/checks.ts).
+ */
+
+const RIGHT_PDF = 4;
+/** Page images are drawn at this resolution (the detail screen scales them). */
+const PAGE_DPI = 150;
+
+const owned = async (request: Parameters<typeof caller>[0], id: number) => {
+  const { uid } = await caller(request);
+  const row = await findOwnedPdfCheck(request.server.db, id, uid);
+  if (!row) throw notFound('pdf.unknown');
+  return row;
+};
+
+export const pdfOperations: Operations = {
+  postMisscutV2PdfCheckUpload: async (request) => {
+    const { uid } = await caller(request);
+    const { db, heavy } = request.server;
+    const file = filePart(request.body.file);
+    detectKind(file, ['pdf']);
+    // read before anything is charged: unreadable, encrypted, empty or too long PDFs are refused as they are
+    const pages = await heavy.run('pdfPageCount', { data: file.data });
+    if (pages === 0) throw badRequest('pdf.empty');
+    const max = readEnv().PDF_MAX_PAGES;
+    if (pages > max) throw badRequest('pdf.too_many_pages', { pages, max });
+    let charge;
+    try {
+      charge = await consumeRight(db, uid, RIGHT_PDF, 1, 'PDF校对');
+    } catch (error) {
+      if (error instanceof InsufficientRight) throw paymentRequired('pdf.exhausted');
+      throw error;
+    }
+    const now = nowIso();
+    const id = await insertPdfCheck(
+      db,
+      {
+        uid,
+        name: sanitizeFilename(file.filename, 'PDF'),
+        size: file.data.length,
+        status: 'queued',
+        progress: 0,
+        page_count: pages,
+        pages_done: 0,
+        issue_count: 0,
+        owner: request.server.instance.id,
+        charge: JSON.stringify(charge),
+        created_at: now,
+        updated_at: now,
+      },
+      file.data,
+    );
+    request.server.pdfChecks.enqueue(id, uid);
+    return envelope(pdfSummary((await findOwnedPdfCheck(db, id, uid))!));
+  },
+
+  getMisscutV2PdfCheckPage: async (request) => {
+    const { uid } = await caller(request);
+    const q = request.query;
+    const num = q.num ?? 1;
+    const size = q.size ?? 20;
+    const keyword = q.keyword?.trim();
+    const like = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    const { total, rows } = await findPdfCheckPage(request.server.db, uid, { like }, { num, size });
+    return envelope({ total, num, size, list: rows.map(pdfSummary) });
+  },
+
+  getMisscutV2PdfCheckResult: async (request) => {
+    const row = await owned(request, request.query.id);
+    const pages = await findPdfPages(request.server.db, Number(row.id));
+    return envelope({
+      ...pdfSummary(row),
+      pages: pages.map((p) => ({
+        page: Number(p.page),
+        width: Number(p.width),
+        height: Number(p.height),
+        ocr: Number(p.ocr) === 1,
+        image_url: `/misscut/v2/pdf_check/page_image?id=${row.id}&page=${p.page}`,
+        text: p.text,
+        issues: JSON.parse(p.issues) as PdfIssue[],
+      })),
+    });
+  },
+
+  getMisscutV2PdfCheckPageImage: async (request, reply) => {
+    const row = await owned(request, request.query.id);
+    const { db, heavy } = request.server;
+    const page = request.query.page;
+    let image = await findPdfPageImage(db, Number(row.id), page);
+    if (image === undefined) throw notFound('pdf.unknown_page');
+    if (image === null) {
+      const data = await findPdfFile(db, Number(row.id));
+      if (!data) throw notFound('pdf.unknown');
+      image = (await heavy.run('pdfRender', { data, page, dpi: PAGE_DPI })).png;
+      await setPdfPageImage(db, Number(row.id), page, image);
+    }
+    return reply
+      .type('image/png')
+      .header('cache-control', 'private, max-age=86400')
+      .send(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  },
+
+  postMisscutV2PdfCheckCancel: async (request) => {
+    const row = await owned(request, request.body.id);
+    await request.server.pdfChecks.cancel(row);
+    return envelope(null);
+  },
+
+  deleteMisscutV2PdfCheckDeleteById: async (request) => {
+    const row = await owned(request, request.params.id);
+    const { pdfChecks, db } = request.server;
+    // a running check stops first; what it was charged is given back, then the rows go
+    await pdfChecks.abort(Number(row.id));
+    await pdfChecks.release(Number(row.id));
+    if (!(await deleteOwnedPdfCheck(db, Number(row.id), Number(row.uid)))) throw notFound('pdf.unknown');
+    return envelope(null);
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * PDF reading and rendering with pdf.js (legacy build) in the heavy pool's workers: each page's text with a box per
+ * character (top-left origin, PDF points), pages without text found as scans, and pages drawn as PNG through
+ * @napi-rs/canvas with a CJK font registered (non-embedded Chinese fonts otherwise draw as boxes).
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { badRequest } from '../../errors';
+import { readEnv } from '../../config';
+
+const require = createRequire(import.meta.url);
+const root = dirname(require.resolve('pdfjs-dist/package.json'));
+// Local cMaps and standard fonts, as plain paths: pdf.js reads them with fs in Node (a file: URL is not read, and
+// then non-embedded CJK fonts extract as ""). Nothing may download.
+const CMAPS = join(root, 'cmaps') + '/';
+const FONTS = join(root, 'standard_fonts') + '/';
+
+/** Normalises Kangxi radicals and CJK radical supplements some PDFs use for ordinary characters. */
+export const normalisePdfText = (s: string) => s.replace(/[\u2f00-\u2fdf]/g, (c) => c.normalize('NFKC'));
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+let pdfjs: Promise<PdfJs> | null = null;
+
+/** Opens a PDF; 400 `document.pdf_unreadable` (or `pdf.encrypted`) when it cannot be read. */
+export async function openPdf(data: Uint8Array): Promise<PdfDocument> {
+  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  const lib = await pdfjs;
+  try {
+    return await lib.getDocument({
+      // pdf.js takes the buffer over: a copy, so the caller's bytes stay usable
+      data: new Uint8Array(data),
+      cMapUrl: CMAPS,
+      cMapPacked: true,
+      standardFontDataUrl: FONTS,
+      useSystemFonts: false,
+      isEvalSupported: false,
+      verbosity: 0,
+    }).promise;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'PasswordException') throw badRequest('pdf.encrypted');
+    throw badRequest('document.pdf_unreadable');
+  }
+}
+
+export interface PdfPageText {
+  /** 1-based */
+  page: number;
+  width: number;
+  height: number;
+  /** the page's text, one line per text line */
+  text: string;
+  /** [x, y, width, height] per UTF-16 unit of `text` (line breaks get an empty box), flattened */
+  boxes: number[];
+}
+
+/** Text and character boxes of pages `from`..`to` (1-based, inclusive). */
+export async function readPdfPages(data: Uint8Array, from: number, to: number): Promise<PdfPageText[]> {
+  const doc = await openPdf(data);
+  try {
+    const pages: PdfPageText[] = [];
+    for (let n = from; n <= Math.min(to, doc.numPages); n++) {
+      const page = await doc.getPage(n);
+      const viewport = page.getViewport({ scale: 1 });
+      const content = await page.getTextContent();
+      let text = '';
+      const boxes: number[] = [];
+      const newline = () => {
+        if (text && !text.endsWith('\n')) {
+          text += '\n';
+          boxes.push(0, 0, 0, 0);
+        }
+      };
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        const str = normalisePdfText(item.str);
+        if (str) {
+          const [a, b, c, d, e, f] = item.transform as number[];
+          const size = Math.hypot(c, d) || Math.hypot(a, b) || item.height;
+          const [x, baseline] = viewport.convertToViewportPoint(e, f);
+          const width = item.width || size * str.length;
+          // runs are split evenly: exact for the fixed-width CJK glyphs that matter here
+          const step = width / str.length;
+          for (let i = 0; i < str.length; i++) boxes.push(x + i * step, baseline - size * 0.88, step, size);
+          text += str;
+        }
+        if (item.hasEOL) newline();
+      }
+      pages.push({ page: n, width: viewport.width, height: viewport.height, text: text.replace(/\n$/, ''), boxes });
+      page.cleanup();
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** How many pages the PDF has (400 when it cannot be read). */
+export async function pdfPageCount(data: Uint8Array): Promise<number> {
+  const doc = await openPdf(data);
+  try {
+    return doc.numPages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+const CJK_FONTS = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+  '/usr/share/fonts/truetype/arphic/uming.ttc',
+];
+let fontsRegistered = false;
+
+/** Registers a CJK font under the generic families pdf.js falls back to (once per worker). */
+async function registerCjkFonts(): Promise<void> {
+  if (fontsRegistered) return;
+  fontsRegistered = true;
+  const { GlobalFonts } = await import('@napi-rs/canvas');
+  const extra = readEnv().CJK_FONT_PATH;
+  for (const file of [...(extra ? [extra] : []), ...CJK_FONTS]) {
+    if (!existsSync(file)) continue;
+    for (const family of ['serif', 'sans-serif']) GlobalFonts.registerFromPath(file, family);
+    return;
+  }
+}
+
+/** A 2D context with the canvas API pdf.js draws with. */
+function isCanvasContext(value: unknown): value is CanvasRenderingContext2D {
+  return typeof value === 'object' && value !== null && 'drawImage' in value && 'fillText' in value;
+}
+
+/** The page drawn as PNG at `dpi` (72 = one pixel per point). */
+export async function renderPdfPage(
+  data: Uint8Array,
+  pageNumber: number,
+  dpi: number,
+): Promise<{ png: Uint8Array; width: number; height: number }> {
+  await registerCjkFonts();
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const doc = await openPdf(data);
+  try {
+    if (pageNumber < 1 || pageNumber > doc.numPages) throw badRequest('pdf.unknown_page');
+    const page = await doc.getPage(pageNumber);
+    const viewport = page.getViewport({ scale: dpi / 72 });
+    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    // pdf.js draws on any 2D context of the canvas API (@napi-rs/canvas is the one it uses in Node itself)
+    if (!isCanvasContext(context)) throw new Error('no 2D canvas context');
+    await page.render({ canvas: null, canvasContext: context, viewport }).promise;
+    page.cleanup();
+    return { png: await canvas.encode('png'), width: canvas.width, height: canvas.height };
+  } finally {
+    await doc.destroy();
+  }
+}
