@@ -40,6 +40,9 @@ import { UploadAborted, type UploadProgress } from '../api/upload';
 import { isApiError } from '../api/client';
 import { paymentMachine } from './payment';
 import { websitesMachine, WEBSITE_PAGE_SIZE } from './websites';
+import { pdfChecksMachine, PDF_PAGE_SIZE } from './pdfChecks';
+import { pdfDetailMachine } from './pdfDetail';
+import * as pdf from './pdfCalls';
 import * as websites from './websiteCalls';
 import * as commerce from '../api/commerce';
 
@@ -388,6 +391,38 @@ export function livePayment(options: { onPaid?: () => void } = {}) {
     },
     actions: {
       paid: () => options.onPaid?.(),
+    },
+  });
+}
+
+/** PDF uploads (POST /misscut/v2/pdf_check/upload): the answer is the queued check, followed by the PDF list. */
+export function pdfUploadBinding(options: { XMLHttpRequest?: typeof XMLHttpRequest } = {}): UploadBinding {
+  return {
+    upload: async (file, call) => ({
+      job: null,
+      result: await pdf.uploadPdf(file, file.name, { ...call, ...options }),
+    }),
+  };
+}
+
+/** The PDF list bound to the PDF calls. */
+export function livePdfChecks(options: { socket?: () => SocketRef | undefined } = {}) {
+  return pdfChecksMachine.provide({
+    actors: {
+      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
+      'load list': fromPromise(({ input }) => pdf.pdfList(input.num, PDF_PAGE_SIZE)),
+      cancel: fromPromise(({ input }) => pdf.cancelPdf(input.id)),
+      delete: fromPromise(({ input }) => pdf.deletePdf(input.id)),
+    },
+  });
+}
+
+/** A PDF check's pages bound to the result call. */
+export function livePdfDetail(options: { socket?: () => SocketRef | undefined } = {}) {
+  return pdfDetailMachine.provide({
+    actors: {
+      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
+      load: fromPromise(({ input }) => pdf.pdfResult(input.id)),
     },
   });
 }

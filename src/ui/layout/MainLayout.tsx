@@ -11,6 +11,8 @@ import {
   DocumentsScreen,
   DownloadsScreen,
   LinkScreen,
+  PdfListScreen,
+  PdfDetailScreen,
   FeatureUnavailableScreen,
   FormatScreen,
   HomeScreen,
@@ -72,6 +74,8 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/editor') return <DocumentEditorScreen />;
   if (route.path === '/download') return <DownloadsScreen />;
   if (route.path === '/link') return <LinkScreen />;
+  if (route.path === '/pdf') return <PdfListScreen />;
+  if (route.path === '/pdfdetail') return <PdfDetailScreen />;
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;
   if (route.path === '/dictionary') return <DictionaryScreen />;

@@ -20,3 +20,5 @@ export const ShareScreen = lazyWithReload(() => import('./Share'), reloadFlag);
 export const SmsInviteScreen = lazyWithReload(() => import('./SmsInvite'), reloadFlag);
 export const DictionaryScreen = lazyWithReload(() => import('./dictionary/Dictionary'), reloadFlag);
 export const LinkScreen = lazyWithReload(() => import('./link/Link'), reloadFlag);
+export const PdfListScreen = lazyWithReload(() => import('./pdf/PdfList'), reloadFlag);
+export const PdfDetailScreen = lazyWithReload(() => import('./pdf/PdfDetail'), reloadFlag);
