@@ -1556,6 +1556,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/misscut/v2/pdf_check/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checked PDF with its findings highlighted and commented, or the findings as a spreadsheet
+         * @description Added (the PDF result needs an export). `format=pdf`: the original file with a highlight annotation over
+         *     each finding and a comment (original → suggestions, and why); `format=xlsx`: one row per finding (page,
+         *     original, suggestions, category, message, context). Kept in the download center as well. 409 until the
+         *     check has finished.
+         */
+        get: operations["getMisscutV2PdfCheckExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/misscut/website/add_one": {
         parameters: {
             query?: never;
@@ -6626,6 +6649,41 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV2PdfCheckExport: {
+        parameters: {
+            query: {
+                id: components["parameters"]["IdQuery"];
+                format?: "pdf" | "xlsx";
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

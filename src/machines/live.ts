@@ -417,12 +417,25 @@ export function livePdfChecks(options: { socket?: () => SocketRef | undefined } 
   });
 }
 
-/** A PDF check's pages bound to the result call. */
-export function livePdfDetail(options: { socket?: () => SocketRef | undefined } = {}) {
+/** A PDF check's pages bound to the result and export calls; the view saves exported files. */
+export function livePdfDetail(options: {
+  socket?: () => SocketRef | undefined;
+  save?(blob: Blob, name: string): void;
+}) {
   return pdfDetailMachine.provide({
     actors: {
       ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
       load: fromPromise(({ input }) => pdf.pdfResult(input.id)),
+      export: fromPromise(async ({ input }) => {
+        const base = input.name.replace(/\.pdf$/i, '');
+        return {
+          blob: await pdf.exportPdf(input.id, input.format),
+          name: input.format === 'pdf' ? `${base}（校对批注）.pdf` : `${base}（校对报告）.xlsx`,
+        };
+      }),
+    },
+    actions: {
+      'save file': (_, params) => options.save?.(params.blob, params.name),
     },
   });
 }

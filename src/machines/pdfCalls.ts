@@ -51,3 +51,8 @@ export async function cancelPdf(id: number): Promise<void> {
 export async function deletePdf(id: number): Promise<void> {
   await unwrap(api.DELETE('/misscut/v2/pdf_check/delete/{id}', { params: { path: { id } } }));
 }
+
+/** The checked PDF with highlights and comments, or the findings as a spreadsheet. */
+export function exportPdf(id: number, format: 'pdf' | 'xlsx'): Promise<Blob> {
+  return unwrap(api.GET('/misscut/v2/pdf_check/export', { params: { query: { id, format } }, parseAs: 'blob' }));
+}

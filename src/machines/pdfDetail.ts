@@ -2,10 +2,10 @@
 // cmd 7) says more pages are done or the check ended, so pages appear as they complete; the page shown, the zoom
 // and the words added to the dictionary from a finding are kept here.
 //
-// loading -> ready (idle | reloading) | failed
+// loading -> ready (sync: idle | reloading, export: idle | exporting) | failed
 import { assign, fromPromise, setup } from 'xstate';
 import { isPdfProgress, type ServerMessage } from '../../openapi/socket-protocol';
-import { notProvided } from './provide';
+import { mustProvide, notProvided } from './provide';
 import { socketMessages } from './findings/socket';
 import type { PdfResult } from './pdfCalls';
 
@@ -27,6 +27,7 @@ export type PdfDetailEvent =
   | { type: 'zoom'; step: 1 | -1 | 0 }
   | { type: 'word added'; word: string }
   | { type: 'retry' }
+  | { type: 'export'; format: 'pdf' | 'xlsx' }
   | { type: 'server message'; message: ServerMessage };
 
 type Args = { context: PdfDetailContext; event: PdfDetailEvent };
@@ -51,9 +52,20 @@ export const pdfDetailMachine = setup({
   actors: {
     /** GET /misscut/v2/pdf_check/result */
     load: fromPromise<PdfResult, { id: number }>(notProvided('pdfDetail', 'load')),
+    /** GET /misscut/v2/pdf_check/export */
+    export: fromPromise<{ blob: Blob; name: string }, { id: number; name: string; format: 'pdf' | 'xlsx' }>(
+      notProvided('pdfDetail', 'export'),
+    ),
     'socket messages': socketMessages,
   },
-  guards: { 'moved on': movedOn },
+  actions: {
+    /** hands the exported file to the browser */
+    'save file': (_, _params: { blob: Blob; name: string }) => mustProvide('pdfDetail', 'save file'),
+  },
+  guards: {
+    'moved on': movedOn,
+    'is done': ({ context }: Args) => context.result?.status === 'done',
+  },
 }).createMachine({
   id: 'pdfDetail',
   context: ({ input }) => ({ id: input.id, result: null, pageIndex: 0, zoom: FIT, allowed: [], error: null }),
@@ -75,7 +87,7 @@ export const pdfDetailMachine = setup({
     },
     failed: { on: { retry: 'loading' } },
     ready: {
-      initial: 'idle',
+      type: 'parallel',
       on: {
         'select page': {
           actions: assign(({ context, event }) => ({
@@ -92,14 +104,37 @@ export const pdfDetailMachine = setup({
         },
       },
       states: {
-        idle: { on: { 'server message': { guard: 'moved on', target: 'reloading' } } },
-        reloading: {
-          invoke: {
-            src: 'load',
-            input: ({ context }) => ({ id: context.id }),
-            onDone: { target: 'idle', actions: assign(({ event }) => ({ result: event.output })) },
-            // the pages shown stay; the next message tries again
-            onError: 'idle',
+        sync: {
+          initial: 'idle',
+          states: {
+            idle: { on: { 'server message': { guard: 'moved on', target: 'reloading' } } },
+            reloading: {
+              invoke: {
+                src: 'load',
+                input: ({ context }) => ({ id: context.id }),
+                onDone: { target: 'idle', actions: assign(({ event }) => ({ result: event.output })) },
+                // the pages shown stay; the next message tries again
+                onError: 'idle',
+              },
+            },
+          },
+        },
+        export: {
+          initial: 'idle',
+          states: {
+            idle: { on: { export: { guard: 'is done', target: 'exporting' } } },
+            exporting: {
+              invoke: {
+                src: 'export',
+                input: ({ context, event }) => ({
+                  id: context.id,
+                  name: context.result?.name ?? '',
+                  format: event.type === 'export' ? event.format : 'pdf',
+                }),
+                onDone: { target: 'idle', actions: { type: 'save file', params: ({ event }) => event.output } },
+                onError: 'idle',
+              },
+            },
           },
         },
       },

@@ -2,8 +2,17 @@
 // not embedded): the upload joins the list, its progress moves the row, and the detail screen shows the page drawn
 // by the server with a box on the finding; a click on the box selects its card and the other way round.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { PDFDocument } from 'pdf-lib';
 import { makePdf } from '../fixtures/pdf';
-import { openBrowser, registerInBrowser, screenshotPath, uniquePhone, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  registerInBrowser,
+  savedDownload,
+  screenshotPath,
+  uniquePhone,
+  type BrowserSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -68,6 +77,11 @@ describe('PDF proofreading', () => {
     // the other page: no findings there
     await page.getByTestId('pdf-page-tab').nth(1).click();
     await page.getByTestId('pdf-no-findings').waitFor();
+    // the annotated PDF downloads: the original with a highlight on the finding
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('pdf-export-pdf').click()]);
+    expect(download.suggestedFilename()).toBe('通知（校对批注）.pdf');
+    const annotated = await PDFDocument.load(readFileSync(await savedDownload(download)));
+    expect(annotated.getPages()[0].node.Annots()?.size()).toBe(1);
     // zoom changes the page's width
     await page.getByRole('button', { name: '放大' }).click();
     expect(await page.getByTestId('pdf-zoom').textContent()).toBe('125%');

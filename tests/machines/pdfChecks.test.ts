@@ -181,17 +181,21 @@ describe('PDF detail', () => {
     pages: Array.from({ length: pages }, (_, i) => page(i + 1)),
   });
 
-  it('reads the result again as pages complete and when the check ends; pages and zoom stay in range', async () => {
+  it('reads the result again as pages complete and when the check ends; pages, zoom and export', async () => {
     freshStores();
     const routes: Record<string, { body?: unknown }> = {};
     const transport = fakeFetch(routes);
     configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
     const loads = () => transport.requests.filter((r) => new URL(r.url).pathname.endsWith('/result')).length;
     routes['GET /misscut/v2/pdf_check/result'] = ok(result(1, 'running'));
-    const actor = createActor(livePdfDetail(), { input: { id: 9 } });
+    const saved: string[] = [];
+    const actor = createActor(livePdfDetail({ save: (_blob, name) => saved.push(name) }), { input: { id: 9 } });
     actor.start();
     await settle();
     expect(actor.getSnapshot().context.result?.pages).toHaveLength(1);
+    // nothing to export while the check runs
+    actor.send({ type: 'export', format: 'pdf' });
+    expect(actor.getSnapshot().matches({ ready: { export: 'idle' } })).toBe(true);
     // another check's progress, and this one's without new pages, read nothing
     actor.send(message({ id: 8, pages_done: 3 }));
     actor.send(message({ pages_done: 1 }));
@@ -212,6 +216,11 @@ describe('PDF detail', () => {
     expect(actor.getSnapshot().context.zoom).toBe(5);
     actor.send({ type: 'zoom', step: 0 });
     expect(actor.getSnapshot().context.zoom).toBe(2);
+    // the finished check exports: the file named after the PDF is handed to the browser
+    routes['GET /misscut/v2/pdf_check/export'] = { body: 'PDF' };
+    actor.send({ type: 'export', format: 'xlsx' });
+    await settle();
+    expect(saved).toEqual(['通知（校对报告）.xlsx']);
     actor.stop();
   });
 });

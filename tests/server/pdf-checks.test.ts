@@ -8,6 +8,8 @@ import type { ServerMessage, PdfProgressData } from '../../openapi/socket-protoc
 import { isPdfProgress } from '../../openapi/socket-protocol';
 import { rightBalance } from '../../server/services/rights';
 import { rectsOf } from '../../server/services/pdf/checks';
+import ExcelJS from 'exceljs';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
 import { makePdf } from '../fixtures/pdf';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
@@ -106,6 +108,45 @@ describe('PDF checks', () => {
       headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
     });
     expect(again.rawPayload.equals(png)).toBe(true);
+
+    // the export: the original PDF with a highlight and a comment on the finding, and a spreadsheet of findings
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: `/misscut/v2/pdf_check/export?id=${id}&format=pdf`,
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toBe('application/pdf');
+    const annotated = await PDFDocument.load(exported.rawPayload);
+    expect(annotated.getPageCount()).toBe(2);
+    const annots = annotated.getPages()[0].node.Annots();
+    expect(annots?.size()).toBe(first.issues.length);
+    const highlight = annotated.context.lookup(annots!.get(0), PDFDict);
+    expect(highlight.get(PDFName.of('Subtype'))).toBe(PDFName.of('Highlight'));
+    expect(highlight.lookup(PDFName.of('Contents'), PDFHexString).decodeText()).toContain('提 → 题');
+    // the page's own coordinates (origin bottom-left): the second line's baseline is at y = 742
+    const quad = highlight
+      .lookup(PDFName.of('QuadPoints'), PDFArray)
+      .asArray()
+      .map((n) => Number(String(n)));
+    expect(quad[0]).toBeCloseTo(72 + 14 * 14, 0);
+    expect(quad[5]).toBeGreaterThan(735);
+    expect(quad[1]).toBeLessThan(760);
+    const sheet = await t.app.inject({
+      method: 'GET',
+      url: `/misscut/v2/pdf_check/export?id=${id}&format=xlsx`,
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Uint8Array.from(sheet.rawPayload).buffer);
+    const rows = workbook.worksheets[0].getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows[0].slice(1, 4)).toEqual(['页码', '原文', '建议']);
+    expect(rows.some((r) => r[1] === 1 && r[2] === '提' && r[3] === '题')).toBe(true);
+    const downloads = await call(t.app, 'GET', '/user/download/page?num=1&size=10', undefined, token);
+    expect(downloads.json.result.list.map((d: { name: string }) => d.name)).toEqual([
+      '通知（校对报告）.xlsx',
+      '通知（校对批注）.pdf',
+    ]);
 
     // another user sees none of it
     for (const res of [

@@ -9,13 +9,15 @@ import {
   insertPdfCheck,
   setPdfPageImage,
 } from '../../db/repos/pdf-checks';
-import { badRequest, envelope, notFound, paymentRequired } from '../../errors';
+import { badRequest, conflict, envelope, notFound, paymentRequired } from '../../errors';
+import { recordDownload } from '../../services/downloads';
+import { EXPORT_MIME } from '../../services/dict-import';
 import { detectKind } from '../../services/documents/load';
 import { sanitizeFilename } from '../../services/filenames';
 import { pdfSummary, type PdfIssue } from '../../services/pdf/checks';
 import { consumeRight, InsufficientRight } from '../../services/rights';
 import { readEnv } from '../../config';
-import { caller, type Operations } from '../types';
+import { attachment, caller, type Operations } from '../types';
 import { filePart } from '../document/index';
 
 /**
@@ -24,6 +26,7 @@ import { filePart } from '../document/index';
  */
 
 const RIGHT_PDF = 4;
+const XLSX_MIME = EXPORT_MIME.xlsx;
 /** Page images are drawn at this resolution (the detail screen scales them). */
 const PAGE_DPI = 150;
 
@@ -119,6 +122,43 @@ export const pdfOperations: Operations = {
       .type('image/png')
       .header('cache-control', 'private, max-age=86400')
       .send(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  },
+
+  getMisscutV2PdfCheckExport: async (request, reply) => {
+    const row = await owned(request, request.query.id);
+    if (row.status !== 'done') throw conflict('pdf.not_done');
+    const { db, heavy, config } = request.server;
+    const pages = (await findPdfPages(db, Number(row.id))).map((p) => ({
+      page: Number(p.page),
+      text: p.text,
+      issues: JSON.parse(p.issues) as PdfIssue[],
+    }));
+    const base = row.name.replace(/\.pdf$/i, '');
+    let file: { name: string; mime: string; data: Uint8Array };
+    if ((request.query.format ?? 'pdf') === 'pdf') {
+      const data = await findPdfFile(db, Number(row.id));
+      if (!data) throw notFound('pdf.unknown');
+      const annotated = await heavy.run('pdfAnnotate', { data, pages });
+      file = { name: `${base}（校对批注）.pdf`, mime: 'application/pdf', data: annotated };
+    } else {
+      const rows: Array<Array<string | number>> = [['页码', '原文', '建议', '类别', '说明', '上下文']];
+      for (const p of pages)
+        for (const i of p.issues)
+          rows.push([
+            p.page,
+            i.original,
+            i.suggestions.join(' / '),
+            i.category,
+            i.message,
+            p.text.slice(Math.max(0, i.start - 15), i.end + 15).replace(/\n/g, ' '),
+          ]);
+      const data = await heavy.run('xlsx', { sheets: [{ name: '校对结果', rows, widths: [8, 16, 20, 10, 50, 50] }] });
+      file = { name: `${base}（校对报告）.xlsx`, mime: XLSX_MIME, data };
+    }
+    const buffer = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+    // kept in the download center too (7 days), so the export can be fetched again from there
+    await recordDownload(db, config.dataDir, Number(row.uid), { name: file.name, mime: file.mime, data: buffer });
+    return reply.type(file.mime).header('content-disposition', attachment(file.name)).send(buffer);
   },
 
   postMisscutV2PdfCheckCancel: async (request) => {

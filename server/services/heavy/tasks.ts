@@ -22,6 +22,7 @@ import { parseDocx } from '../format/resolver';
 import type { FormatTemplate } from '../format/template-store';
 import { decodePage, extractPage, type PageText } from '../web/extract';
 import { pdfPageCount, readPdfPages, renderPdfPage, type PdfPageText } from '../pdf/pdfjs';
+import { annotatePdf, type AnnotatedPage } from '../pdf/annotate';
 
 /**
  * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
@@ -175,6 +176,11 @@ export const heavyTasks = {
     dpi: number;
   }): Promise<{ png: Uint8Array; width: number; height: number }> {
     return renderPdfPage(input.data, input.page, input.dpi);
+  },
+
+  /** The checked PDF with a highlight and a comment on each finding. */
+  async pdfAnnotate(input: { data: Uint8Array; pages: AnnotatedPage[] }): Promise<Uint8Array> {
+    return annotatePdf(input.data, input.pages);
   },
 
   /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */

@@ -17,7 +17,7 @@ import {
   Stack,
   Text,
 } from '@chakra-ui/react';
-import { ArrowLeft, ZoomIn, ZoomOut, Maximize2 } from 'lucide-react';
+import { ArrowLeft, Download, ZoomIn, ZoomOut, Maximize2 } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
@@ -33,6 +33,7 @@ import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/Findings
 import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { translateNotice } from '../../notices';
+import { saveFile } from '../../save-file';
 
 type PdfFinding = Finding & { rects: number[][] };
 
@@ -62,7 +63,14 @@ export default function PdfDetailScreen() {
 function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
   const { t, i18n } = useLingui();
   const app = AppActorContext.useActorRef();
-  const logic = useMemo(() => livePdfDetail({ socket: () => systemActor(app.system, 'socket') }), [app]);
+  const logic = useMemo(
+    () =>
+      livePdfDetail({
+        socket: () => systemActor(app.system, 'socket'),
+        save: (blob, name) => saveFile({ blob, name }),
+      }),
+    [app],
+  );
   const actor = useActorRef(logic, { input: { id }, ...inspectOptions() });
   const send = useCallback((event: PdfDetailEvent) => actor.send(event), [actor]);
   const loading = useSelector(actor, (s) => s.matches('loading'));
@@ -72,6 +80,7 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
   const pageIndex = useSelector(actor, (s) => s.context.pageIndex);
   const zoom = useSelector(actor, (s) => PDF_ZOOMS[s.context.zoom]);
   const allowed = useSelector(actor, (s) => s.context.allowed);
+  const exporting = useSelector(actor, (s) => s.matches({ ready: { export: 'exporting' } }));
   const page = result?.pages[pageIndex];
   const findings = useMemo(() => pageFindings(page, allowed), [page, allowed]);
 
@@ -175,6 +184,30 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
           </Badge>
         ) : null}
         <Box flex="1" />
+        {result.status === 'done' ? (
+          <HStack gap="2">
+            <Button
+              size="xs"
+              variant="outline"
+              loading={exporting}
+              onClick={() => send({ type: 'export', format: 'pdf' })}
+              data-testid="pdf-export-pdf"
+            >
+              <Download size={14} />
+              <Trans>导出批注 PDF</Trans>
+            </Button>
+            <Button
+              size="xs"
+              variant="outline"
+              loading={exporting}
+              onClick={() => send({ type: 'export', format: 'xlsx' })}
+              data-testid="pdf-export-xlsx"
+            >
+              <Download size={14} />
+              <Trans>导出报告</Trans>
+            </Button>
+          </HStack>
+        ) : null}
         <HStack gap="1">
           <IconButton size="sm" variant="ghost" aria-label={t`缩小`} onClick={() => send({ type: 'zoom', step: -1 })}>
             <ZoomOut />
