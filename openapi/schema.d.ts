@@ -6557,6 +6557,11 @@ export interface operations {
                                 /** @description URL of the rendered page image. */
                                 image_url?: string;
                                 text: string;
+                                /**
+                                 * @description Pages read by OCR only: the [start, end) ranges of `text` (UTF-16 units) the OCR
+                                 *     was unsure of (识别存疑). A finding that touches one is not reported.
+                                 */
+                                unsure?: number[][];
                                 issues: (components["schemas"]["Issue"] & {
                                     /** @description [x, y, width, height] boxes in PDF points, origin top-left. */
                                     rects?: number[][];

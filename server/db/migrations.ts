@@ -463,6 +463,15 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const table of ['pdf_pages', 'pdf_files', 'pdf_checks']) await db.schema.dropTable(table).execute();
       },
     },
+    '0014_pdf_unsure': {
+      // Scanned pages are read by OCR: the characters it was unsure of are kept so the page view can mark them.
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('pdf_pages').addColumn('unsure', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('pdf_pages').dropColumn('unsure').execute();
+      },
+    },
   };
 }
 

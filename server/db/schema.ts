@@ -389,6 +389,8 @@ export interface PdfPagesTable {
   text: string;
   /** JSON of the findings (offsets into `text`, `rects` in points) */
   issues: string;
+  /** JSON of the [start, end) ranges of `text` OCR was unsure of (识别存疑); null on pages not read by OCR */
+  unsure: string | null;
   image: Uint8Array | null;
 }
 

@@ -1,8 +1,8 @@
 // PDF proofreading end to end on the real server with PDFs made here: the text of a PDF in a non-embedded Chinese
 // font (read through Adobe's CMaps) is checked page by page with progress on the socket (type 2 cmd 7), findings
 // carry the boxes of their characters, a page draws as PNG with its Chinese glyphs, right 4 is charged once per
-// upload and given back when the check fails or is cancelled or deleted; corrupt, disguised and oversized files are
-// refused before anything is charged; another user's checks are unknown.
+// upload and given back when the check fails (a blank scan: OCR finds no text) or is cancelled or deleted; corrupt,
+// disguised and oversized files are refused before anything is charged; another user's checks are unknown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerMessage, PdfProgressData } from '../../openapi/socket-protocol';
 import { isPdfProgress } from '../../openapi/socket-protocol';
@@ -199,6 +199,9 @@ describe('PDF checks', () => {
     const id = (await upload('scan.pdf', blank)).json.result.id;
     expect((await untilEnded(socket, id)).at(-1)).toMatchObject({ status: 'failed', error_code: 'pdf.no_text' });
     expect(await rightBalance(t.app.db, uid, 4)).toBe(before);
+    // the scan was read by OCR, which found nothing on the white page
+    const read = (await call(t.app, 'GET', `/misscut/v2/pdf_check/result?id=${id}`, undefined, token)).json.result;
+    expect(read.pages).toMatchObject([{ page: 1, ocr: true, text: '', issues: [], unsure: [] }]);
 
     const many = makePdf(Array.from({ length: 40 }, (_, i) => ({ kind: 'text' as const, lines: [`第${i + 1}页`] })));
     const job = (await upload('many.pdf', many)).json.result.id;

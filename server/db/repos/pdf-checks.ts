@@ -95,7 +95,7 @@ export async function insertPdfPage(db: Db, values: Insertable<PdfPagesTable>): 
 export async function findPdfPages(db: Db, id: number): Promise<PdfPageRecord[]> {
   return db
     .selectFrom('pdf_pages')
-    .select(['pdf_id', 'page', 'width', 'height', 'ocr', 'text', 'issues'])
+    .select(['pdf_id', 'page', 'width', 'height', 'ocr', 'text', 'issues', 'unsure'])
     .where('pdf_id', '=', id)
     .orderBy('page')
     .execute();

@@ -102,6 +102,7 @@ export const pdfOperations: Operations = {
         image_url: `/misscut/v2/pdf_check/page_image?id=${row.id}&page=${p.page}`,
         text: p.text,
         issues: JSON.parse(p.issues) as PdfIssue[],
+        ...(p.unsure !== null && { unsure: JSON.parse(p.unsure) as Array<[number, number]> }),
       })),
     });
   },

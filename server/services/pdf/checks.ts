@@ -98,6 +98,56 @@ export function rectsOf(page: Pick<PdfPageText, 'boxes'>, start: number, end: nu
   return rects.map((r) => r.map((v) => Math.round(v * 100) / 100));
 }
 
+/** Characters OCR read with a confidence (0-100) below this are 识别存疑: never reported as typos on their own. */
+export const UNSURE_BELOW = 60;
+
+/**
+ * The [start, end) ranges of UTF-16 units of OCR text whose confidence is below UNSURE_BELOW. A line most of whose
+ * characters are unsure is unsure as a whole: it is noise read as text (specks, stamps, pictures), and the few
+ * characters tesseract is sure of there (quotes, commas) would otherwise give findings of their own.
+ */
+export function unsureRanges(text: string, confidences: number[], below = UNSURE_BELOW): Array<[number, number]> {
+  const unsure = confidences.map((c) => c < below);
+  let start = 0;
+  for (const line of text.split('\n')) {
+    const units: number[] = [];
+    for (let i = 0; i < line.length; i++) if (line[i].trim()) units.push(start + i);
+    if (units.filter((i) => unsure[i]).length * 2 > units.length) for (const i of units) unsure[i] = true;
+    start += line.length + 1;
+  }
+  const ranges: Array<[number, number]> = [];
+  unsure.forEach((u, i) => {
+    if (!u || !text[i].trim()) return;
+    const last = ranges.at(-1);
+    // spaces inside an unsure stretch do not split it
+    if (last && !text.slice(last[1], i).trim()) last[1] = i + 1;
+    else ranges.push([i, i + 1]);
+  });
+  return ranges;
+}
+
+/** Whether every character of `text` but spaces is in an unsure range. */
+export function allUnsure(text: string, unsure: Array<[number, number]>): boolean {
+  let at = 0;
+  for (const [start, end] of unsure) {
+    if (text.slice(at, start).trim()) return false;
+    at = end;
+  }
+  return !text.slice(at).trim();
+}
+
+/**
+ * The findings that touch no unsure character. OCR noise is the main source of false alarms on scans: a finding on
+ * a character the OCR misread would blame the author for the scanner's mistake.
+ */
+export function withoutUnsure<T extends { start: number; end: number }>(
+  issues: T[],
+  unsure: Array<[number, number]>,
+): T[] {
+  // a finding with no characters (a missing one) is judged by the character it stands before
+  return issues.filter((i) => !unsure.some(([a, b]) => a < Math.max(i.end, i.start + 1) && i.start < b));
+}
+
 export class PdfChecks {
   private active = new Map<number, Active>();
   private waiting: Array<{ id: number; uid: number }> = [];
@@ -200,18 +250,34 @@ export class PdfChecks {
         const to = Math.min(pageCount, from + PAGES_PER_TASK - 1);
         const pages = await this.app.heavy.run('pdfPages', { data, from, to }, { background: true, signal: job });
         if (job.aborted) return;
-        for (const page of pages) {
-          const issues = page.text.trim() ? await this.checkPage(job, service, prepared, page) : [];
+        for (const read of pages) {
+          let page = read;
+          let unsure: Array<[number, number]> | null = null;
+          // a page without text is a scan: its text comes from OCR, and what the OCR was unsure of is kept apart
+          if (!read.text.trim()) {
+            const ocr = await this.app.heavy.run(
+              'pdfOcrPage',
+              { data, page: read.page },
+              { background: true, signal: job },
+            );
+            if (job.aborted) return;
+            page = { ...read, text: ocr.text, boxes: ocr.boxes };
+            unsure = unsureRanges(ocr.text, ocr.confidences);
+          }
+          const checked = page.text.trim() ? await this.checkPage(job, service, prepared, page) : [];
           if (job.aborted) return;
-          if (page.text.trim()) textPages++;
+          const issues = unsure ? withoutUnsure(checked, unsure) : checked;
+          // a scan read as nothing but unsure marks (specks, a picture) has no text to check either
+          if (page.text.trim() && !(unsure && allUnsure(page.text, unsure))) textPages++;
           await insertPdfPage(db, {
             pdf_id: job.id,
             page: page.page,
             width: page.width,
             height: page.height,
-            ocr: 0,
+            ocr: unsure ? 1 : 0,
             text: page.text,
             issues: JSON.stringify(issues),
+            unsure: unsure && JSON.stringify(unsure),
             image: null,
           });
           done++;
