@@ -1108,10 +1108,54 @@ export interface paths {
         /**
          * Proofread an image (OCR, then check)
          * @description Added (the image screen needs an upload; spec §7 lists only the socket result). Multipart `file`
-         *     (png, jpeg, webp). Answers at once with a `task_id`; the result arrives on the socket session named by the
-         *     `session` header as `type 2 cmd 5`. Consumes right 2 (imageCount).
+         *     (png, jpeg, webp, bmp, gif, tiff; HEIC is refused with its own message). Answers at once with a
+         *     `task_id`; the result (text, findings with boxes in image pixels, the ranges the OCR was unsure of) arrives
+         *     on the owner's sessions as `type 2 cmd 5` and stays readable at `GET /misscut/v1/image/result`. Consumes
+         *     right 2 (imageCount), given back when the task fails.
          */
         post: operations["postMisscutV1ImageCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/image/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image check's state and result
+         * @description Added (a page that missed the socket message reads the result here). The socket message's data.
+         */
+        get: operations["getMisscutV1ImageResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/image/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the recognised text again after the user corrected it
+         * @description Added (the recognised text is editable before re-checking). Part of the image's check: nothing more is
+         *     charged; rate-limited like text checks. The corrected text replaces the recognised one; its findings have
+         *     no boxes (the text no longer matches the image character for character) and nothing is unsure any more.
+         */
+        post: operations["postMisscutV1ImageRecheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3169,6 +3213,22 @@ export interface components {
              * @description When the QR code of a pending order expires.
              */
             expire_at?: string;
+        };
+        ImageResult: {
+            task_id: number;
+            status: components["schemas"]["JobStatus"];
+            text?: string;
+            width?: number;
+            height?: number;
+            issues?: (components["schemas"]["Issue"] & {
+                /** @description [x, y, width, height] in image pixels, one per line the finding spans. */
+                boxes: number[][];
+            })[];
+            /** @description [start, end) ranges of `text` the OCR was unsure of (识别存疑). */
+            unsure?: number[][];
+            error?: string;
+            error_code?: components["schemas"]["MessageCode"];
+            error_params?: components["schemas"]["MessageParams"];
         };
         SpeechTask: {
             task_id: number;
@@ -5925,6 +5985,87 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["QuotaExhausted"];
             413: components["responses"]["TooLarge"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1ImageResult: {
+        parameters: {
+            query: {
+                task_id: components["schemas"]["Id"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["ImageResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postMisscutV1ImageRecheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    task_id: components["schemas"]["Id"];
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The task with the corrected text's findings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["ImageResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

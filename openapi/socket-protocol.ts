@@ -80,8 +80,13 @@ export interface ImageResultData {
   text?: string;
   width?: number;
   height?: number;
+  /** findings with their boxes ([x, y, width, height] in image pixels; none once the text was edited) */
   issues?: Array<SocketIssue & { boxes: number[][] }>;
+  /** [start, end) ranges of `text` the OCR was unsure of (识别存疑): never reported as typos on their own */
+  unsure?: Array<[number, number]>;
   error?: string;
+  error_code?: ServerMessageCode;
+  error_params?: MessageParams;
 }
 export interface PdfProgressData {
   id: number;
@@ -208,6 +213,11 @@ export function errorReport(m: ServerMessage): string[] | null {
 /** A document's job moved on (type 2 cmd 1), not an error report. */
 export function isDocumentFlag(m: ServerMessage): m is DocumentFlagMessage & { data: DocumentFlagData } {
   return m.type === 2 && m.cmd === 1 && (m.status === undefined || m.status === 200);
+}
+
+/** An image check moved on or ended (type 2 cmd 5), not an error report. */
+export function isImageResult(m: ServerMessage): m is ImageResultMessage & { data: ImageResultData } {
+  return m.type === 2 && m.cmd === 5 && (m.status === undefined || m.status === 200);
 }
 
 /** A PDF check moved on (type 2 cmd 7), not an error report. */

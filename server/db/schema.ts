@@ -394,6 +394,30 @@ export interface PdfPagesTable {
   image: Uint8Array | null;
 }
 
+/** An image check (OCR, then the checker): its state, the recognised text and findings; the file is not kept. */
+export interface ImageTasksTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  size: number;
+  status: JobStatus;
+  width: number;
+  height: number;
+  text: string | null;
+  /** JSON of the findings (offsets into `text`, `boxes` in image pixels) */
+  issues: string | null;
+  /** JSON of the [start, end) ranges of `text` the OCR was unsure of */
+  unsure: string | null;
+  error: string | null;
+  error_code: string | null;
+  error_params: string | null;
+  owner: string | null;
+  /** JSON of the right-2 consumption while it may still be refunded */
+  charge: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   server_instances: ServerInstancesTable;
   check_reservations: CheckReservationsTable;
@@ -429,6 +453,7 @@ export interface Database {
   pdf_checks: PdfChecksTable;
   pdf_files: PdfFilesTable;
   pdf_pages: PdfPagesTable;
+  image_tasks: ImageTasksTable;
 }
 
 export type DialectName = 'sqlite' | 'postgres';

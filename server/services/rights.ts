@@ -29,11 +29,13 @@ import { readEnv } from '../config';
  * code, by registration or by the admin CLI all get them; idempotent through the unique (uid, source) index):
  *
  * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096
- * compares | 256 doc uploads | (and 4 PDF checks, 8 PPT checks: 5 each for free roles, unlimited for admins)
+ * compares | 256 doc uploads |
  * |---|---|---|---|---|---|---|---|---|
  * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 | 5 | 20 |
  * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
  * 1,000,000,000 |
+ *
+ * Besides: 2 image checks (10), 4 PDF checks and 8 PPT checks (5 each) for the free roles, unlimited for admins.
  *
  * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
  * COMPARE_MAX_SIZE_MB (20), and the rights read as those values.
@@ -79,6 +81,7 @@ const LIMIT_FALLBACKS: Record<number, () => number> = {
 
 const FREE_DEFAULTS: Record<number, number> = {
   1: 20_000,
+  2: 10,
   4: 5,
   8: 5,
   32: 5_000,
@@ -98,6 +101,7 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   256: UNLIMITED,
   8: UNLIMITED,
   4: UNLIMITED,
+  2: UNLIMITED,
 };
 
 export function defaultGrants(role: string): Record<number, number> {

@@ -164,6 +164,8 @@ export const languageToolCalls: readonly Call[] = [
 export const addedCalls: readonly Call[] = [
   ['post', '/gpt/v1/chat/completions'],
   ['post', '/misscut/v1/image/check'],
+  ['get', '/misscut/v1/image/result'],
+  ['post', '/misscut/v1/image/recheck'],
   ['post', '/misscut/v2/pdf_check/upload'],
   ['post', '/misscut/v2/pdf_check/cancel'],
   ['get', '/misscut/v2/pdf_check/page_image'],

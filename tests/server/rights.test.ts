@@ -24,6 +24,7 @@ describe('rights', () => {
       .execute();
     expect(rows.map((r) => [Number(r.user_right_type), Number(r.remaining)])).toEqual([
       [1, 20000],
+      [2, 10],
       [4, 5],
       [8, 5],
       [32, 5000],
@@ -91,7 +92,7 @@ describe('rights', () => {
       .where('uid', '=', uid)
       .orderBy('id')
       .execute();
-    expect(records.map((r) => Number(r.num))).toEqual([20000, 5, 5, 20, 5, 100, 50, -150, 30]);
+    expect(records.map((r) => Number(r.num))).toEqual([20000, 10, 5, 5, 20, 5, 100, 50, -150, 30]);
   });
 
   it('never goes below zero with many concurrent consumers', async () => {

@@ -24,6 +24,7 @@ import { decodePage, extractPage, type PageText } from '../web/extract';
 import { pdfPageCount, readPdfPages, renderPdfPage, type PdfPageText } from '../pdf/pdfjs';
 import { annotatePdf, type AnnotatedPage } from '../pdf/annotate';
 import { recognise, type OcrText } from '../ocr/tesseract';
+import { checkedImageSize } from '../media/image-read';
 
 /**
  * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
@@ -186,6 +187,18 @@ export const heavyTasks = {
     const read = await recognise(image.png);
     const scale = 72 / OCR_DPI;
     return { ...read, boxes: read.boxes.map((v) => v * scale) };
+  },
+
+  /** An uploaded image read by OCR (its own reader decodes it): its size and its text with boxes in pixels. */
+  async imageOcr(input: { data: Uint8Array }): Promise<OcrText & { width: number; height: number }> {
+    const size = checkedImageSize(input.data);
+    let read: OcrText;
+    try {
+      read = await recognise(input.data);
+    } catch {
+      throw badRequest('image.unreadable');
+    }
+    return { ...read, ...size };
   },
 
   /** A PDF page drawn as PNG. */

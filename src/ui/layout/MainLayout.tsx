@@ -12,6 +12,7 @@ import {
   DownloadsScreen,
   LinkScreen,
   PdfListScreen,
+  ImageCheckScreen,
   PdfDetailScreen,
   FeatureUnavailableScreen,
   FormatScreen,
@@ -75,6 +76,7 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/download') return <DownloadsScreen />;
   if (route.path === '/link') return <LinkScreen />;
   if (route.path === '/pdf') return <PdfListScreen />;
+  if (route.path === '/image') return <ImageCheckScreen />;
   if (route.path === '/pdfdetail') return <PdfDetailScreen />;
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;

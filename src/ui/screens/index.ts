@@ -22,3 +22,4 @@ export const DictionaryScreen = lazyWithReload(() => import('./dictionary/Dictio
 export const LinkScreen = lazyWithReload(() => import('./link/Link'), reloadFlag);
 export const PdfListScreen = lazyWithReload(() => import('./pdf/PdfList'), reloadFlag);
 export const PdfDetailScreen = lazyWithReload(() => import('./pdf/PdfDetail'), reloadFlag);
+export const ImageCheckScreen = lazyWithReload(() => import('./image/ImageCheck'), reloadFlag);

@@ -1,0 +1,129 @@
+// Image proofreading end to end on the real server with images drawn here (Chinese text in a CJK font): the upload
+// is charged one image check, read by OCR in the heavy pool, checked, and the result arrives on the socket (type 2
+// cmd 5) with a box on each finding where the text was drawn; the corrected text can be checked again; HEIC and
+// files that are no image are refused before charging; an image without text fails and is given back.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import type { ImageResultData, ServerMessage } from '../../openapi/socket-protocol';
+import { isImageResult } from '../../openapi/socket-protocol';
+import { rightBalance } from '../../server/services/rights';
+import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
+import { listen, SocketClient } from './proofread-support';
+
+const FONTS = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+];
+const SENTENCE = '请各部门认真研究群众反映的问提。';
+
+let t: TestApp;
+let base: string;
+let token: string;
+let other: string;
+let uid: number;
+
+beforeAll(async () => {
+  const font = FONTS.find((f) => existsSync(f));
+  if (!font) throw new Error('a CJK font is needed: apt-get install fonts-noto-cjk');
+  GlobalFonts.registerFromPath(font, 'TestCJK');
+  t = await startTestApp();
+  base = await listen(t);
+  token = await register(t, '13566664001');
+  other = await register(t, '13566664002');
+  uid = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.uid;
+}, 60_000);
+afterAll(async () => t.close());
+
+/** A picture of the sentence: black 40 px text on white at (40, 60), as a screenshot or a poster would be. */
+async function picture(text: string, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
+  const canvas = createCanvas(760, 140);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, 760, 140);
+  context.fillStyle = '#000000';
+  context.font = '40px TestCJK';
+  context.textBaseline = 'top';
+  context.fillText(text, 40, 60);
+  return format === 'png' ? canvas.encode('png') : canvas.encode('jpeg', 95);
+}
+
+async function upload(filename: string, data: Buffer, as = token) {
+  const { payload, contentType } = form([{ name: 'file', filename, data }]);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/misscut/v1/image/check',
+    headers: { ...CLIENT_HEADERS, authorization: `Bearer ${as}`, 'content-type': contentType },
+    payload,
+  });
+  return { status: res.statusCode, json: res.json() };
+}
+
+async function untilEnded(socket: SocketClient, taskId: number): Promise<ImageResultData> {
+  for (;;) {
+    const m: ServerMessage = await socket.next(90_000);
+    if (m.index !== undefined) socket.send({ type: 1, cmd: 2, index: m.index });
+    if (isImageResult(m) && m.data.task_id === taskId && ['done', 'failed'].includes(m.data.status)) return m.data;
+  }
+}
+
+describe('image checks', () => {
+  it('reads the picture, reports the typo with its box, and checks corrected text again', async () => {
+    const before = await rightBalance(t.app.db, uid, 2);
+    const socket = await SocketClient.open(base, token);
+    const up = await upload('海报.jpg', await picture(SENTENCE, 'jpeg'));
+    expect(up.status).toBe(200);
+    const taskId = up.json.result.task_id;
+    const result = await untilEnded(socket, taskId);
+    await socket.close();
+    expect(result).toMatchObject({ status: 'done', width: 760, height: 140 });
+    expect(result.text).toContain('问提');
+    expect(await rightBalance(t.app.db, uid, 2)).toBe(before - 1);
+    const typo = result.issues!.find((i) => i.original === '提')!;
+    expect(typo.suggestions).toEqual(['题']);
+    // the box sits on the 15th character of the drawn line: x ≈ 40 + 14 x 40, y within the text's band
+    const [[x, y, w, h]] = typo.boxes;
+    expect(x).toBeGreaterThan(40 + 13 * 40);
+    expect(x + w).toBeLessThan(40 + 16 * 40);
+    expect(y).toBeGreaterThan(50);
+    expect(y + h).toBeLessThan(115);
+    // the same through the result call; nothing for another user
+    const read = await call(t.app, 'GET', `/misscut/v1/image/result?task_id=${taskId}`, undefined, token);
+    expect(read.json.result).toMatchObject({ task_id: taskId, status: 'done', text: result.text });
+    const theirs = await call(t.app, 'GET', `/misscut/v1/image/result?task_id=${taskId}`, undefined, other);
+    expect(theirs.json).toMatchObject({ code: 404, msg_code: 'image.unknown' });
+
+    const fixed = result.text!.replace('问提', '问题');
+    const again = await call(t.app, 'POST', '/misscut/v1/image/recheck', { task_id: taskId, text: fixed }, token);
+    expect(again.status).toBe(200);
+    expect(again.json.result).toMatchObject({ status: 'done', text: fixed, unsure: [] });
+    expect(again.json.result.issues.some((i: { original: string }) => i.original === '提')).toBe(false);
+    const stillTheirs = await call(t.app, 'POST', '/misscut/v1/image/recheck', { task_id: taskId, text: 'x' }, other);
+    expect(stillTheirs.status).toBe(404);
+    // nothing more was charged for the re-check
+    expect(await rightBalance(t.app.db, uid, 2)).toBe(before - 1);
+  }, 120_000);
+
+  it('refuses HEIC and files that are no image before charging; a picture without text is given back', async () => {
+    const before = await rightBalance(t.app.db, uid, 2);
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(64)]);
+    expect((await upload('photo.heic', heic)).json).toMatchObject({ code: 400, msg_code: 'image.heic_unsupported' });
+    expect((await upload('a.png', Buffer.from('just some text'))).json).toMatchObject({
+      code: 400,
+      msg_code: 'image.type_unsupported',
+    });
+    expect((await upload('a.png', Buffer.alloc(0))).json.msg_code).toBe('upload.empty_file');
+    expect(await rightBalance(t.app.db, uid, 2)).toBe(before);
+
+    const socket = await SocketClient.open(base, token);
+    const blank = await picture('');
+    const taskId = (await upload('blank.png', blank)).json.result.task_id;
+    expect(await untilEnded(socket, taskId)).toMatchObject({ status: 'failed', error_code: 'image.no_text' });
+    // a broken picture with a PNG signature fails when it is read, and is given back too
+    const broken = Buffer.concat([blank.subarray(0, 40), Buffer.alloc(200, 7)]);
+    const brokenId = (await upload('broken.png', broken)).json.result.task_id;
+    expect(await untilEnded(socket, brokenId)).toMatchObject({ status: 'failed', error_code: 'image.unreadable' });
+    await socket.close();
+    expect(await rightBalance(t.app.db, uid, 2)).toBe(before);
+  }, 120_000);
+});
