@@ -17,6 +17,7 @@ import { sharedWordOperations } from './enterprise/words';
 import { couponOperations } from './rights/coupons';
 import { websiteOperations } from './website';
 import { pdfOperations } from './pdf';
+import { speechOperations } from './speech';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -40,6 +41,7 @@ export const operations: Operations = {
   ...couponOperations,
   ...websiteOperations,
   ...pdfOperations,
+  ...speechOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

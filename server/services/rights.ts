@@ -29,7 +29,8 @@ import { readEnv } from '../config';
  * code, by registration or by the admin CLI all get them; idempotent through the unique (uid, source) index):
  *
  * | role | 1 high-speed characters | 32 max per check | 64 doc max | 128 plugin max | 16 advanced | 8192 fine | 4096
- * compares | 256 doc uploads | (and 4 PDF checks, 8 PPT checks: 5 each for free roles, unlimited for admins)
+ * compares | 256 doc uploads | (and 4 PDF checks, 8 PPT checks: 5 each for free roles, unlimited for admins;
+ * 1024 audio and 2048 video minutes: 10 each for free roles, unlimited for admins)
  * |---|---|---|---|---|---|---|---|---|
  * | free, user, user_admin, dic_admin | 20,000 (disposable) | 5,000 | 20,000 | 5,000 | 0 | 0 | 5 | 20 |
  * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
@@ -85,6 +86,8 @@ const FREE_DEFAULTS: Record<number, number> = {
   64: 20_000,
   128: 5_000,
   256: 20,
+  1024: 10,
+  2048: 10,
   4096: 5,
 };
 const ADMIN_DEFAULTS: Record<number, number> = {
@@ -98,6 +101,8 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   256: UNLIMITED,
   8: UNLIMITED,
   4: UNLIMITED,
+  1024: UNLIMITED,
+  2048: UNLIMITED,
 };
 
 export function defaultGrants(role: string): Record<number, number> {
