@@ -1068,9 +1068,15 @@ export interface paths {
         put?: never;
         /**
          * Upload audio or video for proofreading
-         * @description Multipart `file` (audio or video; or a subtitle/transcript file srt/vtt/lrc/txt). The media is converted
-         *     to mp3 and a speech task is queued (ASR through the provider interface, or the subtitle file as transcript).
-         *     Consumes right 1024 (audioProofread) or 2048 (videoProofread). Poll `POST /misscut/v1/get_speech_detail`.
+         * @description Multipart `file` (audio or video; or a subtitle/transcript file srt/vtt/ass/ssa/lrc/txt) and an optional
+         *     `subtitle` (the transcript of that media). The media is probed with ffmpeg (a video stream makes it a video)
+         *     and refused with 400 before anything is charged when it is not media (corrupt, or another file renamed),
+         *     has neither sound nor subtitles, or is longer than MEDIA_MAX_MINUTES. Consumes right 1024 (audioProofread)
+         *     or 2048 (videoProofread) by the minute (the duration rounded up; a transcript alone counts as audio): 402
+         *     when not enough is left. A speech task is queued: the media is converted to mp3 (`mp3_url`), the transcript
+         *     is taken from the `subtitle` part, else the first text subtitle stream of the media, else speech
+         *     recognition (the provider of `GET /misscut/v1/audio/sources`), and each segment is checked. A task that
+         *     fails gives the minutes back. Poll `POST /misscut/v1/get_speech_detail`.
          */
         post: operations["postMisscutV1AudioConvertFileToMp3"];
         delete?: never;
@@ -1090,6 +1096,72 @@ export interface paths {
         put?: never;
         /** A speech task with its transcript and findings */
         post: operations["postMisscutV1GetSpeechDetail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/audio/mp3": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mp3 of a speech task (binary)
+         * @description Added (the speech screen plays the media at each segment; spec §7 names only the upload). The converted
+         *     mp3 of the caller's task (`mp3_url` of the task); 404 for another user's task or one without sound.
+         */
+        get: operations["getMisscutV1AudioMp3"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/audio/subtitles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The corrected subtitles of a speech task (srt or vtt)
+         * @description Added (the speech screen exports what it checked; spec §7 names only the upload). Each segment of a done
+         *     task with the first suggestion of each of its findings applied, as SubRip (`format=srt`, the default) or
+         *     WebVTT, UTF-8, as an attachment named after the upload. 409 while the task is not done.
+         */
+        get: operations["getMisscutV1AudioSubtitles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/misscut/v1/audio/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a speech task can take its transcript from
+         * @description Added (the speech screen says plainly what works on this server). `media`: audio and video files can be
+         *     read (ffmpeg is there; without it only subtitle and transcript files are accepted); `asr`: speech
+         *     recognition is configured (without it, media needs a subtitle file or an embedded text subtitle stream);
+         *     `subtitle_formats`: the subtitle and transcript files accepted; `max_minutes`: the longest media accepted.
+         */
+        get: operations["getMisscutV1AudioSources"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3237,8 +3309,16 @@ export interface components {
             kind: "audio" | "video";
             status: components["schemas"]["JobStatus"];
             progress: number;
+            /** @description Why the task failed */
             error?: string;
+            error_code?: components["schemas"]["MessageCode"];
+            error_params?: components["schemas"]["MessageParams"];
             duration_ms?: number;
+            /** @description Minutes charged (right 1024 or 2048; given back when it fails). */
+            minutes?: number;
+            issue_count?: number;
+            /** Format: date-time */
+            created_at?: string;
             /** @description URL of the converted mp3 (for playback). */
             mp3_url?: string;
             /** @enum {string} */
@@ -3941,6 +4021,7 @@ export interface components {
         /** @description Filter by a substring. */
         Keyword: string;
         IdQuery: components["schemas"]["Id"];
+        TaskIdQuery: components["schemas"]["Id"];
         IdPath: components["schemas"]["Id"];
         ShareId: string;
         OrderNo: string;
@@ -5939,6 +6020,111 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1AudioMp3: {
+        parameters: {
+            query: {
+                task_id: components["parameters"]["TaskIdQuery"];
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1AudioSubtitles: {
+        parameters: {
+            query: {
+                task_id: components["parameters"]["TaskIdQuery"];
+                format?: "srt" | "vtt";
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subtitles (Content-Disposition attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-subrip": string;
+                    "text/vtt": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMisscutV1AudioSources: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript sources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            media: boolean;
+                            asr: boolean;
+                            subtitle_formats: string[];
+                            max_minutes: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

@@ -19,6 +19,7 @@ import instancePlugin from './plugins/instance';
 import websitesPlugin from './plugins/websites';
 import pdfChecksPlugin from './plugins/pdf-checks';
 import imageChecksPlugin from './plugins/image-checks';
+import speechPlugin from './plugins/speech';
 import type { DocumentQueueOptions } from './services/documents/jobs';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -100,6 +101,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(websitesPlugin);
   await app.register(pdfChecksPlugin);
   await app.register(imageChecksPlugin);
+  await app.register(speechPlugin);
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

@@ -191,6 +191,27 @@ export const ENV_SCHEMA = Type.Object({
     minimum: 1,
     maximum: 16,
   }),
+  FFMPEG_PATH: optionalStr(
+    'the ffmpeg binary that probes and converts audio and video uploads',
+    'the one shipped in `@ffmpeg-installer/ffmpeg`',
+  ),
+  MEDIA_MAX_MINUTES: int(120, 'longest audio or video the speech check accepts, in minutes', { minimum: 1 }),
+  MEDIA_TIMEOUT_MS: int(300_000, 'longest one ffmpeg run (a conversion, a subtitle extraction) may take', {
+    minimum: 1000,
+  }),
+  MEDIA_WORKERS: int(1, 'speech tasks (audio and video checks) each process runs at the same time', {
+    minimum: 1,
+    maximum: 16,
+  }),
+  ASR_URL: optionalStr(
+    'an OpenAI-compatible speech recognition service (`POST /v1/audio/transcriptions` is called under it, e.g. ' +
+      '`https://api.openai.com`); without it audio and video need a subtitle file or an embedded subtitle stream',
+  ),
+  ASR_API_KEY: optionalStr("the speech recognition service's API key (sent as a bearer token)"),
+  ASR_MODEL: str('whisper-1', 'the speech recognition model asked for'),
+  ASR_TIMEOUT_MS: int(600_000, 'longest one speech recognition request (10 minutes of audio) may take', {
+    minimum: 1000,
+  }),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
   FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),

@@ -10,6 +10,7 @@ import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
 import type { PdfChecks } from './services/pdf/checks';
 import type { ImageChecks } from './services/media/images';
+import type { SpeechTasks } from './services/media/speech';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -31,6 +32,8 @@ declare module 'fastify' {
     pdfChecks: PdfChecks;
     /** Image checks (services/media/images.ts). */
     imageChecks: ImageChecks;
+    /** Speech tasks: audio and video proofreading (services/media/speech.ts). */
+    speechTasks: SpeechTasks;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
     heavy: HeavyPool;
     /** This process among those sharing the database (heartbeat, reservations, job ownership). */

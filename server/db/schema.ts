@@ -418,6 +418,55 @@ export interface ImageTasksTable {
   updated_at: string;
 }
 
+/** A user's speech task (audio or video proofreading; services/media/speech.ts); its files and segments apart. */
+export interface SpeechTasksTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  kind: 'audio' | 'video';
+  size: number;
+  status: JobStatus;
+  progress: number;
+  duration_ms: number;
+  /** minutes charged (right 1024 or 2048) */
+  minutes: number;
+  /** JSON of what ffmpeg found in the upload (streams, duration); null for a transcript uploaded alone */
+  probe: string | null;
+  transcript_source: 'asr' | 'subtitle' | 'embedded_subtitle' | null;
+  has_mp3: number;
+  segment_count: number;
+  issue_count: number;
+  error: string | null;
+  error_code: string | null;
+  error_params: string | null;
+  /** the process running the task */
+  owner: string | null;
+  /** JSON of the upload's consumption while it may still be refunded */
+  charge: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The upload (kept until the task ends), the uploaded subtitle's segments and the converted mp3. */
+export interface SpeechFilesTable {
+  task_id: number;
+  source: Uint8Array | null;
+  /** JSON of the uploaded subtitle's segments */
+  subtitle: string | null;
+  mp3: Uint8Array | null;
+}
+
+/** One checked segment of a transcript: its time span, text and findings. */
+export interface SpeechSegmentsTable {
+  task_id: number;
+  idx: number;
+  start_ms: number;
+  end_ms: number;
+  text: string;
+  /** JSON of the findings (offsets into `text`) */
+  issues: string;
+}
+
 export interface Database {
   server_instances: ServerInstancesTable;
   check_reservations: CheckReservationsTable;
@@ -454,6 +503,9 @@ export interface Database {
   pdf_files: PdfFilesTable;
   pdf_pages: PdfPagesTable;
   image_tasks: ImageTasksTable;
+  speech_tasks: SpeechTasksTable;
+  speech_files: SpeechFilesTable;
+  speech_segments: SpeechSegmentsTable;
 }
 
 export type DialectName = 'sqlite' | 'postgres';

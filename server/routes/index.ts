@@ -18,6 +18,7 @@ import { couponOperations } from './rights/coupons';
 import { websiteOperations } from './website';
 import { pdfOperations } from './pdf';
 import { imageOperations } from './image';
+import { speechOperations } from './speech';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -42,6 +43,7 @@ export const operations: Operations = {
   ...websiteOperations,
   ...pdfOperations,
   ...imageOperations,
+  ...speechOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

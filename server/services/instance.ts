@@ -144,6 +144,7 @@ export class ServerInstance {
     if (this.app.hasDecorator('websites')) await this.app.websites.sweep(alive);
     if (this.app.hasDecorator('pdfChecks')) await this.app.pdfChecks.sweep(alive);
     if (this.app.hasDecorator('imageChecks')) await this.app.imageChecks.sweep(alive);
+    if (this.app.hasDecorator('speechTasks')) await this.app.speechTasks.sweep(alive);
     await deleteSessionsOfGone(db, alive);
     await pruneRateLimits(db);
   }

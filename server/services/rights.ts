@@ -35,7 +35,8 @@ import { readEnv } from '../config';
  * | admin, root | 1,000,000,000 | 200,000 | 1,000,000 | 200,000 | 1,000,000,000 | 1,000,000,000 | 1,000,000,000 |
  * 1,000,000,000 |
  *
- * Besides: 2 image checks (10), 4 PDF checks and 8 PPT checks (5 each) for the free roles, unlimited for admins.
+ * Besides: 2 image checks (10), 4 PDF checks and 8 PPT checks (5 each), 1024 audio and 2048 video minutes (10
+ * each) for the free roles; unlimited for admins.
  *
  * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
  * COMPARE_MAX_SIZE_MB (20), and the rights read as those values.
@@ -88,6 +89,8 @@ const FREE_DEFAULTS: Record<number, number> = {
   64: 20_000,
   128: 5_000,
   256: 20,
+  1024: 10,
+  2048: 10,
   4096: 5,
 };
 const ADMIN_DEFAULTS: Record<number, number> = {
@@ -102,6 +105,8 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   8: UNLIMITED,
   4: UNLIMITED,
   2: UNLIMITED,
+  1024: UNLIMITED,
+  2048: UNLIMITED,
 };
 
 export function defaultGrants(role: string): Record<number, number> {
