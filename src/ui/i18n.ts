@@ -44,9 +44,9 @@ export function activateLocale(locale: Locale): void {
   if (i18n.locale === locale && shown === (messages ?? shown)) return;
   if (!messages) {
     // meanwhile (and if the catalogue cannot be fetched) the page speaks the source language rather than nothing:
-    // its catalogue when here, else the texts themselves (the message ids are the source language's texts); the
-    // source language asked for is shown at once that way
-    if (!i18n.locale || locale === 'cn') show('cn', catalogs.cn ?? {});
+    // its catalogue when here (main.tsx fetches the chosen one before the first render; the notices' texts are their
+    // own ids); a page already shown stays in its language until the chosen catalogue has arrived
+    if (!i18n.locale) show('cn', catalogs.cn ?? {});
     loadLocale(locale).then(
       () => {
         if (wanted === locale) activateLocale(locale);

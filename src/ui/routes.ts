@@ -48,7 +48,7 @@ export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/document', label: msg`我的文档`, icon: FileText, clickType: 2, keepAlive: true, inNav: true, ready: true },
   { path: '/image', label: msg`图片校对`, icon: Image, keepAlive: true, inNav: true, ready: true },
   { path: '/pdf', label: msg`PDF 校对`, icon: FileType, clickType: 9, inNav: true, ready: true },
-  { path: '/video', label: msg`音视频校对`, icon: Video, clickType: 11, inNav: true, ready: false },
+  { path: '/video', label: msg`音视频校对`, icon: Video, clickType: 11, inNav: true, ready: true },
   { path: '/format', label: msg`格式检查`, icon: Ruler, clickType: 13, inNav: true, ready: true },
   { path: '/diff', label: msg`文档对比`, icon: GitCompareArrows, inNav: true, ready: true },
   {

@@ -19,7 +19,7 @@ describe('catalogues on demand', () => {
     // hk asked for, then cn before hk's catalogue arrived: cn stays
     activateLocale('hk');
     activateLocale('cn');
-    await loadLocale('hk');
+    await Promise.all([loadLocale('hk'), loadLocale('cn')]);
     await Promise.resolve();
     expect(i18n.locale).toBe('cn');
     activateLocale('hk');

@@ -28,6 +28,7 @@ describe('main layout and routes (spec §2)', () => {
       '我的文档',
       '图片校对',
       'PDF 校对',
+      '音视频校对',
       '格式检查',
       '文档对比',
       '我的词库',
@@ -36,7 +37,7 @@ describe('main layout and routes (spec §2)', () => {
       '升级会员',
       '个人中心',
     ]);
-    expect(nav.textContent).not.toMatch(/即将开放|AI 写作|音视频校对|我的团队/);
+    expect(nav.textContent).not.toMatch(/即将开放|AI 写作|我的团队/);
   });
 
   it.each(['/editor', '/pdfdetail', '/teamApply', '/apiApply', '/share', '/sms_invite'])(

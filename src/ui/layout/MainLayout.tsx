@@ -13,6 +13,7 @@ import {
   LinkScreen,
   PdfListScreen,
   ImageCheckScreen,
+  VideoScreen,
   PdfDetailScreen,
   FeatureUnavailableScreen,
   FormatScreen,
@@ -77,6 +78,7 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/link') return <LinkScreen />;
   if (route.path === '/pdf') return <PdfListScreen />;
   if (route.path === '/image') return <ImageCheckScreen />;
+  if (route.path === '/video') return <VideoScreen />;
   if (route.path === '/pdfdetail') return <PdfDetailScreen />;
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;

@@ -23,3 +23,4 @@ export const LinkScreen = lazyWithReload(() => import('./link/Link'), reloadFlag
 export const PdfListScreen = lazyWithReload(() => import('./pdf/PdfList'), reloadFlag);
 export const PdfDetailScreen = lazyWithReload(() => import('./pdf/PdfDetail'), reloadFlag);
 export const ImageCheckScreen = lazyWithReload(() => import('./image/ImageCheck'), reloadFlag);
+export const VideoScreen = lazyWithReload(() => import('./video/Video'), reloadFlag);
