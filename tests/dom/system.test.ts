@@ -30,6 +30,7 @@ const RECIPES_OF: Record<string, string[]> = {
   Group: [],
   HStack: [],
   Heading: ['heading'],
+  Image: [],
   IconButton: ['button'],
   Input: ['input'],
   InputGroup: ['inputAddon'],

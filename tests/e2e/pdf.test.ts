@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
-import { makePdf } from '../fixtures/pdf';
+import { existsSync } from 'node:fs';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { makePdf, type PdfPageSpec } from '../fixtures/pdf';
 import {
   openBrowser,
   registerInBrowser,
@@ -19,6 +21,30 @@ const dataDir = inject('dataDir');
 const phone = uniquePhone().replace(/^139/, '134');
 
 let browser: BrowserSession;
+const FONTS = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
+];
+
+/** A scanned A4 page (grey pixels, no text layer) with one line of Chinese at 12 pt, drawn at 150 dpi. */
+async function scannedPage(line: string): Promise<PdfPageSpec> {
+  const font = FONTS.find((f) => existsSync(f));
+  if (!font) throw new Error('a CJK font is needed: apt-get install fonts-noto-cjk');
+  GlobalFonts.registerFromPath(font, 'ScanCJK');
+  const [width, height] = [1240, 1754];
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = '#000000';
+  context.font = '36px ScanCJK';
+  context.textBaseline = 'top';
+  context.fillText(line, 150, 300);
+  const rgba = context.getImageData(0, 0, width, height).data;
+  const pixels = Buffer.alloc(width * height);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = rgba[i * 4];
+  return { kind: 'scan', width, height, pixels };
+}
 
 beforeAll(async () => {
   browser = await openBrowser();
@@ -38,6 +64,7 @@ describe('PDF proofreading', () => {
     const pdf = makePdf([
       { kind: 'text', lines: ['关于召开年度工作会议的通知', '请各部门认真研究群众反映的问提，切实解决实际困难。'] },
       { kind: 'text', lines: ['第二页内容正常。'] },
+      await scannedPage('会议要求大家认真对待群众反映的问提。'),
     ]);
     await page
       .getByTestId('pdf-drop-input')
@@ -52,7 +79,7 @@ describe('PDF proofreading', () => {
     await page.getByTestId('pdf-detail').waitFor();
     // the side bar is hidden on the detail screen
     expect(await page.getByTestId('side-bar').count()).toBe(0);
-    expect(await page.getByTestId('pdf-page-tab').count()).toBe(2);
+    expect(await page.getByTestId('pdf-page-tab').count()).toBe(3);
     const image = page.getByTestId('pdf-page-image');
     await image.waitFor();
     await expect
@@ -82,6 +109,10 @@ describe('PDF proofreading', () => {
     expect(download.suggestedFilename()).toBe('通知（校对批注）.pdf');
     const annotated = await PDFDocument.load(readFileSync(await savedDownload(download)));
     expect(annotated.getPages()[0].node.Annots()?.size()).toBe(1);
+    // the scanned page was read by OCR: its finding is boxed on the drawn text too
+    await page.getByTestId('pdf-page-tab').nth(2).click();
+    await expect.poll(() => page.getByTestId('pdf-box').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await page.getByTestId('finding-item').first().getAttribute('data-original')).toBe('提');
     // zoom changes the page's width
     await page.getByRole('button', { name: '放大' }).click();
     expect(await page.getByTestId('pdf-zoom').textContent()).toBe('125%');

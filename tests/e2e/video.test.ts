@@ -2,7 +2,7 @@
 // subtitle file with a typo are uploaded; the page says where the text came from, lists the segments with the
 // finding marked, a finding seeks the player to its segment, and the corrected subtitles download.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
@@ -24,12 +24,43 @@ const SRT =
 
 let browser: BrowserSession;
 let audio: Buffer;
+let withSubtitles: Buffer;
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-video-'));
   const file = join(dir, 'talk.mp3');
   execFileSync(ffmpeg.path, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=6', '-y', file]);
   audio = readFileSync(file);
+  // an mp4 whose subtitles are a stream inside it (mov_text), with the typo
+  const srt = join(dir, 'talk.srt');
+  writeFileSync(srt, SRT);
+  const mp4 = join(dir, 'talk.mp4');
+  execFileSync(ffmpeg.path, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=black:s=320x240:d=6',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=6',
+    '-i',
+    srt,
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-map',
+    '2:s',
+    '-c:s',
+    'mov_text',
+    '-shortest',
+    '-y',
+    mp4,
+  ]);
+  withSubtitles = readFileSync(mp4);
   browser = await openBrowser();
   await registerInBrowser(browser.page, baseUrl, dataDir, phone, 'e2e-video-123');
 }, 60_000);
@@ -65,5 +96,18 @@ describe('audio and video proofreading', () => {
     const srt = readFileSync(await savedDownload(download), 'utf8');
     expect(srt).toContain('群众反映的问题。');
     expect(srt).toContain('00:00:03,000 --> 00:00:05,500');
+  }, 90_000);
+
+  it('takes the text of a video from its own subtitle stream', async () => {
+    const { page } = browser;
+    await page.getByTestId('video-reset').click();
+    await page
+      .getByTestId('video-drop-input')
+      .setInputFiles({ name: '会议.mp4', mimeType: 'video/mp4', buffer: withSubtitles });
+    await page.getByTestId('video-start').click();
+    await page.getByTestId('video-result').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('video-source').getAttribute('data-source')).toBe('embedded_subtitle');
+    expect(await page.getByTestId('finding-item').first().getAttribute('data-original')).toBe('提');
+    expect(await page.getByTestId('video-player').evaluate((el) => el.tagName)).toBe('VIDEO');
   }, 90_000);
 });
