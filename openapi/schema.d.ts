@@ -1071,10 +1071,12 @@ export interface paths {
          * @description Multipart `file` (audio or video; or a subtitle/transcript file srt/vtt/ass/ssa/lrc/txt) and an optional
          *     `subtitle` (the transcript of that media). The media is probed with ffmpeg (a video stream makes it a video)
          *     and refused with 400 before anything is charged when it is not media (corrupt, or another file renamed),
-         *     has neither sound nor subtitles, or is longer than MEDIA_MAX_MINUTES. Consumes right 1024 (audioProofread)
-         *     or 2048 (videoProofread) by the minute (the duration rounded up; a transcript alone counts as audio): 402
-         *     when not enough is left. A speech task is queued: the media is converted to mp3 (`mp3_url`), the transcript
-         *     is taken from the `subtitle` part, else the first text subtitle stream of the media, else speech
+         *     has neither sound, picture nor subtitles, or is longer than MEDIA_MAX_MINUTES. Consumes right 1024
+         *     (audioProofread) or 2048 (videoProofread) by the minute (the duration rounded up; a transcript alone counts
+         *     as audio): 402 when not enough is left. A speech task is queued: the media is converted to mp3 (`mp3_url`),
+         *     the transcript is taken from the `subtitle` part, else the first text subtitle stream of the media, else (a
+         *     video) the subtitles burned into its picture, read by OCR of frames sampled twice a second (fewer beyond
+         *     MEDIA_OCR_MAX_FRAMES) and used when at least two lines or a tenth of the video is found, else speech
          *     recognition (the provider of `GET /misscut/v1/audio/sources`), and each segment is checked. A task that
          *     fails gives the minutes back. Poll `POST /misscut/v1/get_speech_detail`.
          */
@@ -1157,7 +1159,9 @@ export interface paths {
          * @description Added (the speech screen says plainly what works on this server). `media`: audio and video files can be
          *     read (ffmpeg is there; without it only subtitle and transcript files are accepted); `asr`: speech
          *     recognition is configured (without it, media needs a subtitle file or an embedded text subtitle stream);
-         *     `subtitle_formats`: the subtitle and transcript files accepted; `max_minutes`: the longest media accepted.
+         *     `burned_subtitles`: subtitles drawn into a video's picture are read by OCR of its frames (tried before speech
+         *     recognition; needs ffmpeg); `subtitle_formats`: the subtitle and transcript files accepted; `max_minutes`:
+         *     the longest media accepted.
          */
         get: operations["getMisscutV1AudioSources"];
         put?: never;
@@ -3321,8 +3325,12 @@ export interface components {
             created_at?: string;
             /** @description URL of the converted mp3 (for playback). */
             mp3_url?: string;
-            /** @enum {string} */
-            transcript_source?: "asr" | "subtitle" | "embedded_subtitle";
+            /**
+             * @description Where the transcript came from: an uploaded subtitle file, a text subtitle stream inside the media,
+             *     subtitles burned into a video's picture (read by OCR of its frames), or speech recognition.
+             * @enum {string}
+             */
+            transcript_source?: "asr" | "subtitle" | "embedded_subtitle" | "burned_subtitle";
             segments?: {
                 start_ms: number;
                 end_ms: number;
@@ -6118,6 +6126,7 @@ export interface operations {
                         result: {
                             media: boolean;
                             asr: boolean;
+                            burned_subtitles: boolean;
                             subtitle_formats: string[];
                             max_minutes: number;
                         };

@@ -199,6 +199,11 @@ export const ENV_SCHEMA = Type.Object({
   MEDIA_TIMEOUT_MS: int(300_000, 'longest one ffmpeg run (a conversion, a subtitle extraction) may take', {
     minimum: 1000,
   }),
+  MEDIA_OCR_MAX_FRAMES: int(
+    2400,
+    'frames of a video read by OCR for burned-in subtitles (2 a second up to this many; longer videos fewer a second)',
+    { minimum: 10 },
+  ),
   MEDIA_WORKERS: int(1, 'speech tasks (audio and video checks) each process runs at the same time', {
     minimum: 1,
     maximum: 16,

@@ -432,7 +432,7 @@ export interface SpeechTasksTable {
   minutes: number;
   /** JSON of what ffmpeg found in the upload (streams, duration); null for a transcript uploaded alone */
   probe: string | null;
-  transcript_source: 'asr' | 'subtitle' | 'embedded_subtitle' | null;
+  transcript_source: 'asr' | 'subtitle' | 'embedded_subtitle' | 'burned_subtitle' | null;
   has_mp3: number;
   segment_count: number;
   issue_count: number;

@@ -182,6 +182,7 @@ describe('speech tasks', () => {
     expect(sources.json.result).toEqual({
       media: true,
       asr: false,
+      burned_subtitles: true,
       subtitle_formats: ['srt', 'vtt', 'ass', 'ssa', 'lrc', 'txt'],
       max_minutes: 120,
     });

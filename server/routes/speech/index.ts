@@ -101,7 +101,8 @@ export const speechOperations: Operations = {
       durationMs = probe.durationMs;
       const subtitle = request.body.subtitle;
       cues = subtitle === undefined ? null : readSubtitle(filePart(subtitle, 'subtitle'), durationMs);
-      if (!probe.audio && probe.textSubtitle === null && !cues) throw badRequest('speech.no_sound');
+      // a silent video may still have subtitles drawn into its picture
+      if (!probe.audio && !probe.video && probe.textSubtitle === null && !cues) throw badRequest('speech.no_sound');
     }
     const max = readEnv().MEDIA_MAX_MINUTES;
     const minutes = Math.max(1, Math.ceil(durationMs / 60_000));
@@ -194,6 +195,8 @@ export const speechOperations: Operations = {
     return envelope({
       media: ffmpegPath() !== null,
       asr: asrProvider() !== null,
+      // frames are sampled by ffmpeg and read by the OCR every server has
+      burned_subtitles: ffmpegPath() !== null,
       subtitle_formats: [...SUBTITLE_FORMATS],
       max_minutes: readEnv().MEDIA_MAX_MINUTES,
     });

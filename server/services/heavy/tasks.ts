@@ -25,6 +25,7 @@ import { pdfPageCount, readPdfPages, renderPdfPage, type PdfPageText } from '../
 import { annotatePdf, type AnnotatedPage } from '../pdf/annotate';
 import { recognise, type OcrText } from '../ocr/tesseract';
 import { checkedImageSize } from '../media/image-read';
+import { greyPixels, samePicture } from '../media/frames';
 
 /**
  * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
@@ -199,6 +200,26 @@ export const heavyTasks = {
       throw badRequest('image.unreadable');
     }
     return { ...read, ...size };
+  },
+
+  /**
+   * Frames of a video (the bottom band, greyscale PNG) read by OCR, in order: burned-in subtitles. A frame showing
+   * what the one before it showed (`previous` for the first) is not read again: null, the same text. A few frames per
+   * task, so one task stays far inside the pool's time limit.
+   */
+  async ocrFrames(input: { pngs: Uint8Array[]; previous?: Uint8Array }): Promise<Array<OcrText | null>> {
+    const out: Array<OcrText | null> = [];
+    // compared with the last frame read, so that a slow change never slips through frame by frame
+    let read = input.previous ? greyPixels(input.previous) : null;
+    for (const png of input.pngs) {
+      const pixels = greyPixels(png);
+      if (samePicture(pixels, read)) out.push(null);
+      else {
+        out.push(await recognise(png));
+        read = pixels;
+      }
+    }
+    return out;
   },
 
   /** A PDF page drawn as PNG. */

@@ -176,12 +176,15 @@ export interface MediaProbe {
 }
 
 /** The options that open an upload: a local file, through a real media demuxer only. */
-const input = (path: string) => ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS, '-i', path];
+export const mediaInput = (path: string) => [
+  ...['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS],
+  ...['-i', path],
+];
 
 /** Reads the container of a file; null when ffmpeg cannot open it as audio or video (or finds no duration). */
 export async function probeMedia(path: string, timeoutMs: number, signal?: AbortSignal): Promise<MediaProbe | null> {
   // ffmpeg with an input and no output prints the streams and exits 1
-  const { log } = await runFfmpeg(input(path), { timeoutMs, signal, anyExit: true });
+  const { log } = await runFfmpeg(mediaInput(path), { timeoutMs, signal, anyExit: true });
   return parseProbe(log);
 }
 
@@ -228,7 +231,7 @@ export async function convertToMp3(
   const maxBytes = Math.ceil((durationMs / 1000) * MP3_BYTES_PER_SECOND * 1.2) + 1024 * 1024;
   await runFfmpeg(
     [
-      ...input(path),
+      ...mediaInput(path),
       ...['-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', '-ac', '1', '-ar', '22050'],
       ...['-c:a', 'libmp3lame', '-b:a', '48k', '-compression_level', '9'],
       ...['-fs', String(maxBytes), '-f', 'mp3', '-y', output],
@@ -244,7 +247,7 @@ export async function extractSubtitle(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<string> {
-  const { stdout } = await runFfmpeg([...input(path), '-map', `0:s:${ordinal}`, '-f', 'srt', 'pipe:1'], {
+  const { stdout } = await runFfmpeg([...mediaInput(path), '-map', `0:s:${ordinal}`, '-f', 'srt', 'pipe:1'], {
     timeoutMs,
     signal,
     maxOutput: 20 * 1024 * 1024,
@@ -263,7 +266,7 @@ export async function cutMp3(
   const { stdout } = await runFfmpeg(
     [
       ...['-ss', String(startSeconds), '-t', String(lengthSeconds)],
-      ...input(path),
+      ...mediaInput(path),
       ...['-map', '0:a:0', '-c', 'copy', '-f', 'mp3', 'pipe:1'],
     ],
     { timeoutMs, signal, maxOutput: Math.ceil(lengthSeconds * MP3_BYTES_PER_SECOND * 1.2) + 1024 * 1024 },

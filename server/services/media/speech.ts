@@ -1,9 +1,10 @@
 /**
  * Speech tasks (audio and video proofreading): an upload, charged by the minute at upload (right 1024 or 2048), is
  * converted to mp3 for playback, its transcript is taken from the first source that has one — the uploaded
- * subtitle file, the media's first text subtitle stream, or speech recognition — and each segment's text is checked
- * with the owner's dictionaries; the segments are stored with their findings. Status and progress live in the row
- * (the page polls get_speech_detail). A task that fails gives its minutes back.
+ * subtitle file, the media's first text subtitle stream, subtitles burned into a video's picture (OCR of frames), or
+ * speech recognition — and each segment's text is checked with the owner's dictionaries; the segments are stored
+ * with their findings. Status and progress live in the row (the page polls get_speech_detail). A task that fails
+ * gives its minutes back.
  *
  * Tasks run in the process that took the upload (`owner`), `concurrency` at a time, the rest waiting in order. A
  * process that stops ends its tasks as interrupted (refunded); one that crashed has them ended by another's sweep.
@@ -35,6 +36,7 @@ import { AppError } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
 import { refundRight, type Consumption } from '../rights';
 import { AsrError, asrProvider, type AsrProvider } from './asr';
+import { burnedSubtitles } from './burned';
 import { convertToMp3, cutMp3, extractSubtitle, FfmpegError, withTempDir, type MediaProbe } from './ffmpeg';
 import { parseSubtitle, SUBTITLE_FORMATS, type Cue } from './subtitles';
 
@@ -47,8 +49,17 @@ const UNIT_RETRIES = 1;
 /** Audio sent to speech recognition per request: 10 minutes of the mp3 is ~3.6 MB, well under services' limits. */
 const ASR_PIECE_SECONDS = 600;
 
-/** Progress (percent) reached after each step. */
-const STEP = { converted: 20, transcribed: 50, checked: 99 } as const;
+/**
+ * Progress (percent) reached after each step. Reading burned-in subtitles ends at `burned` when speech recognition
+ * may follow it (which goes on from there), at `transcribed` when nothing follows.
+ */
+const STEP = { converted: 20, burned: 35, transcribed: 50, checked: 99 } as const;
+/**
+ * Burned-in subtitles are the transcript when OCR found at least this many lines, or lines covering this part of
+ * the video: one stray line is more likely a caption or a sign in the picture than subtitles.
+ */
+const BURNED_MIN_CUES = 2;
+const BURNED_MIN_COVER = 0.1;
 
 class TaskFailure extends Error {
   constructor(
@@ -221,7 +232,7 @@ export class SpeechTasks {
 
   /**
    * The media's part: the mp3 for playback, then the transcript when none was uploaded — the first text subtitle
-   * stream, else speech recognition.
+   * stream, else a video's burned-in subtitles, else speech recognition.
    */
   private async fromMedia(
     job: Active,
@@ -255,9 +266,57 @@ export class SpeechTasks {
       }
     }
     const asr = asrProvider();
-    if (!asr) throw new TaskFailure('speech.no_asr', { formats: subtitleFormatList() });
+    let progress: number = STEP.converted;
+    if (probe.video) {
+      const end = asr && probe.audio ? STEP.burned : STEP.transcribed;
+      const cues = await this.burned(job, write, input, probe.durationMs, end);
+      if (!cues) return null;
+      const covered = cues.reduce((n, c) => n + c.end_ms - c.start_ms, 0);
+      if (cues.length >= BURNED_MIN_CUES || covered >= probe.durationMs * BURNED_MIN_COVER)
+        return { source: 'burned_subtitle', cues };
+      progress = end;
+    }
     if (!probe.audio) throw new TaskFailure('speech.no_speech');
-    return { source: 'asr', cues: await this.recognise(job, write, asr, mp3Path, probe.durationMs) };
+    if (!asr) throw new TaskFailure('speech.no_asr', { formats: subtitleFormatList() });
+    return { source: 'asr', cues: await this.recognise(job, write, asr, mp3Path, probe.durationMs, progress) };
+  }
+
+  /**
+   * The subtitles burned into the video's picture, read by OCR of its frames in the heavy pool (progress from where
+   * it is to `end` as the frames are read); empty when it shows none or they cannot be read, null when the task
+   * stopped or is no longer this process's.
+   */
+  private async burned(
+    job: Active,
+    write: (values: Parameters<typeof updateRunningSpeechTask>[3]) => Promise<boolean>,
+    input: string,
+    durationMs: number,
+    end: number,
+  ): Promise<Cue[] | null> {
+    let ours = true;
+    let shown: number = STEP.converted;
+    try {
+      const cues = await burnedSubtitles.read(input, {
+        seconds: durationMs / 1000,
+        heavy: this.app.heavy,
+        signal: job.controller.signal,
+        onProgress: async (done) => {
+          const progress = STEP.converted + Math.floor(done * (end - STEP.converted));
+          // written when the percentage moves
+          if (!ours || progress <= shown) return;
+          shown = progress;
+          ours = await write({ progress });
+          if (!ours) job.controller.abort();
+        },
+      });
+      return ours && !job.aborted ? cues : null;
+    } catch (error) {
+      if (job.aborted || !ours) return null;
+      if (error instanceof FfmpegError && error.reason === 'timeout') throw error;
+      // pictures OCR cannot read (or an ffmpeg that cannot sample them): speech recognition may still do
+      this.app.log.warn({ err: error, speech: job.id }, 'burned-in subtitles not read');
+      return [];
+    }
   }
 
   /** The mp3 through speech recognition in pieces of ASR_PIECE_SECONDS, times shifted to the whole. */
@@ -267,6 +326,7 @@ export class SpeechTasks {
     asr: AsrProvider,
     mp3Path: string,
     durationMs: number,
+    from: number,
   ): Promise<Cue[]> {
     const env = readEnv();
     const signal = job.controller.signal;
@@ -282,7 +342,7 @@ export class SpeechTasks {
       const piece = await asr.transcribe(audio, { filename: `part${i + 1}.mp3`, durationMs: lengthMs, signal });
       for (const c of piece) cues.push({ ...c, start_ms: c.start_ms + startMs, end_ms: c.end_ms + startMs });
       if (job.aborted) return [];
-      const progress = STEP.converted + Math.floor(((i + 1) / pieces) * (STEP.transcribed - STEP.converted));
+      const progress = from + Math.floor(((i + 1) / pieces) * (STEP.transcribed - from));
       if (!(await write({ progress }))) return [];
     }
     return cues;
