@@ -1,0 +1,264 @@
+/**
+ * Media benchmark (`npm run bench:media`). Offline, one run, prints figures; asserts nothing about time.
+ *
+ *   npx tsx server/bench/media.ts [--images 60] [--pdf-pages 200] [--video-seconds 60]
+ *
+ *  1. OCR character error rate on generated images of known text (correct sentences of the engine's bench sets):
+ *     sizes 10.5, 12 and 16 pt at 300 dpi, the CJK fonts this machine has, slight rotation (±1.5°) and slight
+ *     speckle noise; then 12 pt under heavy speckle noise apart;
+ *  2. OCR time per A4 page (300 dpi, 12 pt, about 30 lines);
+ *  3. text-PDF pages per second: reading `--pdf-pages` pages with their character boxes (pdf.js), then the whole
+ *     PDF check on the real server (upload to done);
+ *  4. a scanned page: drawing it and reading it by OCR;
+ *  5. frames to subtitles for a `--video-seconds` video with burned-in subtitles (ffmpeg frame sampling + OCR);
+ *  6. false alarms per 1,000 OCR'd characters of correct text (findings left after the 识别存疑 filter).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { check, loadEngine } from '../../engine/index';
+import { makePdf } from '../../tests/fixtures/pdf';
+import { buildApp } from '../app';
+import { recognise } from '../services/ocr/tesseract';
+import { readPdfPages, renderPdfPage } from '../services/pdf/pdfjs';
+import { unsureRanges, withoutUnsure } from '../services/pdf/checks';
+import { burnedSubtitles } from '../services/media/burned';
+import { benchOption, benchSentences } from './support';
+import { checkerPool } from '../services/checker/pool';
+
+const IMAGES = benchOption('images', 60);
+const PDF_PAGES = benchOption('pdf-pages', 200);
+const VIDEO_SECONDS = benchOption('video-seconds', 60);
+
+const FONT_FILES: Array<[string, string]> = [
+  ['Noto Sans CJK', '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'],
+  ['Noto Serif CJK', '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc'],
+  ['WenQuanYi Zen Hei', '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc'],
+];
+
+const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
+const strip = (s: string) => s.replace(/\s+/g, '');
+
+/** Levenshtein distance over code points. */
+function distance(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[y.length];
+}
+
+let seed = 20261127;
+const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+
+/** A line image of `text` at `pt` points and 300 dpi, in `family`, turned by `degrees`, with speckles. */
+async function lineImage(text: string, pt: number, family: string, degrees: number, noise: number) {
+  const px = Math.round((pt / 72) * 300);
+  const width = Math.round(px * (text.length + 4));
+  const height = Math.round(px * 3);
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  context.translate(width / 2, height / 2);
+  context.rotate((degrees * Math.PI) / 180);
+  context.fillStyle = '#111111';
+  context.font = `${px}px "${family}"`;
+  context.textAlign = 'center';
+  context.textBaseline = 'middle';
+  context.fillText(text, 0, 0);
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  const specks = Math.round(width * height * noise);
+  context.fillStyle = '#555555';
+  for (let i = 0; i < specks; i++) context.fillRect(Math.floor(rand() * width), Math.floor(rand() * height), 1, 1);
+  return canvas.encode('png');
+}
+
+async function main() {
+  const fonts = FONT_FILES.filter(([, file]) => existsSync(file));
+  if (!fonts.length) throw new Error('no CJK font: apt-get install fonts-noto-cjk');
+  for (const [family, file] of fonts) GlobalFonts.registerFromPath(file, family);
+  const sentences = benchSentences().filter((s) => s.length >= 10 && s.length <= 26);
+  loadEngine();
+  console.log(`media benchmark: fonts ${fonts.map(([f]) => f).join(', ')}`);
+
+  // 1. OCR character error rate, 6. false alarms on correct text
+  let t = performance.now();
+  await recognise(await lineImage('预热', 12, fonts[0][0], 0, 0));
+  console.log(`OCR ready (tesseract worker and chi_sim+eng data): ${ms(t)}`);
+  const sizes = [10.5, 12, 16];
+  const perSize = new Map<number, { errors: number; chars: number; ms: number; n: number }>();
+  let checkedChars = 0;
+  let alarms = 0;
+  for (let i = 0; i < IMAGES; i++) {
+    const truth = sentences[Math.floor(rand() * sentences.length)];
+    const pt = sizes[i % sizes.length];
+    const [family] = fonts[i % fonts.length];
+    const degrees = (rand() - 0.5) * 3;
+    // slight noise: a dark speck per 5,000 pixels (the heavy case is measured apart below)
+    const image = await lineImage(truth, pt, family, degrees, 0.0002);
+    t = performance.now();
+    const ocr = await recognise(image);
+    const took = performance.now() - t;
+    const read = strip(ocr.text);
+    const row = perSize.get(pt) ?? { errors: 0, chars: 0, ms: 0, n: 0 };
+    row.errors += distance(read, strip(truth));
+    row.chars += [...strip(truth)].length;
+    row.ms += took;
+    row.n++;
+    perSize.set(pt, row);
+    const unsure = unsureRanges(ocr.text, ocr.confidences);
+    alarms += withoutUnsure(check(ocr.text, { mode: 3 }), unsure).length;
+    checkedChars += [...strip(ocr.text)].length;
+  }
+  for (const [pt, row] of [...perSize].sort((a, b) => a[0] - b[0]))
+    console.log(
+      `OCR CER at ${pt} pt, 300 dpi: ${((row.errors / row.chars) * 100).toFixed(2)} % ` +
+        `(${row.n} images, ${row.chars} characters, ${(row.ms / row.n).toFixed(0)} ms per image)`,
+    );
+  console.log(
+    `false alarms on OCR'd correct text: ${((alarms / checkedChars) * 1000).toFixed(2)} per 1,000 characters ` +
+      `(${alarms} in ${checkedChars})`,
+  );
+  // heavy speckle (a dark speck per 500 pixels, like a dirty photocopy) at 12 pt
+  let heavyErrors = 0;
+  let heavyChars = 0;
+  for (let i = 0; i < Math.min(20, IMAGES); i++) {
+    const truth = sentences[Math.floor(rand() * sentences.length)];
+    const ocr = await recognise(await lineImage(truth, 12, fonts[i % fonts.length][0], (rand() - 0.5) * 3, 0.002));
+    heavyErrors += distance(strip(ocr.text), strip(truth));
+    heavyChars += [...strip(truth)].length;
+  }
+  console.log(`OCR CER at 12 pt with heavy speckle noise: ${((heavyErrors / heavyChars) * 100).toFixed(2)} %`);
+
+  // 2. OCR time per A4 page
+  const a4 = createCanvas(2480, 3508);
+  const page = a4.getContext('2d');
+  page.fillStyle = '#ffffff';
+  page.fillRect(0, 0, 2480, 3508);
+  page.fillStyle = '#111111';
+  page.font = `50px "${fonts[0][0]}"`;
+  page.textBaseline = 'top';
+  const a4Lines: string[] = [];
+  for (let y = 300; a4Lines.length < 30; y += 100) {
+    let line = '';
+    while (line.length < 36) line += sentences[Math.floor(rand() * sentences.length)];
+    line = line.slice(0, 36);
+    a4Lines.push(line);
+    page.fillText(line, 300, y);
+  }
+  const a4Png = await a4.encode('png');
+  t = performance.now();
+  const a4Text = await recognise(a4Png);
+  const a4Ms = performance.now() - t;
+  const a4Cer = distance(strip(a4Text.text), strip(a4Lines.join(''))) / strip(a4Lines.join('')).length;
+  console.log(`OCR of an A4 page (300 dpi, 12 pt, 30 lines): ${a4Ms.toFixed(0)} ms, CER ${(a4Cer * 100).toFixed(2)} %`);
+
+  // 3. text PDFs
+  const pdf = makePdf(
+    Array.from({ length: PDF_PAGES }, (_, p) => ({
+      kind: 'text' as const,
+      lines: Array.from({ length: 30 }, (_, l) => sentences[(p * 30 + l) % sentences.length].slice(0, 34)),
+    })),
+  );
+  t = performance.now();
+  const read = await readPdfPages(pdf, 1, PDF_PAGES);
+  const readMs = performance.now() - t;
+  const chars = read.reduce((n, p) => n + p.text.length, 0);
+  console.log(
+    `text PDF, ${PDF_PAGES} pages (${chars} characters): read with character boxes in ${readMs.toFixed(0)} ms ` +
+      `(${(PDF_PAGES / (readMs / 1000)).toFixed(0)} pages/s)`,
+  );
+  const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-media-'));
+  const app = await buildApp({
+    logger: false,
+    dataDir,
+    config: { spaDir: join(dataDir, 'no-spa'), adminPhone: '13800000000', adminPassword: 'bench-password-1' },
+  });
+  try {
+    await app.ready();
+    await checkerPool().ready();
+    const login = await app.inject({
+      method: 'POST',
+      url: '/user/login',
+      headers: { cid: 'bench', endpoint: '1' },
+      payload: { phone: '13800000000', password: 'bench-password-1' },
+    });
+    const auth = { cid: 'bench', endpoint: '1', authorization: `Bearer ${login.json().result.token}` };
+    const boundary = 'benchboundary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\n` +
+          'Content-Type: application/pdf\r\n\r\n',
+      ),
+      pdf,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    t = performance.now();
+    const up = await app.inject({
+      method: 'POST',
+      url: '/misscut/v2/pdf_check/upload',
+      headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    const id = up.json().result.id;
+    for (;;) {
+      const res = await app.inject({ method: 'GET', url: `/misscut/v2/pdf_check/page?num=1&size=5`, headers: auth });
+      const row = res.json().result.list.find((r: { id: number }) => r.id === id);
+      if (row.status !== 'queued' && row.status !== 'running') {
+        const total = performance.now() - t;
+        console.log(
+          `PDF check of ${PDF_PAGES} text pages, upload to ${row.status}: ${total.toFixed(0)} ms ` +
+            `(${(PDF_PAGES / (total / 1000)).toFixed(1)} pages/s, ${row.issue_count} findings)`,
+        );
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  // 4. a scanned page
+  const gray = Buffer.alloc(2480 * 3508);
+  const rgba = page.getImageData(0, 0, 2480, 3508).data;
+  for (let i = 0; i < gray.length; i++) gray[i] = rgba[i * 4];
+  const scan = makePdf([{ kind: 'scan', width: 2480, height: 3508, pixels: gray }]);
+  t = performance.now();
+  const drawn = await renderPdfPage(scan, 1, 300);
+  const drawMs = performance.now() - t;
+  t = performance.now();
+  const scanned = await recognise(drawn.png);
+  console.log(
+    `scanned A4 page: drawn at 300 dpi in ${drawMs.toFixed(0)} ms, read in ${ms(t)} ` +
+      `(${[...strip(scanned.text)].length} characters)`,
+  );
+
+  // 5. burned-in subtitles of a video
+  const video = await burnedSubtitles.benchVideo(VIDEO_SECONDS, fonts[0][1]);
+  try {
+    t = performance.now();
+    const segments = await burnedSubtitles.read(video.file, { seconds: VIDEO_SECONDS });
+    const found = segments.filter((s) => video.lines.some((l) => strip(s.text).includes(strip(l).slice(0, 6))));
+    console.log(
+      `burned-in subtitles, ${VIDEO_SECONDS} s video: ${segments.length} segments in ${ms(t)} ` +
+        `(${found.length} of ${video.lines.length} subtitle lines found)`,
+    );
+  } finally {
+    rmSync(video.dir, { recursive: true, force: true });
+  }
+  await checkerPool().close();
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
