@@ -4,22 +4,21 @@ import {
   Alert,
   Box,
   Button,
-  ButtonGroup,
   EmptyState,
   HStack,
   IconButton,
-  Pagination,
   Skeleton,
   Stack,
   Table,
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { ChevronLeft, ChevronRight, Download, Inbox, Trash2 } from 'lucide-react';
+import { Download, Inbox, Trash2 } from 'lucide-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { deleteDownload, downloadFile, downloadPage, type DownloadFile } from '../../api/downloads';
 import { notify } from '../../api/notify';
 import { queryKeys } from '../../api/queries';
+import { ListPagination } from '../layout/ListPagination';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 import { saveFile } from '../save-file';
 
@@ -111,29 +110,7 @@ export default function Downloads() {
               </Table.Body>
             </Table.Root>
           </Box>
-          {page.data.total > PAGE_SIZE ? (
-            <Pagination.Root
-              count={page.data.total}
-              pageSize={PAGE_SIZE}
-              page={num}
-              onPageChange={(e) => setNum(e.page)}
-              alignSelf="center"
-            >
-              <ButtonGroup variant="ghost" size="sm">
-                <Pagination.PrevTrigger asChild>
-                  <IconButton aria-label={t`上一页`}>
-                    <ChevronLeft />
-                  </IconButton>
-                </Pagination.PrevTrigger>
-                <Pagination.PageText />
-                <Pagination.NextTrigger asChild>
-                  <IconButton aria-label={t`下一页`}>
-                    <ChevronRight />
-                  </IconButton>
-                </Pagination.NextTrigger>
-              </ButtonGroup>
-            </Pagination.Root>
-          ) : null}
+          <ListPagination total={page.data.total} size={PAGE_SIZE} page={num} onPage={(page) => setNum(page)} />
         </>
       )}
     </Stack>

@@ -8,7 +8,6 @@ import {
   Badge,
   Box,
   Button,
-  ButtonGroup,
   CloseButton,
   Dialog,
   EmptyState,
@@ -19,7 +18,6 @@ import {
   Input,
   Link as ChakraLink,
   NativeSelect,
-  Pagination,
   Portal,
   Progress,
   Skeleton,
@@ -28,7 +26,7 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { ChevronLeft, ChevronRight, Download, Globe, Pencil, Play, Trash2 } from 'lucide-react';
+import { Download, Globe, Pencil, Play, Trash2 } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
@@ -43,6 +41,7 @@ import * as calls from '../../../machines/proofreadCalls';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
+import { ListPagination } from '../../layout/ListPagination';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
@@ -134,29 +133,12 @@ export default function LinkScreen() {
       ) : (
         <>
           <SiteTable sites={sites} selectedId={selectedId} pendingId={busy ? pendingId : null} send={send} />
-          {total > WEBSITE_PAGE_SIZE ? (
-            <Pagination.Root
-              count={total}
-              pageSize={WEBSITE_PAGE_SIZE}
-              page={num}
-              onPageChange={(e) => send({ type: 'page', num: e.page })}
-              alignSelf="center"
-            >
-              <ButtonGroup variant="ghost" size="sm">
-                <Pagination.PrevTrigger asChild>
-                  <IconButton aria-label={t`上一页`}>
-                    <ChevronLeft />
-                  </IconButton>
-                </Pagination.PrevTrigger>
-                <Pagination.PageText />
-                <Pagination.NextTrigger asChild>
-                  <IconButton aria-label={t`下一页`}>
-                    <ChevronRight />
-                  </IconButton>
-                </Pagination.NextTrigger>
-              </ButtonGroup>
-            </Pagination.Root>
-          ) : null}
+          <ListPagination
+            total={total}
+            size={WEBSITE_PAGE_SIZE}
+            page={num}
+            onPage={(page) => send({ type: 'page', num: page })}
+          />
         </>
       )}
       {selected?.last_result ? <SiteResult site={selected} actor={actor} send={send} /> : null}

@@ -7,11 +7,9 @@ import {
   Badge,
   Box,
   Button,
-  ButtonGroup,
   EmptyState,
   HStack,
   IconButton,
-  Pagination,
   Progress,
   Skeleton,
   Stack,
@@ -19,7 +17,7 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react';
-import { ChevronLeft, ChevronRight, Eye, FileType, Square, Trash2 } from 'lucide-react';
+import { Eye, FileType, Square, Trash2 } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation } from 'wouter';
 import { AppActorContext } from '../../app-actor';
@@ -28,6 +26,7 @@ import { livePdfChecks, pdfUploadBinding } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { PDF_PAGE_SIZE, type PdfChecksEvent } from '../../../machines/pdfChecks';
 import type { PdfSummary } from '../../../machines/pdfCalls';
+import { ListPagination } from '../../layout/ListPagination';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { FileDrop, formatBytes } from '../../upload/FileDrop';
@@ -106,29 +105,12 @@ export default function PdfList() {
       ) : (
         <>
           <PdfTable list={list} send={send} />
-          {total > PDF_PAGE_SIZE ? (
-            <Pagination.Root
-              count={total}
-              pageSize={PDF_PAGE_SIZE}
-              page={num}
-              onPageChange={(e) => send({ type: 'page', num: e.page })}
-              alignSelf="center"
-            >
-              <ButtonGroup variant="ghost" size="sm">
-                <Pagination.PrevTrigger asChild>
-                  <IconButton aria-label={t`上一页`}>
-                    <ChevronLeft />
-                  </IconButton>
-                </Pagination.PrevTrigger>
-                <Pagination.PageText />
-                <Pagination.NextTrigger asChild>
-                  <IconButton aria-label={t`下一页`}>
-                    <ChevronRight />
-                  </IconButton>
-                </Pagination.NextTrigger>
-              </ButtonGroup>
-            </Pagination.Root>
-          ) : null}
+          <ListPagination
+            total={total}
+            size={PDF_PAGE_SIZE}
+            page={num}
+            onPage={(page) => send({ type: 'page', num: page })}
+          />
         </>
       )}
     </Stack>
