@@ -132,6 +132,7 @@ export const SERVER_MESSAGES = {
   'speech.interrupted': '音视频校对因服务重启中断，已退回时长，请重新上传',
   'speech.not_done': '音视频尚未校对完成',
   'speech.no_mp3': '这个任务没有可播放的音频',
+  'website.too_many': '同时最多校对{max}个网站，请等正在进行的校对完成',
   'website.unknown': '网站不存在或已删除',
   'website.duplicate': '已添加过这个网址',
   'website.running': '这个网站正在校对，请等本次校对完成',

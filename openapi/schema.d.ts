@@ -1790,7 +1790,8 @@ export interface paths {
          *     is capped by right 32 (web characters per check; `last_result.truncated` says so). Consumes right 1
          *     (high-speed characters) by the text length once the pages are read: 402 now when none is left, and the job
          *     fails with `check.exhausted` when the pages need more than is left. Refunded when the job fails.
-         *     409 when a check of this website is already running. Findings are in `last_result`.
+         *     409 when a check of this website is already running. 429 when the user already has two website checks
+         *     running, or has checked too often (counted like text checks). Findings are in `last_result`.
          */
         post: operations["postMisscutWebsiteCheck"];
         delete?: never;
@@ -7185,6 +7186,7 @@ export interface operations {
             402: components["responses"]["QuotaExhausted"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

@@ -190,6 +190,10 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   }),
   'speech.not_done': msg({ id: 'server.speech.not_done', message: '音视频尚未校对完成' }),
   'speech.no_mp3': msg({ id: 'server.speech.no_mp3', message: '这个任务没有可播放的音频' }),
+  'website.too_many': msg({
+    id: 'server.website.too_many',
+    message: '同时最多校对{max}个网站，请等正在进行的校对完成',
+  }),
   'website.unknown': msg({ id: 'server.website.unknown', message: '网站不存在或已删除' }),
   'website.duplicate': msg({ id: 'server.website.duplicate', message: '已添加过这个网址' }),
   'website.running': msg({ id: 'server.website.running', message: '这个网站正在校对，请等本次校对完成' }),

@@ -61,7 +61,7 @@ beforeAll(async () => {
     if (path === '/private/x') return html(page('私密', '<p>不应读取。</p>'));
     if (path === '/long') return html(LONG);
     if (path === '/broken') return html('error', 500);
-    if (path === '/slow') {
+    if (path.startsWith('/slow')) {
       slowRelease = () => {
         slowRelease = null;
         html(page('慢', '<p>慢慢打开的页面，内容正常。</p>'));
@@ -273,6 +273,20 @@ describe('websites', () => {
     expect(Date.now() - deleting).toBeLessThan(5_000);
     slowRelease?.();
     expect(await findWebsite(t.app.db, id)).toBeUndefined();
+
+    // two running checks per user at most: a third waits its turn
+    slowRelease = null;
+    const slow = [
+      (await add({ url: `${origin}/slow?1` })).json.result.id,
+      (await add({ url: `${origin}/slow?2` })).json.result.id,
+    ];
+    for (const sid of slow)
+      expect((await call(t.app, 'POST', '/misscut/website/check', { id: sid }, token)).status).toBe(200);
+    const third = (await add({ url: `${origin}/slow?3` })).json.result.id;
+    const refusedBusy = await call(t.app, 'POST', '/misscut/website/check', { id: third }, token);
+    expect(refusedBusy.json).toMatchObject({ code: 429, msg_code: 'website.too_many', msg_params: { max: 2 } });
+    for (const sid of [...slow, third])
+      expect((await call(t.app, 'POST', '/misscut/website/delete_one', { id: sid }, token)).status).toBe(200);
 
     const spare = (await add({ url: `${origin}/b` })).json.result.id;
     const left = await rightBalance(t.app.db, uid, 1);

@@ -151,6 +151,8 @@ export const websiteOperations: Operations = {
 
   postMisscutWebsiteCheck: async (request) => {
     const { uid } = await caller(request);
+    // counted like text checks: a check is at least one
+    await request.server.limiters.checkText(request, uid);
     return envelope(websiteView(await request.server.websites.start(uid, request.body.id)));
   },
 

@@ -22,7 +22,7 @@ import {
   updateRunningWebsite,
   type WebsiteRecord,
 } from '../../db/repos/websites';
-import { AppError, conflict, notFound, paymentRequired } from '../../errors';
+import { AppError, conflict, notFound, paymentRequired, tooManyRequests } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
 import { crawl, CrawlAborted, type CrawledPage, type SkippedPage } from './crawl';
@@ -40,6 +40,8 @@ const ALL_STANDARD = 127;
 /** Progress given to reading the pages; checking them takes the rest. */
 const READ_SHARE = 50;
 const UNIT_RETRIES = 1;
+/** Website checks one user may have running at the same time (in this process). */
+export const MAX_RUNNING_PER_USER = 2;
 
 class CheckFailure extends Error {
   constructor(
@@ -129,6 +131,9 @@ export class WebsiteChecks {
     const { db } = this.app;
     const row = await findOwnedWebsite(db, id, uid);
     if (!row) throw notFound('website.unknown');
+    // each check reads up to 50 pages of someone's site: a few at a time per user, not every site at once
+    const running = [...this.active.values()].filter((job) => job.uid === uid).length;
+    if (running >= MAX_RUNNING_PER_USER) throw tooManyRequests('website.too_many', { max: MAX_RUNNING_PER_USER });
     if ((await rightBalance(db, uid, RIGHT_CHARS)) <= 0) throw paymentRequired('check.exhausted');
     const claimed = await updateIdleWebsite(db, id, uid, {
       status: 'queued',
