@@ -8,6 +8,7 @@ import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import type { ImageResultData, ServerMessage } from '../../openapi/socket-protocol';
 import { isImageResult } from '../../openapi/socket-protocol';
 import { rightBalance } from '../../server/services/rights';
+import { greyTiff } from '../fixtures/tiff';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
 
@@ -102,6 +103,27 @@ describe('image checks', () => {
     expect(stillTheirs.status).toBe(404);
     // nothing more was charged for the re-check
     expect(await rightBalance(t.app.db, uid, 2)).toBe(before - 1);
+  }, 120_000);
+
+  it('reads a TIFF scan through the OCR reader (the native canvas never sees it)', async () => {
+    const canvas = createCanvas(760, 140);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 760, 140);
+    context.fillStyle = '#000000';
+    context.font = '40px TestCJK';
+    context.textBaseline = 'top';
+    context.fillText(SENTENCE, 40, 60);
+    const rgba = context.getImageData(0, 0, 760, 140).data;
+    const grey = Buffer.alloc(760 * 140);
+    for (let i = 0; i < grey.length; i++) grey[i] = rgba[i * 4];
+    const socket = await SocketClient.open(base, token);
+    const taskId = (await upload('扫描.tif', greyTiff(760, 140, grey))).json.result.task_id;
+    const result = await untilEnded(socket, taskId);
+    await socket.close();
+    expect(result).toMatchObject({ status: 'done', width: 760, height: 140 });
+    expect(result.text).toContain('问提');
+    expect(result.issues!.some((i) => i.original === '提')).toBe(true);
   }, 120_000);
 
   it('refuses HEIC and files that are no image before charging; a picture without text is given back', async () => {
