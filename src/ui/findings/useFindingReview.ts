@@ -2,7 +2,8 @@
 // previous, accept and ignore with the feedback report, the card actions and the keyboard. The screen's machine
 // holds the findings and applies the events; this hook only keeps which one is selected and moves it on.
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLanguage, useSession } from '../app-actor';
 import * as calls from '../../machines/proofreadCalls';
 import type { MistakeTypes } from '../../machines/proofreadCalls';
 import type { FindingAction } from './FindingCard';
@@ -136,4 +137,20 @@ export function useLabelOf(types: MistakeTypes | undefined): (category: string) 
     (category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category,
     [labels],
   );
+}
+
+/**
+ * The labels of the finding categories in the reader's script (the list is fetched once per script and kept), as
+ * every result screen names them; the category code until the list has arrived or without a session.
+ */
+export function useCategoryLabels(): (category: string) => string {
+  const { status: session } = useSession();
+  const hk = useLanguage().locale === 'hk';
+  const types = useQuery({
+    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
+    queryFn: () => calls.mistakeTypes(hk),
+    staleTime: Infinity,
+    enabled: session === 'loggedIn',
+  });
+  return useLabelOf(types.data);
 }

@@ -25,7 +25,7 @@ import {
   VStack,
 } from '@chakra-ui/react';
 import { ArrowLeft, Copy, Download, FileText, PencilLine, RefreshCw, Save, Share2 } from 'lucide-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import { systemActor } from '../../../machines/system';
@@ -33,11 +33,10 @@ import { notify } from '../../../api/notify';
 import { documentsKey, saveSharedCopy } from '../../../machines/documentCalls';
 import { isEditable, settled, type DocFinding, type DocumentEditorEvent } from '../../../machines/documentEditor';
 import { liveDocumentEditor, liveDocumentExport } from '../../../machines/live';
-import * as calls from '../../../machines/proofreadCalls';
-import { AppActorContext, useLanguage, useSession } from '../../app-actor';
+import { AppActorContext, useSession } from '../../app-actor';
 import { translateNotice } from '../../notices';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
-import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
+import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
 import { saveFile } from '../../save-file';
@@ -74,8 +73,6 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const editable = useSelector(editor, (s) => isEditable(s.context));
   const readOnly = props.shareId !== null || !!doc?.read_only;
   const { status: session } = useSession();
-  const { locale } = useLanguage();
-  const hk = locale === 'hk';
   const queryClient = useQueryClient();
   // export and share run in their own machine beside the editor; the view saves the file and says "saved"
   const latest = useRef({ t, queryClient });
@@ -102,13 +99,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
 
-  const types = useQuery({
-    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
-    queryFn: () => calls.mistakeTypes(hk),
-    staleTime: Infinity,
-    enabled: session === 'loggedIn',
-  });
-  const labelOf = useLabelOf(types.data);
+  const labelOf = useCategoryLabels();
 
   const rendered = useMemo(
     () =>

@@ -31,7 +31,7 @@ import { useLanguage, useSystemActor } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { paletteOf } from '../../findings/categories';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
-import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
+import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import './notices';
 
 const useJob = (): ProofreadJobRef => useSystemActor('proofreadJob');
@@ -68,18 +68,13 @@ export default function Home() {
 
   useEffect(() => send({ type: 'language changed', lang: hk ? 'hk' : 'cn' }), [hk, send]);
 
-  const types = useQuery({
-    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
-    queryFn: () => calls.mistakeTypes(hk),
-    staleTime: Infinity,
-  });
   const functions = useQuery({
     queryKey: ['misscut', 'check-functions'],
     queryFn: () => calls.checkFunctions(),
     staleTime: 60_000,
   });
   const quota = useQuery({ queryKey: queryKeys.userRight(1), queryFn: () => calls.userRight(1) });
-  const labelOf = useLabelOf(types.data);
+  const labelOf = useCategoryLabels();
 
   // the remaining quota changes after every check
   const running = jobState === 'submitting' || jobState === 'streaming';

@@ -23,16 +23,14 @@ import {
 } from '@chakra-ui/react';
 import { Download, FileText, ImagePlus, Pencil, RotateCcw } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useQuery } from '@tanstack/react-query';
-import { AppActorContext, useLanguage, useSession } from '../../app-actor';
+import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
 import { liveImageChecks } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { IMAGE_EXTENSIONS, type ImageChecksEvent, type ImageItem } from '../../../machines/imageChecks';
 import type { Finding } from '../../../machines/proofreadJob';
-import * as calls from '../../../machines/proofreadCalls';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
-import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
+import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
@@ -263,16 +261,7 @@ function ImageResultView(props: {
   const allowed = useSelector(actor, (s) => s.context.allowed);
   const findings = useMemo(() => findingsOf(item, allowed), [item, allowed]);
   const [editing, setEditing] = useState(false);
-  const { status: session } = useSession();
-  const { locale } = useLanguage();
-  const hk = locale === 'hk';
-  const types = useQuery({
-    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
-    queryFn: () => calls.mistakeTypes(hk),
-    staleTime: Infinity,
-    enabled: session === 'loggedIn',
-  });
-  const labelOf = useLabelOf(types.data);
+  const labelOf = useCategoryLabels();
   const root = useRef<HTMLDivElement>(null);
   const view = useRef<HTMLDivElement>(null);
   const reveal = useCallback((f: ImageFinding) => {

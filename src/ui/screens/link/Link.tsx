@@ -28,18 +28,16 @@ import {
 } from '@chakra-ui/react';
 import { Download, Globe, Pencil, Play, Trash2 } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
-import { AppActorContext, useLanguage, useSession } from '../../app-actor';
+import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
 import { liveWebsites } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { WEBSITE_PAGE_SIZE, type WebsitesEvent } from '../../../machines/websites';
 import type { Website, WebsiteInput, WebsitePage } from '../../../machines/websiteCalls';
 import type { Finding } from '../../../machines/proofreadJob';
-import * as calls from '../../../machines/proofreadCalls';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
-import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
+import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { ListPagination } from '../../layout/ListPagination';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
@@ -511,16 +509,7 @@ function SiteResult(props: {
   const allowed = useSelector(actor, (s) => s.context.allowed);
   const page = result.pages[pageIndex];
   const findings = useMemo(() => (page ? pageFindings(page, allowed) : []), [page, allowed]);
-  const { status: session } = useSession();
-  const { locale } = useLanguage();
-  const hk = locale === 'hk';
-  const types = useQuery({
-    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
-    queryFn: () => calls.mistakeTypes(hk),
-    staleTime: Infinity,
-    enabled: session === 'loggedIn',
-  });
-  const labelOf = useLabelOf(types.data);
+  const labelOf = useCategoryLabels();
   const view = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const reveal = useCallback((f: Finding) => {

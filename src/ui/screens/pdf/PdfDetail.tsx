@@ -21,16 +21,15 @@ import { ArrowLeft, Download, ZoomIn, ZoomOut, Maximize2 } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
-import { AppActorContext, useLanguage, useSession } from '../../app-actor';
+import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
 import { livePdfDetail } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { PDF_ZOOMS, type PdfDetailEvent } from '../../../machines/pdfDetail';
 import { pdfPageImage, type PdfPage } from '../../../machines/pdfCalls';
 import type { Finding } from '../../../machines/proofreadJob';
-import * as calls from '../../../machines/proofreadCalls';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
-import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
+import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
@@ -84,16 +83,7 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
   const page = result?.pages[pageIndex];
   const findings = useMemo(() => pageFindings(page, allowed), [page, allowed]);
 
-  const { status: session } = useSession();
-  const { locale } = useLanguage();
-  const hk = locale === 'hk';
-  const types = useQuery({
-    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
-    queryFn: () => calls.mistakeTypes(hk),
-    staleTime: Infinity,
-    enabled: session === 'loggedIn',
-  });
-  const labelOf = useLabelOf(types.data);
+  const labelOf = useCategoryLabels();
   const image = useQuery({
     queryKey: ['misscut', 'pdf-page-image', id, page?.page ?? 0],
     queryFn: async () => URL.createObjectURL(await pdfPageImage(id, page!.page)),

@@ -6,16 +6,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Box, Button, Flex, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import { Download, Play, RotateCcw } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useQuery } from '@tanstack/react-query';
-import { useLanguage, useSession } from '../../app-actor';
 import { liveSpeechTask } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import type { SpeechEvent } from '../../../machines/speechTask';
 import type { SpeechTask } from '../../../machines/speechCalls';
 import type { Finding } from '../../../machines/proofreadJob';
-import * as calls from '../../../machines/proofreadCalls';
 import { FindingCards, FindingsPanel } from '../../findings/FindingsPanel';
-import { useFindingReview, useLabelOf } from '../../findings/useFindingReview';
+import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
@@ -186,16 +183,7 @@ function SpeechResult(props: {
   const player = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
-  const { status: session } = useSession();
-  const { locale } = useLanguage();
-  const hk = locale === 'hk';
-  const types = useQuery({
-    queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
-    queryFn: () => calls.mistakeTypes(hk),
-    staleTime: Infinity,
-    enabled: session === 'loggedIn',
-  });
-  const labelOf = useLabelOf(types.data);
+  const labelOf = useCategoryLabels();
   const seek = useCallback(
     (segment: number) => {
       const s = task.segments?.[segment];
