@@ -34,6 +34,7 @@ import { documentsKey, saveSharedCopy } from '../../../machines/documentCalls';
 import { isEditable, settled, type DocFinding, type DocumentEditorEvent } from '../../../machines/documentEditor';
 import { liveDocumentEditor, liveDocumentExport } from '../../../machines/live';
 import { AppActorContext, useSession } from '../../app-actor';
+import { cssAttr, revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
@@ -48,11 +49,6 @@ const CARDS_SHOWN = 100;
 export function shareLink(id: string): string {
   const origin = globalThis.location?.origin ?? '';
   return `${origin}/workbench/share-doc?id=${encodeURIComponent(id)}`;
-}
-
-/** An attribute value for a selector (finding ids are offsets and a category code). */
-function attr(value: string): string {
-  return value.replace(/["\\]/g, '\\$&');
 }
 
 export function DocumentView(props: { id: number | null; shareId: string | null }) {
@@ -116,13 +112,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const view = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
   // the selected mark and its card come into view
-  const reveal = useCallback((f: DocFinding) => {
-    const mark = view.current?.querySelector(`[data-finding="${attr(f.id)}"]`);
-    (mark as HTMLElement | null)?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-    document
-      .querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)
-      ?.scrollIntoView?.({ block: 'nearest' });
-  }, []);
+  const reveal = useCallback((f: DocFinding) => revealFinding(view.current, f.id, 'smooth'), []);
   const current = useCallback(() => editor.getSnapshot().context.findings, [editor]);
   const saveKey = useCallback(
     (e: KeyboardEvent) => {
@@ -150,7 +140,8 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
     const root = view.current;
     if (!root) return;
     root.querySelector('mark[data-selected]')?.removeAttribute('data-selected');
-    if (selectedId) root.querySelector(`mark[data-finding="${attr(selectedId)}"]`)?.setAttribute('data-selected', '');
+    if (selectedId)
+      root.querySelector(`mark[data-finding="${cssAttr(selectedId)}"]`)?.setAttribute('data-selected', '');
   }, [selectedId, rendered, editing]);
 
   const onViewClick = (e: MouseEvent<HTMLDivElement>) => {

@@ -32,12 +32,13 @@ import type { Finding } from '../../../machines/proofreadJob';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
+import { FindingBoxes } from '../../findings/FindingBoxes';
+import { revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 
 type ImageFinding = Finding & { boxes: number[][] };
 
-const attr = (value: string) => value.replace(/["\\]/g, '\\$&');
 const ACCEPT = IMAGE_EXTENSIONS.join(',');
 
 function findingsOf(item: ImageItem | undefined, allowed: readonly string[]): ImageFinding[] {
@@ -264,12 +265,7 @@ function ImageResultView(props: {
   const labelOf = useCategoryLabels();
   const root = useRef<HTMLDivElement>(null);
   const view = useRef<HTMLDivElement>(null);
-  const reveal = useCallback((f: ImageFinding) => {
-    view.current?.querySelector(`[data-finding="${attr(f.id)}"]`)?.scrollIntoView?.({ block: 'center' });
-    document
-      .querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)
-      ?.scrollIntoView?.({ block: 'nearest' });
-  }, []);
+  const reveal = useCallback((f: ImageFinding) => revealFinding(view.current, f.id), []);
   const latest = useRef(findings);
   latest.current = findings;
   const current = useCallback(() => latest.current, []);
@@ -361,31 +357,17 @@ function ImageResultView(props: {
                 <Spinner />
               </Center>
             ) : null}
-            {width && height && !/\.tiff?$/i.test(item.name)
-              ? findings.flatMap((f) =>
-                  f.boxes.map(([x, y, w, h], r) => (
-                    <Box
-                      key={`${f.id}-${r}`}
-                      as="button"
-                      aria-label={t`问题：${f.original}`}
-                      data-finding={r === 0 ? f.id : undefined}
-                      data-testid="image-box"
-                      data-selected={f.id === review.selectedId || undefined}
-                      position="absolute"
-                      left={`${(x / width) * 100}%`}
-                      top={`${(y / height) * 100}%`}
-                      w={`${(w / width) * 100}%`}
-                      h={`${(h / height) * 100}%`}
-                      borderWidth="2px"
-                      borderColor={`${paletteOf(f.category)}.solid`}
-                      bg={f.id === review.selectedId ? `${paletteOf(f.category)}.solid/20` : 'transparent'}
-                      borderRadius="sm"
-                      cursor="pointer"
-                      onClick={() => review.select(f)}
-                    />
-                  )),
-                )
-              : null}
+            {width && height && !/\.tiff?$/i.test(item.name) ? (
+              <FindingBoxes<ImageFinding>
+                findings={findings}
+                boxesOf={(f) => f.boxes}
+                width={width}
+                height={height}
+                selectedId={review.selectedId}
+                onSelect={review.select}
+                testId="image-box"
+              />
+            ) : null}
           </Box>
           {item.result?.text !== undefined ? (
             <Stack gap="2">

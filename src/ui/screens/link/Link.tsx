@@ -41,6 +41,7 @@ import { useCategoryLabels, useFindingReview } from '../../findings/useFindingRe
 import { paletteOf } from '../../findings/categories';
 import { ListPagination } from '../../layout/ListPagination';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
+import { revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 import { rememberServerMessage } from '../../../api/serverMessages';
@@ -486,10 +487,6 @@ function EditDialog(props: { site: Website; onClose(): void; onSave(changes: Par
   );
 }
 
-function attr(value: string): string {
-  return value.replace(/["\\]/g, '\\$&');
-}
-
 /** The findings of one page with ids the review can select. */
 function pageFindings(page: WebsitePage, allowed: readonly string[]): Finding[] {
   return page.issues
@@ -512,13 +509,7 @@ function SiteResult(props: {
   const labelOf = useCategoryLabels();
   const view = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
-  const reveal = useCallback((f: Finding) => {
-    const mark = view.current?.querySelector(`[data-finding="${attr(f.id)}"]`);
-    (mark as HTMLElement | null)?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
-    document
-      .querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)
-      ?.scrollIntoView?.({ block: 'nearest' });
-  }, []);
+  const reveal = useCallback((f: Finding) => revealFinding(view.current, f.id, 'smooth'), []);
   const latest = useRef(findings);
   latest.current = findings;
   const current = useCallback(() => latest.current, []);

@@ -30,13 +30,12 @@ import { pdfPageImage, type PdfPage } from '../../../machines/pdfCalls';
 import type { Finding } from '../../../machines/proofreadJob';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
-import { paletteOf } from '../../findings/categories';
+import { FindingBoxes } from '../../findings/FindingBoxes';
+import { revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 
 type PdfFinding = Finding & { rects: number[][] };
-
-const attr = (value: string) => value.replace(/["\\]/g, '\\$&');
 
 function pageFindings(page: PdfPage | undefined, allowed: readonly string[]): PdfFinding[] {
   if (!page) return [];
@@ -100,12 +99,7 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
 
   const root = useRef<HTMLDivElement>(null);
   const view = useRef<HTMLDivElement>(null);
-  const reveal = useCallback((f: PdfFinding) => {
-    view.current?.querySelector(`[data-finding="${attr(f.id)}"]`)?.scrollIntoView?.({ block: 'center' });
-    document
-      .querySelector(`[data-testid="finding-wrap"][data-id="${attr(f.id)}"]`)
-      ?.scrollIntoView?.({ block: 'nearest' });
-  }, []);
+  const reveal = useCallback((f: PdfFinding) => revealFinding(view.current, f.id), []);
   const latest = useRef(findings);
   latest.current = findings;
   const current = useCallback(() => latest.current, []);
@@ -271,29 +265,15 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
                     <Center h="full">{image.isError ? <Trans>页面图像加载失败</Trans> : <Spinner />}</Center>
                   </Box>
                 )}
-                {findings.flatMap((f) =>
-                  f.rects.map(([x, y, w, h], r) => (
-                    <Box
-                      key={`${f.id}-${r}`}
-                      as="button"
-                      aria-label={t`问题：${f.original}`}
-                      data-finding={r === 0 ? f.id : undefined}
-                      data-testid="pdf-box"
-                      data-selected={f.id === review.selectedId || undefined}
-                      position="absolute"
-                      left={`${(x / page.width) * 100}%`}
-                      top={`${(y / page.height) * 100}%`}
-                      w={`${(w / page.width) * 100}%`}
-                      h={`${(h / page.height) * 100}%`}
-                      borderWidth="2px"
-                      borderColor={`${paletteOf(f.category)}.solid`}
-                      bg={f.id === review.selectedId ? `${paletteOf(f.category)}.solid/20` : 'transparent'}
-                      borderRadius="sm"
-                      cursor="pointer"
-                      onClick={() => review.select(f)}
-                    />
-                  )),
-                )}
+                <FindingBoxes<PdfFinding>
+                  findings={findings}
+                  boxesOf={(f) => f.rects}
+                  width={page.width}
+                  height={page.height}
+                  selectedId={review.selectedId}
+                  onSelect={review.select}
+                  testId="pdf-box"
+                />
               </Box>
             ) : (
               <Center py="16" color="fg.muted">

@@ -14,6 +14,7 @@ import type { Finding } from '../../../machines/proofreadJob';
 import { FindingCards, FindingsPanel } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
+import { cssAttr } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 import { FileDrop } from '../../upload/FileDrop';
@@ -50,7 +51,6 @@ const clock = (ms: number) => {
   const s = Math.floor(ms / 1000);
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 };
-const attr = (value: string) => value.replace(/["\\]/g, '\\$&');
 
 export default function Video() {
   const { t, i18n } = useLingui();
@@ -196,7 +196,7 @@ function SpeechResult(props: {
   const reveal = useCallback(
     (f: SegmentFinding) => {
       seek(f.segment);
-      list.current?.querySelector(`[data-finding="${attr(f.id)}"]`)?.scrollIntoView?.({ block: 'center' });
+      list.current?.querySelector(`[data-finding="${cssAttr(f.id)}"]`)?.scrollIntoView?.({ block: 'center' });
     },
     [seek],
   );
