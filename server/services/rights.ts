@@ -314,6 +314,21 @@ export async function refundRight(
   return refunded;
 }
 
+/**
+ * Gives back a job's stored charge (the JSON of its consumption, whole) when `clear` is the call that removed it from
+ * the job: a cancel in one process and a failure in another race, and only the one that cleared it refunds.
+ */
+export async function refundStoredCharge(
+  db: Db,
+  charge: string | null,
+  clear: (charge: string) => Promise<boolean>,
+  reason: string,
+): Promise<void> {
+  if (!charge || !(await clear(charge))) return;
+  const consumption = JSON.parse(charge) as Consumption;
+  await refundRight(db, consumption, consumption.amount, reason);
+}
+
 /** Adds a grant (orders, coupons, the share bonus). `source` must be unique per user (e.g. `order:12`). */
 export async function addGrant(
   db: Db,

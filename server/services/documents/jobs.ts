@@ -13,7 +13,7 @@ import {
 import { findDocument, findDocumentFile, updateDocument, type DocumentRecord } from '../../db/repos/documents';
 import { AppError } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
-import { countChars, refundRight, rightBalance, type Consumption } from '../rights';
+import { countChars, refundStoredCharge, rightBalance } from '../rights';
 import { openIssues, type Fix, type Ignored, type StoredIssue } from './content';
 import { wordCount } from './load';
 import type { UploadKind } from './read';
@@ -283,18 +283,12 @@ export class DocumentQueue {
     const error = renderMessage(reason.code, params);
     const error_params = hasParams ? JSON.stringify(params) : null;
     await this.update(id, { status, error, error_code: reason.code, error_params, progress: 0 });
-    if (row.charge) {
-      // Only the call that clears the charge refunds it: a cancel in one process and a failure in another race.
-      if (await clearCharge(this.app.db, id, row.charge)) {
-        const consumption = JSON.parse(row.charge) as Consumption;
-        await refundRight(
-          this.app.db,
-          consumption,
-          consumption.amount,
-          status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回',
-        );
-      }
-    }
+    await refundStoredCharge(
+      this.app.db,
+      row.charge,
+      (charge) => clearCharge(this.app.db, id, charge),
+      status === 'cancelled' ? '文档校对取消退回' : '文档校对失败退回',
+    );
     const coded = { error_code: reason.code, ...(hasParams ? { error_params: params } : {}) };
     this.flag(uid, { id, status, progress: 0, issue_count: 0, error, ...coded });
   }

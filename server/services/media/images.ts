@@ -24,7 +24,7 @@ import {
 import { AppError } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
 import { rectsOf, unsureRanges, withoutUnsure } from '../pdf/checks';
-import { refundRight, type Consumption } from '../rights';
+import { refundStoredCharge } from '../rights';
 
 const ALL_STANDARD = 127;
 const CONCURRENCY = 2;
@@ -208,10 +208,7 @@ export class ImageChecks {
       updated_at: nowIso(),
     });
     if (!ended) return;
-    if (row.charge && (await clearImageCharge(db, id, row.charge))) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(db, consumption, consumption.amount, '图片校对失败退回');
-    }
+    await refundStoredCharge(db, row.charge, (charge) => clearImageCharge(db, id, charge), '图片校对失败退回');
     this.send(uid, imageResult((await findImageTask(db, id))!));
   }
 }

@@ -34,7 +34,7 @@ import {
 } from '../../db/repos/speech-tasks';
 import { AppError } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
-import { refundRight, type Consumption } from '../rights';
+import { refundStoredCharge } from '../rights';
 import { AsrError, asrProvider, type AsrProvider } from './asr';
 import { burnedSubtitles } from './burned';
 import { convertToMp3, cutMp3, extractSubtitle, FfmpegError, withTempDir, type MediaProbe } from './ffmpeg';
@@ -434,15 +434,12 @@ export class SpeechTasks {
       updated_at: nowIso(),
     });
     if (!ended) return false;
-    if (row.charge && (await clearSpeechCharge(db, id, row.charge))) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(
-        db,
-        consumption,
-        consumption.amount,
-        row.kind === 'video' ? '视频校对失败退回' : '音频校对失败退回',
-      );
-    }
+    await refundStoredCharge(
+      db,
+      row.charge,
+      (charge) => clearSpeechCharge(db, id, charge),
+      row.kind === 'video' ? '视频校对失败退回' : '音频校对失败退回',
+    );
     await clearSpeechSource(db, id);
     return true;
   }

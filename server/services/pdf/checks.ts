@@ -28,7 +28,7 @@ import {
 } from '../../db/repos/pdf-checks';
 import { AppError, conflict } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
-import { refundRight, type Consumption } from '../rights';
+import { refundStoredCharge } from '../rights';
 import type { PdfPageText } from './pdfjs';
 import { readEnv } from '../../config';
 
@@ -201,10 +201,12 @@ export class PdfChecks {
   /** Gives back what a check was charged (once, whoever asks first): it is being deleted. */
   async release(id: number): Promise<void> {
     const row = await findPdfCheck(this.app.db, id);
-    if (row?.charge && (await clearPdfCharge(this.app.db, id, row.charge))) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(this.app.db, consumption, consumption.amount, 'PDF校对取消退回');
-    }
+    await refundStoredCharge(
+      this.app.db,
+      row?.charge ?? null,
+      (charge) => clearPdfCharge(this.app.db, id, charge),
+      'PDF校对取消退回',
+    );
   }
 
   /** Server stop: checks running or waiting here end as interrupted, refunded. */
@@ -378,15 +380,12 @@ export class PdfChecks {
       updated_at: nowIso(),
     });
     if (!ended) return false;
-    if (row.charge && (await clearPdfCharge(db, id, row.charge))) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(
-        db,
-        consumption,
-        consumption.amount,
-        status === 'cancelled' ? 'PDF校对取消退回' : 'PDF校对失败退回',
-      );
-    }
+    await refundStoredCharge(
+      db,
+      row.charge,
+      (charge) => clearPdfCharge(db, id, charge),
+      status === 'cancelled' ? 'PDF校对取消退回' : 'PDF校对失败退回',
+    );
     this.progress(uid, {
       id,
       status,

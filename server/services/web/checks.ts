@@ -24,7 +24,15 @@ import {
 } from '../../db/repos/websites';
 import { AppError, conflict, notFound, paymentRequired, tooManyRequests } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
-import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
+import {
+  consumeRight,
+  countChars,
+  InsufficientRight,
+  refundRight,
+  refundStoredCharge,
+  rightBalance,
+  type Consumption,
+} from '../rights';
 import { crawl, CrawlAborted, type CrawledPage, type SkippedPage } from './crawl';
 import type { PageText } from './extract';
 import { FetchRefused } from './fetch';
@@ -168,10 +176,12 @@ export class WebsiteChecks {
   /** Gives back what a stopped check was charged (once, whichever process asks first): the website is going. */
   async release(id: number): Promise<void> {
     const row = await findWebsite(this.app.db, id);
-    if (row?.charge && (await clearWebsiteCharge(this.app.db, id, row.charge))) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(this.app.db, consumption, consumption.amount, '网页校对取消退回');
-    }
+    await refundStoredCharge(
+      this.app.db,
+      row?.charge ?? null,
+      (charge) => clearWebsiteCharge(this.app.db, id, charge),
+      '网页校对取消退回',
+    );
   }
 
   /** Server stop: running checks end as interrupted, refunded. */
@@ -374,10 +384,7 @@ export class WebsiteChecks {
     const params = reason.params ?? {};
     const hasParams = Object.keys(params).length > 0;
     const error = renderMessage(reason.code, params);
-    if (row.charge && (await clearWebsiteCharge(db, id, row.charge))) {
-      const consumption = JSON.parse(row.charge) as Consumption;
-      await refundRight(db, consumption, consumption.amount, '网页校对失败退回');
-    }
+    await refundStoredCharge(db, row.charge, (charge) => clearWebsiteCharge(db, id, charge), '网页校对失败退回');
     const ended = await updateRunningWebsite(db, id, owner, {
       status: 'failed',
       progress: 0,
