@@ -13,7 +13,7 @@ import { FrozenSet, ImageReader, ImageWriter, readShared } from './image';
 import { PinyinTable, toneMark } from './pinyin';
 import { ShapeTable } from './shape';
 import { JiebaDict } from './jieba';
-import { Speller, MODE3, MODE4, DDD, variantPair, variantWordChars, type SpellFinding } from './spell';
+import { Speller, MODE3, MODE4, DDD, regionalPair, variantPair, variantWordChars, type SpellFinding } from './spell';
 import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
@@ -33,7 +33,7 @@ export type { CheckOptions, Issue, CustomDictionaries, Source } from './types';
 const LM2_FILES: LmFiles = { bin: 'lm2.bin.gz', vocab: 'lm2-vocab.txt.gz', tri: 'lm2-3.bin.gz' };
 export { CATEGORIES, CATEGORY_BY_CODE, RESULT_TYPES, LEVELS, Bits, ALL_STANDARD } from './categories';
 
-interface Engine {
+export interface Engine {
   lm: LanguageModel;
   /** libime's word trigram model, when its files are present (the second opinion) */
   lm2: LanguageModel | null;
@@ -226,6 +226,12 @@ export function loadEngine(opts: { image?: SharedArrayBuffer } = {}): EngineLoad
   const load = { loadMs: Math.round(performance.now() - t0), image, source };
   engine = { lm, lm2, py, shape, dict, speller, nonword, wording, address, sensitive, typos, namePrefixes, load };
   return load;
+}
+
+/** the loaded parts, for the engine's own tools (diagnosis, training); loads the engine when needed */
+export function engineParts(): Engine {
+  if (!engine) loadEngine();
+  return engine!;
 }
 
 export interface EngineLoad {
@@ -569,6 +575,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     const taken = hint ? takenHint : takenEdit;
     if (any(taken, i.start, i.end)) continue;
     i.original = text.slice(i.start, i.end);
+    if (hk && regionalOnly(work.slice(i.start, i.end), i.suggestions)) continue;
     if (hk) {
       i.suggestions = i.suggestions.map((s) => hkConverters().s2t(s));
       i.message = hkConverters().s2t(i.message);
@@ -584,6 +591,16 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 }
 
 const SPELLING = new Set(['1', '2', '5']);
+
+/** every suggestion only trades characters of a regional pair (过份 → 过分): usage in Hong Kong and Taiwan */
+function regionalOnly(span: string, suggestions: string[]): boolean {
+  if (suggestions.length === 0) return false;
+  return suggestions.every((t) => {
+    if (t.length !== span.length || t === span) return false;
+    for (let k = 0; k < t.length; k++) if (t[k] !== span[k] && !regionalPair(t[k], span[k])) return false;
+    return true;
+  });
+}
 
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 
@@ -774,7 +791,7 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     const a = m.word[k],
       b = m.value[k];
     // forms that are regional usage in Hong Kong and Taiwan (過份, 喝采) are not misspellings there
-    if (hk && variantPair(a, b)) continue;
+    if (hk && (regionalPair(a, b) || variantPair(a, b))) continue;
     // the category and the evidence follow the relation of the first differing characters (以/已 are a
     // special pair for the speller, here simply the word's usual misspelling: 1 with their readings); the
     // characters sharing a component in place are 形近 (言简意骇, 相形见拙), those that rhyme 谐音 (刻苦铭心,

@@ -142,7 +142,8 @@ export class NonWordChecker {
     }
     if (lm2) {
       for (const [w, id] of lm2.entries()) {
-        if (w.length < 2 || w.length > 4 || lm.has(w) || lm2.uni(id) > TRUSTED_LM2_COST) continue;
+        // (words of the first LM too rare for the speller's index count here: 收悉, 复诊)
+        if (w.length < 2 || w.length > 4 || lm2.uni(id) > TRUSTED_LM2_COST || speller.indexes(w)) continue;
         let han = true;
         for (let k = 0; k < w.length; k++) if (!isHan(w.charCodeAt(k))) han = false;
         if (!han) continue;

@@ -305,8 +305,6 @@ const VARIANTS: string[] = [
   '甚什',
   '妳你',
   '他她它牠祂',
-  '楣霉',
-  '份分',
   '週周',
   '裏里',
   '麽么',
@@ -316,7 +314,6 @@ const VARIANTS: string[] = [
   '綫线',
   '於于',
   '哪那',
-  '采彩',
   '姊姐',
   '台臺',
   '汙污',
@@ -329,6 +326,12 @@ const VARIANTS: string[] = [
   '捲卷',
 ];
 export const variantPair = (a: string, b: string) => VARIANTS.some((v) => v.includes(a) && v.includes(b));
+/**
+ * Word forms of Hong Kong and Taiwan that the mainland's list of variant forms (第一批异形词整理表) ranks below
+ * the other: 過份/过分, 喝采/喝彩, 倒楣/倒霉. In simplified text they are errors to mend; in hk text usage.
+ */
+const REGIONAL = ['份分', '采彩', '楣霉'];
+export const regionalPair = (a: string, b: string) => REGIONAL.some((v) => v.includes(a) && v.includes(b));
 
 /**
  * words with two accepted spellings that differ in one character, whose language models prefer one of them:
@@ -411,6 +414,9 @@ export function hanRuns(s: string, each: (a: number, b: number) => void) {
   }
 }
 
+/** the costliest word of the first LM, beyond its base lexicon, that the speller's patterns hold */
+const MAX_EXTRA_COST = 15.5;
+
 export class Speller {
   /** word with one character masked (patternKey) -> characters completing it */
   readonly patterns: FrozenStrings;
@@ -452,10 +458,9 @@ export class Speller {
         else if (!prev.includes(w[k])) patterns.set(key, prev + w[k]);
       }
     };
-    const maxExtra = 15.5;
     for (const [w, id] of lm.entries()) {
       if (w.length < 2 || w.length > 5) continue;
-      if (lm.uni(id) > (lm.inBase(w) ? 17 : maxExtra)) continue;
+      if (lm.uni(id) > (lm.inBase(w) ? 17 : MAX_EXTRA_COST)) continue;
       let ok = true;
       for (let i = 0; i < w.length; i++)
         if (!isHan(w.charCodeAt(i))) {
@@ -475,6 +480,11 @@ export class Speller {
     for (const w of extraWords) if (w.length >= 2 && w.length <= 5) add(w);
     this.patterns = FrozenStrings.build(patterns);
     this.bySound = FrozenStrings.build(bySound);
+  }
+
+  /** whether patterns holds the first LM's word w (the speller's index leaves its rarest words out) */
+  indexes(w: string): boolean {
+    return this.lm.has(w) && this.lm.wordCost(w) <= (this.lm.inBase(w) ? 17 : MAX_EXTRA_COST);
   }
 
   save(w: ImageWriter, p: string) {

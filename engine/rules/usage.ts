@@ -65,6 +65,11 @@ const COMPLEMENT_OPENERS = new Set([
 ]);
 const ASPECT = new Set(['了', '着', '过']);
 const AGAIN_BEFORE = new Set([
+  // after a first step: 确认合格后在安排付款
+  '后',
+  '之后',
+  '然后',
+  '随后',
   '下次',
   '明天',
   '以后',
@@ -194,7 +199,60 @@ export function checkUsage(
   const flagged = new Set([...out.map((u) => u.pos), ...decided]);
   for (const u of checkDddChars(dict, s, blocked)) if (!flagged.has(u.pos)) out.push(u);
   out.push(...checkInterjectionA(dict, s, blocked));
+  out.push(...checkWhichever(s, blocked), ...checkBothAnd(s, blocked));
   return out.sort((x, y) => x.pos - y.pos);
+}
+
+const CLAUSE_MARK = /[，。！？；,.!?;\n]/;
+/** measure words and place words after 哪 in a generalising clause (无论哪种, 不管哪里) */
+const WHICH_NEXT = '种个些样里儿位家方类天条项件次';
+/** question words: with one of them the clause already asks, and 那 is the demonstrative (无论那个人是谁) */
+const QUESTION_WORDS = /谁|什么|怎么|怎样|如何|多少|几|哪|任何/;
+
+/**
+ * 那 for 哪 after 无论 / 不管 / 不论 in the same clause (无论遇到那种情况，都……): the concession needs a
+ * question word, and 那 + a measure word is the only one there, so it can only be 哪.
+ */
+function checkWhichever(s: string, blocked: Uint8Array): UsageFinding[] {
+  const out: UsageFinding[] = [];
+  for (let i = s.indexOf('那'); i >= 0; i = s.indexOf('那', i + 1)) {
+    if (blocked[i] || !WHICH_NEXT.includes(s[i + 1] ?? '')) continue;
+    let a = i;
+    while (a > 0 && !CLAUSE_MARK.test(s[a - 1])) a--;
+    let b = i + 1;
+    while (b < s.length && !CLAUSE_MARK.test(s[b])) b++;
+    const before = s.slice(a, i);
+    const m = /无论|不管|不论/.exec(before);
+    if (!m || QUESTION_WORDS.test(s.slice(a + m.index + 2, i) + s.slice(i + 1, b))) continue;
+    // a concession closing its phrase (生死不论的那种) or over alternatives (无论是那个人还是……) asks nothing
+    // nor one whose consequence (都, 也) has already come: 无论在任何情况下都不放弃的那个态度
+    const between = before.slice(m.index + 2);
+    if (/^[的了]/.test(between) || /[都也总]/.test(between) || /还是|或/.test(s.slice(a, b))) continue;
+    out.push({ pos: i, orig: '那', cand: '哪', reason: `“${m[0]}”后面要用疑问代词，应为“哪${s[i + 1]}”` });
+  }
+  return out;
+}
+
+/** the verbs 既 pairs with 也/又/还/且 + the same verb (既是……也是……, 既有……又有……) */
+const BOTH_VERBS = '是有要能会可在为';
+
+/**
+ * 即 for 既 in the correlative 既……也/又/还/且……, where the same verb follows both (她即是我的老师，也是我的朋友):
+ * 即是 alone means "is exactly" and takes no second part.
+ */
+function checkBothAnd(s: string, blocked: Uint8Array): UsageFinding[] {
+  const out: UsageFinding[] = [];
+  for (let i = s.indexOf('即'); i >= 0; i = s.indexOf('即', i + 1)) {
+    const verb = s[i + 1] ?? '';
+    if (blocked[i] || !BOTH_VERBS.includes(verb) || /[立随旋当]/.test(s[i - 1] ?? '')) continue;
+    let b = i + 2;
+    while (b < s.length && !/[。！？!?\n]/.test(s[b])) b++;
+    const rest = s.slice(i + 2, b);
+    const k = rest.search(new RegExp(`[，,；;][^，,；;]{0,6}?[也又还且]${verb}`));
+    if (k < 0) continue;
+    out.push({ pos: i, orig: '即', cand: '既', reason: `“既${verb}……也/又${verb}……”是并列关联词，应为“既”` });
+  }
+  return out;
 }
 
 const A_CLOSERS = new Set('，。！？；,.!?;」』”’…～~'.split(''));

@@ -75,6 +75,9 @@ describe('spelling families', () => {
     // regional forms of Hong Kong and Taiwan are misspellings only in cn
     expect(check('他这样说实在太过份了。').map((i) => [i.original, i.suggestions[0]])).toEqual([['过份', '过分']]);
     expect(check('他這樣說實在太過份了。', { lang: 'hk' })).toEqual([]);
+    // wherever the speller or the non-word pass meets them: 处份 is no word in simplified text, 喝采 a lesser form
+    expect(apply('给予该同志警告处份。', check('给予该同志警告处份。'))).toBe('给予该同志警告处分。');
+    expect(check('觀眾連連喝采。', { lang: 'hk' })).toEqual([]);
     // allowed words silence it
     expect(check('我以经吃饭了。', { allowedWords: ['以经'] })).toEqual([]);
   });
@@ -296,6 +299,35 @@ describe('family 0: 的/地/得 and common misuse', () => {
   });
   it('下次在 + verb becomes 再', () => {
     expect(fixed('这个问题我们下次在讨论吧。', '0').out).toBe('这个问题我们下次再讨论吧。');
+  });
+  it('在 after a first step (…后在 + verb) becomes 再; 在 + a place stays', () => {
+    expect(fixed('我们核对清单后在通知各部门领取。', '0').out).toBe('我们核对清单后再通知各部门领取。');
+    expect(check('他大学毕业后在上海工作了三年。')).toEqual([]);
+    expect(check('吃完晚饭后在院子里散步。')).toEqual([]);
+  });
+  it('那 + a measure word after 无论/不管/不论 in the same clause becomes 哪', () => {
+    expect(fixed('不管出现那种故障，都要先切断电源。', '0').out).toBe('不管出现哪种故障，都要先切断电源。');
+    expect(fixed('无论你选那个方案，我们都全力支持。', '0').out).toBe('无论你选哪个方案，我们都全力支持。');
+    // the clause already asks (谁), offers alternatives (还是), or the concession closes before 那
+    for (const t of [
+      '无论那个人是谁，都要按规定登记。',
+      '无论是那个方案还是这个方案，都需要重新评估。',
+      '他无论在任何情况下都不放弃的那种精神令人敬佩。',
+      '生死不论的那种比赛，我不参加。',
+    ])
+      expect(
+        check(t).filter((i) => i.suggestions[0] === '哪'),
+        t,
+      ).toEqual([]);
+  });
+  it('即 in 既……也/又…… with the same verb becomes 既; 即是 alone stays', () => {
+    expect(fixed('这本书即是教材，也是一本很好的参考书。', '0').out).toBe('这本书既是教材，也是一本很好的参考书。');
+    expect(fixed('新系统即有查询功能，又有统计功能。', '0').out).toBe('新系统既有查询功能，又有统计功能。');
+    for (const t of ['他即是我们要找的人。', '收到通知后请立即是否参加报名。', '会议结束后即有专车送大家回酒店。'])
+      expect(
+        check(t).filter((i) => i.suggestions[0] === '既'),
+        t,
+      ).toEqual([]);
   });
   it('leaves correct uses alone', () => {
     expect(check('这是我的书，那是你的笔。')).toEqual([]);
