@@ -207,6 +207,7 @@ export function loadEngine(opts: { image?: SharedArrayBuffer } = {}): EngineLoad
     }
   }
   const nonword = new NonWordChecker(lm, lm2, dict, speller, py, { r, p: 'nonword' });
+  nonword.glyphs = new ShapeTable('glyphs.txt');
   const wording = new WordingChecker(lm, dict, { r, p: 'wording' });
   const address = new AddressChecker();
   // list words are found however they are typed or disguised (see foldForMatch); typos.tsv stays exact

@@ -14,6 +14,7 @@ import type { LanguageModel } from './lm';
 import { FrozenStrings, type ImageReader, type ImageWriter } from './image';
 import type { JiebaDict } from './jieba';
 import type { PinyinTable } from './pinyin';
+import type { ShapeTable } from './shape';
 import { afterAdverb } from './rules/wording';
 import {
   hanRuns,
@@ -84,6 +85,8 @@ const TRUSTED_LM2_COST = 13;
 
 /** characters that do not reduplicate: particles, prepositions, conjunctions, auxiliaries, adverbs */
 const FUNCTION_CHARS = '的了着过地得在于到从对把被将向给和与及并而或但就才都也又还已再会能可要应该所之其以为是';
+/** measure words: a phrase reads as well without one (上世纪, 这本书) */
+const MEASURES = '个只条张件位名次种些本把台辆座';
 /** result complements: a verb with one does not reduplicate (想起想起, 看见看见) */
 const RESULTS = '起见到完好出来去上下住掉成走开';
 
@@ -96,7 +99,16 @@ const W = 4;
 /** tags of jieba words that are names: a name one edit from the text is no evidence of a typo */
 const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz', 'nrfg']);
 
+/** the rarest candidate character a look-alike of glyphs.txt may be (蹒 lives only in 蹒跚) */
+const GLYPH_MAX_COST = 18;
+
 export class NonWordChecker {
+  /**
+   * look-alikes by glyph and strokes (glyphs.txt: 拔/拨, 瞒/蹒, 暮/蓦), wider than the speller's shape neighbours:
+   * here the written form is no word and the candidate must make one, which keeps the wider set safe
+   */
+  glyphs: ShapeTable | null = null;
+
   /** the three characters of a four-character word with one removed (numeric key) -> the word, '' if ambiguous */
   private byMissing: FrozenStrings;
   /** the speller's patterns (word with one character masked -> completions) for common words only the second LM has */
@@ -386,6 +398,9 @@ export class NonWordChecker {
             const rc = conf.get(code);
             // three characters of a word of four in place make any fourth a candidate (扣人心旋, 雨后春荀)
             let relation: Relation | 'other' | undefined = rc && rc[1] <= p.maxCharCost ? rc[0] : undefined;
+            if (!relation && this.glyphs?.similar(orig, String.fromCharCode(code))) {
+              if (this.lm.wordCost(String.fromCharCode(code)) <= GLYPH_MAX_COST) relation = 'shape';
+            }
             if (!relation && L === 4 && !NUMERALS.includes(orig)) {
               const c = String.fromCharCode(code);
               const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
@@ -418,7 +433,9 @@ export class NonWordChecker {
       const tag = this.dict.pos.get(w);
       let k = 0;
       while (k < 3 && w[k] === written[k]) k++;
-      if ((k === 0 && tag !== 'i') || (FUNCTION_CHARS.includes(w[k]) && tag !== 'i' && tag !== 'l')) continue;
+      // and so does one without its measure word (上世纪 for 上个世纪, 三天时间 for 三天的时间)
+      const light = FUNCTION_CHARS.includes(w[k]) || MEASURES.includes(w[k]);
+      if ((k === 0 && tag !== 'i') || (light && tag !== 'i' && tag !== 'l')) continue;
       // a neighbour one substitution from the word makes it a misspelling, not an omission
       if ((st > a && oneOff(s.slice(st - 1, st + 3), w)) || (st + 3 < b && oneOff(s.slice(st, st + 4), w))) continue;
       if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4))))

