@@ -85,6 +85,8 @@ const TRUSTED_LM2_COST = 13;
 
 /** characters that do not reduplicate: particles, prepositions, conjunctions, auxiliaries, adverbs */
 const FUNCTION_CHARS = '的了着过地得在于到从对把被将向给和与及并而或但就才都也又还已再会能可要应该所之其以为是';
+/** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
+const DOUBLED_WORD_NEED = 9;
 /** measure words: a phrase reads as well without one (上世纪, 这本书) */
 const MEASURES = '个只条张件位名次种些本把台辆座';
 /** result complements: a verb with one does not reduplicate (想起想起, 看见看见) */
@@ -297,11 +299,17 @@ export class NonWordChecker {
     if (holds) return 3;
     const vo = s[i + 2] !== undefined ? this.dict.pos.get(c + s[i + 2]) : undefined;
     if (vo !== undefined && vo.startsWith('v') && !FUNCTION_CHARS.includes(c)) return null;
-    if (this.isWord(c + c)) return null;
-    if (FUNCTION_CHARS.includes(c)) return 5;
-    // else only where the second copy stands alone after a word it completes (核实实, 格格式)
     const left = i > a && this.isWord(s[i - 1] + c),
       right = i + 2 < b && this.isWord(c + s[i + 2]);
+    // a doubled form that is a word (扬扬, 节节) is doubled by mistake only where one copy completes a word with its
+    // neighbour (悠扬扬, 时间节节点) and both models want it gone by a wide margin; a verb doubled before the word
+    // its second copy makes is a reduplication (多走走路, 去看看书)
+    if (this.isWord(c + c)) {
+      const verb = (this.dict.pos.get(c) ?? '').startsWith('v');
+      return left || (right && !verb) ? DOUBLED_WORD_NEED : null;
+    }
+    if (FUNCTION_CHARS.includes(c)) return 5;
+    // else only where the second copy stands alone after a word it completes (核实实, 格格式)
     return left || right ? 7 : null;
   }
 

@@ -22,6 +22,8 @@ const HALF_TO_FULL: Record<string, string> = {
   '.': '。',
 };
 
+const BYLINE_ROLE = /(?:^|[（(\s]|本报|特约|见习|实习)(?:记者|通讯员|摄影|编辑|责编|撰稿|文|图)$/;
+
 export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   const out: Issue[] = [];
   const add = (start: number, end: number, sugg: string[], category: string, message: string) => {
@@ -86,6 +88,8 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   while ((m = sp.exec(text))) {
     const s = m.index - 1;
     const e = m.index + m[0].length + 1;
+    // a press byline parts the reporter's role from the name by a space: （记者 王磊）, 通讯员 李想
+    if (BYLINE_ROLE.test(text.slice(Math.max(0, s - 7), s + 1))) continue;
     add(s, e, [text[s] + text[e - 1]], '10-4', '中文字符之间不应有空格。');
   }
   // 10-2 unpaired quotes and brackets (per paragraph)

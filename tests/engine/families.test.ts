@@ -422,6 +422,9 @@ describe('rule families', () => {
     expect(check('他说：“我明天再来。”')).toEqual([]);
     expect(fixed('我们明天见面，，不见不散。', '10-3').out).toBe('我们明天见面，不见不散。');
     expect(fixed('我们 明天见面。', '10-4').out).toBe('我们明天见面。');
+    // a press byline parts the role from the name by a space
+    expect(check('本报讯（记者 王磊）昨日，新大楼正式启用。').filter((i) => i.category === '10-4')).toEqual([]);
+    expect(fixed('我们的记者 明天到。', '10-4').out).toBe('我们的记者明天到。');
     expect(fixed('他想了很久...终于开口了。', '10-5').out).toBe('他想了很久……终于开口了。');
     expect(fixed('这次考试的第１名是他。', '10-5').out).toBe('这次考试的第1名是他。');
   });

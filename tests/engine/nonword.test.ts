@@ -79,6 +79,8 @@ describe('repeated words and characters', () => {
     ['请大家按时提交交材料。', '请大家按时提交材料。'],
     ['他对待工作一向认真负责责。', '他对待工作一向认真负责。'],
     ['这个问题我们已经经讨论过了。', '这个问题我们已经讨论过了。'],
+    // a double that is a word itself (扬扬) after the word its first copy completes
+    ['远处传来悠扬扬的笛声。', '远处传来悠扬的笛声。'],
   ])('%s', (text, right) => {
     expect(fix(text).out).toBe(right);
   });
@@ -91,6 +93,9 @@ describe('repeated words and characters', () => {
     '我常常想起小时候的事情。',
     '她轻轻松松地通过了考试。',
     '天天锻炼身体，人人都能受益。',
+    '医生让他平时多走走路。',
+    '敌军节节败退。',
+    '他一脸得意扬扬的样子。',
   ])('keeps reduplication: %s', (text) => {
     expect(check(text).filter((i) => i.category === '4')).toEqual([]);
   });
