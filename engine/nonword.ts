@@ -11,7 +11,7 @@
  * two swapped neighbours. Each edit must make a lexicon word of the span where the written form makes none.
  */
 import type { LanguageModel } from './lm';
-import { FrozenStrings, type ImageReader, type ImageWriter } from './image';
+import { FrozenSet, FrozenStrings, type ImageReader, type ImageWriter } from './image';
 import type { JiebaDict } from './jieba';
 import type { PinyinTable } from './pinyin';
 import type { ShapeTable } from './shape';
@@ -85,6 +85,11 @@ const TRUSTED_LM2_COST = 13;
 
 /** characters that do not reduplicate: particles, prepositions, conjunctions, auxiliaries, adverbs */
 const FUNCTION_CHARS = '的了着过地得在于到从对把被将向给和与及并而或但就才都也又还已再会能可要应该所之其以为是';
+/** characters seen after a surname in the dictionary's personal names can be a given name's */
+const NAME_CHAR_MIN = 1;
+/** rarer characters (unigram cost) may be a given name's though the dictionary has no name with them */
+const RARE_CHAR_COST = 15;
+const CONJUNCTIONS = '并及或而';
 /** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
 const DOUBLED_WORD_NEED = 9;
 /** measure words: a phrase reads as well without one (上世纪, 这本书) */
@@ -115,6 +120,8 @@ export class NonWordChecker {
   private byMissing: FrozenStrings;
   /** the speller's patterns (word with one character masked -> completions) for common words only the second LM has */
   private patterns2: FrozenStrings;
+  /** characters of given names: seen at least NAME_CHAR_MIN times after the surname in the dictionary's names */
+  private nameChars: FrozenSet;
 
   constructor(
     private lm: LanguageModel,
@@ -128,8 +135,15 @@ export class NonWordChecker {
     if (img) {
       this.byMissing = FrozenStrings.read(img.r, `${img.p}.byMissing`);
       this.patterns2 = FrozenStrings.read(img.r, `${img.p}.patterns2`);
+      this.nameChars = FrozenSet.read(img.r, `${img.p}.nameChars`);
       return;
     }
+    const given = new Map<string, number>();
+    for (const [w] of dict.freq) {
+      if (dict.pos.get(w) !== 'nr' || w.length < 2 || w.length > 3) continue;
+      for (const c of w.slice(1)) given.set(c, (given.get(c) ?? 0) + 1);
+    }
+    this.nameChars = FrozenSet.build([...given].filter(([, n]) => n >= NAME_CHAR_MIN).map(([c]) => c));
     const byMissing = new Map<number, string>();
     const patterns2 = new Map<number | string, string>();
     const best = new Map<number, { w: string; c: number; next: number }>();
@@ -179,6 +193,7 @@ export class NonWordChecker {
   save(w: ImageWriter, p: string) {
     this.byMissing.save(w, `${p}.byMissing`);
     this.patterns2.save(w, `${p}.patterns2`);
+    this.nameChars.save(w, `${p}.nameChars`);
   }
 
   /**
@@ -360,9 +375,17 @@ export class NonWordChecker {
       if ((SURNAMES.has(w) || COMPOUND_SURNAMES.has(w)) && !bound) {
         const n1 = seg[x + 1],
           n2 = seg[x + 2];
-        if (n1 && n1.length === 1 && !NAME_STOP.has(n1)) {
+        // (a character of some currency never seen in a given name, or a conjunction, makes none: 彭湃, 盖张并; a rare
+        // one may, as in a novel: 凤燚)
+        const given = (c: string | undefined) =>
+          !!c &&
+          c.length === 1 &&
+          !NAME_STOP.has(c) &&
+          !CONJUNCTIONS.includes(c) &&
+          (this.nameChars.has(c) || this.lm.wordCost(c) > RARE_CHAR_COST);
+        if (given(n1)) {
           let e = k + w.length + 1;
-          if (n2 && n2.length === 1 && !NAME_STOP.has(n2)) e++;
+          if (given(n2)) e++;
           name.fill(1, k, Math.min(e, b - a));
         }
       }
