@@ -588,12 +588,34 @@ function checkDddPhrases(
       ch === '地'
         ? nounAfterDi(lms, tag, s, k, w, longest)
         : ch === '的'
-          ? complementOrManner(tag, s, k, w, longest)
+          ? (complementOrManner(tag, s, k, w, longest) ?? idiomComplement(tag, s, k, w))
           : null;
     if (f) out.push(f);
   }
   return out;
 }
+
+/**
+ * 的 between a verb and a four-character idiom that closes the clause (组织的井井有条， -> 组织得井井有条,
+ * 演绎的淋漓尽致。, 围堵的水泄不通): a state the action reached, the complement. Not after 是 or 所 in the clause, where
+ * the idiom names a thing (这是我们讨论的重中之重), nor after a degree word jieba tags as a verb (无比的盛气凌人).
+ * The models are no help here: they prefer 的 before most idioms (by 5.5 nats in 组织的井井有条); over the CSC sets,
+ * which leave 的/地/得 alone, the rule made nine changes, eight of them right.
+ */
+function idiomComplement(tag: (w: string | undefined) => string, s: string, k: number, w: Words): UsageFinding | null {
+  const P = w.left[w.left.length - 1] ?? '';
+  const I = w.rest.slice(0, 4);
+  if (P.length < 2 || !/^v/.test(tag(P)) || DEGREE_WORDS.has(P) || tag(I) !== 'i' || w.rest.length !== 4) return null;
+  const clause =
+    s
+      .slice(Math.max(0, k - 40), k)
+      .split(CLAUSE_BREAK)
+      .pop() ?? '';
+  if (/[是所]/.test(clause.slice(0, clause.length - P.length))) return null;
+  return { pos: k, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${I}”，补语前用“得”` };
+}
+/** degree adverbs that jieba tags as verbs */
+const DEGREE_WORDS = new Set(['无比', '异常', '万分', '格外', '极度']);
 
 /** 的 before a complement (-> 得) or between a manner word and its verb (-> 地) */
 function complementOrManner(

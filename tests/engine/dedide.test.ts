@@ -36,6 +36,23 @@ const expectNoFinding = (texts: string[]) => {
     ).toEqual([]);
 };
 
+describe('的 -> 得 before an idiom that closes the clause as the verb’s complement', () => {
+  it('a state the action reached', () => {
+    expectFixes([
+      ['这次年会组织的井井有条，大家都很满意。', '这次年会组织得井井有条，大家都很满意。'],
+      ['警方终于把案情调查的水落石出。', '警方终于把案情调查得水落石出。'],
+    ]);
+  });
+  it('not where the idiom names a thing, nor after a degree word', () => {
+    expectNoFinding([
+      '这是我们讨论的重中之重。',
+      '他所追求的尽善尽美。',
+      '他却无比的盛气凌人。',
+      '我们讨论的问题很多。',
+    ]);
+  });
+});
+
 describe('的 -> 得 before a complement of degree or result', () => {
   it('after a verb, a degree word and a quality closing the clause', () => {
     expectFixes([
