@@ -190,6 +190,18 @@ export class NonWordChecker {
     this.patterns2 = FrozenStrings.build(patterns2);
   }
 
+  private glyphCache = new Map<string, Set<number>>();
+  /** the look-alikes of c by glyphs.txt (symmetric), common enough to be candidates */
+  private glyphCodes(c: string): Set<number> {
+    let set = this.glyphCache.get(c);
+    if (set) return set;
+    set = new Set();
+    for (const x of this.glyphs?.neighbours(c) ?? '')
+      if (this.lm.wordCost(x) <= GLYPH_MAX_COST && !variantPair(c, x)) set.add(x.charCodeAt(0));
+    this.glyphCache.set(c, set);
+    return set;
+  }
+
   save(w: ImageWriter, p: string) {
     this.byMissing.save(w, `${p}.byMissing`);
     this.patterns2.save(w, `${p}.patterns2`);
@@ -406,6 +418,7 @@ export class NonWordChecker {
       // 的, the commonest character, is miswritten for 地/得 (the usage rules), hardly for a content character
       if (orig === '的') continue;
       const conf = this.speller.confusionCodesComp(orig, p.maxCharCost);
+      const glyphs = this.glyphCodes(orig);
       const seen = new Map<number, string>();
       for (let L = 4; L >= 2; L--) {
         for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
@@ -429,9 +442,7 @@ export class NonWordChecker {
             const rc = conf.get(code);
             // three characters of a word of four in place make any fourth a candidate (扣人心旋, 雨后春荀)
             let relation: Relation | 'other' | undefined = rc && rc[1] <= p.maxCharCost ? rc[0] : undefined;
-            if (!relation && this.glyphs?.similar(orig, String.fromCharCode(code))) {
-              if (this.lm.wordCost(String.fromCharCode(code)) <= GLYPH_MAX_COST) relation = 'shape';
-            }
+            if (!relation && glyphs.has(code)) relation = 'shape';
             if (!relation && L === 4 && !NUMERALS.includes(orig)) {
               const c = String.fromCharCode(code);
               const word = written.slice(0, i - st) + c + written.slice(i - st + 1);

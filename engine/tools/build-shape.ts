@@ -172,7 +172,7 @@ console.log(`${chars.length} characters, ${lines.length} with shape neighbours`)
  * glyphs.txt: look-alikes by a measure that forgives a stroke moved by a pixel (拔/拨, 瞒/蹒, 暮/蓦, which the
  * overlap above misses): at GLYPH_GRID x GLYPH_GRID, the share of each glyph's ink lying within one pixel of the
  * other's, both ways; pairs of at least GLYPH_MIN, the best GLYPH_N per character, over the characters of unigram
- * cost <= GLYPH_MAX_COST (rarer than shape.txt's: 蹒 lives only in 蹒跚). Only the non-word pass reads it, where
+ * cost <= GLYPH_MAX_COST (rarer than shape.txt's: 蹒 lives only in 蹒跚), made symmetric. Only the non-word pass reads it, where
  * the written form is no word and the candidate must make one.
  */
 const GG = 32;
@@ -261,12 +261,17 @@ for (let i = 0; i < gchars.length; i++) {
     gbest[j].push([sim, i]);
   }
 }
+// each character's best, made symmetric (a reader looks up one side only)
+const gsets = gchars.map(() => new Set<number>());
+for (let i = 0; i < gchars.length; i++) {
+  for (const [, j] of gbest[i].sort((x, y) => y[0] - x[0]).slice(0, GLYPH_N)) {
+    gsets[i].add(j);
+    gsets[j].add(i);
+  }
+}
 const glines: string[] = [];
 for (let i = 0; i < gchars.length; i++) {
-  const ns = gbest[i]
-    .sort((x, y) => y[0] - x[0])
-    .slice(0, GLYPH_N)
-    .map(([, j]) => gchars[j]);
+  const ns = [...gsets[i]].sort((x, y) => x - y).map((j) => gchars[j]);
   if (ns.length) glines.push(gchars[i] + ' ' + ns.join(''));
 }
 writeFileSync(path.join(lexDir, 'glyphs.txt'), glines.join('\n') + '\n');
