@@ -23,6 +23,7 @@ import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
 import { WordMatcher, foldForMatch } from './rules/matcher';
 import { checkUsage } from './rules/usage';
+import { checkConfusables } from './rules/confusable';
 import { NonWordChecker, NONWORD3, NONWORD4, type NonWordFinding } from './nonword';
 import { protectedMask, linkMask } from './protect';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
@@ -424,7 +425,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked, e.lm2) : [];
   // words with two accepted spellings (纪录/记录) are not the speller's to turn into each other
   for (const k of variantWordChars(work)) charBlocked[k] = 1;
+  const confusables = bits & Bits.usage ? checkConfusables(e.lm, e.dict, work, spellBlocked) : [];
   const usageAt = new Set(usage.map((u) => u.pos));
+  for (const c of confusables) for (let k = c.start; k < c.end; k++) usageAt.add(k);
   if (bits & (Bits.spelling | Bits.usage)) {
     const params = mode === 4 ? MODE4 : MODE3;
     for (const f of e.speller.check(work, charBlocked, params)) {
@@ -458,6 +461,17 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     issues.push(...add);
   }
   if (bits & Bits.usage) {
+    for (const c of confusables) {
+      issues.push({
+        start: c.start,
+        end: c.end,
+        original: '',
+        suggestions: [c.cand],
+        category: '0',
+        level: 1,
+        message: `“${c.orig}”应为“${c.cand}”：${c.reason}。`,
+      });
+    }
     for (const u of usage) {
       issues.push({
         start: u.pos,

@@ -101,12 +101,12 @@ describe('custom dictionaries', () => {
     expect(check(text, { allowedWords: ['问提', '网络赌博'] })).toEqual([]);
   });
   it('dictionary results are switched by bit 64 and sensitive words by bit 8', () => {
-    const opts = { wrongWords: [{ word: '登陆页面', correct: '登录页面' }], sensitiveWords: [{ word: '青松计划' }] };
-    expect(check('登陆页面与青松计划', { ...opts, checkOptions: 127 - 64 }).map((i) => i.original)).toEqual([
+    const opts = { wrongWords: [{ word: '赛博空间', correct: '网络空间' }], sensitiveWords: [{ word: '青松计划' }] };
+    expect(check('赛博空间与青松计划', { ...opts, checkOptions: 127 - 64 }).map((i) => i.original)).toEqual([
       '青松计划',
     ]);
-    expect(check('登陆页面与青松计划', { ...opts, checkOptions: 127 - 8 }).map((i) => i.original)).toEqual([
-      '登陆页面',
+    expect(check('赛博空间与青松计划', { ...opts, checkOptions: 127 - 8 }).map((i) => i.original)).toEqual([
+      '赛博空间',
     ]);
   });
 });
