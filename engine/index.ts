@@ -17,7 +17,7 @@ import { Speller, MODE3, MODE4, DDD, regionalPair, variantPair, variantWordChars
 import type { RerankModel } from './rerank';
 import { WordingChecker, WORDING3, WORDING4 } from './rules/wording';
 import { checkPunctuation } from './rules/punct';
-import { closingPlace, closerOf } from './rules/pairs';
+import { abbreviationTerm, closingPlace, closerOf } from './rules/pairs';
 import { checkDates } from './rules/dates';
 import { AddressChecker } from './rules/address';
 import { checkLeaders, checkAmounts } from './rules/advanced';
@@ -525,16 +525,30 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     issues.push(...e.address.check(work));
   }
   if (bits & Bits.punctuation) {
-    for (const i of checkPunctuation(text, links)) {
+    const marks = checkPunctuation(text, links);
+    const unclosed = (ch: string) => marks.some((m) => m.category === '10-2' && text[m.start] === ch);
+    for (const i of marks) {
       // an unclosed mark: where its closer belongs, when that is clear, as a replacement from the opener to there
-      const closer = i.category === '10-2' && i.suggestions.length === 0 ? closerOf(text[i.start]) : undefined;
+      let closer = i.category === '10-2' && i.suggestions.length === 0 ? closerOf(text[i.start]) : undefined;
+      // a term after 简称 whose bracket is unclosed too closes both (（以下简称“委托方”）应在)
+      const bracket = text.slice(Math.max(0, i.start - 8), i.start).match(/[（(](?=[^（(]*$)/)?.[0];
       const place = closer ? closingPlace(text, i.start) : null;
+      if (closer && place !== null && bracket && abbreviationTerm(text, i.start) !== null && unclosed(bracket)) {
+        closer += closerOf(bracket);
+        // the bracket's own finding points at the same place
+        const own = marks.find((m) => m.category === '10-2' && m.start < i.start && text[m.start] === bracket);
+        if (own)
+          own.message = `“${bracket}”缺少与之配对的“${closerOf(bracket)}”，应在“${text.slice(i.start + 1, place)}”之后补上。`;
+      }
       if (closer && place !== null && place > i.start + 1) {
         // the opener keeps its finding; the closer is inserted after the character before its place (a short
         // span that seldom meets another correction, as a quotation-long one would)
         const inside = text.slice(i.start + 1, place);
         const where = inside.length > 12 ? '…' + inside.slice(-10) : inside;
-        i.message = `“${text[i.start]}”缺少与之配对的“${closer}”，应在“${where}”之后补上。`;
+        i.message =
+          closer.length > 1
+            ? `“${text[i.start]}”缺少与之配对的“${closer[0]}”，外面的“${bracketOf(closer)}”也未闭合，应在“${where}”之后补上“${closer}”。`
+            : `“${text[i.start]}”缺少与之配对的“${closer}”，应在“${where}”之后补上。`;
         const at = place - (place >= 2 && /[\udc00-\udfff]/.test(text[place - 1]) ? 2 : 1);
         issues.push({
           start: at,
@@ -543,7 +557,10 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
           suggestions: [text.slice(at, place) + closer],
           category: '10-2',
           level: i.level,
-          message: `此处缺少“${closer}”，与前面的“${text[i.start]}”配对。`,
+          message:
+            closer.length > 1
+              ? `此处缺少“${closer}”，与前面的“${text[i.start]}”和“${bracketOf(closer)}”配对。`
+              : `此处缺少“${closer}”，与前面的“${text[i.start]}”配对。`,
         });
       }
       issues.push(i);
@@ -606,6 +623,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 }
 
 const SPELLING = new Set(['1', '2', '5']);
+
+/** the opening bracket of the second closer in a doubled one (”） -> （) */
+const bracketOf = (closer: string) => (closer[1] === ')' ? '(' : '（');
 
 /** every suggestion only trades characters of a regional pair (过份 → 过分): usage in Hong Kong and Taiwan */
 function regionalOnly(span: string, suggestions: string[]): boolean {

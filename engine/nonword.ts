@@ -92,6 +92,8 @@ const RARE_CHAR_COST = 15;
 const CONJUNCTIONS = '并及或而';
 /** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
 const DOUBLED_WORD_NEED = 9;
+/** how often (jieba's count) a word of three must occur for its omissions to be looked for */
+const MISSING3_MIN_FREQ = 20;
 /** measure words: a phrase reads as well without one (上世纪, 这本书) */
 const MEASURES = '个只条张件位名次种些本把台辆座';
 /** result complements: a verb with one does not reduplicate (想起想起, 看见看见) */
@@ -118,6 +120,11 @@ export class NonWordChecker {
 
   /** the three characters of a four-character word with one removed (numeric key) -> the word, '' if ambiguous */
   private byMissing: FrozenStrings;
+  /**
+   * the same for set phrases of five and six characters (几十年如一日) and common words of three (跨越式), keyed by the
+   * written characters; never the first character missing
+   */
+  private byMissingOther: FrozenStrings;
   /** the speller's patterns (word with one character masked -> completions) for common words only the second LM has */
   private patterns2: FrozenStrings;
   /** characters of given names: seen at least NAME_CHAR_MIN times after the surname in the dictionary's names */
@@ -134,6 +141,7 @@ export class NonWordChecker {
   ) {
     if (img) {
       this.byMissing = FrozenStrings.read(img.r, `${img.p}.byMissing`);
+      this.byMissingOther = FrozenStrings.read(img.r, `${img.p}.byMissingOther`);
       this.patterns2 = FrozenStrings.read(img.r, `${img.p}.patterns2`);
       this.nameChars = FrozenSet.read(img.r, `${img.p}.nameChars`);
       return;
@@ -187,6 +195,27 @@ export class NonWordChecker {
     // clearly the commonest (e^2.3: ten times as likely)
     for (const [k, b] of best) byMissing.set(k, b.next - b.c >= 2.3 ? b.w : '');
     this.byMissing = FrozenStrings.build(byMissing);
+    const other = new Map<string, { w: string; c: number; next: number }>();
+    for (const [w, f] of dict.freq) {
+      const tag = dict.pos.get(w) ?? '';
+      const set = (w.length === 5 || w.length === 6) && (tag === 'i' || tag === 'l') && f >= 5;
+      const common = w.length === 3 && f >= MISSING3_MIN_FREQ && !NAME_TAGS.has(tag);
+      if (!set && !common) continue;
+      let han = true;
+      for (let k = 0; k < w.length; k++) if (!isHan(w.charCodeAt(k))) han = false;
+      if (!han) continue;
+      const c = lnTotal - Math.log(f);
+      for (let k = 1; k < w.length; k++) {
+        const key = w.slice(0, k) + w.slice(k + 1);
+        const b = other.get(key);
+        if (!b) other.set(key, { w, c, next: Infinity });
+        else if (b.w !== w) {
+          if (c < b.c) other.set(key, { w, c, next: b.c });
+          else b.next = Math.min(b.next, c);
+        }
+      }
+    }
+    this.byMissingOther = FrozenStrings.build(new Map([...other].map(([k, b]) => [k, b.next - b.c >= 2.3 ? b.w : ''])));
     this.patterns2 = FrozenStrings.build(patterns2);
   }
 
@@ -204,6 +233,7 @@ export class NonWordChecker {
 
   save(w: ImageWriter, p: string) {
     this.byMissing.save(w, `${p}.byMissing`);
+    this.byMissingOther.save(w, `${p}.byMissingOther`);
     this.patterns2.save(w, `${p}.patterns2`);
     this.nameChars.save(w, `${p}.nameChars`);
   }
@@ -335,7 +365,8 @@ export class NonWordChecker {
       const verb = (this.dict.pos.get(c) ?? '').startsWith('v');
       return left || (right && !verb) ? DOUBLED_WORD_NEED : null;
     }
-    if (FUNCTION_CHARS.includes(c)) return 5;
+    // (so do 起 and 止 closing a time: 自一月一日起起施行)
+    if (FUNCTION_CHARS.includes(c) || '起止'.includes(c)) return 5;
     // else only where the second copy stands alone after a word it completes (核实实, 格格式)
     return left || right ? 7 : null;
   }
@@ -483,6 +514,25 @@ export class NonWordChecker {
       if ((st > a && this.isWord(s.slice(st - 1, st + 3))) || (st + 4 <= b && this.isWord(s.slice(st, st + 4))))
         continue;
       push({ start: st, end: st + 3, repl: w, kind: 'ins', word: w, written, at: st });
+    }
+
+    // a character missing from a set phrase of five or six (几十年如日) or a common word of three (跨式发展): the
+    // written ones make no word; of a word of three, both stand alone in the segmentation
+    for (let st = a; st + 2 <= b; st++) {
+      for (const n of [2, 4, 5]) {
+        if (st + n > b || !free(st, st + n)) continue;
+        const written = s.slice(st, st + n);
+        const w = this.byMissingOther.get(written);
+        if (!w || this.isWord(written)) continue;
+        if (n === 2 && !(single[st - a] && single[st + 1 - a])) continue;
+        let k = 0;
+        while (k < n && w[k] === written[k]) k++;
+        // (a numeral of a set phrase is part of it: 如一日; of a word of three, the writer's fact)
+        if (FUNCTION_CHARS.includes(w[k]) || MEASURES.includes(w[k]) || (n === 2 && NUMERALS.includes(w[k]))) continue;
+        // the whole word is there already, one character further on or back
+        if (s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
+        push({ start: st, end: st + n, repl: w, kind: 'ins', word: w, written, at: st });
+      }
     }
 
     // a doubled character or word too many (称称快, 已经已经), not a reduplication (看看, 一股股, 散散步, 研究研究)

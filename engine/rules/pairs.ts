@@ -8,6 +8,8 @@
  *    《……通知》印发, 《……日报》报道), else before the next clause mark;
  *  - a bracket holding a reference or a code closes after it (（见附件1）报送, （GB 50204—2015）的规定, 【确定】按钮),
  *    else before the next clause mark.
+ *  - a bracket naming a term after 简称 closes after the term's quote (（以下简称“委托方”应在 -> “委托方”）应在);
+ *    the term's own quote, if unclosed, before its predicate, closing the bracket too where that is unclosed.
  * Nothing is suggested where another unclosed mark lies inside, or where the stretch is too long to be a term.
  */
 const CLOSER: Record<string, string> = {
@@ -89,7 +91,30 @@ const AFTER_TITLE = /^(印发|发布|报道|讯|执行|实施|施行|要求|规�
 /** UI words after a label in 【】 */
 const UI_WORDS = /^(.{1,10}?)(按钮|键|菜单|选项|页面|标签|窗口|对话框|图标)/;
 
+/** 简称 and its kin inside a bracket, right before the quote that names the term (（以下简称“甲方”）) */
+const ABBREVIATION = /[（(](?:以下|下文)?(?:简称|统称|下称|称)为?$/;
+/** where the predicate after such a term starts (“委托方”应在……) */
+const TERM_END =
+  /^[^，。；：？！、“”‘’（）()]{1,10}?(?=应当|应该|应|须|必须|将|有权|负责|同意|承诺|保证|在|于|是|和|与|及|的|[，。；）)]|$)/;
+
+/**
+ * The term a quote names after 简称 in a bracket (甲方（以下简称“委托方”应在……): where its quote closes, and
+ * whether the bracket is to close there too (it is unclosed as well), or null when the term is unclear.
+ */
+export function abbreviationTerm(text: string, open: number): number | null {
+  if (!QUOTES.includes(text[open]) || !ABBREVIATION.test(text.slice(Math.max(0, open - 8), open))) return null;
+  const m = TERM_END.exec(text.slice(open + 1, open + 12));
+  return m && m[0].length >= 2 ? open + 1 + m[0].length : null;
+}
+
 export function closingPlace(text: string, open: number): number | null {
+  const term = abbreviationTerm(text, open);
+  if (term !== null) return term;
+  // a bracket that names a term: it closes after the term's quote (（以下简称“委托方”应在 -> “委托方”）应在)
+  const named = /^(?:以下|下文)?(?:简称|统称|下称|称)为?(?:“[^“”]{1,12}”|‘[^‘’]{1,12}’)/.exec(
+    text.slice(open + 1, open + 24),
+  );
+  if ((text[open] === '（' || text[open] === '(') && named) return open + 1 + named[0].length;
   const o = text[open];
   const c = CLOSER[o];
   if (!c) return null;

@@ -170,10 +170,10 @@ console.log(`${chars.length} characters, ${lines.length} with shape neighbours`)
 
 /*
  * glyphs.txt: look-alikes by a measure that forgives a stroke moved by a pixel (拔/拨, 瞒/蹒, 暮/蓦, which the
- * overlap above misses): at GLYPH_GRID x GLYPH_GRID, the share of each glyph's ink lying within one pixel of the
- * other's, both ways; pairs of at least GLYPH_MIN, the best GLYPH_N per character, over the characters of unigram
- * cost <= GLYPH_MAX_COST (rarer than shape.txt's: 蹒 lives only in 蹒跚), made symmetric. Only the non-word pass reads it, where
- * the written form is no word and the candidate must make one.
+ * overlap above misses): at GG x GG, the share of each glyph's ink lying within one pixel of the other's, both
+ * ways; pairs of at least GLYPH_MIN, the best GLYPH_N per character, over the characters of unigram cost <=
+ * GLYPH_MAX_COST (rarer than shape.txt's: 蹒 lives only in 蹒跚), made symmetric. Only the non-word pass reads it,
+ * where the written form is no word and the candidate must make one.
  */
 const GG = 32;
 // dense glyphs overlap everything within a pixel (暮/馨): the pair must also share most of its strokes and

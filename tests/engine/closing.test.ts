@@ -36,6 +36,10 @@ describe('a suggested closing place where it is clear', () => {
     ['点击【保存按钮即可。', '点击【保存】按钮即可。'],
     // a short aside closes before the next clause mark
     ['这本书（第三版，去年出版后很受读者欢迎。', '这本书（第三版），去年出版后很受读者欢迎。'],
+    // a bracket naming a term after 简称 closes after the term; an unclosed term closes before its predicate, with
+    // its bracket
+    ['双方（以下简称“合作方”应共同遵守本协议。', '双方（以下简称“合作方”）应共同遵守本协议。'],
+    ['本公司（以下简称“我方与贵司签订协议。', '本公司（以下简称“我方”）与贵司签订协议。'],
   ])('%s', (text, right) => {
     const { issues, out } = pairs(text);
     expect(out).toBe(right);
