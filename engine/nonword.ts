@@ -274,17 +274,27 @@ export class NonWordChecker {
     const L = s.slice(lo, start),
       R = s.slice(end, hi),
       orig = s.slice(start, end);
+    // the written window scores the same for every candidate of the span: once per span and model
+    const key = start * 4194304 + end;
+    const base = (m: LanguageModel, memo: Map<number, number>) => {
+      let v = memo.get(key);
+      if (v === undefined) memo.set(key, (v = m.score(L + orig + R)));
+      return v;
+    };
     const lm2 = this.lm2;
     if (!lm2) {
-      const g = this.lm.score(L + orig + R) - this.lm.score(L + repl + R);
+      const g = base(this.lm, this.base1) - this.lm.score(L + repl + R);
       return [g, g];
     }
     // the newer model first: where it knows the word made and finds it no likelier, the edit cannot win (its gain
     // weighs twice), and the older model's two scores are spared
-    const g2 = lm2.score(L + orig + R) - lm2.score(L + repl + R);
+    const g2 = base(lm2, this.base2) - lm2.score(L + repl + R);
     if (g2 < 0 && lm2.wordCost(word) <= TRUSTED_LM2_COST) return null;
-    return [this.lm.score(L + orig + R) - this.lm.score(L + repl + R), g2];
+    return [base(this.lm, this.base1) - this.lm.score(L + repl + R), g2];
   }
+  /** the written windows' scores of the text being checked, by span (see gains) */
+  private base1 = new Map<number, number>();
+  private base2 = new Map<number, number>();
 
   /** the accepted edits of s: the best candidates above their kind's need, none overlapping another */
   check(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
@@ -400,6 +410,8 @@ export class NonWordChecker {
   /** all candidate edits of s with their evidence (no decision) */
   candidates(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
     const out: NonWordFinding[] = [];
+    this.base1.clear();
+    this.base2.clear();
     hanRuns(s, (a, b) => this.run(s, a, b, blocked, p, out));
     return out;
   }
