@@ -1,6 +1,8 @@
 import { extname } from 'node:path';
-import ExcelJS from 'exceljs';
-import JSZip from 'jszip';
+// exceljs and jszip are loaded on first use: the main thread imports this module for its routes' small helpers
+// (toCsv, EXPORT_MIME, parseType) and should not carry them until a spreadsheet is read or written
+const loadExcelJS = async () => (await import('exceljs')).default;
+const loadJSZip = async () => (await import('jszip')).default;
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { deleteImportFailures, findImportFailures, insertImportFailures } from '../db/repos/dict-import';
@@ -161,8 +163,10 @@ async function parseXlsx(data: Buffer): Promise<Array<{ line: number; cells: str
     throw disguised();
   }
   if (!parts.has('xl/workbook.xml')) throw disguised();
+  const JSZip = await loadJSZip();
   const verified = new JSZip();
   for (const [name, body] of parts) verified.file(name, body, { binary: true });
+  const ExcelJS = await loadExcelJS();
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(await verified.generateAsync({ type: 'arraybuffer', compression: 'STORE' }));
@@ -319,6 +323,7 @@ export function toCsv(rows: Array<Array<string | number | null>>): Buffer {
 export async function toXlsx(
   sheets: Array<{ name: string; rows: Array<Array<string | number | null>>; widths?: number[] }>,
 ): Promise<Buffer> {
+  const ExcelJS = await loadExcelJS();
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'proofreading-workbench';
   for (const s of sheets) {

@@ -1,5 +1,7 @@
-import JSZip from 'jszip';
-import mammoth from 'mammoth';
+// jszip and mammoth are loaded on first use: the main thread imports this module for its small helpers
+// (extensionOf, detectKind, decodeText) and should not carry the converters it never runs
+const loadJSZip = async () => (await import('jszip')).default;
+const loadMammoth = async () => (await import('mammoth')).default;
 import { badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { markdownToHtml } from './markdown';
@@ -84,6 +86,7 @@ const textToHtml = (text: string) =>
 
 /** A rebuilt, uncompressed zip of verified parts: whatever mammoth inflates is already size-checked. */
 async function storedZip(parts: Map<string, Buffer>): Promise<Buffer> {
+  const JSZip = await loadJSZip();
   const zip = new JSZip();
   for (const [name, body] of parts) zip.file(name, body, { binary: true });
   return zip.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
@@ -121,6 +124,7 @@ export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
   } else if (kind === 'docx') {
     const parts = openDocx(file.data);
     try {
+      const mammoth = await loadMammoth();
       const result = await mammoth.convertToHtml(
         { buffer: await storedZip(parts) },
         { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] },
