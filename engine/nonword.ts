@@ -45,6 +45,8 @@ export interface NonWordFinding {
   named?: boolean;
   /** a need fixed by the candidate's own evidence (doubled characters), instead of its kind's */
   need?: number;
+  /** doubled characters: the word the copy that stays makes with its neighbour (点赞 in 点赞赞) */
+  made?: string;
   /** the models' gains (nats) over the context, first and second LM */
   g1: number;
   g2: number;
@@ -92,6 +94,8 @@ const RARE_CHAR_COST = 15;
 const CONJUNCTIONS = '并及或而';
 /** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
 const DOUBLED_WORD_NEED = 9;
+/** NONWORD3.oneModelCost: a double judged by one model pays it too */
+const ONE_MODEL_DOUBLE_COST = 3;
 /** how often (jieba's count) a word of three must occur for its omissions to be looked for */
 const MISSING3_MIN_FREQ = 20;
 /** measure words: a phrase reads as well without one (上世纪, 这本书) */
@@ -401,7 +405,16 @@ export class NonWordChecker {
    * Doubles are judged by the smaller gain: there both know every word.
    */
   private judged(f: NonWordFinding): [number, boolean] {
-    if (f.kind === 'del' || !this.lm2) return [Math.min(f.g1, f.g2), false];
+    if (!this.lm2) return [Math.min(f.g1, f.g2), false];
+    if (f.kind === 'del') {
+      // a double after a word only one model knows (点赞赞: the first lacks 点赞) is that model's to judge
+      const k1 = !!f.made && this.lm.has(f.made),
+        k2 = !!f.made && this.lm2.wordCost(f.made) <= TRUSTED_LM2_COST;
+      // (where that says more than both together, after its cost)
+      const both = Math.min(f.g1, f.g2),
+        one = k1 ? f.g1 : f.g2;
+      return k1 !== k2 && one - ONE_MODEL_DOUBLE_COST > both ? [one, true] : [both, false];
+    }
     const k1 = this.lm.has(f.word),
       k2 = this.lm2.wordCost(f.word) <= TRUSTED_LM2_COST;
     return k1 === k2 ? [(f.g1 + 2 * f.g2) / 3, false] : [k1 ? f.g1 : f.g2, true];
@@ -554,7 +567,15 @@ export class NonWordChecker {
         if (w !== s.slice(i + L, i + 2 * L) || !free(i, i + 2 * L) || name[i - a]) continue;
         const need = L === 1 ? this.doubledChar(s, i, a, b) : this.doubledWord(w);
         if (need === null) continue;
-        push({ start: i, end: i + 2 * L, repl: w, kind: 'del', word: w, written: w + w, at: i, need });
+        const made =
+          L > 1
+            ? undefined
+            : i > a && this.isWord(s[i - 1] + w)
+              ? s[i - 1] + w
+              : i + 2 < b && this.isWord(w + s[i + 2])
+                ? w + s[i + 2]
+                : undefined;
+        push({ start: i, end: i + 2 * L, repl: w, kind: 'del', word: w, written: w + w, at: i, need, made });
       }
     }
 

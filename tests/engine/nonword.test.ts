@@ -86,6 +86,8 @@ describe('repeated words and characters', () => {
     ['这个问题我们已经经讨论过了。', '这个问题我们已经讨论过了。'],
     // 起 closing a time does not double
     ['本协议自签字之日起起生效。', '本协议自签字之日起生效。'],
+    // after a word only the newer model knows (点赞), that model judges
+    ['大家纷纷为这些志愿者点赞赞。', '大家纷纷为这些志愿者点赞。'],
     // a double that is a word itself (扬扬) after the word its first copy completes
     ['远处传来悠扬扬的笛声。', '远处传来悠扬的笛声。'],
   ])('%s', (text, right) => {
