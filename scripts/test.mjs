@@ -75,6 +75,8 @@ for (const check of await checks) {
   console.log(`${check.name}: ${check.ok ? 'passed' : 'FAILED'}`);
 }
 const seconds = (performance.now() - started) / 1000;
-console.log(`npm test took ${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`);
+// (whole seconds first: 299.6 s is 5 min 0 s, not 4 min 60 s)
+const whole = Math.round(seconds);
+console.log(`npm test took ${Math.floor(whole / 60)} min ${whole % 60} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
