@@ -255,8 +255,9 @@ export class PdfChecks {
         for (const read of pages) {
           let page = read;
           let unsure: Array<[number, number]> | null = null;
-          // a page without text is a scan: its text comes from OCR, and what the OCR was unsure of is kept apart
-          if (!read.text.trim()) {
+          // a page without text is a scan, and so is a page a picture covers with a little text on it (a stamped page
+          // number): its text comes from OCR, and what the OCR was unsure of is kept apart
+          if (!read.text.trim() || read.scan) {
             const ocr = await this.app.heavy.run(
               'pdfOcrPage',
               { data, page: read.page },

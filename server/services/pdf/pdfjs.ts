@@ -25,9 +25,10 @@ type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 let pdfjs: Promise<PdfJs> | null = null;
 
 /** Opens a PDF; 400 `document.pdf_unreadable` (or `pdf.encrypted`) when it cannot be read. */
+const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
 export async function openPdf(data: Uint8Array): Promise<PdfDocument> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const lib = await pdfjs;
+  const lib = await loadPdfJs();
   try {
     return await lib.getDocument({
       // pdf.js takes the buffer over: a copy, so the caller's bytes stay usable
@@ -54,6 +55,46 @@ export interface PdfPageText {
   text: string;
   /** [x, y, width, height] per UTF-16 unit of `text` (line breaks get an empty box), flattened */
   boxes: number[];
+  /**
+   * a scan with a little text over it (a stamped page number): pictures cover at least half the page and the text
+   * is under SCAN_TEXT_MAX characters, so the page is read by OCR like one without text
+   */
+  scan: boolean;
+}
+
+/** the most characters (not counting spaces) a page may hold as text and still be taken for a scan */
+const SCAN_TEXT_MAX = 40;
+/** the share of the page pictures must cover for it to be a scan */
+const SCAN_COVER = 0.5;
+
+/**
+ * The share of the page the painted pictures cover (their unit squares through the current transformation, summed;
+ * overlaps count twice, which matters little for a scan drawn once across the page).
+ */
+async function pictureCover(page: Awaited<ReturnType<PdfDocument['getPage']>>, lib: PdfJs): Promise<number> {
+  const { fnArray, argsArray } = await page.getOperatorList();
+  const { OPS } = lib;
+  const images = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+  ]);
+  let ctm = [1, 0, 0, 1, 0, 0];
+  const stack: number[][] = [];
+  let area = 0;
+  for (let k = 0; k < fnArray.length; k++) {
+    const fn = fnArray[k];
+    if (fn === OPS.save) stack.push(ctm);
+    else if (fn === OPS.restore) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
+    else if (fn === OPS.transform) {
+      const [a, b, c, d, e, f] = argsArray[k] as number[];
+      const [A, B, C, D, E, F] = ctm;
+      ctm = [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F];
+    } else if (images.has(fn)) area += Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]);
+  }
+  const [x0, y0, x1, y1] = page.view;
+  return area / Math.max(1, Math.abs((x1 - x0) * (y1 - y0)));
 }
 
 /** Text and character boxes of pages `from`..`to` (1-based, inclusive). */
@@ -88,7 +129,17 @@ export async function readPdfPages(data: Uint8Array, from: number, to: number): 
         }
         if (item.hasEOL) newline();
       }
-      pages.push({ page: n, width: viewport.width, height: viewport.height, text: text.replace(/\n$/, ''), boxes });
+      // only a page with little text is looked at for pictures (reading its operators costs a parse of the page)
+      const scan =
+        text.replace(/\s/g, '').length < SCAN_TEXT_MAX && (await pictureCover(page, await loadPdfJs())) >= SCAN_COVER;
+      pages.push({
+        page: n,
+        width: viewport.width,
+        height: viewport.height,
+        text: text.replace(/\n$/, ''),
+        boxes,
+        scan,
+      });
       page.cleanup();
     }
     return pages;
