@@ -13,6 +13,21 @@ export function benchOption(name: string, fallback: number): number {
 }
 
 /** Realistic sentences: the engine's own bench sets (both the erroneous and the correct forms). */
+/** The sentences of engine/bench/own that are correct as written: the targets, and the sources marked `-`. */
+export function correctSentences(): string[] {
+  const dir = join(repoRoot, 'engine/bench/own');
+  const out: string[] = [];
+  for (const file of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      if (!line || line.startsWith('#')) continue;
+      const [, source, target] = line.split('\t');
+      const correct = target === '-' ? source : target;
+      if (correct && correct.length > 6) out.push(correct);
+    }
+  }
+  return out;
+}
+
 export function benchSentences(): string[] {
   const dir = join(repoRoot, 'engine/bench/own');
   const out: string[] = [];
