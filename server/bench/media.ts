@@ -1,14 +1,14 @@
 /**
  * Media benchmark (`npm run bench:media`). Offline, one run, prints figures; asserts nothing about time.
  *
- *   npx tsx server/bench/media.ts [--images 60] [--pdf-pages 200] [--video-seconds 60]
+ *   npx tsx server/bench/media.ts [--images 60] [--pdf-pages 200] [--scan-pages 4] [--video-seconds 60]
  *
  *  1. OCR character error rate on generated images of known text (correct sentences of the engine's bench sets):
  *     sizes 10.5, 12 and 16 pt at 300 dpi, the CJK fonts this machine has, slight rotation (±1.5°) and slight
  *     speckle noise; then 12 pt under heavy speckle noise apart;
  *  2. OCR time per A4 page (300 dpi, 12 pt, about 30 lines);
  *  3. text-PDF pages per second: reading `--pdf-pages` pages with their character boxes (pdf.js), then the whole
- *     PDF check on the real server (upload to done);
+ *     PDF check on the real server (upload to done), and the check of a PDF of `--scan-pages` scanned A4 pages;
  *  4. a scanned page: drawing it and reading it by OCR;
  *  5. frames to subtitles for a `--video-seconds` video with burned-in subtitles (ffmpeg frame sampling + OCR);
  *  6. false alarms per 1,000 OCR'd characters of correct text (findings left after the 识别存疑 filter), next to the
@@ -29,6 +29,8 @@ import { benchOption, correctSentences } from './support';
 import { checkerPool } from '../services/checker/pool';
 
 const IMAGES = benchOption('images', 60);
+/** pages of the scanned PDF checked end to end */
+const SCAN_PAGES = benchOption('scan-pages', 4);
 const PDF_PAGES = benchOption('pdf-pages', 200);
 const VIDEO_SECONDS = benchOption('video-seconds', 60);
 
@@ -183,6 +185,11 @@ async function main() {
     `text PDF, ${PDF_PAGES} pages (${chars} characters): read with character boxes in ${readMs.toFixed(0)} ms ` +
       `(${(PDF_PAGES / (readMs / 1000)).toFixed(0)} pages/s)`,
   );
+  // the A4 page above as a scan (grey levels of its pixels)
+  const gray = Buffer.alloc(2480 * 3508);
+  const rgba = page.getImageData(0, 0, 2480, 3508).data;
+  for (let i = 0; i < gray.length; i++) gray[i] = rgba[i * 4];
+  const scanPage = { kind: 'scan' as const, width: 2480, height: 3508, pixels: gray };
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-media-'));
   const app = await buildApp({
     logger: false,
@@ -199,46 +206,52 @@ async function main() {
       payload: { phone: '13800000000', password: 'bench-password-1' },
     });
     const auth = { cid: 'bench', endpoint: '1', authorization: `Bearer ${login.json().result.token}` };
-    const boundary = 'benchboundary';
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\n` +
-          'Content-Type: application/pdf\r\n\r\n',
-      ),
-      pdf,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    t = performance.now();
-    const up = await app.inject({
-      method: 'POST',
-      url: '/misscut/v2/pdf_check/upload',
-      headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
-    });
-    const id = up.json().result.id;
-    for (;;) {
-      const res = await app.inject({ method: 'GET', url: `/misscut/v2/pdf_check/page?num=1&size=5`, headers: auth });
-      const row = res.json().result.list.find((r: { id: number }) => r.id === id);
-      if (row.status !== 'queued' && row.status !== 'running') {
-        const total = performance.now() - t;
-        console.log(
-          `PDF check of ${PDF_PAGES} text pages, upload to ${row.status}: ${total.toFixed(0)} ms ` +
-            `(${(PDF_PAGES / (total / 1000)).toFixed(1)} pages/s, ${row.issue_count} findings)`,
-        );
-        break;
+    /** a PDF uploaded for checking, followed to its end: the time from upload, the status and the findings */
+    const checkPdf = async (pdf: Buffer, name: string) => {
+      const boundary = 'benchboundary';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+            'Content-Type: application/pdf\r\n\r\n',
+        ),
+        pdf,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const started = performance.now();
+      const up = await app.inject({
+        method: 'POST',
+        url: '/misscut/v2/pdf_check/upload',
+        headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      const id = up.json().result.id;
+      for (;;) {
+        const res = await app.inject({ method: 'GET', url: `/misscut/v2/pdf_check/page?num=1&size=5`, headers: auth });
+        const row = res.json().result.list.find((r: { id: number }) => r.id === id);
+        if (row.status !== 'queued' && row.status !== 'running') {
+          return { ms: performance.now() - started, status: row.status as string, found: row.issue_count as number };
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    };
+    const text = await checkPdf(pdf, 'bench.pdf');
+    console.log(
+      `PDF check of ${PDF_PAGES} text pages, upload to ${text.status}: ${text.ms.toFixed(0)} ms ` +
+        `(${(PDF_PAGES / (text.ms / 1000)).toFixed(1)} pages/s, ${text.found} findings)`,
+    );
+    // scanned pages of a batch are read side by side, one per heavy worker
+    const scans = await checkPdf(makePdf(Array.from({ length: SCAN_PAGES }, () => scanPage)), 'scans.pdf');
+    console.log(
+      `PDF check of ${SCAN_PAGES} scanned A4 pages, upload to ${scans.status}: ${scans.ms.toFixed(0)} ms ` +
+        `(${(scans.ms / SCAN_PAGES).toFixed(0)} ms per page, ${scans.found} findings)`,
+    );
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
   // 4. a scanned page
-  const gray = Buffer.alloc(2480 * 3508);
-  const rgba = page.getImageData(0, 0, 2480, 3508).data;
-  for (let i = 0; i < gray.length; i++) gray[i] = rgba[i * 4];
-  const scan = makePdf([{ kind: 'scan', width: 2480, height: 3508, pixels: gray }]);
+  const scan = makePdf([scanPage]);
   t = performance.now();
   const drawn = await renderPdfPage(scan, 1, 300);
   const drawMs = performance.now() - t;

@@ -7,6 +7,7 @@
  * Checks run in the process that took the upload (`owner`), `concurrency` at a time, the rest waiting in order. A
  * process that stops ends its checks as interrupted (refunded); one that crashed has them ended by another's sweep.
  */
+import type { OcrText } from '../ocr/tesseract';
 import type { FastifyInstance } from 'fastify';
 import {
   isServerMessageCode,
@@ -252,49 +253,70 @@ export class PdfChecks {
         const to = Math.min(pageCount, from + PAGES_PER_TASK - 1);
         const pages = await this.app.heavy.run('pdfPages', { data, from, to }, { background: true, signal: job });
         if (job.aborted) return;
+        // a page without text is a scan, and so is a page a picture covers with a little text on it (a stamped page
+        // number): its text comes from OCR. The batch's scans are all sent at once, so the heavy pool reads them side
+        // by side (one per worker); they are taken in page order below.
+        const holders = new Set<{ onAbort?: () => void }>();
+        const reading = new Map<number, Promise<OcrText>>();
         for (const read of pages) {
-          let page = read;
-          let unsure: Array<[number, number]> | null = null;
-          // a page without text is a scan, and so is a page a picture covers with a little text on it (a stamped page
-          // number): its text comes from OCR, and what the OCR was unsure of is kept apart
-          if (!read.text.trim() || read.scan) {
-            const ocr = await this.app.heavy.run(
-              'pdfOcrPage',
-              { data, page: read.page },
-              { background: true, signal: job },
-            );
+          if (read.text.trim() && !read.scan) continue;
+          const holder: { onAbort?: () => void } = {};
+          holders.add(holder);
+          const ocr = this.app.heavy.run('pdfOcrPage', { data, page: read.page }, { background: true, signal: holder });
+          // (awaited in page order below; one that fails there fails the check and stops the others)
+          ocr.then(
+            () => holders.delete(holder),
+            () => holders.delete(holder),
+          );
+          reading.set(read.page, ocr);
+        }
+        const stopReading = () => holders.forEach((h) => h.onAbort?.());
+        job.onAbort = stopReading;
+        try {
+          for (const read of pages) {
+            let page = read;
+            let unsure: Array<[number, number]> | null = null;
+            const pending = reading.get(read.page);
+            if (pending) {
+              const ocr = await pending;
+              if (job.aborted) return;
+              // what the OCR was unsure of is kept apart
+              page = { ...read, text: ocr.text, boxes: ocr.boxes };
+              unsure = unsureRanges(ocr.text, ocr.confidences);
+            }
+            const checked = page.text.trim() ? await this.checkPage(job, service, prepared, page) : [];
             if (job.aborted) return;
-            page = { ...read, text: ocr.text, boxes: ocr.boxes };
-            unsure = unsureRanges(ocr.text, ocr.confidences);
+            const issues = unsure ? withoutUnsure(checked, unsure) : checked;
+            // a scan read as nothing but unsure marks (specks, a picture) has no text to check either
+            if (page.text.trim() && !(unsure && allUnsure(page.text, unsure))) textPages++;
+            await insertPdfPage(db, {
+              pdf_id: job.id,
+              page: page.page,
+              width: page.width,
+              height: page.height,
+              ocr: unsure ? 1 : 0,
+              text: page.text,
+              issues: JSON.stringify(issues),
+              unsure: unsure && JSON.stringify(unsure),
+              image: null,
+            });
+            done++;
+            found += issues.length;
+            const progress = Math.min(99, Math.floor((done / pageCount) * 100));
+            if (!(await write({ progress, pages_done: done, issue_count: found }))) return;
+            this.progress(job.uid, {
+              id: job.id,
+              status: 'running',
+              progress,
+              page_count: pageCount,
+              pages_done: done,
+              issue_count: found,
+            });
           }
-          const checked = page.text.trim() ? await this.checkPage(job, service, prepared, page) : [];
-          if (job.aborted) return;
-          const issues = unsure ? withoutUnsure(checked, unsure) : checked;
-          // a scan read as nothing but unsure marks (specks, a picture) has no text to check either
-          if (page.text.trim() && !(unsure && allUnsure(page.text, unsure))) textPages++;
-          await insertPdfPage(db, {
-            pdf_id: job.id,
-            page: page.page,
-            width: page.width,
-            height: page.height,
-            ocr: unsure ? 1 : 0,
-            text: page.text,
-            issues: JSON.stringify(issues),
-            unsure: unsure && JSON.stringify(unsure),
-            image: null,
-          });
-          done++;
-          found += issues.length;
-          const progress = Math.min(99, Math.floor((done / pageCount) * 100));
-          if (!(await write({ progress, pages_done: done, issue_count: found }))) return;
-          this.progress(job.uid, {
-            id: job.id,
-            status: 'running',
-            progress,
-            page_count: pageCount,
-            pages_done: done,
-            issue_count: found,
-          });
+        } finally {
+          // a check that ends early (failed, cancelled, deleted) leaves no reading behind
+          stopReading();
+          if (job.onAbort === stopReading) job.onAbort = undefined;
         }
       }
       if (textPages === 0) throw new CheckFailure('pdf.no_text');
