@@ -12,32 +12,30 @@ export function benchOption(name: string, fallback: number): number {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 }
 
-/** Realistic sentences: the engine's own bench sets (both the erroneous and the correct forms). */
-/** The sentences of engine/bench/own that are correct as written: the targets, and the sources marked `-`. */
-export function correctSentences(): string[] {
+/** The lines of the engine's own bench sets (engine/bench/own): the source, and the target (`-`: correct as is). */
+function ownPairs(): Array<[string, string]> {
   const dir = join(repoRoot, 'engine/bench/own');
-  const out: string[] = [];
+  const out: Array<[string, string]> = [];
   for (const file of readdirSync(dir)) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
       if (!line || line.startsWith('#')) continue;
       const [, source, target] = line.split('\t');
-      const correct = target === '-' ? source : target;
-      if (correct && correct.length > 6) out.push(correct);
+      if (source) out.push([source, target ?? '-']);
     }
   }
   return out;
 }
 
+/** The sentences of engine/bench/own that are correct as written: the targets, and the sources marked `-`. */
+export function correctSentences(): string[] {
+  return ownPairs()
+    .map(([source, target]) => (target === '-' ? source : target))
+    .filter((s) => s.length > 6);
+}
+
+/** Realistic sentences: the engine's own bench sets (both the erroneous and the correct forms). */
 export function benchSentences(): string[] {
-  const dir = join(repoRoot, 'engine/bench/own');
-  const out: string[] = [];
-  for (const file of readdirSync(dir)) {
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
-      if (!line || line.startsWith('#')) continue;
-      const [, source, target] = line.split('\t');
-      if (source && source.length > 6) out.push(source);
-      if (target && target !== '-' && target.length > 6) out.push(target);
-    }
-  }
-  return out;
+  return ownPairs()
+    .flatMap(([source, target]) => (target === '-' ? [source] : [source, target]))
+    .filter((s) => s.length > 6);
 }
