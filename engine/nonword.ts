@@ -94,8 +94,6 @@ const RARE_CHAR_COST = 15;
 const CONJUNCTIONS = '并及或而';
 /** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
 const DOUBLED_WORD_NEED = 9;
-/** NONWORD3.oneModelCost: a double judged by one model pays it too */
-const ONE_MODEL_DOUBLE_COST = 3;
 /** how often (jieba's count) a word of three must occur for its omissions to be looked for */
 const MISSING3_MIN_FREQ = 20;
 /** measure words: a phrase reads as well without one (上世纪, 这本书) */
@@ -306,7 +304,7 @@ export class NonWordChecker {
     for (const f of all) {
       const need =
         f.need ?? p.need[f.kind === 'sub' ? f.relation! : f.kind] - (f.word.length >= 4 ? p.longWordBonus : 0);
-      const [g, alone] = this.judged(f);
+      const [g, alone] = this.judged(f, p);
       f.score = g - need - (alone ? p.oneModelCost : 0) - (f.named ? p.nameCost : 0);
       // a possible name gets no slack: fine proofreading must not start changing names either
       if (f.named && f.score < 0) f.score = -Infinity;
@@ -404,7 +402,7 @@ export class NonWordChecker {
    * the first barely knows technical words), or the gain of the only model that knows the word made (雾霾).
    * Doubles are judged by the smaller gain: there both know every word.
    */
-  private judged(f: NonWordFinding): [number, boolean] {
+  private judged(f: NonWordFinding, p: NonWordParams): [number, boolean] {
     if (!this.lm2) return [Math.min(f.g1, f.g2), false];
     if (f.kind === 'del') {
       // a double after a word only one model knows (点赞赞: the first lacks 点赞) is that model's to judge
@@ -413,7 +411,7 @@ export class NonWordChecker {
       // (where that says more than both together, after its cost)
       const both = Math.min(f.g1, f.g2),
         one = k1 ? f.g1 : f.g2;
-      return k1 !== k2 && one - ONE_MODEL_DOUBLE_COST > both ? [one, true] : [both, false];
+      return k1 !== k2 && one - p.oneModelCost > both ? [one, true] : [both, false];
     }
     const k1 = this.lm.has(f.word),
       k2 = this.lm2.wordCost(f.word) <= TRUSTED_LM2_COST;
