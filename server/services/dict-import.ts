@@ -1,14 +1,15 @@
 import { extname } from 'node:path';
-// exceljs and jszip are loaded on first use: the main thread imports this module for its routes' small helpers
-// (toCsv, EXPORT_MIME, parseType) and should not carry them until a spreadsheet is read or written
+// exceljs is loaded on first use (jszip likewise, through documents/load): the main thread imports this module for
+// its routes' small helpers (toCsv, EXPORT_MIME, parseType) and should not carry them until a spreadsheet is read or
+// written
 const loadExcelJS = async () => (await import('exceljs')).default;
-const loadJSZip = async () => (await import('jszip')).default;
 import type { Db } from '../db';
 import { nowIso } from '../db';
 import { deleteImportFailures, findImportFailures, insertImportFailures } from '../db/repos/dict-import';
 import { addWordsIfMissing, findWordKeys, findWords } from '../db/repos/dictionary-words';
 import { AppError, badRequest, tooLarge } from '../errors';
 
+import { loadJSZip } from './documents/load';
 import { isZip, unzip } from './documents/zip';
 
 /**

@@ -1,6 +1,6 @@
 // jszip and mammoth are loaded on first use: the main thread imports this module for its small helpers
 // (extensionOf, detectKind, decodeText) and should not carry the converters it never runs
-const loadJSZip = async () => (await import('jszip')).default;
+export const loadJSZip = async () => (await import('jszip')).default;
 const loadMammoth = async () => (await import('mammoth')).default;
 import { badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
