@@ -2347,9 +2347,10 @@ export interface paths {
         };
         /**
          * The caller's team role and what it allows
-         * @description `permissions` names what the role may do (the server's permission table):
-         *     `members.view`, `members.invite`, `members.remove`, `members.status`, `roles.change`, `applications.answer`,
-         *     `dictionaries.manage`, `dictionaries.use`, `leader.manage`, `rights.allocate`, `metrics.view`, `team.edit`.
+         * @description `permissions` names what the role may do (the server's permission table, the README's matrix):
+         *     `team.view`, `members.view`, `members.invite`, `members.remove`, `members.status`,
+         *     `applications.answer`, `roles.change`, `dictionaries.read`, `dictionaries.use`, `dictionaries.manage`,
+         *     `dictionaries.usage`, `leader.read`, `leader.manage`, `rights.view`, `rights.allocate`, `metrics.view`.
          */
         get: operations["getEnterpriseV1GetUserAuth"];
         put?: never;
@@ -2391,6 +2392,69 @@ export interface paths {
          * @description 403 for the team's last admin (hand the role over first); 404 when the caller is in no team.
          */
         post: operations["postEnterpriseV1QuitEnterprise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/enterprise/v1/transfer_root": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the team to another member (the team's root)
+         * @description Added (the team's root 超级管理员 can be neither removed nor demoted, so it moves by transfer). The member
+         *     `uid` (active) becomes root; the caller becomes admin. 403 for anyone but the root; 404 for a non-member.
+         */
+        post: operations["postEnterpriseV1TransferRoot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Team and API-access applications (site operators)
+         * @description Added (team and API applications are reviewed by the site's operators). Newest first, at most 500. 403 for anyone but an operator.
+         */
+        get: operations["getAdminV1Applications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/applications/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or refuse an application (site operators)
+         * @description Added (see `GET /admin/v1/applications`). Approving a team application creates the team with the applicant
+         *     as its root and `seats` seats (default: the size the applicant stated, else TEAM_DEFAULT_SEATS); approving an
+         *     API application lets the applicant create an API key. 409 when it was reviewed already.
+         */
+        post: operations["postAdminV1ApplicationsReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3525,6 +3589,29 @@ export interface components {
          * @enum {integer}
          */
         MemberStatus: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 11;
+        Application: {
+            id: number;
+            /** @enum {string} */
+            kind: "team" | "api";
+            uid?: number;
+            /** @description Organisation (team) or company (API). */
+            name: string;
+            contact_name: string;
+            phone: string;
+            email?: string;
+            address?: string;
+            user_num?: number;
+            /** @description Purpose (team) or intended use (API). */
+            remark?: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "refused";
+            enterprise_id?: number | null;
+            review_note?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            reviewed_at?: string | null;
+        };
         TeamInfo: {
             enterprise_id: number;
             name: string;
@@ -3554,6 +3641,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             joined_at?: string | null;
+            /**
+             * Format: date-time
+             * @description The member's latest check.
+             */
+            last_active_at?: string | null;
         };
         Invitation: {
             id: number;
@@ -7988,6 +8080,24 @@ export interface operations {
                             word_count: number;
                             issue_count: number;
                             active_members: number;
+                            /** @description One entry per member who checked in the range, most characters first. */
+                            members?: {
+                                uid: number;
+                                name: string;
+                                check_count: number;
+                                word_count: number;
+                                issue_count: number;
+                                /** @description Checks of files */
+                                document_count: number;
+                                /** @description Findings by category code. */
+                                categories: {
+                                    [key: string]: number;
+                                };
+                                /** @description Findings the member accepted. */
+                                accepted: number;
+                                /** @description Findings the member ignored. */
+                                ignored: number;
+                            }[];
                             daily: {
                                 /** Format: date */
                                 date: string;
@@ -8221,6 +8331,121 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1TransferRoot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uid: components["schemas"]["Id"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getAdminV1Applications: {
+        parameters: {
+            query?: {
+                kind?: "team" | "api";
+                status?: "pending" | "approved" | "refused";
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The applications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Application"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postAdminV1ApplicationsReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: components["schemas"]["Id"];
+                    approve: boolean;
+                    note?: string;
+                    seats?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Reviewed; `enterprise_id` is the team an approved team application created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            enterprise_id: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

@@ -107,6 +107,16 @@ export const ENV_SCHEMA = Type.Object({
     description: '`console` prints codes and appends them to `DATA_DIR/sms-outbox.jsonl`',
     shown: '`console`',
   }),
+  PUBLIC_URL: optionalStr(
+    'origin users reach the workbench at, e.g. `https://proof.example.com` (links in SMS team invitations; ' +
+      'never taken from a request header)',
+    '`http://localhost:PORT`',
+  ),
+  TEAM_INVITE_DAYS: int(7, 'days an SMS team invitation stays valid', { minimum: 1, maximum: 90 }),
+  TEAM_DEFAULT_SEATS: int(20, 'seats of a team approved without a stated size, or created by the admin CLI', {
+    minimum: 1,
+    maximum: 100000,
+  }),
   BASE_URL: str(
     '',
     'API origin the SPA calls, served at `/workbench/config.json` (one build runs anywhere)',

@@ -66,6 +66,12 @@ declare module 'fastify' {
       clickAddress: Limiter;
       collect: Limiter;
       collectAddress: Limiter;
+      /** team invitations (SMS), per user */
+      teamInvite: Limiter;
+      /** team / API / join applications, per user */
+      teamApply: Limiter;
+      /** calls taking a team invitation code or an SMS invitation code, per user */
+      teamCode: Limiter;
       /** POST /user/right_coupon_code/v1/use, per user and per client address */
       couponUser: Limiter;
       couponAddress: Limiter;

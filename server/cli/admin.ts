@@ -6,9 +6,12 @@
  *   npm run -s admin -- order paid ORDER_NO     (confirms a payment: grants the product's rights, exactly once)
  *   npm run -s admin -- order list [--phone P]
  *   npm run -s admin -- product list
- *   npm run -s admin -- team create --name N --admin PHONE [--address A]
+ *   npm run -s admin -- team create --name N --admin PHONE [--address A] [--seats S]
  *   npm run -s admin -- team add-member --team ID --phone P --role R
  *   npm run -s admin -- team list
+ *   npm run -s admin -- application list [--kind team|api] [--status pending|approved|refused]
+ *   npm run -s admin -- application approve ID [--seats S] [--note T]
+ *   npm run -s admin -- application refuse ID [--note T]
  *   npm run -s admin -- coupon create --right-type N --amount M --count K [--expires DATE] [--valid-days D]
  *   npm run -s admin -- coupon list [--batch B]
  */
@@ -22,6 +25,7 @@ import { passwordProblem } from '../services/passwords';
 import { renderMessage } from '../../openapi/messages';
 import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
+import { listApplications, reviewApplication } from '../services/team-applications';
 import { RIGHT_TYPES } from '../services/rights';
 import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
@@ -32,9 +36,14 @@ const USAGE = `usage:
   admin order paid ORDER_NO
   admin order list [--phone P]
   admin product list
-  admin team create --name N --admin PHONE [--address A]
+  admin team create --name N --admin PHONE [--address A] [--seats S]
+      PHONE becomes the team's root (超级管理员); S seats (default TEAM_DEFAULT_SEATS)
   admin team add-member --team ID --phone P --role R
   admin team list
+  admin application list [--kind team|api] [--status pending|approved|refused]
+  admin application approve ID [--seats S] [--note T]
+      a team application creates the team with its applicant as root; an API application allows API keys
+  admin application refuse ID [--note T]
   admin coupon create --right-type N --amount M --count K [--expires DATE] [--valid-days D]
       prints K new redemption codes, one a line (they are stored hashed: keep the output)
       --expires YYYY-MM-DD: last day the codes can be redeemed (until 23:59:59 UTC+8), or an ISO timestamp
@@ -114,6 +123,10 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       expires: { type: 'string' },
       'valid-days': { type: 'string' },
       batch: { type: 'string' },
+      seats: { type: 'string' },
+      note: { type: 'string' },
+      kind: { type: 'string' },
+      status: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -178,8 +191,15 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     const name = values.name?.trim();
     if (!name) throw new UsageError('--name is required');
     const admin = await openUser(db, phone(values.admin));
-    const id = await createTeam(db, { name, address: values.address, adminUid: admin.uid, adminPhone: admin.phone! });
-    out(`created team ${id} "${name}" with admin uid ${admin.uid} ${admin.phone}`);
+    const seats = integerOption('seats', values.seats, false);
+    const id = await createTeam(db, {
+      name,
+      address: values.address,
+      adminUid: admin.uid,
+      adminPhone: admin.phone!,
+      seats,
+    });
+    out(`created team ${id} "${name}" with root uid ${admin.uid} ${admin.phone}`);
   } else if (command === 'team add-member') {
     const id = teamId(values.team);
     const r = teamRole(values.role);
@@ -190,6 +210,42 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     out(['id', 'name', 'members', 'dictionaries', 'address', 'created_at'].join('\t'));
     for (const team of await listTeams(db))
       out([team.id, team.name, team.members, team.dictionaries, team.address || '-', team.created_at].join('\t'));
+  } else if (command === 'application list') {
+    const kind = values.kind;
+    if (kind !== undefined && kind !== 'team' && kind !== 'api') throw new UsageError('--kind must be team or api');
+    const status = values.status;
+    if (status !== undefined && status !== 'pending' && status !== 'approved' && status !== 'refused')
+      throw new UsageError('--status must be pending, approved or refused');
+    out(['id', 'kind', 'status', 'name', 'contact', 'phone', 'user_num', 'team', 'created_at', 'remark'].join('\t'));
+    for (const a of await listApplications(db, { kind, status }))
+      out(
+        [
+          a.id,
+          a.kind,
+          a.status,
+          a.name || '-',
+          a.contact_name,
+          a.phone,
+          a.user_num,
+          a.enterprise_id ?? '-',
+          a.created_at,
+          a.remark.replace(/\s+/g, ' ') || '-',
+        ].join('\t'),
+      );
+  } else if (positionals[0] === 'application' && (positionals[1] === 'approve' || positionals[1] === 'refuse')) {
+    const id = Number(positionals[2]);
+    if (!Number.isInteger(id) || id <= 0 || positionals.length > 3)
+      throw new UsageError(`application ${positionals[1]} takes one application ID (see: admin application list)`);
+    const approve = positionals[1] === 'approve';
+    const { enterpriseId } = await reviewApplication(db, {
+      id,
+      approve,
+      reviewer: null,
+      note: values.note,
+      seats: integerOption('seats', values.seats, false),
+    });
+    const created = enterpriseId !== null ? `: created team ${enterpriseId}` : '';
+    out(`application ${id} ${approve ? 'approved' : 'refused'}${created}`);
   } else if (command === 'coupon create') {
     const rightType = integerOption('right-type', values['right-type'], true)!;
     if (!(RIGHT_TYPES as readonly number[]).includes(rightType))

@@ -3,6 +3,7 @@ import type { DialectName } from './schema';
 import { SEED_PRODUCTS } from './seed-products';
 import { teamsMigration } from './migration-0004-teams';
 import { scaleMigration } from './migration-0010-scale';
+import { teamManagementMigration } from './migration-0017-team-management';
 
 /**
  * Versioned migrations, kept in code so a single `tsx` process needs no migration folder.
@@ -556,6 +557,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('image_tasks').execute();
       },
     },
+    '0017_team_management': teamManagementMigration(id),
   };
 }
 

@@ -207,6 +207,8 @@ export interface EnterprisesTable {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** the code members of the public apply with; null until an admin first reads the team's details */
+  invitation_code: string | null;
 }
 
 export interface EnterpriseMembersTable {
@@ -221,6 +223,87 @@ export interface EnterpriseMembersTable {
   created_at: string;
   updated_at: string;
   joined_at: string | null;
+  /** the name shown in the team ('' = the account's name) */
+  name: string;
+  /** the SMS link's code of a pending invitation */
+  invite_code: string | null;
+  invite_expires_at: string | null;
+}
+
+export interface TeamApplicationsTable {
+  id: Generated<number>;
+  /** 'team' (/teamApply) or 'api' (/apiApply) */
+  kind: string;
+  uid: number;
+  name: string;
+  contact_name: string;
+  phone: string;
+  email: string;
+  address: string;
+  user_num: number;
+  remark: string;
+  source: string;
+  /** 'pending' | 'approved' | 'refused' */
+  status: string;
+  enterprise_id: number | null;
+  reviewed_by: number | null;
+  review_note: string;
+  created_at: string;
+  reviewed_at: string | null;
+}
+
+export interface LeadersTable {
+  id: Generated<number>;
+  /** 'user' (personal list, owner_id = uid) or 'team' (owner_id = enterprise id) */
+  owner_kind: string;
+  owner_id: number;
+  name: string;
+  /** JSON array of titles */
+  titles: string;
+  organization: string;
+  sort: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LeaderHistoryTable {
+  id: Generated<number>;
+  owner_kind: string;
+  owner_id: number;
+  action: string;
+  summary: string;
+  leader_id: number | null;
+  operator: number | null;
+  created_at: string;
+}
+
+export interface TeamPackagesTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  product_name: string;
+  order_id: number | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export interface TeamPackageRightsTable {
+  package_id: number;
+  user_right_type: number;
+  total: number;
+  allocated: number;
+}
+
+export interface CheckEventsTable {
+  id: Generated<number>;
+  uid: number;
+  enterprise_id: number | null;
+  /** text, document, pdf, image, speech, website */
+  kind: string;
+  chars: number;
+  issues: number;
+  /** JSON object: finding category → count */
+  categories: string;
+  created_at: string;
 }
 
 export interface EnterpriseDictsTable {
@@ -468,6 +551,12 @@ export interface SpeechSegmentsTable {
 }
 
 export interface Database {
+  team_applications: TeamApplicationsTable;
+  leaders: LeadersTable;
+  leader_history: LeaderHistoryTable;
+  team_packages: TeamPackagesTable;
+  team_package_rights: TeamPackageRightsTable;
+  check_events: CheckEventsTable;
   server_instances: ServerInstancesTable;
   check_reservations: CheckReservationsTable;
   socket_sessions: SocketSessionsTable;

@@ -125,6 +125,27 @@ export default fp(
       couponAddress: limiter(
         app.createRateLimit({ max: 30, timeWindow: 600_000, keyGenerator: (r) => `coupon-ip|${r.ip}` }),
       ),
+      // Team invitations send SMS (up to 100 phones a call): 30 calls per hour per account.
+      teamInvite: limiter(
+        app.createRateLimit({
+          max: 30,
+          timeWindow: 3_600_000,
+          keyGenerator: (r) => `team-invite|${r.auth?.uid ?? r.ip}`,
+        }),
+      ),
+      // Applications (team, API access, joining a team): 10 per hour per account; operators read them.
+      teamApply: limiter(
+        app.createRateLimit({
+          max: 10,
+          timeWindow: 3_600_000,
+          keyGenerator: (r) => `team-apply|${r.auth?.uid ?? r.ip}`,
+        }),
+      ),
+      // Calls that take a team's invitation code or an SMS invitation code: 20 per 10 minutes per account, so
+      // codes cannot be guessed.
+      teamCode: limiter(
+        app.createRateLimit({ max: 20, timeWindow: 600_000, keyGenerator: (r) => `team-code|${r.auth?.uid ?? r.ip}` }),
+      ),
       // Sharing records: 30 per hour per account (only the first share of a day is rewarded anyway).
       share: limiter(
         app.createRateLimit({ max: 30, timeWindow: 3_600_000, keyGenerator: (r) => `share|${r.auth?.uid ?? r.ip}` }),

@@ -14,6 +14,8 @@ import { apiKeyOperations } from './languagetool/api-key';
 import { downloadOperations } from './user/downloads';
 import { sharedDictionaryOperations } from './enterprise/dictionaries';
 import { sharedWordOperations } from './enterprise/words';
+import { teamMemberOperations } from './enterprise/members';
+import { leaderOperations } from './enterprise/leaders';
 import { couponOperations } from './rights/coupons';
 import { websiteOperations } from './website';
 import { pdfOperations } from './pdf';
@@ -39,6 +41,8 @@ export const operations: Operations = {
   ...downloadOperations,
   ...sharedDictionaryOperations,
   ...sharedWordOperations,
+  ...teamMemberOperations,
+  ...leaderOperations,
   ...couponOperations,
   ...websiteOperations,
   ...pdfOperations,

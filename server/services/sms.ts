@@ -16,6 +16,8 @@ export type SmsPurpose = 'register' | 'phone' | 'reset' | 'verify_old';
 export interface SmsProvider {
   readonly name: string;
   sendCode(message: { phone: string; code: string; purpose: SmsPurpose }): Promise<void>;
+  /** A team invitation: the team's name and the join link (the invitation's code is in it). */
+  sendInvitation?(message: { phone: string; team: string; link: string }): Promise<void>;
 }
 
 /** Prints the code and appends `{"phone","code","purpose","at"}` to `${dataDir}/sms-outbox.jsonl`. */
@@ -27,6 +29,15 @@ export function consoleSmsProvider(dataDir: string, log: (line: string) => void 
       log(`[sms] verification code for ${phone} (${purpose}): ${code}`);
       await mkdir(dataDir, { recursive: true });
       await appendFile(outbox, JSON.stringify({ phone, code, purpose, at: new Date().toISOString() }) + '\n');
+    },
+    async sendInvitation({ phone, team, link }) {
+      // the link is a credential for this phone only: it goes to the outbox, not to the log
+      log(`[sms] team invitation for ${phone} to "${team}" (link in sms-outbox.jsonl)`);
+      await mkdir(dataDir, { recursive: true });
+      await appendFile(
+        outbox,
+        JSON.stringify({ phone, team, link, purpose: 'invite', at: new Date().toISOString() }) + '\n',
+      );
     },
   };
 }

@@ -188,6 +188,9 @@ export const addedCalls: readonly Call[] = [
   ['get', '/pay/wx/config'],
   ['post', '/pay/wx/notify'],
   ['get', '/user/sharing_info'],
+  ['post', '/enterprise/v1/transfer_root'],
+  ['get', '/admin/v1/applications'],
+  ['post', '/admin/v1/applications/review'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */

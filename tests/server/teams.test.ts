@@ -60,7 +60,7 @@ describe('team info', () => {
         name: '编辑部',
         address: '北京市',
         user_num: 4,
-        equity_num: 0,
+        equity_num: 20,
         equity_time: null,
         role: 'dic_admin',
       },

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Db } from '..';
 import type { EnterpriseMembersTable, EnterprisesTable } from '../schema';
 
@@ -111,4 +111,187 @@ export async function insertMember(db: Db, values: Insertable<EnterpriseMembersT
 
 export async function updateMember(db: Db, id: number, changes: Updateable<EnterpriseMembersTable>): Promise<void> {
   await db.updateTable('enterprise_members').set(changes).where('id', '=', id).execute();
+}
+
+export type MemberRow = Selectable<EnterpriseMembersTable>;
+
+/** A member / invitation / application row by id. */
+export async function findMemberRow(db: Db, id: number): Promise<MemberRow | undefined> {
+  return db.selectFrom('enterprise_members').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The user's row in the team, whatever its status. */
+export async function findMemberRowOf(db: Db, enterpriseId: number, uid: number): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('enterprise_members')
+    .selectAll()
+    .where('enterprise_id', '=', enterpriseId)
+    .where('uid', '=', uid)
+    .executeTakeFirst();
+}
+
+/** Rows of the team for these uids (any status). */
+export async function findMemberRowsOf(db: Db, enterpriseId: number, uids: readonly number[]): Promise<MemberRow[]> {
+  if (uids.length === 0) return [];
+  return db
+    .selectFrom('enterprise_members')
+    .selectAll()
+    .where('enterprise_id', '=', enterpriseId)
+    .where('uid', 'in', uids)
+    .execute();
+}
+
+/** The user's membership with one of `statuses` (the first by id), in any team. */
+export async function findMembershipIn(
+  db: Db,
+  uid: number,
+  statuses: readonly number[],
+): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('enterprise_members')
+    .selectAll()
+    .where('uid', '=', uid)
+    .where('status', 'in', statuses)
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** An invitation of the team to a phone that has no account row (uid null). */
+export async function findPhoneInvitation(db: Db, enterpriseId: number, phone: string): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('enterprise_members')
+    .selectAll()
+    .where('enterprise_id', '=', enterpriseId)
+    .where('uid', 'is', null)
+    .where('phone', '=', phone)
+    .executeTakeFirst();
+}
+
+export async function findMemberByInviteCode(db: Db, code: string): Promise<MemberRow | undefined> {
+  return db.selectFrom('enterprise_members').selectAll().where('invite_code', '=', code).executeTakeFirst();
+}
+
+/** Invitations (status `invited`) to this account or, before it existed, to its phone, with the team and inviter. */
+export async function findInvitationsFor(db: Db, uid: number, phone: string, status: number) {
+  return db
+    .selectFrom('enterprise_members as m')
+    .innerJoin('enterprises as e', 'e.id', 'm.enterprise_id')
+    .leftJoin('users as u', 'u.uid', 'm.invited_by')
+    .select([
+      'm.id',
+      'm.enterprise_id',
+      'm.role',
+      'm.created_at',
+      'm.invite_expires_at',
+      'e.name as enterprise_name',
+      'u.name as inviter_name',
+    ])
+    .where('m.status', '=', status)
+    .where((eb) => eb.or([eb('m.uid', '=', uid), eb.and([eb('m.uid', 'is', null), eb('m.phone', '=', phone)])]))
+    .orderBy('m.id', 'desc')
+    .execute();
+}
+
+/** A page of the team's rows with the account's name (members, invitations and applications). */
+export async function findMemberPage(
+  db: Db,
+  enterpriseId: number,
+  filter: { keyword?: string; status?: number; offset: number; limit: number },
+) {
+  let q = db
+    .selectFrom('enterprise_members as m')
+    .leftJoin('users as u', 'u.uid', 'm.uid')
+    .where('m.enterprise_id', '=', enterpriseId);
+  if (filter.status !== undefined) q = q.where('m.status', '=', filter.status);
+  if (filter.keyword) {
+    const like = filter.keyword;
+    q = q.where(
+      sql<SqlBool>`(m.name like ${like} escape '\\' or u.name like ${like} escape '\\'
+        or m.phone like ${like} escape '\\')`,
+    );
+  }
+  const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const rows = await q
+    .select((eb) => [
+      'm.id',
+      'm.uid',
+      'm.name',
+      'm.phone',
+      'm.role',
+      'm.status',
+      'm.remark',
+      'm.created_at',
+      'm.joined_at',
+      'u.name as account_name',
+      eb
+        .selectFrom('check_events as c')
+        .select((c) => c.fn.max('c.created_at').as('t'))
+        .whereRef('c.uid', '=', 'm.uid')
+        .as('last_active_at'),
+    ])
+    .orderBy('m.status')
+    .orderBy('m.id')
+    .offset(filter.offset)
+    .limit(filter.limit)
+    .execute();
+  return { total: Number(total?.n ?? 0), rows };
+}
+
+/** Active members of the team whose role is one of `roles`. */
+export async function findActiveUidsWithRoles(
+  db: Db,
+  enterpriseId: number,
+  roles: readonly string[],
+  activeStatus: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('enterprise_members')
+    .select('uid')
+    .where('enterprise_id', '=', enterpriseId)
+    .where('status', '=', activeStatus)
+    .where('role', 'in', roles)
+    .execute();
+  return rows.flatMap((r) => (r.uid === null ? [] : [Number(r.uid)]));
+}
+
+export async function findTeamByInvitationCode(db: Db, code: string) {
+  return db.selectFrom('enterprises').selectAll().where('invitation_code', '=', code).executeTakeFirst();
+}
+
+export async function updateTeam(db: Db, id: number, changes: Updateable<EnterprisesTable>): Promise<void> {
+  await db.updateTable('enterprises').set(changes).where('id', '=', id).execute();
+}
+
+/** Sets the code unless the team has one; returns the team's code. */
+export async function ensureInvitationCode(db: Db, id: number, fresh: string): Promise<string> {
+  await db
+    .updateTable('enterprises')
+    .set({ invitation_code: fresh })
+    .where('id', '=', id)
+    .where('invitation_code', 'is', null)
+    .execute();
+  const row = await db.selectFrom('enterprises').select('invitation_code').where('id', '=', id).executeTakeFirst();
+  return row?.invitation_code ?? fresh;
+}
+
+/** The team's root member's name (the account's name). */
+export async function findRootName(db: Db, enterpriseId: number): Promise<string> {
+  const row = await db
+    .selectFrom('enterprise_members as m')
+    .innerJoin('users as u', 'u.uid', 'm.uid')
+    .select(['m.name', 'u.name as account_name'])
+    .where('m.enterprise_id', '=', enterpriseId)
+    .where('m.role', '=', 'root')
+    .executeTakeFirst();
+  return row ? row.name || row.account_name : '';
+}
+
+/** Members' rows whose invitations ran out: status `expired`, code cleared. */
+export async function expireInvitations(db: Db, now: string, invited: number, expired: number): Promise<void> {
+  await db
+    .updateTable('enterprise_members')
+    .set({ status: expired, invite_code: null, updated_at: now })
+    .where('status', '=', invited)
+    .where('invite_expires_at', '<', now)
+    .execute();
 }

@@ -72,7 +72,7 @@ export async function setRole(db: Db, uid: number, role: string): Promise<void> 
 }
 
 /** The team the account belongs to (`users.enterprise_id`). */
-export async function setEnterpriseId(db: Db, uid: number, enterpriseId: number): Promise<void> {
+export async function setEnterpriseId(db: Db, uid: number, enterpriseId: number | null): Promise<void> {
   await db.updateTable('users').set({ enterprise_id: enterpriseId }).where('uid', '=', uid).execute();
 }
 

@@ -95,13 +95,13 @@ export const sharedDictionaryOperations: Operations = {
 
   getEnterpriseV1GetShareDictionaryList: async (request) => {
     const ctx = await context(request);
-    const enterpriseId = requireTeam(ctx, 'dict.read');
+    const enterpriseId = requireTeam(ctx, 'dictionaries.read');
     return envelope(await sharedDictionaries(request.server.db, ctx, { enterpriseId }));
   },
 
   getEnterpriseV1GetDictOptions: async (request) => {
     const ctx = await context(request);
-    const enterpriseId = requireTeam(ctx, 'dict.read');
+    const enterpriseId = requireTeam(ctx, 'dictionaries.read');
     const rows = await findDictionaryOptions(request.server.db, enterpriseId);
     return envelope(rows.map((r) => ({ id: Number(r.id), name: r.name })));
   },
@@ -117,14 +117,14 @@ export const sharedDictionaryOperations: Operations = {
 
   getEnterpriseV1GetEnterpriseDictInUse: async (request) => {
     const ctx = await context(request);
-    const enterpriseId = requireTeam(ctx, 'dict.usage');
+    const enterpriseId = requireTeam(ctx, 'dictionaries.usage');
     return envelope(await sharedDictionaries(request.server.db, ctx, { enterpriseId, usedBy: 'anyone' }));
   },
 
   getEnterpriseV1GetEnterpriseDic: async (request) => {
     const ctx = await context(request);
     const { id } = request.query;
-    const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.read');
+    const dict = await dictionaryFor(request.server.db, ctx, id, 'dictionaries.read');
     const rows = await countSharedWordsByType(request.server.db, dict.id);
     const counts: Record<string, number> = { '1': 0, '4': 0, '5': 0, '9': 0 };
     for (const r of rows) counts[String(r.type)] = Number(r.n);
@@ -133,7 +133,7 @@ export const sharedDictionaryOperations: Operations = {
 
   postEnterpriseV1AddShareDicInfo: async (request) => {
     const ctx = await context(request);
-    const enterpriseId = requireTeam(ctx, 'dict.manage');
+    const enterpriseId = requireTeam(ctx, 'dictionaries.manage');
     const body = request.body;
     const name = cleanName(body.name);
     const now = nowIso();
@@ -161,7 +161,7 @@ export const sharedDictionaryOperations: Operations = {
   postEnterpriseV1ModifyEnterpriseDict: async (request) => {
     const ctx = await context(request);
     const body = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, body.id, 'dict.manage');
+    const dict = await dictionaryFor(request.server.db, ctx, body.id, 'dictionaries.manage');
     const changes: { name?: string; description?: string; updated_at: string } = { updated_at: nowIso() };
     if (body.name !== undefined) changes.name = cleanName(body.name);
     if (body.description !== undefined) changes.description = body.description.trim();
@@ -177,7 +177,7 @@ export const sharedDictionaryOperations: Operations = {
   postEnterpriseV1DeleteShareDic: async (request) => {
     const ctx = await context(request);
     const { id } = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.manage');
+    const dict = await dictionaryFor(request.server.db, ctx, id, 'dictionaries.manage');
     const db = request.server.db;
     // words and usage go with it (also explicit, so it does not depend on foreign-key enforcement)
     await db.transaction().execute((trx) => deleteSharedDictionary(trx, dict.id));
@@ -187,7 +187,7 @@ export const sharedDictionaryOperations: Operations = {
   postEnterpriseV1ModifyShareDicStatus: async (request) => {
     const ctx = await context(request);
     const { id, status } = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, id, 'dict.use');
+    const dict = await dictionaryFor(request.server.db, ctx, id, 'dictionaries.use');
     // only a member's own team's dictionaries can be used in their checks (root included)
     if (dict.enterprise_id !== ctx.enterpriseId) throw notFound('team.unknown_dictionary');
     const db = request.server.db;

@@ -16,7 +16,10 @@ import { dictionaryFor, requireTeam, teamContext, type TeamContext } from '../..
 import { caller, type Operations } from '../types';
 import type { Db } from '../../db';
 
-/** Words of a shared dictionary (spec §7 Team: /enterprise-dic/*). Reading needs `dict.read`, changes `dict.manage`. */
+/**
+ * Words of a shared dictionary (spec §7 Team: /enterprise-dic/*). Reading needs `dictionaries.read`, changes
+ * `dictionaries.manage`.
+ */
 
 interface WordRow {
   id: number;
@@ -41,15 +44,15 @@ const context = async (request: Parameters<typeof caller>[0]) =>
 
 const UNKNOWN_WORD = 'dict.unknown_word';
 
-/** The dictionary a word belongs to, checked for `dict.manage` (404 for words of other teams). */
+/** The dictionary a word belongs to, checked for `dictionaries.manage` (404 for words of other teams). */
 async function dictionaryOfWord(db: Db, ctx: TeamContext, wordId: number) {
   const dictId = await findSharedWordDictId(db, wordId);
   if (dictId === undefined) {
-    requireTeam(ctx, 'dict.read');
+    requireTeam(ctx, 'dictionaries.read');
     throw notFound(UNKNOWN_WORD);
   }
   try {
-    return await dictionaryFor(db, ctx, dictId, 'dict.manage');
+    return await dictionaryFor(db, ctx, dictId, 'dictionaries.manage');
   } catch (error) {
     // a word of another team's dictionary is answered like a word that does not exist
     if (error instanceof AppError && error.statusCode === 404) throw notFound(UNKNOWN_WORD);
@@ -61,7 +64,7 @@ export const sharedWordOperations: Operations = {
   postEnterpriseDicGetList: async (request) => {
     const ctx = await context(request);
     const q = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, q.dic_id, 'dict.read');
+    const dict = await dictionaryFor(request.server.db, ctx, q.dic_id, 'dictionaries.read');
     const num = q.num ?? 1;
     const size = q.size ?? 20;
     const keyword = q.keyword?.trim();
@@ -77,7 +80,7 @@ export const sharedWordOperations: Operations = {
   postEnterpriseDicAddOne: async (request) => {
     const ctx = await context(request);
     const body = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, body.dic_id, 'dict.manage');
+    const dict = await dictionaryFor(request.server.db, ctx, body.dic_id, 'dictionaries.manage');
     const entry = cleanEntry(body);
     const now = nowIso();
     try {
@@ -120,17 +123,17 @@ export const sharedWordOperations: Operations = {
 
   postEnterpriseDicDeleteMany: async (request) => {
     const ctx = await context(request);
-    const enterpriseId = requireTeam(ctx, 'dict.manage');
+    const enterpriseId = requireTeam(ctx, 'dictionaries.manage');
     const { ids } = request.body;
     // only words of the caller's team's dictionaries (root: of any team); other ids are not counted
-    const count = await deleteSharedWords(request.server.db, ids, ctx.root ? undefined : enterpriseId);
+    const count = await deleteSharedWords(request.server.db, ids, ctx.operator ? undefined : enterpriseId);
     return envelope({ count }, '删除成功');
   },
 
   postEnterpriseDicDeleteAllWord: async (request) => {
     const ctx = await context(request);
     const { dic_id, type } = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
+    const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dictionaries.manage');
     const count = await clearSharedWords(request.server.db, dict.id, type);
     return envelope({ count }, '已清空');
   },
@@ -138,7 +141,7 @@ export const sharedWordOperations: Operations = {
   postEnterpriseDicPersonToEnterpriseDic: async (request) => {
     const ctx = await context(request);
     const { dic_id, ids } = request.body;
-    const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dict.manage');
+    const dict = await dictionaryFor(request.server.db, ctx, dic_id, 'dictionaries.manage');
     const words = await findWords(request.server.db, ctx.uid, ids);
     if (ids && words.length === 0) throw notFound('dict.not_personal');
     if (words.length === 0) return envelope({ count: 0 }, '个人词库为空');

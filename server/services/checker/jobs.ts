@@ -1,3 +1,4 @@
+import { recordCheck } from '../team-metrics';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
@@ -245,7 +246,9 @@ export class CheckService {
         }),
       );
       await commitReservation(db, group);
-      return results.flat();
+      const issues = results.flat();
+      await recordCheck(db, { uid: input.uid, kind: 'api', chars: total, issues });
+      return issues;
     } catch (error) {
       this.pool.cancelGroup(group);
       await releaseReservation(db, group, 'API 校对失败退回');
@@ -317,8 +320,10 @@ export class CheckService {
     const { realtime, log } = this.app;
     let remaining = units.length;
     let used = charged;
+    const found: Issue[] = [];
     const emit = (unit: Unit, issues: Issue[]) => {
       if (job.cancelled) return;
+      found.push(...issues);
       remaining--;
       const done = remaining === 0;
       if (done) job.finished = true;
@@ -371,8 +376,13 @@ export class CheckService {
       );
     }
     await Promise.allSettled(pending);
-    if (!job.cancelled)
+    if (!job.cancelled) {
       await commitReservation(this.app.db, job.id).catch((error) => log.error({ err: error }, 'check not committed'));
+      const chars = units.reduce((s, u) => s + u.chars, 0);
+      await recordCheck(this.app.db, { uid: job.uid, kind: 'text', chars, issues: found }).catch((error) =>
+        log.error({ err: error }, 'check not recorded for metrics'),
+      );
+    }
     // finished jobs are remembered a while so cancelling them is a no-op rather than a 404
     setTimeout(() => this.jobs.delete(job.id), 10 * 60 * 1000).unref();
   }

@@ -1,0 +1,158 @@
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import { findMembershipIn } from '../db/repos/teams';
+import { findOpenUser } from '../db/repos/users';
+import { conflict, notFound } from '../errors';
+import { createTeam, HOLDING_STATUSES } from './teams';
+
+/**
+ * Applications for a team account (/teamApply) and for API access (/apiApply), reviewed by the site's operators
+ * (the admin CLI, and the operator's calls under /admin/v1/applications). Approving a team application creates
+ * the team with the applicant as its root and `user_num` seats (TEAM_DEFAULT_SEATS when none was stated);
+ * approving an API application lets the applicant create an API key.
+ */
+
+export type ApplicationKind = 'team' | 'api';
+export const APPLICATION_STATUSES = ['pending', 'approved', 'refused'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+export interface TeamApplicationInput {
+  name: string;
+  contact_name: string;
+  phone: string;
+  email?: string;
+  address?: string;
+  user_num?: number;
+  remark?: string;
+}
+
+async function pendingOf(db: Db, uid: number, kind: ApplicationKind) {
+  return db
+    .selectFrom('team_applications')
+    .select('id')
+    .where('uid', '=', uid)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+}
+
+export async function applyForTeam(db: Db, uid: number, input: TeamApplicationInput): Promise<number> {
+  if (await findMembershipIn(db, uid, HOLDING_STATUSES)) throw conflict('team.in_team_already');
+  if (await pendingOf(db, uid, 'team')) throw conflict('team.application_pending');
+  const row = await db
+    .insertInto('team_applications')
+    .values({
+      kind: 'team',
+      uid,
+      name: input.name.trim(),
+      contact_name: input.contact_name.trim(),
+      phone: input.phone,
+      email: input.email?.trim() ?? '',
+      address: input.address?.trim() ?? '',
+      user_num: input.user_num ?? 0,
+      remark: input.remark?.trim() ?? '',
+      source: 'teamApply',
+      status: 'pending',
+      enterprise_id: null,
+      reviewed_by: null,
+      review_note: '',
+      created_at: nowIso(),
+      reviewed_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function applyForApi(
+  db: Db,
+  uid: number,
+  input: { name: string; phone: string; company?: string; email?: string; usage?: string; source?: string },
+): Promise<number> {
+  if (await pendingOf(db, uid, 'api')) throw conflict('team.application_pending');
+  const row = await db
+    .insertInto('team_applications')
+    .values({
+      kind: 'api',
+      uid,
+      name: input.company?.trim() ?? '',
+      contact_name: input.name.trim(),
+      phone: input.phone,
+      email: input.email?.trim() ?? '',
+      address: '',
+      user_num: 0,
+      remark: input.usage?.trim() ?? '',
+      source: input.source?.trim() || 'apiApply',
+      status: 'pending',
+      enterprise_id: null,
+      reviewed_by: null,
+      review_note: '',
+      created_at: nowIso(),
+      reviewed_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function listApplications(db: Db, filter: { kind?: ApplicationKind; status?: ApplicationStatus }) {
+  let q = db
+    .selectFrom('team_applications as a')
+    .leftJoin('users as u', 'u.uid', 'a.uid')
+    .selectAll('a')
+    .select('u.phone as account_phone');
+  if (filter.kind) q = q.where('a.kind', '=', filter.kind);
+  if (filter.status) q = q.where('a.status', '=', filter.status);
+  return q.orderBy('a.id', 'desc').limit(500).execute();
+}
+
+/** Whether the user's API-access application was approved. */
+export async function apiAccessApproved(db: Db, uid: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('team_applications')
+    .select('id')
+    .where('uid', '=', uid)
+    .where('kind', '=', 'api')
+    .where('status', '=', 'approved')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Approves or refuses a pending application. A team application approved creates the team (its applicant the
+ * root); 409 when it was reviewed already or the applicant has joined a team meanwhile.
+ */
+export async function reviewApplication(
+  db: Db,
+  input: { id: number; approve: boolean; reviewer: number | null; note?: string; seats?: number },
+): Promise<{ enterpriseId: number | null }> {
+  const app = await db.selectFrom('team_applications').selectAll().where('id', '=', input.id).executeTakeFirst();
+  if (!app) throw notFound('team.unknown_application', { id: input.id });
+  if (app.status !== 'pending') throw conflict('team.already_answered');
+  let enterpriseId: number | null = null;
+  if (input.approve && app.kind === 'team') {
+    const user = await findOpenUser(db, Number(app.uid));
+    if (!user?.phone) throw notFound('team.unknown_application', { id: input.id });
+    enterpriseId = await createTeam(db, {
+      name: app.name,
+      address: app.address,
+      adminUid: user.uid,
+      adminPhone: user.phone,
+      seats: input.seats ?? (Number(app.user_num) || undefined),
+    });
+  }
+  const res = await db
+    .updateTable('team_applications')
+    .set({
+      status: input.approve ? 'approved' : 'refused',
+      enterprise_id: enterpriseId,
+      reviewed_by: input.reviewer,
+      review_note: input.note?.trim() ?? '',
+      reviewed_at: nowIso(),
+    })
+    .where('id', '=', input.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict('team.already_answered');
+  return { enterpriseId };
+}

@@ -1,0 +1,521 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db';
+import { nowIso } from '../db';
+import {
+  countMembers,
+  ensureInvitationCode,
+  expireInvitations,
+  findActiveUidsWithRoles,
+  findInvitationsFor,
+  findMemberByInviteCode,
+  findMemberRow,
+  findMemberRowOf,
+  findMemberRowsOf,
+  findMembershipIn,
+  findPhoneInvitation,
+  findTeam,
+  findTeamByInvitationCode,
+  insertMember,
+  updateMember,
+  type MemberRow,
+} from '../db/repos/teams';
+import { findOpenUser, findOpenUserByPhone, setEnterpriseId } from '../db/repos/users';
+import { conflict, forbidden, notFound } from '../errors';
+import type { ServerMessageCode } from '../../openapi/messages';
+import type { OutgoingMessage } from '../realtime/hub';
+import { readEnv } from '../config';
+import type { SmsProvider } from './sms';
+import { reclaimAllocations } from './team-packages';
+import {
+  ACTS_ON,
+  GRANTABLE,
+  HOLDING_STATUSES,
+  MEMBER_STATUS,
+  TEAM_PERMISSIONS,
+  isMemberRole,
+  requireTeam,
+  type MemberRole,
+  type TeamContext,
+  type TeamRole,
+} from './teams';
+
+/**
+ * Joining and leaving teams: invitations (by phone, SMS link, in the app and over the socket), applications (by
+ * team id or the team's invitation code), answers, removal, quitting, roles, statuses and names. Every change is
+ * one transaction; permissions come from services/teams.ts. A user holds one team at a time (statuses 1, 2, 3);
+ * only status 1 grants access. Seats: a team whose `equity_num` is above 0 cannot have more active members.
+ */
+
+export interface TeamDeps {
+  db: Db;
+  sms: SmsProvider;
+  /** delivers a socket message to every session of a user (RealtimeHub.sendToUser) */
+  notify: (uid: number, message: OutgoingMessage) => void;
+}
+
+const code = () => randomBytes(12).toString('base64url');
+const DAY_MS = 86_400_000;
+
+function publicOrigin(): string {
+  const env = readEnv();
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+}
+
+/** The invitation link of an SMS (the SPA's /sms_invite route). */
+export const invitationLink = (inviteCode: string) =>
+  `${publicOrigin()}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
+
+const roleOf = (row: MemberRow): MemberRole => (isMemberRole(row.role) ? row.role : 'user');
+
+/** 403 unless the caller may give `role`. */
+function checkGrant(ctx: TeamContext, role: TeamRole): void {
+  if (!ctx.role || !GRANTABLE[ctx.role].includes(role)) throw forbidden('team.cannot_give_role', { role });
+}
+
+/** 403 unless the caller may act on the member of `row` (never on themselves). */
+function checkOver(ctx: TeamContext, row: MemberRow, name: string): void {
+  if (row.uid !== null && Number(row.uid) === ctx.uid) throw forbidden('team.not_self');
+  if (!ctx.role || !ACTS_ON[ctx.role].includes(roleOf(row))) throw forbidden('team.cannot_act_on_member', { name });
+}
+
+async function seatsLeft(db: Db, enterpriseId: number): Promise<void> {
+  const team = await findTeam(db, enterpriseId);
+  const seats = Number(team.equity_num);
+  if (seats > 0 && (await countMembers(db, enterpriseId, MEMBER_STATUS.active)) >= seats)
+    throw conflict('team.full', { seats });
+}
+
+/** 409 when the user holds a membership in a team (this one: already a member; another: elsewhere). */
+async function notHoldingElsewhere(db: Db, uid: number, enterpriseId: number): Promise<void> {
+  const held = await findMembershipIn(db, uid, HOLDING_STATUSES);
+  if (!held) return;
+  if (Number(held.enterprise_id) === enterpriseId) throw conflict('team.already_member');
+  throw conflict('team.member_elsewhere', { team: Number(held.enterprise_id) });
+}
+
+/** Makes a row an active membership of `uid`; seats and other teams checked inside the transaction. */
+async function activate(trx: Db, row: MemberRow, uid: number, phone: string): Promise<void> {
+  const enterpriseId = Number(row.enterprise_id);
+  await notHoldingElsewhere(trx, uid, enterpriseId);
+  await seatsLeft(trx, enterpriseId);
+  const now = nowIso();
+  // an older row of this account in the team (a refused application, an earlier membership) gives way
+  const older = await findMemberRowOf(trx, enterpriseId, uid);
+  if (older && Number(older.id) !== Number(row.id))
+    await trx.deleteFrom('enterprise_members').where('id', '=', older.id).execute();
+  await updateMember(trx, Number(row.id), {
+    uid,
+    phone,
+    status: MEMBER_STATUS.active,
+    invite_code: null,
+    invite_expires_at: null,
+    joined_at: now,
+    updated_at: now,
+  });
+  await setEnterpriseId(trx, uid, enterpriseId);
+}
+
+/** What leaving a team undoes: the account's team, its use of the team's dictionaries, unused allocations. */
+async function detach(trx: Db, enterpriseId: number, uid: number): Promise<void> {
+  await setEnterpriseId(trx, uid, null);
+  await trx
+    .deleteFrom('enterprise_dict_users')
+    .where('uid', '=', uid)
+    .where('dict_id', 'in', (eb) =>
+      eb.selectFrom('enterprise_dicts').select('id').where('enterprise_id', '=', enterpriseId),
+    )
+    .execute();
+  await reclaimAllocations(trx, enterpriseId, uid);
+}
+
+// ───────────── invitations ─────────────
+
+export interface InviteOutcome {
+  id?: number;
+  failed?: ServerMessageCode;
+}
+
+/** One invitation; the reason it cannot be made is returned, not thrown, for batch invitations. */
+async function inviteOne(
+  deps: TeamDeps,
+  ctx: TeamContext & { enterpriseId: number },
+  phone: string,
+  role: TeamRole,
+  remark: string,
+): Promise<InviteOutcome & { notify?: { uid: number | null; id: number; code: string } }> {
+  const { db } = deps;
+  const user = await findOpenUserByPhone(db, phone);
+  const now = nowIso();
+  const expires = new Date(Date.now() + readEnv().TEAM_INVITE_DAYS * DAY_MS).toISOString();
+  const inviteCode = code();
+  return db.transaction().execute(async (trx) => {
+    if (user) {
+      const held = await findMembershipIn(trx, user.uid, HOLDING_STATUSES);
+      if (held)
+        return {
+          failed: Number(held.enterprise_id) === ctx.enterpriseId ? 'team.already_member' : 'team.member_elsewhere',
+        };
+    }
+    const existing = user
+      ? ((await findMemberRowOf(trx, ctx.enterpriseId, user.uid)) ??
+        (await findPhoneInvitation(trx, ctx.enterpriseId, phone)))
+      : await findPhoneInvitation(trx, ctx.enterpriseId, phone);
+    if (existing && existing.status === MEMBER_STATUS.invited && (existing.invite_expires_at ?? '') > now)
+      return { failed: 'team.already_invited' };
+    const values = {
+      uid: user ? user.uid : null,
+      phone,
+      role,
+      status: MEMBER_STATUS.invited,
+      remark,
+      invited_by: ctx.uid,
+      invite_code: inviteCode,
+      invite_expires_at: expires,
+      updated_at: now,
+    };
+    let id: number;
+    if (existing) {
+      id = Number(existing.id);
+      await updateMember(trx, id, values);
+    } else {
+      await insertMember(trx, {
+        ...values,
+        enterprise_id: ctx.enterpriseId,
+        name: '',
+        created_at: now,
+        joined_at: null,
+      });
+      const row = user
+        ? await findMemberRowOf(trx, ctx.enterpriseId, user.uid)
+        : await findPhoneInvitation(trx, ctx.enterpriseId, phone);
+      id = Number(row!.id);
+    }
+    return { id, notify: { uid: user ? user.uid : null, id, code: inviteCode } };
+  });
+}
+
+async function announceInvitation(
+  deps: TeamDeps,
+  enterpriseId: number,
+  inviter: number,
+  phone: string,
+  sent: { uid: number | null; id: number; code: string },
+): Promise<void> {
+  const team = await findTeam(deps.db, enterpriseId);
+  const inviterUser = await findOpenUser(deps.db, inviter);
+  if (sent.uid !== null)
+    deps.notify(sent.uid, {
+      type: 5,
+      cmd: 3,
+      data: {
+        id: sent.id,
+        enterprise_id: enterpriseId,
+        enterprise_name: team.name,
+        inviter_name: inviterUser?.name ?? '',
+      },
+    });
+  await deps.sms.sendInvitation?.({ phone, team: team.name, link: invitationLink(sent.code) });
+}
+
+/** Invites phones (members.invite); each failure is reported with its reason code, the rest are invited. */
+export async function invitePhones(
+  deps: TeamDeps,
+  ctx: TeamContext,
+  phones: readonly string[],
+  role: TeamRole = 'user',
+): Promise<{ invited: number; failed: Array<{ phone: string; reason: string }> }> {
+  const enterpriseId = requireTeam(ctx, 'members.invite');
+  checkGrant(ctx, role);
+  await seatsLeft(deps.db, enterpriseId);
+  const failed: Array<{ phone: string; reason: string }> = [];
+  let invited = 0;
+  for (const phone of phones) {
+    const outcome = await inviteOne(deps, { ...ctx, enterpriseId }, phone, role, '');
+    if (outcome.failed) failed.push({ phone, reason: outcome.failed });
+    else {
+      invited++;
+      await announceInvitation(deps, enterpriseId, ctx.uid, phone, outcome.notify!);
+    }
+  }
+  return { invited, failed };
+}
+
+/** Invites one phone; 409 with the reason when it cannot be invited. */
+export async function invitePhone(
+  deps: TeamDeps,
+  ctx: TeamContext,
+  phone: string,
+  remark = '',
+  role: TeamRole = 'user',
+): Promise<number> {
+  const enterpriseId = requireTeam(ctx, 'members.invite');
+  checkGrant(ctx, role);
+  await seatsLeft(deps.db, enterpriseId);
+  const outcome = await inviteOne(deps, { ...ctx, enterpriseId }, phone, role, remark);
+  if (outcome.failed) throw conflict(outcome.failed, outcome.failed === 'team.member_elsewhere' ? { team: '' } : {});
+  await announceInvitation(deps, enterpriseId, ctx.uid, phone, outcome.notify!);
+  return outcome.id!;
+}
+
+/** Pending invitations to the caller (expired ones are marked so first). */
+export async function invitationsFor(db: Db, uid: number) {
+  await expireInvitations(db, nowIso(), MEMBER_STATUS.invited, MEMBER_STATUS.expired);
+  const user = await findOpenUser(db, uid);
+  if (!user?.phone) return [];
+  const rows = await findInvitationsFor(db, uid, user.phone, MEMBER_STATUS.invited);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    enterprise_id: Number(r.enterprise_id),
+    enterprise_name: r.enterprise_name,
+    inviter_name: r.inviter_name ?? '',
+    role: (isMemberRole(r.role) && r.role !== 'root' ? r.role : 'user') as TeamRole,
+    created_at: r.created_at,
+  }));
+}
+
+/** An invitation row addressed to the caller (by account, or by phone before the account existed). */
+function addressedTo(row: MemberRow, uid: number, phone: string | null): boolean {
+  return row.uid !== null ? Number(row.uid) === uid : row.phone === phone;
+}
+
+function checkLive(row: MemberRow): void {
+  if (row.status !== MEMBER_STATUS.invited) throw conflict('team.already_answered');
+  if ((row.invite_expires_at ?? '') <= nowIso()) throw notFound('team.invitation_expired');
+}
+
+// ───────────── applications ─────────────
+
+async function notifyAdmins(deps: TeamDeps, enterpriseId: number, data: { id: number; name: string; phone: string }) {
+  const roles = (Object.keys(TEAM_PERMISSIONS) as MemberRole[]).filter((r) =>
+    TEAM_PERMISSIONS[r].includes('applications.answer'),
+  );
+  for (const uid of await findActiveUidsWithRoles(deps.db, enterpriseId, roles, MEMBER_STATUS.active))
+    deps.notify(uid, {
+      type: 5,
+      cmd: 4,
+      data: { id: data.id, enterprise_id: enterpriseId, applicant_name: data.name, phone: data.phone },
+    });
+}
+
+/** Applies to join a team (status 6 申请加入); its admins are told over the socket. */
+export async function applyToTeam(
+  deps: TeamDeps,
+  uid: number,
+  enterpriseId: number,
+  input: { name?: string; remark?: string },
+): Promise<number> {
+  const { db } = deps;
+  const user = await findOpenUser(db, uid);
+  if (!user?.phone) throw notFound('team.unknown', { id: enterpriseId });
+  const exists = await db.selectFrom('enterprises').select('id').where('id', '=', enterpriseId).executeTakeFirst();
+  if (!exists) throw notFound('team.unknown', { id: enterpriseId });
+  const name = input.name?.trim() || user.name;
+  const id = await db.transaction().execute(async (trx) => {
+    await notHoldingElsewhere(trx, uid, enterpriseId);
+    const existing = await findMemberRowOf(trx, enterpriseId, uid);
+    if (existing?.status === MEMBER_STATUS.applied) throw conflict('team.already_applied');
+    if (existing?.status === MEMBER_STATUS.invited && (existing.invite_expires_at ?? '') > nowIso())
+      throw conflict('team.already_invited');
+    const now = nowIso();
+    const values = {
+      phone: user.phone!,
+      role: 'user',
+      status: MEMBER_STATUS.applied,
+      name,
+      remark: input.remark?.trim() ?? '',
+      invited_by: null,
+      invite_code: null,
+      invite_expires_at: null,
+      updated_at: now,
+    };
+    if (existing) {
+      await updateMember(trx, Number(existing.id), values);
+      return Number(existing.id);
+    }
+    await insertMember(trx, { ...values, enterprise_id: enterpriseId, uid, created_at: now, joined_at: null });
+    return Number((await findMemberRowOf(trx, enterpriseId, uid))!.id);
+  });
+  await notifyAdmins(deps, enterpriseId, { id, name, phone: user.phone });
+  return id;
+}
+
+export async function teamByInvitationCode(db: Db, invitationCode: string) {
+  const team = await findTeamByInvitationCode(db, invitationCode);
+  if (!team) throw notFound('team.unknown_code');
+  return team;
+}
+
+/** Pending applications to the caller's team (0 for callers who cannot answer them). */
+export async function pendingApplications(db: Db, ctx: TeamContext): Promise<number> {
+  if (ctx.enterpriseId === null || !ctx.role || !TEAM_PERMISSIONS[ctx.role].includes('applications.answer')) return 0;
+  return countMembers(db, ctx.enterpriseId, MEMBER_STATUS.applied);
+}
+
+// ───────────── answers ─────────────
+
+/**
+ * Answers an invitation (the invitee) or an application (the team's member admins). Rows the caller may not
+ * see are 404 (ids of other teams and other people's invitations are not revealed).
+ */
+export async function answer(deps: TeamDeps, ctx: TeamContext, id: number, pass: boolean): Promise<void> {
+  const { db } = deps;
+  const row = await findMemberRow(db, id);
+  const user = await findOpenUser(db, ctx.uid);
+  if (!row || !user) throw notFound('team.unknown_invitation');
+  const ownTeam = ctx.enterpriseId === Number(row.enterprise_id);
+  if (row.status === MEMBER_STATUS.invited) {
+    if (!addressedTo(row, ctx.uid, user.phone)) throw notFound('team.unknown_invitation');
+    checkLive(row);
+    await db.transaction().execute(async (trx) => {
+      if (pass) await activate(trx, row, ctx.uid, user.phone!);
+      else
+        await updateMember(trx, id, {
+          uid: ctx.uid,
+          status: MEMBER_STATUS.inviteRefused,
+          invite_code: null,
+          updated_at: nowIso(),
+        });
+    });
+    return;
+  }
+  if (row.status === MEMBER_STATUS.applied) {
+    if (!ownTeam) throw notFound('team.unknown_invitation');
+    requireTeam(ctx, 'applications.answer');
+    await db.transaction().execute(async (trx) => {
+      const fresh = await findMemberRow(trx, id);
+      if (fresh?.status !== MEMBER_STATUS.applied) throw conflict('team.already_answered');
+      if (pass) await activate(trx, fresh, Number(fresh.uid), fresh.phone);
+      else await updateMember(trx, id, { status: MEMBER_STATUS.applicationRefused, updated_at: nowIso() });
+    });
+    return;
+  }
+  // answered before: say so to whoever could have answered it, reveal nothing to others
+  if (
+    addressedTo(row, ctx.uid, user.phone) ||
+    (ownTeam && ctx.role && TEAM_PERMISSIONS[ctx.role].includes('applications.answer'))
+  )
+    throw conflict('team.already_answered');
+  throw notFound('team.unknown_invitation');
+}
+
+/** Accepts an SMS invitation link: the invited phone must be the caller's. */
+export async function joinByLink(
+  db: Db,
+  uid: number,
+  inviteCode: string,
+): Promise<{ enterprise_id: number; name: string }> {
+  const row = await findMemberByInviteCode(db, inviteCode);
+  if (!row) throw notFound('team.unknown_invitation');
+  const user = await findOpenUser(db, uid);
+  if (!user || !addressedTo(row, uid, user.phone)) throw forbidden('team.invitation_not_yours');
+  if ((row.invite_expires_at ?? '') <= nowIso()) {
+    await updateMember(db, Number(row.id), { status: MEMBER_STATUS.expired, invite_code: null, updated_at: nowIso() });
+    throw notFound('team.invitation_expired');
+  }
+  await db.transaction().execute((trx) => activate(trx, row, uid, user.phone!));
+  const team = await findTeam(db, Number(row.enterprise_id));
+  return { enterprise_id: Number(team.id), name: team.name };
+}
+
+// ───────────── members ─────────────
+
+/** The rows of `uids` in the caller's team, each one the caller may act on; all or nothing. */
+async function targets(db: Db, ctx: TeamContext & { enterpriseId: number }, uids: readonly number[]) {
+  const rows = await findMemberRowsOf(db, ctx.enterpriseId, uids);
+  const names = new Map<number, string>();
+  for (const r of rows) names.set(Number(r.uid), r.name || (await findOpenUser(db, Number(r.uid)))?.name || r.phone);
+  return uids.map((uid) => {
+    const row = rows.find((r) => Number(r.uid) === uid && HOLDING_STATUSES.includes(r.status));
+    if (!row) throw notFound('team.unknown_member', { uid });
+    checkOver(ctx, row, names.get(uid) ?? '');
+    return row;
+  });
+}
+
+export async function removeMembers(db: Db, ctx: TeamContext, uids: readonly number[]): Promise<number> {
+  const enterpriseId = requireTeam(ctx, 'members.remove');
+  const rows = await targets(db, { ...ctx, enterpriseId }, uids);
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      await trx.deleteFrom('enterprise_members').where('id', '=', row.id).execute();
+      await detach(trx, enterpriseId, Number(row.uid));
+    }
+  });
+  return rows.length;
+}
+
+export async function setRoles(db: Db, ctx: TeamContext, uids: readonly number[], role: TeamRole): Promise<number> {
+  const enterpriseId = requireTeam(ctx, 'roles.change');
+  checkGrant(ctx, role);
+  const rows = await targets(db, { ...ctx, enterpriseId }, uids);
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) await updateMember(trx, Number(row.id), { role, updated_at: nowIso() });
+  });
+  return rows.length;
+}
+
+/** The team's root hands the team to an active member and becomes an admin. */
+export async function transferRoot(db: Db, ctx: TeamContext, uid: number): Promise<void> {
+  const enterpriseId = requireTeam(ctx, 'team.view');
+  if (ctx.role !== 'root') throw forbidden('team.root_only');
+  if (uid === ctx.uid) throw forbidden('team.not_self');
+  const target = await findMemberRowOf(db, enterpriseId, uid);
+  if (!target || target.status !== MEMBER_STATUS.active) throw notFound('team.unknown_member', { uid });
+  const mine = await findMemberRowOf(db, enterpriseId, ctx.uid);
+  await db.transaction().execute(async (trx) => {
+    await updateMember(trx, Number(target.id), { role: 'root', updated_at: nowIso() });
+    await updateMember(trx, Number(mine!.id), { role: 'admin', updated_at: nowIso() });
+  });
+}
+
+/** The statuses modify_enterprise_user_status may set: 1 生效中, 2 待续费, 3 异常, 11 已失效. */
+export type SettableStatus = 1 | 2 | 3 | 11;
+
+/** Suspends (2, 3), restores (1) or ends (11) memberships; all or nothing. */
+export async function setStatuses(db: Db, ctx: TeamContext, uids: readonly number[], status: SettableStatus) {
+  const enterpriseId = requireTeam(ctx, 'members.status');
+  const rows = await targets(db, { ...ctx, enterpriseId }, uids);
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      const uid = Number(row.uid);
+      if (row.status === status) continue;
+      if (status === MEMBER_STATUS.active) {
+        await seatsLeft(trx, enterpriseId);
+        await setEnterpriseId(trx, uid, enterpriseId);
+      } else if (status === MEMBER_STATUS.expired) await detach(trx, enterpriseId, uid);
+      else await setEnterpriseId(trx, uid, null);
+      await updateMember(trx, Number(row.id), { status, updated_at: nowIso() });
+    }
+  });
+  return rows.length;
+}
+
+/** Renames oneself, or (members.status) a member the caller may act on. */
+export async function rename(db: Db, ctx: TeamContext, name: string, uid?: number): Promise<void> {
+  const enterpriseId = requireTeam(ctx, 'team.view');
+  const clean = name.trim();
+  if (uid === undefined || uid === ctx.uid) {
+    const mine = await findMemberRowOf(db, enterpriseId, ctx.uid);
+    await updateMember(db, Number(mine!.id), { name: clean, updated_at: nowIso() });
+    return;
+  }
+  requireTeam(ctx, 'members.status');
+  const [row] = await targets(db, { ...ctx, enterpriseId }, [uid]);
+  await updateMember(db, Number(row.id), { name: clean, updated_at: nowIso() });
+}
+
+/** Leaves the team (suspended members too); the root hands the team over first. */
+export async function quit(db: Db, uid: number): Promise<void> {
+  const row = await findMembershipIn(db, uid, HOLDING_STATUSES);
+  if (!row) throw notFound('team.not_member');
+  if (row.role === 'root') throw forbidden('team.root_cannot_quit');
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('enterprise_members').where('id', '=', row.id).execute();
+    await detach(trx, Number(row.enterprise_id), uid);
+  });
+}
+
+/** The team's code for applications, made the first time an admin asks. */
+export async function invitationCodeOf(db: Db, enterpriseId: number): Promise<string> {
+  return ensureInvitationCode(db, enterpriseId, code());
+}
