@@ -80,6 +80,7 @@ export const CATEGORIES: CategoryInfo[] = [
   c('12-1', '领导人职务', 'Leader title mismatch', '領導人職務', 1, Bits.advanced),
   c('12-2', '领导人姓名', 'Leader name misspelt', '領導人姓名', 1, Bits.advanced),
   c('12-3', '金额大小写', 'Amount in words and figures disagree', '金額大小寫', 1, Bits.advanced),
+  c('12-4', '领导人排序', 'Leaders named out of order', '領導人排序', 2, Bits.advanced),
 ];
 
 export const CATEGORY_BY_CODE = new Map(CATEGORIES.map((x) => [x.code, x]));

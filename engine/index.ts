@@ -566,11 +566,12 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       issues.push(i);
     }
   }
-  if (bits & Bits.advanced) {
-    issues.push(...checkLeaders(work, options.leaders ?? []));
-    if (hk) issues.push(...checkLeaders(text, options.leaders ?? []));
-    issues.push(...checkAmounts(work));
+  // A leader dictionary is the user's own opt-in: its checks run whenever one is given; amounts need the bit.
+  if (options.leaders?.length) {
+    issues.push(...checkLeaders(work, options.leaders));
+    if (hk) issues.push(...checkLeaders(text, options.leaders));
   }
+  if (bits & Bits.advanced) issues.push(...checkAmounts(work));
 
   // allowed words silence every finding that overlaps them
   // (compared like the list words: an allowed word hidden by a zero-width character is still the allowed word)

@@ -3,6 +3,7 @@
  *  12-1 a leader's name next to a title that belongs to another leader of the leader dictionary
  *  12-2 a leader's name misspelt right after one of that leader's titles (one character off)
  *  12-3 an amount written in Chinese capitals (壹佰元) that disagrees with the figures next to it
+ *  12-4 leaders listed together (王一、李二) in another order than the leader dictionary's
  */
 import type { Issue } from '../types';
 
@@ -72,6 +73,81 @@ export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
       idx = text.indexOf(t, idx + t.length);
     }
   }
+  out.push(...checkLeaderOrder(text, leaders));
+  return out;
+}
+
+/** What may stand between two leaders of one list: separators, and titles of the dictionary. */
+const LIST_SEPARATOR = /^[、，,\s和及与]+$/u;
+
+/**
+ * 12-4: leaders named one after another (only separators and titles between them, in one sentence) whose order is
+ * not the dictionary's. The list is rewritten in order when each item holds one name; otherwise a hint.
+ */
+function checkLeaderOrder(text: string, leaders: Leader[]): Issue[] {
+  const out: Issue[] = [];
+  const rank = new Map(leaders.map((l, i) => [l.name, i]));
+  const titles = [...new Set(leaders.flatMap((l) => l.titles))].filter(Boolean).sort((a, b) => b.length - a.length);
+  const stripTitles = (s: string) => titles.reduce((acc, t) => acc.split(t).join(''), s);
+  const found: Array<{ name: string; start: number; end: number }> = [];
+  for (const l of leaders) {
+    if (!l.name) continue;
+    for (let i = text.indexOf(l.name); i >= 0; i = text.indexOf(l.name, i + l.name.length))
+      found.push({ name: l.name, start: i, end: i + l.name.length });
+  }
+  found.sort((a, b) => a.start - b.start);
+  let run: typeof found = [];
+  const flush = () => {
+    if (run.length >= 2 && run.some((m, k) => k > 0 && rank.get(m.name)! < rank.get(run[k - 1].name)!)) {
+      // the run's span: from the first item's title (if any) to the last name and a title right after it
+      let start = run[0].start;
+      for (const t of titles)
+        if (text.slice(start - t.length, start) === t) {
+          start -= t.length;
+          break;
+        }
+      let end = run[run.length - 1].end;
+      for (const t of titles)
+        if (text.startsWith(t, end)) {
+          end += t.length;
+          break;
+        }
+      const span = text.slice(start, end);
+      const parts = span.split(/([、，,\s和及与]+)/u);
+      const items = parts.filter((_, k) => k % 2 === 0);
+      const seps = parts.filter((_, k) => k % 2 === 1);
+      const named = items.map((it) => run.filter((m) => it.includes(m.name)));
+      const ordered = [...run].sort((a, b) => rank.get(a.name)! - rank.get(b.name)!).map((m) => m.name);
+      const rewritable = items.length === run.length && named.every((n) => n.length === 1);
+      const sorted = rewritable
+        ? [...items].sort(
+            (a, b) => rank.get(named[items.indexOf(a)][0].name)! - rank.get(named[items.indexOf(b)][0].name)!,
+          )
+        : [];
+      out.push({
+        start,
+        end,
+        original: span,
+        suggestions: rewritable ? [sorted.map((it, k) => it + (seps[k] ?? '')).join('')] : [],
+        category: '12-4',
+        type: 11,
+        level: 2,
+        message: `按领导人词库的排序，应为“${ordered.join('、')}”。`,
+      });
+    }
+    run = [];
+  };
+  for (const m of found) {
+    const prev = run[run.length - 1];
+    const gap = prev ? text.slice(prev.end, m.start) : '';
+    const between = stripTitles(gap);
+    if (prev && gap.length <= 24 && between !== '' && LIST_SEPARATOR.test(between)) run.push(m);
+    else {
+      flush();
+      run = [m];
+    }
+  }
+  flush();
   return out;
 }
 

@@ -6,6 +6,8 @@ import type { CustomDictionaries, Source } from '../../engine';
 import { badRequest } from '../errors';
 import { MEMBER_STATUS } from './teams';
 import { selectedLibraries } from './word-libraries';
+import { allLeaders } from './leaders';
+import { findMembership } from '../db/repos/teams';
 
 /**
  * The personal dictionary (spec: /dict/v1/*). `type` is the result-type label of spec §3 where there is
@@ -68,6 +70,19 @@ export async function loadUserDictionary(db: Db, uid: number): Promise<UserDicti
     else if (type === 9) dict.keyWords!.push({ word: r.word, source });
     else if (type === ALLOWED) dict.allowedWords!.push(r.word);
   };
+  // leader dictionaries: the team's list (its order is the protocol order), then the user's own additions
+  const teamId = (await findMembership(db, uid, MEMBER_STATUS.active))?.enterprise_id;
+  const leaders = [
+    ...(teamId !== undefined ? await allLeaders(db, { kind: 'team', id: Number(teamId) }) : []),
+    ...(await allLeaders(db, { kind: 'user', id: uid })),
+  ];
+  const seen = new Set<string>();
+  for (const l of leaders) {
+    if (seen.has(l.name)) continue;
+    seen.add(l.name);
+    (dict.leaders ??= []).push({ name: l.name, titles: l.titles });
+    hash.update(`leader\u0001${l.name}\u0001${l.titles.join('\u0001')}\u0002`);
+  }
   for (const r of personal) add(r, 'personal');
   for (const r of team) add(r, 'team');
   for (const library of libraries) {
@@ -80,6 +95,7 @@ export async function loadUserDictionary(db: Db, uid: number): Promise<UserDicti
       else if (type === ALLOWED) dict.allowedWords!.push(e.word);
     }
   }
-  dict.fingerprint = personal.length + team.length + libraries.length ? hash.digest('hex').slice(0, 16) : 'empty';
+  dict.fingerprint =
+    personal.length + team.length + libraries.length + leaders.length ? hash.digest('hex').slice(0, 16) : 'empty';
   return dict;
 }

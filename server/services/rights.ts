@@ -12,6 +12,7 @@ import {
   takeFromGrant,
 } from '../db/repos/rights';
 import { findUserRole } from '../db/repos/users';
+import { ALLOCATION_PREFIX } from '../db/repos/team-packages';
 import { readEnv } from '../config';
 
 /**
@@ -256,8 +257,14 @@ export async function consumeRight(
     // No SELECT ... FOR UPDATE needed: each UPDATE below is guarded by `remaining >= take` (PostgreSQL re-checks
     // the guard after waiting on a concurrent writer's row lock; SQLite serialises writers), and a
     // guard that fails rolls the whole transaction back.
+    // expiring first; among equals, what the team allocated before the member's own rights (the team's work
+    // is paid by the team)
+    const teamFirst = (g: { source: string }) => (g.source.startsWith(ALLOCATION_PREFIX) ? 0 : 1);
     const grants = (await findConsumableGrants(trx, uid, type, now)).sort(
-      (a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999') || Number(a.id) - Number(b.id),
+      (a, b) =>
+        (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999') ||
+        teamFirst(a) - teamFirst(b) ||
+        Number(a.id) - Number(b.id),
     );
     const available = grants.reduce((s, g) => s + Number(g.remaining), 0);
     if (available < amount) throw new InsufficientRight(type, available, amount);

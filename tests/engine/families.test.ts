@@ -440,8 +440,15 @@ describe('rule families', () => {
       '市长王建国出席了开幕式。',
     );
     expect(check('市长王建国出席了开幕式。', { leaders, advancedProofreading: true })).toEqual([]);
-    // without the advanced flag (default 127) the 12-x checks do not run
-    expect(check('市委书记王建国出席了开幕式。', { leaders }).filter((i) => i.category.startsWith('12'))).toEqual([]);
+    // a leader list is the user's own opt-in: it applies without the advanced flag, amounts do not
+    expect(fixed('市委书记王建国出席了开幕式。', '12-1', { leaders }).out).toBe('市长王建国出席了开幕式。');
+    expect(check('合同总价为人民币壹万贰仟元整（¥12,500.00）。').filter((i) => i.category === '12-3')).toEqual([]);
+    // 12-4: leaders listed together in another order than the dictionary's; a meeting of two is no list
+    const order = fixed('市委书记李红梅、市长王建国出席了会议。', '12-4', { leaders });
+    expect(order.out).toBe('市长王建国、市委书记李红梅出席了会议。');
+    expect(order.mine[0].level).toBe(2);
+    expect(check('王建国、李红梅出席。', { leaders })).toEqual([]);
+    expect(check('李红梅会见了王建国。', { leaders }).filter((i) => i.category.startsWith('12'))).toEqual([]);
     const m = fixed('合同总价为人民币壹万贰仟元整（¥12,500.00）。', '12-3', { advancedProofreading: true });
     expect(m.out).toBe('合同总价为人民币壹万贰仟伍佰元整（¥12,500.00）。');
   });

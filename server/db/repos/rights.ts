@@ -44,10 +44,10 @@ export async function findConsumableGrants(
   uid: number,
   type: number,
   now: string,
-): Promise<Array<Pick<RightGrant, 'id' | 'remaining' | 'expires_at'>>> {
+): Promise<Array<Pick<RightGrant, 'id' | 'remaining' | 'expires_at' | 'source'>>> {
   return db
     .selectFrom('right_grants')
-    .select(['id', 'remaining', 'expires_at'])
+    .select(['id', 'remaining', 'expires_at', 'source'])
     .where('uid', '=', uid)
     .where('user_right_type', '=', type)
     .where('remaining', '>', 0)
