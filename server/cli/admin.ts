@@ -160,6 +160,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       if (!result.changed) out(`order ${orderNo} was already paid at ${result.order.paid_at}; nothing granted`);
       else {
         out(`order ${orderNo} paid: uid ${result.order.uid} ${result.order.product_name} x${result.order.quantity}`);
+        if (result.teamPackage !== undefined) out(`  became a right package of team ${result.teamPackage}`);
         for (const g of result.granted)
           out(`  granted right ${g.user_right_type}: ${g.num}${g.expires_at ? ` until ${g.expires_at}` : ''}`);
       }

@@ -140,6 +140,15 @@ export function teamManagementMigration(id: IdColumn): Migration {
         .columns(['enterprise_id', 'created_at'])
         .execute();
       await db.schema.createIndex('check_events_uid_time').on('check_events').columns(['uid', 'created_at']).execute();
+      // a team plan bought by a team's root or admin now goes to the team (services/orders.ts)
+      await db
+        .updateTable('products')
+        .set({
+          description:
+            '一年 1 亿字高速校对、1000 万字精校，单次校对上限 20 万字；团队超级管理员或管理员购买时归团队所有，可分配给成员',
+        })
+        .where('code', '=', 'team_yearly')
+        .execute();
     },
     async down(db: Kysely<any>) {
       for (const table of [

@@ -119,7 +119,8 @@ export const SEED_PRODUCTS: readonly SeedProduct[] = [
     price: 199900,
     original_price: 299900,
     duration_days: 366,
-    description: '一年 1 亿字高速校对、1000 万字精校，单次校对上限 20 万字，权益归购买者所有',
+    description:
+      '一年 1 亿字高速校对、1000 万字精校，单次校对上限 20 万字；团队超级管理员或管理员购买时归团队所有，可分配给成员',
     recommended: false,
     sort: 60,
     rights: r({

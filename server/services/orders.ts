@@ -18,6 +18,9 @@ import {
   setOrderPaid,
 } from '../db/repos/orders';
 import { addGrant, LIMIT_TYPES, RIGHT_INFO, UNLIMITED } from './rights';
+import { findMembership } from '../db/repos/teams';
+import { grantTeamPackage } from './team-packages';
+import { MEMBER_STATUS } from './teams';
 import type { ProductsTable, OrdersTable, PayType } from '../db/schema';
 
 export const ORDER_TTL_MS = 2 * 3600_000;
@@ -141,6 +144,8 @@ export interface PaidResult {
   changed: boolean;
   order: OrderRow;
   granted: Array<{ user_right_type: number; num: number; expires_at: string | null }>;
+  /** the team whose package the order became (a team plan bought by the team's root or an admin) */
+  teamPackage?: number;
 }
 
 export class OrderProblem extends Error {
@@ -186,6 +191,28 @@ export async function markOrderPaid(
         ? null
         : new Date(new Date(paidAt).getTime() + Number(product.duration_days) * quantity * 86_400_000).toISOString();
     const granted: PaidResult['granted'] = [];
+    // A team plan bought by a team's root or admin is the team's: a package its admins allocate to members.
+    const membership =
+      Number(product.belong_to) === 2 ? await findMembership(trx, Number(order.uid), MEMBER_STATUS.active) : undefined;
+    if (membership && (membership.role === 'root' || membership.role === 'admin')) {
+      const rights = productRights(product).map((r) => ({
+        user_right_type: r.user_right_type,
+        num: LIMIT_TYPES.has(r.user_right_type) ? r.num : r.num * quantity,
+      }));
+      await grantTeamPackage(trx, {
+        enterpriseId: Number(membership.enterprise_id),
+        productName: order.product_name,
+        orderId: Number(order.id),
+        expiresAt,
+        rights,
+      });
+      return {
+        changed: true,
+        order: await getOrder(trx, orderNo),
+        granted: [],
+        teamPackage: Number(membership.enterprise_id),
+      };
+    }
     for (const right of productRights(product)) {
       const num = LIMIT_TYPES.has(right.user_right_type) ? right.num : right.num * quantity;
       // The unique (uid, source) index is a second guard: the same order can never grant a type twice.

@@ -194,6 +194,23 @@ describe('a team from application to metrics', () => {
     expect((await get('/enterprise/v2/get_metric?start=2026-02-01&end=2025-01-01', tokens.boss)).status).toBe(400);
   });
 
+  it("a team plan bought by the root becomes the team's package, not the buyer's rights", async () => {
+    const products = (await get('/user/right_product/get_list?type=1', tokens.boss)).json.result;
+    const plan = products.find((p: { code: string }) => p.code === 'team_yearly');
+    const { order_no } = (await get(`/pay/wx/native_prepay?product_id=${plan.id}`, tokens.boss)).json.result;
+    const before = (await get('/user/v1/get_user_right?user_right_type=8192', tokens.boss)).json.result.disposable_num;
+    const paid = await admin('order', 'paid', order_no);
+    expect(paid.join('\n')).toContain(`became a right package of team ${team}`);
+    const after = (await get('/user/v1/get_user_right?user_right_type=8192', tokens.boss)).json.result.disposable_num;
+    expect(after).toBe(before);
+    const packages = (await get('/enterprise/right_product_package/v1/get', tokens.boss)).json.result;
+    const bought = packages.find((p: { product_name: string }) => p.product_name === '团队版（年付）' && p.expire_time);
+    expect(bought.rights.find((r: { user_right_type: number }) => r.user_right_type === 8192)).toMatchObject({
+      total: 10_000_000,
+      allocated: 0,
+    });
+  });
+
   it('an application by code reaches the member admins live; seats bound the team', async () => {
     const code = (await get('/enterprise/v2/get_enterprise_info', tokens.boss)).json.result.invitation_code;
     expect(code).toMatch(/^[\w-]{8,}$/);
@@ -242,10 +259,14 @@ describe('a team from application to metrics', () => {
   });
 
   it('removing a member returns the unused allocation to the package and ends their access', async () => {
-    const before = (await get('/enterprise/right_product_package/v1/get', tokens.boss)).json.result[0].rights[0];
+    const chars = async () =>
+      (await get('/enterprise/right_product_package/v1/get', tokens.boss)).json.result[0].rights.find(
+        (r: { user_right_type: number }) => r.user_right_type === 1,
+      );
+    const before = await chars();
     const removed = await post('/enterprise/v1/remove_enterprise_user', { uids: [uids.member] }, tokens.boss);
     expect(removed.json.result).toEqual({ count: 1 });
-    const after = (await get('/enterprise/right_product_package/v1/get', tokens.boss)).json.result[0].rights[0];
+    const after = await chars();
     expect(after.allocated).toBeLessThan(before.allocated);
     expect(after.allocated).toBeGreaterThan(0); // what the member used stays used
     expect((await get('/enterprise/v1/get_user_info', tokens.member)).json.result).toBeNull();
