@@ -204,7 +204,9 @@ describe('a team from application to metrics', () => {
     const after = (await get('/user/v1/get_user_right?user_right_type=8192', tokens.boss)).json.result.disposable_num;
     expect(after).toBe(before);
     const packages = (await get('/enterprise/right_product_package/v1/get', tokens.boss)).json.result;
-    const bought = packages.find((p: { product_name: string }) => p.product_name === '团队版（年付）' && p.expire_time);
+    const bought = packages.find(
+      (p: { product_name: string; expire_time: string | null }) => p.product_name === '团队版（年付）' && p.expire_time,
+    );
     expect(bought.rights.find((r: { user_right_type: number }) => r.user_right_type === 8192)).toMatchObject({
       total: 10_000_000,
       allocated: 0,
