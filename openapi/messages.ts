@@ -260,6 +260,7 @@ export const SERVER_MESSAGES = {
   'team.package_short': '权益包剩余不足：需要 {needed}，剩余 {remaining}',
   'team.package_no_right': '该权益包不含此权益',
   'team.bad_range': '日期范围不正确（开始不能晚于结束，最长 {days} 天）',
+  'team.phone_in_other_team': '该手机号已加入其他团队',
   'team.cannot_review': '只有站点管理员可以审核申请',
   'leader.unknown': '领导人不存在：{id}',
   'leader.duplicate': '领导人已在词库中：{name}',

@@ -9,6 +9,7 @@
  *   npm run -s admin -- team create --name N --admin PHONE [--address A] [--seats S]
  *   npm run -s admin -- team add-member --team ID --phone P --role R
  *   npm run -s admin -- team list
+ *   npm run -s admin -- team grant --team ID --product CODE [--count N]   (a team plan sold offline)
  *   npm run -s admin -- application list [--kind team|api] [--status pending|approved|refused]
  *   npm run -s admin -- application approve ID [--seats S] [--note T]
  *   npm run -s admin -- application refuse ID [--note T]
@@ -26,7 +27,9 @@ import { renderMessage } from '../../openapi/messages';
 import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
 import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
 import { listApplications, reviewApplication } from '../services/team-applications';
-import { RIGHT_TYPES } from '../services/rights';
+import { LIMIT_TYPES, RIGHT_TYPES } from '../services/rights';
+import { grantTeamPackage } from '../services/team-packages';
+import { teamExists } from '../db/repos/teams';
 import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 
 const USAGE = `usage:
@@ -40,6 +43,8 @@ const USAGE = `usage:
       PHONE becomes the team's root (超级管理员); S seats (default TEAM_DEFAULT_SEATS)
   admin team add-member --team ID --phone P --role R
   admin team list
+  admin team grant --team ID --product CODE [--count N]
+      gives the team a right package of the product's rights (N times; a plan sold outside the site)
   admin application list [--kind team|api] [--status pending|approved|refused]
   admin application approve ID [--seats S] [--note T]
       a team application creates the team with its applicant as root; an API application allows API keys
@@ -124,6 +129,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       'valid-days': { type: 'string' },
       batch: { type: 'string' },
       seats: { type: 'string' },
+      product: { type: 'string' },
       note: { type: 'string' },
       kind: { type: 'string' },
       status: { type: 'string' },
@@ -211,6 +217,28 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
     out(['id', 'name', 'members', 'dictionaries', 'address', 'created_at'].join('\t'));
     for (const team of await listTeams(db))
       out([team.id, team.name, team.members, team.dictionaries, team.address || '-', team.created_at].join('\t'));
+  } else if (command === 'team grant') {
+    const id = teamId(values.team);
+    const code = values.product?.trim();
+    const product = (await findAllProducts(db)).find((p) => p.code === code);
+    if (!product) throw new UsageError('--product must be a product code (see: admin product list)');
+    if (!(await teamExists(db, id))) throw new UsageError(`no team ${id} (see: admin team list)`);
+    const count = integerOption('count', values.count, false) ?? 1;
+    if (count < 1) throw new UsageError('--count must be 1 or more');
+    const days = product.duration_days == null ? null : Number(product.duration_days) * count;
+    const expiresAt = days === null ? null : new Date(Date.now() + days * 86_400_000).toISOString();
+    const rights = productRights(product).map((r) => ({
+      user_right_type: r.user_right_type,
+      num: LIMIT_TYPES.has(r.user_right_type) ? r.num : r.num * count,
+    }));
+    const pkg = await grantTeamPackage(db, {
+      enterpriseId: id,
+      productName: product.name,
+      orderId: null,
+      expiresAt,
+      rights,
+    });
+    out(`team ${id}: right package ${pkg} "${product.name}"${expiresAt ? ` until ${expiresAt}` : ''}`);
   } else if (command === 'application list') {
     const kind = values.kind;
     if (kind !== undefined && kind !== 'team' && kind !== 'api') throw new UsageError('--kind must be team or api');

@@ -153,7 +153,7 @@ async function inviteOne(
       const held = await findMembershipIn(trx, user.uid, HOLDING_STATUSES);
       if (held)
         return {
-          failed: Number(held.enterprise_id) === ctx.enterpriseId ? 'team.already_member' : 'team.member_elsewhere',
+          failed: Number(held.enterprise_id) === ctx.enterpriseId ? 'team.already_member' : 'team.phone_in_other_team',
         };
     }
     const existing = user
@@ -252,7 +252,7 @@ export async function invitePhone(
   checkGrant(ctx, role);
   await seatsLeft(deps.db, enterpriseId);
   const outcome = await inviteOne(deps, { ...ctx, enterpriseId }, phone, role, remark);
-  if (outcome.failed) throw conflict(outcome.failed, outcome.failed === 'team.member_elsewhere' ? { team: '' } : {});
+  if (outcome.failed) throw conflict(outcome.failed);
   await announceInvitation(deps, enterpriseId, ctx.uid, phone, outcome.notify!);
   return outcome.id!;
 }

@@ -39,6 +39,8 @@ export interface WorkbenchRoute {
    * shows an honest "not available yet".
    */
   ready: boolean;
+  /** Listed in the side bar only for members of a team and for users with a pending team invitation. */
+  teamOnly?: boolean;
 }
 
 export const ROUTES: readonly WorkbenchRoute[] = [
@@ -60,15 +62,15 @@ export const ROUTES: readonly WorkbenchRoute[] = [
     inNav: true,
     ready: true,
   },
-  { path: '/team', label: msg`我的团队`, icon: Users, clickType: 4, inNav: true, ready: false },
+  { path: '/team', label: msg`我的团队`, icon: Users, clickType: 4, inNav: true, ready: true, teamOnly: true },
   { path: '/download', label: msg`下载中心`, icon: Download, inNav: true, ready: true },
   { path: '/right', label: msg`我的权益`, icon: Gift, inNav: true, ready: true },
   { path: '/upgrade', label: msg`升级会员`, icon: Crown, clickType: 12, inNav: true, ready: true },
   { path: '/user', label: msg`个人中心`, icon: UserRound, clickType: 7, inNav: true, ready: true },
   { path: '/editor', label: msg`文档详情`, icon: FileText, hideSlide: true, inNav: false, ready: true },
   { path: '/pdfdetail', label: msg`PDF 详情`, icon: FileType, hideSlide: true, inNav: false, ready: true },
-  { path: '/teamApply', label: msg`团队版申请`, icon: Users, hideSlide: true, inNav: false, ready: false },
-  { path: '/apiApply', label: msg`API 申请`, icon: FileText, hideSlide: true, inNav: false, ready: false },
+  { path: '/teamApply', label: msg`团队版申请`, icon: Users, hideSlide: true, inNav: false, ready: true },
+  { path: '/apiApply', label: msg`API 申请`, icon: FileText, hideSlide: true, inNav: false, ready: true },
   { path: '/share', label: msg`分享得免费加速`, icon: Gift, hideSlide: true, inNav: false, ready: true },
   { path: '/sms_invite', label: msg`团队邀请`, icon: Users, hideSlide: true, inNav: false, ready: true },
 ];

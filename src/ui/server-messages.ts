@@ -401,6 +401,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   }),
   'team.package_no_right': msg({ id: 'server.team.package_no_right', message: '该权益包不含此权益' }),
   'team.bad_range': msg({ id: 'server.team.bad_range', message: '日期范围不正确（开始不能晚于结束，最长 {days} 天）' }),
+  'team.phone_in_other_team': msg({ id: 'server.team.phone_in_other_team', message: '该手机号已加入其他团队' }),
   'team.cannot_review': msg({ id: 'server.team.cannot_review', message: '只有站点管理员可以审核申请' }),
   'leader.unknown': msg({ id: 'server.leader.unknown', message: '领导人不存在：{id}' }),
   'leader.duplicate': msg({ id: 'server.leader.duplicate', message: '领导人已在词库中：{name}' }),

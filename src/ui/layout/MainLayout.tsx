@@ -22,6 +22,9 @@ import {
   RightScreen,
   ShareScreen,
   SmsInviteScreen,
+  TeamScreen,
+  TeamApplyScreen,
+  ApiApplyScreen,
   UpgradeScreen,
   UserScreen,
 } from '../screens';
@@ -83,6 +86,9 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;
   if (route.path === '/dictionary') return <DictionaryScreen />;
+  if (route.path === '/team') return <TeamScreen />;
+  if (route.path === '/teamApply') return <TeamApplyScreen />;
+  if (route.path === '/apiApply') return <ApiApplyScreen />;
   return <FeatureUnavailableScreen feature={route.label} />;
 }
 

@@ -2,11 +2,16 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { SpellCheck } from 'lucide-react';
 import { Link } from 'wouter';
+import { useQuery } from '@tanstack/react-query';
+import { invitationsQuery, userInfoQuery } from '../../api/queries';
 import { NAV_ROUTES, type WorkbenchRoute } from '../routes';
 
 /** The side bar: every screen of the main layout, the current one marked. */
 export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
   const { t, i18n } = useLingui();
+  const me = useQuery(userInfoQuery({ silent: true }));
+  const invitations = useQuery(invitationsQuery({ silent: true }));
+  const inTeam = me.data?.enterprise_id != null || (invitations.data?.length ?? 0) > 0;
   return (
     <Box
       as="nav"
@@ -38,7 +43,7 @@ export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
         </Text>
       </Flex>
       <Stack as="ul" gap="0.5" p="2" listStyleType="none">
-        {NAV_ROUTES.map((route) => {
+        {NAV_ROUTES.filter((route) => !route.teamOnly || inTeam || route.path === current?.path).map((route) => {
           const active = route.path === current?.path;
           const label = i18n._(route.label);
           const Icon = route.icon;

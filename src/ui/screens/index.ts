@@ -18,6 +18,9 @@ export const RedemptionScreen = lazyWithReload(() => import('./Redemption'), rel
 export const DownloadsScreen = lazyWithReload(() => import('./Downloads'), reloadFlag);
 export const ShareScreen = lazyWithReload(() => import('./Share'), reloadFlag);
 export const SmsInviteScreen = lazyWithReload(() => import('./SmsInvite'), reloadFlag);
+export const TeamScreen = lazyWithReload(() => import('./team/Team'), reloadFlag);
+export const TeamApplyScreen = lazyWithReload(() => import('./team/TeamApply'), reloadFlag);
+export const ApiApplyScreen = lazyWithReload(() => import('./team/ApiApply'), reloadFlag);
 export const DictionaryScreen = lazyWithReload(() => import('./dictionary/Dictionary'), reloadFlag);
 export const LinkScreen = lazyWithReload(() => import('./link/Link'), reloadFlag);
 export const PdfListScreen = lazyWithReload(() => import('./pdf/PdfList'), reloadFlag);

@@ -1,0 +1,321 @@
+// The leader dictionary tab of /team: the team's leaders in protocol order (checks flag a wrong title after a
+// name, a misspelt name and leaders listed out of order), with its history. Every member reads it; dictionary
+// admins add, change, reorder and delete.
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Box,
+  Button,
+  EmptyState,
+  Field,
+  Flex,
+  HStack,
+  IconButton,
+  Input,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VStack,
+} from '@chakra-ui/react';
+import { ArrowDown, ArrowUp, Crown, Pencil, Trash2 } from 'lucide-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  addLeader,
+  deleteLeaders,
+  leaderHistory,
+  leaderList,
+  sortLeaders,
+  teamAuth,
+  updateLeader,
+  type Leader,
+  type LeaderInput,
+} from '../../../machines/teamCalls';
+import { notify } from '../../../api/notify';
+import { ConfirmDialog } from '../../layout/ConfirmDialog';
+
+const KEYS = { list: ['enterprise', 'leaders'] as const, history: ['enterprise', 'leader-history'] as const };
+
+/** "市长、市委副书记" -> titles. */
+const titlesOf = (text: string) => [
+  ...new Set(
+    text
+      .split(/[、,，;；\s]+/)
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
+
+export default function LeadersTab() {
+  const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
+  const canManage = auth.data?.permissions.includes('leader.manage') ?? false;
+  const list = useQuery({ queryKey: KEYS.list, queryFn: () => leaderList() });
+  const history = useQuery({ queryKey: KEYS.history, queryFn: () => leaderHistory() });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: KEYS.list }),
+      queryClient.invalidateQueries({ queryKey: KEYS.history }),
+    ]);
+  const [editing, setEditing] = useState<Leader | null>(null);
+  const [deleting, setDeleting] = useState<Leader | null>(null);
+  const save = useMutation({
+    mutationFn: (input: LeaderInput) => (editing ? updateLeader(editing.id, input) : addLeader(input)),
+    onSuccess: () => {
+      notify({ status: 'success', title: editing ? t`已修改` : t`已添加` });
+      setEditing(null);
+      return refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteLeaders([id]),
+    onSuccess: () => {
+      setDeleting(null);
+      return refresh();
+    },
+  });
+  const move = useMutation({
+    mutationFn: (ids: number[]) => sortLeaders(ids),
+    onSuccess: refresh,
+  });
+  const leaders = list.data?.list ?? [];
+  const moveBy = (index: number, step: number) => {
+    const ids = leaders.map((l) => l.id);
+    const [id] = ids.splice(index, 1);
+    ids.splice(index + step, 0, id);
+    move.mutate(ids);
+  };
+
+  return (
+    <Stack gap="4" data-testid="team-leaders">
+      <Text color="fg.muted" fontSize="sm">
+        <Trans>
+          按排名顺序列出领导人的姓名和职务。校对时会提示姓名后的职务不符、姓名错字，以及并列的领导人顺序与本表不一致。
+        </Trans>
+      </Text>
+      {canManage ? (
+        <LeaderForm
+          key={editing?.id ?? 'new'}
+          editing={editing}
+          busy={save.isPending}
+          onCancel={() => setEditing(null)}
+          onSave={(input) => save.mutate(input)}
+        />
+      ) : null}
+      {list.isError ? (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Title>
+            <Trans>无法加载领导人词库</Trans>
+          </Alert.Title>
+        </Alert.Root>
+      ) : list.isPending ? (
+        <Skeleton h="20" />
+      ) : leaders.length === 0 ? (
+        <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-leaders-empty">
+          <EmptyState.Root size="sm">
+            <EmptyState.Content>
+              <EmptyState.Indicator>
+                <Crown />
+              </EmptyState.Indicator>
+              <VStack textAlign="center">
+                <EmptyState.Title>
+                  <Trans>领导人词库还是空的</Trans>
+                </EmptyState.Title>
+                {canManage ? (
+                  <EmptyState.Description>
+                    <Trans>在上方填写姓名和职务添加第一位领导人。</Trans>
+                  </EmptyState.Description>
+                ) : null}
+              </VStack>
+            </EmptyState.Content>
+          </EmptyState.Root>
+        </Box>
+      ) : (
+        <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
+          <Table.Root size="sm" aria-label={t`领导人词库`}>
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader w="16">
+                  <Trans>排序</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader>
+                  <Trans>姓名</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader>
+                  <Trans>职务</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader>
+                  <Trans>单位</Trans>
+                </Table.ColumnHeader>
+                {canManage ? (
+                  <Table.ColumnHeader textAlign="end">
+                    <Trans>操作</Trans>
+                  </Table.ColumnHeader>
+                ) : null}
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {leaders.map((l, index) => (
+                <Table.Row key={l.id} data-testid="team-leader-row">
+                  <Table.Cell>{index + 1}</Table.Cell>
+                  <Table.Cell fontWeight="medium">{l.name}</Table.Cell>
+                  <Table.Cell>{l.titles.join('、')}</Table.Cell>
+                  <Table.Cell>{l.organization || '—'}</Table.Cell>
+                  {canManage ? (
+                    <Table.Cell textAlign="end">
+                      <HStack gap="1" justify="flex-end">
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          aria-label={t`上移 ${l.name}`}
+                          disabled={index === 0 || move.isPending}
+                          onClick={() => moveBy(index, -1)}
+                        >
+                          <ArrowUp size={14} />
+                        </IconButton>
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          aria-label={t`下移 ${l.name}`}
+                          disabled={index === leaders.length - 1 || move.isPending}
+                          onClick={() => moveBy(index, 1)}
+                        >
+                          <ArrowDown size={14} />
+                        </IconButton>
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          aria-label={t`修改 ${l.name}`}
+                          onClick={() => setEditing(l)}
+                        >
+                          <Pencil size={14} />
+                        </IconButton>
+                        <IconButton
+                          size="xs"
+                          variant="ghost"
+                          colorPalette="red"
+                          aria-label={t`删除 ${l.name}`}
+                          onClick={() => setDeleting(l)}
+                        >
+                          <Trash2 size={14} />
+                        </IconButton>
+                      </HStack>
+                    </Table.Cell>
+                  ) : null}
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        </Box>
+      )}
+      {history.data?.list.length ? (
+        <Stack gap="1" data-testid="team-leader-history">
+          <Text fontWeight="semibold" fontSize="sm">
+            <Trans>修改记录</Trans>
+          </Text>
+          {history.data.list.slice(0, 10).map((h) => (
+            <Text key={h.id} fontSize="sm" color="fg.muted">
+              {i18n.date(new Date(h.created_at), { dateStyle: 'short', timeStyle: 'short' })} · {h.operator_name} ·{' '}
+              {h.summary}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        destructive
+        loading={remove.isPending}
+        title={t`删除领导人「${deleting?.name ?? ''}」？`}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </Stack>
+  );
+}
+
+function LeaderForm(props: {
+  editing: Leader | null;
+  busy: boolean;
+  onSave: (input: LeaderInput) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useLingui();
+  const [name, setName] = useState(props.editing?.name ?? '');
+  const [titles, setTitles] = useState(props.editing?.titles.join('、') ?? '');
+  const [organization, setOrganization] = useState(props.editing?.organization ?? '');
+  const list = titlesOf(titles);
+  const valid = name.trim().length >= 2 && list.length > 0;
+  return (
+    <Box bg="panel" borderWidth="1px" borderRadius="xl" p="4">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!valid) return;
+          props.onSave({
+            name: name.trim(),
+            titles: list,
+            ...(organization.trim() ? { organization: organization.trim() } : {}),
+          });
+          if (!props.editing) {
+            setName('');
+            setTitles('');
+            setOrganization('');
+          }
+        }}
+      >
+        <Flex gap="3" align="flex-end" wrap="wrap">
+          <Field.Root w="40">
+            <Field.Label>
+              <Trans>姓名</Trans>
+            </Field.Label>
+            <Input
+              size="sm"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={20}
+              data-testid="leader-name"
+            />
+          </Field.Root>
+          <Field.Root flex="1" minW="48">
+            <Field.Label>
+              <Trans>职务（多个用顿号分隔）</Trans>
+            </Field.Label>
+            <Input
+              size="sm"
+              value={titles}
+              onChange={(e) => setTitles(e.target.value)}
+              placeholder={t`例如 市委书记、市人大常委会主任`}
+              data-testid="leader-titles"
+            />
+          </Field.Root>
+          <Field.Root w="48">
+            <Field.Label>
+              <Trans>单位（选填）</Trans>
+            </Field.Label>
+            <Input size="sm" value={organization} onChange={(e) => setOrganization(e.target.value)} maxLength={100} />
+          </Field.Root>
+          <HStack>
+            <Button
+              type="submit"
+              size="sm"
+              colorPalette="blue"
+              disabled={!valid}
+              loading={props.busy}
+              data-testid="leader-save"
+            >
+              {props.editing ? <Trans>保存</Trans> : <Trans>添加</Trans>}
+            </Button>
+            {props.editing ? (
+              <Button size="sm" variant="ghost" onClick={props.onCancel}>
+                <Trans>取消</Trans>
+              </Button>
+            ) : null}
+          </HStack>
+        </Flex>
+      </form>
+    </Box>
+  );
+}

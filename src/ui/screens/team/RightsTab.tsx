@@ -1,0 +1,273 @@
+// The rights tab of /team: the team's right packages (what each right holds, has allocated and has left, until
+// when), allocating an amount of a right to members, and what each member was allocated and has used.
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Box,
+  Button,
+  EmptyState,
+  Field,
+  Flex,
+  Input,
+  NativeSelect,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  VStack,
+} from '@chakra-ui/react';
+import { Gift } from 'lucide-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { allocate, allocations, memberPage, teamAuth, teamPackages } from '../../../machines/teamCalls';
+import { notify } from '../../../api/notify';
+
+const KEYS = { packages: ['enterprise', 'packages'] as const, allocations: ['enterprise', 'allocations'] as const };
+
+export default function RightsTab() {
+  const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
+  const canAllocate = auth.data?.permissions.includes('rights.allocate') ?? false;
+  const packages = useQuery({ queryKey: KEYS.packages, queryFn: () => teamPackages() });
+  const allocated = useQuery({ queryKey: KEYS.allocations, queryFn: () => allocations() });
+  const members = useQuery({
+    queryKey: ['enterprise', 'active-members'],
+    queryFn: () => memberPage({ num: 1, size: 100, status: 1 }),
+    enabled: canAllocate,
+  });
+  const [packageId, setPackageId] = useState('');
+  const [type, setType] = useState('');
+  const [uid, setUid] = useState('');
+  const [amount, setAmount] = useState('');
+  const give = useMutation({
+    mutationFn: () =>
+      allocate({
+        package_id: Number(packageId),
+        uids: [Number(uid)],
+        user_right_type: Number(type),
+        num: Number(amount),
+      }),
+    onSuccess: () => {
+      notify({ status: 'success', title: t`已分配` });
+      setAmount('');
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: KEYS.packages }),
+        queryClient.invalidateQueries({ queryKey: KEYS.allocations }),
+      ]);
+    },
+  });
+  const number = (n: number) => (n >= 1_000_000_000 ? t`不限` : i18n.number(n));
+  const chosen = packages.data?.find((p) => String(p.id) === packageId);
+  const valid = chosen && type && uid && /^\d+$/.test(amount) && Number(amount) > 0;
+
+  if (packages.isPending) return <Skeleton h="32" />;
+  if (packages.isError)
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Title>
+          <Trans>无法加载团队权益</Trans>
+        </Alert.Title>
+      </Alert.Root>
+    );
+  if (!packages.data.length)
+    return (
+      <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-rights-empty">
+        <EmptyState.Root size="sm">
+          <EmptyState.Content>
+            <EmptyState.Indicator>
+              <Gift />
+            </EmptyState.Indicator>
+            <VStack textAlign="center">
+              <EmptyState.Title>
+                <Trans>团队还没有权益包</Trans>
+              </EmptyState.Title>
+              <EmptyState.Description>
+                <Trans>团队超级管理员或管理员在“升级会员”购买团队版后，权益归团队所有，可在这里分配给成员。</Trans>
+              </EmptyState.Description>
+            </VStack>
+          </EmptyState.Content>
+        </EmptyState.Root>
+      </Box>
+    );
+  return (
+    <Stack gap="4" data-testid="team-rights">
+      {packages.data.map((p) => (
+        <Box key={p.id} bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto" data-testid="team-package">
+          <Flex px="4" py="3" gap="3" align="baseline" borderBottomWidth="1px">
+            <Text fontWeight="semibold">{p.product_name}</Text>
+            <Text fontSize="sm" color="fg.muted">
+              {p.expire_time ? (
+                <Trans>有效期至 {i18n.date(new Date(p.expire_time), { dateStyle: 'medium' })}</Trans>
+              ) : (
+                <Trans>长期有效</Trans>
+              )}
+            </Text>
+          </Flex>
+          <Table.Root size="sm">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>
+                  <Trans>权益</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">
+                  <Trans>总量</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">
+                  <Trans>已分配</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">
+                  <Trans>可分配</Trans>
+                </Table.ColumnHeader>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {p.rights.map((r) => (
+                <Table.Row key={r.user_right_type}>
+                  <Table.Cell>{r.title}</Table.Cell>
+                  <Table.Cell textAlign="end">{number(r.total)}</Table.Cell>
+                  <Table.Cell textAlign="end">{number(r.allocated)}</Table.Cell>
+                  <Table.Cell textAlign="end" data-testid={`package-remaining-${r.user_right_type}`}>
+                    {number(r.remaining)}
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        </Box>
+      ))}
+      {canAllocate ? (
+        <Box bg="panel" borderWidth="1px" borderRadius="xl" p="4">
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (valid) give.mutate();
+            }}
+          >
+            <Flex gap="3" align="flex-end" wrap="wrap">
+              <Field.Root w="auto">
+                <Field.Label>
+                  <Trans>权益包</Trans>
+                </Field.Label>
+                <NativeSelect.Root size="sm">
+                  <NativeSelect.Field
+                    value={packageId}
+                    onChange={(e) => setPackageId(e.target.value)}
+                    data-testid="allocate-package"
+                  >
+                    <option value="">{t`请选择`}</option>
+                    {packages.data.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.product_name}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              <Field.Root w="auto">
+                <Field.Label>
+                  <Trans>权益</Trans>
+                </Field.Label>
+                <NativeSelect.Root size="sm">
+                  <NativeSelect.Field
+                    value={type}
+                    onChange={(e) => setType(e.target.value)}
+                    data-testid="allocate-type"
+                  >
+                    <option value="">{t`请选择`}</option>
+                    {(chosen?.rights ?? []).map((r) => (
+                      <option key={r.user_right_type} value={r.user_right_type}>
+                        {r.title}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              <Field.Root w="auto">
+                <Field.Label>
+                  <Trans>成员</Trans>
+                </Field.Label>
+                <NativeSelect.Root size="sm">
+                  <NativeSelect.Field
+                    value={uid}
+                    onChange={(e) => setUid(e.target.value)}
+                    data-testid="allocate-member"
+                  >
+                    <option value="">{t`请选择`}</option>
+                    {(members.data?.list ?? [])
+                      .filter((m) => m.uid !== null)
+                      .map((m) => (
+                        <option key={m.id} value={m.uid ?? ''}>
+                          {m.name}（{m.phone}）
+                        </option>
+                      ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              <Field.Root w="36">
+                <Field.Label>
+                  <Trans>数量</Trans>
+                </Field.Label>
+                <Input
+                  size="sm"
+                  inputMode="numeric"
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value.trim())}
+                  data-testid="allocate-amount"
+                />
+              </Field.Root>
+              <Button
+                type="submit"
+                size="sm"
+                colorPalette="blue"
+                disabled={!valid}
+                loading={give.isPending}
+                data-testid="allocate-submit"
+              >
+                <Trans>分配</Trans>
+              </Button>
+            </Flex>
+          </form>
+        </Box>
+      ) : null}
+      {allocated.data?.length ? (
+        <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto" data-testid="team-allocations">
+          <Table.Root size="sm" aria-label={t`成员分配情况`}>
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>
+                  <Trans>成员</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader>
+                  <Trans>权益</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">
+                  <Trans>已分配</Trans>
+                </Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">
+                  <Trans>已使用</Trans>
+                </Table.ColumnHeader>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {allocated.data.flatMap((m) =>
+                m.rights.map((r) => (
+                  <Table.Row key={`${m.uid}-${r.user_right_type}`}>
+                    <Table.Cell>{m.name}</Table.Cell>
+                    <Table.Cell>{r.title}</Table.Cell>
+                    <Table.Cell textAlign="end">{number(r.num)}</Table.Cell>
+                    <Table.Cell textAlign="end">{number(r.used)}</Table.Cell>
+                  </Table.Row>
+                )),
+              )}
+            </Table.Body>
+          </Table.Root>
+        </Box>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,127 @@
+// Teams in Chromium against the real server: a user applies for a team, an operator approves it (admin CLI), the
+// root invites a second user by phone, who sees the invitation live and joins; the root allocates 10,000
+// characters and adds leaders; the member's check flags a leader's wrong title (12-1); the root's metrics show
+// the member's check. Two browser contexts, one per person.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  adminCli,
+  openBrowser,
+  registerInBrowser,
+  screenshotLightAndDark,
+  uniquePhone,
+  type BrowserSession,
+} from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const PASSWORD = 'e2e-team-123';
+const rootPhone = uniquePhone().replace(/^139/, '135');
+const memberPhone = uniquePhone().replace(/^139/, '134');
+const TEAM = `晨报编辑部${rootPhone.slice(-4)}`;
+
+let root: BrowserSession;
+let member: BrowserSession;
+let teamId = 0;
+
+beforeAll(async () => {
+  root = await openBrowser();
+  member = await openBrowser();
+  await registerInBrowser(root.page, baseUrl, dataDir, rootPhone, PASSWORD);
+  await registerInBrowser(member.page, baseUrl, dataDir, memberPhone, PASSWORD);
+}, 90_000);
+
+afterAll(async () => {
+  await root?.close();
+  await member?.close();
+});
+
+describe('a team in Chromium', () => {
+  it('applies on /teamApply; an operator approves; the applicant is the root of the new team', async () => {
+    const { page } = root;
+    await page.goto(`${baseUrl}/workbench/teamApply`);
+    await page.getByTestId('team-apply-name').fill(TEAM);
+    await page.getByTestId('team-apply-contact').fill('陈主编');
+    await page.getByTestId('team-apply-submit').click();
+    await page.getByTestId('team-apply-done').waitFor();
+    const pending = await adminCli(dataDir, 'application', 'list', '--status', 'pending');
+    const line = pending.find((l) => l.includes(TEAM));
+    expect(line).toBeDefined();
+    const approved = await adminCli(dataDir, 'application', 'approve', line!.split('\t')[0]);
+    teamId = Number(/created team (\d+)/.exec(approved[0])![1]);
+    await page.goto(`${baseUrl}/workbench/team`);
+    await expect.poll(() => page.getByTestId('team-name').textContent()).toBe(TEAM);
+    expect(await page.getByTestId('team-role').textContent()).toBe('超级管理员');
+    // the side bar lists 我的团队 now that the user is in a team
+    await expect.poll(() => page.getByTestId('side-bar').getByRole('link', { name: '我的团队' }).count()).toBe(1);
+  });
+
+  it('the root invites by phone; the member sees it live, joins, and the root sees the member', async () => {
+    await member.page.goto(`${baseUrl}/workbench/`);
+    await member.page.getByTestId('home-screen').waitFor();
+    // an account in no team sees no 我的团队 in the side bar
+    expect(await member.page.getByTestId('side-bar').getByRole('link', { name: '我的团队' }).count()).toBe(0);
+    const { page } = root;
+    await page.getByTestId('team-invite-phones').fill(memberPhone);
+    await page.getByTestId('team-invite-submit').click();
+    await expect.poll(() => page.getByTestId('team-invite-result').textContent()).toContain('已发出 1 份邀请');
+    // live, over the socket: a toast on whatever screen the member is on
+    await member.page.getByText(`邀请您加入团队「${TEAM}」`).waitFor({ timeout: 15_000 });
+    await member.page.goto(`${baseUrl}/workbench/team`);
+    await member.page.getByTestId('team-invitation').getByRole('button', { name: '加入' }).click();
+    await expect.poll(() => member.page.getByTestId('team-name').textContent()).toBe(TEAM);
+    expect(await member.page.getByTestId('team-role').textContent()).toBe('普通成员');
+    await page.reload();
+    await expect
+      .poll(() =>
+        page.getByTestId('team-member-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
+      )
+      .toEqual(['1', '1']);
+    await screenshotLightAndDark(page, 'team-members');
+  });
+
+  it('the root allocates 10,000 characters and adds leaders; the member sees a wrong title (12-1)', async () => {
+    await adminCli(dataDir, 'team', 'grant', '--team', String(teamId), '--product', 'team_yearly');
+    const { page } = root;
+    await page.getByTestId('team-tab-rights').click();
+    await page.getByTestId('team-package').waitFor();
+    await page.getByTestId('allocate-package').selectOption({ index: 1 });
+    await page.getByTestId('allocate-type').selectOption('1');
+    const masked = `${memberPhone.slice(0, 3)}****${memberPhone.slice(-4)}`;
+    await page.getByTestId('allocate-member').selectOption({ label: `${masked}（${masked}）` });
+    await page.getByTestId('allocate-amount').fill('10000');
+    await page.getByTestId('allocate-submit').click();
+    await page.getByTestId('team-allocations').waitFor();
+    expect(await page.getByTestId('team-allocations').textContent()).toContain('10,000');
+
+    await page.getByTestId('team-tab-leaders').click();
+    for (const [name, titles] of [
+      ['王建国', '市委书记'],
+      ['李红梅', '市长'],
+    ]) {
+      await page.getByTestId('leader-name').fill(name);
+      await page.getByTestId('leader-titles').fill(titles);
+      await page.getByTestId('leader-save').click();
+      await page.getByTestId('team-leader-row').filter({ hasText: name }).waitFor();
+    }
+
+    const m = member.page;
+    await m.goto(`${baseUrl}/workbench/`);
+    const editor = m.getByTestId('proofread-editor');
+    await editor.fill('市长王建国出席了今天的开幕式。');
+    await m.getByTestId('check-button').click();
+    await m.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
+    const finding = m
+      .getByTestId('finding-item')
+      .filter({ has: m.locator('[data-testid="finding-original"]', { hasText: /^市长$/ }) });
+    await expect.poll(() => finding.getByTestId('finding-suggestion').first().textContent()).toBe('市委书记');
+  });
+
+  it("the root's metrics show the member's check", async () => {
+    const { page } = root;
+    await page.getByTestId('team-tab-metrics').click();
+    await expect.poll(() => page.getByTestId('metric-checks').textContent(), { timeout: 15_000 }).toBe('1');
+    expect(await page.getByTestId('metric-member-row').count()).toBe(1);
+    await page.getByTestId('metric-chart').locator('canvas').waitFor();
+    await screenshotLightAndDark(page, 'team-metrics');
+  });
+});
