@@ -37,6 +37,7 @@ export const SERVER_MESSAGES = {
   'auth.required': '请先登录',
   'auth.wrong_credentials': '手机号或密码错误',
   'auth.wrong_api_key': '用户名或 apiKey 不正确',
+  'auth.api_not_approved': 'API 接入需要先提交申请，审核通过后才能生成密钥',
   'rate.too_many': '请求过于频繁，请稍后再试',
   'rate.login_phone': '该手机号登录尝试过于频繁，请 {minutes} 分钟后再试',
   'rate.login_address': '登录尝试过于频繁，请 {minutes} 分钟后再试',

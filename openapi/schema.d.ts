@@ -304,7 +304,8 @@ export interface paths {
         put?: never;
         /**
          * Create (or replace) the user's API key
-         * @description Added (see `GET /user/api_key`). Returns the new key once; the previous key stops working.
+         * @description Added (see `GET /user/api_key`). Returns the new key once; the previous key stops working. 403 until an
+         *     operator approved the user's API-access application (API_KEYS_NEED_APPROVAL).
          */
         post: operations["postUserApiKey"];
         delete?: never;
@@ -4581,6 +4582,13 @@ export interface operations {
                         msg: string;
                         result: {
                             exists: boolean;
+                            /** @description Whether the user may create a key (API_KEYS_NEED_APPROVAL; operators always may). */
+                            allowed: boolean;
+                            /**
+                             * @description The user's latest API-access application (/apiApply), null when none.
+                             * @enum {string|null}
+                             */
+                            application: "pending" | "approved" | "refused" | null;
                             username: string;
                             /** @description Last four characters of the key. */
                             hint: string | null;
@@ -4627,6 +4635,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

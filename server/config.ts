@@ -136,6 +136,13 @@ export const ENV_SCHEMA = Type.Object({
     minimum: 1000,
   }),
   SPA_DIR: str('dist/workbench', 'where the built front end is served from'),
+  API_KEYS_NEED_APPROVAL: Type.Boolean({
+    default: true,
+    description:
+      "API keys for the LanguageTool-compatible API only after an operator approved the user's /apiApply application " +
+      '(`0`: every account may create one; operators always may)',
+    shown: '`1`',
+  }),
   TRUST_PROXY: Type.Boolean({
     default: false,
     description: "`1` behind a reverse proxy, so rate limits see the client's address",

@@ -106,6 +106,18 @@ export async function listApplications(db: Db, filter: { kind?: ApplicationKind;
   return q.orderBy('a.id', 'desc').limit(500).execute();
 }
 
+/** The status of the user's latest API-access application, null when there is none. */
+export async function latestApiApplication(db: Db, uid: number): Promise<ApplicationStatus | null> {
+  const row = await db
+    .selectFrom('team_applications')
+    .select('status')
+    .where('uid', '=', uid)
+    .where('kind', '=', 'api')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return APPLICATION_STATUSES.find((s) => s === row?.status) ?? null;
+}
+
 /** Whether the user's API-access application was approved. */
 export async function apiAccessApproved(db: Db, uid: number): Promise<boolean> {
   const row = await db

@@ -14,7 +14,7 @@ import {
   returnToPackage,
   takeFromPackage,
 } from '../db/repos/team-packages';
-import { findMemberRowsOf } from '../db/repos/teams';
+import { findMemberRowsOf, findTeam, updateTeam } from '../db/repos/teams';
 import { insertRightRecord } from '../db/repos/right-records';
 import { conflict, notFound } from '../errors';
 import { LIMIT_TYPES, RIGHT_INFO } from './rights';
@@ -189,5 +189,14 @@ export async function grantTeamPackage(
   });
   for (const r of input.rights)
     await insertPackageRight(db, { package_id: id, user_right_type: r.user_right_type, total: r.num });
+  // the team's rights run until its last package ends (shown on the team card)
+  const team = await findTeam(db, input.enterpriseId);
+  const latest =
+    [team.equity_time, input.expiresAt]
+      .filter((e): e is string => !!e)
+      .sort()
+      .pop() ?? null;
+  if (latest !== team.equity_time)
+    await updateTeam(db, input.enterpriseId, { equity_time: latest, updated_at: nowIso() });
   return id;
 }

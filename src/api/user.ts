@@ -1,5 +1,5 @@
 // Typed helpers for the foundation's user calls (contract additions to spec §7).
-import type { components } from '../../openapi/schema';
+import type { components, paths } from '../../openapi/schema';
 import { api, unwrap, type UnwrapOptions } from './client';
 
 export type UserInfo = components['schemas']['UserInfo'];
@@ -60,7 +60,9 @@ export async function cancelAccount(password: string): Promise<void> {
   await unwrap(api.POST('/user/cancellation', { body: { password } }));
 }
 
-export type ApiKeyState = { exists: boolean; username: string; hint: string | null; created_at: string | null };
+export type ApiKeyState = NonNullable<
+  paths['/user/api_key']['get']['responses']['200']['content']['application/json']['result']
+>;
 
 /** Whether the user has a key for the LanguageTool-compatible API (the key itself is shown once, at creation). */
 export async function apiKeyState(options: UnwrapOptions = {}): Promise<ApiKeyState> {

@@ -36,6 +36,10 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'auth.required': msg({ id: 'server.auth.required', message: '请先登录' }),
   'auth.wrong_credentials': msg({ id: 'server.auth.wrong_credentials', message: '手机号或密码错误' }),
   'auth.wrong_api_key': msg({ id: 'server.auth.wrong_api_key', message: '用户名或 apiKey 不正确' }),
+  'auth.api_not_approved': msg({
+    id: 'server.auth.api_not_approved',
+    message: 'API 接入需要先提交申请，审核通过后才能生成密钥',
+  }),
   'rate.too_many': msg({ id: 'server.rate.too_many', message: '请求过于频繁，请稍后再试' }),
   'rate.login_phone': msg({
     id: 'server.rate.login_phone',

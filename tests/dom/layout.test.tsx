@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
-import { renderApp } from './helpers';
+import { renderApp, TEST_USER } from './helpers';
 
 afterEach(cleanup);
 
@@ -38,6 +38,33 @@ describe('main layout and routes (spec §2)', () => {
       '个人中心',
     ]);
     expect(nav.textContent).not.toMatch(/即将开放|AI 写作|我的团队/);
+  });
+
+  it('lists 我的团队 for a member of a team and for a user with a pending invitation', async () => {
+    renderApp({ user: { ...TEST_USER, enterprise_id: 3 } });
+    const nav = await screen.findByTestId('side-bar');
+    await waitFor(() => expect(within(nav).getByRole('link', { name: '我的团队' })).toBeTruthy());
+    cleanup();
+    renderApp({
+      handlers: {
+        'GET /enterprise/user/v1/get_enterprise_invitation': () =>
+          Response.json({
+            code: 200,
+            msg: 'success',
+            result: [
+              {
+                id: 1,
+                enterprise_id: 3,
+                enterprise_name: '编辑部',
+                inviter_name: '陈',
+                created_at: '2026-11-27T00:00:00Z',
+              },
+            ],
+          }),
+      },
+    });
+    const again = await screen.findByTestId('side-bar');
+    await waitFor(() => expect(within(again).getByRole('link', { name: '我的团队' })).toBeTruthy());
   });
 
   it.each(['/editor', '/pdfdetail', '/teamApply', '/apiApply', '/share', '/sms_invite'])(

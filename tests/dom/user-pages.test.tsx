@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { renderApp, type FakeHandler } from './helpers';
+import { renderApp, TEST_USER, type FakeHandler } from './helpers';
 
 afterEach(cleanup);
 
@@ -240,6 +240,8 @@ describe('/user: WeChat and API key', () => {
             username: 'tester',
             hint: exists ? 'f00d' : null,
             created_at: exists ? '2026-11-23T10:00:00.000Z' : null,
+            allowed: true,
+            application: 'approved',
           }),
         'POST /user/api_key': () => {
           exists = true;
@@ -257,5 +259,84 @@ describe('/user: WeChat and API key', () => {
     fireEvent.click(within(card).getByTestId('api-key-create'));
     fireEvent.click(await screen.findByRole('button', { name: '确认' }));
     await waitFor(() => expect(app.server.bodyOf('POST /user/api_key')).toHaveLength(2));
+  });
+});
+
+describe('/user: API key before approval', () => {
+  it('offers the API application instead of a key, and says when it is being reviewed', async () => {
+    let application: 'pending' | null = null;
+    renderApp({
+      path: '/user',
+      handlers: {
+        'GET /user/api_key': () =>
+          ok({ exists: false, username: 'tester', hint: null, created_at: null, allowed: false, application }),
+      },
+    });
+    const card = await screen.findByTestId('api-key-card');
+    const apply = await within(card).findByTestId('api-key-apply');
+    expect(apply.textContent).toContain('API 接入需要先提交申请');
+    expect(within(apply).getByRole('link', { name: '申请 API 接入' }).getAttribute('href')).toContain('/apiApply');
+    expect((within(card).getByTestId('api-key-create') as HTMLButtonElement).disabled).toBe(true);
+    application = 'pending';
+    cleanup();
+    renderApp({
+      path: '/user',
+      handlers: {
+        'GET /user/api_key': () =>
+          ok({ exists: false, username: 'tester', hint: null, created_at: null, allowed: false, application }),
+      },
+    });
+    const pending = await screen.findByTestId('api-key-apply');
+    expect(pending.textContent).toContain('正在审核');
+    expect(within(pending).queryByRole('link')).toBeNull();
+  });
+});
+
+describe('/user: the operators review applications', () => {
+  const pending = {
+    id: 5,
+    kind: 'team' as const,
+    uid: 77,
+    name: '晨报编辑部',
+    contact_name: '陈主编',
+    phone: '13920000001',
+    email: '',
+    address: '',
+    user_num: 12,
+    remark: '日常稿件校对',
+    status: 'pending' as const,
+    enterprise_id: null,
+    review_note: '',
+    created_at: '2026-11-27T02:00:00.000Z',
+    reviewed_at: null,
+  };
+
+  it('lists pending applications to operators and approves one with its seats', async () => {
+    let reviewed = false;
+    const app = renderApp({
+      path: '/user',
+      user: { ...TEST_USER, role: 'root' },
+      handlers: {
+        'GET /admin/v1/applications': () => ok(reviewed ? [] : [pending]),
+        'POST /admin/v1/applications/review': () => {
+          reviewed = true;
+          return ok({ enterprise_id: 9 });
+        },
+      },
+    });
+    const row = await screen.findByTestId('application-row');
+    expect(row.textContent).toContain('晨报编辑部');
+    expect((within(row).getByRole('textbox', { name: '席位数' }) as HTMLInputElement).value).toBe('12');
+    fireEvent.click(within(row).getByTestId('application-approve'));
+    await waitFor(() =>
+      expect(app.server.bodyOf('POST /admin/v1/applications/review')).toEqual([{ id: 5, approve: true, seats: 12 }]),
+    );
+    expect(await screen.findByText('没有待审核的申请')).toBeTruthy();
+  });
+
+  it('is not shown to other accounts', async () => {
+    renderApp({ path: '/user' });
+    await screen.findByTestId('api-key-card');
+    expect(screen.queryByTestId('applications-review')).toBeNull();
   });
 });

@@ -179,8 +179,8 @@ describe('the workbench in Chromium', () => {
     expect(await current.textContent()).toContain('我的词库');
     await page.getByTestId('dictionary-screen').waitFor();
     // a screen of a later issue says so honestly
-    await page.goto(`${baseUrl}/workbench/team`);
-    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('我的团队');
+    await page.goto(`${baseUrl}/workbench/ai`);
+    await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('AI 写作');
     expect((await page.getByTestId('feature-unavailable').textContent()) ?? '').toContain('尚未开放');
   });
 });

@@ -158,3 +158,20 @@ export function form(parts: { name: string; filename?: string; type?: string; da
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+/**
+ * Lets the account create API keys: applies for API access (/apiApply's call) and approves the application as an
+ * operator would (API_KEYS_NEED_APPROVAL).
+ */
+export async function approveApiAccess(t: TestApp, token: string): Promise<void> {
+  const applied = await call(
+    t.app,
+    'POST',
+    '/crm/component/app/add_one_checkno',
+    { name: '测试', phone: '13900000000' },
+    token,
+  );
+  if (applied.status !== 200) throw new Error(`API application failed: ${JSON.stringify(applied.json)}`);
+  const { reviewApplication } = await import('../../server/services/team-applications');
+  await reviewApplication(t.app.db, { id: applied.json.result.id, approve: true, reviewer: null });
+}

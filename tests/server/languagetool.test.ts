@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, register, startTestApp, type TestApp } from './helpers';
+import { approveApiAccess, call, register, startTestApp, type TestApp } from './helpers';
 import { checkerPool } from '../../server/services/checker/pool';
 import { countChars } from '../../server/services/rights';
 
@@ -11,6 +11,18 @@ beforeAll(async () => {
   t = await startTestApp();
   await checkerPool().ready();
   token = await register(t, phone);
+  // until an operator approves the account's API application, no key
+  const refused = await call(t.app, 'POST', '/user/api_key', undefined, token);
+  expect([refused.status, refused.json.msg_code]).toEqual([403, 'auth.api_not_approved']);
+  expect((await call(t.app, 'GET', '/user/api_key', undefined, token)).json.result).toMatchObject({
+    allowed: false,
+    application: null,
+  });
+  await approveApiAccess(t, token);
+  expect((await call(t.app, 'GET', '/user/api_key', undefined, token)).json.result).toMatchObject({
+    allowed: true,
+    application: 'approved',
+  });
   const key = await call(t.app, 'POST', '/user/api_key', undefined, token);
   expect(key.status).toBe(200);
   expect(key.json.result.username).toBe(phone);

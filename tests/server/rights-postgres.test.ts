@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
-import { call, register, startTestApp, type TestApp } from './helpers';
+import { approveApiAccess, call, register, startTestApp, type TestApp } from './helpers';
 import { checkerPool } from '../../server/services/checker/pool';
 import { addGrant, consumeRight, rightBalance } from '../../server/services/rights';
 
@@ -52,6 +52,7 @@ describe.skipIf(!PG_BIN)('rights, dictionary and /v2 on PostgreSQL', () => {
 
   it('checks through /v2/check with an API key and manages allowed words', async () => {
     expect(await addGrant(t.app.db, uid, 1, 1000, 'test:more')).toBe(true);
+    await approveApiAccess(t, token);
     const key = (await call(t.app, 'POST', '/user/api_key', undefined, token)).json.result;
     const form = (url: string, fields: Record<string, string>) =>
       t.app.inject({

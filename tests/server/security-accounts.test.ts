@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SocketClose } from '../../openapi/socket-protocol';
 import { buildApp } from '../../server/app';
 import { hashToken } from '../../server/services/tokens';
-import { ADMIN, call, CLIENT_HEADERS, lastSmsCode, startTestApp, type TestApp } from './helpers';
+import { ADMIN, approveApiAccess, call, CLIENT_HEADERS, lastSmsCode, startTestApp, type TestApp } from './helpers';
 
 /**
  * Account security against a hostile client: limits per address and per phone, the persisted login lock,
@@ -350,6 +350,7 @@ describe('revoking sessions and API keys', () => {
   }
   const UNAUTHORIZED = [SocketClose.Unauthorized.code, SocketClose.Unauthorized.reason] as const;
   async function apiKeyOf(address: string, token: string) {
+    await approveApiAccess(t, token);
     return (await from(address, 'POST', '/user/api_key', undefined, token)).json.result.api_key as string;
   }
   const words = (address: string, phone: string, apiKey: string) =>
@@ -423,6 +424,7 @@ describe('closing an account', () => {
   it('revokes its document shares (410 with the reason), its API key and its tokens', async () => {
     const { token, uid, address } = await newAccount('13780000001', 'rightpass1');
     const reader = await newAccount('13780000002', 'rightpass1');
+    await approveApiAccess(t, token);
     const apiKey = (await from(address, 'POST', '/user/api_key', undefined, token)).json.result.api_key as string;
     const now = new Date().toISOString();
     await (t.app.db as any)

@@ -211,6 +211,8 @@ describe('a team from application to metrics', () => {
       total: 10_000_000,
       allocated: 0,
     });
+    // the team card shows until when the team's rights run
+    expect((await get('/enterprise/v1/get_user_info', tokens.boss)).json.result.equity_time).toBe(bought.expire_time);
   });
 
   it('an application by code reaches the member admins live; seats bound the team', async () => {

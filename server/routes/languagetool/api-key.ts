@@ -3,7 +3,9 @@ import type { Db } from '../../db';
 import { nowIso } from '../../db';
 import { findApiKey, findApiKeysOfUsername, saveApiKey } from '../../db/repos/api-keys';
 import { findOpenUser } from '../../db/repos/users';
-import { envelope, unauthorized } from '../../errors';
+import { envelope, forbidden, unauthorized } from '../../errors';
+import { readEnv } from '../../config';
+import { apiAccessApproved, latestApiApplication } from '../../services/team-applications';
 import { caller, type Operations } from '../types';
 
 /** API keys for the LanguageTool-compatible API: one per user, stored as sha256, shown once when created. */
@@ -23,6 +25,13 @@ export async function uidByApiKey(db: Db, username: string, apiKey: string): Pro
   throw unauthorized('auth.wrong_api_key');
 }
 
+/** Whether the user may create an API key, and their latest API-access application's status. */
+async function apiAccess(db: Db, uid: number, role: string | undefined) {
+  const application = await latestApiApplication(db, uid);
+  const allowed = !readEnv().API_KEYS_NEED_APPROVAL || role === 'root' || (await apiAccessApproved(db, uid));
+  return { allowed, application };
+}
+
 export const apiKeyOperations: Operations = {
   getUserApiKey: async (request) => {
     const { uid } = await caller(request);
@@ -34,6 +43,7 @@ export const apiKeyOperations: Operations = {
       username: user ? usernameOf(user) : '',
       hint: row?.hint ?? null,
       created_at: row?.created_at ?? null,
+      ...(await apiAccess(db, uid, user?.role)),
     });
   },
 
@@ -41,6 +51,7 @@ export const apiKeyOperations: Operations = {
     const { uid } = await caller(request);
     const db = request.server.db;
     const user = await findOpenUser(db, uid);
+    if (!(await apiAccess(db, uid, user?.role)).allowed) throw forbidden('auth.api_not_approved');
     const apiKey = `wb_${randomBytes(24).toString('base64url')}`;
     const row = { uid, key_hash: hashKey(apiKey), hint: apiKey.slice(-4), created_at: nowIso() };
     await saveApiKey(db, row);

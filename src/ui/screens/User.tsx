@@ -22,6 +22,7 @@ import { userInfoQuery } from '../../api/queries';
 import { LogoutConfirmDialog, usePortraitUrl } from '../layout/UserMenu';
 import { CloseAccountForm, FeedbackForm, LoginIdForm, PasswordForm, PhoneForm } from './UserForms';
 import { ApiKeyCard, WechatCard } from './UserConnections';
+import { ApplicationsReview } from './Applications';
 
 /** Role names (spec §3 team roles; `free` is the default role of an individual account). */
 const ROLE_LABELS: Record<string, MessageDescriptor> = {
@@ -107,6 +108,7 @@ export default function User() {
         <WechatCard />
         <ApiKeyCard />
       </SimpleGrid>
+      {user?.role === 'root' ? <ApplicationsReview /> : null}
       <CloseAccountForm />
       <LogoutConfirmDialog open={confirming} onClose={() => setConfirming(false)} />
     </Stack>

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRuntimeConfig } from '../../api/config';
 import { notify } from '../../api/notify';
 import { queryKeys } from '../../api/queries';
+import { Link } from 'wouter';
 import { apiKeyState, createApiKey } from '../../api/user';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 
@@ -136,6 +137,29 @@ export function ApiKeyCard() {
             </Text>
           </Stack>
         )}
+        {data && !data.allowed ? (
+          <Alert.Root status={data.application === 'refused' ? 'warning' : 'info'} data-testid="api-key-apply">
+            <Alert.Indicator />
+            <Alert.Content gap="2">
+              <Alert.Title>
+                {data.application === 'pending' ? (
+                  <Trans>您的 API 接入申请正在审核，通过后即可生成密钥。</Trans>
+                ) : data.application === 'refused' ? (
+                  <Trans>您的 API 接入申请没有通过，可以补充说明后重新申请。</Trans>
+                ) : (
+                  <Trans>API 接入需要先提交申请，审核通过后即可生成密钥。</Trans>
+                )}
+              </Alert.Title>
+              {data.application !== 'pending' ? (
+                <Link href="/apiApply" asChild>
+                  <Button as="a" size="xs" variant="outline" alignSelf="flex-start">
+                    <Trans>申请 API 接入</Trans>
+                  </Button>
+                </Link>
+              ) : null}
+            </Alert.Content>
+          </Alert.Root>
+        ) : null}
         {fresh ? (
           <Alert.Root status="success" data-testid="api-key-new">
             <Alert.Indicator />
@@ -159,7 +183,7 @@ export function ApiKeyCard() {
           alignSelf="flex-start"
           variant="outline"
           loading={create.isPending}
-          disabled={!data}
+          disabled={!data?.allowed}
           onClick={() => (data?.exists ? setConfirming(true) : create.mutate())}
           data-testid="api-key-create"
         >
