@@ -104,16 +104,38 @@ describe('a team in Chromium', () => {
       await page.getByTestId('team-leader-row').filter({ hasText: name }).waitFor();
     }
 
+    // a shared dictionary with a wrong word; the member turns it on for their own checks
+    await page.getByTestId('team-tab-dictionaries').click();
+    await page.getByTestId('shared-dict-name').fill('编辑部词库');
+    await page.getByTestId('shared-dict-name').press('Enter');
+    await page.getByTestId('shared-dict-words').waitFor();
+    await page.getByTestId('dict-add-word').fill('阿里爸爸');
+    await page.getByTestId('dict-add-correct').fill('阿里巴巴');
+    await page.getByTestId('dict-add-submit').click();
+    await page.getByTestId('shared-word-row').filter({ hasText: '阿里爸爸' }).waitFor();
+
     const m = member.page;
+    await m.goto(`${baseUrl}/workbench/team`);
+    await m.getByTestId('team-tab-dictionaries').click();
+    const toggle = m.getByTestId('shared-dict-row').filter({ hasText: '编辑部词库' }).getByTestId('shared-dict-toggle');
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+    // a plain member reads the team's words but cannot change them
+    expect(await m.getByTestId('shared-dict-name').count()).toBe(0);
+
     await m.goto(`${baseUrl}/workbench/`);
     const editor = m.getByTestId('proofread-editor');
-    await editor.fill('市长王建国出席了今天的开幕式。');
+    await editor.fill('市长王建国出席了今天的开幕式，与阿里爸爸签约。');
     await m.getByTestId('check-button').click();
     await m.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
     const finding = m
       .getByTestId('finding-item')
       .filter({ has: m.locator('[data-testid="finding-original"]', { hasText: /^市长$/ }) });
     await expect.poll(() => finding.getByTestId('finding-suggestion').first().textContent()).toBe('市委书记');
+    const shared = m
+      .getByTestId('finding-item')
+      .filter({ has: m.locator('[data-testid="finding-original"]', { hasText: /^阿里爸爸$/ }) });
+    await expect.poll(() => shared.getByTestId('finding-suggestion').first().textContent()).toBe('阿里巴巴');
   });
 
   it("the root's metrics show the member's check", async () => {

@@ -1,6 +1,6 @@
 // My team (route /team): outside a team, the invitations received (accept / refuse), joining a team by its code,
 // and the way to apply for a team of one's own; in a team, the team's card and the tabs the member's role allows
-// (members, leaders, rights, metrics). The flow is the membership machine; each tab owns its own.
+// (members, shared dictionaries, leaders, rights, metrics). The flow is the membership machine; each tab owns its own.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -38,6 +38,7 @@ import { ROLE_LABELS } from './labels';
 
 const MembersTab = lazy(() => import('./MembersTab'));
 const LeadersTab = lazy(() => import('./LeadersTab'));
+const DictionariesTab = lazy(() => import('./DictionariesTab'));
 const RightsTab = lazy(() => import('./RightsTab'));
 const MetricsTab = lazy(() => import('./MetricsTab'));
 
@@ -160,6 +161,12 @@ function TeamTabs() {
   const permissions = new Set(auth.data?.permissions ?? []);
   const tabs = [
     { value: 'members', label: t`成员`, allowed: permissions.has('members.view'), view: <MembersTab /> },
+    {
+      value: 'dictionaries',
+      label: t`共享词库`,
+      allowed: permissions.has('dictionaries.read'),
+      view: <DictionariesTab />,
+    },
     { value: 'leaders', label: t`领导人词库`, allowed: permissions.has('leader.read'), view: <LeadersTab /> },
     { value: 'rights', label: t`团队权益`, allowed: permissions.has('rights.view'), view: <RightsTab /> },
     { value: 'metrics', label: t`使用数据`, allowed: permissions.has('metrics.view'), view: <MetricsTab /> },
