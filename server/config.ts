@@ -113,6 +113,13 @@ export const ENV_SCHEMA = Type.Object({
     '`http://localhost:PORT`',
   ),
   TEAM_INVITE_DAYS: int(7, 'days an SMS team invitation stays valid', { minimum: 1, maximum: 90 }),
+  TEAM_POOL_FALLBACK: Type.Boolean({
+    default: true,
+    description:
+      "a team member's check that needs more than their own rights draws the rest from the team's packages " +
+      '(`0`: only what admins allocated)',
+    shown: '`1`',
+  }),
   TEAM_DEFAULT_SEATS: int(20, 'seats of a team approved without a stated size, or created by the admin CLI', {
     minimum: 1,
     maximum: 100000,

@@ -252,6 +252,26 @@ export async function consumeRight(
 ): Promise<Consumption> {
   await grantDefaultRights(db, uid);
   if (amount <= 0) return { uid, type, amount: 0, parts: [], ref };
+  try {
+    return await takeRight(db, uid, type, amount, reason, ref, within);
+  } catch (error) {
+    if (!(error instanceof InsufficientRight)) throw error;
+    // a team member short of the right draws the rest from the team's packages (loaded here: it imports this file)
+    const { drawFromTeamPool } = await import('./team-packages');
+    if ((await drawFromTeamPool(db, uid, type, error.needed - error.available)) <= 0) throw error;
+    return takeRight(db, uid, type, amount, reason, ref, within);
+  }
+}
+
+async function takeRight(
+  db: Db,
+  uid: number,
+  type: number,
+  amount: number,
+  reason: string,
+  ref: string | null,
+  within?: (trx: Db, consumption: Consumption) => Promise<void>,
+): Promise<Consumption> {
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
     // No SELECT ... FOR UPDATE needed: each UPDATE below is guarded by `remaining >= take` (PostgreSQL re-checks

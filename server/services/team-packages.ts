@@ -14,7 +14,8 @@ import {
   returnToPackage,
   takeFromPackage,
 } from '../db/repos/team-packages';
-import { findMemberRowsOf, findTeam, updateTeam } from '../db/repos/teams';
+import { findMemberRowsOf, findMembership, findTeam, updateTeam } from '../db/repos/teams';
+import { readEnv } from '../config';
 import { insertRightRecord } from '../db/repos/right-records';
 import { conflict, notFound } from '../errors';
 import { LIMIT_TYPES, RIGHT_INFO } from './rights';
@@ -199,4 +200,54 @@ export async function grantTeamPackage(
   if (latest !== team.equity_time)
     await updateTeam(db, input.enterpriseId, { equity_time: latest, updated_at: nowIso() });
   return id;
+}
+
+/**
+ * A member short of a consumable right draws the rest from the team's live packages (TEAM_POOL_FALLBACK): what is
+ * drawn becomes part of their allocation, as if an admin had allocated it. Returns the amount drawn.
+ */
+export async function drawFromTeamPool(db: Db, uid: number, type: number, amount: number): Promise<number> {
+  if (!readEnv().TEAM_POOL_FALLBACK || LIMIT_TYPES.has(type) || amount <= 0) return 0;
+  const membership = await findMembership(db, uid, MEMBER_STATUS.active);
+  if (!membership) return 0;
+  const now = nowIso();
+  const packages = (await findPackages(db, Number(membership.enterprise_id)))
+    .filter((p) => p.expires_at === null || p.expires_at > now)
+    // the package that ends first is used first
+    .sort((a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999'));
+  const rights = await findPackageRights(
+    db,
+    packages.map((p) => Number(p.id)),
+  );
+  const leftOf = (pkg: { id: number }) => {
+    const right = rights.find((r) => Number(r.package_id) === Number(pkg.id) && Number(r.user_right_type) === type);
+    return right ? Number(right.total) - Number(right.allocated) : 0;
+  };
+  // the pool covers the whole shortfall or nothing moves (a check that fails anyway takes nothing from the team)
+  if (packages.reduce((sum, p) => sum + leftOf(p), 0) < amount) return 0;
+  let drawn = 0;
+  for (const pkg of packages) {
+    const take = Math.min(leftOf(pkg), amount - drawn);
+    if (take <= 0) continue;
+    await db.transaction().execute(async (trx) => {
+      if (!(await takeFromPackage(trx, Number(pkg.id), type, take))) return;
+      const source = allocationSource(Number(pkg.id), type);
+      await addToAllocation(
+        trx,
+        { uid, user_right_type: type, source, expires_at: pkg.expires_at, created_at: now },
+        take,
+      );
+      await insertRightRecord(trx, {
+        uid,
+        user_right_type: type,
+        num: take,
+        reason: '团队权益池',
+        ref: source,
+        created_at: now,
+      });
+      drawn += take;
+    });
+    if (drawn >= amount) break;
+  }
+  return drawn;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/cli/admin';
 import { checkerPool } from '../../server/services/checker/pool';
 import { grantTeamPackage } from '../../server/services/team-packages';
+import { consumeRight, InsufficientRight } from '../../server/services/rights';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { listen, runCheck, SocketClient } from './proofread-support';
 
@@ -192,6 +193,41 @@ describe('a team from application to metrics', () => {
     // members do not see metrics
     expect((await get('/enterprise/v2/get_metric', tokens.member)).status).toBe(403);
     expect((await get('/enterprise/v2/get_metric?start=2026-02-01&end=2025-01-01', tokens.boss)).status).toBe(400);
+  });
+
+  it("a member short of a right draws the rest from the team's packages (TEAM_POOL_FALLBACK)", async () => {
+    const db = t.app.db;
+    const pkg = await grantTeamPackage(db, {
+      enterpriseId: team,
+      productName: '精校包',
+      orderId: null,
+      expiresAt: null,
+      rights: [{ user_right_type: 8192, num: 3_000 }],
+    });
+    const fine = async () => (await get('/user/v1/get_user_right?user_right_type=8192', tokens.member)).json.result;
+    expect((await fine()).disposable_num).toBe(0);
+    const previous = process.env.TEAM_POOL_FALLBACK;
+    process.env.TEAM_POOL_FALLBACK = '0';
+    try {
+      await expect(consumeRight(db, uids.member, 8192, 1_000, '精校')).rejects.toBeInstanceOf(InsufficientRight);
+    } finally {
+      if (previous === undefined) delete process.env.TEAM_POOL_FALLBACK;
+      else process.env.TEAM_POOL_FALLBACK = previous;
+    }
+    await consumeRight(db, uids.member, 8192, 1_000, '精校');
+    // what was drawn is the member's allocation, all of it used
+    const mine = (await get(`/enterprise/right_product_package/v1/get_allocated_info?package_id=${pkg}`, tokens.boss))
+      .json.result;
+    expect(mine).toEqual([
+      expect.objectContaining({ uid: uids.member, rights: [expect.objectContaining({ num: 1_000, used: 1_000 })] }),
+    ]);
+    // more than the team can give is refused, and nothing moves from the team to the member
+    await expect(consumeRight(db, uids.member, 8192, 5_000, '精校')).rejects.toBeInstanceOf(InsufficientRight);
+    const left = (await get('/enterprise/right_product_package/v1/get', tokens.boss)).json.result.find(
+      (p: { id: number }) => p.id === pkg,
+    );
+    expect(left.rights[0]).toMatchObject({ total: 3_000, allocated: 1_000, remaining: 2_000 });
+    expect((await fine()).disposable_num).toBe(0);
   });
 
   it("a team plan bought by the root becomes the team's package, not the buyer's rights", async () => {
