@@ -52,7 +52,8 @@ export interface UserDictionary extends CustomDictionaries {
 /**
  * The dictionaries applied to the user's checks, as engine options: the personal dictionary, the words of
  * the shared dictionaries the user has in use in their active team, and the built-in word libraries the user
- * selected (services/word-libraries.ts; applied like personal entries). Read on every check, so a change applies
+ * selected (services/word-libraries.ts; applied like personal entries). For a word in both, the team's entries win.
+ * Read on every check, so a change applies
  * to the very next one; the fingerprint covers all three (a library by its content hash), so cached paragraph
  * results and worker copies change too.
  */
@@ -83,7 +84,10 @@ export async function loadUserDictionary(db: Db, uid: number): Promise<UserDicti
     (dict.leaders ??= []).push({ name: l.name, titles: l.titles });
     hash.update(`leader\u0001${l.name}\u0001${l.titles.join('\u0001')}\u0002`);
   }
-  for (const r of personal) add(r, 'personal');
+  // for one word, the team's entries win over the member's own (a word the team marks wrong stays flagged even when
+  // the member allowed it; a word the team allows is not flagged by a personal entry)
+  const teamWords = new Set(team.map((r) => r.word));
+  for (const r of personal) if (!teamWords.has(r.word)) add(r, 'personal');
   for (const r of team) add(r, 'team');
   for (const library of libraries) {
     hash.update(`\u0003library:${library.id}:${library.version}`);

@@ -65,6 +65,8 @@ describe('main layout and routes (spec §2)', () => {
     });
     const again = await screen.findByTestId('side-bar');
     await waitFor(() => expect(within(again).getByRole('link', { name: '我的团队' })).toBeTruthy());
+    // the invitation waiting at login is said once, in a toast
+    expect(await screen.findByText('您有 1 份团队邀请，可在“我的团队”中查看')).toBeTruthy();
   });
 
   it.each(['/editor', '/pdfdetail', '/teamApply', '/apiApply', '/share', '/sms_invite'])(

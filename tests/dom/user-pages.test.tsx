@@ -196,11 +196,14 @@ describe('/share', () => {
 });
 
 describe('/sms_invite', () => {
-  it('shows the code and says honestly when teams are not available', async () => {
-    const app = renderApp({ path: '/sms_invite?sms_invitation_code=INV-1234' });
+  it('shows the code and explains an invitation that ran out', async () => {
+    const app = renderApp({
+      path: '/sms_invite?sms_invitation_code=INV-1234',
+      handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => fail(404, '邀请已过期') },
+    });
     expect((await screen.findByTestId('sms-invite-code')).textContent).toBe('INV-1234');
     fireEvent.click(screen.getByTestId('sms-invite-accept'));
-    expect((await screen.findByTestId('sms-invite-error')).textContent).toContain('团队功能尚未开放');
+    expect((await screen.findByTestId('sms-invite-error')).textContent).toContain('邀请已失效或不存在');
     expect(app.server.requests.find((r) => r.path === '/enterprise/user/v1/join_enterprise_by_link')?.search).toBe(
       '?sms_invitation_code=INV-1234',
     );

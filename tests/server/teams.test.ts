@@ -393,6 +393,22 @@ describe('shared dictionaries in checks', () => {
     await post('/enterprise-dic/delete_one', { id: allowed.json.result.id }, tokens.admin);
   });
 
+  it("the team's entry for a word wins over the member's own", async () => {
+    const mine = await post('/dict/v1/add_one', { word: '阿里爸爸', type: 1 }, tokens.member);
+    expect(mine.status).toBe(200);
+    expect(await check()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ original: '阿里爸爸', type: 7, suggestions: ['阿里巴巴'] })]),
+    );
+    const removed = await call(
+      t.app,
+      'DELETE',
+      `/dict/v1/delete_one?id=${mine.json.result.id}`,
+      undefined,
+      tokens.member,
+    );
+    expect(removed.status).toBe(200);
+  });
+
   it('/v2/check applies the shared dictionaries too', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -32,6 +32,7 @@ import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
 import { QuotaDialog } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
+import { PendingInvitations } from './PendingInvitations';
 import { SideBar } from './SideBar';
 
 const MAIN_ID = 'main-content';
@@ -155,6 +156,7 @@ export function MainLayout() {
         <QuotaDialog />
       </Suspense>
       <RealtimeNotices />
+      <PendingInvitations />
     </Flex>
   );
 }

@@ -33,14 +33,16 @@ export default function SmsInvite() {
   const queryClient = useQueryClient();
   const accept = useMutation({
     mutationFn: () => acceptInvitation(code!),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.userInfo }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.invitations }),
+      ]),
   });
 
   function failure(error: unknown): string {
     if (!isApiError(error)) return t`操作失败，请稍后再试`;
     switch (error.status) {
-      case 501:
-        return t`本站的团队功能尚未开放，暂时无法通过链接加入团队。`;
       case 403:
         return t`该邀请发给了另一个手机号，请用受邀的手机号登录后再打开此链接。`;
       case 404:
