@@ -105,6 +105,9 @@ export const updateLeader = (id: number, input: LeaderInput) =>
 export async function deleteLeaders(ids: number[]): Promise<void> {
   await unwrap(api.POST('/enterprise-dic/leader/batch', { body: { action: 'delete', ids } }));
 }
+export async function batchAddLeaders(items: LeaderInput[]): Promise<void> {
+  await unwrap(api.POST('/enterprise-dic/leader/batch', { body: { action: 'add', items } }));
+}
 export async function sortLeaders(ids: number[]): Promise<void> {
   await unwrap(api.POST('/enterprise-dic/leader/sort', { body: { ids } }));
 }

@@ -17,12 +17,14 @@ import {
   Stack,
   Table,
   Text,
+  Textarea,
   VStack,
 } from '@chakra-ui/react';
 import { ArrowDown, ArrowUp, Crown, Pencil, Trash2 } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   addLeader,
+  batchAddLeaders,
   deleteLeaders,
   leaderHistory,
   leaderList,
@@ -34,8 +36,26 @@ import {
 } from '../../../machines/teamCalls';
 import { notify } from '../../../api/notify';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
+import { translateNotice } from '../../notices';
 
 const KEYS = { list: ['enterprise', 'leaders'] as const, history: ['enterprise', 'leader-history'] as const };
+
+/**
+ * The batch import's lines: `姓名 职务、职务 [单位]` (a tab or spaces between the fields), in protocol order. Lines
+ * that do not read so are returned apart, with their line number.
+ */
+export function parseLeaderLines(text: string): { items: LeaderInput[]; bad: number[] } {
+  const items: LeaderInput[] = [];
+  const bad: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (!line.trim()) return;
+    const [name, titles, ...rest] = line.trim().split(/\t+|\s{1,}/);
+    const list = titlesOf(titles ?? '');
+    if (!name || name.length < 2 || list.length === 0) bad.push(i + 1);
+    else items.push({ name, titles: list, ...(rest.length ? { organization: rest.join(' ') } : {}) });
+  });
+  return { items, bad };
+}
 
 /** "市长、市委副书记" -> titles. */
 const titlesOf = (text: string) => [
@@ -76,6 +96,19 @@ export default function LeadersTab() {
       return refresh();
     },
   });
+  const [importing, setImporting] = useState(false);
+  const [lines, setLines] = useState('');
+  const parsed = parseLeaderLines(lines);
+  const batch = useMutation({
+    mutationFn: () => batchAddLeaders(parsed.items),
+    onSuccess: () => {
+      const count = parsed.items.length;
+      notify({ status: 'success', title: t`已导入 ${count} 位领导人` });
+      setLines('');
+      setImporting(false);
+      return refresh();
+    },
+  });
   const move = useMutation({
     mutationFn: (ids: number[]) => sortLeaders(ids),
     onSuccess: refresh,
@@ -95,6 +128,50 @@ export default function LeadersTab() {
           按排名顺序列出领导人的姓名和职务。校对时会提示姓名后的职务不符、姓名错字，以及并列的领导人顺序与本表不一致。
         </Trans>
       </Text>
+      {canManage ? (
+        <Box>
+          <Button size="xs" variant="ghost" onClick={() => setImporting(!importing)} data-testid="leader-import-toggle">
+            {importing ? <Trans>收起批量导入</Trans> : <Trans>批量导入</Trans>}
+          </Button>
+          {importing ? (
+            <Stack gap="2" mt="2" bg="panel" borderWidth="1px" borderRadius="xl" p="4">
+              <Text fontSize="sm" color="fg.muted">
+                <Trans>
+                  每行一位，按排名顺序：姓名、职务（多个用顿号分隔）、单位（选填），中间用空格或制表符隔开。
+                </Trans>
+              </Text>
+              <Textarea
+                rows={5}
+                value={lines}
+                onChange={(e) => setLines(e.target.value)}
+                placeholder={'王建国 市委书记\n李红梅 市长、市委副书记'}
+                data-testid="leader-import-lines"
+              />
+              {parsed.bad.length ? (
+                <Text fontSize="sm" color="fg.error">
+                  <Trans>这些行读不出姓名和职务：第 {parsed.bad.join('、')} 行</Trans>
+                </Text>
+              ) : null}
+              {batch.isError ? (
+                <Text fontSize="sm" color="fg.error">
+                  {translateNotice(i18n, batch.error.message)}
+                </Text>
+              ) : null}
+              <Button
+                size="sm"
+                colorPalette="blue"
+                alignSelf="flex-start"
+                disabled={!parsed.items.length || parsed.bad.length > 0}
+                loading={batch.isPending}
+                onClick={() => batch.mutate()}
+                data-testid="leader-import-submit"
+              >
+                <Trans>导入 {parsed.items.length} 位</Trans>
+              </Button>
+            </Stack>
+          ) : null}
+        </Box>
+      ) : null}
       {canManage ? (
         <LeaderForm
           key={editing?.id ?? 'new'}
