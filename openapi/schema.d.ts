@@ -2084,8 +2084,9 @@ export interface paths {
         put?: never;
         /**
          * Invite one user (type 1, team admin) or apply to a team (type 2)
-         * @description type 1 needs `phone` (the invitee; status 4 已发邀请, socket `type 5 cmd 3` to the invitee);
-         *     type 2 needs `enterprise_id` (status 6 申请加入, socket `type 5 cmd 4` to the team admins).
+         * @description type 1 needs `phone` (the invitee; status 4 已发邀请, socket `type 5 cmd 3` to the invitee). type 2 (apply to
+         *     a team by its id) answers 403 `team.apply_with_code`: team ids are sequential, so applying by id would let
+         *     anyone find every team; applications go by the team's invitation code (`apply_join_enterprise`).
          */
         post: operations["postEnterpriseV1InviteOrApply"];
         delete?: never;

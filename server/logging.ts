@@ -6,6 +6,9 @@ import type { FastifyServerOptions } from 'fastify';
  */
 const SECRET_PARAMS = new Set([
   'token',
+  // team invitation codes: a link's code admits its phone, a team's code lets anyone apply
+  'sms_invitation_code',
+  'invitation_code',
   'access_token',
   'apikey',
   'api_key',

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely, Migration, RawBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type RawBuilder } from 'kysely';
 
 interface IdColumn {
   type: RawBuilder<unknown>;
@@ -41,6 +41,14 @@ export function teamManagementMigration(id: IdColumn): Migration {
         .on('enterprise_members')
         .column('invite_code')
         .unique()
+        .execute();
+      // one team per account, whatever runs at the same time: one row per account with a holding status (1, 2, 3)
+      await db.schema
+        .createIndex('enterprise_members_one_team')
+        .on('enterprise_members')
+        .column('uid')
+        .unique()
+        .where(sql<boolean>`status in (1, 2, 3)`)
         .execute();
 
       await db.schema
@@ -160,6 +168,7 @@ export function teamManagementMigration(id: IdColumn): Migration {
         'team_applications',
       ])
         await db.schema.dropTable(table).execute();
+      await db.schema.dropIndex('enterprise_members_one_team').execute();
       await db.schema.dropIndex('enterprise_members_invite_code').execute();
       for (const column of ['invite_expires_at', 'invite_code', 'name'])
         await db.schema.alterTable('enterprise_members').dropColumn(column).execute();

@@ -3,7 +3,7 @@ import { nowIso } from '../db';
 import { findMembershipIn } from '../db/repos/teams';
 import { findOpenUser } from '../db/repos/users';
 import { conflict, notFound } from '../errors';
-import { createTeam, HOLDING_STATUSES } from './teams';
+import { createTeamIn, HOLDING_STATUSES } from './teams';
 
 /**
  * Applications for a team account (/teamApply) and for API access (/apiApply), reviewed by the site's operators
@@ -141,30 +141,37 @@ export async function reviewApplication(
   const app = await db.selectFrom('team_applications').selectAll().where('id', '=', input.id).executeTakeFirst();
   if (!app) throw notFound('team.unknown_application', { id: input.id });
   if (app.status !== 'pending') throw conflict('team.already_answered');
-  let enterpriseId: number | null = null;
-  if (input.approve && app.kind === 'team') {
-    const user = await findOpenUser(db, Number(app.uid));
-    if (!user?.phone) throw notFound('team.unknown_application', { id: input.id });
-    enterpriseId = await createTeam(db, {
+  const user = await findOpenUser(db, Number(app.uid));
+  if (input.approve && app.kind === 'team' && !user?.phone)
+    throw notFound('team.unknown_application', { id: input.id });
+  // one transaction that first claims the pending application: of two reviews at once only one goes on, and a team
+  // exists exactly when its application says approved
+  return db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable('team_applications')
+      .set({
+        status: input.approve ? 'approved' : 'refused',
+        reviewed_by: input.reviewer,
+        review_note: input.note?.trim() ?? '',
+        reviewed_at: nowIso(),
+      })
+      .where('id', '=', input.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict('team.already_answered');
+    if (!input.approve || app.kind !== 'team' || !user?.phone) return { enterpriseId: null };
+    const enterpriseId = await createTeamIn(trx, {
       name: app.name,
       address: app.address,
       adminUid: user.uid,
       adminPhone: user.phone,
       seats: input.seats ?? (Number(app.user_num) || undefined),
     });
-  }
-  const res = await db
-    .updateTable('team_applications')
-    .set({
-      status: input.approve ? 'approved' : 'refused',
-      enterprise_id: enterpriseId,
-      reviewed_by: input.reviewer,
-      review_note: input.note?.trim() ?? '',
-      reviewed_at: nowIso(),
-    })
-    .where('id', '=', input.id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw conflict('team.already_answered');
-  return { enterpriseId };
+    await trx
+      .updateTable('team_applications')
+      .set({ enterprise_id: enterpriseId })
+      .where('id', '=', input.id)
+      .execute();
+    return { enterpriseId };
+  });
 }

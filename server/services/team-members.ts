@@ -17,10 +17,13 @@ import {
   findTeamByInvitationCode,
   insertMember,
   updateMember,
+  updateTeam,
   type MemberRow,
 } from '../db/repos/teams';
 import { findOpenUser, findOpenUserByPhone, setEnterpriseId } from '../db/repos/users';
-import { conflict, forbidden, notFound } from '../errors';
+import { conflict, forbidden, notFound, tooManyRequests } from '../errors';
+import { isUniqueViolation } from '../db';
+import { defaultName } from './users';
 import type { ServerMessageCode } from '../../openapi/messages';
 import type { OutgoingMessage } from '../realtime/hub';
 import { readEnv } from '../config';
@@ -55,6 +58,9 @@ export interface TeamDeps {
 
 const code = () => randomBytes(12).toString('base64url');
 const DAY_MS = 86_400_000;
+/** Invitations (SMS) a team may send in 24 hours, and a phone may receive from all teams. */
+export const TEAM_DAILY = 300;
+export const PHONE_DAILY = 3;
 
 function publicOrigin(): string {
   const env = readEnv();
@@ -93,25 +99,65 @@ async function notHoldingElsewhere(db: Db, uid: number, enterpriseId: number): P
   throw conflict('team.member_elsewhere', { team: Number(held.enterprise_id) });
 }
 
-/** Makes a row an active membership of `uid`; seats and other teams checked inside the transaction. */
-async function activate(trx: Db, row: MemberRow, uid: number, phone: string): Promise<void> {
+/**
+ * Claims a row in its expected status for this transaction: a conditional update, so of two concurrent answers to
+ * one invitation or application only the first goes on (PostgreSQL re-checks the condition after the row lock;
+ * SQLite runs one writer at a time). 409 when it was answered meanwhile.
+ */
+async function claim(trx: Db, id: number, status: number): Promise<MemberRow> {
+  const res = await trx
+    .updateTable('enterprise_members')
+    .set({ updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .executeTakeFirst();
+  const row = Number(res.numUpdatedRows) === 1 ? await findMemberRow(trx, id) : undefined;
+  if (!row) throw conflict('team.already_answered');
+  return row;
+}
+
+/**
+ * The role an invitation gives when accepted: the one it names while its inviter is still an active member who may
+ * give it; otherwise a plain member (an admin who lost the role cannot bring admins in afterwards).
+ */
+async function invitedRole(trx: Db, row: MemberRow): Promise<MemberRole> {
+  const role = roleOf(row);
+  if (role === 'user' || row.invited_by === null) return 'user';
+  const inviter = await findMemberRowOf(trx, Number(row.enterprise_id), Number(row.invited_by));
+  const grants = inviter?.status === MEMBER_STATUS.active ? GRANTABLE[roleOf(inviter)] : [];
+  return grants.some((r) => r === role) ? role : 'user';
+}
+
+/**
+ * Makes a row an active membership of `uid`; seats and other teams checked inside the transaction. The team's row
+ * is touched first, which holds concurrent activations for the team in line on PostgreSQL (seats); the unique index
+ * on holding rows per account refuses a second team whatever runs at the same time.
+ */
+async function activate(trx: Db, row: MemberRow, uid: number, phone: string, role?: MemberRole): Promise<void> {
   const enterpriseId = Number(row.enterprise_id);
+  const now = nowIso();
+  await updateTeam(trx, enterpriseId, { updated_at: now });
   await notHoldingElsewhere(trx, uid, enterpriseId);
   await seatsLeft(trx, enterpriseId);
-  const now = nowIso();
   // an older row of this account in the team (a refused application, an earlier membership) gives way
   const older = await findMemberRowOf(trx, enterpriseId, uid);
   if (older && Number(older.id) !== Number(row.id))
     await trx.deleteFrom('enterprise_members').where('id', '=', older.id).execute();
-  await updateMember(trx, Number(row.id), {
-    uid,
-    phone,
-    status: MEMBER_STATUS.active,
-    invite_code: null,
-    invite_expires_at: null,
-    joined_at: now,
-    updated_at: now,
-  });
+  try {
+    await updateMember(trx, Number(row.id), {
+      uid,
+      phone,
+      status: MEMBER_STATUS.active,
+      ...(role ? { role } : {}),
+      invite_code: null,
+      invite_expires_at: null,
+      joined_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('team.member_elsewhere', { team: '' });
+    throw error;
+  }
   await setEnterpriseId(trx, uid, enterpriseId);
 }
 
@@ -149,6 +195,20 @@ async function inviteOne(
   const expires = new Date(Date.now() + readEnv().TEAM_INVITE_DAYS * DAY_MS).toISOString();
   const inviteCode = code();
   return db.transaction().execute(async (trx) => {
+    // SMS bounds: a phone gets at most PHONE_DAILY invitations a day from all teams, a team sends TEAM_DAILY
+    const since = new Date(Date.now() - DAY_MS).toISOString();
+    const sent = (where: { phone?: string; enterpriseId?: number }) => {
+      let q = trx
+        .selectFrom('enterprise_members')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('invite_code', 'is not', null)
+        .where('updated_at', '>', since);
+      if (where.phone) q = q.where('phone', '=', where.phone);
+      if (where.enterpriseId) q = q.where('enterprise_id', '=', where.enterpriseId);
+      return q.executeTakeFirst().then((r) => Number(r?.n ?? 0));
+    };
+    if ((await sent({ enterpriseId: ctx.enterpriseId })) >= TEAM_DAILY) return { failed: 'team.too_many_invitations' };
+    if ((await sent({ phone })) >= PHONE_DAILY) return { failed: 'team.phone_invited_too_often' };
     if (user) {
       const held = await findMembershipIn(trx, user.uid, HOLDING_STATUSES);
       if (held)
@@ -252,6 +312,8 @@ export async function invitePhone(
   checkGrant(ctx, role);
   await seatsLeft(deps.db, enterpriseId);
   const outcome = await inviteOne(deps, { ...ctx, enterpriseId }, phone, role, remark);
+  if (outcome.failed === 'team.too_many_invitations') throw tooManyRequests(outcome.failed, { max: TEAM_DAILY });
+  if (outcome.failed === 'team.phone_invited_too_often') throw tooManyRequests(outcome.failed);
   if (outcome.failed) throw conflict(outcome.failed);
   await announceInvitation(deps, enterpriseId, ctx.uid, phone, outcome.notify!);
   return outcome.id!;
@@ -293,7 +355,7 @@ async function notifyAdmins(deps: TeamDeps, enterpriseId: number, data: { id: nu
     deps.notify(uid, {
       type: 5,
       cmd: 4,
-      data: { id: data.id, enterprise_id: enterpriseId, applicant_name: data.name, phone: data.phone },
+      data: { id: data.id, enterprise_id: enterpriseId, applicant_name: data.name, phone: defaultName(data.phone) },
     });
 }
 
@@ -367,7 +429,8 @@ export async function answer(deps: TeamDeps, ctx: TeamContext, id: number, pass:
     if (!addressedTo(row, ctx.uid, user.phone)) throw notFound('team.unknown_invitation');
     checkLive(row);
     await db.transaction().execute(async (trx) => {
-      if (pass) await activate(trx, row, ctx.uid, user.phone!);
+      const fresh = await claim(trx, id, MEMBER_STATUS.invited);
+      if (pass) await activate(trx, fresh, ctx.uid, user.phone!, await invitedRole(trx, fresh));
       else
         await updateMember(trx, id, {
           uid: ctx.uid,
@@ -382,8 +445,7 @@ export async function answer(deps: TeamDeps, ctx: TeamContext, id: number, pass:
     if (!ownTeam) throw notFound('team.unknown_invitation');
     requireTeam(ctx, 'applications.answer');
     await db.transaction().execute(async (trx) => {
-      const fresh = await findMemberRow(trx, id);
-      if (fresh?.status !== MEMBER_STATUS.applied) throw conflict('team.already_answered');
+      const fresh = await claim(trx, id, MEMBER_STATUS.applied);
       if (pass) await activate(trx, fresh, Number(fresh.uid), fresh.phone);
       else await updateMember(trx, id, { status: MEMBER_STATUS.applicationRefused, updated_at: nowIso() });
     });
@@ -412,7 +474,10 @@ export async function joinByLink(
     await updateMember(db, Number(row.id), { status: MEMBER_STATUS.expired, invite_code: null, updated_at: nowIso() });
     throw notFound('team.invitation_expired');
   }
-  await db.transaction().execute((trx) => activate(trx, row, uid, user.phone!));
+  await db.transaction().execute(async (trx) => {
+    const fresh = await claim(trx, Number(row.id), MEMBER_STATUS.invited);
+    await activate(trx, fresh, uid, user.phone!, await invitedRole(trx, fresh));
+  });
   const team = await findTeam(db, Number(row.enterprise_id));
   return { enterprise_id: Number(team.id), name: team.name };
 }
@@ -462,9 +527,22 @@ export async function transferRoot(db: Db, ctx: TeamContext, uid: number): Promi
   const target = await findMemberRowOf(db, enterpriseId, uid);
   if (!target || target.status !== MEMBER_STATUS.active) throw notFound('team.unknown_member', { uid });
   const mine = await findMemberRowOf(db, enterpriseId, ctx.uid);
+  // both changes are conditional, so a second transfer or a quit at the same time cannot leave two roots or none
   await db.transaction().execute(async (trx) => {
-    await updateMember(trx, Number(target.id), { role: 'root', updated_at: nowIso() });
-    await updateMember(trx, Number(mine!.id), { role: 'admin', updated_at: nowIso() });
+    const demoted = await trx
+      .updateTable('enterprise_members')
+      .set({ role: 'admin', updated_at: nowIso() })
+      .where('id', '=', Number(mine!.id))
+      .where('role', '=', 'root')
+      .executeTakeFirst();
+    if (Number(demoted.numUpdatedRows) !== 1) throw forbidden('team.root_only');
+    const promoted = await trx
+      .updateTable('enterprise_members')
+      .set({ role: 'root', updated_at: nowIso() })
+      .where('id', '=', Number(target.id))
+      .where('status', '=', MEMBER_STATUS.active)
+      .executeTakeFirst();
+    if (Number(promoted.numUpdatedRows) !== 1) throw notFound('team.unknown_member', { uid });
   });
 }
 
@@ -510,7 +588,13 @@ export async function quit(db: Db, uid: number): Promise<void> {
   if (!row) throw notFound('team.not_member');
   if (row.role === 'root') throw forbidden('team.root_cannot_quit');
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('enterprise_members').where('id', '=', row.id).execute();
+    // not while a transfer made this member the root
+    const gone = await trx
+      .deleteFrom('enterprise_members')
+      .where('id', '=', row.id)
+      .where('role', '!=', 'root')
+      .executeTakeFirst();
+    if (Number(gone.numDeletedRows) !== 1) throw forbidden('team.root_cannot_quit');
     await detach(trx, Number(row.enterprise_id), uid);
   });
 }

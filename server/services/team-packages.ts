@@ -108,14 +108,18 @@ export async function allocate(
   if (pkg.expires_at !== null && pkg.expires_at <= now) throw conflict('team.package_expired');
   const right = (await findPackageRights(db, [input.packageId])).find((r) => Number(r.user_right_type) === input.type);
   if (!right) throw conflict('team.package_no_right');
-  const rows = await findMemberRowsOf(db, input.enterpriseId, input.uids);
-  for (const uid of input.uids) {
-    const row = rows.find((r) => Number(r.uid) === uid);
-    if (!row || row.status !== MEMBER_STATUS.active) throw notFound('team.unknown_member', { uid });
-  }
   const limit = LIMIT_TYPES.has(input.type);
+  // a ceiling (characters per check, compare size) is the package's at most: a team cannot sell itself more
+  if (limit && input.num > Number(right.total))
+    throw conflict('team.package_short', { needed: input.num, remaining: Number(right.total) });
   const needed = limit ? 0 : input.num * input.uids.length;
   return db.transaction().execute(async (trx) => {
+    // members checked inside the transaction, with the allocation (a removal at the same time waits or wins)
+    const rows = await findMemberRowsOf(trx, input.enterpriseId, input.uids);
+    for (const uid of input.uids) {
+      const row = rows.find((r) => Number(r.uid) === uid);
+      if (!row || row.status !== MEMBER_STATUS.active) throw notFound('team.unknown_member', { uid });
+    }
     if (needed > 0 && !(await takeFromPackage(trx, input.packageId, input.type, needed))) {
       const fresh = (await findPackageRights(trx, [input.packageId])).find(
         (r) => Number(r.user_right_type) === input.type,
@@ -225,29 +229,39 @@ export async function drawFromTeamPool(db: Db, uid: number, type: number, amount
   };
   // the pool covers the whole shortfall or nothing moves (a check that fails anyway takes nothing from the team)
   if (packages.reduce((sum, p) => sum + leftOf(p), 0) < amount) return 0;
-  let drawn = 0;
-  for (const pkg of packages) {
-    const take = Math.min(leftOf(pkg), amount - drawn);
-    if (take <= 0) continue;
-    await db.transaction().execute(async (trx) => {
-      if (!(await takeFromPackage(trx, Number(pkg.id), type, take))) return;
-      const source = allocationSource(Number(pkg.id), type);
-      await addToAllocation(
-        trx,
-        { uid, user_right_type: type, source, expires_at: pkg.expires_at, created_at: now },
-        take,
-      );
-      await insertRightRecord(trx, {
-        uid,
-        user_right_type: type,
-        num: take,
-        reason: '团队权益池',
-        ref: source,
-        created_at: now,
-      });
-      drawn += take;
+  // one transaction for the whole draw: all of the shortfall moves, or nothing
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      let drawn = 0;
+      for (const pkg of packages) {
+        const take = Math.min(leftOf(pkg), amount - drawn);
+        if (take <= 0) continue;
+        if (!(await takeFromPackage(trx, Number(pkg.id), type, take))) throw new PoolShort();
+        const source = allocationSource(Number(pkg.id), type);
+        await addToAllocation(
+          trx,
+          { uid, user_right_type: type, source, expires_at: pkg.expires_at, created_at: now },
+          take,
+        );
+        await insertRightRecord(trx, {
+          uid,
+          user_right_type: type,
+          num: take,
+          reason: '团队权益池',
+          ref: source,
+          created_at: now,
+        });
+        drawn += take;
+        if (drawn >= amount) break;
+      }
+      return drawn;
+    })
+    .catch((error: unknown) => {
+      // another draw took the pool meanwhile: nothing moved
+      if (error instanceof PoolShort) return 0;
+      throw error;
     });
-    if (drawn >= amount) break;
-  }
-  return drawn;
 }
+
+class PoolShort extends Error {}

@@ -224,23 +224,29 @@ export async function createTeam(
   db: Db,
   input: { name: string; address?: string; adminUid: number; adminPhone: string; seats?: number },
 ): Promise<number> {
+  return db.transaction().execute((trx) => createTeamIn(trx, input));
+}
+
+/** createTeam inside the caller's transaction (an approved application creates its team with the approval). */
+export async function createTeamIn(
+  trx: Db,
+  input: { name: string; address?: string; adminUid: number; adminPhone: string; seats?: number },
+): Promise<number> {
   const name = input.name.trim();
   if (!name) throw badRequest('team.name_blank');
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const id = await insertTeam(trx, {
-      name,
-      address: input.address?.trim() ?? '',
-      equity_num: input.seats ?? readEnv().TEAM_DEFAULT_SEATS,
-      equity_time: null,
-      invitation_code: null,
-      created_by: input.adminUid,
-      created_at: now,
-      updated_at: now,
-    });
-    await activateMember(trx, { enterpriseId: id, uid: input.adminUid, phone: input.adminPhone, role: 'root' });
-    return id;
+  const now = nowIso();
+  const id = await insertTeam(trx, {
+    name,
+    address: input.address?.trim() ?? '',
+    equity_num: input.seats ?? readEnv().TEAM_DEFAULT_SEATS,
+    equity_time: null,
+    invitation_code: null,
+    created_by: input.adminUid,
+    created_at: now,
+    updated_at: now,
   });
+  await activateMember(trx, { enterpriseId: id, uid: input.adminUid, phone: input.adminPhone, role: 'root' });
+  return id;
 }
 
 /** Makes `uid` an active member of the team with `role` (409 when they are active in another team). */
@@ -256,7 +262,8 @@ async function activateMember(
   trx: Db,
   input: { enterpriseId: number; uid: number; phone: string; role: MemberRole },
 ): Promise<void> {
-  const other = await findOtherTeamOfMember(trx, input.uid, MEMBER_STATUS.active, input.enterpriseId);
+  // a suspended membership elsewhere holds the account too (restoring it would make two teams)
+  const other = await findOtherTeamOfMember(trx, input.uid, HOLDING_STATUSES, input.enterpriseId);
   if (other !== undefined) throw conflict('team.member_elsewhere', { team: Number(other) });
   const now = nowIso();
   const existing = await findMemberId(trx, input.enterpriseId, input.uid);

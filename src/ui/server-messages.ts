@@ -406,6 +406,15 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'team.package_no_right': msg({ id: 'server.team.package_no_right', message: '该权益包不含此权益' }),
   'team.bad_range': msg({ id: 'server.team.bad_range', message: '日期范围不正确（开始不能晚于结束，最长 {days} 天）' }),
   'team.phone_in_other_team': msg({ id: 'server.team.phone_in_other_team', message: '该手机号已加入其他团队' }),
+  'team.apply_with_code': msg({ id: 'server.team.apply_with_code', message: '请用团队管理员提供的团队邀请码申请加入' }),
+  'team.phone_invited_too_often': msg({
+    id: 'server.team.phone_invited_too_often',
+    message: '该手机号 24 小时内收到的团队邀请过多，请稍后再试',
+  }),
+  'team.too_many_invitations': msg({
+    id: 'server.team.too_many_invitations',
+    message: '团队 24 小时内发出的邀请已达上限（{max} 份），请稍后再试',
+  }),
   'team.cannot_review': msg({ id: 'server.team.cannot_review', message: '只有站点管理员可以审核申请' }),
   'leader.unknown': msg({ id: 'server.leader.unknown', message: '领导人不存在：{id}' }),
   'leader.duplicate': msg({ id: 'server.leader.duplicate', message: '领导人已在词库中：{name}' }),

@@ -347,6 +347,74 @@ describe('a team from application to metrics', () => {
     expect((await get('/enterprise/v1/get_user_info', tokens.boss)).json.result).toBeNull();
   });
 
+  it('guards: phone search by last digits only, ceilings within the package, invitations after the inviter', async () => {
+    // searching the middle of a phone finds nothing (the list shows phones masked); the last four digits do
+    const middle = await get(
+      `/enterprise/v1/get_enterprise_members?keyword=${phones.boss.slice(3, 7)}`,
+      tokens.applicant,
+    );
+    expect(middle.json.result.total).toBe(0);
+    const last = await get(
+      `/enterprise/v1/get_enterprise_members?keyword=${phones.applicant.slice(-4)}`,
+      tokens.applicant,
+    );
+    expect(last.json.result.list.map((m: { uid: number }) => m.uid)).toEqual([uids.applicant]);
+
+    // a ceiling (characters per check) cannot be allocated above what the package holds
+    const pkg = await grantTeamPackage(t.app.db, {
+      enterpriseId: team,
+      productName: '上限包',
+      orderId: null,
+      expiresAt: null,
+      rights: [{ user_right_type: 32, num: 50_000 }],
+    });
+    const over = await post(
+      '/enterprise/right_product_package/v1/allocate_user',
+      { package_id: pkg, uids: [uids.applicant], user_right_type: 32, num: 1_000_000_000 },
+      tokens.applicant,
+    );
+    expect([over.status, over.json.msg_code]).toEqual([409, 'team.package_short']);
+
+    // an admin's invitation as admin gives a plain member once the admin lost the role
+    const seats = await t.app.db.updateTable('enterprises').set({ equity_num: 10 }).where('id', '=', team).execute();
+    expect(seats).toBeDefined();
+    const adminPhone = '13920000005';
+    const guestPhone = '13920000006';
+    const adminToken = await register(t, adminPhone);
+    const guestToken = await register(t, guestPhone);
+    const adminUid = (await get('/user/user_info', adminToken)).json.result.uid;
+    const invited = await post('/enterprise/v1/invite_or_apply', { type: 1, phone: adminPhone }, tokens.applicant);
+    await post('/enterprise/v1/pass_apply_or_invite', { id: invited.json.result.id, pass: true }, adminToken);
+    await post('/enterprise/v1/modify_user_auth', { uid: adminUid, role: 'admin' }, tokens.applicant);
+    const asAdmin = await post('/enterprise/v1/inviteAndApply', { phones: [guestPhone], role: 'admin' }, adminToken);
+    expect(asAdmin.json.result.invited).toBe(1);
+    await post('/enterprise/v1/modify_user_auth', { uid: adminUid, role: 'user' }, tokens.applicant);
+    const [invitation] = (await get('/enterprise/user/v1/get_enterprise_invitation', guestToken)).json.result;
+    expect(invitation.role).toBe('admin');
+    await post('/enterprise/v1/pass_apply_or_invite', { id: invitation.id, pass: true }, guestToken);
+    expect((await get('/enterprise/v1/get_user_auth', guestToken)).json.result.role).toBe('user');
+
+    // applying by a team's id is refused: the team's code is the way in
+    const byId = await post('/enterprise/v1/invite_or_apply', { type: 2, enterprise_id: team }, tokens.late);
+    expect([byId.status, byId.json.msg_code]).toEqual([403, 'team.apply_with_code']);
+  });
+
+  it('a phone gets at most three invitations a day from all teams', async () => {
+    const target = '13920000007';
+    const roots: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const phone = `1392000001${i}`;
+      roots.push(await register(t, phone));
+      expect((await admin('team', 'create', '--name', `邀请团队${i}`, '--admin', phone))[0]).toMatch(/created team/);
+    }
+    for (const token of roots.slice(0, 3))
+      expect((await post('/enterprise/v1/invite_or_apply', { type: 1, phone: target }, token)).status).toBe(200);
+    const refused = await post('/enterprise/v1/invite_or_apply', { type: 1, phone: target }, roots[3]);
+    expect([refused.status, refused.json.msg_code]).toEqual([429, 'team.phone_invited_too_often']);
+    // and nothing was sent for the refused one
+    expect(smsOutbox().filter((m) => m.phone === target && m.purpose === 'invite')).toHaveLength(3);
+  });
+
   it('leader dictionary: order, history, bad input', async () => {
     const list = (await get('/enterprise-dic/leader/list', tokens.applicant)).json.result;
     expect(list.list.map((l: { name: string }) => l.name)).toEqual(['王建国', '李红梅']);

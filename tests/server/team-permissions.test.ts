@@ -136,7 +136,7 @@ async function world(): Promise<World> {
 /**
  * `action`: the permission the call needs in the caller's team. Other kinds: `anyone` (any account), `join` (only
  * accounts in no team; members get 409), `operator` (site operators only), `invitee` (only the invited phone),
- * `quit` (members but the root), `transfer` (the root only).
+ * `quit` (members but the root), `transfer` (the root only), `never` (refused to everyone: applying by a team's id).
  * `ids`: the call names this team's objects, so an admin of another team gets `otherStatus` (404: not revealed).
  */
 interface Case {
@@ -144,7 +144,7 @@ interface Case {
   method: 'GET' | 'POST' | 'PUT';
   url: (w: World) => string;
   body?: (w: World) => unknown;
-  action: TeamAction | 'anyone' | 'join' | 'operator' | 'invitee' | 'quit' | 'transfer';
+  action: TeamAction | 'anyone' | 'join' | 'operator' | 'invitee' | 'quit' | 'transfer' | 'never';
   ids?: boolean;
   otherStatus?: number;
   freeStatus?: number;
@@ -185,7 +185,7 @@ const CASES: Case[] = [
     name: 'invite_or_apply type 2',
     method: 'POST',
     url: () => '/enterprise/v1/invite_or_apply',
-    action: 'join',
+    action: 'never',
     body: (w) => ({ type: 2, enterprise_id: w.team }),
   },
   {
@@ -402,6 +402,7 @@ function expected(c: Case, actor: Actor): number {
       return 200;
     case 'operator':
     case 'invitee':
+    case 'never':
       return 403;
     case 'join':
       return actor === 'free' ? 200 : 409;

@@ -81,14 +81,14 @@ export async function findMembership(
 export async function findOtherTeamOfMember(
   db: Db,
   uid: number,
-  status: number,
+  statuses: readonly number[],
   enterpriseId: number,
 ): Promise<number | undefined> {
   const row = await db
     .selectFrom('enterprise_members')
     .select('enterprise_id')
     .where('uid', '=', uid)
-    .where('status', '=', status)
+    .where('status', 'in', statuses)
     .where('enterprise_id', '!=', enterpriseId)
     .executeTakeFirst();
   return row?.enterprise_id;
@@ -196,7 +196,15 @@ export async function findInvitationsFor(db: Db, uid: number, phone: string, sta
 export async function findMemberPage(
   db: Db,
   enterpriseId: number,
-  filter: { keyword?: string; status?: number; offset: number; limit: number },
+  filter: {
+    /** a LIKE pattern escaped with a backslash (services/dictionary.ts containsPattern), for names */
+    keyword?: string;
+    /** the phone: the whole number, or its last digits */
+    phone?: { exact?: string; suffix?: string };
+    status?: number;
+    offset: number;
+    limit: number;
+  },
 ) {
   let q = db
     .selectFrom('enterprise_members as m')
@@ -205,10 +213,12 @@ export async function findMemberPage(
   if (filter.status !== undefined) q = q.where('m.status', '=', filter.status);
   if (filter.keyword) {
     const like = filter.keyword;
-    q = q.where(
-      sql<SqlBool>`(m.name like ${like} escape '\\' or u.name like ${like} escape '\\'
-        or m.phone like ${like} escape '\\')`,
-    );
+    const phone = filter.phone?.exact
+      ? sql<SqlBool>`m.phone = ${filter.phone.exact}`
+      : filter.phone?.suffix
+        ? sql<SqlBool>`m.phone like ${`%${filter.phone.suffix}`}`
+        : sql<SqlBool>`1 = 0`;
+    q = q.where(sql<SqlBool>`(m.name like ${like} escape '\\' or u.name like ${like} escape '\\' or ${phone})`);
   }
   const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const rows = await q

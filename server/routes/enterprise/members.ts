@@ -42,6 +42,16 @@ const deps = (request: FastifyRequest): TeamDeps => ({
   notify: (uid, message) => request.server.realtime.sendToUser(uid, message),
 });
 
+/**
+ * A search by phone matches the last four digits or the whole number only: the list shows phones masked, and a
+ * search on any part would let the hidden digits be found one by one.
+ */
+function phoneFilter(keyword: string): { exact?: string; suffix?: string } | undefined {
+  if (/^\d{11}$/.test(keyword)) return { exact: keyword };
+  if (/^\d{1,4}$/.test(keyword)) return { suffix: keyword };
+  return undefined;
+}
+
 /** 138****0000: members' phones are shown masked. */
 const masked = (phone: string) => (/^\d{11}$/.test(phone) ? defaultName(phone) : phone);
 
@@ -119,13 +129,8 @@ export const teamMemberOperations: Operations = {
       await request.server.limiters.teamInvite(request);
       return envelope({ id: await invitePhone(deps(request), ctx, b.phone, b.remark ?? '') }, '邀请已发送');
     }
-    if (b.enterprise_id === undefined)
-      throw badRequest('request.invalid', { field: 'enterprise_id', problem: 'is required' });
-    await request.server.limiters.teamApply(request);
-    return envelope(
-      { id: await applyToTeam(deps(request), ctx.uid, b.enterprise_id, { remark: b.remark }) },
-      '申请已提交',
-    );
+    // applying by a team's id would let anyone find every team (ids are sequential): the code is the way in
+    throw forbidden('team.apply_with_code');
   },
 
   getEnterpriseUserV1GetEnterpriseInvitation: async (request) => {
@@ -232,6 +237,7 @@ export const teamMemberOperations: Operations = {
     const { num = 1, size = 20, keyword, status } = request.query;
     const { total, rows } = await findMemberPage(request.server.db, enterpriseId, {
       keyword: keyword?.trim() ? containsPattern(keyword.trim()) : undefined,
+      phone: phoneFilter(keyword?.trim() ?? ''),
       status,
       offset: (num - 1) * size,
       limit: size,
