@@ -347,7 +347,7 @@ describe('a team from application to metrics', () => {
     expect((await get('/enterprise/v1/get_user_info', tokens.boss)).json.result).toBeNull();
   });
 
-  it('guards: phone search by last digits only, ceilings within the package, invitations after the inviter', async () => {
+  it('guards: phone search by last digits, ceilings within the package, invitations after the inviter', async () => {
     // searching the middle of a phone finds nothing (the list shows phones masked); the last four digits do
     const middle = await get(
       `/enterprise/v1/get_enterprise_members?keyword=${phones.boss.slice(3, 7)}`,
