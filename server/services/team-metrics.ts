@@ -1,5 +1,6 @@
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { sql } from 'kysely';
 import { badRequest } from '../errors';
 
 /**
@@ -55,61 +56,74 @@ export function metricRange(start?: string, end?: string): { start: string; end:
 export async function teamMetrics(db: Db, enterpriseId: number, range: { start: string; end: string; days: string[] }) {
   const from = `${range.start}T00:00:00.000Z`;
   const until = new Date(Date.parse(`${range.end}T00:00:00Z`) + DAY_MS).toISOString();
-  const rows = await db
+  // totals are summed by the database (one row per day, per member, per member and category set), not here
+  const scope = db
     .selectFrom('check_events as c')
-    .leftJoin('users as u', 'u.uid', 'c.uid')
-    .select(['c.uid', 'c.chars', 'c.issues', 'c.categories', 'c.created_at', 'c.kind', 'u.name'])
     .where('c.enterprise_id', '=', enterpriseId)
     .where('c.created_at', '>=', from)
-    .where('c.created_at', '<', until)
+    .where('c.created_at', '<', until);
+  const day = sql<string>`substr(c.created_at, 1, 10)`;
+  const perDay = await scope
+    .select((eb) => [
+      day.as('day'),
+      eb.fn.countAll().as('checks'),
+      eb.fn.sum<number>('c.chars').as('chars'),
+      eb.fn.sum<number>('c.issues').as('issues'),
+    ])
+    .groupBy(day)
     .execute();
   const daily = new Map(range.days.map((d) => [d, { date: d, check_count: 0, word_count: 0, issue_count: 0 }]));
-  const members = new Map<
-    number,
-    {
-      uid: number;
-      name: string;
-      check_count: number;
-      word_count: number;
-      issue_count: number;
-      document_count: number;
-      categories: Record<string, number>;
-      accepted: number;
-      ignored: number;
-    }
-  >();
-  for (const r of rows) {
-    const d = daily.get(r.created_at.slice(0, 10));
-    if (d) {
-      d.check_count++;
-      d.word_count += Number(r.chars);
-      d.issue_count += Number(r.issues);
-    }
-    const uid = Number(r.uid);
-    const m = members.get(uid) ?? {
-      uid,
-      name: r.name ?? '',
-      check_count: 0,
-      word_count: 0,
-      issue_count: 0,
-      document_count: 0,
-      categories: {},
-      accepted: 0,
-      ignored: 0,
-    };
-    m.check_count++;
-    m.word_count += Number(r.chars);
-    m.issue_count += Number(r.issues);
-    if (r.kind !== 'text' && r.kind !== 'api') m.document_count++;
+  for (const r of perDay) {
+    const d = daily.get(r.day);
+    if (!d) continue;
+    d.check_count = Number(r.checks);
+    d.word_count = Number(r.chars ?? 0);
+    d.issue_count = Number(r.issues ?? 0);
+  }
+  const perMember = await scope
+    .leftJoin('users as u', 'u.uid', 'c.uid')
+    .select((eb) => [
+      'c.uid',
+      eb.fn.max('u.name').as('name'),
+      eb.fn.countAll().as('checks'),
+      eb.fn.sum<number>('c.chars').as('chars'),
+      eb.fn.sum<number>('c.issues').as('issues'),
+      eb.fn.sum<number>(sql`case when c.kind in ('text', 'api') then 0 else 1 end`).as('documents'),
+    ])
+    .groupBy('c.uid')
+    .execute();
+  const members = new Map(
+    perMember.map((r) => [
+      Number(r.uid),
+      {
+        uid: Number(r.uid),
+        name: r.name ?? '',
+        check_count: Number(r.checks),
+        word_count: Number(r.chars ?? 0),
+        issue_count: Number(r.issues ?? 0),
+        document_count: Number(r.documents ?? 0),
+        categories: {} as Record<string, number>,
+        accepted: 0,
+        ignored: 0,
+      },
+    ]),
+  );
+  const categorySets = await scope
+    .select((eb) => ['c.uid', 'c.categories', eb.fn.countAll().as('n')])
+    .where('c.issues', '>', 0)
+    .groupBy(['c.uid', 'c.categories'])
+    .execute();
+  for (const r of categorySets) {
+    const m = members.get(Number(r.uid));
+    if (!m) continue;
     try {
       const cats: unknown = JSON.parse(r.categories);
       if (cats && typeof cats === 'object')
         for (const [k, v] of Object.entries(cats))
-          if (typeof v === 'number') m.categories[k] = (m.categories[k] ?? 0) + v;
+          if (typeof v === 'number') m.categories[k] = (m.categories[k] ?? 0) + v * Number(r.n);
     } catch {
       // a row written by hand; its counts still add up above
     }
-    members.set(uid, m);
   }
   if (members.size > 0) {
     const feedback = await db
@@ -130,7 +144,7 @@ export async function teamMetrics(db: Db, enterpriseId: number, range: { start: 
   }
   const list = [...daily.values()];
   return {
-    check_count: rows.length,
+    check_count: list.reduce((s, d) => s + d.check_count, 0),
     word_count: list.reduce((s, d) => s + d.word_count, 0),
     issue_count: list.reduce((s, d) => s + d.issue_count, 0),
     active_members: members.size,

@@ -96,4 +96,74 @@ describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
     expect((await call(t.app, 'POST', '/enterprise/v1/delete_share_dic', { id }, adminToken)).status).toBe(200);
     expect(await check()).toBeUndefined();
   });
+
+  it('members, invitations, packages, leaders and metrics on PostgreSQL', async () => {
+    const guestToken = await register(t, '13900000053');
+    const invited = await call(t.app, 'POST', '/enterprise/v1/inviteAndApply', { phones: ['13900000053'] }, adminToken);
+    expect(invited.json.result).toEqual({ invited: 1, failed: [] });
+    const [invitation] = (
+      await call(t.app, 'GET', '/enterprise/user/v1/get_enterprise_invitation', undefined, guestToken)
+    ).json.result;
+    const answered = await call(
+      t.app,
+      'POST',
+      '/enterprise/v1/pass_apply_or_invite',
+      { id: invitation.id, pass: true },
+      guestToken,
+    );
+    expect(answered.status).toBe(200);
+    // the claim: a second answer finds it answered
+    const again = await call(
+      t.app,
+      'POST',
+      '/enterprise/v1/pass_apply_or_invite',
+      { id: invitation.id, pass: true },
+      guestToken,
+    );
+    expect(again.status).toBe(409);
+    const page = await call(t.app, 'GET', '/enterprise/v1/get_enterprise_members?keyword=0053', undefined, adminToken);
+    expect(page.json.result.list.map((m: { phone: string }) => m.phone)).toEqual(['139****0053']);
+
+    const info = (await call(t.app, 'GET', '/enterprise/v1/get_user_info', undefined, adminToken)).json.result;
+    const { grantTeamPackage } = await import('../../server/services/team-packages');
+    const pkg = await grantTeamPackage(t.app.db, {
+      enterpriseId: info.enterprise_id,
+      productName: '团队版',
+      orderId: null,
+      expiresAt: null,
+      rights: [{ user_right_type: 1, num: 30_000 }],
+    });
+    const guestUid = (await call(t.app, 'GET', '/user/user_info', undefined, guestToken)).json.result.uid;
+    const allocated = await call(
+      t.app,
+      'POST',
+      '/enterprise/right_product_package/v1/allocate_user',
+      { package_id: pkg, uids: [guestUid], user_right_type: 1, num: 10_000 },
+      adminToken,
+    );
+    expect(allocated.json.result).toEqual({ count: 1 });
+
+    for (const [name, title] of [
+      ['王建国', '市委书记'],
+      ['李红梅', '市长'],
+    ])
+      expect(
+        (await call(t.app, 'POST', '/enterprise-dic/leader/add', { name, titles: [title] }, adminToken)).status,
+      ).toBe(200);
+    const checked = await t.app.inject({
+      method: 'POST',
+      url: '/v2/check',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${guestToken}` },
+      payload: new URLSearchParams({ text: '市长王建国出席了会议。', language: 'zh-CN' }).toString(),
+    });
+    expect(checked.statusCode).toBe(200);
+    const metrics = (await call(t.app, 'GET', '/enterprise/v2/get_metric', undefined, adminToken)).json.result;
+    // the member's /v2/check calls of the test before count too
+    expect(metrics.members.find((m: { uid: number }) => m.uid === guestUid)).toMatchObject({
+      check_count: 1,
+      categories: { '12-1': 1 },
+    });
+    expect(metrics.daily.at(-1).check_count).toBe(metrics.check_count);
+    expect(metrics.check_count).toBeGreaterThan(1);
+  });
 });
