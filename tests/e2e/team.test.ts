@@ -76,6 +76,12 @@ describe('a team in Chromium', () => {
         page.getByTestId('team-member-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
       )
       .toEqual(['1', '1']);
+    // the root names the member in the team (Enter saves)
+    const memberRow = page.getByTestId('team-member-row').filter({ hasText: `${memberPhone.slice(0, 3)}****` });
+    await memberRow.getByTestId('member-rename').click();
+    await page.getByTestId('member-rename-input').fill('小周');
+    await page.getByTestId('member-rename-input').press('Enter');
+    await page.getByTestId('team-member-row').filter({ hasText: '小周' }).waitFor();
     await screenshotLightAndDark(page, 'team-members');
   });
 
@@ -87,7 +93,7 @@ describe('a team in Chromium', () => {
     await page.getByTestId('allocate-package').selectOption({ index: 1 });
     await page.getByTestId('allocate-type').selectOption('1');
     const masked = `${memberPhone.slice(0, 3)}****${memberPhone.slice(-4)}`;
-    await page.getByTestId('allocate-member').selectOption({ label: `${masked}（${masked}）` });
+    await page.getByTestId('allocate-member').selectOption({ label: `小周（${masked}）` });
     await page.getByTestId('allocate-amount').fill('10000');
     await page.getByTestId('allocate-submit').click();
     await page.getByTestId('team-allocations').waitFor();

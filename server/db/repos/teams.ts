@@ -239,6 +239,8 @@ export async function findMemberPage(
         .whereRef('c.uid', '=', 'm.uid')
         .as('last_active_at'),
     ])
+    // what waits for an answer first (applications, then invitations), then members by status
+    .orderBy(sql`case m.status when 6 then 0 when 4 then 1 else 2 end`)
     .orderBy('m.status')
     .orderBy('m.id')
     .offset(filter.offset)

@@ -13,6 +13,7 @@ import {
   Field,
   Flex,
   HStack,
+  IconButton,
   Input,
   NativeSelect,
   Skeleton,
@@ -22,7 +23,7 @@ import {
   Textarea,
   VStack,
 } from '@chakra-ui/react';
-import { UserPlus, Users } from 'lucide-react';
+import { Pencil, UserPlus, Users } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import { AppActorContext } from '../../app-actor';
@@ -31,6 +32,7 @@ import { liveTeamMembers } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { MEMBER_PAGE_SIZE, type MemberChange, type TeamMembersEvent } from '../../../machines/teamMembers';
 import { teamAuth, teamDetails, type Member, type TeamRole } from '../../../machines/teamCalls';
+import { userInfoQuery } from '../../../api/queries';
 import { ListPagination } from '../../layout/ListPagination';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
@@ -67,6 +69,14 @@ export default function MembersTab() {
   const canRole = auth.data?.permissions.includes('roles.change') ?? false;
   const [keyword, setKeyword] = useState('');
   const [confirm, setConfirm] = useState<{ change: MemberChange; title: string; description: string } | null>(null);
+  const me = useQuery(userInfoQuery({ silent: true }));
+  const canStatus = auth.data?.permissions.includes('members.status') ?? false;
+  // the name in the team: one's own, or (members.status) a member one may act on
+  const [renaming, setRenaming] = useState<{ uid: number; name: string } | null>(null);
+  const renamable = (m: Member) =>
+    m.uid !== null &&
+    (m.status === 1 || m.status === 2 || m.status === 3) &&
+    (m.uid === me.data?.uid || (canStatus && actable(m)));
 
   const change = (c: MemberChange) => send({ type: 'change', change: c });
   const actable = (m: Member) => m.uid !== null && (ACTS_ON[role] ?? []).includes(m.role);
@@ -201,7 +211,42 @@ export default function MembersTab() {
                   const holding = m.status === 1 || m.status === 2 || m.status === 3;
                   return (
                     <Table.Row key={m.id} data-testid="team-member-row" data-status={m.status}>
-                      <Table.Cell>{m.name}</Table.Cell>
+                      <Table.Cell>
+                        {renaming && renaming.uid === m.uid ? (
+                          <Input
+                            size="xs"
+                            autoFocus
+                            maxLength={50}
+                            value={renaming.name}
+                            aria-label={t`${m.name} 在团队中的名字`}
+                            data-testid="member-rename-input"
+                            onChange={(e) => setRenaming({ uid: renaming.uid, name: e.target.value })}
+                            onKeyDown={(e) => {
+                              if (e.key === 'Escape') setRenaming(null);
+                              if (e.key === 'Enter' && renaming.name.trim()) {
+                                change({ kind: 'rename', uid: renaming.uid, name: renaming.name.trim() });
+                                setRenaming(null);
+                              }
+                            }}
+                            onBlur={() => setRenaming(null)}
+                          />
+                        ) : (
+                          <HStack gap="1">
+                            <Text>{m.name}</Text>
+                            {renamable(m) ? (
+                              <IconButton
+                                size="2xs"
+                                variant="ghost"
+                                aria-label={t`修改 ${m.name} 的名字`}
+                                onClick={() => setRenaming({ uid: m.uid!, name: m.name })}
+                                data-testid="member-rename"
+                              >
+                                <Pencil size={12} />
+                              </IconButton>
+                            ) : null}
+                          </HStack>
+                        )}
+                      </Table.Cell>
                       <Table.Cell whiteSpace="nowrap">{m.phone}</Table.Cell>
                       <Table.Cell>
                         {canRole && holding && actable(m) ? (
