@@ -36,22 +36,35 @@ async function pendingOf(db: Db, uid: number, kind: ApplicationKind) {
     .executeTakeFirst();
 }
 
-export async function applyForTeam(db: Db, uid: number, input: TeamApplicationInput): Promise<number> {
-  if (await findMembershipIn(db, uid, HOLDING_STATUSES)) throw conflict('team.in_team_already');
-  if (await pendingOf(db, uid, 'team')) throw conflict('team.application_pending');
+async function insertApplication(
+  db: Db,
+  uid: number,
+  kind: ApplicationKind,
+  values: {
+    name: string;
+    contact_name: string;
+    phone: string;
+    email?: string;
+    address?: string;
+    user_num?: number;
+    remark?: string;
+    source: string;
+  },
+): Promise<number> {
+  if (await pendingOf(db, uid, kind)) throw conflict('team.application_pending');
   const row = await db
     .insertInto('team_applications')
     .values({
-      kind: 'team',
+      kind,
       uid,
-      name: input.name.trim(),
-      contact_name: input.contact_name.trim(),
-      phone: input.phone,
-      email: input.email?.trim() ?? '',
-      address: input.address?.trim() ?? '',
-      user_num: input.user_num ?? 0,
-      remark: input.remark?.trim() ?? '',
-      source: 'teamApply',
+      name: values.name.trim(),
+      contact_name: values.contact_name.trim(),
+      phone: values.phone,
+      email: values.email?.trim() ?? '',
+      address: values.address?.trim() ?? '',
+      user_num: values.user_num ?? 0,
+      remark: values.remark?.trim() ?? '',
+      source: values.source,
       status: 'pending',
       enterprise_id: null,
       reviewed_by: null,
@@ -64,35 +77,24 @@ export async function applyForTeam(db: Db, uid: number, input: TeamApplicationIn
   return Number(row.id);
 }
 
+export async function applyForTeam(db: Db, uid: number, input: TeamApplicationInput): Promise<number> {
+  if (await findMembershipIn(db, uid, HOLDING_STATUSES)) throw conflict('team.in_team_already');
+  return insertApplication(db, uid, 'team', { ...input, source: 'teamApply' });
+}
+
 export async function applyForApi(
   db: Db,
   uid: number,
   input: { name: string; phone: string; company?: string; email?: string; usage?: string; source?: string },
 ): Promise<number> {
-  if (await pendingOf(db, uid, 'api')) throw conflict('team.application_pending');
-  const row = await db
-    .insertInto('team_applications')
-    .values({
-      kind: 'api',
-      uid,
-      name: input.company?.trim() ?? '',
-      contact_name: input.name.trim(),
-      phone: input.phone,
-      email: input.email?.trim() ?? '',
-      address: '',
-      user_num: 0,
-      remark: input.usage?.trim() ?? '',
-      source: input.source?.trim() || 'apiApply',
-      status: 'pending',
-      enterprise_id: null,
-      reviewed_by: null,
-      review_note: '',
-      created_at: nowIso(),
-      reviewed_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return insertApplication(db, uid, 'api', {
+    name: input.company ?? '',
+    contact_name: input.name,
+    phone: input.phone,
+    email: input.email,
+    remark: input.usage,
+    source: input.source?.trim() || 'apiApply',
+  });
 }
 
 export async function listApplications(db: Db, filter: { kind?: ApplicationKind; status?: ApplicationStatus }) {

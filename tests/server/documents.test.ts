@@ -163,6 +163,14 @@ describe('upload -> job -> findings', () => {
     expect(b).toMatchObject({ status: 'done', file_type: 'md', text: `标题\n${TYPO}\n列表项` });
     expect(b.html).toContain('<h1>标题</h1>');
     expect(a.issues.find((i: { original: string }) => i.original === '提')).toBeDefined();
+    // each finished document counts in the metrics of its owner's team: one event, its characters and findings
+    const events = await t.app.db
+      .selectFrom('check_events')
+      .select(['kind', 'chars', 'issues'])
+      .where('kind', '=', 'document')
+      .where('chars', '=', [...`标题${TYPO}第二段。`].filter((c) => c.trim()).length)
+      .execute();
+    expect(events).toEqual([expect.objectContaining({ issues: a.issues.length })]);
   }, 60_000);
 
   it('the user dictionary applies like in check_text: an allowed word is not flagged', async () => {

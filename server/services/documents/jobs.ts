@@ -1,3 +1,4 @@
+import { recordCheck } from '../team-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { DocumentFlagData } from '../../../openapi/socket-protocol';
 import { nowIso } from '../../db';
@@ -255,6 +256,9 @@ export class DocumentQueue {
         updated_at: nowIso(),
       });
       if (!finished) return;
+      await recordCheck(db, { uid, kind: 'document', chars: countChars(text), issues: open }).catch((err: unknown) =>
+        this.app.log.error({ err, document: job.id }, 'document check not recorded for metrics'),
+      );
       const units = splitUnits(text).length;
       this.flag(uid, {
         id: job.id,

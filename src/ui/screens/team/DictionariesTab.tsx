@@ -8,7 +8,6 @@ import {
   Badge,
   Box,
   Button,
-  EmptyState,
   Flex,
   HStack,
   IconButton,
@@ -17,7 +16,6 @@ import {
   Stack,
   Table,
   Text,
-  VStack,
 } from '@chakra-ui/react';
 import { BookOpen, Copy, Trash2 } from 'lucide-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,6 +23,7 @@ import type { components } from '../../../../openapi/schema';
 import { api, unwrap } from '../../../api/client';
 import { notify } from '../../../api/notify';
 import { teamAuth } from '../../../machines/teamCalls';
+import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { ListPagination } from '../../layout/ListPagination';
 import { AddWordForm, type WordDraft } from '../dictionary/WordForm';
@@ -109,20 +108,7 @@ export default function DictionariesTab() {
           </Alert.Title>
         </Alert.Root>
       ) : dictionaries.length === 0 ? (
-        <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-dictionaries-empty">
-          <EmptyState.Root size="sm">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <BookOpen />
-              </EmptyState.Indicator>
-              <VStack textAlign="center">
-                <EmptyState.Title>
-                  <Trans>团队还没有共享词库</Trans>
-                </EmptyState.Title>
-              </VStack>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Box>
+        <EmptyPanel testId="team-dictionaries-empty" icon={<BookOpen />} title={<Trans>团队还没有共享词库</Trans>} />
       ) : (
         <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
           <Table.Root size="sm" aria-label={t`共享词库`}>

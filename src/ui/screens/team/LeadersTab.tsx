@@ -7,7 +7,6 @@ import {
   Alert,
   Box,
   Button,
-  EmptyState,
   Field,
   Flex,
   HStack,
@@ -18,7 +17,6 @@ import {
   Table,
   Text,
   Textarea,
-  VStack,
 } from '@chakra-ui/react';
 import { ArrowDown, ArrowUp, Crown, Pencil, Trash2 } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -35,6 +33,7 @@ import {
   type LeaderInput,
 } from '../../../machines/teamCalls';
 import { notify } from '../../../api/notify';
+import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 
@@ -191,25 +190,12 @@ export default function LeadersTab() {
       ) : list.isPending ? (
         <Skeleton h="20" />
       ) : leaders.length === 0 ? (
-        <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-leaders-empty">
-          <EmptyState.Root size="sm">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <Crown />
-              </EmptyState.Indicator>
-              <VStack textAlign="center">
-                <EmptyState.Title>
-                  <Trans>领导人词库还是空的</Trans>
-                </EmptyState.Title>
-                {canManage ? (
-                  <EmptyState.Description>
-                    <Trans>在上方填写姓名和职务添加第一位领导人。</Trans>
-                  </EmptyState.Description>
-                ) : null}
-              </VStack>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Box>
+        <EmptyPanel
+          testId="team-leaders-empty"
+          icon={<Crown />}
+          title={<Trans>领导人词库还是空的</Trans>}
+          description={canManage ? <Trans>在上方填写姓名和职务添加第一位领导人。</Trans> : undefined}
+        />
       ) : (
         <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
           <Table.Root size="sm" aria-label={t`领导人词库`}>

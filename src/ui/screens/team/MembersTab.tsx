@@ -9,7 +9,6 @@ import {
   Box,
   Button,
   Code,
-  EmptyState,
   Field,
   Flex,
   HStack,
@@ -21,7 +20,6 @@ import {
   Table,
   Text,
   Textarea,
-  VStack,
 } from '@chakra-ui/react';
 import { Pencil, UserPlus, Users } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -34,6 +32,7 @@ import { MEMBER_PAGE_SIZE, type MemberChange, type TeamMembersEvent } from '../.
 import { teamAuth, teamDetails, type Member, type TeamRole } from '../../../machines/teamCalls';
 import { userInfoQuery } from '../../../api/queries';
 import { ListPagination } from '../../layout/ListPagination';
+import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { reasonText, ROLE_LABELS, STATUS_LABELS, STATUS_PALETTE, toStatus, toTeamRole } from './labels';
@@ -161,20 +160,7 @@ export default function MembersTab() {
           <Skeleton h="10" />
         </Stack>
       ) : context.page.total === 0 ? (
-        <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-members-empty">
-          <EmptyState.Root size="sm">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <Users />
-              </EmptyState.Indicator>
-              <VStack textAlign="center">
-                <EmptyState.Title>
-                  <Trans>没有符合条件的成员</Trans>
-                </EmptyState.Title>
-              </VStack>
-            </EmptyState.Content>
-          </EmptyState.Root>
-        </Box>
+        <EmptyPanel testId="team-members-empty" icon={<Users />} title={<Trans>没有符合条件的成员</Trans>} />
       ) : (
         <>
           <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto" aria-busy={loading}>

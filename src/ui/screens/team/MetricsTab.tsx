@@ -3,26 +3,13 @@
 // with a CSV export.
 import { useEffect, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Box,
-  Button,
-  EmptyState,
-  Field,
-  Flex,
-  Input,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  VStack,
-} from '@chakra-ui/react';
+import { Alert, Box, Button, Field, Flex, Input, SimpleGrid, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
 import { BarChart3, Download } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { metrics, type Metrics } from '../../../machines/teamCalls';
+import { EmptyPanel } from '../../layout/EmptyPanel';
 import { saveFile } from '../../save-file';
 
 const DAY_MS = 86_400_000;
@@ -120,20 +107,11 @@ export default function MetricsTab() {
             <Figure label={t`活跃成员`} value={n(data.data.active_members)} testId="metric-members" />
           </SimpleGrid>
           {data.data.check_count === 0 ? (
-            <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-metrics-empty">
-              <EmptyState.Root size="sm">
-                <EmptyState.Content>
-                  <EmptyState.Indicator>
-                    <BarChart3 />
-                  </EmptyState.Indicator>
-                  <VStack textAlign="center">
-                    <EmptyState.Title>
-                      <Trans>这段时间团队还没有校对记录</Trans>
-                    </EmptyState.Title>
-                  </VStack>
-                </EmptyState.Content>
-              </EmptyState.Root>
-            </Box>
+            <EmptyPanel
+              testId="team-metrics-empty"
+              icon={<BarChart3 />}
+              title={<Trans>这段时间团队还没有校对记录</Trans>}
+            />
           ) : (
             <>
               <DailyChart daily={data.data.daily} labels={{ day: t`日期`, words: t`校对字数`, issues: t`发现问题` }} />

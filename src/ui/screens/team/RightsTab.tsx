@@ -1,24 +1,11 @@
 // The rights tab of /team: the team's right packages (what each right holds, has allocated and has left, until
 // when), allocating an amount of a right to members, and what each member was allocated and has used.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Box,
-  Button,
-  EmptyState,
-  Field,
-  Flex,
-  Input,
-  NativeSelect,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  VStack,
-} from '@chakra-ui/react';
+import { Alert, Box, Button, Field, Flex, Input, NativeSelect, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
 import { Gift } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { EmptyPanel } from '../../layout/EmptyPanel';
 import { allocate, allocations, memberPage, teamAuth, teamPackages } from '../../../machines/teamCalls';
 import { notify } from '../../../api/notify';
 
@@ -73,23 +60,14 @@ export default function RightsTab() {
     );
   if (!packages.data.length)
     return (
-      <Box bg="panel" borderWidth="1px" borderRadius="xl" py="12" data-testid="team-rights-empty">
-        <EmptyState.Root size="sm">
-          <EmptyState.Content>
-            <EmptyState.Indicator>
-              <Gift />
-            </EmptyState.Indicator>
-            <VStack textAlign="center">
-              <EmptyState.Title>
-                <Trans>团队还没有权益包</Trans>
-              </EmptyState.Title>
-              <EmptyState.Description>
-                <Trans>团队超级管理员或管理员在“升级会员”购买团队版后，权益归团队所有，可在这里分配给成员。</Trans>
-              </EmptyState.Description>
-            </VStack>
-          </EmptyState.Content>
-        </EmptyState.Root>
-      </Box>
+      <EmptyPanel
+        testId="team-rights-empty"
+        icon={<Gift />}
+        title={<Trans>团队还没有权益包</Trans>}
+        description={
+          <Trans>团队超级管理员或管理员在“升级会员”购买团队版后，权益归团队所有，可在这里分配给成员。</Trans>
+        }
+      />
     );
   return (
     <Stack gap="4" data-testid="team-rights">
@@ -146,68 +124,29 @@ export default function RightsTab() {
             }}
           >
             <Flex gap="3" align="flex-end" wrap="wrap">
-              <Field.Root w="auto">
-                <Field.Label>
-                  <Trans>权益包</Trans>
-                </Field.Label>
-                <NativeSelect.Root size="sm">
-                  <NativeSelect.Field
-                    value={packageId}
-                    onChange={(e) => setPackageId(e.target.value)}
-                    data-testid="allocate-package"
-                  >
-                    <option value="">{t`请选择`}</option>
-                    {packages.data.map((p) => (
-                      <option key={p.id} value={p.id}>
-                        {p.product_name}
-                      </option>
-                    ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </Field.Root>
-              <Field.Root w="auto">
-                <Field.Label>
-                  <Trans>权益</Trans>
-                </Field.Label>
-                <NativeSelect.Root size="sm">
-                  <NativeSelect.Field
-                    value={type}
-                    onChange={(e) => setType(e.target.value)}
-                    data-testid="allocate-type"
-                  >
-                    <option value="">{t`请选择`}</option>
-                    {(chosen?.rights ?? []).map((r) => (
-                      <option key={r.user_right_type} value={r.user_right_type}>
-                        {r.title}
-                      </option>
-                    ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </Field.Root>
-              <Field.Root w="auto">
-                <Field.Label>
-                  <Trans>成员</Trans>
-                </Field.Label>
-                <NativeSelect.Root size="sm">
-                  <NativeSelect.Field
-                    value={uid}
-                    onChange={(e) => setUid(e.target.value)}
-                    data-testid="allocate-member"
-                  >
-                    <option value="">{t`请选择`}</option>
-                    {(members.data?.list ?? [])
-                      .filter((m) => m.uid !== null)
-                      .map((m) => (
-                        <option key={m.id} value={m.uid ?? ''}>
-                          {m.name}（{m.phone}）
-                        </option>
-                      ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </Field.Root>
+              <Choice label={t`权益包`} value={packageId} onChange={setPackageId} testId="allocate-package">
+                {packages.data.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.product_name}
+                  </option>
+                ))}
+              </Choice>
+              <Choice label={t`权益`} value={type} onChange={setType} testId="allocate-type">
+                {(chosen?.rights ?? []).map((r) => (
+                  <option key={r.user_right_type} value={r.user_right_type}>
+                    {r.title}
+                  </option>
+                ))}
+              </Choice>
+              <Choice label={t`成员`} value={uid} onChange={setUid} testId="allocate-member">
+                {(members.data?.list ?? [])
+                  .filter((m) => m.uid !== null)
+                  .map((m) => (
+                    <option key={m.id} value={m.uid ?? ''}>
+                      {m.name}（{m.phone}）
+                    </option>
+                  ))}
+              </Choice>
               <Field.Root w="36">
                 <Field.Label>
                   <Trans>数量</Trans>
@@ -269,5 +208,32 @@ export default function RightsTab() {
         </Box>
       ) : null}
     </Stack>
+  );
+}
+
+/** A labelled select whose first option is 请选择 (nothing chosen). */
+function Choice(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  const { t } = useLingui();
+  return (
+    <Field.Root w="auto">
+      <Field.Label>{props.label}</Field.Label>
+      <NativeSelect.Root size="sm">
+        <NativeSelect.Field
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+          data-testid={props.testId}
+        >
+          <option value="">{t`请选择`}</option>
+          {props.children}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+    </Field.Root>
   );
 }
