@@ -71,6 +71,8 @@ describe('a team in Chromium', () => {
     await expect.poll(() => member.page.getByTestId('team-name').textContent()).toBe(TEAM);
     expect(await member.page.getByTestId('team-role').textContent()).toBe('普通成员');
     await page.reload();
+    // the list reads after the lazy screen and tab load: wait for its second row, then compare
+    await page.getByTestId('team-member-row').nth(1).waitFor();
     await expect
       .poll(() =>
         page.getByTestId('team-member-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),

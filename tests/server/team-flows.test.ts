@@ -119,6 +119,12 @@ describe('a team from application to metrics', () => {
       );
       expect([reused.status, reused.json.msg_code]).toEqual([404, 'team.unknown_invitation']);
       expect((await get('/enterprise/v1/get_user_info', tokens.member)).json.result).toMatchObject({ role: 'user' });
+      // the account says it is in a team (spec §3 user_identity 1 member, 2 administrator)
+      expect((await get('/user/user_info', tokens.member)).json.result).toMatchObject({
+        enterprise_id: team,
+        user_identity: 1,
+      });
+      expect((await get('/user/user_info', tokens.boss)).json.result.user_identity).toBe(2);
     } finally {
       await client.close();
     }

@@ -1,3 +1,5 @@
+import { findMembership } from '../../db/repos/teams';
+import { MEMBER_STATUS } from '../../services/teams';
 import { nowIso } from '../../db';
 import { deleteApiKey } from '../../db/repos/api-keys';
 import { insertMessage } from '../../db/repos/feedback';
@@ -56,7 +58,10 @@ async function checkCurrentPassword(
 export const profileOperations: Operations = {
   getUserUserInfo: async (request) => {
     const { user } = await currentUser(request);
-    return envelope(toUserInfo(user));
+    // spec §3 user_identity: 0 personal, 1 team member, 2 team administrator (the team's root and admins)
+    const membership = await findMembership(request.server.db, user.uid, MEMBER_STATUS.active);
+    const identity = !membership ? 0 : membership.role === 'root' || membership.role === 'admin' ? 2 : 1;
+    return envelope({ ...toUserInfo(user), user_identity: identity });
   },
 
   putUserLoginId: async (request) => {
