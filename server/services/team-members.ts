@@ -599,6 +599,22 @@ export async function quit(db: Db, uid: number): Promise<void> {
   });
 }
 
+/** Withdraws an invitation of the caller's team (members.invite): status 11 已失效, its link stops working. */
+export async function cancelInvitation(db: Db, ctx: TeamContext, id: number): Promise<void> {
+  const enterpriseId = requireTeam(ctx, 'members.invite');
+  const row = await findMemberRow(db, id);
+  // rows of other teams, and members' rows, are no invitation of this team
+  if (!row || Number(row.enterprise_id) !== enterpriseId || row.invited_by === null)
+    throw notFound('team.unknown_invitation');
+  const res = await db
+    .updateTable('enterprise_members')
+    .set({ status: MEMBER_STATUS.expired, invite_code: null, invite_expires_at: null, updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('status', '=', MEMBER_STATUS.invited)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict('team.already_answered');
+}
+
 /** The team's code for applications, made the first time an admin asks. */
 export async function invitationCodeOf(db: Db, enterpriseId: number): Promise<string> {
   return ensureInvitationCode(db, enterpriseId, code());

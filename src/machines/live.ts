@@ -601,6 +601,7 @@ export function liveTeamMembers(options: { socket?: () => SocketRef | undefined 
         else if (input.kind === 'role') await team.setRole(input.uid, input.role);
         else if (input.kind === 'status') await team.setStatus([input.uid], input.status);
         else if (input.kind === 'rename') await team.renameMember(input.name, input.uid);
+        else if (input.kind === 'withdraw') await team.cancelInvitation(input.id);
         else await team.transferRoot(input.uid);
       }),
     },

@@ -91,6 +91,10 @@ export async function renameMember(name: string, uid?: number): Promise<void> {
   await unwrap(api.POST('/enterprise/user/v1/update_enterprise_username', { body: { name, ...(uid ? { uid } : {}) } }));
 }
 
+export async function cancelInvitation(id: number): Promise<void> {
+  await unwrap(api.POST('/enterprise/v1/cancel_invitation', { body: { id } }));
+}
+
 export async function transferRoot(uid: number): Promise<void> {
   await unwrap(api.POST('/enterprise/v1/transfer_root', { body: { uid } }));
 }

@@ -28,7 +28,9 @@ export type MemberChange =
   | { kind: 'role'; uid: number; role: TeamRole }
   | { kind: 'status'; uid: number; status: SettableStatus }
   | { kind: 'rename'; uid: number; name: string }
-  | { kind: 'transfer'; uid: number };
+  | { kind: 'transfer'; uid: number }
+  /** an invitation (its row id: the invitee may have no account) */
+  | { kind: 'withdraw'; id: number };
 
 export type TeamMembersEvent =
   | { type: 'search'; keyword: string }

@@ -189,6 +189,7 @@ export const addedCalls: readonly Call[] = [
   ['post', '/pay/wx/notify'],
   ['get', '/user/sharing_info'],
   ['post', '/enterprise/v1/transfer_root'],
+  ['post', '/enterprise/v1/cancel_invitation'],
   ['get', '/admin/v1/applications'],
   ['post', '/admin/v1/applications/review'],
 ];

@@ -22,7 +22,8 @@ const model = setup({
       | { type: 'PASS' }
       | { type: 'REFUSE' }
       | { type: 'REMOVE' }
-      | { type: 'REMOVE_FORBIDDEN' };
+      | { type: 'REMOVE_FORBIDDEN' }
+      | { type: 'WITHDRAW' };
   },
 }).createMachine({
   id: 'teamMembersModel',
@@ -31,7 +32,7 @@ const model = setup({
     start: { on: { OPEN: 'alone', OPEN_FAILS: 'failed' } },
     failed: { on: { RETRY: 'alone' } },
     alone: { on: { INVITE: 'invited', INVITE_PARTLY: 'invitedPartly', APPLIED: 'applied' } },
-    invited: {},
+    invited: { on: { WITHDRAW: 'alone' } },
     invitedPartly: {},
     applied: { on: { PASS: 'joined', REFUSE: 'refused' } },
     joined: { on: { REMOVE: 'alone', REMOVE_FORBIDDEN: 'refusedRemoval' } },
@@ -155,6 +156,14 @@ describe('team members (model-based)', () => {
             routes['GET /enterprise/v1/get_enterprise_members'] = page([ROOT]);
             a().send({ type: 'change', change: { kind: 'remove', uid: 11 } });
             await settle();
+          },
+          WITHDRAW: async () => {
+            routes['POST /enterprise/v1/cancel_invitation'] = ok(null);
+            routes['GET /enterprise/v1/get_enterprise_members'] = page([ROOT]);
+            a().send({ type: 'change', change: { kind: 'withdraw', id: 2 } });
+            await settle();
+            const [sent] = bodies('POST /enterprise/v1/cancel_invitation');
+            expect(await sent.clone().json()).toEqual({ id: 2 });
           },
           REMOVE_FORBIDDEN: async () => {
             routes['POST /enterprise/v1/remove_enterprise_user'] = {

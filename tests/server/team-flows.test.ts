@@ -321,6 +321,24 @@ describe('a team from application to metrics', () => {
     expect([again.status, again.json.msg_code]).toEqual([404, 'team.unknown_member']);
   });
 
+  it('a team withdraws an invitation: its link stops working; another team cannot withdraw it', async () => {
+    const res = await post('/enterprise/v1/invite_or_apply', { type: 1, phone: phones.late }, tokens.boss);
+    expect(res.status).toBe(200);
+    const link = smsOutbox()
+      .filter((m) => m.phone === phones.late && m.purpose === 'invite')
+      .pop()!.link!;
+    const code = new URL(link).searchParams.get('sms_invitation_code')!;
+    const outsider = await register(t, '13920000021');
+    const foreign = await post('/enterprise/v1/cancel_invitation', { id: res.json.result.id }, outsider);
+    expect(foreign.status).toBe(403);
+    expect((await post('/enterprise/v1/cancel_invitation', { id: res.json.result.id }, tokens.boss)).status).toBe(200);
+    const again = await post('/enterprise/v1/cancel_invitation', { id: res.json.result.id }, tokens.boss);
+    expect([again.status, again.json.msg_code]).toEqual([409, 'team.already_answered']);
+    const used = await get(`/enterprise/user/v1/join_enterprise_by_link?sms_invitation_code=${code}`, tokens.late);
+    expect([used.status, used.json.msg_code]).toEqual([404, 'team.unknown_invitation']);
+    expect((await get('/enterprise/user/v1/get_enterprise_invitation', tokens.late)).json.result).toEqual([]);
+  });
+
   it('an expired SMS link is refused; another phone cannot use a link', async () => {
     const res = await post('/enterprise/v1/invite_or_apply', { type: 1, phone: phones.member }, tokens.boss);
     expect(res.status).toBe(200);

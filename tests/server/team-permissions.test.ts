@@ -43,6 +43,7 @@ interface World {
   target: Person;
   applicationId: number;
   inviteCode: string;
+  invitationId: number;
   invitationCode: string;
   packageId: number;
   leaderIds: number[];
@@ -127,6 +128,7 @@ async function world(): Promise<World> {
     target,
     applicationId,
     inviteCode: row.invite_code!,
+    invitationId,
     invitationCode: await invitationCodeOf(db, team),
     packageId,
     leaderIds: [l1.id, l2.id],
@@ -194,6 +196,14 @@ const CASES: Case[] = [
     url: () => '/enterprise/user/v1/apply_join_enterprise',
     action: 'join',
     body: (w) => ({ invitation_code: w.invitationCode }),
+  },
+  {
+    name: 'cancel_invitation',
+    method: 'POST',
+    url: () => '/enterprise/v1/cancel_invitation',
+    action: 'members.invite',
+    ids: true,
+    body: (w) => ({ id: w.invitationId }),
   },
   {
     name: 'get_enterprise_invitation',

@@ -6,6 +6,7 @@ import { containsPattern } from '../../services/dictionary';
 import {
   answer,
   applyToTeam,
+  cancelInvitation,
   invitationCodeOf,
   invitationsFor,
   invitePhone,
@@ -280,6 +281,12 @@ export const teamMemberOperations: Operations = {
       { count: await setRoles(request.server.db, ctx, request.body.uids, request.body.role) },
       '角色已修改',
     );
+  },
+
+  postEnterpriseV1CancelInvitation: async (request) => {
+    const ctx = await context(request);
+    await cancelInvitation(request.server.db, ctx, request.body.id);
+    return envelope(null, '已撤回邀请');
   },
 
   postEnterpriseV1TransferRoot: async (request) => {

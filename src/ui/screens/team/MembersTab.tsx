@@ -261,6 +261,17 @@ export default function MembersTab() {
                       <Table.Cell whiteSpace="nowrap">{when(m.last_active_at)}</Table.Cell>
                       <Table.Cell textAlign="end">
                         <HStack gap="1" justify="flex-end">
+                          {m.status === 4 && canInvite ? (
+                            <Button
+                              size="xs"
+                              variant="ghost"
+                              disabled={busy}
+                              onClick={() => change({ kind: 'withdraw', id: m.id })}
+                              data-testid="member-withdraw"
+                            >
+                              <Trans>撤回</Trans>
+                            </Button>
+                          ) : null}
                           {m.status === 6 ? (
                             <>
                               <Button
