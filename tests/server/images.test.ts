@@ -82,6 +82,15 @@ describe('image checks', () => {
     expect(await rightBalance(t.app.db, uid, 2)).toBe(before - 1);
     const typo = result.issues!.find((i) => i.original === '提')!;
     expect(typo.suggestions).toEqual(['题']);
+    // the finished check counts in the owner's metrics: its characters and findings
+    const events = await t.app.db
+      .selectFrom('check_events')
+      .selectAll()
+      .where('uid', '=', uid)
+      .where('kind', '=', 'image')
+      .execute();
+    expect(events).toEqual([expect.objectContaining({ issues: result.issues!.length })]);
+    expect(events[0].chars).toBeGreaterThan(10);
     // the box sits on the 15th character of the drawn line: x ≈ 40 + 14 x 40, y within the text's band
     const [[x, y, w, h]] = typo.boxes;
     expect(x).toBeGreaterThan(40 + 13 * 40);

@@ -122,6 +122,14 @@ describe('speech tasks', () => {
     const [first, second] = task.segments;
     expect(first).toMatchObject({ start_ms: 500, end_ms: 2500, text: LINE });
     expect(second).toMatchObject({ start_ms: 2600, end_ms: 2900, text: '谢谢。', issues: [] });
+    // the finished task counts in the owner's metrics: the characters of its text and its findings
+    const events = await t.app.db
+      .selectFrom('check_events')
+      .selectAll()
+      .where('kind', '=', 'speech')
+      .where('chars', '=', [...(LINE + '谢谢。')].filter((c) => c.trim()).length)
+      .execute();
+    expect(events).toEqual([expect.objectContaining({ issues: first.issues.length })]);
     const typo = typoOf(first);
     expect(typo).toMatchObject({ suggestions: ['题'], start: LINE.indexOf('提'), end: LINE.indexOf('提') + 1 });
     expect(task.issue_count).toBe(first.issues.length);

@@ -176,6 +176,9 @@ describe('websites', () => {
     await socket.close();
 
     expect(progress.at(-1)).toMatchObject({ status: 'done', progress: 100, page_count: 3 });
+    // the finished check counts in the owner's metrics, with every page's findings
+    const events = await t.app.db.selectFrom('check_events').selectAll().where('kind', '=', 'website').execute();
+    expect(events).toEqual([expect.objectContaining({ issues: progress.at(-1)!.issue_count })]);
     const percents = progress.map((p) => p.progress);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(progress.some((p) => p.status === 'running' && p.progress > 0 && p.progress < 100)).toBe(true);

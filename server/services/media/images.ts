@@ -5,6 +5,8 @@
  * re-checks of the corrected text. Findings touching a character the OCR was unsure of are not reported: OCR noise
  * is the main source of false alarms on images. A failed or interrupted task gives the image count back.
  */
+import { recordCheck } from '../team-metrics';
+import { countChars } from '../rights';
 import type { FastifyInstance } from 'fastify';
 import {
   isServerMessageCode,
@@ -176,6 +178,9 @@ export class ImageChecks {
         owner: null,
       });
       if (!done) return;
+      await recordCheck(db, { uid: job.uid, kind: 'image', chars: countChars(ocr.text), issues }).catch(
+        (err: unknown) => this.app.log.error({ err, image: job.id }, 'image check not recorded'),
+      );
       this.send(job.uid, imageResult((await findImageTask(db, job.id))!));
     } catch (error) {
       if (job.aborted) return;

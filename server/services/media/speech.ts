@@ -9,6 +9,8 @@
  * Tasks run in the process that took the upload (`owner`), `concurrency` at a time, the rest waiting in order. A
  * process that stops ends its tasks as interrupted (refunded); one that crashed has them ended by another's sweep.
  */
+import { recordCheck } from '../team-metrics';
+import { countChars } from '../rights';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -211,6 +213,13 @@ export class SpeechTasks {
       });
       // the mp3 is what is kept: the upload is not needed any more
       if (finished) await clearSpeechSource(db, job.id);
+      if (finished)
+        await recordCheck(db, {
+          uid: job.uid,
+          kind: 'speech',
+          chars: segments.reduce((n, s) => n + countChars(s.text), 0),
+          issues: segments.flatMap((s) => s.issues),
+        }).catch((err: unknown) => this.app.log.error({ err, speech: job.id }, 'speech check not recorded'));
     } catch (error) {
       if (job.aborted) return;
       let reason: { code: ServerMessageCode; params?: MessageParams } = { code: 'speech.failed' };

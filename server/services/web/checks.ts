@@ -7,6 +7,7 @@
  * A check runs in the process that started it (`owner`); if that process stops, the check fails as interrupted and
  * its charge is refunded (on a graceful stop by the process itself, after a crash by the next sweep of another).
  */
+import { recordCheck } from '../team-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
 import { isServerMessageCode, renderMessage } from '../../../openapi/messages';
@@ -288,6 +289,12 @@ export class WebsiteChecks {
         last_checked_at: nowIso(),
       });
       if (!finished) return;
+      await recordCheck(db, {
+        uid: job.uid,
+        kind: 'website',
+        chars,
+        issues: result.pages.flatMap((p) => p.issues),
+      }).catch((err: unknown) => this.app.log.error({ err, website: job.id }, 'website check not recorded'));
       this.progress(job.uid, {
         id: job.id,
         status: 'done',
