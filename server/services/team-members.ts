@@ -16,6 +16,7 @@ import {
   findTeam,
   findTeamByInvitationCode,
   insertMember,
+  teamExists,
   updateMember,
   updateTeam,
   type MemberRow,
@@ -35,8 +36,10 @@ import {
   HOLDING_STATUSES,
   MEMBER_STATUS,
   TEAM_PERMISSIONS,
-  isMemberRole,
+  may,
+  memberRoleOf,
   requireTeam,
+  teamRoleOf,
   type MemberRole,
   type TeamContext,
   type TeamRole,
@@ -44,7 +47,7 @@ import {
 
 /**
  * Joining and leaving teams: invitations (by phone, SMS link, in the app and over the socket), applications (by
- * team id or the team's invitation code), answers, removal, quitting, roles, statuses and names. Every change is
+ * the team's invitation code), answers, removal, quitting, roles, statuses and names. Every change is
  * one transaction; permissions come from services/teams.ts. A user holds one team at a time (statuses 1, 2, 3);
  * only status 1 grants access. Seats: a team whose `equity_num` is above 0 cannot have more active members.
  */
@@ -57,6 +60,8 @@ export interface TeamDeps {
 }
 
 const code = () => randomBytes(12).toString('base64url');
+/** What an invitation that ran out becomes (repos/teams.ts expireInvitations). */
+export const EXPIRY = { invited: MEMBER_STATUS.invited, expired: MEMBER_STATUS.expired };
 const DAY_MS = 86_400_000;
 /** Invitations (SMS) a team may send in 24 hours, and a phone may receive from all teams. */
 export const TEAM_DAILY = 300;
@@ -71,7 +76,7 @@ function publicOrigin(): string {
 export const invitationLink = (inviteCode: string) =>
   `${publicOrigin()}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
 
-const roleOf = (row: MemberRow): MemberRole => (isMemberRole(row.role) ? row.role : 'user');
+const roleOf = (row: MemberRow): MemberRole => memberRoleOf(row.role);
 
 /** 403 unless the caller may give `role`. */
 function checkGrant(ctx: TeamContext, role: TeamRole): void {
@@ -238,43 +243,37 @@ async function inviteOne(
       id = Number(existing.id);
       await updateMember(trx, id, values);
     } else {
-      await insertMember(trx, {
+      id = await insertMember(trx, {
         ...values,
         enterprise_id: ctx.enterpriseId,
         name: '',
         created_at: now,
         joined_at: null,
       });
-      const row = user
-        ? await findMemberRowOf(trx, ctx.enterpriseId, user.uid)
-        : await findPhoneInvitation(trx, ctx.enterpriseId, phone);
-      id = Number(row!.id);
     }
     return { id, notify: { uid: user ? user.uid : null, id, code: inviteCode } };
   });
 }
 
+/** Who sends an invitation, read once per call: the team's name and the inviter's. */
+async function senderOf(db: Db, enterpriseId: number, inviter: number) {
+  const team = await findTeam(db, enterpriseId);
+  return { enterpriseId, team: team.name, inviter: (await findOpenUser(db, inviter))?.name ?? '' };
+}
+
 async function announceInvitation(
   deps: TeamDeps,
-  enterpriseId: number,
-  inviter: number,
+  from: Awaited<ReturnType<typeof senderOf>>,
   phone: string,
   sent: { uid: number | null; id: number; code: string },
 ): Promise<void> {
-  const team = await findTeam(deps.db, enterpriseId);
-  const inviterUser = await findOpenUser(deps.db, inviter);
   if (sent.uid !== null)
     deps.notify(sent.uid, {
       type: 5,
       cmd: 3,
-      data: {
-        id: sent.id,
-        enterprise_id: enterpriseId,
-        enterprise_name: team.name,
-        inviter_name: inviterUser?.name ?? '',
-      },
+      data: { id: sent.id, enterprise_id: from.enterpriseId, enterprise_name: from.team, inviter_name: from.inviter },
     });
-  await deps.sms.sendInvitation?.({ phone, team: team.name, link: invitationLink(sent.code) });
+  await deps.sms.sendInvitation?.({ phone, team: from.team, link: invitationLink(sent.code) });
 }
 
 /** Invites phones (members.invite); each failure is reported with its reason code, the rest are invited. */
@@ -287,6 +286,7 @@ export async function invitePhones(
   const enterpriseId = requireTeam(ctx, 'members.invite');
   checkGrant(ctx, role);
   await seatsLeft(deps.db, enterpriseId);
+  const from = await senderOf(deps.db, enterpriseId, ctx.uid);
   const failed: Array<{ phone: string; reason: string }> = [];
   let invited = 0;
   for (const phone of phones) {
@@ -294,7 +294,7 @@ export async function invitePhones(
     if (outcome.failed) failed.push({ phone, reason: outcome.failed });
     else {
       invited++;
-      await announceInvitation(deps, enterpriseId, ctx.uid, phone, outcome.notify!);
+      await announceInvitation(deps, from, phone, outcome.notify!);
     }
   }
   return { invited, failed };
@@ -315,22 +315,22 @@ export async function invitePhone(
   if (outcome.failed === 'team.too_many_invitations') throw tooManyRequests(outcome.failed, { max: TEAM_DAILY });
   if (outcome.failed === 'team.phone_invited_too_often') throw tooManyRequests(outcome.failed);
   if (outcome.failed) throw conflict(outcome.failed);
-  await announceInvitation(deps, enterpriseId, ctx.uid, phone, outcome.notify!);
+  await announceInvitation(deps, await senderOf(deps.db, enterpriseId, ctx.uid), phone, outcome.notify!);
   return outcome.id!;
 }
 
 /** Pending invitations to the caller (expired ones are marked so first). */
 export async function invitationsFor(db: Db, uid: number) {
-  await expireInvitations(db, nowIso(), MEMBER_STATUS.invited, MEMBER_STATUS.expired);
   const user = await findOpenUser(db, uid);
   if (!user?.phone) return [];
+  await expireInvitations(db, { uid, phone: user.phone }, EXPIRY);
   const rows = await findInvitationsFor(db, uid, user.phone, MEMBER_STATUS.invited);
   return rows.map((r) => ({
     id: Number(r.id),
     enterprise_id: Number(r.enterprise_id),
     enterprise_name: r.enterprise_name,
     inviter_name: r.inviter_name ?? '',
-    role: (isMemberRole(r.role) && r.role !== 'root' ? r.role : 'user') as TeamRole,
+    role: teamRoleOf(r.role),
     created_at: r.created_at,
   }));
 }
@@ -369,8 +369,7 @@ export async function applyToTeam(
   const { db } = deps;
   const user = await findOpenUser(db, uid);
   if (!user?.phone) throw notFound('team.unknown', { id: enterpriseId });
-  const exists = await db.selectFrom('enterprises').select('id').where('id', '=', enterpriseId).executeTakeFirst();
-  if (!exists) throw notFound('team.unknown', { id: enterpriseId });
+  if (!(await teamExists(db, enterpriseId))) throw notFound('team.unknown', { id: enterpriseId });
   const name = input.name?.trim() || user.name;
   const id = await db.transaction().execute(async (trx) => {
     await notHoldingElsewhere(trx, uid, enterpriseId);
@@ -394,8 +393,7 @@ export async function applyToTeam(
       await updateMember(trx, Number(existing.id), values);
       return Number(existing.id);
     }
-    await insertMember(trx, { ...values, enterprise_id: enterpriseId, uid, created_at: now, joined_at: null });
-    return Number((await findMemberRowOf(trx, enterpriseId, uid))!.id);
+    return insertMember(trx, { ...values, enterprise_id: enterpriseId, uid, created_at: now, joined_at: null });
   });
   await notifyAdmins(deps, enterpriseId, { id, name, phone: user.phone });
   return id;
@@ -409,7 +407,7 @@ export async function teamByInvitationCode(db: Db, invitationCode: string) {
 
 /** Pending applications to the caller's team (0 for callers who cannot answer them). */
 export async function pendingApplications(db: Db, ctx: TeamContext): Promise<number> {
-  if (ctx.enterpriseId === null || !ctx.role || !TEAM_PERMISSIONS[ctx.role].includes('applications.answer')) return 0;
+  if (ctx.enterpriseId === null || !may(ctx, 'applications.answer')) return 0;
   return countMembers(db, ctx.enterpriseId, MEMBER_STATUS.applied);
 }
 
@@ -452,10 +450,7 @@ export async function answer(deps: TeamDeps, ctx: TeamContext, id: number, pass:
     return;
   }
   // answered before: say so to whoever could have answered it, reveal nothing to others
-  if (
-    addressedTo(row, ctx.uid, user.phone) ||
-    (ownTeam && ctx.role && TEAM_PERMISSIONS[ctx.role].includes('applications.answer'))
-  )
+  if (addressedTo(row, ctx.uid, user.phone) || (ownTeam && may(ctx, 'applications.answer')))
     throw conflict('team.already_answered');
   throw notFound('team.unknown_invitation');
 }

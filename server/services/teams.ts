@@ -28,6 +28,10 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const TEAM_ROLES = ['admin', 'dic_admin', 'user_admin', 'user'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 export const isMemberRole = (value: string): value is MemberRole => (MEMBER_ROLES as readonly string[]).includes(value);
+/** A stored role as a member role (anything unknown reads as a plain member). */
+export const memberRoleOf = (value: string): MemberRole => (isMemberRole(value) ? value : 'user');
+/** A stored role as one an invitation can name (root never is). */
+export const teamRoleOf = (value: string): TeamRole => TEAM_ROLES.find((r) => r === value) ?? 'user';
 
 /** Spec §3 member statuses (index). Only ACTIVE grants access to the team. */
 export const MEMBER_STATUS = {

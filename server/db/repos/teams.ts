@@ -105,8 +105,10 @@ export async function findMemberId(db: Db, enterpriseId: number, uid: number): P
   return row?.id;
 }
 
-export async function insertMember(db: Db, values: Insertable<EnterpriseMembersTable>): Promise<void> {
-  await db.insertInto('enterprise_members').values(values).execute();
+/** Adds a member / invitation / application row; returns its id. */
+export async function insertMember(db: Db, values: Insertable<EnterpriseMembersTable>): Promise<number> {
+  const row = await db.insertInto('enterprise_members').values(values).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 export async function updateMember(db: Db, id: number, changes: Updateable<EnterpriseMembersTable>): Promise<void> {
@@ -298,12 +300,24 @@ export async function findRootName(db: Db, enterpriseId: number): Promise<string
   return row ? row.name || row.account_name : '';
 }
 
-/** Members' rows whose invitations ran out: status `expired`, code cleared. */
-export async function expireInvitations(db: Db, now: string, invited: number, expired: number): Promise<void> {
-  await db
+/**
+ * Invitations that ran out become status `expired` (code cleared): those of one team, or those addressed to one
+ * account (by its uid or, before it existed, its phone). Scoped so a read never rewrites other teams' rows.
+ */
+export async function expireInvitations(
+  db: Db,
+  scope: { enterpriseId: number } | { uid: number; phone: string },
+  status: { invited: number; expired: number },
+): Promise<void> {
+  const now = new Date().toISOString();
+  let q = db
     .updateTable('enterprise_members')
-    .set({ status: expired, invite_code: null, updated_at: now })
-    .where('status', '=', invited)
-    .where('invite_expires_at', '<', now)
-    .execute();
+    .set({ status: status.expired, invite_code: null, updated_at: now })
+    .where('status', '=', status.invited)
+    .where('invite_expires_at', '<', now);
+  q =
+    'enterpriseId' in scope
+      ? q.where('enterprise_id', '=', scope.enterpriseId)
+      : q.where((eb) => eb.or([eb('uid', '=', scope.uid), eb('phone', '=', scope.phone)]));
+  await q.execute();
 }

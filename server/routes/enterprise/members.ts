@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { findMemberPage, findRootName, findTeam, countMembers, findMemberRowOf } from '../../db/repos/teams';
+import {
+  countMembers,
+  expireInvitations,
+  findMemberPage,
+  findMemberRowOf,
+  findRootName,
+  findTeam,
+} from '../../db/repos/teams';
 import { findUserRole } from '../../db/repos/users';
 import { badRequest, envelope, forbidden } from '../../errors';
 import { containsPattern } from '../../services/dictionary';
@@ -20,12 +27,13 @@ import {
   setStatuses,
   teamByInvitationCode,
   transferRoot,
+  EXPIRY,
   type TeamDeps,
 } from '../../services/team-members';
 import { applyForApi, applyForTeam, listApplications, reviewApplication } from '../../services/team-applications';
 import { metricRange, teamMetrics } from '../../services/team-metrics';
 import { allocate, allocatedInfo, teamPackages } from '../../services/team-packages';
-import { MEMBER_STATUS, TEAM_PERMISSIONS, requireTeam, teamContext } from '../../services/teams';
+import { MEMBER_STATUS, TEAM_PERMISSIONS, may, memberRoleOf, requireTeam, teamContext } from '../../services/teams';
 import { defaultName } from '../../services/users';
 import { caller, type Operations } from '../types';
 
@@ -204,7 +212,7 @@ export const teamMemberOperations: Operations = {
     const enterpriseId = requireTeam(ctx, 'team.view');
     const db = request.server.db;
     const team = await findTeam(db, enterpriseId);
-    const showCode = ctx.role !== null && TEAM_PERMISSIONS[ctx.role].includes('members.invite');
+    const showCode = may(ctx, 'members.invite');
     return envelope({
       enterprise_id: enterpriseId,
       name: team.name,
@@ -235,6 +243,8 @@ export const teamMemberOperations: Operations = {
   getEnterpriseV1GetEnterpriseMembers: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'members.view');
+    // invitations that ran out show as 已失效
+    await expireInvitations(request.server.db, { enterpriseId }, EXPIRY);
     const { num = 1, size = 20, keyword, status } = request.query;
     const { total, rows } = await findMemberPage(request.server.db, enterpriseId, {
       keyword: keyword?.trim() ? containsPattern(keyword.trim()) : undefined,
@@ -252,9 +262,7 @@ export const teamMemberOperations: Operations = {
         uid: r.uid === null ? null : Number(r.uid),
         name: r.name || r.account_name || masked(r.phone),
         phone: masked(r.phone),
-        role: (r.role === 'root' || r.role === 'admin' || r.role === 'dic_admin' || r.role === 'user_admin'
-          ? r.role
-          : 'user') as 'root' | 'admin' | 'dic_admin' | 'user_admin' | 'user',
+        role: memberRoleOf(r.role),
         status: r.status as 1 | 2 | 3 | 4 | 5 | 6 | 7 | 11,
         remark: r.remark,
         created_at: r.created_at,
