@@ -22,12 +22,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { components } from '../../../../openapi/schema';
 import { api, unwrap } from '../../../api/client';
 import { notify } from '../../../api/notify';
-import { teamAuth } from '../../../machines/teamCalls';
 import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { ListPagination } from '../../layout/ListPagination';
 import { AddWordForm, type WordDraft } from '../dictionary/WordForm';
 import { TYPE_COLORS, TYPE_LABELS } from '../dictionary/types';
+import { useTeamAuth } from './useTeamAuth';
 
 type SharedDictionary = components['schemas']['SharedDictionary'];
 const KEY = ['enterprise', 'shared-dictionaries'] as const;
@@ -36,8 +36,7 @@ const WORDS_PAGE = 20;
 export default function DictionariesTab() {
   const { t } = useLingui();
   const queryClient = useQueryClient();
-  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
-  const canManage = auth.data?.permissions.includes('dictionaries.manage') ?? false;
+  const canManage = useTeamAuth().can('dictionaries.manage');
   const list = useQuery({ queryKey: KEY, queryFn: () => unwrap(api.GET('/enterprise/v1/get_share_dictionary_list')) });
   const [openId, setOpenId] = useState<number | null>(null);
   const [name, setName] = useState('');

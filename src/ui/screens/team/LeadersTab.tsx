@@ -27,7 +27,6 @@ import {
   leaderHistory,
   leaderList,
   sortLeaders,
-  teamAuth,
   updateLeader,
   type Leader,
   type LeaderInput,
@@ -36,6 +35,7 @@ import { notify } from '../../../api/notify';
 import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
+import { useTeamAuth } from './useTeamAuth';
 
 const KEYS = { list: ['enterprise', 'leaders'] as const, history: ['enterprise', 'leader-history'] as const };
 
@@ -69,8 +69,7 @@ const titlesOf = (text: string) => [
 export default function LeadersTab() {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
-  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
-  const canManage = auth.data?.permissions.includes('leader.manage') ?? false;
+  const canManage = useTeamAuth().can('leader.manage');
   const list = useQuery({ queryKey: KEYS.list, queryFn: () => leaderList() });
   const history = useQuery({ queryKey: KEYS.history, queryFn: () => leaderHistory() });
   const refresh = () =>

@@ -29,13 +29,14 @@ import { systemActor } from '../../../machines/system';
 import { liveTeamMembers } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { MEMBER_PAGE_SIZE, type MemberChange, type TeamMembersEvent } from '../../../machines/teamMembers';
-import { teamAuth, teamDetails, type Member, type TeamRole } from '../../../machines/teamCalls';
+import { teamDetails, type Member, type TeamRole } from '../../../machines/teamCalls';
 import { userInfoQuery } from '../../../api/queries';
 import { ListPagination } from '../../layout/ListPagination';
 import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { reasonText, ROLE_LABELS, STATUS_LABELS, STATUS_PALETTE, toStatus, toTeamRole } from './labels';
+import { useTeamAuth } from './useTeamAuth';
 
 const PHONE = /^1\d{10}$/;
 /** Who may act on whom (the server's table, services/teams.ts ACTS_ON). */
@@ -61,15 +62,15 @@ export default function MembersTab() {
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const busy = useSelector(actor, (s) => !s.matches('ready') || !s.matches({ ready: 'idle' }));
   const context = useSelector(actor, (s) => s.context);
-  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
+  const auth = useTeamAuth();
   const details = useQuery({ queryKey: ['enterprise', 'details'], queryFn: () => teamDetails() });
-  const role = auth.data?.role ?? 'user';
-  const canInvite = auth.data?.permissions.includes('members.invite') ?? false;
-  const canRole = auth.data?.permissions.includes('roles.change') ?? false;
+  const role = auth.role ?? 'user';
+  const canInvite = auth.can('members.invite');
+  const canRole = auth.can('roles.change');
   const [keyword, setKeyword] = useState('');
   const [confirm, setConfirm] = useState<{ change: MemberChange; title: string; description: string } | null>(null);
   const me = useQuery(userInfoQuery({ silent: true }));
-  const canStatus = auth.data?.permissions.includes('members.status') ?? false;
+  const canStatus = auth.can('members.status');
   // the name in the team: one's own, or (members.status) a member one may act on
   const [renaming, setRenaming] = useState<{ uid: number; name: string } | null>(null);
   const renamable = (m: Member) =>
@@ -294,25 +295,14 @@ export default function MembersTab() {
                           ) : null}
                           {holding && actable(m) ? (
                             <>
-                              {m.status === 1 ? (
-                                <Button
-                                  size="xs"
-                                  variant="ghost"
-                                  disabled={busy}
-                                  onClick={() => change({ kind: 'status', uid: m.uid!, status: 3 })}
-                                >
-                                  <Trans>停用</Trans>
-                                </Button>
-                              ) : (
-                                <Button
-                                  size="xs"
-                                  variant="ghost"
-                                  disabled={busy}
-                                  onClick={() => change({ kind: 'status', uid: m.uid!, status: 1 })}
-                                >
-                                  <Trans>恢复</Trans>
-                                </Button>
-                              )}
+                              <Button
+                                size="xs"
+                                variant="ghost"
+                                disabled={busy}
+                                onClick={() => change({ kind: 'status', uid: m.uid!, status: m.status === 1 ? 3 : 1 })}
+                              >
+                                {m.status === 1 ? <Trans>停用</Trans> : <Trans>恢复</Trans>}
+                              </Button>
                               <Button
                                 size="xs"
                                 variant="ghost"

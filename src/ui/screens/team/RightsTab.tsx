@@ -6,16 +6,16 @@ import { Alert, Box, Button, Field, Flex, Input, NativeSelect, Skeleton, Stack, 
 import { Gift } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EmptyPanel } from '../../layout/EmptyPanel';
-import { allocate, allocations, memberPage, teamAuth, teamPackages } from '../../../machines/teamCalls';
+import { allocate, allocations, memberPage, teamPackages } from '../../../machines/teamCalls';
 import { notify } from '../../../api/notify';
+import { useTeamAuth } from './useTeamAuth';
 
 const KEYS = { packages: ['enterprise', 'packages'] as const, allocations: ['enterprise', 'allocations'] as const };
 
 export default function RightsTab() {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
-  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
-  const canAllocate = auth.data?.permissions.includes('rights.allocate') ?? false;
+  const canAllocate = useTeamAuth().can('rights.allocate');
   const packages = useQuery({ queryKey: KEYS.packages, queryFn: () => teamPackages() });
   const allocated = useQuery({ queryKey: KEYS.allocations, queryFn: () => allocations() });
   const members = useQuery({

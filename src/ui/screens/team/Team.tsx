@@ -22,19 +22,20 @@ import {
 } from '@chakra-ui/react';
 import { Users } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
 import { liveMembership } from '../../../machines/live';
 import { inspectOptions } from '../../../machines/inspect';
 import { standing, type MembershipEvent } from '../../../machines/membership';
-import { teamAuth, type TeamInfo } from '../../../machines/teamCalls';
+import { type TeamInfo } from '../../../machines/teamCalls';
 import { queryKeys } from '../../../api/queries';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { PageSpinner } from '../../layout/MainLayout';
 import { ROLE_LABELS } from './labels';
+import { useTeamAuth } from './useTeamAuth';
 
 const MembersTab = lazy(() => import('./MembersTab'));
 const LeadersTab = lazy(() => import('./LeadersTab'));
@@ -157,21 +158,20 @@ function TeamCard({ team, busy, onQuit }: { team: TeamInfo; busy: boolean; onQui
 
 function TeamTabs() {
   const { t } = useLingui();
-  const auth = useQuery({ queryKey: ['enterprise', 'auth'], queryFn: () => teamAuth() });
-  const permissions = new Set(auth.data?.permissions ?? []);
+  const auth = useTeamAuth();
   const tabs = [
-    { value: 'members', label: t`成员`, allowed: permissions.has('members.view'), view: <MembersTab /> },
+    { value: 'members', label: t`成员`, allowed: auth.can('members.view'), view: <MembersTab /> },
     {
       value: 'dictionaries',
       label: t`共享词库`,
-      allowed: permissions.has('dictionaries.read'),
+      allowed: auth.can('dictionaries.read'),
       view: <DictionariesTab />,
     },
-    { value: 'leaders', label: t`领导人词库`, allowed: permissions.has('leader.read'), view: <LeadersTab /> },
-    { value: 'rights', label: t`团队权益`, allowed: permissions.has('rights.view'), view: <RightsTab /> },
-    { value: 'metrics', label: t`使用数据`, allowed: permissions.has('metrics.view'), view: <MetricsTab /> },
+    { value: 'leaders', label: t`领导人词库`, allowed: auth.can('leader.read'), view: <LeadersTab /> },
+    { value: 'rights', label: t`团队权益`, allowed: auth.can('rights.view'), view: <RightsTab /> },
+    { value: 'metrics', label: t`使用数据`, allowed: auth.can('metrics.view'), view: <MetricsTab /> },
   ].filter((tab) => tab.allowed);
-  if (auth.isPending) return <Skeleton h="40" />;
+  if (auth.pending) return <Skeleton h="40" />;
   if (!tabs.length) return null;
   return (
     <Tabs.Root defaultValue={tabs[0].value} variant="line" lazyMount unmountOnExit={false}>
