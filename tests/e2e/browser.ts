@@ -179,3 +179,21 @@ export async function screenshotLightAndDark(page: Page, name: string, fullPage 
   await page.screenshot({ path: screenshotPath(`${name}-dark.png`), fullPage });
   await page.getByTestId('theme-light').click();
 }
+
+/**
+ * Clicks 开始校对 on the home screen and waits until the check has ended. A check that failed says so with the
+ * message the page shows, instead of an empty findings list that only times out later.
+ */
+export async function runHomeCheck(page: Page, timeout = 60_000): Promise<void> {
+  await page.getByTestId('check-button').click();
+  const screen = page.getByTestId('home-screen');
+  await screen.locator('xpath=self::*[@data-job="done" or @data-job="failed"]').waitFor({ timeout });
+  if ((await screen.getAttribute('data-job')) === 'failed') {
+    const said =
+      (await page
+        .getByTestId('no-findings')
+        .textContent()
+        .catch(() => null)) ?? '';
+    throw new Error(`the check failed on the page: ${said}`);
+  }
+}

@@ -5,7 +5,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, screenshotLightAndDark, uniquePhone, registerInBrowser, type BrowserSession } from './browser';
+import {
+  openBrowser,
+  registerInBrowser,
+  runHomeCheck,
+  screenshotLightAndDark,
+  uniquePhone,
+  type BrowserSession,
+} from './browser';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -102,8 +109,7 @@ describe('personal dictionary in Chromium', () => {
     const editor = page.getByTestId('proofread-editor');
     await editor.focus();
     await page.keyboard.insertText('今天张小明来公司报到。');
-    await page.getByTestId('check-button').click();
-    await page.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
+    await runHomeCheck(page);
     const finding = page.locator('[data-testid="finding-item"][data-original="张小明"]');
     await finding.waitFor({ timeout: 15_000 });
     await expect.poll(() => finding.getByTestId('finding-suggestion').first().textContent()).toBe('张晓明');

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   openBrowser,
+  runHomeCheck,
   screenshotLightAndDark,
   screenshotPath,
   setRights as setAccountRights,
@@ -35,10 +36,7 @@ afterAll(async () => {
 });
 
 async function check(page: BrowserSession['page']) {
-  await page.getByTestId('check-button').click();
-  // the check ends when the button is ready again and the progress bar is gone
-  await page.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
-  await expect.poll(() => page.getByTestId('check-button').isEnabled()).toBe(true);
+  await runHomeCheck(page);
 }
 
 const originals = (page: BrowserSession['page']) =>
@@ -168,8 +166,7 @@ describe('text proofreading in Chromium', () => {
       )
       .toBe(100_000);
     const started = Date.now();
-    await page.getByTestId('check-button').click();
-    await page.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 60_000 });
+    await runHomeCheck(page);
     const streamed = Date.now() - started;
     const count = Number(await page.getByTestId('finding-count').textContent());
     expect(count).toBeGreaterThan(1000);

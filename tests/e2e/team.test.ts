@@ -7,6 +7,7 @@ import {
   adminCli,
   openBrowser,
   registerInBrowser,
+  runHomeCheck,
   screenshotLightAndDark,
   uniquePhone,
   type BrowserSession,
@@ -134,8 +135,7 @@ describe('a team in Chromium', () => {
     await m.goto(`${baseUrl}/workbench/`);
     const editor = m.getByTestId('proofread-editor');
     await editor.fill('市长王建国出席了今天的开幕式，与阿里爸爸签约。');
-    await m.getByTestId('check-button').click();
-    await m.getByTestId('check-progress').waitFor({ state: 'detached', timeout: 30_000 });
+    await runHomeCheck(m);
     const finding = m
       .getByTestId('finding-item')
       .filter({ has: m.locator('[data-testid="finding-original"]', { hasText: /^市长$/ }) });

@@ -132,7 +132,14 @@ export default function Home() {
   const [, navigate] = useLocation();
 
   return (
-    <Flex ref={root} gap="5" direction={{ base: 'column', lg: 'row' }} align="stretch" data-testid="home-screen">
+    <Flex
+      ref={root}
+      gap="5"
+      direction={{ base: 'column', lg: 'row' }}
+      align="stretch"
+      data-testid="home-screen"
+      data-job={jobState}
+    >
       <Stack flex="1" minW="0" gap="3">
         <Flex gap="3" wrap="wrap" align="center">
           <Group attached>
