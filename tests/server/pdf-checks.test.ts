@@ -87,6 +87,16 @@ describe('PDF checks', () => {
     expect(y).toBeLessThan(842 - 742);
     expect(h).toBeCloseTo(14, 0);
     expect(result.issue_count).toBe(first.issues.length);
+    // the finished check counts in the owner's metrics: the characters of both pages and the findings by category
+    const events = await t.app.db
+      .selectFrom('check_events')
+      .selectAll()
+      .where('uid', '=', uid)
+      .where('kind', '=', 'pdf')
+      .execute();
+    const chars = [...LINES, '第二页的内容没有错误。'].join('').replace(/\s/g, '').length;
+    expect(events).toEqual([expect.objectContaining({ chars, issues: result.issue_count })]);
+    expect(JSON.parse(events[0].categories)).toMatchObject({ [typo.category]: expect.any(Number) });
 
     // the list shows it, newest first; the page draws as PNG (150 dpi), drawn once and kept
     const list = await call(t.app, 'GET', '/misscut/v2/pdf_check/page?num=1&size=10', undefined, token);
@@ -194,6 +204,9 @@ describe('PDF checks', () => {
 
   it('a PDF without text fails and is given back; a check is cancelled and given back', async () => {
     const before = await rightBalance(t.app.db, uid, 4);
+    const recorded = () =>
+      t.app.db.selectFrom('check_events').select('id').where('uid', '=', uid).where('kind', '=', 'pdf').execute();
+    const eventsBefore = (await recorded()).length;
     const socket = await SocketClient.open(base, token);
     const blank = makePdf([{ kind: 'scan', width: 60, height: 80, pixels: Buffer.alloc(60 * 80, 255) }]);
     const id = (await upload('scan.pdf', blank)).json.result.id;
@@ -214,6 +227,8 @@ describe('PDF checks', () => {
     const row = (await call(t.app, 'GET', `/misscut/v2/pdf_check/result?id=${job}`, undefined, token)).json.result;
     expect(row.status).toBe('cancelled');
     expect(row.pages.length).toBeLessThan(40);
+    // neither the failed nor the cancelled check counts in the metrics
+    expect(await recorded()).toHaveLength(eventsBefore);
   });
 
   it('merges the boxes of a finding along each line', () => {

@@ -29,7 +29,8 @@ import {
 } from '../../db/repos/pdf-checks';
 import { AppError, conflict } from '../../errors';
 import { checkService, splitUnits } from '../checker/jobs';
-import { refundStoredCharge } from '../rights';
+import { countChars, refundStoredCharge } from '../rights';
+import { recordCheck } from '../team-metrics';
 import type { PdfPageText } from './pdfjs';
 import { readEnv } from '../../config';
 
@@ -249,6 +250,9 @@ export class PdfChecks {
       let done = 0;
       let found = 0;
       let textPages = 0;
+      // for the team's metrics: the characters read and the category of each finding
+      let chars = 0;
+      const categories: Array<{ category: string }> = [];
       for (let from = 1; from <= pageCount; from += PAGES_PER_TASK) {
         const to = Math.min(pageCount, from + PAGES_PER_TASK - 1);
         const pages = await this.app.heavy.run('pdfPages', { data, from, to }, { background: true, signal: job });
@@ -302,6 +306,8 @@ export class PdfChecks {
             });
             done++;
             found += issues.length;
+            chars += countChars(page.text);
+            for (const issue of issues) categories.push({ category: issue.category });
             const progress = Math.min(99, Math.floor((done / pageCount) * 100));
             if (!(await write({ progress, pages_done: done, issue_count: found }))) return;
             this.progress(job.uid, {
@@ -329,6 +335,9 @@ export class PdfChecks {
         owner: null,
       });
       if (!finished) return;
+      await recordCheck(db, { uid: job.uid, kind: 'pdf', chars, issues: categories }).catch((err: unknown) =>
+        this.app.log.error({ err, pdf: job.id }, 'pdf check not recorded'),
+      );
       this.progress(job.uid, {
         id: job.id,
         status: 'done',
