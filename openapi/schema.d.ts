@@ -2442,6 +2442,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/enterprise/v1/reset_invitation_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the team a new code for applications (members.invite)
+         * @description Added (a code that went further than meant could otherwise not be taken back). The team's `invitation_code`
+         *     is replaced by a new one and the old one stops working at once (404 `team.unknown_code`); applications
+         *     already made with it stay to be answered.
+         */
+        post: operations["postEnterpriseV1ResetInvitationCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/applications": {
         parameters: {
             query?: never;
@@ -8415,6 +8437,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postEnterpriseV1ResetInvitationCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            invitation_code: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

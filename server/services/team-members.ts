@@ -610,6 +610,17 @@ export async function cancelInvitation(db: Db, ctx: TeamContext, id: number): Pr
   if (Number(res.numUpdatedRows) !== 1) throw conflict('team.already_answered');
 }
 
+/**
+ * A new code for applications (members.invite): the old one stops working at once, for a code that went further
+ * than meant. Applications already made with it stay to be answered.
+ */
+export async function rotateInvitationCode(db: Db, ctx: TeamContext): Promise<string> {
+  const enterpriseId = requireTeam(ctx, 'members.invite');
+  const fresh = code();
+  await updateTeam(db, enterpriseId, { invitation_code: fresh });
+  return fresh;
+}
+
 /** The team's code for applications, made the first time an admin asks. */
 export async function invitationCodeOf(db: Db, enterpriseId: number): Promise<string> {
   return ensureInvitationCode(db, enterpriseId, code());

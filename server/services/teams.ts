@@ -98,7 +98,9 @@ export const TEAM_PERMISSIONS: Record<MemberRole, readonly TeamAction[]> = {
 const ACTION_CALLS: Record<TeamAction, string> = {
   'team.view': 'get_enterprise_info, update_enterprise_username (own name)',
   'members.view': 'get_enterprise_members',
-  'members.invite': 'inviteAndApply, invite_or_apply (type 1), cancel_invitation, the team code in get_enterprise_info',
+  'members.invite':
+    'inviteAndApply, invite_or_apply (type 1), cancel_invitation, ' +
+    'the team code in get_enterprise_info, reset_invitation_code',
   'members.remove': 'remove_enterprise_user',
   'members.status': 'modify_enterprise_user_status, update_enterprise_username (another member)',
   'applications.answer': 'pass_apply_or_invite (applications), get_user_apply',

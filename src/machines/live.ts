@@ -604,6 +604,7 @@ export function liveTeamMembers(options: { socket?: () => SocketRef | undefined 
         else if (input.kind === 'withdraw') await team.cancelInvitation(input.id);
         else await team.transferRoot(input.uid);
       }),
+      'renew code': fromPromise(() => team.renewInvitationCode()),
     },
   });
 }

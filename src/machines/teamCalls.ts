@@ -95,6 +95,10 @@ export async function cancelInvitation(id: number): Promise<void> {
   await unwrap(api.POST('/enterprise/v1/cancel_invitation', { body: { id } }));
 }
 
+export async function renewInvitationCode(): Promise<string> {
+  return (await unwrap(api.POST('/enterprise/v1/reset_invitation_code'))).invitation_code;
+}
+
 export async function transferRoot(uid: number): Promise<void> {
   await unwrap(api.POST('/enterprise/v1/transfer_root', { body: { uid } }));
 }

@@ -2,7 +2,7 @@
 // search and a status filter; inviting phones, answering applications, giving roles, suspending / restoring and
 // removing members. Each change reads the page again; an application arriving on the socket (type 5 cmd 4) too.
 //
-// loading -> ready (action: idle | inviting | answering | changing) | failed
+// loading -> ready (action: idle | inviting | answering | changing | renewing) | failed
 import { assign, fromPromise, setup } from 'xstate';
 import type { ServerMessage } from '../../openapi/socket-protocol';
 import { notProvided } from './provide';
@@ -19,6 +19,8 @@ export interface TeamMembersContext {
   /** phones an invitation could not reach, with the reason code */
   failed: Array<{ phone: string; reason: string }>;
   invited: number;
+  /** the team's code for applications after it was renewed here (until then the team's details have it) */
+  code: string | null;
   error: string | null;
 }
 
@@ -39,6 +41,8 @@ export type TeamMembersEvent =
   | { type: 'invite'; phones: string[]; role: TeamRole }
   | { type: 'answer'; id: number; pass: boolean }
   | { type: 'change'; change: MemberChange }
+  /** a new code for applications; the old one stops working */
+  | { type: 'renew code' }
   | { type: 'retry' }
   | { type: 'server message'; message: ServerMessage };
 
@@ -64,6 +68,8 @@ export const teamMembersMachine = setup({
     /** remove_enterprise_user, modify_user_auth, modify_enterprise_user_status, update_enterprise_username,
      *  transfer_root */
     change: fromPromise<void, MemberChange>(notProvided('teamMembers', 'change')),
+    /** POST /enterprise/v1/reset_invitation_code */
+    'renew code': fromPromise<string, void>(notProvided('teamMembers', 'renew code')),
     'socket messages': socketMessages,
   },
   guards: {
@@ -79,6 +85,7 @@ export const teamMembersMachine = setup({
     status: null,
     failed: [],
     invited: 0,
+    code: null,
     error: null,
   },
   invoke: { src: 'socket messages', id: 'socketMessages' },
@@ -107,6 +114,14 @@ export const teamMembersMachine = setup({
             invite: { target: 'inviting', actions: assign({ error: null, failed: [], invited: 0 }) },
             answer: { target: 'answering', actions: assign({ error: null }) },
             change: { target: 'changing', actions: assign({ error: null }) },
+            'renew code': { target: 'renewing', actions: assign({ error: null }) },
+          },
+        },
+        renewing: {
+          invoke: {
+            src: 'renew code',
+            onDone: { target: 'idle', actions: assign(({ event }) => ({ code: event.output })) },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error) })) },
           },
         },
         inviting: {

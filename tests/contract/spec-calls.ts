@@ -190,6 +190,7 @@ export const addedCalls: readonly Call[] = [
   ['get', '/user/sharing_info'],
   ['post', '/enterprise/v1/transfer_root'],
   ['post', '/enterprise/v1/cancel_invitation'],
+  ['post', '/enterprise/v1/reset_invitation_code'],
   ['get', '/admin/v1/applications'],
   ['post', '/admin/v1/applications/review'],
 ];

@@ -85,6 +85,13 @@ describe('a team in Chromium', () => {
     await page.getByTestId('member-rename-input').fill('小周');
     await page.getByTestId('member-rename-input').press('Enter');
     await page.getByTestId('team-member-row').filter({ hasText: '小周' }).waitFor();
+    // the team's code for applications is replaced after a confirm
+    const code = page.getByTestId('team-invitation-code');
+    const before = await code.textContent();
+    await page.getByTestId('team-renew-code').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+    await expect.poll(() => code.textContent()).not.toBe(before);
+    expect(await code.textContent()).toMatch(/^[\w-]{8,}$/);
     await screenshotLightAndDark(page, 'team-members');
   });
 

@@ -23,7 +23,9 @@ const model = setup({
       | { type: 'REFUSE' }
       | { type: 'REMOVE' }
       | { type: 'REMOVE_FORBIDDEN' }
-      | { type: 'WITHDRAW' };
+      | { type: 'WITHDRAW' }
+      | { type: 'RENEW_CODE' }
+      | { type: 'RENEW_FAILS' };
   },
 }).createMachine({
   id: 'teamMembersModel',
@@ -31,7 +33,17 @@ const model = setup({
   states: {
     start: { on: { OPEN: 'alone', OPEN_FAILS: 'failed' } },
     failed: { on: { RETRY: 'alone' } },
-    alone: { on: { INVITE: 'invited', INVITE_PARTLY: 'invitedPartly', APPLIED: 'applied' } },
+    alone: {
+      on: {
+        INVITE: 'invited',
+        INVITE_PARTLY: 'invitedPartly',
+        APPLIED: 'applied',
+        RENEW_CODE: 'renewed',
+        RENEW_FAILS: 'renewRefused',
+      },
+    },
+    renewed: {},
+    renewRefused: {},
     invited: { on: { WITHDRAW: 'alone' } },
     invitedPartly: {},
     applied: { on: { PASS: 'joined', REFUSE: 'refused' } },
@@ -64,7 +76,7 @@ const settle = async () => {
 
 describe('team members (model-based)', () => {
   const shortest = createTestModel(model, modelOptions).getShortestPaths({ allowDuplicatePaths: true });
-  it('has enough paths to cover the flow', () => expect(shortest.length).toBeGreaterThanOrEqual(9));
+  it('has enough paths to cover the flow', () => expect(shortest.length).toBeGreaterThanOrEqual(11));
 
   for (const path of shortest) {
     it(path.description, async () => {
@@ -165,6 +177,19 @@ describe('team members (model-based)', () => {
             const [sent] = bodies('POST /enterprise/v1/cancel_invitation');
             expect(await sent.clone().json()).toEqual({ id: 2 });
           },
+          RENEW_CODE: async () => {
+            routes['POST /enterprise/v1/reset_invitation_code'] = ok({ invitation_code: 'fresh-code-1' });
+            a().send({ type: 'renew code' });
+            await settle();
+          },
+          RENEW_FAILS: async () => {
+            routes['POST /enterprise/v1/reset_invitation_code'] = {
+              status: 403,
+              body: { code: 403, msg: '您无权管理成员', msg_code: 'team.cannot_manage_members', result: null },
+            };
+            a().send({ type: 'renew code' });
+            await settle();
+          },
           REMOVE_FORBIDDEN: async () => {
             routes['POST /enterprise/v1/remove_enterprise_user'] = {
               status: 403,
@@ -217,6 +242,18 @@ describe('team members (model-based)', () => {
                 .getSnapshot()
                 .context.page.list.map((m) => m.status),
             ).toEqual([1, 7]);
+          },
+          renewed: () => {
+            const snap = a().getSnapshot();
+            expect(snap.matches({ ready: 'idle' })).toBe(true);
+            expect(snap.context.code).toBe('fresh-code-1');
+            expect(bodies('POST /enterprise/v1/reset_invitation_code')).toHaveLength(1);
+          },
+          renewRefused: () => {
+            const snap = a().getSnapshot();
+            expect(snap.matches({ ready: 'idle' })).toBe(true);
+            expect(snap.context.code).toBeNull();
+            expect(snap.context.error).toBe('您无权管理成员');
           },
           refusedRemoval: () => {
             const snap = a().getSnapshot();

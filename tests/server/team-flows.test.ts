@@ -302,6 +302,19 @@ describe('a team from application to metrics', () => {
       tokens.late,
     );
     expect([wrongCode.status, wrongCode.json.msg_code]).toEqual([404, 'team.unknown_code']);
+
+    // a new code: the old one stops working at once, the new one is what get_enterprise_info shows
+    expect((await post('/enterprise/v1/reset_invitation_code', {}, tokens.member)).status).toBe(403);
+    const rotated = await post('/enterprise/v1/reset_invitation_code', {}, tokens.boss);
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.json.result.invitation_code;
+    expect(fresh).toMatch(/^[\w-]{8,}$/);
+    expect(fresh).not.toBe(code);
+    expect((await get('/enterprise/v2/get_enterprise_info', tokens.boss)).json.result.invitation_code).toBe(fresh);
+    const old = await get(`/enterprise/user/v1/get_apply_enterprise_info?invitation_code=${code}`, tokens.late);
+    expect([old.status, old.json.msg_code]).toEqual([404, 'team.unknown_code']);
+    const byNew = await get(`/enterprise/user/v1/get_apply_enterprise_info?invitation_code=${fresh}`, tokens.late);
+    expect(byNew.json.result).toMatchObject({ enterprise_id: team, status: null });
   });
 
   it('removing a member returns the unused allocation to the package and ends their access', async () => {

@@ -206,6 +206,12 @@ const CASES: Case[] = [
     body: (w) => ({ id: w.invitationId }),
   },
   {
+    name: 'reset_invitation_code',
+    method: 'POST',
+    url: () => '/enterprise/v1/reset_invitation_code',
+    action: 'members.invite',
+  },
+  {
     name: 'get_enterprise_invitation',
     method: 'GET',
     url: () => '/enterprise/user/v1/get_enterprise_invitation',

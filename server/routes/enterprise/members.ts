@@ -14,6 +14,7 @@ import {
   answer,
   applyToTeam,
   cancelInvitation,
+  rotateInvitationCode,
   invitationCodeOf,
   invitationsFor,
   invitePhone,
@@ -295,6 +296,11 @@ export const teamMemberOperations: Operations = {
     const ctx = await context(request);
     await cancelInvitation(request.server.db, ctx, request.body.id);
     return envelope(null, '已撤回邀请');
+  },
+
+  postEnterpriseV1ResetInvitationCode: async (request) => {
+    const ctx = await context(request);
+    return envelope({ invitation_code: await rotateInvitationCode(request.server.db, ctx) }, '邀请码已更换');
   },
 
   postEnterpriseV1TransferRoot: async (request) => {

@@ -21,7 +21,7 @@ import {
   Text,
   Textarea,
 } from '@chakra-ui/react';
-import { Pencil, UserPlus, Users } from 'lucide-react';
+import { Pencil, RefreshCw, UserPlus, Users } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import { AppActorContext } from '../../app-actor';
@@ -68,7 +68,8 @@ export default function MembersTab() {
   const canInvite = auth.can('members.invite');
   const canRole = auth.can('roles.change');
   const [keyword, setKeyword] = useState('');
-  const [confirm, setConfirm] = useState<{ change: MemberChange; title: string; description: string } | null>(null);
+  // what a confirmed dialog sends
+  const [confirm, setConfirm] = useState<{ event: TeamMembersEvent; title: string; description: string } | null>(null);
   const me = useQuery(userInfoQuery({ silent: true }));
   const canStatus = auth.can('members.status');
   // the name in the team: one's own, or (members.status) a member one may act on
@@ -88,7 +89,14 @@ export default function MembersTab() {
           busy={busy}
           grantable={GRANTABLE[role] ?? ['user']}
           onInvite={(phones, r) => send({ type: 'invite', phones, role: r })}
-          code={details.data?.invitation_code}
+          code={context.code ?? details.data?.invitation_code}
+          onRenewCode={() =>
+            setConfirm({
+              event: { type: 'renew code' },
+              title: t`换一个团队邀请码？`,
+              description: t`旧的邀请码立即失效，已经提交的申请仍可审核。`,
+            })
+          }
         />
       ) : null}
       {context.invited || context.failed.length ? (
@@ -310,7 +318,7 @@ export default function MembersTab() {
                                 disabled={busy}
                                 onClick={() =>
                                   setConfirm({
-                                    change: { kind: 'remove', uid: m.uid! },
+                                    event: { type: 'change', change: { kind: 'remove', uid: m.uid! } },
                                     title: t`将 ${m.name} 移出团队？`,
                                     description: t`移出后对方不能再使用团队的词库，已分配但未用完的权益会退回团队。`,
                                   })
@@ -325,7 +333,7 @@ export default function MembersTab() {
                                   disabled={busy}
                                   onClick={() =>
                                     setConfirm({
-                                      change: { kind: 'transfer', uid: m.uid! },
+                                      event: { type: 'change', change: { kind: 'transfer', uid: m.uid! } },
                                       title: t`把团队转让给 ${m.name}？`,
                                       description: t`转让后对方成为超级管理员，您成为管理员。`,
                                     })
@@ -359,7 +367,7 @@ export default function MembersTab() {
         description={confirm?.description}
         onCancel={() => setConfirm(null)}
         onConfirm={() => {
-          if (confirm) change(confirm.change);
+          if (confirm) send(confirm.event);
           setConfirm(null);
         }}
       />
@@ -372,6 +380,7 @@ function InviteForm(props: {
   grantable: readonly TeamRole[];
   code: string | undefined;
   onInvite: (phones: string[], role: TeamRole) => void;
+  onRenewCode: () => void;
 }) {
   const { t, i18n } = useLingui();
   const [text, setText] = useState('');
@@ -433,11 +442,24 @@ function InviteForm(props: {
               <Trans>发送邀请</Trans>
             </Button>
             {props.code ? (
-              <Text fontSize="sm" color="fg.muted" ms="auto">
-                <Trans>
-                  团队邀请码：<Code data-testid="team-invitation-code">{props.code}</Code>
-                </Trans>
-              </Text>
+              <HStack gap="1" ms="auto">
+                <Text fontSize="sm" color="fg.muted">
+                  <Trans>
+                    团队邀请码：<Code data-testid="team-invitation-code">{props.code}</Code>
+                  </Trans>
+                </Text>
+                <IconButton
+                  size="xs"
+                  variant="ghost"
+                  aria-label={t`换一个邀请码`}
+                  title={t`换一个邀请码`}
+                  disabled={props.busy}
+                  onClick={props.onRenewCode}
+                  data-testid="team-renew-code"
+                >
+                  <RefreshCw size={14} aria-hidden />
+                </IconButton>
+              </HStack>
             ) : null}
           </Flex>
         </Stack>
