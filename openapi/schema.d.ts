@@ -8327,6 +8327,13 @@ export interface operations {
                         result: {
                             role: components["schemas"]["Role"] | null;
                             permissions: string[];
+                            /**
+                             * @description Added: the members' roles this role may remove, suspend, rename or give a role to
+                             *     (strictly lower roles; never oneself, whatever the role).
+                             */
+                            acts_on: components["schemas"]["Role"][];
+                            /** @description Added, the roles this role may give (invitations, modify_user_auth). */
+                            grantable: components["schemas"]["TeamRole"][];
                         };
                     };
                 };

@@ -43,7 +43,12 @@ describe('/team for a user in no team', () => {
           return ok(null);
         },
         'GET /enterprise/v1/get_user_auth': () =>
-          ok({ role: 'user', permissions: ['team.view', 'dictionaries.read', 'dictionaries.use', 'leader.read'] }),
+          ok({
+            role: 'user',
+            permissions: ['team.view', 'dictionaries.read', 'dictionaries.use', 'leader.read'],
+            acts_on: [],
+            grantable: [],
+          }),
         'GET /enterprise/v1/get_share_dictionary_list': () => ok([]),
         'GET /enterprise-dic/leader/list': () => ok({ list: [], total: 0, num: 1, size: 2000 }),
         'GET /enterprise-dic/leader/history': () => ok({ list: [], total: 0, num: 1, size: 50 }),

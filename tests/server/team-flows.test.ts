@@ -74,6 +74,11 @@ describe('a team from application to metrics', () => {
     const auth = await get('/enterprise/v1/get_user_auth', tokens.boss);
     expect(auth.json.result.role).toBe('root');
     expect(auth.json.result.permissions).toContain('rights.allocate');
+    // who the root may act on and which roles it may give: the server's tables, not the client's copy
+    expect(auth.json.result).toMatchObject({
+      acts_on: ['admin', 'dic_admin', 'user_admin', 'user'],
+      grantable: ['admin', 'dic_admin', 'user_admin', 'user'],
+    });
     // reviewed once only
     expect((await admin('application', 'list', '--status', 'approved')).join('\n')).toContain('晨报编辑部');
     await expect(admin('application', 'refuse', String(applied.json.result.id))).rejects.toThrow();
@@ -429,7 +434,11 @@ describe('a team from application to metrics', () => {
     const [invitation] = (await get('/enterprise/user/v1/get_enterprise_invitation', guestToken)).json.result;
     expect(invitation.role).toBe('admin');
     await post('/enterprise/v1/pass_apply_or_invite', { id: invitation.id, pass: true }, guestToken);
-    expect((await get('/enterprise/v1/get_user_auth', guestToken)).json.result.role).toBe('user');
+    expect((await get('/enterprise/v1/get_user_auth', guestToken)).json.result).toMatchObject({
+      role: 'user',
+      acts_on: [],
+      grantable: [],
+    });
 
     // applying by a team's id is refused: the team's code is the way in
     const byId = await post('/enterprise/v1/invite_or_apply', { type: 2, enterprise_id: team }, tokens.late);

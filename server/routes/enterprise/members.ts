@@ -34,7 +34,16 @@ import {
 import { applyForApi, applyForTeam, listApplications, reviewApplication } from '../../services/team-applications';
 import { metricRange, teamMetrics } from '../../services/team-metrics';
 import { allocate, allocatedInfo, teamPackages } from '../../services/team-packages';
-import { MEMBER_STATUS, TEAM_PERMISSIONS, may, memberRoleOf, requireTeam, teamContext } from '../../services/teams';
+import {
+  ACTS_ON,
+  GRANTABLE,
+  MEMBER_STATUS,
+  TEAM_PERMISSIONS,
+  may,
+  memberRoleOf,
+  requireTeam,
+  teamContext,
+} from '../../services/teams';
 import { defaultName } from '../../services/users';
 import { caller, type Operations } from '../types';
 
@@ -237,7 +246,13 @@ export const teamMemberOperations: Operations = {
 
   getEnterpriseV1GetUserAuth: async (request) => {
     const ctx = await context(request);
-    return envelope({ role: ctx.role, permissions: ctx.role ? [...TEAM_PERMISSIONS[ctx.role]] : [] });
+    const role = ctx.role;
+    return envelope({
+      role,
+      permissions: role ? [...TEAM_PERMISSIONS[role]] : [],
+      acts_on: role ? [...ACTS_ON[role]] : [],
+      grantable: role ? [...GRANTABLE[role]] : [],
+    });
   },
 
   // ───── members ─────

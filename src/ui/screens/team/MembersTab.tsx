@@ -39,18 +39,6 @@ import { reasonText, ROLE_LABELS, STATUS_LABELS, STATUS_PALETTE, toStatus, toTea
 import { useTeamAuth } from './useTeamAuth';
 
 const PHONE = /^1\d{10}$/;
-/** Who may act on whom (the server's table, services/teams.ts ACTS_ON). */
-const ACTS_ON: Record<string, readonly string[]> = {
-  root: ['admin', 'dic_admin', 'user_admin', 'user'],
-  admin: ['dic_admin', 'user_admin', 'user'],
-  user_admin: ['user'],
-};
-/** Which roles each role may give (services/teams.ts GRANTABLE). */
-const GRANTABLE: Record<string, readonly TeamRole[]> = {
-  root: ['admin', 'dic_admin', 'user_admin', 'user'],
-  admin: ['admin', 'dic_admin', 'user_admin', 'user'],
-  user_admin: ['user'],
-};
 
 export default function MembersTab() {
   const { t, i18n } = useLingui();
@@ -80,14 +68,14 @@ export default function MembersTab() {
     (m.uid === me.data?.uid || (canStatus && actable(m)));
 
   const change = (c: MemberChange) => send({ type: 'change', change: c });
-  const actable = (m: Member) => m.uid !== null && (ACTS_ON[role] ?? []).includes(m.role);
+  const actable = (m: Member) => m.uid !== null && auth.actsOn.includes(m.role);
 
   return (
     <Stack gap="4" data-testid="team-members">
       {canInvite ? (
         <InviteForm
           busy={busy}
-          grantable={GRANTABLE[role] ?? ['user']}
+          grantable={auth.grantable}
           onInvite={(phones, r) => send({ type: 'invite', phones, role: r })}
           code={context.code ?? details.data?.invitation_code}
           onRenewCode={() =>
@@ -251,7 +239,7 @@ export default function MembersTab() {
                               value={m.role}
                               onChange={(e) => change({ kind: 'role', uid: m.uid!, role: toTeamRole(e.target.value) })}
                             >
-                              {[...new Set<string>([...(GRANTABLE[role] ?? []), m.role])].map((r) => (
+                              {[...new Set<string>([...auth.grantable, m.role])].map((r) => (
                                 <option key={r} value={r}>
                                   {i18n._(ROLE_LABELS[r])}
                                 </option>

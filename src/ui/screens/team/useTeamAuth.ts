@@ -12,5 +12,8 @@ export function useTeamAuth() {
     pending: auth.isPending,
     role: auth.data?.role ?? null,
     can: (permission: string) => permissions.includes(permission),
+    /** the members' roles the caller may act on, and the roles they may give (the server's tables) */
+    actsOn: auth.data?.acts_on ?? [],
+    grantable: auth.data?.grantable ?? [],
   };
 }
