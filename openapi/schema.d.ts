@@ -1048,8 +1048,16 @@ export interface paths {
         /**
          * Run an AI writing function (streamed)
          * @description Added (not in spec §7; the AI writing screen needs it). Streams `text/event-stream`: `data: {"delta": "..."}`
-         *     lines, then `data: {"done": true, "used": <characters consumed>}`. Consumes right 512 (aiWriteText):
-         *     402 when exhausted. Without a chat provider configured: 501.
+         *     events as the model writes, then one last event: `data: {"done": true, "used": n, "truncated": bool}`
+         *     (`used`: characters charged; `truncated`: stopped at the run's limit, AI_MAX_OUTPUT_CHARS or what was
+         *     left of the right), or `data: {"error": {"code": "ai.failed" | "ai.timeout", "msg": "..."}}` when the
+         *     chat service fails or falls silent midway (everything charged is given back).
+         *
+         *     Right 512 (aiWriteText): the run reserves AI_MAX_OUTPUT_CHARS (or what is left) at its start and gives
+         *     back what it did not write; 402 `ai.exhausted` when nothing is left. Closing the connection stops the run
+         *     and charges what was written. 400 for an unknown `function_id` (`ai.unknown_function`) or a required
+         *     field of an official-document function left empty (`ai.missing_field`). 503 `ai.not_configured` when
+         *     no chat service is configured (AI_URL). 20 runs a minute per account (429).
          */
         post: operations["postGptV1ChatCompletions"];
         delete?: never;
@@ -3922,6 +3930,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description A service this call needs is not configured on this server (or is busy); `msg` says which. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description 该功能尚未开放 / feature not available yet (this server does not implement the call). */
         NotImplemented: {
             headers: {
@@ -6036,11 +6053,20 @@ export interface operations {
                         result: {
                             available: boolean;
                             functions: {
-                                /** @description e.g. continue, polish, summarize, expand, translate, outline. */
+                                /**
+                                 * @description continue, polish, shorten, expand, formal, summarize, titles; notice, request,
+                                 *     report, letter (official documents, with `fields`).
+                                 */
                                 id: string;
                                 name: string;
                                 description?: string;
                                 placeholder?: string;
+                                /** @description What an official-document function asks for besides the main points. */
+                                fields?: {
+                                    key: string;
+                                    label: string;
+                                    required: boolean;
+                                }[];
                             }[];
                         };
                     };
@@ -6068,6 +6094,17 @@ export interface operations {
                 "application/json": {
                     function_id: string;
                     content: string;
+                    /** @description The official-document functions' fields (`fields` of GET /gpt/v1/chat/function). */
+                    fields?: {
+                        title?: string;
+                        issuer?: string;
+                        recipient?: string;
+                    };
+                    /**
+                     * @description hk asks for the answer in traditional characters.
+                     * @enum {string}
+                     */
+                    lang?: "cn" | "hk";
                     history?: {
                         /** @enum {string} */
                         role: "user" | "assistant";
@@ -6092,6 +6129,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postMisscutV1AudioConvertFileToMp3: {

@@ -241,6 +241,23 @@ export const ENV_SCHEMA = Type.Object({
   ASR_TIMEOUT_MS: int(600_000, 'longest one speech recognition request (10 minutes of audio) may take', {
     minimum: 1000,
   }),
+  AI_URL: optionalStr(
+    'an OpenAI-compatible chat service for AI writing (streaming `POST /v1/chat/completions` is called under it, ' +
+      'e.g. `https://api.openai.com` or a local vLLM / Ollama server); without it the AI writing page says how to ' +
+      'configure one',
+  ),
+  AI_API_KEY: optionalStr("the chat service's API key (sent as a bearer token, never logged)"),
+  AI_MODEL: str('gpt-4o-mini', 'the chat model asked for'),
+  AI_IDLE_TIMEOUT_MS: int(30_000, 'longest wait for the chat service to start or go on writing before a run fails', {
+    minimum: 100,
+  }),
+  AI_MAX_OUTPUT_CHARS: int(
+    4_000,
+    'characters one AI writing run may write (and reserves from right 512 at its start)',
+    {
+      minimum: 100,
+    },
+  ),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
   FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),

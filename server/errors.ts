@@ -49,6 +49,7 @@ export const tooLarge = withStatus(413);
 export const unsupportedMediaType = withStatus(415);
 export const internalError = withStatus(500);
 export const notImplemented = withStatus(501);
+export const unavailable = withStatus(503);
 /** 503 with Retry-After: the heavy worker pool's queue is full. */
 export const serviceBusy = (retryAfterSeconds: number) =>
   new AppError(503, 'server.busy', { seconds: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });

@@ -146,6 +146,10 @@ export default fp(
       teamCode: limiter(
         app.createRateLimit({ max: 20, timeWindow: 600_000, keyGenerator: (r) => `team-code|${r.auth?.uid ?? r.ip}` }),
       ),
+      // AI writing runs call a paid outside service: 20 a minute per account.
+      aiWrite: limiter(
+        app.createRateLimit({ max: 20, timeWindow: 60_000, keyGenerator: (r) => `ai-write|${r.auth?.uid ?? r.ip}` }),
+      ),
       // Sharing records: 30 per hour per account (only the first share of a day is rewarded anyway).
       share: limiter(
         app.createRateLimit({ max: 30, timeWindow: 3_600_000, keyGenerator: (r) => `share|${r.auth?.uid ?? r.ip}` }),

@@ -21,6 +21,7 @@ import { websiteOperations } from './website';
 import { pdfOperations } from './pdf';
 import { imageOperations } from './image';
 import { speechOperations } from './speech';
+import { gptOperations } from './gpt';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -48,6 +49,7 @@ export const operations: Operations = {
   ...pdfOperations,
   ...imageOperations,
   ...speechOperations,
+  ...gptOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -90,6 +90,7 @@ const FREE_DEFAULTS: Record<number, number> = {
   64: 20_000,
   128: 5_000,
   256: 20,
+  512: 2_000,
   1024: 10,
   2048: 10,
   4096: 5,
@@ -106,6 +107,7 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   8: UNLIMITED,
   4: UNLIMITED,
   2: UNLIMITED,
+  512: UNLIMITED,
   1024: UNLIMITED,
   2048: UNLIMITED,
 };

@@ -31,6 +31,7 @@ describe('rights', () => {
       [64, 20000],
       [128, 5000],
       [256, 20],
+      [512, 2000],
       [1024, 10],
       [2048, 10],
       [4096, 5],
@@ -94,7 +95,7 @@ describe('rights', () => {
       .where('uid', '=', uid)
       .orderBy('id')
       .execute();
-    expect(records.map((r) => Number(r.num))).toEqual([20000, 10, 5, 5, 20, 10, 10, 5, 100, 50, -150, 30]);
+    expect(records.map((r) => Number(r.num))).toEqual([20000, 10, 5, 5, 20, 2000, 10, 10, 5, 100, 50, -150, 30]);
   });
 
   it('never goes below zero with many concurrent consumers', async () => {

@@ -1,0 +1,101 @@
+/**
+ * One AI writing run: right 512 (aiWriteText) is reserved at the start (AI_MAX_OUTPUT_CHARS, or what is left),
+ * the model's text streams to the caller and is counted as it comes, the run stops when the reservation is used
+ * up, and at the end what was not written is given back. A run that fails gives everything back; a run the
+ * user stops pays for what it wrote. The reservation is a check reservation (services/instance.ts), so a process
+ * that dies mid-run has it refunded by whichever process notices.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { readEnv } from '../../config';
+import type { Db } from '../../db';
+import { deleteReservation } from '../../db/repos/instances';
+import { QuotaError } from '../../errors';
+import { releaseReservation, reserve } from '../instance';
+import { consumeRight, countChars, InsufficientRight, refundRight, type Consumption } from '../rights';
+import type { ChatMessage, ChatProvider } from './provider';
+
+export const AI_RIGHT = 512;
+
+export interface WritingResult {
+  /** characters written and charged */
+  used: number;
+  /** the run stopped at the reservation's end (the characters left, or AI_MAX_OUTPUT_CHARS) */
+  truncated: boolean;
+  /** the user stopped it */
+  cancelled: boolean;
+}
+
+class AlreadyReleased extends Error {}
+
+/** Takes the run's reservation: AI_MAX_OUTPUT_CHARS, or all that is left when less. */
+async function reserveRun(app: FastifyInstance, uid: number, runId: string): Promise<Consumption> {
+  const cap = readEnv().AI_MAX_OUTPUT_CHARS;
+  const take = (amount: number) =>
+    consumeRight(app.db, uid, AI_RIGHT, amount, 'AI 写作', runId, (trx, c) => reserve(trx, runId, app.instance.id, c));
+  try {
+    return await take(cap);
+  } catch (error) {
+    if (!(error instanceof InsufficientRight)) throw error;
+    if (error.available <= 0) throw new QuotaError('ai.exhausted');
+    return take(error.available);
+  }
+}
+
+/** Gives back what the run did not write and ends its reservation (unless a sweep released it already). */
+async function settle(db: Db, runId: string, consumption: Consumption, used: number): Promise<void> {
+  try {
+    await refundRight(db, consumption, consumption.amount - used, 'AI 写作未用退回', async (trx) => {
+      if ((await deleteReservation(trx, runId)) !== 1) throw new AlreadyReleased();
+    });
+  } catch (error) {
+    if (!(error instanceof AlreadyReleased)) throw error;
+  }
+}
+
+/**
+ * Streams one run to `write`. Throws QuotaError before anything is written when right 512 is used up, and
+ * ChatError (after refunding) when the service fails.
+ */
+export async function runWriting(
+  app: FastifyInstance,
+  provider: ChatProvider,
+  input: { uid: number; messages: ChatMessage[]; signal: AbortSignal },
+  write: (text: string) => void,
+): Promise<WritingResult> {
+  const runId = `ai-${randomUUID()}`;
+  const consumption = await reserveRun(app, input.uid, runId);
+  const limit = consumption.amount;
+  // the provider stops at the user's cancel and when the reservation is used up
+  const stop = new AbortController();
+  const signal = AbortSignal.any([input.signal, stop.signal]);
+  let used = 0;
+  let truncated = false;
+  try {
+    for await (const piece of provider.stream(input.messages, { signal })) {
+      const chars = countChars(piece);
+      if (used + chars <= limit) {
+        used += chars;
+        write(piece);
+        continue;
+      }
+      // the last piece that fits, character by character (white space is free)
+      let fit = '';
+      for (const ch of piece) {
+        const n = countChars(ch);
+        if (used + n > limit) break;
+        used += n;
+        fit += ch;
+      }
+      if (fit) write(fit);
+      truncated = true;
+      stop.abort();
+      break;
+    }
+  } catch (error) {
+    await releaseReservation(app.db, runId, 'AI 写作失败退回');
+    throw error;
+  }
+  await settle(app.db, runId, consumption, used);
+  return { used, truncated, cancelled: input.signal.aborted && !truncated };
+}
