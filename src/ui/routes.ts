@@ -46,7 +46,7 @@ export interface WorkbenchRoute {
 export const ROUTES: readonly WorkbenchRoute[] = [
   { path: '/', label: msg`文本校对`, icon: SpellCheck, clickType: 1, keepAlive: true, inNav: true, ready: true },
   { path: '/link', label: msg`网页校对`, icon: Globe, keepAlive: true, inNav: true, ready: true },
-  { path: '/ai', label: msg`AI 写作`, icon: Sparkles, clickType: 6, keepAlive: true, inNav: true, ready: false },
+  { path: '/ai', label: msg`AI 写作`, icon: Sparkles, clickType: 6, keepAlive: true, inNav: true, ready: true },
   { path: '/document', label: msg`我的文档`, icon: FileText, clickType: 2, keepAlive: true, inNav: true, ready: true },
   { path: '/image', label: msg`图片校对`, icon: Image, keepAlive: true, inNav: true, ready: true },
   { path: '/pdf', label: msg`PDF 校对`, icon: FileType, clickType: 9, inNav: true, ready: true },

@@ -7,6 +7,32 @@ export interface FakeRoute {
   body?: unknown;
   /** throw like fetch does when the network is down */
   networkDown?: boolean;
+  /**
+   * answer server-sent events instead of JSON: each entry is one event's data (an object is sent as JSON), `null`
+   * keeps the stream open until the request is aborted
+   */
+  events?: Array<unknown>;
+}
+
+/** A text/event-stream body that sends `events` one per macrotask; a `null` entry waits for the abort. */
+function eventStream(events: unknown[], signal: AbortSignal): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async start(controller) {
+      for (const event of events) {
+        if (signal.aborted) return;
+        if (event === null) {
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          controller.error(new DOMException('aborted', 'AbortError'));
+          return;
+        }
+        const data = typeof event === 'string' ? event : JSON.stringify(event);
+        controller.enqueue(encoder.encode(`data: ${data}\n\n`));
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      controller.close();
+    },
+  });
 }
 
 export function freshStores() {
@@ -27,6 +53,12 @@ export function fakeFetch(
     const url = new URL(request.url);
     const route = routes[`${request.method} ${url.pathname}`] ?? fallback;
     if (route.networkDown) throw new TypeError('fetch failed');
+    if (route.events) {
+      return new Response(eventStream(route.events, request.signal), {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    }
     const status = route.status ?? 200;
     const text = route.body === undefined ? '' : JSON.stringify(route.body);
     return new Response(text, { status, headers: { 'content-type': 'application/json' } });

@@ -25,6 +25,7 @@ describe('main layout and routes (spec §2)', () => {
     expect(labels).toEqual([
       '文本校对',
       '网页校对',
+      'AI 写作',
       '我的文档',
       '图片校对',
       'PDF 校对',
@@ -37,7 +38,7 @@ describe('main layout and routes (spec §2)', () => {
       '升级会员',
       '个人中心',
     ]);
-    expect(nav.textContent).not.toMatch(/即将开放|AI 写作|我的团队/);
+    expect(nav.textContent).not.toMatch(/即将开放|我的团队/);
   });
 
   it('lists 我的团队 for a member of a team and for a user with a pending invitation', async () => {

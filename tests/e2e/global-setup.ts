@@ -26,6 +26,10 @@ export default async function setup(project: TestProject) {
   mkdirSync(SPA_DIR, { recursive: true });
   const built = startSpaBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'workbench-e2e-'));
+  // AI writing talks to a local fake of an OpenAI-compatible chat service (an outside, paid service otherwise)
+  const { startFakeChat } = await import('../fixtures/fake-chat');
+  const chat = await startFakeChat();
+  process.env.AI_URL = chat.url;
   const { buildApp } = await import('../../server/app');
   const { loadConfig } = await import('../../server/config');
   // the link check's test site listens on this machine (a private address the server refuses otherwise)
@@ -44,6 +48,7 @@ export default async function setup(project: TestProject) {
     await built;
     await browser?.close();
     await app.close();
+    await chat.close();
     // the checking engine's worker threads are shared by every app of the process: end them with the run
     const { checkerPool } = await import('../../server/services/checker/pool');
     await checkerPool().close();

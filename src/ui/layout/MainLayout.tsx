@@ -16,6 +16,7 @@ import {
   VideoScreen,
   PdfDetailScreen,
   FeatureUnavailableScreen,
+  AiWritingScreen,
   FormatScreen,
   HomeScreen,
   NotFoundScreen,
@@ -83,6 +84,7 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/pdf') return <PdfListScreen />;
   if (route.path === '/image') return <ImageCheckScreen />;
   if (route.path === '/video') return <VideoScreen />;
+  if (route.path === '/ai') return <AiWritingScreen />;
   if (route.path === '/pdfdetail') return <PdfDetailScreen />;
   if (route.path === '/share') return <ShareScreen />;
   if (route.path === '/sms_invite') return <SmsInviteScreen />;

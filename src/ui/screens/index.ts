@@ -27,3 +27,4 @@ export const PdfListScreen = lazyWithReload(() => import('./pdf/PdfList'), reloa
 export const PdfDetailScreen = lazyWithReload(() => import('./pdf/PdfDetail'), reloadFlag);
 export const ImageCheckScreen = lazyWithReload(() => import('./image/ImageCheck'), reloadFlag);
 export const VideoScreen = lazyWithReload(() => import('./video/Video'), reloadFlag);
+export const AiWritingScreen = lazyWithReload(() => import('./ai/AiWriting'), reloadFlag);
