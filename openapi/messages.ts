@@ -126,6 +126,8 @@ export const SERVER_MESSAGES = {
   'speech.video_exhausted': '视频校对时长不足：本文件需要{needed}分钟，剩余{available}分钟',
   'speech.no_asr': '本服务器未配置语音识别，无法把声音转成文字；请同时上传字幕文件（{formats}）。已退回时长',
   'speech.asr_failed': '语音识别失败，已退回时长，请稍后重试',
+  'guide.invalid': '引导内容不正确：{problem}',
+  'admin.operators_only': '只有站点管理员可以这样做',
   'ai.exhausted': 'AI 写作字数已用完',
   'ai.not_configured': '本服务器未配置 AI 写作服务，请管理员设置 AI_URL（兼容 OpenAI 的对话接口）',
   'ai.unknown_function': '没有这个写作功能：{id}',

@@ -2472,6 +2472,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/guide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guide as operators edit it (site operators)
+         * @description Added (the guide's slides are edited by the site's operators). `custom` is false while the built-in guide
+         *     (the spec's five slides, version 001.001.004) is in use. 403 `admin.operators_only` for anyone else.
+         */
+        get: operations["getAdminV1Guide"];
+        /**
+         * Set the guide's version and slides (site operators)
+         * @description Added. A new `ver` shows the guide again to everyone who finished or skipped an older one. Slides: 1 to 12;
+         *     `id` letters, digits, `-` and `_`, unique; `title` up to 60 characters; up to 6 `bullets` of 120; `video` and
+         *     `images` are paths on this site (`/…`) or https addresses. 400 `guide.invalid` saying what is wrong.
+         */
+        put: operations["putAdminV1Guide"];
+        post?: never;
+        /**
+         * Go back to the built-in guide (site operators)
+         * @description Added. The built-in guide's version shows again only to those who have not seen it.
+         */
+        delete: operations["deleteAdminV1Guide"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/applications": {
         parameters: {
             query?: never;
@@ -3461,16 +3492,17 @@ export interface components {
         Guide: {
             ver: components["schemas"]["GuideVersion"];
             show: boolean;
-            slides: {
-                id: string;
-                title: string;
-                bullets: string[];
-                video?: string;
-                images?: {
-                    light?: string;
-                    dark?: string;
-                };
-            }[];
+            slides: components["schemas"]["GuideSlide"][];
+        };
+        GuideSlide: {
+            id: string;
+            title: string;
+            bullets: string[];
+            video?: string;
+            images?: {
+                light?: string;
+                dark?: string;
+            };
         };
         /**
          * @description One document job. `status`: queued (waiting for the worker) -> running (being read and checked; `progress`
@@ -8516,6 +8548,94 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getAdminV1Guide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guide. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            ver: components["schemas"]["GuideVersion"];
+                            slides: components["schemas"]["GuideSlide"][];
+                            custom: boolean;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    putAdminV1Guide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ver: components["schemas"]["GuideVersion"];
+                    slides: components["schemas"]["GuideSlide"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteAdminV1Guide: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];

@@ -15,7 +15,9 @@
  *   npm run -s admin -- application refuse ID [--note T]
  *   npm run -s admin -- coupon create --right-type N --amount M --count K [--expires DATE] [--valid-days D]
  *   npm run -s admin -- coupon list [--batch B]
+ *   npm run -s admin -- guide show | guide set --file GUIDE.json | guide reset
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
@@ -31,6 +33,8 @@ import { LIMIT_TYPES, RIGHT_TYPES } from '../services/rights';
 import { grantTeamPackage } from '../services/team-packages';
 import { teamExists } from '../db/repos/teams';
 import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
+import { currentGuide, DEFAULT_GUIDE_VERSION, resetGuide, setGuide } from '../services/guide';
+import { AppError } from '../errors';
 
 const USAGE = `usage:
   admin user create --phone P --password W [--role R] [--name N]
@@ -54,6 +58,13 @@ const USAGE = `usage:
       --expires YYYY-MM-DD: last day the codes can be redeemed (until 23:59:59 UTC+8), or an ISO timestamp
       --valid-days D: the granted rights expire D days after redemption (default: never)
   admin coupon list [--batch B]
+  admin guide show
+      prints the guide (version and slides) as JSON: edit it and give it back with guide set
+  admin guide set --file GUIDE.json
+      {"ver": "001.001.005", "slides": [{"id", "title", "bullets": [...], "images": {"light", "dark"}, "video"}]};
+      a new ver shows the guide again to everyone
+  admin guide reset
+      back to the built-in guide
 roles: ${ROLES.join(', ')}
 team roles: ${TEAM_ROLES.join(', ')}
 right types: ${RIGHT_TYPES.join(', ')}`;
@@ -133,6 +144,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       note: { type: 'string' },
       kind: { type: 'string' },
       status: { type: 'string' },
+      file: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -311,6 +323,27 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
         ].join('\t'),
       );
     }
+  } else if (command === 'guide show') {
+    const guide = await currentGuide(db);
+    out(JSON.stringify({ ver: guide.ver, slides: guide.slides }, null, 2));
+  } else if (command === 'guide set') {
+    if (!values.file) throw new UsageError('guide set takes --file GUIDE.json');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(values.file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`${values.file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    try {
+      const guide = await setGuide(db, parsed);
+      out(`guide ${guide.ver}: ${guide.slides.length} slides`);
+    } catch (error) {
+      if (error instanceof AppError) throw new UsageError(renderMessage(error.msgCode, error.msgParams));
+      throw error;
+    }
+  } else if (command === 'guide reset') {
+    await resetGuide(db);
+    out(`guide: the built-in one (${DEFAULT_GUIDE_VERSION})`);
   } else {
     throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

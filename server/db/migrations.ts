@@ -4,6 +4,7 @@ import { SEED_PRODUCTS } from './seed-products';
 import { teamsMigration } from './migration-0004-teams';
 import { scaleMigration } from './migration-0010-scale';
 import { teamManagementMigration } from './migration-0017-team-management';
+import { guideNoticesMigration } from './migration-0018-guide-notices';
 
 /**
  * Versioned migrations, kept in code so a single `tsx` process needs no migration folder.
@@ -558,6 +559,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
       },
     },
     '0017_team_management': teamManagementMigration(id),
+    '0018_guide_notices': guideNoticesMigration(id),
   };
 }
 

@@ -550,7 +550,52 @@ export interface SpeechSegmentsTable {
   issues: string;
 }
 
+export interface SiteSettingsTable {
+  key: string;
+  /** JSON */
+  value: string;
+  updated_at: string;
+}
+
+export interface GuideViewsTable {
+  uid: number;
+  ver: string;
+  /** 1 finished, 2 skipped */
+  type: number;
+  created_at: string;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  /** 0 通知, 1 系统升级公告, 2 系统维护通知, 3 安全警告, 4 新功能介绍, 5 活动公告 */
+  announcement_type: number;
+  /** 0 stored in the notice list, 1 a popup until acknowledged */
+  display_mode: number;
+  text: string;
+  /** sanitised when published */
+  html_text: string;
+  /** all | team | role */
+  audience: string;
+  enterprise_id: number | null;
+  role: string | null;
+  expires_at: string | null;
+  created_by: number | null;
+  created_at: string;
+  withdrawn_at: string | null;
+}
+
+export interface AnnouncementReceiptsTable {
+  announcement_id: number;
+  uid: number;
+  delivered_at: string;
+  acknowledged_at: string | null;
+}
+
 export interface Database {
+  site_settings: SiteSettingsTable;
+  guide_views: GuideViewsTable;
+  announcements: AnnouncementsTable;
+  announcement_receipts: AnnouncementReceiptsTable;
   team_applications: TeamApplicationsTable;
   leaders: LeadersTable;
   leader_history: LeaderHistoryTable;

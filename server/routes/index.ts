@@ -22,6 +22,7 @@ import { pdfOperations } from './pdf';
 import { imageOperations } from './image';
 import { speechOperations } from './speech';
 import { gptOperations } from './gpt';
+import { wizardOperations } from './wizard';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -50,6 +51,7 @@ export const operations: Operations = {
   ...imageOperations,
   ...speechOperations,
   ...gptOperations,
+  ...wizardOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -184,6 +184,8 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
     message: '本服务器未配置语音识别，无法把声音转成文字；请同时上传字幕文件（{formats}）。已退回时长',
   }),
   'speech.asr_failed': msg({ id: 'server.speech.asr_failed', message: '语音识别失败，已退回时长，请稍后重试' }),
+  'guide.invalid': msg({ id: 'server.guide.invalid', message: '引导内容不正确：{problem}' }),
+  'admin.operators_only': msg({ id: 'server.admin.operators_only', message: '只有站点管理员可以这样做' }),
   'ai.exhausted': msg({ id: 'server.ai.exhausted', message: 'AI 写作字数已用完' }),
   'ai.not_configured': msg({
     id: 'server.ai.not_configured',

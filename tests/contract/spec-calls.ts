@@ -191,6 +191,9 @@ export const addedCalls: readonly Call[] = [
   ['post', '/enterprise/v1/transfer_root'],
   ['post', '/enterprise/v1/cancel_invitation'],
   ['post', '/enterprise/v1/reset_invitation_code'],
+  ['get', '/admin/v1/guide'],
+  ['put', '/admin/v1/guide'],
+  ['delete', '/admin/v1/guide'],
   ['get', '/admin/v1/applications'],
   ['post', '/admin/v1/applications/review'],
 ];

@@ -1,0 +1,52 @@
+import type { FastifyRequest } from 'fastify';
+import { envelope, forbidden } from '../errors';
+import { findUserRole } from '../db/repos/users';
+import {
+  currentGuide,
+  DEFAULT_GUIDE_VERSION,
+  guideFor,
+  recordGuideView,
+  resetGuide,
+  setGuide,
+} from '../services/guide';
+import { caller, type Operations } from './types';
+
+/** The site's operators (the account role root): they edit the guide. */
+async function requireOperator(request: FastifyRequest): Promise<number> {
+  const { uid } = await caller(request);
+  if ((await findUserRole(request.server.db, uid)) !== 'root') throw forbidden('admin.operators_only');
+  return uid;
+}
+
+/** The guide (spec §7 GET /wizard/v1/show and /access) and the operators' editing of it. */
+export const wizardOperations: Operations = {
+  getWizardV1Show: async (request) => envelope(await guideFor(request.server.db, request)),
+
+  getWizardV1Access: async (request) => {
+    const { uid } = await caller(request);
+    const type = request.query.type === 1 ? 1 : 2;
+    await recordGuideView(request.server.db, uid, request.query.ver, type);
+    return envelope(null);
+  },
+
+  getAdminV1Guide: async (request) => {
+    await requireOperator(request);
+    const db = request.server.db;
+    const guide = await currentGuide(db);
+    const stored = await db.selectFrom('site_settings').select('key').where('key', '=', 'guide').executeTakeFirst();
+    return envelope({ ver: guide.ver, slides: guide.slides, custom: Boolean(stored) });
+  },
+
+  putAdminV1Guide: async (request) => {
+    await requireOperator(request);
+    const guide = await setGuide(request.server.db, request.body);
+    request.log.info({ ver: guide.ver, slides: guide.slides.length }, 'guide set');
+    return envelope(null, '引导已更新');
+  },
+
+  deleteAdminV1Guide: async (request) => {
+    await requireOperator(request);
+    await resetGuide(request.server.db);
+    return envelope(null, `引导已恢复为默认（${DEFAULT_GUIDE_VERSION}）`);
+  },
+};
