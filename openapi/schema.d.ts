@@ -2489,7 +2489,8 @@ export interface paths {
          * Set the guide's version and slides (site operators)
          * @description Added. A new `ver` shows the guide again to everyone who finished or skipped an older one. Slides: 1 to 12;
          *     `id` letters, digits, `-` and `_`, unique; `title` up to 60 characters; up to 6 `bullets` of 120; `video` and
-         *     `images` are paths on this site (`/…`) or https addresses. 400 `guide.invalid` saying what is wrong.
+         *     `images` are paths on this site (`/…`: the page's Content-Security-Policy loads media from its own origin
+         *     only). 400 `guide.invalid` saying what is wrong.
          */
         put: operations["putAdminV1Guide"];
         post?: never;

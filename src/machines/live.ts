@@ -53,6 +53,8 @@ import * as team from './teamCalls';
 import { membershipMachine } from './membership';
 import { teamMembersMachine, MEMBER_PAGE_SIZE } from './teamMembers';
 import { aiWriterMachine, type AiWriterEvent } from './aiWriter';
+import { guideMachine } from './guide';
+import { recordGuide } from './guideCalls';
 import { streamWriting, writingFunctions } from './aiCalls';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
@@ -635,6 +637,15 @@ export function liveAiWriter(options: { socket: () => SocketRef | undefined; ses
         return () => controller.abort();
       }),
       proofreader,
+    },
+  });
+}
+
+/** The guide modal bound to GET /wizard/v1/access. */
+export function liveGuide() {
+  return guideMachine.provide({
+    actors: {
+      record: fromPromise(({ input }) => recordGuide(input.type, input.ver)),
     },
   });
 }

@@ -158,6 +158,16 @@ export async function registerInBrowser(
   await form.getByRole('button', { name: '注册并登录' }).click();
   await page.waitForURL(`${baseUrl}/workbench/`);
   await page.getByTestId('home-screen').waitFor();
+  // a new account is shown the guide once: skipped with Esc, as a user in a hurry would
+  await dismissGuide(page);
+}
+
+/** Waits for the guide a new account is shown and skips it with Esc. */
+export async function dismissGuide(page: Page): Promise<void> {
+  const dialog = page.getByTestId('guide-dialog');
+  await dialog.waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
 /** The admin CLI in its own process on the e2e server's DATA_DIR, as an operator would run it; stdout lines. */

@@ -75,7 +75,7 @@ describe('the guide', () => {
         bullets: ['AI 写作可以起草公文'],
         images: { light: '/workbench/guide/ai-light.jpg' },
       },
-      { id: 'video', title: '视频教程', bullets: [], video: 'https://example.com/guide.mp4' },
+      { id: 'video', title: '视频教程', bullets: [], video: '/media/guide.mp4' },
     ];
     const set = await call(t.app, 'PUT', '/admin/v1/guide', { ver: '001.001.005', slides }, operator);
     expect(set.status).toBe(200);
@@ -84,6 +84,7 @@ describe('the guide', () => {
     expect(guide.slides).toEqual(slides);
     for (const [bad, problem] of [
       [[{ id: 'x', title: 'T', bullets: [], video: 'javascript:alert(1)' }], 'slide 1: video'],
+      [[{ id: 'x', title: 'T', bullets: [], video: 'https://example.com/a.mp4' }], 'slide 1: video'],
       [[{ id: 'x', title: 'T', bullets: [], images: { dark: '//evil.example/a.png' } }], 'slide 1: images'],
       [
         [

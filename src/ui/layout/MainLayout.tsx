@@ -31,7 +31,7 @@ import {
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
-import { QuotaDialog } from './lazy-parts';
+import { GuideModal, QuotaDialog } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { PendingInvitations } from './PendingInvitations';
 import { SideBar } from './SideBar';
@@ -156,6 +156,7 @@ export function MainLayout() {
       </Flex>
       <Suspense fallback={null}>
         <QuotaDialog />
+        <GuideModal />
       </Suspense>
       <RealtimeNotices />
       <PendingInvitations />

@@ -7,3 +7,7 @@ export const QuotaDialog = lazyWithReload(
   () => import('./QuotaDialog').then((m) => ({ default: m.QuotaDialog })),
   reloadFlag,
 );
+export const GuideModal = lazyWithReload(
+  () => import('./GuideModal').then((m) => ({ default: m.GuideModal })),
+  reloadFlag,
+);
