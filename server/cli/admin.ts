@@ -16,6 +16,7 @@
  *   npm run -s admin -- coupon create --right-type N --amount M --count K [--expires DATE] [--valid-days D]
  *   npm run -s admin -- coupon list [--batch B]
  *   npm run -s admin -- guide show | guide set --file GUIDE.json | guide reset
+ *   npm run -s admin -- rules show | rules set --file RULES.txt | rules reset
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -34,6 +35,7 @@ import { grantTeamPackage } from '../services/team-packages';
 import { teamExists } from '../db/repos/teams';
 import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 import { currentGuide, DEFAULT_GUIDE_VERSION, resetGuide, setGuide } from '../services/guide';
+import { currentRules, resetRules, RULES_MAX, setRules } from '../services/rules';
 import { AppError } from '../errors';
 
 const USAGE = `usage:
@@ -65,6 +67,8 @@ const USAGE = `usage:
       a new ver shows the guide again to everyone
   admin guide reset
       back to the built-in guide
+  admin rules show | rules set --file RULES.txt | rules reset
+      the /rules page's text: a line starting with "## " is a heading, a blank line ends a paragraph
 roles: ${ROLES.join(', ')}
 team roles: ${TEAM_ROLES.join(', ')}
 right types: ${RIGHT_TYPES.join(', ')}`;
@@ -341,6 +345,17 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       if (error instanceof AppError) throw new UsageError(renderMessage(error.msgCode, error.msgParams));
       throw error;
     }
+  } else if (command === 'rules show') {
+    out((await currentRules(db)).text);
+  } else if (command === 'rules set') {
+    if (!values.file) throw new UsageError('rules set takes --file RULES.txt');
+    const text = readFileSync(values.file, 'utf8');
+    if (!text.trim() || text.length > RULES_MAX) throw new UsageError(`the rules take 1 to ${RULES_MAX} characters`);
+    await setRules(db, text);
+    out(`rules: ${text.trim().length} characters`);
+  } else if (command === 'rules reset') {
+    await resetRules(db);
+    out('rules: the built-in ones');
   } else if (command === 'guide reset') {
     await resetGuide(db);
     out(`guide: the built-in one (${DEFAULT_GUIDE_VERSION})`);

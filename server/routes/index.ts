@@ -22,7 +22,7 @@ import { pdfOperations } from './pdf';
 import { imageOperations } from './image';
 import { speechOperations } from './speech';
 import { gptOperations } from './gpt';
-import { wizardOperations } from './wizard';
+import { siteOperations } from './site';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -51,7 +51,7 @@ export const operations: Operations = {
   ...imageOperations,
   ...speechOperations,
   ...gptOperations,
-  ...wizardOperations,
+  ...siteOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

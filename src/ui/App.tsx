@@ -5,7 +5,7 @@ import { MainLayout, PageSpinner } from './layout/MainLayout';
 import { ThemeButtons } from './layout/ThemeButtons';
 import { LastRouteRecorder, PageViewReporter, RouteQueryGate } from './route-effects';
 import { REDIRECTS, SHARED_DOCUMENT_PATH, STANDALONE } from './routes';
-import { LoginScreen, RedemptionScreen, SharedDocumentScreen, StandaloneUnavailableScreen } from './screens';
+import { LoginScreen, RedemptionScreen, RulesScreen, SharedDocumentScreen } from './screens';
 
 /** The SPA is served under /workbench/ (STACK.md: base without the trailing slash). */
 export const ROUTER_BASE = '/workbench';
@@ -33,7 +33,7 @@ export function App({ router }: { router?: Partial<RouterProps> }) {
               <SharedDocumentScreen />
             </Route>
             <Route path={STANDALONE.rules.path}>
-              <StandaloneUnavailableScreen feature={STANDALONE.rules.label} />
+              <RulesScreen />
             </Route>
             <Route path={STANDALONE.redemption.path}>
               <RedemptionScreen />

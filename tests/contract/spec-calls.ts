@@ -192,6 +192,8 @@ export const addedCalls: readonly Call[] = [
   ['post', '/enterprise/v1/cancel_invitation'],
   ['post', '/enterprise/v1/reset_invitation_code'],
   ['get', '/admin/v1/guide'],
+  ['get', '/site/v1/rules'],
+  ['put', '/admin/v1/rules'],
   ['put', '/admin/v1/guide'],
   ['delete', '/admin/v1/guide'],
   ['get', '/admin/v1/applications'],

@@ -5,7 +5,7 @@ export const LoginScreen = lazyWithReload(() => import('./Login'), reloadFlag);
 export const UserScreen = lazyWithReload(() => import('./User'), reloadFlag);
 export const FeatureUnavailableScreen = lazyWithReload(() => import('./FeatureUnavailable'), reloadFlag);
 export const NotFoundScreen = lazyWithReload(() => import('./NotFound'), reloadFlag);
-export const StandaloneUnavailableScreen = lazyWithReload(() => import('./StandaloneUnavailable'), reloadFlag);
+export const RulesScreen = lazyWithReload(() => import('./Rules'), reloadFlag);
 export const RightScreen = lazyWithReload(() => import('./commerce/Right'), reloadFlag);
 export const UpgradeScreen = lazyWithReload(() => import('./commerce/Upgrade'), reloadFlag);
 export const HomeScreen = lazyWithReload(() => import('./home/Home'), reloadFlag);

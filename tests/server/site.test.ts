@@ -1,5 +1,6 @@
-// The guide on the real server: the built-in five slides with a picture in each theme, shown to a user until they
-// finish or skip its version, the operators' edits (API and CLI) that show a new version again, and refusals.
+// The site's own texts on the real server. The guide: the built-in five slides with a picture in each theme, shown
+// to a user until they finish or skip its version, the operators' edits (API and CLI) that show a new version
+// again, and refusals. The user rules: public, built in until the operators set them (API and CLI).
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,5 +127,33 @@ describe('the guide', () => {
     lines.length = 0;
     await runAdmin(['guide', 'reset'], t.app.db, (l) => lines.push(l));
     expect(lines).toEqual(['guide: the built-in one (001.001.004)']);
+  });
+});
+
+describe('the user rules', () => {
+  it('are public and built in; operators replace them; others and empty texts are refused', async () => {
+    const built = await call(t.app, 'GET', '/site/v1/rules');
+    expect(built.status).toBe(200);
+    expect(built.json.result).toMatchObject({ custom: false, updated_at: null });
+    expect(built.json.result.text).toMatch(/^## 一、总则\n/);
+    const text = '## 规则\r\n第一条：好好写字。\r\n\r\n第二条：认真校对。';
+    expect((await call(t.app, 'PUT', '/admin/v1/rules', { text }, user)).json.msg_code).toBe('admin.operators_only');
+    for (const bad of ['', '   \n  ', 'x'.repeat(50_001)]) {
+      const refused = await call(t.app, 'PUT', '/admin/v1/rules', { text: bad }, operator);
+      expect(refused.status, JSON.stringify(bad.slice(0, 5))).toBe(400);
+    }
+    expect((await call(t.app, 'PUT', '/admin/v1/rules', { text }, operator)).status).toBe(200);
+    const set = (await call(t.app, 'GET', '/site/v1/rules')).json.result;
+    expect(set).toMatchObject({ custom: true, text: '## 规则\n第一条：好好写字。\n\n第二条：认真校对。' });
+    expect(Date.parse(set.updated_at)).toBeGreaterThan(0);
+
+    const lines: string[] = [];
+    await runAdmin(['rules', 'reset'], t.app.db, (l) => lines.push(l));
+    expect((await call(t.app, 'GET', '/site/v1/rules')).json.result.custom).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    writeFileSync(join(dir, 'rules.txt'), '## 本站规则\n遵守法律。\n');
+    await runAdmin(['rules', 'set', '--file', join(dir, 'rules.txt')], t.app.db, (l) => lines.push(l));
+    await runAdmin(['rules', 'show'], t.app.db, (l) => lines.push(l));
+    expect(lines).toEqual(['rules: the built-in ones', 'rules: 13 characters', '## 本站规则\n遵守法律。']);
   });
 });

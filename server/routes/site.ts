@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { envelope, forbidden } from '../errors';
 import { findUserRole } from '../db/repos/users';
+import { currentRules, setRules } from '../services/rules';
 import {
   currentGuide,
   DEFAULT_GUIDE_VERSION,
@@ -18,8 +19,8 @@ async function requireOperator(request: FastifyRequest): Promise<number> {
   return uid;
 }
 
-/** The guide (spec §7 GET /wizard/v1/show and /access) and the operators' editing of it. */
-export const wizardOperations: Operations = {
+/** The guide (spec §7 GET /wizard/v1/show and /access), the user rules, and the operators' editing of both. */
+export const siteOperations: Operations = {
   getWizardV1Show: async (request) => envelope(await guideFor(request.server.db, request)),
 
   getWizardV1Access: async (request) => {
@@ -42,6 +43,14 @@ export const wizardOperations: Operations = {
     const guide = await setGuide(request.server.db, request.body);
     request.log.info({ ver: guide.ver, slides: guide.slides.length }, 'guide set');
     return envelope(null, '引导已更新');
+  },
+
+  getSiteV1Rules: async (request) => envelope(await currentRules(request.server.db)),
+
+  putAdminV1Rules: async (request) => {
+    await requireOperator(request);
+    await setRules(request.server.db, request.body.text);
+    return envelope(null, '用户规则已更新');
   },
 
   deleteAdminV1Guide: async (request) => {

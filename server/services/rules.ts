@@ -1,0 +1,66 @@
+/**
+ * The user rules page (/rules, spec §2): a text the site's operators edit (PUT /admin/v1/rules, `admin rules`),
+ * a built-in one until they do. Plain text: a line starting with `## ` is a heading, a blank line ends a paragraph;
+ * the page never renders it as HTML.
+ */
+import { nowIso, type Db } from '../db';
+
+const SETTING = 'rules';
+export const RULES_MAX = 50_000;
+
+export const DEFAULT_RULES = `## 一、总则
+本工作台为用户提供中文文本、文档、网页、图片、音视频的校对服务以及 AI 写作辅助。注册或使用本服务，即表示您同意本规则。
+
+## 二、账号
+请使用本人手机号注册，并妥善保管密码。一个账号仅限本人使用，不得出借、转让或出售。发现账号被盗用时，请立即修改密码并联系管理员。
+
+## 三、内容与隐私
+您提交校对的文字和文件仅用于完成校对，不会用于其他目的，也不会向第三方提供。您可以随时删除自己的文档和记录；注销账号后，您的数据将被删除。
+请勿提交违反法律法规、侵犯他人权益的内容。
+
+## 四、校对结果
+校对结果由系统自动生成，供您参考。发布前请结合上下文自行判断；因采纳或未采纳校对建议产生的后果由使用者负责。
+
+## 五、权益与额度
+各项权益的额度、有效期以「我的权益」页面显示为准。额度用完后可升级会员或使用兑换码。禁止以脚本、爬虫等方式批量调用服务。
+
+## 六、团队
+团队管理员可以邀请成员、分配权益和管理共享词库。成员退出或被移出团队后，团队分配的未用额度退回团队。
+
+## 七、变更
+本规则可能随服务调整而更新，更新后在本页公布。继续使用本服务即视为接受更新后的规则。`;
+
+export interface Rules {
+  text: string;
+  updated_at: string | null;
+  custom: boolean;
+}
+
+export async function currentRules(db: Db): Promise<Rules> {
+  const row = await db.selectFrom('site_settings').selectAll().where('key', '=', SETTING).executeTakeFirst();
+  if (!row) return { text: DEFAULT_RULES, updated_at: null, custom: false };
+  let text: unknown;
+  try {
+    text = JSON.parse(row.value);
+  } catch {
+    text = null;
+  }
+  return typeof text === 'string' && text.trim()
+    ? { text, updated_at: row.updated_at, custom: true }
+    : { text: DEFAULT_RULES, updated_at: null, custom: false };
+}
+
+/** Sets the rules (already checked: 1 to RULES_MAX characters); line ends become \n. */
+export async function setRules(db: Db, text: string): Promise<void> {
+  const value = JSON.stringify(text.replace(/\r\n?/g, '\n').trim());
+  const now = nowIso();
+  await db
+    .insertInto('site_settings')
+    .values({ key: SETTING, value, updated_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
+    .execute();
+}
+
+export async function resetRules(db: Db): Promise<void> {
+  await db.deleteFrom('site_settings').where('key', '=', SETTING).execute();
+}
