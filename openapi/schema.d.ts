@@ -2503,11 +2503,102 @@ export interface paths {
         get?: never;
         /**
          * Set the user rules (site operators)
-         * @description Added. 403 `admin.operators_only` for anyone but an operator.
+         * @description Added (the rules page's text is the site's own). 403 `admin.operators_only` for anyone but an operator.
          */
         put: operations["putAdminV1Rules"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notice/v1/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notices (announcements meant for them), newest first
+         * @description Added (spec §3 realtime state noticeList; announcements otherwise live only in the socket message). The
+         *     announcements published to everyone, the caller's team or account role that have not expired (a stored
+         *     one, display mode 0, expires after 3 days unless it was given a time; a popup, mode 1, lasts until read)
+         *     or been withdrawn; at most 100. `unread` counts those not yet read (POST /notice/v1/read).
+         */
+        get: operations["getNoticeV1List"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notice/v1/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notices read (a popup acknowledged)
+         * @description Added (a popup stays until acknowledged). Ids that are not the caller's notices are ignored; `count` says how many were marked.
+         */
+        post: operations["postNoticeV1Read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/announcements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Announcements with how many users had and read each (site operators)
+         * @description Added (operators publish announcements). Newest first, at most 200. 403 `admin.operators_only` for anyone else.
+         */
+        get: operations["getAdminV1Announcements"];
+        put?: never;
+        /**
+         * Publish an announcement (site operators)
+         * @description Added (operators publish announcements). Sent at once over the socket (type 4 cmd 1) to the connected users it is meant for and at their next
+         *     connection to the others, exactly once per user. `html_text` is sanitised (paragraphs, emphasis, lists,
+         *     https links; nothing that runs, loads or styles); without `text` the text is the HTML's. `audience` team
+         *     needs `enterprise_id`, role needs `role` (an account role). `expires_at` defaults to 3 days for display
+         *     mode 0 and to none for a popup (mode 1). `delivered`: the users it reached at once.
+         */
+        post: operations["postAdminV1Announcements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/announcements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an announcement (site operators)
+         * @description Added (operators withdraw announcements). It leaves every notice list and reaches no one more. 404 `notice.unknown`.
+         */
+        delete: operations["deleteAdminV1AnnouncementsById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2528,7 +2619,7 @@ export interface paths {
         get: operations["getAdminV1Guide"];
         /**
          * Set the guide's version and slides (site operators)
-         * @description Added. A new `ver` shows the guide again to everyone who finished or skipped an older one. Slides: 1 to 12;
+         * @description Added (the guide's slides are edited by the site's operators). A new `ver` shows the guide again to everyone who finished or skipped an older one. Slides: 1 to 12;
          *     `id` letters, digits, `-` and `_`, unique; `title` up to 60 characters; up to 6 `bullets` of 120; `video` and
          *     `images` are paths on this site (`/…`: the page's Content-Security-Policy loads media from its own origin
          *     only). 400 `guide.invalid` saying what is wrong.
@@ -2537,7 +2628,7 @@ export interface paths {
         post?: never;
         /**
          * Go back to the built-in guide (site operators)
-         * @description Added. The built-in guide's version shows again only to those who have not seen it.
+         * @description Added (operators go back to the built-in guide). Its version shows again only to those who have not seen it.
          */
         delete: operations["deleteAdminV1Guide"];
         options?: never;
@@ -3535,6 +3626,36 @@ export interface components {
             ver: components["schemas"]["GuideVersion"];
             show: boolean;
             slides: components["schemas"]["GuideSlide"][];
+        };
+        /** @description An announcement as the socket sends it (type 4 cmd 1), with its id, date and whether it was read. */
+        Notice: {
+            id: number;
+            /** @enum {integer} */
+            display_mode: 0 | 1;
+            /** @enum {integer} */
+            announcement_type: 0 | 1 | 2 | 3 | 4 | 5;
+            text: string;
+            html_text?: string;
+            /** @description expiry, milliseconds since the epoch */
+            time?: number;
+            created_at: string;
+            read: boolean;
+        };
+        Announcement: {
+            id: number;
+            announcement_type: number;
+            display_mode: number;
+            text: string;
+            html_text: string;
+            /** @enum {string} */
+            audience: "all" | "team" | "role";
+            enterprise_id: number | null;
+            role: string | null;
+            expires_at: string | null;
+            created_at: string;
+            withdrawn_at: string | null;
+            delivered: number;
+            read: number;
         };
         GuideSlide: {
             id: string;
@@ -8600,6 +8721,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
                 /** @description Platform code (web = 1). */
                 endpoint?: components["parameters"]["Endpoint"];
             };
@@ -8654,6 +8777,183 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getNoticeV1List: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            unread: number;
+                            list: components["schemas"]["Notice"][];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postNoticeV1Read: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: components["schemas"]["Id"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["CountOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getAdminV1Announcements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The announcements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["Announcement"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    postAdminV1Announcements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {integer} */
+                    announcement_type: 0 | 1 | 2 | 3 | 4 | 5;
+                    /** @enum {integer} */
+                    display_mode: 0 | 1;
+                    text?: string;
+                    html_text?: string;
+                    /** @enum {string} */
+                    audience: "all" | "team" | "role";
+                    enterprise_id?: components["schemas"]["Id"];
+                    role?: components["schemas"]["Role"];
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Published. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            id: number;
+                            delivered: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteAdminV1AnnouncementsById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmptyOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

@@ -117,6 +117,8 @@ export interface WebsiteProgressData {
   error_params?: MessageParams;
 }
 export interface AnnouncementData {
+  /** the announcement (added: the notice list and POST /notice/v1/read name it) */
+  id?: number;
   /** 0: stored for later (expires after 3 days without `time`); 1: non-closing popup. */
   display_mode: 0 | 1;
   /** 0 通知, 1 系统升级公告, 2 系统维护通知, 3 安全警告, 4 新功能介绍, 5 活动公告 */
@@ -223,6 +225,11 @@ export function isImageResult(m: ServerMessage): m is ImageResultMessage & { dat
 /** A PDF check moved on (type 2 cmd 7), not an error report. */
 export function isPdfProgress(m: ServerMessage): m is PdfProgressMessage & { data: PdfProgressData } {
   return m.type === 2 && m.cmd === 7 && (m.status === undefined || m.status === 200);
+}
+
+/** An announcement (type 4 cmd 1). */
+export function isAnnouncement(m: ServerMessage): m is AnnouncementMessage & { data: AnnouncementData } {
+  return m.type === 4 && m.cmd === 1 && (m.status === undefined || m.status === 200);
 }
 
 /** A website check moved on (type 2 cmd 8), not an error report. */

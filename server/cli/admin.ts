@@ -17,6 +17,8 @@
  *   npm run -s admin -- coupon list [--batch B]
  *   npm run -s admin -- guide show | guide set --file GUIDE.json | guide reset
  *   npm run -s admin -- rules show | rules set --file RULES.txt | rules reset
+ *   npm run -s admin -- notice publish --type T --mode M (--text T | --html FILE) [--team ID | --role R] [--expires D]
+ *   npm run -s admin -- notice list | notice withdraw ID
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -36,6 +38,12 @@ import { teamExists } from '../db/repos/teams';
 import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
 import { currentGuide, DEFAULT_GUIDE_VERSION, resetGuide, setGuide } from '../services/guide';
 import { currentRules, resetRules, RULES_MAX, setRules } from '../services/rules';
+import {
+  allAnnouncements,
+  insertAnnouncement,
+  withdrawAnnouncement,
+  type PublishInput,
+} from '../services/announcements';
 import { AppError } from '../errors';
 
 const USAGE = `usage:
@@ -69,6 +77,11 @@ const USAGE = `usage:
       back to the built-in guide
   admin rules show | rules set --file RULES.txt | rules reset
       the /rules page's text: a line starting with "## " is a heading, a blank line ends a paragraph
+  admin notice publish --type T --mode M (--text TEXT | --html FILE) [--team ID | --role R] [--expires DATE]
+      T 0 通知, 1 系统升级公告, 2 系统维护通知, 3 安全警告, 4 新功能介绍, 5 活动公告; M 0 notice list, 1 popup;
+      everyone unless --team or --role; the running server sends it within its heartbeat (INSTANCE_HEARTBEAT_MS)
+  admin notice list
+  admin notice withdraw ID
 roles: ${ROLES.join(', ')}
 team roles: ${TEAM_ROLES.join(', ')}
 right types: ${RIGHT_TYPES.join(', ')}`;
@@ -149,6 +162,10 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       kind: { type: 'string' },
       status: { type: 'string' },
       file: { type: 'string' },
+      type: { type: 'string' },
+      mode: { type: 'string' },
+      text: { type: 'string' },
+      html: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -345,6 +362,56 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       if (error instanceof AppError) throw new UsageError(renderMessage(error.msgCode, error.msgParams));
       throw error;
     }
+  } else if (command === 'notice publish') {
+    const type = integerOption('type', values.type, true)!;
+    const mode = integerOption('mode', values.mode, true)!;
+    if (type < 0 || type > 5) throw new UsageError('--type must be 0 to 5');
+    if (mode !== 0 && mode !== 1) throw new UsageError('--mode must be 0 (notice list) or 1 (popup)');
+    if (values.team && values.role) throw new UsageError('give --team or --role, not both');
+    const input: PublishInput = {
+      announcement_type: type as PublishInput['announcement_type'],
+      display_mode: mode,
+      ...(values.text ? { text: values.text } : {}),
+      ...(values.html ? { html_text: readFileSync(values.html, 'utf8') } : {}),
+      audience: values.team ? 'team' : values.role ? 'role' : 'all',
+      ...(values.team ? { enterprise_id: teamId(values.team) } : {}),
+      ...(values.role ? { role: role(values.role) } : {}),
+      ...(values.expires ? { expires_at: expiry(values.expires) } : {}),
+    };
+    try {
+      out(`announcement ${await insertAnnouncement(db, input, null)} published`);
+    } catch (error) {
+      if (error instanceof AppError) throw new UsageError(renderMessage(error.msgCode, error.msgParams));
+      throw error;
+    }
+  } else if (command === 'notice list') {
+    out(['id', 'type', 'mode', 'audience', 'delivered', 'read', 'expires_at', 'withdrawn_at', 'text'].join('\t'));
+    for (const a of await allAnnouncements(db)) {
+      const audience = a.audience === 'team' ? `team ${a.enterprise_id}` : a.audience === 'role' ? a.role : 'all';
+      out(
+        [
+          a.id,
+          a.announcement_type,
+          a.display_mode,
+          audience,
+          a.delivered,
+          a.read,
+          a.expires_at ?? '-',
+          a.withdrawn_at ?? '-',
+          a.text.replace(/\s+/g, ' ').slice(0, 60),
+        ].join('\t'),
+      );
+    }
+  } else if (positionals[0] === 'notice' && positionals[1] === 'withdraw') {
+    const id = Number(positionals[2]);
+    if (!Number.isInteger(id) || id <= 0) throw new UsageError('notice withdraw takes an announcement ID');
+    try {
+      await withdrawAnnouncement(db, id);
+    } catch (error) {
+      if (error instanceof AppError) throw new UsageError(renderMessage(error.msgCode, error.msgParams));
+      throw error;
+    }
+    out(`announcement ${id} withdrawn`);
   } else if (command === 'rules show') {
     out((await currentRules(db)).text);
   } else if (command === 'rules set') {

@@ -1,3 +1,4 @@
+import { deliverPending } from '../services/announcements';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { HEARTBEAT_INTERVAL_MS, SocketClose, isClientMessage, type ClientMessage } from '../../openapi/socket-protocol';
@@ -63,6 +64,8 @@ export function registerSocketRoute(app: FastifyInstance, path: string, idleMs =
           typeof sessionId === 'string' && sessionId ? sessionId : undefined,
         );
         for (const message of early.splice(0)) handle(message);
+        // announcements published while the user was away arrive now, once
+        deliverPending(app, auth.uid).catch((err) => request.log.error(err, 'announcements not delivered'));
       })
       .catch((err) => {
         request.log.error(err, 'socket authentication failed');

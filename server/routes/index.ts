@@ -23,6 +23,7 @@ import { imageOperations } from './image';
 import { speechOperations } from './speech';
 import { gptOperations } from './gpt';
 import { siteOperations } from './site';
+import { noticeOperations } from './notices';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -52,6 +53,7 @@ export const operations: Operations = {
   ...speechOperations,
   ...gptOperations,
   ...siteOperations,
+  ...noticeOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

@@ -1,6 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { envelope, forbidden } from '../errors';
-import { findUserRole } from '../db/repos/users';
+import { envelope } from '../errors';
 import { currentRules, setRules } from '../services/rules';
 import {
   currentGuide,
@@ -10,14 +8,7 @@ import {
   resetGuide,
   setGuide,
 } from '../services/guide';
-import { caller, type Operations } from './types';
-
-/** The site's operators (the account role root): they edit the guide. */
-async function requireOperator(request: FastifyRequest): Promise<number> {
-  const { uid } = await caller(request);
-  if ((await findUserRole(request.server.db, uid)) !== 'root') throw forbidden('admin.operators_only');
-  return uid;
-}
+import { caller, requireOperator, type Operations } from './types';
 
 /** The guide (spec §7 GET /wizard/v1/show and /access), the user rules, and the operators' editing of both. */
 export const siteOperations: Operations = {

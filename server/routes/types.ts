@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { operations } from '../../openapi/schema';
 import type { AuthContext } from '../services/tokens';
+import type { ServerMessageCode } from '../../openapi/messages';
+import { findUserRole } from '../db/repos/users';
+import { forbidden } from '../errors';
 
 /** The contract's operationIds (openapi/schema.d.ts, generated from openapi/workbench.yaml). */
 export type OperationId = keyof operations;
@@ -49,6 +52,16 @@ export type Operations = { [K in OperationId]?: Operation<K> };
 /** The caller of a secured operation (bearerAuth ran before the handler). */
 export async function caller(request: FastifyRequest): Promise<AuthContext> {
   return request.auth ?? request.server.authenticate(request);
+}
+
+/** The site's operators (the account role root): they review applications, edit the guide, publish notices. */
+export async function requireOperator(
+  request: FastifyRequest,
+  code: ServerMessageCode = 'admin.operators_only',
+): Promise<number> {
+  const { uid } = await caller(request);
+  if ((await findUserRole(request.server.db, uid)) !== 'root') throw forbidden(code);
+  return uid;
 }
 
 /** A file part of a multipart request, buffered (limit: UPLOAD_LIMIT). */

@@ -19,6 +19,7 @@ import {
 } from '../db/repos/instances';
 
 import { pruneRateLimits } from './rate-store';
+import { deliverToConnected } from './announcements';
 import { refundRight, type Consumption } from './rights';
 
 class AlreadyReleased extends Error {}
@@ -72,6 +73,8 @@ export class ServerInstance {
   readonly id = randomUUID();
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<void> | null = null;
+  /** the newest announcement this process has delivered to its connected users */
+  private lastAnnouncement = 0;
   /** called after a sweep put document jobs back in the queue */
   onRequeued: (() => void) | null = null;
 
@@ -111,9 +114,25 @@ export class ServerInstance {
         for (const s of realtime.localSessions()) void realtime.cluster?.registerSession(s.id, s.uid);
       }
       await this.sweep();
+      await this.announce();
     } catch (error) {
       this.app.log.warn({ err: error }, 'instance heartbeat failed');
     }
+  }
+
+  /**
+   * Announcements published by another process (the admin CLI, another server) reach this process's connected users
+   * at its next heartbeat; those published here went out at once.
+   */
+  private async announce(): Promise<void> {
+    const row = await this.app.db
+      .selectFrom('announcements')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirst();
+    const last = Number(row?.last ?? 0);
+    if (last <= this.lastAnnouncement) return;
+    this.lastAnnouncement = last;
+    await deliverToConnected(this.app);
   }
 
   /** Releases everything held by processes that are gone (no row, or not seen for `config.instance.staleMs`). */

@@ -52,10 +52,6 @@ import * as commerce from '../api/commerce';
 import * as team from './teamCalls';
 import { membershipMachine } from './membership';
 import { teamMembersMachine, MEMBER_PAGE_SIZE } from './teamMembers';
-import { aiWriterMachine, type AiWriterEvent } from './aiWriter';
-import { guideMachine } from './guide';
-import { recordGuide } from './guideCalls';
-import { streamWriting, writingFunctions } from './aiCalls';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
 export interface WebSocketLike {
@@ -609,43 +605,6 @@ export function liveTeamMembers(options: { socket?: () => SocketRef | undefined 
         else await team.transferRoot(input.uid);
       }),
       'renew code': fromPromise(() => team.renewInvitationCode()),
-    },
-  });
-}
-
-/**
- * The AI writing screen bound to the /gpt calls. Its proofreading job is the home screen's machine, hearing the app's
- * socket (`socket`) and sending its checks to that socket's session.
- */
-export function liveAiWriter(options: { socket: () => SocketRef | undefined; sessionId: () => string | null }) {
-  const proofreader = liveProofreadJob({}, options.sessionId).provide({
-    actors: { 'socket messages': forwardServerMessages(options.socket) },
-  });
-  return aiWriterMachine.provide({
-    actors: {
-      'load functions': fromPromise(() => writingFunctions()),
-      run: fromCallback<AiWriterEvent, Parameters<typeof streamWriting>[0]>(({ input, sendBack }) => {
-        const controller = new AbortController();
-        streamWriting(input, controller.signal, (event) => {
-          if (event.kind === 'delta') sendBack({ type: 'delta', text: event.text });
-          else if (event.kind === 'done') sendBack({ type: 'finished', used: event.used, truncated: event.truncated });
-          else sendBack({ type: 'run failed', message: event.message });
-        }).catch((error: unknown) => {
-          if (!controller.signal.aborted)
-            sendBack({ type: 'run failed', message: error instanceof Error ? error.message : '系统异常' });
-        });
-        return () => controller.abort();
-      }),
-      proofreader,
-    },
-  });
-}
-
-/** The guide modal bound to GET /wizard/v1/access. */
-export function liveGuide() {
-  return guideMachine.provide({
-    actors: {
-      record: fromPromise(({ input }) => recordGuide(input.type, input.ver)),
     },
   });
 }

@@ -186,6 +186,11 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'speech.asr_failed': msg({ id: 'server.speech.asr_failed', message: '语音识别失败，已退回时长，请稍后重试' }),
   'guide.invalid': msg({ id: 'server.guide.invalid', message: '引导内容不正确：{problem}' }),
   'admin.operators_only': msg({ id: 'server.admin.operators_only', message: '只有站点管理员可以这样做' }),
+  'notice.empty': msg({ id: 'server.notice.empty', message: '公告内容不能为空' }),
+  'notice.too_long': msg({ id: 'server.notice.too_long', message: '公告内容不能超过 {max} 字' }),
+  'notice.audience': msg({ id: 'server.notice.audience', message: '请指定公告的对象：{field}' }),
+  'notice.expired': msg({ id: 'server.notice.expired', message: '公告的截止时间必须晚于现在' }),
+  'notice.unknown': msg({ id: 'server.notice.unknown', message: '公告不存在或已撤回' }),
   'ai.exhausted': msg({ id: 'server.ai.exhausted', message: 'AI 写作字数已用完' }),
   'ai.not_configured': msg({
     id: 'server.ai.not_configured',

@@ -7,7 +7,7 @@ import { createActor, emit, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { ServerMessage } from '../../openapi/socket-protocol';
 import { configureApi, onQuotaExhausted, type QuotaExhausted } from '../../src/api/client';
-import { liveAiWriter } from '../../src/machines/live';
+import { liveAiWriter } from '../../src/machines/live-ai';
 import type { SocketEmitted } from '../../src/machines/socket';
 import { collectNotices, fakeFetch, freshStores } from '../api/helpers';
 import { modelOptions } from './model';

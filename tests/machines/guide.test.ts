@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { configureApi } from '../../src/api/client';
-import { liveGuide } from '../../src/machines/live';
+import { liveGuide } from '../../src/machines/live-guide';
 import type { Guide } from '../../src/machines/guide';
 import { fakeFetch, freshStores } from '../api/helpers';
 import { modelOptions } from './model';

@@ -63,6 +63,8 @@ const text = (events: StreamEvent[]) => events.map((e) => e.delta ?? '').join(''
 const reservations = () => t.app.db.selectFrom('check_reservations').select('check_id').execute();
 
 beforeAll(async () => {
+  // (the browser tests' global setup configures a chat service for its server; this file starts without one)
+  delete process.env.AI_URL;
   fake = await startFakeChat();
   t = await startTestApp();
   base = await listen(t);

@@ -7,7 +7,6 @@ import {
   findRootName,
   findTeam,
 } from '../../db/repos/teams';
-import { findUserRole } from '../../db/repos/users';
 import { badRequest, envelope, forbidden } from '../../errors';
 import { containsPattern } from '../../services/dictionary';
 import {
@@ -45,7 +44,7 @@ import {
   teamContext,
 } from '../../services/teams';
 import { defaultName } from '../../services/users';
-import { caller, type Operations } from '../types';
+import { caller, requireOperator, type Operations } from '../types';
 
 /**
  * Team membership, applications, team details, metrics and right packages (spec §7 Team). Every call resolves the
@@ -74,12 +73,6 @@ function phoneFilter(keyword: string): { exact?: string; suffix?: string } | und
 /** 138****0000: members' phones are shown masked. */
 const masked = (phone: string) => (/^\d{11}$/.test(phone) ? defaultName(phone) : phone);
 
-async function requireOperator(request: FastifyRequest): Promise<number> {
-  const { uid } = await caller(request);
-  if ((await findUserRole(request.server.db, uid)) !== 'root') throw forbidden('team.cannot_review');
-  return uid;
-}
-
 export const teamMemberOperations: Operations = {
   // ───── applications for a team / API access ─────
   postEnterpriseV1TeamApplication: async (request) => {
@@ -97,7 +90,7 @@ export const teamMemberOperations: Operations = {
   },
 
   getAdminV1Applications: async (request) => {
-    await requireOperator(request);
+    await requireOperator(request, 'team.cannot_review');
     const rows = await listApplications(request.server.db, request.query);
     return envelope(
       rows.map((r) => ({
@@ -121,7 +114,7 @@ export const teamMemberOperations: Operations = {
   },
 
   postAdminV1ApplicationsReview: async (request) => {
-    const reviewer = await requireOperator(request);
+    const reviewer = await requireOperator(request, 'team.cannot_review');
     const b = request.body;
     const { enterpriseId } = await reviewApplication(request.server.db, {
       id: b.id,

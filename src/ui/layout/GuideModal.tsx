@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { guideQuery } from '../../api/queries';
 import { inspectOptions } from '../../machines/inspect';
-import { liveGuide } from '../../machines/live';
+import { liveGuide } from '../../machines/live-guide';
 import type { Guide } from '../../machines/guide';
 import { useThemeMode } from '../app-actor';
 

@@ -27,7 +27,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AppActorContext, useLanguage } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { liveAiWriter } from '../../../machines/live';
+import { liveAiWriter } from '../../../machines/live-ai';
 import { inspectOptions } from '../../../machines/inspect';
 import { readyToRun, type AiWriterEvent, type AiWriterRef } from '../../../machines/aiWriter';
 import type { FieldKey } from '../../../machines/aiCalls';
