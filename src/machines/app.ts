@@ -8,6 +8,7 @@ import { socketMachine } from './socket';
 import { themeMachine } from './theme';
 import { proofreadJobMachine } from './proofreadJob';
 import { documentUploadsMachine } from './documentUploads';
+import { noticesMachine } from './notices';
 
 export const appMachine = setup({
   actors: {
@@ -18,6 +19,7 @@ export const appMachine = setup({
     theme: themeMachine,
     proofreadJob: proofreadJobMachine,
     documentUploads: documentUploadsMachine,
+    notices: noticesMachine,
   },
 }).createMachine({
   id: 'app',
@@ -28,6 +30,9 @@ export const appMachine = setup({
     { src: 'socket', id: 'socket', systemId: 'socket' },
     { src: 'quotaDialog', id: 'quotaDialog', systemId: 'quotaDialog' },
     { src: 'session', id: 'session', systemId: 'session' },
+    // announcements and the document list's flag; the session starts and stops it (before the session: it is
+    // signed in at once when a stored login is restored)
+    { src: 'notices', id: 'notices', systemId: 'notices' },
     // the home screen's check: kept here so results survive navigating away and back
     { src: 'proofreadJob', id: 'proofreadJob', systemId: 'proofreadJob' },
     // the document list's uploads (one upload pipeline each), kept while the user moves around

@@ -51,6 +51,8 @@ import * as websites from './websiteCalls';
 import * as commerce from '../api/commerce';
 import * as team from './teamCalls';
 import { membershipMachine } from './membership';
+import { noticesMachine } from './notices';
+import { markNoticesRead, noticeList } from './noticeCalls';
 import { teamMembersMachine, MEMBER_PAGE_SIZE } from './teamMembers';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
@@ -563,6 +565,17 @@ export function createLiveApp(options: LiveAppOptions) {
       theme: liveTheme(),
       proofreadJob: liveProofreadJob(options),
       documentUploads: liveDocumentUploads(options),
+      notices: liveNotices(),
+    },
+  });
+}
+
+/** The notices bound to the /notice calls. */
+export function liveNotices() {
+  return noticesMachine.provide({
+    actors: {
+      load: fromPromise(() => noticeList()),
+      'mark read': fromPromise(({ input }) => markNoticesRead(input.ids)),
     },
   });
 }

@@ -72,9 +72,11 @@ export const sessionMachine = setup({
     /** The realtime socket opens when logged in and closes on logout (spec §4); absent in isolation. */
     'open realtime': ({ system }) => {
       system.get('socket')?.send({ type: 'connect' });
+      system.get('notices')?.send({ type: 'signed in' });
     },
     'close realtime': ({ system }) => {
       system.get('socket')?.send({ type: 'disconnect' });
+      system.get('notices')?.send({ type: 'signed out' });
     },
     'forget user': assign({ user: null, redirectAfterLoad: false }),
   },

@@ -2,6 +2,7 @@
 import type { ActorRefFrom, ActorSystem, AnyActorRef } from 'xstate';
 import type { documentUploadsMachine } from './documentUploads';
 import type { languageMachine } from './language';
+import type { noticesMachine } from './notices';
 import type { proofreadJobMachine } from './proofreadJob';
 import type { quotaDialogMachine } from './quotaDialog';
 import type { sessionMachine } from './session';
@@ -16,6 +17,7 @@ export interface SystemActors {
   theme: ActorRefFrom<typeof themeMachine>;
   proofreadJob: ActorRefFrom<typeof proofreadJobMachine>;
   documentUploads: ActorRefFrom<typeof documentUploadsMachine>;
+  notices: ActorRefFrom<typeof noticesMachine>;
 }
 export type SystemId = keyof SystemActors;
 

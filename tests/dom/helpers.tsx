@@ -11,7 +11,7 @@ import { quotaDialogMachine } from '../../src/machines/quotaDialog';
 import { sessionMachine } from '../../src/machines/session';
 import { socketMachine, type ConnectionEvent } from '../../src/machines/socket';
 import { themeMachine } from '../../src/machines/theme';
-import { liveDocumentUploads } from '../../src/machines/live';
+import { liveDocumentUploads, liveNotices } from '../../src/machines/live';
 import { App, ROUTER_BASE } from '../../src/ui/App';
 import { AppProviders, createQueryClient } from '../../src/ui/providers';
 
@@ -193,6 +193,8 @@ export function renderApp(options: RenderOptions = {}) {
       }),
       // the document list's uploads run for real over the fake transport
       documentUploads: liveDocumentUploads({ queryClient }),
+      // announcements from the fake transport (GET /notice/v1/list) and the socket messages a test sends
+      notices: liveNotices(),
       theme: themeMachine.provide({
         actions: {
           'restore theme': assign({ mode: () => theme }),

@@ -5,7 +5,7 @@ import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
 import type { WorkbenchRoute } from '../routes';
 import { LanguageSwitch } from './LanguageSwitch';
-import { UserMenu } from './lazy-parts';
+import { NoticeBell, UserMenu } from './lazy-parts';
 
 export function Header({ route }: { route: WorkbenchRoute | undefined }) {
   const { t, i18n } = useLingui();
@@ -44,6 +44,9 @@ export function Header({ route }: { route: WorkbenchRoute | undefined }) {
       </HStack>
       <HStack gap="3">
         <LanguageSwitch />
+        <Suspense fallback={<Box w="8" h="8" aria-hidden />}>
+          <NoticeBell />
+        </Suspense>
         {/* the menu's code (menus, popovers) follows the first paint; the space it takes is held meanwhile */}
         <Suspense fallback={<Box w="24" h="8" aria-hidden />}>
           <UserMenu />

@@ -31,7 +31,7 @@ import {
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
-import { GuideModal, QuotaDialog } from './lazy-parts';
+import { GuideModal, NoticePopup, QuotaDialog } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { PendingInvitations } from './PendingInvitations';
 import { SideBar } from './SideBar';
@@ -157,6 +157,7 @@ export function MainLayout() {
       <Suspense fallback={null}>
         <QuotaDialog />
         <GuideModal />
+        <NoticePopup />
       </Suspense>
       <RealtimeNotices />
       <PendingInvitations />

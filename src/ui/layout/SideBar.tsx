@@ -1,4 +1,7 @@
+import { useEffect } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import { useSystemActor } from '../app-actor';
 import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { SpellCheck } from 'lucide-react';
 import { Link } from 'wouter';
@@ -12,6 +15,13 @@ export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
   const me = useQuery(userInfoQuery({ silent: true }));
   const invitations = useQuery(invitationsQuery({ silent: true }));
   const inTeam = me.data?.enterprise_id != null || (invitations.data?.length ?? 0) > 0;
+  // a document's background job ended (socket type 2 cmd 1): the document list lights up until it is seen
+  const notices = useSystemActor('notices');
+  const documentsChanged = useSelector(notices, (s) => s.context.documentsChanged);
+  const onDocuments = current?.path === '/document';
+  useEffect(() => {
+    if (onDocuments && documentsChanged) notices.send({ type: 'documents seen' });
+  }, [onDocuments, documentsChanged, notices]);
   return (
     <Box
       as="nav"
@@ -71,6 +81,17 @@ export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
                   <Text as="span" flex="1" display={{ base: 'none', lg: 'inline' }} lineClamp={1}>
                     {label}
                   </Text>
+                  {route.path === '/document' && documentsChanged && !onDocuments ? (
+                    <Box
+                      boxSize="2"
+                      borderRadius="full"
+                      bg="red.solid"
+                      flexShrink={0}
+                      role="img"
+                      aria-label={t`有文档处理完成`}
+                      data-testid="documents-flag"
+                    />
+                  ) : null}
                 </Flex>
               </Link>
             </li>

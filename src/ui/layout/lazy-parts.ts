@@ -11,3 +11,11 @@ export const GuideModal = lazyWithReload(
   () => import('./GuideModal').then((m) => ({ default: m.GuideModal })),
   reloadFlag,
 );
+export const NoticeBell = lazyWithReload(
+  () => import('./NoticeBell').then((m) => ({ default: m.NoticeBell })),
+  reloadFlag,
+);
+export const NoticePopup = lazyWithReload(
+  () => import('./NoticePopup').then((m) => ({ default: m.NoticePopup })),
+  reloadFlag,
+);
