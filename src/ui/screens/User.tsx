@@ -23,6 +23,8 @@ import { LogoutConfirmDialog, usePortraitUrl } from '../layout/UserMenu';
 import { CloseAccountForm, FeedbackForm, LoginIdForm, PasswordForm, PhoneForm } from './UserForms';
 import { ApiKeyCard, WechatCard } from './UserConnections';
 import { ApplicationsReview } from './Applications';
+import { AnnouncementsAdmin } from './admin/AnnouncementsAdmin';
+import { GuideAdmin } from './admin/GuideAdmin';
 
 /** Role names (spec §3 team roles; `free` is the default role of an individual account). */
 const ROLE_LABELS: Record<string, MessageDescriptor> = {
@@ -108,7 +110,13 @@ export default function User() {
         <WechatCard />
         <ApiKeyCard />
       </SimpleGrid>
-      {user?.role === 'root' ? <ApplicationsReview /> : null}
+      {user?.role === 'root' ? (
+        <>
+          <ApplicationsReview />
+          <AnnouncementsAdmin />
+          <GuideAdmin />
+        </>
+      ) : null}
       <CloseAccountForm />
       <LogoutConfirmDialog open={confirming} onClose={() => setConfirming(false)} />
     </Stack>
