@@ -3,6 +3,7 @@
  *
  *   npx tsx server/bench/run.ts [--seconds 60] [--users 50] [--runs 30] [--big 100000] [--skip-big]
  *                               [--heavy 8] [--cluster-seconds 20] [--cluster-users 20] [--skip-cluster]
+ *                               [--listeners 1000]
  *
  * Starts real server processes (`server/server.ts`) on 127.0.0.1 with temporary data, creates the users directly
  * in their database, then measures over real HTTP + WebSocket:
@@ -14,6 +15,8 @@
  *     p50 / p99 / max (goal: p99 ≤ 100 ms — heavy work runs in the worker pool, never on the event loop);
  *  5. with PostgreSQL (Debian's initdb, as the tests use): checks per second with one server process, then with two
  *     on the same database, each user's socket on one process and its checks submitted through the other.
+ *  6. an announcement published by an operator to --listeners connected users (default 1,000, one socket each):
+ *     time until the publish call answers and until the last socket has it (fan-out), p50 / p95 per socket.
  * Texts are distinct per check (no cache hits). CHECK_WORKERS is passed through to the servers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +28,8 @@ import { migrate, openDatabase } from '../db';
 import { addGrant } from '../services/rights';
 import { issueToken } from '../services/tokens';
 import { createUser } from '../services/users';
+import { hashPassword } from '../services/passwords';
+import { insertUser } from '../db/repos/users';
 import { startServer, SocketClient, type ServerProcess } from './processes';
 import { benchOption, benchSentences } from './support';
 
@@ -35,6 +40,7 @@ const USERS = opt('users', 50);
 const RUNS = opt('runs', 30);
 const BIG = opt('big', 100_000);
 const HEAVY = opt('heavy', 8);
+const LISTENERS = opt('listeners', 1000);
 const CLUSTER_SECONDS = opt('cluster-seconds', 20);
 const CLUSTER_USERS = opt('cluster-users', 20);
 const SKIP_BIG = args.includes('--skip-big');
@@ -177,9 +183,76 @@ async function makeDocx(paragraphs: number): Promise<Buffer> {
   return Packer.toBuffer(new Document({ sections: [{ children }] }));
 }
 
+/**
+ * `count` accounts that only listen, and an operator: inserted directly with one password hash between them (a
+ * hash per account would take minutes and measures nothing here).
+ */
+async function makeListeners(count: number, storage: { dataDir: string }) {
+  const { db, dialect } = openDatabase(storage);
+  await migrate(db, dialect);
+  const hash = await hashPassword('bench123456');
+  const insert = async (phone: string, role: 'free' | 'root') => {
+    const row = await insertUser(db, {
+      phone,
+      login_id: null,
+      name: phone,
+      role,
+      user_identity: 0,
+      enterprise_id: null,
+      password_hash: hash,
+      created_at: new Date().toISOString(),
+      closed_at: null,
+    });
+    return issueToken(db, Number(row.uid));
+  };
+  const operator = await insert('17900000000', 'root');
+  const tokens: string[] = [];
+  for (let n = 0; n < count; n++) tokens.push(await insert(`178${String(n).padStart(8, '0')}`, 'free'));
+  await db.destroy();
+  return { operator, tokens };
+}
+
+/** 6. An announcement to `listeners.tokens.length` connected users: the publish call and the fan-out. */
+async function announcementFanOut(server: ServerProcess, listeners: { operator: string; tokens: string[] }) {
+  const sockets = await openSockets([server], listeners.tokens);
+  const arrived: number[] = [];
+  let t0 = 0;
+  const all = Promise.all(
+    sockets.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.ws.on('message', (raw) => {
+            const m = JSON.parse(raw.toString());
+            if (m.type !== 4 || m.cmd !== 1) return;
+            arrived.push(performance.now() - t0);
+            resolve();
+          });
+        }),
+    ),
+  );
+  t0 = performance.now();
+  const res = await fetch(`${server.base}/admin/v1/announcements`, {
+    method: 'POST',
+    headers: headers(listeners.operator, { 'content-type': 'application/json' }),
+    body: JSON.stringify({ announcement_type: 1, display_mode: 1, text: '系统将于今晚升级', audience: 'all' }),
+  });
+  const answered = performance.now() - t0;
+  const json = (await res.json()) as { result: { delivered: number } | null; msg: string };
+  if (res.status !== 200 || !json.result) throw new Error(`publish ${res.status}: ${json.msg}`);
+  const timeout = new Promise<void>((_, reject) => setTimeout(() => reject(new Error('fan-out timed out')), 60_000));
+  await Promise.race([all, timeout]);
+  console.log(
+    `\n6) an announcement to ${sockets.length.toLocaleString('en')} connected users: publish answered in ` +
+      `${ms(answered)} (delivered ${json.result.delivered}); the last socket had it after ` +
+      `${ms(Math.max(...arrived))}; per socket p50 ${ms(pct(arrived, 50))}, p95 ${ms(pct(arrived, 95))}`,
+  );
+  for (const s of sockets) s.close();
+}
+
 async function singleProcess(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-'));
   const tokens = await makeUsers(USERS + 1, { dataDir });
+  const listeners = await makeListeners(LISTENERS, { dataDir });
   const server = await startServer({ DATA_DIR: dataDir, SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' });
   try {
     const sockets = await openSockets([server], tokens);
@@ -242,6 +315,9 @@ async function singleProcess(): Promise<void> {
         `${p99 <= 100 ? 'met' : 'NOT met'}), max ${ms(Math.max(...probes))}`,
     );
     for (const s of sockets) s.close();
+
+    // 6. announcement fan-out
+    await announcementFanOut(server, listeners);
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
