@@ -19,13 +19,22 @@ export const HTML_LANG: Record<Locale, string> = { cn: 'zh-CN', en: 'en', hk: 'z
 const catalogs: Partial<Record<Locale, Messages>> = {};
 // A locale's catalogue and the server's messages in it (the source language needs no server catalogue: the
 // server writes its messages in that language).
+/** Catalogues laid over each other: later ones win, but an entry a later one leaves empty keeps the earlier one's. */
+export function mergeCatalogues(parts: readonly Messages[]): Messages {
+  const messages: Messages = {};
+  for (const part of parts)
+    for (const [id, text] of Object.entries(part)) if (text !== '' && text !== undefined) messages[id] = text;
+  return messages;
+}
 const merged = async (...parts: Array<Promise<{ messages: Messages }>>) => ({
-  messages: Object.assign({}, ...(await Promise.all(parts)).map((p) => p.messages)) as Messages,
+  messages: mergeCatalogues((await Promise.all(parts)).map((p) => p.messages)),
 });
+const hk = () => merged(import('../../locales/hk/messages.po'), import('../../locales/hk/server.po'));
 const loaders: Record<Locale, () => Promise<{ messages: Messages }>> = {
   cn: () => import('../../locales/cn/messages.po'),
-  en: () => merged(import('../../locales/en/messages.po'), import('../../locales/en/server.po')),
-  hk: () => merged(import('../../locales/hk/messages.po'), import('../../locales/hk/server.po')),
+  // spec §1: hk is the fallback language: what the English catalogue lacks reads in hk
+  en: () => merged(hk(), import('../../locales/en/messages.po'), import('../../locales/en/server.po')),
+  hk,
 };
 /** the locale asked for last: a catalogue that arrives after another choice does not win */
 let wanted: Locale | null = null;

@@ -1,7 +1,7 @@
 // The SPA fetches each catalogue when it is chosen, the source language's too (src/ui/i18n.ts; main.tsx waits for
 // the first one): until a chosen catalogue has arrived the page speaks the source language, never nothing.
 import { describe, expect, it } from 'vitest';
-import { activateLocale, i18n, loadLocale } from '../../src/ui/i18n';
+import { activateLocale, i18n, loadLocale, mergeCatalogues } from '../../src/ui/i18n';
 
 describe('catalogues on demand', () => {
   it('shows cn while en is fetched, then en; a later choice wins over an earlier one still loading', async () => {
@@ -25,5 +25,11 @@ describe('catalogues on demand', () => {
     activateLocale('hk');
     expect(i18n.locale).toBe('hk');
     expect(i18n._('网络连接失败')).toBe('網絡連線失敗');
+  });
+
+  it('falls back to hk for what the English catalogue leaves empty (spec §1)', () => {
+    const hk = { a: '網絡連線失敗', b: '用戶規則' };
+    const en = { a: 'Network connection failed', b: '' };
+    expect(mergeCatalogues([hk, en])).toEqual({ a: 'Network connection failed', b: '用戶規則' });
   });
 });
