@@ -4559,6 +4559,11 @@ export interface operations {
                 "application/json": {
                     phone: components["schemas"]["Phone"];
                     password: string;
+                    /**
+                     * @description Added: the external app that sent the user here (spec §2 `login_resp_code=1&uuid=…`), kept by the
+                     *     page and sent with the login; the new token records it.
+                     */
+                    app_uuid?: string;
                 };
             };
         };

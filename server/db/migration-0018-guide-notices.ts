@@ -16,10 +16,12 @@ interface IdColumn {
  *   team, a role), and until when it counts.
  * - `announcement_receipts`: who has had an announcement (delivered) and who acknowledged it, so each user gets it
  *   exactly once, live or at the next login.
+ * - `tokens.app_uuid`: the external app a login came from (spec §2 `login_resp_code=1&uuid=…`).
  */
 export function guideNoticesMigration(id: IdColumn): Migration {
   return {
     async up(db: Kysely<any>) {
+      await db.schema.alterTable('tokens').addColumn('app_uuid', 'text').execute();
       await db.schema
         .createTable('site_settings')
         .addColumn('key', 'text', (c) => c.primaryKey())
@@ -65,6 +67,7 @@ export function guideNoticesMigration(id: IdColumn): Migration {
       await db.schema.dropTable('announcements').execute();
       await db.schema.dropTable('guide_views').execute();
       await db.schema.dropTable('site_settings').execute();
+      await db.schema.alterTable('tokens').dropColumn('app_uuid').execute();
     },
   };
 }

@@ -27,6 +27,8 @@ export interface TokensTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** the external app the login came from (spec §2 login_resp_code=1) */
+  app_uuid: Generated<string | null>;
 }
 
 export interface SmsCodesTable {

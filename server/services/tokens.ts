@@ -14,7 +14,7 @@ export interface AuthContext {
 }
 
 /** Issues a random bearer token; only its sha256 is stored, so a database leak reveals no tokens. */
-export async function issueToken(db: Db, uid: number): Promise<string> {
+export async function issueToken(db: Db, uid: number, appUuid?: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await insertToken(db, {
     token_hash: hashToken(token),
@@ -22,6 +22,7 @@ export async function issueToken(db: Db, uid: number): Promise<string> {
     created_at: nowIso(),
     expires_at: isoIn(TOKEN_LIFETIME_MS),
     revoked_at: null,
+    ...(appUuid ? { app_uuid: appUuid } : {}),
   });
   return token;
 }

@@ -1,12 +1,16 @@
 // Typed helpers for the foundation's user calls (contract additions to spec §7).
 import type { components, paths } from '../../openapi/schema';
 import { api, unwrap, type UnwrapOptions } from './client';
+import { getAppUuid } from './storage';
 
 export type UserInfo = components['schemas']['UserInfo'];
 export type SmsPurpose = 'register' | 'phone' | 'reset' | 'verify_old';
 
+/** Logs in; the external app a `login_resp_code=1` link named (kept in storage) goes with it. */
 export async function login(phone: string, password: string): Promise<string> {
-  const result = await unwrap(api.POST('/user/login', { body: { phone, password } }));
+  const appUuid = getAppUuid();
+  const body = { phone, password, ...(appUuid && /^[A-Za-z0-9_-]{1,64}$/.test(appUuid) ? { app_uuid: appUuid } : {}) };
+  const result = await unwrap(api.POST('/user/login', { body }));
   return result.token;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
+  configureApi,
   createApiClient,
   onQuotaExhausted,
   onUnauthorized,
@@ -8,7 +9,8 @@ import {
   unwrap,
   type QuotaExhausted,
 } from '../../src/api/client';
-import { setToken, setTrackingParam } from '../../src/api/storage';
+import { setAppUuid, setToken, setTrackingParam } from '../../src/api/storage';
+import { login } from '../../src/api/user';
 import { collectNotices, fakeFetch, freshStores, type FakeRoute } from './helpers';
 
 // Paths beyond the foundation are not in the contract yet; the middleware does not care.
@@ -303,5 +305,20 @@ describe('unwrap: quota exhausted', () => {
     ]);
     expect(notices).toEqual([]);
     stop();
+  });
+});
+
+describe('login from an external app', () => {
+  it('sends the app uuid a login_resp_code=1 link left in storage, and none otherwise', async () => {
+    const transport = fakeFetch({ 'POST /user/login': { body: { code: 200, msg: 'ok', result: { token: 't1' } } } });
+    configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
+    expect(await login('13800000000', 'pw')).toBe('t1');
+    setAppUuid('plugin-7f3a');
+    await login('13800000000', 'pw');
+    const bodies = await Promise.all(transport.requests.map((r) => r.clone().json()));
+    expect(bodies).toEqual([
+      { phone: '13800000000', password: 'pw' },
+      { phone: '13800000000', password: 'pw', app_uuid: 'plugin-7f3a' },
+    ]);
   });
 });

@@ -18,6 +18,23 @@ describe('root account on first start', () => {
   });
 });
 
+describe('a login from an external app', () => {
+  it('records the app uuid on the new token; a malformed one is refused', async () => {
+    const res = await call(t.app, 'POST', '/user/login', {
+      phone: ADMIN.phone,
+      password: ADMIN.password,
+      app_uuid: 'plugin-7f3a_22',
+    });
+    expect(res.status).toBe(200);
+    const rows = await t.app.db.selectFrom('tokens').select('app_uuid').where('app_uuid', 'is not', null).execute();
+    expect(rows).toEqual([{ app_uuid: 'plugin-7f3a_22' }]);
+    for (const app_uuid of ['', 'has space', 'x'.repeat(65), '<script>']) {
+      const bad = await call(t.app, 'POST', '/user/login', { phone: ADMIN.phone, password: ADMIN.password, app_uuid });
+      expect(bad.status, app_uuid).toBe(400);
+    }
+  });
+});
+
 describe('registration with an SMS code', () => {
   it('sends a code to the outbox, registers a free account and logs it in', async () => {
     const sent = await call(t.app, 'POST', '/user/sms_code', { phone: '13911110001', purpose: 'register' });

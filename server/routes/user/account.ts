@@ -76,7 +76,7 @@ export const accountOperations: Operations = {
     const hash = user?.password_hash ?? (await decoyHash);
     const ok = await verifyWithLockout(db, loginSubject(phone), password, hash, 'lockout.login');
     if (!user || !ok) throw unauthorized('auth.wrong_credentials');
-    return envelope({ token: await issueToken(db, user.uid) }, '登录成功');
+    return envelope({ token: await issueToken(db, user.uid, request.body.app_uuid) }, '登录成功');
   },
 
   postUserLogout: async (request) => {
