@@ -258,7 +258,10 @@ export async function markRead(db: Db, uid: number, ids: number[]): Promise<numb
       .insertInto('announcement_receipts')
       .values({ announcement_id: Number(id), uid, delivered_at: now, acknowledged_at: now })
       .onConflict((oc) =>
-        oc.columns(['announcement_id', 'uid']).doUpdateSet({ acknowledged_at: sql`coalesce(acknowledged_at, ${now})` }),
+        oc.columns(['announcement_id', 'uid']).doUpdateSet({
+          // qualified: PostgreSQL sees the excluded row's column too
+          acknowledged_at: sql`coalesce(announcement_receipts.acknowledged_at, ${now})`,
+        }),
       )
       .execute();
     count++;

@@ -131,8 +131,9 @@ export class ServerInstance {
       .executeTakeFirst();
     const last = Number(row?.last ?? 0);
     if (last <= this.lastAnnouncement) return;
-    this.lastAnnouncement = last;
     await deliverToConnected(this.app);
+    // only once delivered: a failure is tried again at the next heartbeat
+    this.lastAnnouncement = last;
   }
 
   /** Releases everything held by processes that are gone (no row, or not seen for `config.instance.staleMs`). */

@@ -63,6 +63,7 @@ export const noticesMachine = setup({
   },
   guards: {
     'is announcement': ({ event }) => event.type === 'server message' && isAnnouncement(event.message),
+    'new socket session': ({ event }) => event.type === 'server message' && event.message.type === 3,
     'a document job ended': ({ event }) =>
       event.type === 'server message' && isDocumentFlag(event.message) && ENDED.has(event.message.data.status),
   },
@@ -99,6 +100,8 @@ export const noticesMachine = setup({
             }),
           },
           { guard: 'a document job ended', actions: assign({ documentsChanged: true }) },
+          // a new socket session (after a reconnect): what went to a session that expired meanwhile is in the list
+          { guard: 'new socket session', target: '.loading' },
         ],
         read: { actions: 'mark read' },
         'read all': { actions: 'mark read' },
@@ -111,11 +114,13 @@ export const noticesMachine = setup({
             src: 'load',
             onDone: {
               target: 'ready',
-              // what the socket brought meanwhile stays
+              // what the socket brought meanwhile stays, and so does what was read meanwhile
               actions: assign(({ context, event }) => ({
                 list: [
                   ...context.list.filter((n) => !event.output.list.some((m) => m.id === n.id)),
-                  ...event.output.list,
+                  ...event.output.list.map((m) =>
+                    context.list.some((n) => n.id === m.id && n.read) ? { ...m, read: true } : m,
+                  ),
                 ],
               })),
             },

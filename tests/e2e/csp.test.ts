@@ -111,6 +111,13 @@ describe('the Content-Security-Policy in Chromium', () => {
     await page.getByTestId('proofread-editor').focus();
     await page.keyboard.insertText('他的成积很好。');
     await runHomeCheck(page);
+    if ((await page.getByTestId('finding-item').count()) === 0) {
+      // Twice on a loaded CI machine the first check of this file ended with nothing found: say what the page said
+      // (a paragraph the checker failed on is reported in a toast and not charged), then check once more.
+      const toasts = await page.getByTestId('toast').allTextContents();
+      console.log(`the first check found nothing; the page said: ${JSON.stringify(toasts)}`);
+      await runHomeCheck(page);
+    }
     expect(await page.getByTestId('finding-item').count()).toBeGreaterThan(0);
 
     await page.getByTestId('side-bar').getByRole('link', { name: '个人中心' }).click();

@@ -35,6 +35,35 @@ describe.skipIf(!PG_BIN)('on PostgreSQL (DATABASE_URL)', () => {
     });
   });
 
+  it('announcements: publish, the notice list, read (twice), the operators list; the guide and rules', async () => {
+    const token = await login(t.app, ADMIN.phone, ADMIN.password);
+    const published = await call(
+      t.app,
+      'POST',
+      '/admin/v1/announcements',
+      { announcement_type: 1, display_mode: 1, text: '系统升级', audience: 'all' },
+      token,
+    );
+    expect(published.status).toBe(200);
+    const id = published.json.result.id;
+    expect((await call(t.app, 'GET', '/notice/v1/list', undefined, token)).json.result).toMatchObject({ unread: 1 });
+    for (let i = 0; i < 2; i++) {
+      const read = await call(t.app, 'POST', '/notice/v1/read', { ids: [id] }, token);
+      expect([read.status, read.json.result]).toEqual([200, { count: 1 }]);
+    }
+    expect((await call(t.app, 'GET', '/notice/v1/list', undefined, token)).json.result).toMatchObject({
+      unread: 0,
+      list: [{ id, read: true }],
+    });
+    const all = (await call(t.app, 'GET', '/admin/v1/announcements', undefined, token)).json.result;
+    expect(all).toMatchObject([{ id, delivered: 1, read: 1 }]);
+    expect((await call(t.app, 'GET', '/wizard/v1/access?type=2&ver=001.001.004', undefined, token)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/wizard/v1/show', undefined, token)).json.result.show).toBe(false);
+    expect((await call(t.app, 'PUT', '/admin/v1/rules', { text: '## 规则' }, token)).status).toBe(200);
+    expect((await call(t.app, 'PUT', '/admin/v1/rules', { text: '## 新规则' }, token)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/site/v1/rules')).json.result).toMatchObject({ text: '## 新规则', custom: true });
+  });
+
   it('runs the user flow: register, login_id, password, logout, cancellation', async () => {
     await call(t.app, 'POST', '/user/sms_code', { phone: '13600000001', purpose: 'register' });
     const reg = await call(t.app, 'POST', '/user/register', {

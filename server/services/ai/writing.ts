@@ -12,7 +12,7 @@ import type { Db } from '../../db';
 import { deleteReservation } from '../../db/repos/instances';
 import { QuotaError } from '../../errors';
 import { releaseReservation, reserve } from '../instance';
-import { consumeRight, countChars, InsufficientRight, refundRight, type Consumption } from '../rights';
+import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
 import type { ChatMessage, ChatProvider } from './provider';
 
 export const AI_RIGHT = 512;
@@ -28,13 +28,20 @@ export interface WritingResult {
 
 class AlreadyReleased extends Error {}
 
-/** Takes the run's reservation: AI_MAX_OUTPUT_CHARS, or all that is left when less. */
+/** What a run draws from a team's pool when the member has nothing of their own left. */
+const POOL_STEP = 500;
+
+/**
+ * Takes the run's reservation: AI_MAX_OUTPUT_CHARS, or the member's own balance when less, so that a team's pool
+ * is not drawn on for characters the run may never write; only a member with nothing left draws on it, a little.
+ */
 async function reserveRun(app: FastifyInstance, uid: number, runId: string): Promise<Consumption> {
   const cap = readEnv().AI_MAX_OUTPUT_CHARS;
+  const own = await rightBalance(app.db, uid, AI_RIGHT);
   const take = (amount: number) =>
     consumeRight(app.db, uid, AI_RIGHT, amount, 'AI 写作', runId, (trx, c) => reserve(trx, runId, app.instance.id, c));
   try {
-    return await take(cap);
+    return await take(own > 0 ? Math.min(cap, own) : Math.min(cap, POOL_STEP));
   } catch (error) {
     if (!(error instanceof InsufficientRight)) throw error;
     if (error.available <= 0) throw new QuotaError('ai.exhausted');

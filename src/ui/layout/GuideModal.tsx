@@ -6,9 +6,9 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, CloseButton, Dialog, Flex, HStack, Image, List, Portal } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { guideQuery } from '../../api/queries';
+import { guideQuery, queryKeys } from '../../api/queries';
 import { inspectOptions } from '../../machines/inspect';
 import { liveGuide } from '../../machines/live-guide';
 import type { Guide } from '../../machines/guide';
@@ -69,6 +69,16 @@ export function GuideModal() {
   useEffect(() => {
     if (guide.data) actor.send({ type: 'guide loaded', guide: guide.data });
   }, [guide.data, actor]);
+  // finished or skipped: the kept answer says so too, so the layout mounted again (after /rules, say) does not
+  // open it a second time
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const subscription = actor.subscribe((s) => {
+      if (!s.matches('closed') || !s.context.guide) return;
+      queryClient.setQueryData<Guide>(queryKeys.guide, (g) => (g && g.show ? { ...g, show: false } : g));
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, queryClient]);
   const open = useSelector(actor, (s) => s.matches('open'));
   const index = useSelector(actor, (s) => s.context.index);
   const slides = useSelector(actor, (s) => s.context.guide?.slides ?? []);
