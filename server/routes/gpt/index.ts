@@ -48,7 +48,11 @@ export const gptOperations: Operations = {
     // closing the connection stops the run (it pays for what it wrote)
     const closed = new AbortController();
     let started = false;
-    const event = (data: unknown) => reply.raw.write(`data: ${JSON.stringify(data)}\n\n`);
+    // (a connection the client closed takes nothing more)
+    const open = () => !reply.raw.destroyed && !reply.raw.writableEnded;
+    const event = (data: unknown) => {
+      if (open()) reply.raw.write(`data: ${JSON.stringify(data)}\n\n`);
+    };
     const start = () => {
       if (started) return;
       started = true;
@@ -79,6 +83,6 @@ export const gptOperations: Operations = {
       start();
       event({ error: { code, msg: renderMessage(code, {}) } });
     }
-    reply.raw.end();
+    if (open()) reply.raw.end();
   },
 };
