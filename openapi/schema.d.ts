@@ -2604,6 +2604,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/wechat/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WeChat QR-code login (the runtime config's wxURL)
+         * @description Added (spec §1 wxURL: this server's own WeChat login, when WECHAT_APPID and WECHAT_SECRET are set; 503
+         *     `wechat.not_configured` otherwise). A navigation, not a call: 302 to WeChat's QR-code page with a single-use
+         *     state (10 minutes); WeChat comes back to /user/wechat/callback. 30 a 10 minutes per address.
+         */
+        get: operations["getUserWechatLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/wechat/bind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bind a WeChat account (the runtime config's bindWechat)
+         * @description Added (spec §1 bindWechat). A navigation with the `ticket` the page took (POST /user/wechat/ticket; a
+         *     navigation carries no token): 302 to WeChat's page; a missing, used or expired ticket goes back to
+         *     `/workbench/user?status=0`.
+         */
+        get: operations["getUserWechatBind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/wechat/unbind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unbind the WeChat account (the runtime config's resetWechat)
+         * @description Added (spec §1 resetWechat). Like /user/wechat/bind: the user confirms with the bound WeChat, which is then
+         *     unbound.
+         */
+        get: operations["getUserWechatUnbind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/wechat/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where WeChat comes back with the code
+         * @description Added (WeChat's redirect_uri). The code is exchanged for the user's openid; login lands on
+         *     `/workbench/?token=…` (a WeChat bound to an open account) or `/workbench/login?msg=…`; bind and unbind on
+         *     `/workbench/user?status=N` (spec §2: 0 failed, 1 done, 2 not bound, 3 another WeChat, 4 already bound,
+         *     5 this WeChat is another account's).
+         */
+        get: operations["getUserWechatCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/wechat/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use ticket to bind or unbind WeChat
+         * @description Added (a navigation to bindWechat / resetWechat carries no token). Valid for 2 minutes, once; the page appends
+         *     it as `ticket` to the address it sends the user to. 503 `wechat.not_configured` without WeChat.
+         */
+        post: operations["postUserWechatTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/guide": {
         parameters: {
             query?: never;
@@ -8961,6 +9070,173 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    getUserWechatLogin: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On to WeChat's QR-code page, or back to the workbench with the outcome. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getUserWechatBind: {
+        parameters: {
+            query?: {
+                ticket?: string;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On to WeChat's QR-code page, or back to the workbench with the outcome. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getUserWechatUnbind: {
+        parameters: {
+            query?: {
+                ticket?: string;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On to WeChat's QR-code page, or back to the workbench with the outcome. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getUserWechatCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+            };
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On to WeChat's QR-code page, or back to the workbench with the outcome. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postUserWechatTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    purpose: "bind" | "unbind";
+                };
+            };
+        };
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: {
+                            ticket: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getAdminV1Guide: {

@@ -241,6 +241,13 @@ export const ENV_SCHEMA = Type.Object({
   ASR_TIMEOUT_MS: int(600_000, 'longest one speech recognition request (10 minutes of audio) may take', {
     minimum: 1000,
   }),
+  WECHAT_APPID: optionalStr(
+    'WeChat Open Platform website app id: with WECHAT_SECRET, QR-code login and binding through WeChat (the login ' +
+      "page and /user offer them; WX_URL, BIND_WECHAT_URL and RESET_WECHAT_URL default to this server's own)",
+  ),
+  WECHAT_SECRET: optionalStr("the app's secret (never logged)"),
+  WECHAT_OPEN_URL: str('https://open.weixin.qq.com', "WeChat's authorisation pages (tests point it elsewhere)"),
+  WECHAT_API_URL: str('https://api.weixin.qq.com', "WeChat's API (the code is exchanged there for the openid)"),
   AI_URL: optionalStr(
     'an OpenAI-compatible chat service for AI writing (streaming `POST /v1/chat/completions` is called under it, ' +
       'e.g. `https://api.openai.com` or a local vLLM / Ollama server); without it the AI writing page says how to ' +
@@ -356,6 +363,8 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
   const env = readEnv(source);
+  const wechat = Boolean(env.WECHAT_APPID && env.WECHAT_SECRET);
+  const apiBase = env.BASE_URL.replace(/\/+$/, '');
   return {
     port: env.PORT,
     host: env.HOST,
@@ -368,9 +377,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     publicConfig: {
       // No trailing slash: the client appends '/user/...'. ('/' means same origin, like ''.)
       baseURL: env.BASE_URL.replace(/\/+$/, ''),
-      wxURL: env.WX_URL,
-      bindWechat: env.BIND_WECHAT_URL,
-      resetWechat: env.RESET_WECHAT_URL,
+      // this server's own WeChat login when WeChat is configured and no other address is given
+      wxURL: env.WX_URL || (wechat ? `${apiBase}/user/wechat/login` : ''),
+      bindWechat: env.BIND_WECHAT_URL || (wechat ? `${apiBase}/user/wechat/bind` : ''),
+      resetWechat: env.RESET_WECHAT_URL || (wechat ? `${apiBase}/user/wechat/unbind` : ''),
       socketURL: env.SOCKET_URL,
     },
     // Documents are uploaded as multipart; JSON bodies (check_text) stay well under 10 MB.

@@ -75,6 +75,8 @@ declare module 'fastify' {
       /** POST /user/right_coupon_code/v1/use, per user and per client address */
       couponUser: Limiter;
       couponAddress: Limiter;
+      /** the WeChat login and binding navigations, per client address */
+      wechat: Limiter;
       /** POST /gpt/v1/chat/completions, per user */
       aiWrite: Limiter;
       /** POST /user/add_sharing_info, per user */

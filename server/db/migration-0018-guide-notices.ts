@@ -17,6 +17,9 @@ interface IdColumn {
  * - `announcement_receipts`: who has had an announcement (delivered) and who acknowledged it, so each user gets it
  *   exactly once, live or at the next login.
  * - `tokens.app_uuid`: the external app a login came from (spec §2 `login_resp_code=1&uuid=…`).
+ * - `wechat_links`: the WeChat account (Open Platform openid) bound to an account, one each way.
+ * - `wechat_states`: what a WeChat authorisation under way is for (login, bind, unbind; whose), single-use, and the
+ *   tickets the page takes before sending the user to bind or unbind.
  */
 export function guideNoticesMigration(id: IdColumn): Migration {
   return {
@@ -51,6 +54,20 @@ export function guideNoticesMigration(id: IdColumn): Migration {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('withdrawn_at', 'text')
         .execute();
+      await db.schema
+        .createTable('wechat_links')
+        .addColumn('uid', 'integer', (c) => c.primaryKey().references('users.uid').onDelete('cascade'))
+        .addColumn('openid', 'text', (c) => c.notNull().unique())
+        .addColumn('unionid', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('wechat_states')
+        .addColumn('state', 'text', (c) => c.primaryKey())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('uid', 'integer')
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
       await db.schema.createIndex('announcements_created').on('announcements').column('created_at').execute();
       await db.schema
         .createTable('announcement_receipts')
@@ -63,6 +80,8 @@ export function guideNoticesMigration(id: IdColumn): Migration {
       await db.schema.createIndex('announcement_receipts_uid').on('announcement_receipts').column('uid').execute();
     },
     async down(db: Kysely<any>) {
+      await db.schema.dropTable('wechat_states').execute();
+      await db.schema.dropTable('wechat_links').execute();
       await db.schema.dropTable('announcement_receipts').execute();
       await db.schema.dropTable('announcements').execute();
       await db.schema.dropTable('guide_views').execute();

@@ -593,7 +593,24 @@ export interface AnnouncementReceiptsTable {
   acknowledged_at: string | null;
 }
 
+export interface WechatLinksTable {
+  uid: number;
+  openid: string;
+  unionid: string | null;
+  created_at: string;
+}
+
+export interface WechatStatesTable {
+  state: string;
+  /** login | bind | unbind (an authorisation under way), or ticket-bind | ticket-unbind (the page's ticket) */
+  purpose: string;
+  uid: number | null;
+  expires_at: string;
+}
+
 export interface Database {
+  wechat_links: WechatLinksTable;
+  wechat_states: WechatStatesTable;
   site_settings: SiteSettingsTable;
   guide_views: GuideViewsTable;
   announcements: AnnouncementsTable;

@@ -146,6 +146,8 @@ export default fp(
       teamCode: limiter(
         app.createRateLimit({ max: 20, timeWindow: 600_000, keyGenerator: (r) => `team-code|${r.auth?.uid ?? r.ip}` }),
       ),
+      // WeChat login and binding start an authorisation (a stored state) each: 30 per 10 minutes per address.
+      wechat: limiter(app.createRateLimit({ max: 30, timeWindow: 600_000, keyGenerator: (r) => `wechat|${r.ip}` })),
       // AI writing runs call a paid outside service: 20 a minute per account.
       aiWrite: limiter(
         app.createRateLimit({ max: 20, timeWindow: 60_000, keyGenerator: (r) => `ai-write|${r.auth?.uid ?? r.ip}` }),

@@ -24,6 +24,7 @@ import { speechOperations } from './speech';
 import { gptOperations } from './gpt';
 import { siteOperations } from './site';
 import { noticeOperations } from './notices';
+import { wechatOperations } from './user/wechat';
 import type { Operations } from './types';
 
 /** Handlers keyed by the contract's operationId; every other operation answers 501. */
@@ -54,6 +55,7 @@ export const operations: Operations = {
   ...gptOperations,
   ...siteOperations,
   ...noticeOperations,
+  ...wechatOperations,
 };
 
 export const implementedOperations: readonly string[] = Object.keys(operations).sort();

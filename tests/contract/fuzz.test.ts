@@ -22,7 +22,7 @@ import { addGrant } from '../../server/services/rights';
 import { issueToken } from '../../server/services/tokens';
 import { bombZip, call, CLIENT_HEADERS, form, register, startTestApp, tinyPng, type TestApp } from '../server/helpers';
 import { API_V3_KEY, encryptResource, fakeGateway, signedHeaders } from '../server/wechatpay-fake';
-import { nonEnvelopeCalls } from './spec-calls';
+import { nonEnvelopeCalls, redirectCalls } from './spec-calls';
 
 // LibreOffice is looked up once; pointing it at nothing keeps .doc/.wps answers quick and the same on any machine.
 process.env.SOFFICE_PATH = '/nonexistent/soffice';
@@ -70,6 +70,7 @@ const HUGE = 200_000;
 const MIN_REQUESTS = 20;
 const implemented = new Set(implementedOperations);
 const nonEnvelope = new Set(nonEnvelopeCalls.map(([m, p]) => `${m.toUpperCase()} ${p}`));
+const redirects = new Set(redirectCalls.map(([m, p]) => `${m.toUpperCase()} ${p}`));
 
 /** Calls that end the caller's session or account: they run as a throwaway user with a fresh token each time. */
 const SESSION_ENDING = new Set([
@@ -889,8 +890,12 @@ function judge(o: Operation, res: LightMyRequestResponse): string | null {
   if (s >= 500) {
     if (s === 501 && !implemented.has(o.id)) return checkError(o, res);
     if (s === 503 && res.headers['retry-after']) return checkError(o, res);
+    // a service this server is not configured for (WeChat, a chat model), as the contract declares
+    if (s === 503 && (o.op.responses as Record<string, Node>)['503']) return checkError(o, res);
     return `status ${s}: ${res.body.slice(0, 300)}`;
   }
+  // a navigation's redirect, to a place the contract names
+  if (s === 302 && redirects.has(o.key)) return res.headers.location ? null : 'a redirect without Location';
   if (s < 200 || (s >= 300 && s < 400)) return `unexpected status ${s}`;
   if (s >= 400) return checkError(o, res);
   if (nonEnvelope.has(o.key)) return null;

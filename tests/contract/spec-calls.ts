@@ -194,6 +194,11 @@ export const addedCalls: readonly Call[] = [
   ['get', '/admin/v1/guide'],
   ['get', '/site/v1/rules'],
   ['get', '/notice/v1/list'],
+  ['get', '/user/wechat/login'],
+  ['get', '/user/wechat/bind'],
+  ['get', '/user/wechat/unbind'],
+  ['get', '/user/wechat/callback'],
+  ['post', '/user/wechat/ticket'],
   ['post', '/notice/v1/read'],
   ['get', '/admin/v1/announcements'],
   ['post', '/admin/v1/announcements'],
@@ -215,9 +220,21 @@ export const publicCalls: readonly Call[] = [
   ['get', '/health'],
   ['get', '/wizard/v1/show'],
   ['get', '/site/v1/rules'],
+  ['get', '/user/wechat/login'],
+  ['get', '/user/wechat/bind'],
+  ['get', '/user/wechat/unbind'],
+  ['get', '/user/wechat/callback'],
   ['get', '/v2/languages'],
   ['get', '/misscut/document/v1/get_share_doc'],
   ['post', '/pay/wx/notify'],
+];
+
+/** Navigations whose success is a redirect (302), not an answer: WeChat's login and binding. */
+export const redirectCalls: readonly Call[] = [
+  ['get', '/user/wechat/login'],
+  ['get', '/user/wechat/bind'],
+  ['get', '/user/wechat/unbind'],
+  ['get', '/user/wechat/callback'],
 ];
 
 /** Successful answers that are not the JSON envelope: binary, plain text, event streams, LanguageTool shapes. */
@@ -237,5 +254,9 @@ export const nonEnvelopeCalls: readonly Call[] = [
   ['get', '/user/download/file'],
   ['post', '/gpt/v1/chat/completions'],
   ['post', '/pay/wx/notify'],
+  ['get', '/user/wechat/login'],
+  ['get', '/user/wechat/bind'],
+  ['get', '/user/wechat/unbind'],
+  ['get', '/user/wechat/callback'],
   ...languageToolCalls,
 ];

@@ -1,0 +1,70 @@
+import type { FastifyRequest } from 'fastify';
+import { readEnv } from '../../config';
+import { envelope, unavailable } from '../../errors';
+import { finishAuthorisation, startAuthorisation, ticketFor, wechatProvider } from '../../services/wechat';
+import { caller, type Operations } from '../types';
+
+/** The provider, or 503 without WECHAT_APPID / WECHAT_SECRET. */
+function provider() {
+  const wechat = wechatProvider();
+  if (!wechat) throw unavailable('wechat.not_configured');
+  return wechat;
+}
+
+/** This server's address as the browser reaches it: PUBLIC_URL, else the request's own. */
+function origin(request: FastifyRequest): string {
+  const configured = readEnv().PUBLIC_URL;
+  return (configured ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+}
+
+const callbackUrl = (request: FastifyRequest) => `${origin(request)}/user/wechat/callback`;
+/** A place in the workbench (`/user?status=1`), where the page reads the outcome from the query. */
+const workbench = (request: FastifyRequest, path: string) => `${origin(request)}/workbench${path}`;
+
+/** WeChat login and binding (services/wechat.ts): navigations that end back on the workbench. */
+export const wechatOperations: Operations = {
+  getUserWechatLogin: async (request, reply) => {
+    await request.server.limiters.wechat(request);
+    const url = await startAuthorisation(request.server.db, provider(), 'login', callbackUrl(request));
+    return reply.redirect(url ?? workbench(request, '/login'));
+  },
+
+  getUserWechatBind: async (request, reply) => {
+    await request.server.limiters.wechat(request);
+    const url = await startAuthorisation(
+      request.server.db,
+      provider(),
+      'bind',
+      callbackUrl(request),
+      request.query.ticket,
+    );
+    return reply.redirect(url ?? workbench(request, '/user?status=0'));
+  },
+
+  getUserWechatUnbind: async (request, reply) => {
+    await request.server.limiters.wechat(request);
+    const url = await startAuthorisation(
+      request.server.db,
+      provider(),
+      'unbind',
+      callbackUrl(request),
+      request.query.ticket,
+    );
+    return reply.redirect(url ?? workbench(request, '/user?status=0'));
+  },
+
+  getUserWechatCallback: async (request, reply) => {
+    await request.server.limiters.wechat(request);
+    const path = await finishAuthorisation(request.server.db, provider(), {
+      code: request.query.code,
+      state: request.query.state,
+    });
+    return reply.redirect(workbench(request, path));
+  },
+
+  postUserWechatTicket: async (request) => {
+    const { uid } = await caller(request);
+    provider();
+    return envelope({ ticket: await ticketFor(request.server.db, uid, request.body.purpose) });
+  },
+};
