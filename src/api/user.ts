@@ -76,3 +76,8 @@ export async function apiKeyState(options: UnwrapOptions = {}): Promise<ApiKeySt
 export async function createApiKey(): Promise<{ api_key: string; username: string }> {
   return unwrap(api.POST('/user/api_key'));
 }
+
+/** A single-use ticket for this server's WeChat binding pages (a navigation carries no token). */
+export async function wechatTicket(purpose: 'bind' | 'unbind'): Promise<string> {
+  return (await unwrap(api.POST('/user/wechat/ticket', { body: { purpose } }), { silent: true })).ticket;
+}

@@ -30,6 +30,15 @@ export default async function setup(project: TestProject) {
   const { startFakeChat } = await import('../fixtures/fake-chat');
   const chat = await startFakeChat();
   process.env.AI_URL = chat.url;
+  // and WeChat login to a local fake of WeChat Open Platform
+  const { startFakeWechat } = await import('../fixtures/fake-wechat');
+  const wechat = await startFakeWechat();
+  Object.assign(process.env, {
+    WECHAT_APPID: 'wx-e2e',
+    WECHAT_SECRET: 'e2e-secret',
+    WECHAT_OPEN_URL: wechat.url,
+    WECHAT_API_URL: wechat.url,
+  });
   const { buildApp } = await import('../../server/app');
   const { loadConfig } = await import('../../server/config');
   // the link check's test site listens on this machine (a private address the server refuses otherwise)
@@ -49,6 +58,7 @@ export default async function setup(project: TestProject) {
     await browser?.close();
     await app.close();
     await chat.close();
+    await wechat.close();
     // the checking engine's worker threads are shared by every app of the process: end them with the run
     const { checkerPool } = await import('../../server/services/checker/pool');
     await checkerPool().close();

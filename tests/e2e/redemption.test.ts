@@ -141,7 +141,7 @@ describe('/download and /share', () => {
     await page.screenshot({ path: screenshotPath('downloads-dark.png') });
     await page.goto(`${baseUrl}/workbench/user`);
     await page.getByTestId('api-key-card').waitFor();
-    await page.getByTestId('wechat-unconfigured').waitFor();
+    await page.getByTestId('wechat-card').waitFor();
     await page.screenshot({ path: screenshotPath('user-dark.png'), fullPage: true });
     await page.getByTestId('theme-light').click();
   }, 60_000);

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Field, Flex, Heading, HStack, Input, Stack, Tabs, Text } from '@chakra-ui/react';
-import { SpellCheck } from 'lucide-react';
+import { MessageCircle, SpellCheck } from 'lucide-react';
+import { getRuntimeConfig } from '../../api/config';
 import { Link } from 'wouter';
 import { useSession } from '../app-actor';
 import { translateNotice } from '../notices';
@@ -109,6 +110,7 @@ function PhoneField(props: {
 function LoginForm() {
   const { t } = useLingui();
   const { status, send } = useSession();
+  const { wxURL } = getRuntimeConfig();
   const [phone, setPhone] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
@@ -147,6 +149,15 @@ function LoginForm() {
         <Button type="submit" colorPalette="blue" size="lg" loading={busy} loadingText={t`登录中…`}>
           <Trans>登录</Trans>
         </Button>
+        {/* only when this server has WeChat login (spec §1 wxURL): a navigation to WeChat's QR-code page */}
+        {wxURL ? (
+          <Button asChild variant="outline" colorPalette="green" size="lg">
+            <a href={wxURL} data-testid="wechat-login">
+              <MessageCircle aria-hidden />
+              <Trans>微信扫码登录</Trans>
+            </a>
+          </Button>
+        ) : null}
       </Stack>
     </form>
   );

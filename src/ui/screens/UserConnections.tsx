@@ -7,7 +7,7 @@ import { getRuntimeConfig } from '../../api/config';
 import { notify } from '../../api/notify';
 import { queryKeys } from '../../api/queries';
 import { Link } from 'wouter';
-import { apiKeyState, createApiKey } from '../../api/user';
+import { apiKeyState, createApiKey, wechatTicket } from '../../api/user';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 
 function Card({
@@ -41,8 +41,16 @@ function Card({
  */
 export function WechatCard() {
   const { bindWechat, resetWechat } = getRuntimeConfig();
+  const [going, setGoing] = useState<'bind' | 'unbind' | null>(null);
   const back = `${window.location.origin}/workbench/user`;
-  const withReturn = (url: string) => `${url}${url.includes('?') ? '&' : '?'}redirect=${encodeURIComponent(back)}`;
+  // a navigation carries no token: this server's own WeChat pages take a single-use ticket (a server without WeChat
+  // of its own, whose addresses lead elsewhere, answers 503 and the page goes without one)
+  const go = async (purpose: 'bind' | 'unbind', url: string) => {
+    setGoing(purpose);
+    const ticket = await wechatTicket(purpose).catch(() => null);
+    const query = new URLSearchParams({ redirect: back, ...(ticket ? { ticket } : {}) });
+    window.location.assign(`${url}${url.includes('?') ? '&' : '?'}${query}`);
+  };
   return (
     <Card title={<Trans>微信绑定</Trans>} icon={<MessageCircle size={18} aria-hidden />} testId="wechat-card">
       {bindWechat || resetWechat ? (
@@ -52,17 +60,23 @@ export function WechatCard() {
           </Text>
           <Flex gap="3" wrap="wrap">
             {bindWechat ? (
-              <Button asChild colorPalette="green">
-                <a href={withReturn(bindWechat)}>
-                  <Trans>绑定微信</Trans>
-                </a>
+              <Button
+                colorPalette="green"
+                loading={going === 'bind'}
+                onClick={() => void go('bind', bindWechat)}
+                data-testid="wechat-bind"
+              >
+                <Trans>绑定微信</Trans>
               </Button>
             ) : null}
             {resetWechat ? (
-              <Button asChild variant="outline">
-                <a href={withReturn(resetWechat)}>
-                  <Trans>解绑微信</Trans>
-                </a>
+              <Button
+                variant="outline"
+                loading={going === 'unbind'}
+                onClick={() => void go('unbind', resetWechat)}
+                data-testid="wechat-unbind"
+              >
+                <Trans>解绑微信</Trans>
               </Button>
             ) : null}
           </Flex>

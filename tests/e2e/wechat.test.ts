@@ -1,0 +1,39 @@
+// WeChat login in Chromium against the real server and a local fake of WeChat Open Platform (started by the
+// browser tests' global setup; WeChat is an outside service): a user binds WeChat on /user (back with 操作成功),
+// logs out, and logs in again by WeChat, landing on /.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openBrowser, registerInBrowser, uniquePhone, type BrowserSession } from './browser';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  browser = await openBrowser();
+  await registerInBrowser(browser.page, baseUrl, dataDir, uniquePhone(), 'secret123');
+}, 60_000);
+afterAll(async () => browser?.close());
+
+describe('WeChat login in Chromium', () => {
+  it('binds WeChat on /user, then logs in with it and lands on /', async () => {
+    const { page } = browser;
+    await page.goto(`${baseUrl}/workbench/user`);
+    await page.getByTestId('wechat-bind').click();
+    // through the fake WeChat page and back, with the spec's status 1
+    await page.waitForURL(`${baseUrl}/workbench/user`, { timeout: 15_000 });
+    await page.getByText('操作成功').first().waitFor();
+
+    // (a login by token goes back to the last screen: the home screen here)
+    await page.getByTestId('side-bar').getByRole('link', { name: '文本校对' }).click();
+    await page.getByTestId('home-screen').waitFor();
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
+    await page.waitForURL(`${baseUrl}/workbench/login`);
+    await page.getByTestId('wechat-login').click();
+    await page.waitForURL(`${baseUrl}/workbench/`, { timeout: 15_000 });
+    await page.getByTestId('home-screen').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    await page.getByText('登录成功').first().waitFor();
+  });
+});
