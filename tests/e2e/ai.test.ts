@@ -1,23 +1,16 @@
 // AI writing in Chromium against the real server, which talks to a local fake of an OpenAI-compatible chat service
 // (started by the browser tests' global setup; the real one is an outside, paid service): a polish streams in, is
 // proofread in place, its typo accepted, and the corrected result inserted into the draft at the caret.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { FAKE_REPLY } from '../fixtures/fake-chat';
-import { openBrowser, registerInBrowser, screenshotLightAndDark, uniquePhone, type BrowserSession } from './browser';
+import { screenshotLightAndDark, useNewUser } from './browser';
 
 const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  browser = await openBrowser();
-  await registerInBrowser(browser.page, baseUrl, dataDir, uniquePhone(), 'secret123');
-}, 60_000);
-afterAll(async () => browser?.close());
+const user = useNewUser();
 
 describe('AI writing in Chromium', () => {
   it('streams a polish, proofreads it, accepts the fix and inserts it into the draft', async () => {
-    const { page } = browser;
+    const { page } = user.session;
     await page.getByTestId('side-bar').getByRole('link', { name: 'AI 写作' }).click();
     await page.waitForURL(`${baseUrl}/workbench/ai`);
     const screen = page.getByTestId('ai-screen');

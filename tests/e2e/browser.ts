@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { chromium, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -206,4 +206,24 @@ export async function runHomeCheck(page: Page, timeout = 60_000): Promise<void> 
         .catch(() => null)) ?? '';
     throw new Error(`the check failed on the page: ${said}`);
   }
+}
+
+/**
+ * A browser context with a newly registered account, signed in on the home screen (the guide skipped): the setup of
+ * a browser test file that needs one user. The context closes after the file's tests.
+ */
+export function useNewUser(password = 'secret123'): { readonly session: BrowserSession; readonly phone: string } {
+  const state: { session: BrowserSession | null; phone: string } = { session: null, phone: uniquePhone() };
+  beforeAll(async () => {
+    state.session = await openBrowser();
+    await registerInBrowser(state.session.page, inject('baseUrl'), inject('dataDir'), state.phone, password);
+  }, 60_000);
+  afterAll(async () => state.session?.close());
+  return {
+    get session() {
+      if (!state.session) throw new Error('the browser opens in beforeAll');
+      return state.session;
+    },
+    phone: state.phone,
+  };
 }

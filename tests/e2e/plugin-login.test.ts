@@ -1,21 +1,14 @@
 // The browser plugin's login page (spec §2 route query type=chrome-login) in Chromium against the real server:
 // signed in, the page says the plugin can be used and goes to /; signed out, it goes to /login.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, registerInBrowser, uniquePhone, type BrowserSession } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { useNewUser } from './browser';
 
 const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  browser = await openBrowser();
-  await registerInBrowser(browser.page, baseUrl, dataDir, uniquePhone(), 'secret123');
-}, 60_000);
-afterAll(async () => browser?.close());
+const user = useNewUser();
 
 describe('the browser plugin login (type=chrome-login)', () => {
   it('signed in: says the plugin is ready and lands on /, the query gone', async () => {
-    const { page } = browser;
+    const { page } = user.session;
     await page.goto(`${baseUrl}/workbench/?type=chrome-login`);
     await page.getByText('登录成功，接下来可以畅通无阻的使用插件啦').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.url()).toBe(`${baseUrl}/workbench/`);
@@ -23,7 +16,7 @@ describe('the browser plugin login (type=chrome-login)', () => {
   });
 
   it('signed out: goes to /login', async () => {
-    const { page } = browser;
+    const { page } = user.session;
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();

@@ -1,22 +1,15 @@
 // WeChat login in Chromium against the real server and a local fake of WeChat Open Platform (started by the
 // browser tests' global setup; WeChat is an outside service): a user binds WeChat on /user (back with 操作成功),
 // logs out, and logs in again by WeChat, landing on /.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, registerInBrowser, uniquePhone, type BrowserSession } from './browser';
+import { describe, expect, inject, it } from 'vitest';
+import { useNewUser } from './browser';
 
 const baseUrl = inject('baseUrl');
-const dataDir = inject('dataDir');
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  browser = await openBrowser();
-  await registerInBrowser(browser.page, baseUrl, dataDir, uniquePhone(), 'secret123');
-}, 60_000);
-afterAll(async () => browser?.close());
+const user = useNewUser();
 
 describe('WeChat login in Chromium', () => {
   it('binds WeChat on /user, then logs in with it and lands on /', async () => {
-    const { page } = browser;
+    const { page } = user.session;
     await page.goto(`${baseUrl}/workbench/user`);
     await page.getByTestId('wechat-bind').click();
     // through the fake WeChat page and back, with the spec's status 1
