@@ -1,13 +1,6 @@
 import { envelope } from '../errors';
 import { currentRules, setRules } from '../services/rules';
-import {
-  currentGuide,
-  DEFAULT_GUIDE_VERSION,
-  guideFor,
-  recordGuideView,
-  resetGuide,
-  setGuide,
-} from '../services/guide';
+import { storedGuide, DEFAULT_GUIDE_VERSION, guideFor, recordGuideView, resetGuide, setGuide } from '../services/guide';
 import { caller, requireOperator, type Operations } from './types';
 
 /** The guide (spec §7 GET /wizard/v1/show and /access), the user rules, and the operators' editing of both. */
@@ -23,10 +16,8 @@ export const siteOperations: Operations = {
 
   getAdminV1Guide: async (request) => {
     await requireOperator(request);
-    const db = request.server.db;
-    const guide = await currentGuide(db);
-    const stored = await db.selectFrom('site_settings').select('key').where('key', '=', 'guide').executeTakeFirst();
-    return envelope({ ver: guide.ver, slides: guide.slides, custom: Boolean(stored) });
+    const { guide, custom } = await storedGuide(request.server.db);
+    return envelope({ ver: guide.ver, slides: guide.slides, custom });
   },
 
   putAdminV1Guide: async (request) => {

@@ -6,6 +6,7 @@
  */
 import { resolveToken } from './tokens';
 import { nowIso, type Db } from '../db';
+import { deleteSetting, findSetting, putSetting } from '../db/repos/site-settings';
 import { badRequest } from '../errors';
 import type { components } from '../../openapi/schema';
 import { bearerToken } from '../plugins/auth';
@@ -94,34 +95,33 @@ export function validateGuide(guide: unknown): Guide {
   return { ver, show: true, slides: out };
 }
 
-/** The guide operators set, or the default. `show` is true here; `guideFor` decides it per user. */
-export async function currentGuide(db: Db): Promise<Guide> {
-  const row = await db.selectFrom('site_settings').select('value').where('key', '=', SETTING).executeTakeFirst();
+/** The guide as stored, and whether operators stored one (a value broken by hand is the default, still stored). */
+export async function storedGuide(db: Db): Promise<{ guide: Guide; custom: boolean }> {
+  const row = await findSetting(db, SETTING);
   if (row) {
     try {
-      return validateGuide(JSON.parse(row.value));
+      return { guide: validateGuide(JSON.parse(row.value)), custom: true };
     } catch {
       // a value broken by hand falls back to the default rather than breaking every login
     }
   }
-  return { ver: DEFAULT_GUIDE_VERSION, show: true, slides: DEFAULT_SLIDES };
+  return { guide: { ver: DEFAULT_GUIDE_VERSION, show: true, slides: DEFAULT_SLIDES }, custom: Boolean(row) };
+}
+
+/** The guide operators set, or the default. `show` is true here; `guideFor` decides it per user. */
+export async function currentGuide(db: Db): Promise<Guide> {
+  return (await storedGuide(db)).guide;
 }
 
 export async function setGuide(db: Db, guide: unknown): Promise<Guide> {
   const valid = validateGuide(guide);
-  const value = JSON.stringify({ ver: valid.ver, slides: valid.slides });
-  const now = nowIso();
-  await db
-    .insertInto('site_settings')
-    .values({ key: SETTING, value, updated_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
-    .execute();
+  await putSetting(db, SETTING, { ver: valid.ver, slides: valid.slides });
   return valid;
 }
 
 /** Back to the built-in guide. */
-export async function resetGuide(db: Db): Promise<void> {
-  await db.deleteFrom('site_settings').where('key', '=', SETTING).execute();
+export function resetGuide(db: Db): Promise<void> {
+  return deleteSetting(db, SETTING);
 }
 
 /**

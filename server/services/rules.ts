@@ -3,7 +3,8 @@
  * a built-in one until they do. Plain text: a line starting with `## ` is a heading, a blank line ends a paragraph;
  * the page never renders it as HTML.
  */
-import { nowIso, type Db } from '../db';
+import type { Db } from '../db';
+import { deleteSetting, findSetting, putSetting } from '../db/repos/site-settings';
 
 const SETTING = 'rules';
 export const RULES_MAX = 50_000;
@@ -37,7 +38,7 @@ export interface Rules {
 }
 
 export async function currentRules(db: Db): Promise<Rules> {
-  const row = await db.selectFrom('site_settings').selectAll().where('key', '=', SETTING).executeTakeFirst();
+  const row = await findSetting(db, SETTING);
   if (!row) return { text: DEFAULT_RULES, updated_at: null, custom: false };
   let text: unknown;
   try {
@@ -51,16 +52,10 @@ export async function currentRules(db: Db): Promise<Rules> {
 }
 
 /** Sets the rules (already checked: 1 to RULES_MAX characters); line ends become \n. */
-export async function setRules(db: Db, text: string): Promise<void> {
-  const value = JSON.stringify(text.replace(/\r\n?/g, '\n').trim());
-  const now = nowIso();
-  await db
-    .insertInto('site_settings')
-    .values({ key: SETTING, value, updated_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
-    .execute();
+export function setRules(db: Db, text: string): Promise<void> {
+  return putSetting(db, SETTING, text.replace(/\r\n?/g, '\n').trim());
 }
 
-export async function resetRules(db: Db): Promise<void> {
-  await db.deleteFrom('site_settings').where('key', '=', SETTING).execute();
+export function resetRules(db: Db): Promise<void> {
+  return deleteSetting(db, SETTING);
 }
