@@ -6,11 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, emit, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { ServerMessage } from '../../openapi/socket-protocol';
-import { configureApi, onQuotaExhausted, type QuotaExhausted } from '../../src/api/client';
+import { onQuotaExhausted, type QuotaExhausted } from '../../src/api/client';
 import { liveAiWriter } from '../../src/machines/live-ai';
 import type { SocketEmitted } from '../../src/machines/socket';
-import { collectNotices, fakeFetch, freshStores } from '../api/helpers';
-import { modelOptions } from './model';
+import { collectNotices, fakeFetch } from '../api/helpers';
+import { modelOptions, settle as settleFor, fakeApi } from './model';
 
 const model = setup({
   types: {} as {
@@ -74,9 +74,7 @@ const FUNCTIONS = {
   ],
 };
 const ok = (result: unknown) => ({ body: { code: 200, msg: 'success', result } });
-const settle = async () => {
-  for (let i = 0; i < 12; i++) await new Promise((r) => setTimeout(r, 0));
-};
+const settle = () => settleFor(12);
 
 const { notices, unsubscribe } = collectNotices();
 const quota: QuotaExhausted[] = [];
@@ -97,12 +95,10 @@ describe('AI writing (model-based)', () => {
 
   for (const path of paths) {
     it(path.description, async () => {
-      freshStores();
       notices.length = 0;
       quota.length = 0;
       const routes: Parameters<typeof fakeFetch>[0] = {};
-      const transport = fakeFetch(routes);
-      configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
+      const transport = fakeApi(routes);
       const socket = createActor(fakeSocket);
       socket.start();
       const actor = createActor(liveAiWriter({ socket: () => socket, sessionId: () => 'sess-1' }));

@@ -3,11 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { configureApi } from '../../src/api/client';
 import { liveGuide } from '../../src/machines/live-guide';
 import type { Guide } from '../../src/machines/guide';
-import { fakeFetch, freshStores } from '../api/helpers';
-import { modelOptions } from './model';
+import { fakeFetch } from '../api/helpers';
+import { modelOptions, settle, fakeApi } from './model';
 
 const model = setup({
   types: {} as {
@@ -36,9 +35,6 @@ const model = setup({
 
 const slide = (id: string) => ({ id, title: id, bullets: [`${id} 要点`] });
 const GUIDE: Guide = { ver: '001.001.004', show: true, slides: [slide('setup'), slide('text'), slide('pdf')] };
-const settle = async () => {
-  for (let i = 0; i < 6; i++) await new Promise((r) => setTimeout(r, 0));
-};
 
 describe('the guide (model-based)', () => {
   const paths = createTestModel(model, modelOptions).getShortestPaths({ allowDuplicatePaths: true });
@@ -46,12 +42,10 @@ describe('the guide (model-based)', () => {
 
   for (const path of paths) {
     it(path.description, async () => {
-      freshStores();
       const routes: Parameters<typeof fakeFetch>[0] = {
         'GET /wizard/v1/access': { body: { code: 200, msg: 'ok', result: null } },
       };
-      const transport = fakeFetch(routes);
-      configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
+      const transport = fakeApi(routes);
       const actor = createActor(liveGuide());
       actor.start();
       const s = () => actor.getSnapshot();
@@ -104,7 +98,7 @@ describe('the guide (model-based)', () => {
   }
 
   it('a guide loaded again after it closed opens only for a version still to be seen', () => {
-    configureApi({ baseURL: 'http://api.test', fetch: fakeFetch({}).fetch });
+    fakeApi({});
     const actor = createActor(liveGuide());
     actor.start();
     actor.send({ type: 'guide loaded', guide: { ...GUIDE, slides: [] } });

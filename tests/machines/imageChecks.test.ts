@@ -8,11 +8,9 @@ import { liveImageChecks } from '../../src/machines/live';
 import { IMAGE_POLL_MS } from '../../src/machines/imageChecks';
 import type { ImageResultData } from '../../openapi/socket-protocol';
 import { fakeFetch, freshStores } from '../api/helpers';
+import { settle } from './model';
 
 const ok = (result: unknown) => ({ body: { code: 200, msg: 'success', result } });
-const settle = async () => {
-  for (let i = 0; i < 6; i++) await new Promise((r) => setTimeout(r, 0));
-};
 const done = (taskId: number, text: string, issues: ImageResultData['issues'] = []): ImageResultData => ({
   task_id: taskId,
   status: 'done',

@@ -4,11 +4,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { modelOptions } from './model';
-import { configureApi } from '../../src/api/client';
+import { modelOptions, settle, fakeApi } from './model';
 import { liveMembership } from '../../src/machines/live';
 import { standing } from '../../src/machines/membership';
-import { collectNotices, fakeFetch, freshStores } from '../api/helpers';
+import { collectNotices } from '../api/helpers';
 
 const model = setup({
   types: {} as {
@@ -50,9 +49,6 @@ const TEAM = {
   role: 'user' as const,
 };
 const INVITATION = { id: 41, enterprise_id: 7, enterprise_name: '晨报编辑部', inviter_name: '陈主编', created_at: NOW };
-const settle = async () => {
-  for (let i = 0; i < 6; i++) await new Promise((r) => setTimeout(r, 0));
-};
 
 describe('membership (model-based)', () => {
   const shortest = createTestModel(model, modelOptions).getShortestPaths({ allowDuplicatePaths: true });
@@ -60,11 +56,9 @@ describe('membership (model-based)', () => {
 
   for (const path of shortest) {
     it(path.description, async () => {
-      freshStores();
       notices.length = 0;
       const routes: Record<string, { status?: number; body?: unknown; networkDown?: boolean }> = {};
-      const transport = fakeFetch(routes);
-      configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
+      const transport = fakeApi(routes);
       const held: { actor: ReturnType<typeof createActor<ReturnType<typeof liveMembership>>> | null } = { actor: null };
       const a = () => held.actor!;
       /** what the server answers to a read of the user's standing */

@@ -5,11 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import type { ServerMessage } from '../../openapi/socket-protocol';
-import { configureApi } from '../../src/api/client';
 import { liveNotices } from '../../src/machines/live';
 import { popupsOf, unreadOf } from '../../src/machines/notices';
-import { fakeFetch, freshStores } from '../api/helpers';
-import { modelOptions } from './model';
+import { fakeFetch } from '../api/helpers';
+import { modelOptions, settle, fakeApi } from './model';
 
 const model = setup({
   types: {} as {
@@ -49,9 +48,6 @@ const stored: ServerMessage = {
   status: 200,
   data: { id: 9, display_mode: 0, announcement_type: 4, text: '新功能' },
 };
-const settle = async () => {
-  for (let i = 0; i < 6; i++) await new Promise((r) => setTimeout(r, 0));
-};
 
 describe('notices (model-based)', () => {
   const paths = createTestModel(model, modelOptions).getShortestPaths({ allowDuplicatePaths: true });
@@ -59,13 +55,11 @@ describe('notices (model-based)', () => {
 
   for (const path of paths) {
     it(path.description, async () => {
-      freshStores();
       const routes: Parameters<typeof fakeFetch>[0] = {
         'GET /notice/v1/list': { body: { code: 200, msg: 'ok', result: { list: [POPUP, OLD], unread: 1 } } },
         'POST /notice/v1/read': { body: { code: 200, msg: 'ok', result: { count: 1 } } },
       };
-      const transport = fakeFetch(routes);
-      configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
+      const transport = fakeApi(routes);
       const actor = createActor(liveNotices());
       actor.start();
       const s = () => actor.getSnapshot();

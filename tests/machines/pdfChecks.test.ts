@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { modelOptions } from './model';
+import { modelOptions, settle as settleFor } from './model';
 import { configureApi } from '../../src/api/client';
 import { livePdfChecks, livePdfDetail } from '../../src/machines/live';
 import type { PdfResult, PdfSummary } from '../../src/machines/pdfCalls';
@@ -65,9 +65,7 @@ const message = (data: Partial<PdfProgressData>) => ({
     data: { id: 9, status: 'running' as const, progress: 0, ...data },
   },
 });
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
-};
+const settle = () => settleFor(5);
 
 describe('PDF list (model-based)', () => {
   const shortest = createTestModel(model, modelOptions).getShortestPaths({ allowDuplicatePaths: true });

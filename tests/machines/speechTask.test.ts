@@ -8,11 +8,10 @@ import { liveSpeechTask } from '../../src/machines/live';
 import { SPEECH_POLL_MS } from '../../src/machines/speechTask';
 import type { SpeechTask } from '../../src/machines/speechCalls';
 import { fakeFetch, freshStores } from '../api/helpers';
+import { settle as settleFor } from './model';
 
 const ok = (result: unknown) => ({ body: { code: 200, msg: 'success', result } });
-const settle = async () => {
-  for (let i = 0; i < 8; i++) await new Promise((r) => setTimeout(r, 0));
-};
+const settle = () => settleFor(8);
 const task = (over: Partial<SpeechTask> = {}): SpeechTask => ({
   task_id: 3,
   name: '讲话.mp3',

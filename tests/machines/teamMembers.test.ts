@@ -4,11 +4,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { modelOptions } from './model';
-import { configureApi } from '../../src/api/client';
+import { modelOptions, settle, fakeApi } from './model';
 import { liveTeamMembers } from '../../src/machines/live';
 import type { Member } from '../../src/machines/teamCalls';
-import { collectNotices, fakeFetch, freshStores } from '../api/helpers';
+import { collectNotices } from '../api/helpers';
 
 const model = setup({
   types: {} as {
@@ -70,9 +69,6 @@ const member = (over: Partial<Member>): Member => ({
 });
 const ROOT = member({});
 const page = (rows: Member[]) => ok({ list: rows, total: rows.length, num: 1, size: 20 });
-const settle = async () => {
-  for (let i = 0; i < 6; i++) await new Promise((r) => setTimeout(r, 0));
-};
 
 describe('team members (model-based)', () => {
   const shortest = createTestModel(model, modelOptions).getShortestPaths({ allowDuplicatePaths: true });
@@ -80,11 +76,9 @@ describe('team members (model-based)', () => {
 
   for (const path of shortest) {
     it(path.description, async () => {
-      freshStores();
       notices.length = 0;
       const routes: Record<string, { status?: number; body?: unknown; networkDown?: boolean }> = {};
-      const transport = fakeFetch(routes);
-      configureApi({ baseURL: 'http://api.test', fetch: transport.fetch });
+      const transport = fakeApi(routes);
       const held: { actor: ReturnType<typeof createActor<ReturnType<typeof liveTeamMembers>>> | null } = {
         actor: null,
       };
