@@ -34,25 +34,20 @@ export interface WorkbenchRoute {
   keepAlive?: boolean;
   /** Listed in the side bar. */
   inNav: boolean;
-  /**
-   * The screen does its real job in this build. Otherwise it is not in the side bar, and reached by its address it
-   * shows an honest "not available yet".
-   */
-  ready: boolean;
   /** Listed in the side bar only for members of a team and for users with a pending team invitation. */
   teamOnly?: boolean;
 }
 
 export const ROUTES: readonly WorkbenchRoute[] = [
-  { path: '/', label: msg`文本校对`, icon: SpellCheck, clickType: 1, keepAlive: true, inNav: true, ready: true },
-  { path: '/link', label: msg`网页校对`, icon: Globe, keepAlive: true, inNav: true, ready: true },
-  { path: '/ai', label: msg`AI 写作`, icon: Sparkles, clickType: 6, keepAlive: true, inNav: true, ready: true },
-  { path: '/document', label: msg`我的文档`, icon: FileText, clickType: 2, keepAlive: true, inNav: true, ready: true },
-  { path: '/image', label: msg`图片校对`, icon: Image, keepAlive: true, inNav: true, ready: true },
-  { path: '/pdf', label: msg`PDF 校对`, icon: FileType, clickType: 9, inNav: true, ready: true },
-  { path: '/video', label: msg`音视频校对`, icon: Video, clickType: 11, inNav: true, ready: true },
-  { path: '/format', label: msg`格式检查`, icon: Ruler, clickType: 13, inNav: true, ready: true },
-  { path: '/diff', label: msg`文档对比`, icon: GitCompareArrows, inNav: true, ready: true },
+  { path: '/', label: msg`文本校对`, icon: SpellCheck, clickType: 1, keepAlive: true, inNav: true },
+  { path: '/link', label: msg`网页校对`, icon: Globe, keepAlive: true, inNav: true },
+  { path: '/ai', label: msg`AI 写作`, icon: Sparkles, clickType: 6, keepAlive: true, inNav: true },
+  { path: '/document', label: msg`我的文档`, icon: FileText, clickType: 2, keepAlive: true, inNav: true },
+  { path: '/image', label: msg`图片校对`, icon: Image, keepAlive: true, inNav: true },
+  { path: '/pdf', label: msg`PDF 校对`, icon: FileType, clickType: 9, inNav: true },
+  { path: '/video', label: msg`音视频校对`, icon: Video, clickType: 11, inNav: true },
+  { path: '/format', label: msg`格式检查`, icon: Ruler, clickType: 13, inNav: true },
+  { path: '/diff', label: msg`文档对比`, icon: GitCompareArrows, inNav: true },
   {
     path: '/dictionary',
     label: msg`我的词库`,
@@ -60,19 +55,18 @@ export const ROUTES: readonly WorkbenchRoute[] = [
     clickType: 3,
     keepAlive: true,
     inNav: true,
-    ready: true,
   },
-  { path: '/team', label: msg`我的团队`, icon: Users, clickType: 4, inNav: true, ready: true, teamOnly: true },
-  { path: '/download', label: msg`下载中心`, icon: Download, inNav: true, ready: true },
-  { path: '/right', label: msg`我的权益`, icon: Gift, inNav: true, ready: true },
-  { path: '/upgrade', label: msg`升级会员`, icon: Crown, clickType: 12, inNav: true, ready: true },
-  { path: '/user', label: msg`个人中心`, icon: UserRound, clickType: 7, inNav: true, ready: true },
-  { path: '/editor', label: msg`文档详情`, icon: FileText, hideSlide: true, inNav: false, ready: true },
-  { path: '/pdfdetail', label: msg`PDF 详情`, icon: FileType, hideSlide: true, inNav: false, ready: true },
-  { path: '/teamApply', label: msg`团队版申请`, icon: Users, hideSlide: true, inNav: false, ready: true },
-  { path: '/apiApply', label: msg`API 申请`, icon: FileText, hideSlide: true, inNav: false, ready: true },
-  { path: '/share', label: msg`分享得免费加速`, icon: Gift, hideSlide: true, inNav: false, ready: true },
-  { path: '/sms_invite', label: msg`团队邀请`, icon: Users, hideSlide: true, inNav: false, ready: true },
+  { path: '/team', label: msg`我的团队`, icon: Users, clickType: 4, inNav: true, teamOnly: true },
+  { path: '/download', label: msg`下载中心`, icon: Download, inNav: true },
+  { path: '/right', label: msg`我的权益`, icon: Gift, inNav: true },
+  { path: '/upgrade', label: msg`升级会员`, icon: Crown, clickType: 12, inNav: true },
+  { path: '/user', label: msg`个人中心`, icon: UserRound, clickType: 7, inNav: true },
+  { path: '/editor', label: msg`文档详情`, icon: FileText, hideSlide: true, inNav: false },
+  { path: '/pdfdetail', label: msg`PDF 详情`, icon: FileType, hideSlide: true, inNav: false },
+  { path: '/teamApply', label: msg`团队版申请`, icon: Users, hideSlide: true, inNav: false },
+  { path: '/apiApply', label: msg`API 申请`, icon: FileText, hideSlide: true, inNav: false },
+  { path: '/share', label: msg`分享得免费加速`, icon: Gift, hideSlide: true, inNav: false },
+  { path: '/sms_invite', label: msg`团队邀请`, icon: Users, hideSlide: true, inNav: false },
 ];
 
 /** Screens outside the main layout (spec §2). */
@@ -93,5 +87,4 @@ export function findRoute(path: string): WorkbenchRoute | undefined {
 }
 
 export const KEEP_ALIVE_ROUTES = ROUTES.filter((r) => r.keepAlive);
-/** The side bar lists only screens that do their real job: nothing unfinished is on show. */
-export const NAV_ROUTES = ROUTES.filter((r) => r.inNav && r.ready);
+export const NAV_ROUTES = ROUTES.filter((r) => r.inNav);

@@ -15,7 +15,6 @@ import {
   ImageCheckScreen,
   VideoScreen,
   PdfDetailScreen,
-  FeatureUnavailableScreen,
   AiWritingScreen,
   FormatScreen,
   HomeScreen,
@@ -92,7 +91,8 @@ function Screen({ route }: { route: WorkbenchRoute }) {
   if (route.path === '/team') return <TeamScreen />;
   if (route.path === '/teamApply') return <TeamApplyScreen />;
   if (route.path === '/apiApply') return <ApiApplyScreen />;
-  return <FeatureUnavailableScreen feature={route.label} />;
+  // every route of routes.ts has its screen above
+  return <NotFoundScreen />;
 }
 
 /** Keep-alive screens stay mounted once visited and are only hidden (spec §2: kept alive). */

@@ -3,7 +3,6 @@ import { lazyWithReload, pageReloadFlag as reloadFlag } from '../lazy';
 // Every screen is its own chunk; a failed chunk load reloads the page once per session (spec §2).
 export const LoginScreen = lazyWithReload(() => import('./Login'), reloadFlag);
 export const UserScreen = lazyWithReload(() => import('./User'), reloadFlag);
-export const FeatureUnavailableScreen = lazyWithReload(() => import('./FeatureUnavailable'), reloadFlag);
 export const NotFoundScreen = lazyWithReload(() => import('./NotFound'), reloadFlag);
 export const RulesScreen = lazyWithReload(() => import('./Rules'), reloadFlag);
 export const RightScreen = lazyWithReload(() => import('./commerce/Right'), reloadFlag);
