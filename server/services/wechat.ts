@@ -9,8 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readEnv } from '../config';
-import { nowIso, type Db } from '../db';
-import { isUniqueViolation } from '../db';
+import { isUniqueViolation, nowIso, type Db } from '../db';
 import { issueToken } from './tokens';
 
 export interface WechatIdentity {
