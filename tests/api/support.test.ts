@@ -74,6 +74,8 @@ describe('runtime config (spec §1)', () => {
 
 describe('notices', () => {
   it('keeps notices raised before the UI subscribed and delivers them once', () => {
+    // files of a worker share this module: take what earlier files raised without a subscriber first
+    subscribeNotices(() => {})();
     notify({ status: 'success', title: '登录成功' });
     notify({ status: 'error', title: '' });
     const seen: Notice[] = [];

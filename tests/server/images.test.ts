@@ -114,6 +114,45 @@ describe('image checks', () => {
     expect(await rightBalance(t.app.db, uid, 2)).toBe(before - 1);
   }, 120_000);
 
+  it("reads a page of large print in strips side by side, its boxes in the picture's own pixels", async () => {
+    // eight lines of 64 px print: cut in two strips (one per heavy worker), each scaled down before it is read
+    const lines = [
+      '会议明确了今年工作的重点任务。',
+      '各单位要加强协调配合。',
+      '切实做好宣传引导工作。',
+      '确保各项措施落到实处。',
+    ];
+    lines.push('及时总结推广好的经验做法。', '进一步健全长效机制。', SENTENCE, '会议要求抓好贯彻落实。');
+    const canvas = createCanvas(1200, 1000);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 1200, 1000);
+    context.fillStyle = '#000000';
+    context.font = '64px TestCJK';
+    context.textBaseline = 'top';
+    lines.forEach((line, i) => context.fillText(line, 40, 40 + i * 115));
+    const png = await canvas.encode('png');
+    const cut = await t.app.heavy.run('imageOcrCut', { data: png, parts: 2 });
+    expect(cut.strips.map((s) => s.rect.top)).toEqual([0, expect.any(Number)]);
+    expect(cut.strips[0].scale).toBeLessThan(0.75);
+    const socket = await SocketClient.open(base, token);
+    const up = await upload('讲话稿.png', png);
+    expect(up.status).toBe(200);
+    const result = await untilEnded(socket, up.json.result.task_id);
+    await socket.close();
+    expect(result).toMatchObject({ status: 'done', width: 1200, height: 1000 });
+    // every line, in order
+    expect(result.text!.replace(/\s+/g, '')).toContain('问提。会议要求');
+    expect(result.text!.indexOf('会议明确')).toBeLessThan(result.text!.indexOf('问提'));
+    const typo = result.issues!.find((i) => i.original === '提')!;
+    // on the 7th line (drawn at y = 730) and its 15th character (x ≈ 40 + 14 × 64)
+    const [[x, y, w, h]] = typo.boxes;
+    expect(x).toBeGreaterThan(40 + 13 * 64);
+    expect(x + w).toBeLessThan(40 + 16 * 64);
+    expect(y).toBeGreaterThan(720);
+    expect(y + h).toBeLessThan(810);
+  }, 120_000);
+
   it('reads a TIFF scan through the OCR reader (the native canvas never sees it)', async () => {
     const canvas = createCanvas(760, 140);
     const context = canvas.getContext('2d');

@@ -21,10 +21,12 @@ import { checkFormat, type FormatReport } from '../format/check';
 import { parseDocx } from '../format/resolver';
 import type { FormatTemplate } from '../format/template-store';
 import { decodePage, extractPage, type PageText } from '../web/extract';
-import { pdfPageCount, readPdfPages, renderPdfPage, type PdfPageText } from '../pdf/pdfjs';
+import { pdfPageCount, readPdfPages, renderPdfPage, renderPdfPageGrey, type PdfPageText } from '../pdf/pdfjs';
 import { annotatePdf, type AnnotatedPage } from '../pdf/annotate';
 import { recognise, type OcrText } from '../ocr/tesseract';
-import { checkedImageSize } from '../media/image-read';
+import { checkedImageSize, MAX_PIXELS } from '../media/image-read';
+import { cutForOcr, decodeGrey, type OcrCut } from '../ocr/cut';
+import { OCR_DPI } from '../ocr/strips';
 import { greyPixels, samePicture } from '../media/frames';
 
 /**
@@ -64,13 +66,6 @@ export function checkHtmlDepth(html: string, max = MAX_HTML_DEPTH): void {
     }
   }
 }
-
-/**
- * Resolution scanned pages are drawn at for OCR. Measured on A4 pages of 10-12 pt Chinese (1,600 characters, on 2
- * busy cores): 200 dpi read them with 0.2-0.3 % errors in 11-13 s, 300 dpi with 0.4-1.8 % in 13-15 s. Tesseract's
- * model is trained on glyphs of about the size 200 dpi gives; larger ones are read worse, not better.
- */
-export const OCR_DPI = 200;
 
 export interface SaveContentInput {
   text?: string;
@@ -180,26 +175,31 @@ export const heavyTasks = {
   },
 
   /**
-   * A scanned PDF page read by OCR: drawn at OCR_DPI, its text with a box per UTF-16 unit in PDF points (top-left
-   * origin, like pdfPages) and a confidence (0-100) per unit.
+   * A scanned PDF page drawn at OCR_DPI and cut for OCR in at most `parts` strips (ocr/strips.ts), read by `ocrStrip`
+   * side by side.
    */
-  async pdfOcrPage(input: { data: Uint8Array; page: number }): Promise<OcrText> {
-    const image = await renderPdfPage(input.data, input.page, OCR_DPI);
-    const read = await recognise(image.png);
-    const scale = 72 / OCR_DPI;
-    return { ...read, boxes: read.boxes.map((v) => v * scale) };
+  async pdfOcrCut(input: { data: Uint8Array; page: number; parts: number }): Promise<OcrCut> {
+    return cutForOcr(await renderPdfPageGrey(input.data, input.page, OCR_DPI), input.parts);
   },
 
-  /** An uploaded image read by OCR (its own reader decodes it): its size and its text with boxes in pixels. */
-  async imageOcr(input: { data: Uint8Array }): Promise<OcrText & { width: number; height: number }> {
+  /**
+   * An uploaded image cut for OCR in at most `parts` strips. PNG and JPEG are decoded here; another format, or a file
+   * the decoder refuses, is one strip of the file itself, which the OCR's own reader decodes (or refuses).
+   */
+  async imageOcrCut(input: { data: Uint8Array; parts: number }): Promise<OcrCut> {
     const size = checkedImageSize(input.data);
-    let read: OcrText;
+    const grey = decodeGrey(input.data, MAX_PIXELS);
+    if (grey && grey.width === size.width && grey.height === size.height) return cutForOcr(grey, input.parts);
+    return { ...size, strips: [{ png: input.data, rect: { left: 0, top: 0, ...size }, scale: 1 }] };
+  },
+
+  /** A strip of a page (or a whole picture) read by OCR: its text with boxes in its pixels. */
+  async ocrStrip(input: { png: Uint8Array }): Promise<OcrText> {
     try {
-      read = await recognise(input.data);
+      return await recognise(input.png);
     } catch {
       throw badRequest('image.unreadable');
     }
-    return { ...read, ...size };
   },
 
   /**

@@ -5,6 +5,7 @@
  * re-checks of the corrected text. Findings touching a character the OCR was unsure of are not reported: OCR noise
  * is the main source of false alarms on images. A failed or interrupted task gives the image count back.
  */
+import { ocrParts, readStrips } from '../ocr/read';
 import { recordCheck } from '../team-metrics';
 import { countChars } from '../rights';
 import type { FastifyInstance } from 'fastify';
@@ -156,8 +157,15 @@ export class ImageChecks {
     try {
       if (!(await write({ status: 'running' }))) return;
       this.send(job.uid, { task_id: job.id, status: 'running' });
-      const ocr = await this.app.heavy.run('imageOcr', { data: job.data }, { background: true, signal: job });
+      const { heavy } = this.app;
+      const cut = await heavy.run(
+        'imageOcrCut',
+        { data: job.data, parts: ocrParts(heavy) },
+        { background: true, signal: job },
+      );
       job.data = new Uint8Array(0);
+      if (job.aborted) return;
+      const ocr = { ...(await readStrips(heavy, cut, job)), width: cut.width, height: cut.height };
       if (job.aborted) return;
       if (!ocr.text.trim()) throw new TaskFailure('image.no_text');
       const unsure = unsureRanges(ocr.text, ocr.confidences);

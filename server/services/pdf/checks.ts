@@ -8,6 +8,9 @@
  * process that stops ends its checks as interrupted (refunded); one that crashed has them ended by another's sweep.
  */
 import type { OcrText } from '../ocr/tesseract';
+import { ocrParts, readStrips } from '../ocr/read';
+import { OCR_DPI } from '../ocr/strips';
+import type { RunOptions } from '../heavy/pool';
 import type { FastifyInstance } from 'fastify';
 import {
   isServerMessageCode,
@@ -266,7 +269,7 @@ export class PdfChecks {
           if (read.text.trim() && !read.scan) continue;
           const holder: { onAbort?: () => void } = {};
           holders.add(holder);
-          const ocr = this.app.heavy.run('pdfOcrPage', { data, page: read.page }, { background: true, signal: holder });
+          const ocr = this.readScan(data, read.page, holder);
           // (awaited in page order below; one that fails there fails the check and stops the others)
           ocr.then(
             () => holders.delete(holder),
@@ -357,6 +360,15 @@ export class PdfChecks {
   }
 
   /** Findings of one page with the boxes of their characters. */
+  /** A scanned page's text by OCR: drawn and cut in one task, its strips read side by side; boxes in PDF points. */
+  private async readScan(data: Uint8Array, page: number, signal: NonNullable<RunOptions['signal']>): Promise<OcrText> {
+    const { heavy } = this.app;
+    const cut = await heavy.run('pdfOcrCut', { data, page, parts: ocrParts(heavy) }, { background: true, signal });
+    const read = await readStrips(heavy, cut, signal);
+    const scale = 72 / OCR_DPI;
+    return { ...read, boxes: read.boxes.map((v) => v * scale) };
+  }
+
   private async checkPage(
     job: Active,
     service: ReturnType<typeof checkService>,

@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { badRequest } from '../../errors';
 import { readEnv } from '../../config';
+import type { Canvas } from '@napi-rs/canvas';
+import { greyOfRgba, type GreyImage } from '../ocr/strips';
 
 const require = createRequire(import.meta.url);
 const root = dirname(require.resolve('pdfjs-dist/package.json'));
@@ -191,6 +193,27 @@ export async function renderPdfPage(
   pageNumber: number,
   dpi: number,
 ): Promise<{ png: Uint8Array; width: number; height: number }> {
+  return drawPdfPage(data, pageNumber, dpi, async (canvas) => ({
+    png: await canvas.encode('png'),
+    width: canvas.width,
+    height: canvas.height,
+  }));
+}
+
+/** Page `pageNumber` of a PDF drawn at `dpi`, as grey pixels (what OCR reads). */
+export async function renderPdfPageGrey(data: Uint8Array, pageNumber: number, dpi: number): Promise<GreyImage> {
+  return drawPdfPage(data, pageNumber, dpi, async (canvas) => {
+    const { data: rgba } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    return greyOfRgba(rgba, canvas.width, canvas.height);
+  });
+}
+
+async function drawPdfPage<T>(
+  data: Uint8Array,
+  pageNumber: number,
+  dpi: number,
+  take: (canvas: Canvas) => Promise<T>,
+): Promise<T> {
   await registerCjkFonts();
   const { createCanvas } = await import('@napi-rs/canvas');
   const doc = await openPdf(data);
@@ -206,7 +229,7 @@ export async function renderPdfPage(
     if (!isCanvasContext(context)) throw new Error('no 2D canvas context');
     await page.render({ canvas: null, canvasContext: context, viewport }).promise;
     page.cleanup();
-    return { png: await canvas.encode('png'), width: canvas.width, height: canvas.height };
+    return await take(canvas);
   } finally {
     await doc.destroy();
   }
