@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import { loadConfig, type ServerConfig } from './config';
 import { loggerOptions } from './logging';
 import dbPlugin from './plugins/db';
+import { sharedSerializers } from './plugins/serializers';
 import authPlugin from './plugins/auth';
 import errorsPlugin from './plugins/errors';
 import validationPlugin from './plugins/validation';
@@ -62,6 +63,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: config.trustProxy,
     // JSON with __proto__ keys is stripped rather than trusted.
     onProtoPoisoning: 'remove',
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
   app.decorate('config', config);
   // The console provider prints codes on stdout whatever LOG_LEVEL is; tests (logger: false) read the outbox only.

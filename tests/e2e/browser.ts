@@ -1,7 +1,5 @@
 // Debian's Chromium driven by playwright-core (STACK.md "Browser tests"): never a downloaded browser.
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,13 +168,22 @@ export async function dismissGuide(page: Page): Promise<void> {
   await dialog.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
-/** The admin CLI in its own process on the e2e server's DATA_DIR, as an operator would run it; stdout lines. */
+/**
+ * The admin CLI's commands on the e2e server's database (DATA_DIR), as an operator would run them; its output lines.
+ * They run here, on a connection of their own, not in a process of their own: starting one costs a second or two of
+ * CPU each time, and tests/server/admin-cli.test.ts runs the CLI's own entry point in a process.
+ */
 export async function adminCli(dataDir: string, ...args: string[]): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
-    cwd: join(__dirname, '..', '..'),
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-  });
-  return stdout.trim().split('\n');
+  const { openDatabase } = await import('../../server/db');
+  const { runAdmin } = await import('../../server/cli/admin');
+  const { db } = openDatabase({ dataDir });
+  try {
+    const out: string[] = [];
+    await runAdmin(args, db, (line) => out.push(line));
+    return out.join('\n').trim().split('\n');
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
 import { runAdmin } from '../../server/cli/admin';
+import { openDatabase } from '../../server/db';
 import { createCoupons, normaliseCode } from '../../server/services/coupons';
 import { rightBalance } from '../../server/services/rights';
 
@@ -119,28 +118,17 @@ describe('admin CLI: coupon create', () => {
     expect(row.expires_at).toBe('2099-12-31T15:59:59.999Z');
   });
 
-  it("works against the server's DATA_DIR from a separate process", async () => {
-    const run = promisify(execFile);
-    const { stdout } = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'server/cli/admin.ts',
-        'coupon',
-        'create',
-        '--right-type',
-        '1',
-        '--amount',
-        '777',
-        '--count',
-        '2',
-      ],
-      {
-        env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: '' },
-      },
-    );
-    const codes = stdout.trim().split('\n');
+  it("works against the server's DATA_DIR through a database connection of its own", async () => {
+    // (the CLI's entry point in a process of its own is run by admin-cli.test.ts)
+    const { db } = openDatabase({ dataDir: t.dataDir });
+    const codes: string[] = [];
+    try {
+      await runAdmin(['coupon', 'create', '--right-type', '1', '--amount', '777', '--count', '2'], db, (line) =>
+        codes.push(line),
+      );
+    } finally {
+      await db.destroy();
+    }
     expect(codes).toHaveLength(2);
     const { token, uid } = await newUser();
     const before = await rightBalance(t.app.db, uid, 1);

@@ -106,13 +106,17 @@ export function multipart(field: string, filename: string, type: string, data: B
   return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+/** Deflated zeros by their size: compressing 64-300 MB took a second or more per bomb, and the fuzzer makes many. */
+const deflatedZeros = new Map<number, Buffer>();
+
 /**
  * A zip whose single entry (`entry`) inflates to `size` bytes of zeros; optionally lying about that size in its
  * headers.
  */
 export function bombZip(size: number, declared = size, entry = 'word/document.xml'): Buffer {
   const name = Buffer.from(entry);
-  const raw = deflateRawSync(Buffer.alloc(size));
+  let raw = deflatedZeros.get(size);
+  if (!raw) deflatedZeros.set(size, (raw = deflateRawSync(Buffer.alloc(size))));
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);
   local.writeUInt16LE(20, 4);
