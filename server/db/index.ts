@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database, DialectName } from './schema';
 import { migrationProvider } from './migrations';
 
@@ -28,7 +28,36 @@ export function openDatabase(options: StorageOptions): { db: Db; dialect: Dialec
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(file) }) }),
+    dialect: 'sqlite',
+  };
+}
+
+/** Prepared statements a SQLite connection keeps, the most recently used ones. */
+const KEPT_STATEMENTS = 1000;
+
+/**
+ * The connection with its prepared statements kept by their SQL text: Kysely prepares every query it runs, and
+ * preparing (parsing and planning the SQL) took as long as running it. The server's queries are a few hundred
+ * texts with their values bound apart, so nearly every query finds its statement ready. SQLite prepares a kept
+ * statement again by itself when the schema changes under it.
+ */
+function keepingStatements(file: SQLite.Database): SqliteDatabase {
+  const kept = new Map<string, SQLite.Statement>();
+  return {
+    close: () => void file.close(),
+    prepare(text: string) {
+      let statement = kept.get(text);
+      if (statement) kept.delete(text);
+      else {
+        statement = file.prepare(text);
+        if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
+      }
+      kept.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 /** the migrations a database has run, in the order it ran them ([] before the first) */

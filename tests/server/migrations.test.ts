@@ -53,3 +53,25 @@ describe('migrations', () => {
     expect(await migrate(db, 'sqlite')).toEqual([]);
   });
 });
+
+describe('kept statements', () => {
+  it('answer from the schema of the moment after a migration changes a table under them', async () => {
+    const db = fresh();
+    await sql`create table notes (id integer primary key, body text)`.execute(db);
+    await sql`insert into notes (body) values (${'一'})`.execute(db);
+    const all = () => sql<Record<string, unknown>>`select * from notes order by id`.execute(db);
+    expect((await all()).rows).toEqual([{ id: 1, body: '一' }]);
+    // the same query text again after the table changed: the kept statement reads the new column
+    await sql`alter table notes add column seen integer not null default 0`.execute(db);
+    await sql`insert into notes (body, seen) values (${'二'}, ${1})`.execute(db);
+    expect((await all()).rows).toEqual([
+      { id: 1, body: '一', seen: 0 },
+      { id: 2, body: '二', seen: 1 },
+    ]);
+    // and a kept write with other values bound
+    const add = (body: string) => sql`insert into notes (body) values (${body})`.execute(db);
+    await add('三');
+    await add('四');
+    expect((await all()).rows.map((r) => r.body)).toEqual(['一', '二', '三', '四']);
+  });
+});

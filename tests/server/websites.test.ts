@@ -199,8 +199,9 @@ describe('websites', () => {
     expect(paths).not.toContain('/c');
     expect(paths).not.toContain('/private/x');
     expect(paths.filter((p) => p === '/robots.txt')).toHaveLength(1);
-    // at most one request per 150 ms to the host during the crawl
-    for (let i = 1; i < hits.length; i++) expect(hits[i].at - hits[i - 1].at).toBeGreaterThanOrEqual(140);
+    // at most one request per 150 ms to the host during the crawl, counted from the last answer (a timer may end
+    // a millisecond early)
+    for (let i = 1; i < hits.length; i++) expect(hits[i].at - hits[i - 1].at).toBeGreaterThanOrEqual(149);
 
     const home = result.pages[0];
     expect(home.title).toBe('首页');

@@ -68,6 +68,9 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
     }
     lastRequest.set(origin, Date.now());
   };
+  // The pause is counted from the end of the host's last answer, not from when it was asked: a slow connection or
+  // a long answer would otherwise leave the next request right behind it.
+  const answered = (origin: string) => lastRequest.set(origin, Date.now());
 
   const rulesOf = async (origin: string): Promise<Robots | null> => {
     if (robots.has(origin)) return robots.get(origin) ?? null;
@@ -78,7 +81,7 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
         ...hooks.fetchOptions,
         accept: ['text/plain'],
         maxBytes: Math.min(hooks.fetchOptions.maxBytes, 512 * 1024),
-      });
+      }).finally(() => answered(origin));
       rules = robotsParser(`${origin}/robots.txt`, file.body.toString('utf8'));
     } catch (error) {
       // no robots.txt (4xx) allows everything; a site that cannot answer for it (5xx, unreachable) allows nothing
@@ -111,7 +114,9 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
     try {
       await pace(origin, rules);
       if (hooks.aborted()) throw new CrawlAborted();
-      const fetched = await fetchPage(next.url, { ...hooks.fetchOptions, accept: PAGE_TYPES });
+      const fetched = await fetchPage(next.url, { ...hooks.fetchOptions, accept: PAGE_TYPES }).finally(() =>
+        answered(origin),
+      );
       finalUrl = fetched.url;
       text = await hooks.read({
         body: fetched.body,
