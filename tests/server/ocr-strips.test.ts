@@ -68,6 +68,26 @@ describe('where a page is cut', () => {
     expect(planStrips(p.pixels, p.width, p.height, 2).strips).toHaveLength(1);
   });
 
+  it('finds the lines of light print on a dark ground too', () => {
+    const p = page(1000, 1400, lines(12, 100, 100, 40, 100, 800));
+    for (let i = 0; i < p.pixels.length; i++) p.pixels[i] = 255 - p.pixels[i];
+    const plan = planStrips(p.pixels, p.width, p.height, 2);
+    expect(plan.lineHeight).toBe(40);
+    expect(plan.strips).toHaveLength(2);
+  });
+
+  it('tells no print size from a picture (one band filling it) or from two lines, and reads it whole', () => {
+    const photo = page(800, 600, [[0, 40, 800, 520]]);
+    expect(planStrips(photo.pixels, 800, 600, 2)).toEqual({
+      strips: [{ left: 0, top: 0, width: 800, height: 600 }],
+      lineHeight: null,
+    });
+    const two = page(1000, 400, lines(2, 100, 150, 90, 100, 800));
+    expect(planStrips(two.pixels, 1000, 400, 2).lineHeight).toBeNull();
+    // so a poster's two big lines are read at their own size
+    expect(cutForOcr(two, 2).strips).toEqual([expect.objectContaining({ scale: 1 })]);
+  });
+
   it('ignores specks of scanner noise when looking for blank rows', () => {
     const p = page(1000, 1400, lines(12, 100, 100, 40, 100, 800));
     // a speck in every row of the page

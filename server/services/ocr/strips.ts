@@ -47,7 +47,7 @@ export interface Rect {
 export interface StripPlan {
   /** the strips in reading order (one, the whole page, when it cannot be cut) */
   strips: Rect[];
-  /** the median height of the page's text lines in pixels, or null when no line was found */
+  /** the median height of the page's text lines in pixels, or null when too few lines were found to tell */
   lineHeight: number | null;
 }
 
@@ -60,6 +60,8 @@ export const OCR_LINE_HEIGHT = 36;
 const SCALE_ABOVE = 48;
 /** A page with fewer lines than this is read whole: a strip's start-up would cost more than it saves. */
 const MIN_LINES_TO_CUT = 6;
+/** Lines a picture's print size is measured from; with fewer it is read at its own size. */
+const MIN_LINES_TO_MEASURE = 3;
 
 /** The grey level that separates ink from paper (Otsu's method): pixels at or below it are ink. */
 export function inkThreshold(pixels: Uint8Array): number {
@@ -123,19 +125,25 @@ function widestGap(bands: Array<[number, number]>, from: number, to: number): nu
 /**
  * Where to cut a page of `width` × `height` grey pixels into at most `parts` strips. Two columns of text (a blank
  * gutter running down the middle third of the page) are cut at the gutter, left column first; otherwise the page is
- * cut along the blank rows between lines nearest to equal shares of its ink, so each strip takes about as long.
+ * cut along the blank rows between lines nearest to equal shares of its lines' height, so each strip takes about as
+ * long.
  */
 export function planStrips(pixels: Uint8Array, width: number, height: number, parts: number): StripPlan {
   const whole: StripPlan = { strips: [{ left: 0, top: 0, width, height }], lineHeight: null };
   if (width < 1 || height < 1 || pixels.length < width * height) return whole;
   const threshold = inkThreshold(pixels);
+  // light text on a dark ground: the ink is the lighter side of the threshold
+  let dark = 0;
+  for (let i = 0; i < pixels.length; i += 7) if (pixels[i] <= threshold) dark++;
+  const light = dark * 7 > pixels.length / 2;
+  const isInk = light ? (v: number) => v > threshold : (v: number) => v <= threshold;
   const rows = new Uint32Array(height);
   const columns = new Uint32Array(width);
   for (let y = 0; y < height; y++) {
     const row = y * width;
     let count = 0;
     for (let x = 0; x < width; x++) {
-      if (pixels[row + x] <= threshold) {
+      if (isInk(pixels[row + x])) {
         count++;
         columns[x]++;
       }
@@ -144,11 +152,12 @@ export function planStrips(pixels: Uint8Array, width: number, height: number, pa
   }
   // a few specks of scanner noise do not make a row or a column ink
   const lines = runs(rows, Math.max(1, Math.floor(width * 0.002))).filter(([a, b]) => b - a >= 6);
-  if (!lines.length) return whole;
   const heights = lines.map(([a, b]) => b - a).sort((a, b) => a - b);
-  const lineHeight = heights[heights.length >> 1];
+  const median = heights[heights.length >> 1];
+  // a height from fewer lines, or from bands that fill the picture (a photograph), says nothing of the print
+  const lineHeight = lines.length >= MIN_LINES_TO_MEASURE && median <= height / 4 ? median : null;
   const plan: StripPlan = { strips: whole.strips, lineHeight };
-  if (parts < 2 || lines.length < MIN_LINES_TO_CUT) return plan;
+  if (lineHeight === null || parts < 2 || lines.length < MIN_LINES_TO_CUT) return plan;
 
   const inked = runs(columns, Math.max(1, Math.floor(height * 0.002)));
   const gutter = widestGap(inked, width / 3, (width * 2) / 3);
@@ -164,7 +173,7 @@ export function planStrips(pixels: Uint8Array, width: number, height: number, pa
 
   // Columns under a heading that spans them leave no gutter down the whole page, and a cut across them would read
   // the top halves of both columns before the bottom halves: no cut where a line near it has a gap in its middle.
-  const split = lines.map((band) => splitLine(pixels, width, threshold, band, lineHeight));
+  const split = lines.map((band) => splitLine(pixels, width, isInk, band, lineHeight));
   const total = lines.reduce((n, [a, b]) => n + (b - a), 0);
   const cuts: number[] = [];
   let seen = 0;
@@ -187,14 +196,14 @@ export function planStrips(pixels: Uint8Array, width: number, height: number, pa
 function splitLine(
   pixels: Uint8Array,
   width: number,
-  threshold: number,
+  isInk: (v: number) => boolean,
   [top, bottom]: [number, number],
   lineHeight: number,
 ): boolean {
   const columns = new Uint32Array(width);
   for (let y = top; y < bottom; y++) {
     const row = y * width;
-    for (let x = 0; x < width; x++) if (pixels[row + x] <= threshold) columns[x]++;
+    for (let x = 0; x < width; x++) if (isInk(pixels[row + x])) columns[x]++;
   }
   const inked = runs(columns, 0);
   const gap = widestGap(inked, width / 3, (width * 2) / 3);
