@@ -8,12 +8,17 @@ import { cutForOcr, decodeGrey, scaledPart } from '../../server/services/ocr/cut
 import { greyPng, joinStrips, ocrScale, planStrips, type GreyImage } from '../../server/services/ocr/strips';
 import { greyPixels } from '../../server/services/media/frames';
 
-/** A white page with black bars where lines of text would be: `[left, top, width, height]` each. */
-function page(width: number, height: number, bars: Array<[number, number, number, number]>): GreyImage {
+/**
+ * A white page with black bars where lines of text would be: `[left, top, width, height]` each; `printed` bars are
+ * striped (a third of their pixels inked), as glyphs cover their boxes, solid ones are blocks of a picture.
+ */
+function page(width: number, height: number, bars: Array<[number, number, number, number]>, printed = false) {
   const pixels = new Uint8Array(width * height).fill(255);
   for (const [left, top, w, h] of bars)
-    for (let y = top; y < top + h; y++) pixels.fill(0, y * width + left, y * width + left + w);
-  return { width, height, pixels };
+    for (let y = top; y < top + h; y++)
+      for (let x = left; x < left + w; x++) if (!printed || x % 3 === 0) pixels[y * width + x] = 0;
+  const image: GreyImage = { width, height, pixels };
+  return image;
 }
 
 /** `n` lines of `height` px every `pitch` px from `top`, `left` to `left + width`. */
@@ -46,6 +51,7 @@ describe('where a page is cut', () => {
     expect(planStrips(blank.pixels, 500, 500, 2)).toEqual({
       strips: [{ left: 0, top: 0, width: 500, height: 500 }],
       lineHeight: null,
+      printHeight: null,
     });
     // one part asked for: whole
     const long = page(1000, 1400, lines(12, 100, 100, 40, 100, 800));
@@ -76,16 +82,17 @@ describe('where a page is cut', () => {
     expect(plan.strips).toHaveLength(2);
   });
 
-  it('tells no print size from a picture (one band filling it) or from two lines, and reads it whole', () => {
+  it('tells the print size from lines of print, not from a picture or solid blocks', () => {
     const photo = page(800, 600, [[0, 40, 800, 520]]);
-    expect(planStrips(photo.pixels, 800, 600, 2)).toEqual({
-      strips: [{ left: 0, top: 0, width: 800, height: 600 }],
-      lineHeight: null,
-    });
-    const two = page(1000, 400, lines(2, 100, 150, 90, 100, 800));
-    expect(planStrips(two.pixels, 1000, 400, 2).lineHeight).toBeNull();
-    // so a poster's two big lines are read at their own size
-    expect(cutForOcr(two, 2).strips).toEqual([expect.objectContaining({ scale: 1 })]);
+    const plan = planStrips(photo.pixels, 800, 600, 2);
+    expect(plan).toMatchObject({ strips: [{ left: 0, top: 0, width: 800, height: 600 }], printHeight: null });
+    const blocks = page(1000, 400, lines(2, 100, 150, 90, 100, 800));
+    expect(planStrips(blocks.pixels, 1000, 400, 2).printHeight).toBeNull();
+    expect(cutForOcr(blocks, 2).strips).toEqual([expect.objectContaining({ scale: 1 })]);
+    // a poster's two big lines of print are read at the size tesseract reads best
+    const poster = page(1000, 400, lines(2, 100, 150, 90, 100, 800), true);
+    expect(planStrips(poster.pixels, 1000, 400, 2).printHeight).toBe(90);
+    expect(cutForOcr(poster, 2).strips).toEqual([expect.objectContaining({ scale: 0.4 })]);
   });
 
   it('ignores specks of scanner noise when looking for blank rows', () => {
@@ -119,7 +126,7 @@ describe('the scale and the strips', () => {
   });
 
   it('cuts a page with large lines into scaled strips covering it', () => {
-    const p = page(1000, 2000, lines(12, 100, 150, 72, 100, 800));
+    const p = page(1000, 2000, lines(12, 100, 150, 72, 100, 800), true);
     const cut = cutForOcr(p, 2);
     expect(cut).toMatchObject({ width: 1000, height: 2000 });
     expect(cut.strips).toHaveLength(2);

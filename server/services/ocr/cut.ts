@@ -73,7 +73,7 @@ export function scaledPart(image: GreyImage, rect: Rect, scale: number): GreyIma
 /** `image` cut into at most `parts` strips for OCR, each a grey PNG at the scale its lines are read best. */
 export function cutForOcr(image: GreyImage, parts: number): OcrCut {
   const plan = planStrips(image.pixels, image.width, image.height, parts);
-  const scale = ocrScale(plan.lineHeight);
+  const scale = ocrScale(plan.printHeight);
   return {
     width: image.width,
     height: image.height,

@@ -47,8 +47,10 @@ export interface Rect {
 export interface StripPlan {
   /** the strips in reading order (one, the whole page, when it cannot be cut) */
   strips: Rect[];
-  /** the median height of the page's text lines in pixels, or null when too few lines were found to tell */
+  /** the median height of the bands of ink across the page (its lines), or null when it has none */
   lineHeight: number | null;
+  /** the median height of the bands that look like printed lines, or null when none does */
+  printHeight: number | null;
 }
 
 /**
@@ -60,8 +62,8 @@ export const OCR_LINE_HEIGHT = 36;
 const SCALE_ABOVE = 48;
 /** A page with fewer lines than this is read whole: a strip's start-up would cost more than it saves. */
 const MIN_LINES_TO_CUT = 6;
-/** Lines a picture's print size is measured from; with fewer it is read at its own size. */
-const MIN_LINES_TO_MEASURE = 3;
+/** The share of a band's pixels ink may cover for the band to count as a line of print. */
+const MAX_PRINT_DENSITY = 0.45;
 
 /** The grey level that separates ink from paper (Otsu's method): pixels at or below it are ink. */
 export function inkThreshold(pixels: Uint8Array): number {
@@ -129,7 +131,7 @@ function widestGap(bands: Array<[number, number]>, from: number, to: number): nu
  * long.
  */
 export function planStrips(pixels: Uint8Array, width: number, height: number, parts: number): StripPlan {
-  const whole: StripPlan = { strips: [{ left: 0, top: 0, width, height }], lineHeight: null };
+  const whole: StripPlan = { strips: [{ left: 0, top: 0, width, height }], lineHeight: null, printHeight: null };
   if (width < 1 || height < 1 || pixels.length < width * height) return whole;
   const threshold = inkThreshold(pixels);
   // light text on a dark ground: the ink is the lighter side of the threshold
@@ -152,18 +154,29 @@ export function planStrips(pixels: Uint8Array, width: number, height: number, pa
   }
   // a few specks of scanner noise do not make a row or a column ink
   const lines = runs(rows, Math.max(1, Math.floor(width * 0.002))).filter(([a, b]) => b - a >= 6);
-  const heights = lines.map(([a, b]) => b - a).sort((a, b) => a - b);
-  const median = heights[heights.length >> 1];
-  // a height from fewer lines, or from bands that fill the picture (a photograph), says nothing of the print
-  const lineHeight = lines.length >= MIN_LINES_TO_MEASURE && median <= height / 4 ? median : null;
-  const plan: StripPlan = { strips: whole.strips, lineHeight };
+  const median = (bands: Array<[number, number]>) =>
+    bands.map(([a, b]) => b - a).sort((a, b) => a - b)[bands.length >> 1];
+  // the print's size comes from bands that look like lines of text: a glyph's strokes cover a fifth to a third of
+  // its box, a photograph or a solid block far more; and none that fills the picture
+  const printed = lines.filter(([a, b]) => {
+    let ink = 0;
+    for (let y = a; y < b; y++) ink += rows[y];
+    return ink <= (b - a) * width * MAX_PRINT_DENSITY;
+  });
+  const size = printed.length ? median(printed) : 0;
+  const plan: StripPlan = {
+    strips: whole.strips,
+    lineHeight: lines.length ? median(lines) : null,
+    printHeight: size && size <= height / 2 ? size : null,
+  };
+  const lineHeight = plan.lineHeight;
   if (lineHeight === null || parts < 2 || lines.length < MIN_LINES_TO_CUT) return plan;
 
   const inked = runs(columns, Math.max(1, Math.floor(height * 0.002)));
   const gutter = widestGap(inked, width / 3, (width * 2) / 3);
   if (gutter !== null && gutterIsWide(inked, gutter, lineHeight)) {
     return {
-      lineHeight,
+      ...plan,
       strips: [
         { left: 0, top: 0, width: gutter, height },
         { left: gutter, top: 0, width: width - gutter, height },
@@ -187,7 +200,7 @@ export function planStrips(pixels: Uint8Array, width: number, height: number, pa
   }
   const edges = [0, ...cuts, height];
   return {
-    lineHeight,
+    ...plan,
     strips: edges.slice(1).map((bottom, i) => ({ left: 0, top: edges[i], width, height: bottom - edges[i] })),
   };
 }
@@ -218,10 +231,10 @@ function gutterIsWide(inked: Array<[number, number]>, at: number, lineHeight: nu
   return false;
 }
 
-/** The scale a page whose lines are `lineHeight` pixels high is read at (at most 1: never enlarged). */
-export function ocrScale(lineHeight: number | null): number {
-  if (!lineHeight || lineHeight <= SCALE_ABOVE) return 1;
-  return OCR_LINE_HEIGHT / lineHeight;
+/** The scale a page whose printed lines are `printHeight` pixels high is read at (at most 1: never enlarged). */
+export function ocrScale(printHeight: number | null): number {
+  if (!printHeight || printHeight <= SCALE_ABOVE) return 1;
+  return OCR_LINE_HEIGHT / printHeight;
 }
 
 /** An 8-bit greyscale PNG of `width` × `height` pixels (what tesseract reads fastest: no colour to drop). */
