@@ -177,6 +177,26 @@ describe('PDF checks', () => {
     expect(await rightBalance(t.app.db, uid, 4)).toBe(before - 1);
   });
 
+  it('checks a page in traditional characters as traditional text, a simplified one as simplified', async () => {
+    const socket = await SocketClient.open(base, token);
+    const pdf = makePdf([
+      { kind: 'text', lines: ['請各部門認真研究群眾反映的問提。'] },
+      { kind: 'text', lines: ['请各部门认真研究群众反映的问提。'] },
+    ]);
+    const up = await upload('通告.pdf', pdf);
+    expect(up.status).toBe(200);
+    const progress = await untilEnded(socket, up.json.result.id);
+    await socket.close();
+    expect(progress.at(-1)).toMatchObject({ status: 'done' });
+    const id = up.json.result.id;
+    const { pages } = (await call(t.app, 'GET', `/misscut/v2/pdf_check/result?id=${id}`, undefined, token)).json.result;
+    const found = (page: { issues: Array<{ original: string; suggestions: string[] }> }) =>
+      page.issues.map((i) => `${i.original}>${i.suggestions.join('/')}`);
+    // no traditional character taken for a typo, and the fix in the page's own script
+    expect(found(pages[0])).toEqual(['提>題']);
+    expect(found(pages[1])).toEqual(['提>题']);
+  });
+
   it('refuses disguised, corrupt, empty and oversized files before charging anything', async () => {
     const before = await rightBalance(t.app.db, uid, 4);
     const cases: Array<[string, Buffer, string]> = [

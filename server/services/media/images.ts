@@ -6,6 +6,7 @@
  * is the main source of false alarms on images. A failed or interrupted task gives the image count back.
  */
 import { ocrParts, readStrips } from '../ocr/read';
+import { isTraditional } from '../../../engine/script';
 import { recordCheck } from '../team-metrics';
 import { countChars } from '../rights';
 import type { FastifyInstance } from 'fastify';
@@ -88,7 +89,8 @@ export async function checkText(
   group: string,
 ): Promise<Omit<ImageIssue, 'boxes'>[]> {
   const service = checkService(app);
-  const prepared = await service.prepare(uid, 3, ALL_STANDARD, 'cn');
+  // a picture of traditional print is checked as such (its text says which)
+  const prepared = await service.prepare(uid, 3, ALL_STANDARD, isTraditional(text) ? 'hk' : 'cn');
   const lists = await Promise.all(
     splitUnits(text).map(async (unit) => {
       const issues = await service.checkUnit(prepared, unit, group);

@@ -9,6 +9,7 @@
  */
 import type { OcrText } from '../ocr/tesseract';
 import { ocrParts, readStrips } from '../ocr/read';
+import { isTraditional } from '../../../engine/script';
 import { OCR_DPI } from '../ocr/strips';
 import type { RunOptions } from '../heavy/pool';
 import type { FastifyInstance } from 'fastify';
@@ -249,7 +250,14 @@ export class PdfChecks {
       const data = await findPdfFile(db, job.id);
       if (!data) throw new CheckFailure('document.file_lost');
       const service = checkService(this.app);
-      const prepared = await service.prepare(job.uid, 3, ALL_STANDARD, 'cn');
+      // each page is checked in its own script (a PDF's text or a scan says which): prepared once per script
+      const preparing = new Map<'cn' | 'hk', ReturnType<typeof service.prepare>>();
+      const preparedFor = (text: string) => {
+        const lang = isTraditional(text) ? 'hk' : 'cn';
+        let prepared = preparing.get(lang);
+        if (!prepared) preparing.set(lang, (prepared = service.prepare(job.uid, 3, ALL_STANDARD, lang)));
+        return prepared;
+      };
       let done = 0;
       let found = 0;
       let textPages = 0;
@@ -291,7 +299,9 @@ export class PdfChecks {
               page = { ...read, text: ocr.text, boxes: ocr.boxes };
               unsure = unsureRanges(ocr.text, ocr.confidences);
             }
-            const checked = page.text.trim() ? await this.checkPage(job, service, prepared, page) : [];
+            const checked = page.text.trim()
+              ? await this.checkPage(job, service, await preparedFor(page.text), page)
+              : [];
             if (job.aborted) return;
             const issues = unsure ? withoutUnsure(checked, unsure) : checked;
             // a scan read as nothing but unsure marks (specks, a picture) has no text to check either
