@@ -150,7 +150,8 @@ async function main() {
   console.log(
     `false alarms on OCR'd correct text: ${((alarms / checkedChars) * 1000).toFixed(2)} per 1,000 characters ` +
       `(${alarms} in ${checkedChars}); on the same sentences as typed: ` +
-      `${((typedAlarms / typedChars) * 1000).toFixed(2)} (${typedAlarms} in ${typedChars}), the rest is misreading`,
+      `${((typedAlarms / typedChars) * 1000).toFixed(2)} (${typedAlarms} in ${typedChars}); OCR adds the difference ` +
+      '(negative: the 识别存疑 filter drops more than misreading adds)',
   );
   // heavy speckle (a dark speck per 500 pixels, like a dirty photocopy) at 12 pt
   let heavyErrors = 0;
