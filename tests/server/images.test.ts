@@ -36,16 +36,32 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t.close());
 
-/** A picture of the sentence: black 40 px text on white at (40, 60), as a screenshot or a poster would be. */
-async function picture(text: string, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
-  const canvas = createCanvas(760, 140);
+/** How a picture's lines are drawn: its size, the print's size, the first line's top and the lines' pitch. */
+interface Drawing {
+  width: number;
+  height: number;
+  px: number;
+  top: number;
+  pitch: number;
+}
+
+/**
+ * A picture of lines of text: black print on white from x = 40, as a screenshot or a poster would be; by default one
+ * line of 40 px print at y = 60 on 760 × 140.
+ */
+async function picture(
+  text: string | string[],
+  format: 'png' | 'jpeg' = 'png',
+  { width, height, px, top, pitch }: Drawing = { width: 760, height: 140, px: 40, top: 60, pitch: 0 },
+): Promise<Buffer> {
+  const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, 760, 140);
+  context.fillRect(0, 0, width, height);
   context.fillStyle = '#000000';
-  context.font = '40px TestCJK';
+  context.font = `${px}px TestCJK`;
   context.textBaseline = 'top';
-  context.fillText(text, 40, 60);
+  (Array.isArray(text) ? text : [text]).forEach((line, i) => context.fillText(line, 40, top + i * pitch));
   return format === 'png' ? canvas.encode('png') : canvas.encode('jpeg', 95);
 }
 
@@ -123,15 +139,7 @@ describe('image checks', () => {
       '确保各项措施落到实处。',
     ];
     lines.push('及时总结推广好的经验做法。', '进一步健全长效机制。', SENTENCE, '会议要求抓好贯彻落实。');
-    const canvas = createCanvas(1200, 1000);
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, 1200, 1000);
-    context.fillStyle = '#000000';
-    context.font = '64px TestCJK';
-    context.textBaseline = 'top';
-    lines.forEach((line, i) => context.fillText(line, 40, 40 + i * 115));
-    const png = await canvas.encode('png');
+    const png = await picture(lines, 'png', { width: 1200, height: 1000, px: 64, top: 40, pitch: 115 });
     const cut = await t.app.heavy.run('imageOcrCut', { data: png, parts: 2 });
     expect(cut.strips.map((s) => s.rect.top)).toEqual([0, expect.any(Number)]);
     expect(cut.strips[0].scale).toBeLessThan(0.75);
