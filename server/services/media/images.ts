@@ -89,7 +89,7 @@ export async function checkText(
   group: string,
 ): Promise<Omit<ImageIssue, 'boxes'>[]> {
   const service = checkService(app);
-  // a picture of traditional print is checked as such (its text says which)
+  // text in traditional characters (a re-check the user corrected so) is checked as such
   const prepared = await service.prepare(uid, 3, ALL_STANDARD, isTraditional(text) ? 'hk' : 'cn');
   const lists = await Promise.all(
     splitUnits(text).map(async (unit) => {

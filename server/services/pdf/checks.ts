@@ -369,7 +369,6 @@ export class PdfChecks {
     }
   }
 
-  /** Findings of one page with the boxes of their characters. */
   /** A scanned page's text by OCR: drawn and cut in one task, its strips read side by side; boxes in PDF points. */
   private async readScan(data: Uint8Array, page: number, signal: NonNullable<RunOptions['signal']>): Promise<OcrText> {
     const { heavy } = this.app;
@@ -379,6 +378,7 @@ export class PdfChecks {
     return { ...read, boxes: read.boxes.map((v) => v * scale) };
   }
 
+  /** Findings of one page with the boxes of their characters. */
   private async checkPage(
     job: Active,
     service: ReturnType<typeof checkService>,
