@@ -11,6 +11,8 @@ const require = createRequire(import.meta.url);
 
 /** Han characters looked at: a page's worth tells the script as well as a book. */
 const SAMPLE = 2000;
+/** Characters read at most to find them. */
+const LOOK_AT_MOST = 50_000;
 /** Share of the Han characters that must change: a simplified text keeps nearly all of its own (乾坤, 著作). */
 const TRADITIONAL_SHARE = 0.08;
 
@@ -18,9 +20,11 @@ let toSimplified: ((s: string) => string) | null = null;
 
 export function isTraditional(text: string): boolean {
   const han: string[] = [];
+  let seen = 0;
   for (const c of text) {
     if (/\p{Script=Han}/u.test(c)) han.push(c);
-    if (han.length >= SAMPLE) break;
+    // a long text with little Chinese in it is not read to its end (this runs on the server's event loop)
+    if (han.length >= SAMPLE || ++seen >= LOOK_AT_MOST) break;
   }
   if (!han.length) return false;
   if (!toSimplified) {

@@ -9,11 +9,23 @@ import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-s
 const build = SerializerSelector();
 const built = new Map<string, ReturnType<ReturnType<SerializerFactory>>>();
 
+/** A value's JSON, or null when it has none (a schema that refers to itself is a cycle once resolved). */
+function json(value: unknown): string | null {
+  try {
+    return JSON.stringify(value ?? null);
+  } catch {
+    return null;
+  }
+}
+
 export const sharedSerializers: SerializerFactory = (externalSchemas, options) => {
   const compile = build(externalSchemas, options);
-  const context = JSON.stringify([externalSchemas ?? null, options ?? null]);
+  const context = json([externalSchemas, options]);
   return (route) => {
-    const key = `${context}\n${route.httpStatus}\n${JSON.stringify(route.schema ?? null)}`;
+    const schema = json(route.schema);
+    // what cannot be told apart by its JSON is built for its route alone
+    if (context === null || schema === null) return compile(route);
+    const key = `${context}\n${route.httpStatus}\n${schema}`;
     let serializer = built.get(key);
     if (!serializer) built.set(key, (serializer = compile(route)));
     return serializer;

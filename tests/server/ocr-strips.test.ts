@@ -4,7 +4,7 @@
 // joining of the strips' text with boxes back in the page's pixels.
 import { describe, expect, it } from 'vitest';
 import { createCanvas } from '@napi-rs/canvas';
-import { cutForOcr, decodeGrey, scaledPart } from '../../server/services/ocr/cut';
+import { cutForOcr, decodeGrey, jpegOrientation, scaledPart } from '../../server/services/ocr/cut';
 import { greyPng, joinStrips, ocrScale, planStrips, type GreyImage } from '../../server/services/ocr/strips';
 import { greyPixels } from '../../server/services/media/frames';
 
@@ -157,6 +157,43 @@ describe('decoding uploads', () => {
       expect(grey.pixels[15 * 60 + 15]).toBeLessThan(30);
       expect(grey.pixels[2 * 60 + 2]).toBeGreaterThan(225);
     }
+  });
+
+  /** `jpeg` with an EXIF segment saying `orientation`, in Motorola (MM) or Intel (II) byte order. */
+  const withOrientation = (jpeg: Buffer, orientation: number, little: boolean) => {
+    const tiff = Buffer.alloc(8 + 2 + 12 + 4);
+    tiff.write(little ? 'II' : 'MM', 0, 'latin1');
+    const u16 = (v: number, at: number) => (little ? tiff.writeUInt16LE(v, at) : tiff.writeUInt16BE(v, at));
+    const u32 = (v: number, at: number) => (little ? tiff.writeUInt32LE(v, at) : tiff.writeUInt32BE(v, at));
+    u16(42, 2);
+    u32(8, 4);
+    u16(1, 8);
+    u16(0x0112, 10);
+    u16(3, 12);
+    u32(1, 14);
+    u16(orientation, 18);
+    const body = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+    const head = Buffer.from([0xff, 0xe1, 0, 0]);
+    head.writeUInt16BE(body.length + 2, 2);
+    return Buffer.concat([jpeg.subarray(0, 2), head, body, jpeg.subarray(2)]);
+  };
+
+  it('tells a JPEG photo taken sideways, and leaves it to the OCR reader that turns it upright', async () => {
+    const jpeg = await drawn().encode('jpeg', 95);
+    expect(jpegOrientation(jpeg)).toBe(1);
+    for (const little of [false, true]) {
+      expect(jpegOrientation(withOrientation(jpeg, 6, little))).toBe(6);
+      expect(decodeGrey(withOrientation(jpeg, 6, little), 40_000_000)).toBeNull();
+      expect(decodeGrey(withOrientation(jpeg, 1, little), 40_000_000)).toMatchObject({ width: 60, height: 40 });
+    }
+    // a cut-short segment reads as upright, never past the file
+    expect(jpegOrientation(withOrientation(jpeg, 6, true).subarray(0, 30))).toBe(1);
+  });
+
+  it('leaves an interlaced PNG to the OCR reader: pngjs would inflate it without a bound', async () => {
+    const png = Buffer.from(await drawn().encode('png'));
+    png[28] = 1;
+    expect(decodeGrey(png, 40_000_000)).toBeNull();
   });
 
   it('leaves other formats and broken files to the OCR reader (null), without throwing', async () => {

@@ -190,15 +190,17 @@ export const heavyTasks = {
     const size = checkedImageSize(input.data);
     const grey = decodeGrey(input.data, MAX_PIXELS);
     if (grey && grey.width === size.width && grey.height === size.height) return cutForOcr(grey, input.parts);
-    return { ...size, strips: [{ png: input.data, rect: { left: 0, top: 0, ...size }, scale: 1 }] };
+    return { ...size, strips: [{ png: input.data, rect: { left: 0, top: 0, ...size }, scale: 1, upload: true }] };
   },
 
   /** A strip of a page (or a whole picture) read by OCR: its text with boxes in its pixels. */
-  async ocrStrip(input: { png: Uint8Array }): Promise<OcrText> {
+  async ocrStrip(input: { png: Uint8Array; upload?: boolean }): Promise<OcrText> {
     try {
       return await recognise(input.png);
-    } catch {
-      throw badRequest('image.unreadable');
+    } catch (error) {
+      // a file the OCR's reader cannot decode is the uploader's to hear of; a strip drawn here failing is a fault
+      if (input.upload) throw badRequest('image.unreadable');
+      throw error;
     }
   },
 

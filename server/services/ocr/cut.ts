@@ -13,7 +13,8 @@ import { greyOfRgba, greyPng, ocrScale, planStrips, type GreyImage, type Rect } 
 export interface OcrCut {
   width: number;
   height: number;
-  strips: Array<{ png: Uint8Array; rect: Rect; scale: number }>;
+  /** `upload`: the strip is the uploaded file itself (not decoded here), for the OCR's own reader */
+  strips: Array<{ png: Uint8Array; rect: Rect; scale: number; upload?: boolean }>;
 }
 
 /**
@@ -23,11 +24,16 @@ export interface OcrCut {
 export function decodeGrey(data: Uint8Array, maxPixels: number): GreyImage | null {
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   try {
-    if (bytes.length > 8 && bytes.readUInt32BE(0) === 0x89504e47) {
+    if (bytes.length > 29 && bytes.readUInt32BE(0) === 0x89504e47) {
+      // an interlaced PNG is inflated by pngjs without a bound on its output (a few MB could ask for 4 GB, outside
+      // the worker's heap limit): the OCR's reader, whose memory is bounded, takes it
+      if (bytes[28] !== 0) return null;
       const png = PNG.sync.read(bytes, { skipRescale: false });
       return greyOfRgba(png.data, png.width, png.height);
     }
     if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+      // a photo taken sideways is turned upright by the OCR's reader from its EXIF orientation, not by this decoder
+      if (jpegOrientation(bytes) !== 1) return null;
       const image = jpeg.decode(bytes, {
         useTArray: true,
         formatAsRGBA: true,
@@ -40,6 +46,38 @@ export function decodeGrey(data: Uint8Array, maxPixels: number): GreyImage | nul
     return null;
   }
   return null;
+}
+
+/** The EXIF orientation of a JPEG (1, upright, when it has none or it cannot be read). */
+export function jpegOrientation(bytes: Buffer): number {
+  for (let at = 2; at + 4 <= bytes.length;) {
+    if (bytes[at] !== 0xff) return 1;
+    const marker = bytes[at + 1];
+    // the image data starts: no EXIF segment came before it
+    if (marker === 0xda || marker === 0xd9) return 1;
+    const length = bytes.readUInt16BE(at + 2);
+    if (length < 2) return 1;
+    const body = at + 4;
+    if (marker === 0xe1 && bytes.toString('latin1', body, body + 6) === 'Exif\0\0') {
+      const tiff = body + 6;
+      const end = Math.min(bytes.length, at + 2 + length);
+      if (tiff + 8 > end) return 1;
+      const little = bytes.toString('latin1', tiff, tiff + 2) === 'II';
+      const u16 = (o: number) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o));
+      const u32 = (o: number) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o));
+      const ifd = tiff + u32(tiff + 4);
+      if (ifd + 2 > end) return 1;
+      const entries = u16(ifd);
+      for (let i = 0; i < entries; i++) {
+        const entry = ifd + 2 + i * 12;
+        if (entry + 12 > end) return 1;
+        if (u16(entry) === 0x0112) return u16(entry + 8) || 1;
+      }
+      return 1;
+    }
+    at += 2 + length;
+  }
+  return 1;
 }
 
 /** `rect` of `image` at `scale` (≤ 1): each pixel the mean of the pixels it covers. */

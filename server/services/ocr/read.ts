@@ -26,10 +26,12 @@ export async function readStrips(
   try {
     const reads = await Promise.all(
       cut.strips.map((strip, i) =>
-        heavy.run('ocrStrip', { png: strip.png }, { background: true, signal: holders[i] }).catch((error) => {
-          stop();
-          throw error;
-        }),
+        heavy
+          .run('ocrStrip', { png: strip.png, upload: strip.upload }, { background: true, signal: holders[i] })
+          .catch((error) => {
+            stop();
+            throw error;
+          }),
       ),
     );
     return joinStrips(reads.map((read, i) => ({ read, rect: cut.strips[i].rect, scale: cut.strips[i].scale })));

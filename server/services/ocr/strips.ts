@@ -290,7 +290,8 @@ export function joinStrips(strips: StripRead[]): OcrText {
       if (!w && !h) out.boxes.push(0, 0, 0, 0);
       else out.boxes.push(x / scale + rect.left, y / scale + rect.top, w / scale, h / scale);
     }
-    out.confidences.push(...read.confidences);
+    // (a loop: spreading a long page's confidences into one call overflows the stack)
+    for (const confidence of read.confidences) out.confidences.push(confidence);
   }
   return out;
 }

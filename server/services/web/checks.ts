@@ -336,7 +336,7 @@ export class WebsiteChecks {
   ): Promise<WebsiteResult | null> {
     const service = checkService(this.app);
     // a site in traditional characters is checked as such (its pages' text says which)
-    const lang = isTraditional(pages.map((p) => p.text).join('\n')) ? 'hk' : 'cn';
+    const lang = isTraditional(pages.map((p) => p.text.slice(0, 5000)).join('\n')) ? 'hk' : 'cn';
     const prepared = await service.prepare(job.uid, 3, ALL_STANDARD, lang);
     const total = pages.length;
     let done = 0;
