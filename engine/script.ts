@@ -40,3 +40,6 @@ export function isTraditional(text: string): boolean {
   for (let i = 0; i < han.length; i++) if (simplified[i] !== han[i]) changed++;
   return changed >= Math.max(2, han.length * TRADITIONAL_SHARE);
 }
+
+/** The language a text without one is checked in: `hk` for traditional characters, else `cn`. */
+export const checkLanguage = (text: string): 'cn' | 'hk' => (isTraditional(text) ? 'hk' : 'cn');

@@ -1,6 +1,6 @@
 // Telling traditional from simplified text, for the checks whose text comes without a language (OCR, PDF text).
 import { describe, expect, it } from 'vitest';
-import { isTraditional } from '../../engine/script';
+import { checkLanguage, isTraditional } from '../../engine/script';
 
 describe('the script of a text', () => {
   it('tells traditional text by the share of its characters that have a simplified form', () => {
@@ -16,5 +16,9 @@ describe('the script of a text', () => {
     expect(isTraditional('扭转乾坤的著作，在本月出版发行，欢迎各界人士踊跃订阅。')).toBe(false);
     expect(isTraditional('Hello, world. 2024-05-01')).toBe(false);
     expect(isTraditional('')).toBe(false);
+    expect([
+      checkLanguage('會議強調，要進一步加強組織領導。'),
+      checkLanguage('会议强调，要进一步加强组织领导。'),
+    ]).toEqual(['hk', 'cn']);
   });
 });

@@ -6,7 +6,7 @@
  * is the main source of false alarms on images. A failed or interrupted task gives the image count back.
  */
 import { ocrParts, readStrips } from '../ocr/read';
-import { isTraditional } from '../../../engine/script';
+import { checkLanguage } from '../../../engine/script';
 import { recordCheck } from '../team-metrics';
 import { countChars } from '../rights';
 import type { FastifyInstance } from 'fastify';
@@ -90,7 +90,7 @@ export async function checkText(
 ): Promise<Omit<ImageIssue, 'boxes'>[]> {
   const service = checkService(app);
   // text in traditional characters (a re-check the user corrected so) is checked as such
-  const prepared = await service.prepare(uid, 3, ALL_STANDARD, isTraditional(text) ? 'hk' : 'cn');
+  const prepared = await service.prepare(uid, 3, ALL_STANDARD, checkLanguage(text));
   const lists = await Promise.all(
     splitUnits(text).map(async (unit) => {
       const issues = await service.checkUnit(prepared, unit, group);

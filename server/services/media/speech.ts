@@ -9,7 +9,7 @@
  * Tasks run in the process that took the upload (`owner`), `concurrency` at a time, the rest waiting in order. A
  * process that stops ends its tasks as interrupted (refunded); one that crashed has them ended by another's sweep.
  */
-import { isTraditional } from '../../../engine/script';
+import { checkLanguage } from '../../../engine/script';
 import { recordCheck } from '../team-metrics';
 import { countChars } from '../rights';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -377,7 +377,7 @@ export class SpeechTasks {
     const text = texts.join('\n');
     const service = checkService(this.app);
     // subtitles in traditional characters are checked as such
-    const prepared = await service.prepare(job.uid, 3, ALL_STANDARD, isTraditional(text) ? 'hk' : 'cn');
+    const prepared = await service.prepare(job.uid, 3, ALL_STANDARD, checkLanguage(text));
     const units = splitUnits(text);
     let done = 0;
     let shown: number = STEP.transcribed;

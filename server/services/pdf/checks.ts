@@ -9,7 +9,7 @@
  */
 import type { OcrText } from '../ocr/tesseract';
 import { ocrParts, readStrips } from '../ocr/read';
-import { isTraditional } from '../../../engine/script';
+import { checkLanguage } from '../../../engine/script';
 import { OCR_DPI } from '../ocr/strips';
 import type { RunOptions } from '../heavy/pool';
 import type { FastifyInstance } from 'fastify';
@@ -253,7 +253,7 @@ export class PdfChecks {
       // each page is checked in its own script (a PDF's text or a scan says which): prepared once per script
       const preparing = new Map<'cn' | 'hk', ReturnType<typeof service.prepare>>();
       const preparedFor = (text: string) => {
-        const lang = isTraditional(text) ? 'hk' : 'cn';
+        const lang = checkLanguage(text);
         let prepared = preparing.get(lang);
         if (!prepared) preparing.set(lang, (prepared = service.prepare(job.uid, 3, ALL_STANDARD, lang)));
         return prepared;

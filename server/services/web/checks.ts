@@ -7,7 +7,7 @@
  * A check runs in the process that started it (`owner`); if that process stops, the check fails as interrupted and
  * its charge is refunded (on a graceful stop by the process itself, after a crash by the next sweep of another).
  */
-import { isTraditional } from '../../../engine/script';
+import { checkLanguage } from '../../../engine/script';
 import { recordCheck } from '../team-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
@@ -336,7 +336,7 @@ export class WebsiteChecks {
   ): Promise<WebsiteResult | null> {
     const service = checkService(this.app);
     // a site in traditional characters is checked as such (its pages' text says which)
-    const lang = isTraditional(pages.map((p) => p.text.slice(0, 5000)).join('\n')) ? 'hk' : 'cn';
+    const lang = checkLanguage(pages.map((p) => p.text.slice(0, 5000)).join('\n'));
     const prepared = await service.prepare(job.uid, 3, ALL_STANDARD, lang);
     const total = pages.length;
     let done = 0;
