@@ -334,6 +334,14 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return env;
 }
 
+/**
+ * This server's address as browsers reach it, for links it hands out: PUBLIC_URL, else `fallback` (the request's
+ * own address, or localhost for a message sent outside any request), without a trailing slash.
+ */
+export function publicOrigin(fallback: string): string {
+  return (readEnv().PUBLIC_URL ?? fallback).replace(/\/+$/, '');
+}
+
 function parseEnv(source: NodeJS.ProcessEnv): Env {
   const raw: Record<string, unknown> = {};
   const problems: string[] = [];

@@ -27,7 +27,7 @@ import { isUniqueViolation } from '../db';
 import { defaultName } from './users';
 import type { ServerMessageCode } from '../../openapi/messages';
 import type { OutgoingMessage } from '../realtime/hub';
-import { readEnv } from '../config';
+import { publicOrigin, readEnv } from '../config';
 import type { SmsProvider } from './sms';
 import { reclaimAllocations } from './team-packages';
 import {
@@ -67,14 +67,11 @@ const DAY_MS = 86_400_000;
 export const TEAM_DAILY = 300;
 export const PHONE_DAILY = 3;
 
-function publicOrigin(): string {
-  const env = readEnv();
-  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-}
-
-/** The invitation link of an SMS (the SPA's /sms_invite route). */
-export const invitationLink = (inviteCode: string) =>
-  `${publicOrigin()}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
+/** The invitation link of an SMS (the SPA's /sms_invite route); sent outside any request, localhost by default. */
+export const invitationLink = (inviteCode: string) => {
+  const origin = publicOrigin(`http://localhost:${readEnv().PORT}`);
+  return `${origin}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
+};
 
 const roleOf = (row: MemberRow): MemberRole => memberRoleOf(row.role);
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { readEnv } from '../../config';
+import { publicOrigin } from '../../config';
 import { envelope, unavailable } from '../../errors';
 import { finishAuthorisation, startAuthorisation, ticketFor, wechatProvider } from '../../services/wechat';
 import { caller, type Operations } from '../types';
@@ -12,10 +12,7 @@ function provider() {
 }
 
 /** This server's address as the browser reaches it: PUBLIC_URL, else the request's own. */
-function origin(request: FastifyRequest): string {
-  const configured = readEnv().PUBLIC_URL;
-  return (configured ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-}
+const origin = (request: FastifyRequest) => publicOrigin(`${request.protocol}://${request.host}`);
 
 const callbackUrl = (request: FastifyRequest) => `${origin(request)}/user/wechat/callback`;
 /** A place in the workbench (`/user?status=1`), where the page reads the outcome from the query. */
