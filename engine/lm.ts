@@ -229,6 +229,7 @@ export class LanguageModel {
       throw new Error('a model read from an engine image is read only');
     this.segCache.clear();
     this.charCost.fill(NaN);
+    this.prefixes = [newPrefix(), newPrefix()];
     for (const [w, cost] of words) {
       if (w.length > this.maxLen || this.id(w) >= 0) continue;
       trie.add(w, this.V + costs.length);
@@ -290,6 +291,15 @@ export class LanguageModel {
    * Characters with no lexicon entry cost OOV_COST each.
    */
   score(s: string, from = 0, to = s.length, K = 2): number {
+    return this.scoreSub(s, from, to, -1, 0, K);
+  }
+
+  /**
+   * score(s, from, to) with the unit at `at` read as `code`: a candidate in its place without making a string. The
+   * lattice over [from, at) is the same for every candidate at a place, so it is kept for the last two places and
+   * the words that cross into `at` are followed from where it left them.
+   */
+  scoreSub(s: string, from: number, to: number, at: number, code: number, K = 2): number {
     const n = to - from;
     if (n <= 0) return 0;
     // states of prefix length i live at [i*K, i*K + cnt[i]): cost, last word id (-1 = OOV/boundary), the word before
@@ -302,21 +312,58 @@ export class LanguageModel {
     }
     if (scratch.cnt.length < n + 1) scratch.cnt = new Uint8Array(Math.max(n + 1, scratch.cnt.length * 2));
     const { costs, lasts, prevs, cnt } = scratch;
-    cnt.fill(0, 0, n + 1);
-    costs[0] = 0;
-    lasts[0] = -1;
-    prevs[0] = -1;
-    cnt[0] = 1;
     const maxLen = this.maxLen;
     const trie = this.trie;
-    for (let i = 0; i < n; i++) {
+    const m = at > from && at < to ? at - from : 0;
+    const prefix = m > 0 ? this.prefixAt(s, from, m, K) : null;
+    let start = 0;
+    cnt.fill(0, 0, n + 1);
+    if (prefix) {
+      // the lattice before `at`, then the words from there that cross into it
+      cnt.set(prefix.cnt.subarray(0, m + 1));
+      costs.set(prefix.costs.subarray(0, (m + 1) * K));
+      lasts.set(prefix.lasts.subarray(0, (m + 1) * K));
+      prevs.set(prefix.prevs.subarray(0, (m + 1) * K));
+      for (let i = 0; i < m; i++) {
+        let node = prefix.nodes[i];
+        if (node < 0) continue;
+        const pn = cnt[i],
+          pb = i * K;
+        const lim = Math.min(maxLen, n - i);
+        for (let L = m - i + 1; L <= lim; L++) {
+          const p = from + i + L - 1;
+          node = trie.child(node, p === at ? code : s.charCodeAt(p));
+          if (node < 0) break;
+          const id = trie.word[node];
+          if (id < 0) continue;
+          let best = Infinity;
+          let bestPrev = -1;
+          for (let k = pb; k < pb + pn; k++) {
+            const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
+            if (c < best) {
+              best = c;
+              bestPrev = lasts[k];
+            }
+          }
+          pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
+        }
+      }
+      start = m;
+    } else {
+      costs[0] = 0;
+      lasts[0] = -1;
+      prevs[0] = -1;
+      cnt[0] = 1;
+    }
+    for (let i = start; i < n; i++) {
       const pn = cnt[i];
       if (pn === 0) continue;
       const pb = i * K;
       let any = false;
       const lim = Math.min(maxLen, n - i);
       for (let L = 1, node = 0; L <= lim; L++) {
-        node = trie.child(node, s.charCodeAt(from + i + L - 1));
+        const p = from + i + L - 1;
+        node = trie.child(node, p === at ? code : s.charCodeAt(p));
         if (node < 0) break;
         const id = trie.word[node];
         if (id < 0) continue;
@@ -341,6 +388,78 @@ export class LanguageModel {
     let best = Infinity;
     for (let k = n * K; k < n * K + cnt[n]; k++) if (costs[k] < best) best = costs[k];
     return best;
+  }
+
+  /** the lattices of the last two places (see scoreSub), the older replaced first */
+  private prefixes: [Prefix, Prefix] = [newPrefix(), newPrefix()];
+  private prefixTurn = 0;
+
+  /**
+   * The lattice over s[from, from + m): states at prefix lengths 0..m, and per start the trie node its walk reached
+   * at from + m (-1: no longer word goes on). Null when a start there has no word inside the prefix: whether it
+   * counts as an unknown character then depends on the words that cross, so the caller works it all out.
+   */
+  private prefixAt(s: string, from: number, m: number, K: number): Prefix | null {
+    for (const p of this.prefixes) if (p.s === s && p.from === from && p.m === m && p.K === K) return p.ok ? p : null;
+    const p = this.prefixes[this.prefixTurn];
+    this.prefixTurn ^= 1;
+    p.s = s;
+    p.from = from;
+    p.m = m;
+    p.K = K;
+    p.ok = false;
+    if (p.cnt.length < m + 1) {
+      const size = Math.max(m + 1, p.cnt.length * 2);
+      p.cnt = new Uint8Array(size);
+      p.nodes = new Int32Array(size);
+      p.costs = new Float64Array(size * K);
+      p.lasts = new Int32Array(size * K);
+      p.prevs = new Int32Array(size * K);
+    } else if (p.costs.length < (m + 1) * K) {
+      p.costs = new Float64Array(p.cnt.length * K);
+      p.lasts = new Int32Array(p.cnt.length * K);
+      p.prevs = new Int32Array(p.cnt.length * K);
+    }
+    const { costs, lasts, prevs, cnt, nodes } = p;
+    cnt.fill(0, 0, m + 1);
+    costs[0] = 0;
+    lasts[0] = -1;
+    prevs[0] = -1;
+    cnt[0] = 1;
+    const maxLen = this.maxLen;
+    const trie = this.trie;
+    for (let i = 0; i < m; i++) {
+      nodes[i] = -1;
+      const pn = cnt[i];
+      if (pn === 0) continue;
+      const pb = i * K;
+      let any = false;
+      const lim = Math.min(maxLen, m - i);
+      let node = 0;
+      let L = 1;
+      for (; L <= lim; L++) {
+        node = trie.child(node, s.charCodeAt(from + i + L - 1));
+        if (node < 0) break;
+        const id = trie.word[node];
+        if (id < 0) continue;
+        any = true;
+        let best = Infinity;
+        let bestPrev = -1;
+        for (let k = pb; k < pb + pn; k++) {
+          const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
+          if (c < best) {
+            best = c;
+            bestPrev = lasts[k];
+          }
+        }
+        pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
+      }
+      if (!any) return null;
+      // the walk went through to the place and a longer word may still cross it
+      if (L > m - i && m - i < maxLen) nodes[i] = node;
+    }
+    p.ok = true;
+    return p;
   }
 
   /** the last segmentations (the usage rules and the speller segment the same runs): do not modify them */
@@ -536,6 +655,35 @@ export function contextGain(lms: LanguageModel[], s: string, start: number, end:
   let g = Infinity;
   for (const m of lms) g = Math.min(g, m.score(L + orig + R) - m.score(L + repl + R));
   return g;
+}
+
+/** a lattice kept by LanguageModel.prefixAt */
+interface Prefix {
+  s: string | null;
+  from: number;
+  m: number;
+  K: number;
+  ok: boolean;
+  cnt: Uint8Array;
+  nodes: Int32Array;
+  costs: Float64Array;
+  lasts: Int32Array;
+  prevs: Int32Array;
+}
+function newPrefix(): Prefix {
+  const size = 16;
+  return {
+    s: null,
+    from: 0,
+    m: 0,
+    K: 0,
+    ok: false,
+    cnt: new Uint8Array(size),
+    nodes: new Int32Array(size),
+    costs: new Float64Array(size * 2),
+    lasts: new Int32Array(size * 2),
+    prevs: new Int32Array(size * 2),
+  };
 }
 
 /** scratch buffers of LanguageModel.score (single-threaded: one set per process) */

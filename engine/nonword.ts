@@ -17,6 +17,8 @@ import type { PinyinTable } from './pinyin';
 import type { ShapeTable } from './shape';
 import { afterAdverb } from './rules/wording';
 import {
+  ConfLookup,
+  RELATIONS,
   hanRuns,
   patternKey,
   variantPair,
@@ -221,6 +223,8 @@ export class NonWordChecker {
     this.patterns2 = FrozenStrings.build(patterns2);
   }
 
+  /** the current character's confusion set, for the substitution loop */
+  private confLookup = new ConfLookup();
   private glyphCache = new Map<string, Set<number>>();
   /** the look-alikes of c by glyphs.txt (symmetric), common enough to be candidates */
   private glyphCodes(c: string): Set<number> {
@@ -471,7 +475,9 @@ export class NonWordChecker {
       const orig = s[i];
       // 的, the commonest character, is miswritten for 地/得 (the usage rules), hardly for a content character
       if (orig === '的') continue;
-      const conf = this.speller.confusionCodesComp(orig, p.maxCharCost);
+      const lookup = this.confLookup;
+      lookup.load(this.speller.confSet(orig), p.maxCharCost);
+      const conf = lookup.set!;
       const glyphs = this.glyphCodes(orig);
       const seen = new Map<number, string>();
       for (let L = 4; L >= 2; L--) {
@@ -493,9 +499,10 @@ export class NonWordChecker {
           for (let t = 0; t < n; t++) {
             const code = t < n1 ? vals1.codeAt(v1, t) : vals2.codeAt(v2, t - n1);
             if (seen.has(code)) continue;
-            const rc = conf.get(code);
+            const k = lookup.get(code);
             // three characters of a word of four in place make any fourth a candidate (扣人心旋, 雨后春荀)
-            let relation: Relation | 'other' | undefined = rc && rc[1] <= p.maxCharCost ? rc[0] : undefined;
+            let relation: Relation | 'other' | undefined =
+              k >= 0 && conf.costs[k] <= p.maxCharCost ? RELATIONS[conf.rels[k]] : undefined;
             if (!relation && glyphs.has(code)) relation = 'shape';
             if (!relation && L === 4 && !NUMERALS.includes(orig)) {
               const c = String.fromCharCode(code);

@@ -117,7 +117,42 @@ export const MODE4: SpellParams = {
 };
 
 export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';
-const RELATIONS: Relation[] = ['same-tone', 'same', 'fuzzy', 'shape', 'special'];
+export const RELATIONS: readonly Relation[] = ['same-tone', 'same', 'fuzzy', 'shape', 'special'];
+
+/** a character's confusion set (Speller.confSet): code, relation (index in RELATIONS) and unigram cost per entry */
+export interface ConfSet {
+  codes: Uint16Array;
+  rels: Uint8Array;
+  costs: Float64Array;
+  /** entries from here on are component neighbours, taken up to a cost bound */
+  base: number;
+}
+
+/**
+ * Membership in one character's confusion set for a hot loop: load() it, then get(code) gives the entry's index or
+ * -1. Stamped marks: nothing is cleared between characters.
+ */
+export class ConfLookup {
+  private mark = new Int32Array(65536);
+  private index = new Int32Array(65536);
+  private stamp = 0;
+  set: ConfSet | null = null;
+  load(set: ConfSet, componentMaxCost: number): void {
+    if (++this.stamp >= 0x3fffffff) {
+      this.mark.fill(0);
+      this.stamp = 1;
+    }
+    this.set = set;
+    for (let k = 0; k < set.codes.length; k++) {
+      if (!Speller.inUse(set, k, componentMaxCost)) continue;
+      this.mark[set.codes[k]] = this.stamp;
+      this.index[set.codes[k]] = k;
+    }
+  }
+  get(code: number): number {
+    return this.mark[code] === this.stamp ? this.index[code] : -1;
+  }
+}
 
 export interface SpellFinding {
   pos: number;
@@ -523,53 +558,64 @@ export class Speller {
     return ks;
   }
 
-  private confCache = new Map<string, Map<string, [Relation, number]>>();
-  private confCodeCache = new Map<string, Map<number, [Relation, number]>>();
-
-  /** confusion(a) keyed by character code (single UTF-16 unit characters only) */
-  confusionCodes(a: string): Map<number, [Relation, number]> {
-    let m = this.confCodeCache.get(a);
-    if (m) return m;
-    m = new Map();
-    for (const [c, v] of this.confusion(a)) if (c.length === 1) m.set(c.charCodeAt(0), v);
-    this.confCodeCache.set(a, m);
-    return m;
-  }
-
+  /**
+   * character code -> its confusion set in parallel arrays (a few bytes an entry: these are built for every character
+   * checked and kept, and as Maps of pairs they held ≈40 MB of every checker worker after a few thousand sentences)
+   */
+  private confSets = new Map<number, ConfSet>();
   /** characters built around the same component (components.txt), weighed as shape neighbours */
   components: ShapeTable | null = null;
-  /** maxCost -> character -> confusionCodesComp (one map per mode's bound, so the hot lookup keys by character) */
-  private confCompCache = new Map<number, Map<string, Map<number, [Relation, number]>>>();
 
-  /** confusionCodes(a) plus the characters of unigram cost <= maxCost that share a component with a (as 'shape') */
-  confusionCodesComp(a: string, maxCost: number): Map<number, [Relation, number]> {
-    let byChar = this.confCompCache.get(maxCost);
-    if (!byChar) this.confCompCache.set(maxCost, (byChar = new Map()));
-    let m = byChar.get(a);
-    if (m) return m;
-    m = new Map(this.confusionCodes(a));
+  /**
+   * The confusion set of a (a single UTF-16 unit): confusion(a)'s one-unit characters in its order, then the
+   * characters sharing a component with a (components.txt, as 'shape'), from `base` on; a bound on their unigram
+   * cost is the caller's (confusionSize, ConfLookup).
+   */
+  confSet(a: string): ConfSet {
+    const key = a.charCodeAt(0);
+    let set = this.confSets.get(key);
+    if (set) return set;
+    const codes: number[] = [],
+      rels: number[] = [],
+      costs: number[] = [];
+    const seen = new Set<number>();
+    for (const [c, [rel, cost]] of this.confusion(a)) {
+      if (c.length !== 1) continue;
+      seen.add(c.charCodeAt(0));
+      codes.push(c.charCodeAt(0));
+      rels.push(RELATIONS.indexOf(rel));
+      costs.push(cost);
+    }
+    const base = codes.length;
     for (const c of this.components?.neighbours(a) ?? '') {
       const code = c.charCodeAt(0);
-      if (m.has(code) || c === a || variantPair(a, c)) continue;
+      if (seen.has(code) || c === a || variantPair(a, c)) continue;
       const cost = this.lm.wordCost(c);
-      if (cost > maxCost) continue;
-      m.set(code, ['shape', cost]);
+      if (cost === Infinity) continue;
+      seen.add(code);
+      codes.push(code);
+      rels.push(RELATIONS.indexOf('shape'));
+      costs.push(cost);
     }
-    byChar.set(a, m);
-    return m;
+    set = { codes: Uint16Array.from(codes), rels: Uint8Array.from(rels), costs: Float64Array.from(costs), base };
+    this.confSets.set(key, set);
+    return set;
+  }
+
+  /** entries of a confusion set in use: those before `base`, then the component neighbours up to maxCost (0: none) */
+  static inUse(set: ConfSet, k: number, componentMaxCost: number): boolean {
+    return k < set.base || (componentMaxCost > 0 && set.costs[k] <= componentMaxCost);
   }
 
   /** all characters confusable with a: relation and unigram cost */
   confusion(a: string): Map<string, [Relation, number]> {
-    let m = this.confCache.get(a);
-    if (m) return m;
-    m = new Map();
+    const m = new Map<string, [Relation, number]>();
     const rs = this.py.readings.get(a) ?? [];
     const add = (c: string, rel: Relation) => {
-      if (c === a || m!.has(c) || variantPair(a, c)) return;
+      if (c === a || m.has(c) || variantPair(a, c)) return;
       const cost = this.lm.wordCost(c);
       if (cost === Infinity) return;
-      m!.set(c, [rel, cost]);
+      m.set(c, [rel, cost]);
     };
     for (const r of rs) {
       const syl = r.slice(0, -1);
@@ -581,7 +627,6 @@ export class Speller {
     for (const c of this.shape?.neighbours(a) ?? '') add(c, 'shape');
     for (const r of rs)
       for (const v of fuzzyVariants(r.slice(0, -1))) for (const c of this.py.bySyllable.get(v) ?? []) add(c, 'fuzzy');
-    this.confCache.set(a, m);
     return m;
   }
 
@@ -602,6 +647,30 @@ export class Speller {
       }
     }
     return 0;
+  }
+
+  /**
+   * longestWord for the place checkRun is at, from the pattern lookups its candidate search made there (`around`:
+   * the pattern of the word of length L starting at st, at L * maxL + st - (i - L + 1), or -1): the lookups are the
+   * same for every candidate, only the completing character differs
+   */
+  private longestAt(around: Int32Array, a: number, b: number, i: number, code: number, maxL: number): number {
+    const vals = this.patterns.values;
+    for (let L = maxL; L >= 2; L--) {
+      for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
+        const v = around[L * maxL + st - (i - L + 1)];
+        if (v < 0) continue;
+        if (vals.lengthAt(v) > 24 ? this.bigPattern(v).has(code) : vals.includesCode(v, code)) return L;
+      }
+    }
+    return 0;
+  }
+  private aroundBuf = new Int32Array(64);
+  /** checkRun's per-place pattern indices, all -1 */
+  private around(maxL: number): Int32Array {
+    const n = (maxL + 1) * maxL;
+    if (this.aroundBuf.length < n) this.aroundBuf = new Int32Array(n);
+    return this.aroundBuf.fill(-1, 0, n);
   }
 
   relation(a: string, b: string): Relation | null {
@@ -825,22 +894,33 @@ export class Speller {
     }
     return ++this.stamp;
   }
-  /** params -> character -> its confusion set as the candidate loop may take it (cost, fuzzy and shape bounds) */
-  private allowedCache = new WeakMap<SpellParams, Map<string, { codes: Uint16Array; rels: Uint8Array }>>();
-  private allowedConfusions(a: string, conf: Map<number, [Relation, number]>, p: SpellParams) {
+  /**
+   * params -> character code -> its confusion set as the candidate loop may take it (cost, fuzzy and shape bounds),
+   * and the size of the set in use
+   */
+  private allowedCache = new WeakMap<
+    SpellParams,
+    Map<number, { codes: Uint16Array; rels: Uint8Array; size: number }>
+  >();
+  private allowedConfusions(a: string, conf: ConfSet, p: SpellParams) {
     let byChar = this.allowedCache.get(p);
     if (!byChar) this.allowedCache.set(p, (byChar = new Map()));
-    let m = byChar.get(a);
+    const key = a.charCodeAt(0);
+    let m = byChar.get(key);
     if (m) return m;
     const codes: number[] = [],
       rels: number[] = [];
-    for (const [c, [rel, cost]] of conf) {
-      if (cost > p.maxCharCost || (rel === 'fuzzy' && !p.fuzzy) || (rel === 'shape' && !p.shape)) continue;
-      codes.push(c);
-      rels.push(RELATIONS.indexOf(rel));
+    let size = 0;
+    for (let k = 0; k < conf.codes.length; k++) {
+      if (!Speller.inUse(conf, k, p.componentMaxCost)) continue;
+      size++;
+      const rel = RELATIONS[conf.rels[k]];
+      if (conf.costs[k] > p.maxCharCost || (rel === 'fuzzy' && !p.fuzzy) || (rel === 'shape' && !p.shape)) continue;
+      codes.push(conf.codes[k]);
+      rels.push(conf.rels[k]);
     }
-    m = { codes: Uint16Array.from(codes), rels: Uint8Array.from(rels) };
-    byChar.set(a, m);
+    m = { codes: Uint16Array.from(codes), rels: Uint8Array.from(rels), size };
+    byChar.set(key, m);
     return m;
   }
 
@@ -879,8 +959,7 @@ export class Speller {
       // candidates by character code; membership through stamped typed arrays (a Map lookup per completion was a
       // tenth of the check's time)
       const cands = new Map<number, Relation>();
-      const conf =
-        p.componentMaxCost > 0 ? this.confusionCodesComp(orig, p.componentMaxCost) : this.confusionCodes(orig);
+      const conf = this.confSet(orig);
       const allowed = this.allowedConfusions(orig, conf, p);
       const stamp = this.nextStamp();
       const mark = this.confMark,
@@ -895,18 +974,20 @@ export class Speller {
         taken[c] = stamp;
         cands.set(c, rel);
       };
-      // words the character completes give the candidates
+      // words the character completes give the candidates; the words around i are kept for longestAt
+      const around = this.around(p.maxPattern);
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
           const key = patternKey(s, st, i, L);
           const v = this.patterns.find(key);
+          around[L * p.maxPattern + st - (i - L + 1)] = v;
           if (v < 0) continue;
           const vals = this.patterns.values,
             n = vals.lengthAt(v);
           // many completions: walk the confusion set instead when it is the smaller of the two
-          const big = n > 24 && conf.size < n ? this.bigPattern(v) : null;
+          const big = n > 24 && allowed.size < n ? this.bigPattern(v) : null;
           if (big) {
             for (let k = 0; k < allowed.codes.length; k++) {
               const c = allowed.codes[k];
@@ -931,8 +1012,11 @@ export class Speller {
       }
       const free = new Set<number>();
       if (p.freeCands) {
-        for (const [c, [rel, cost]] of conf) {
-          if (taken[c] === stamp || cost > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
+        for (let k = 0; k < conf.codes.length; k++) {
+          const c = conf.codes[k],
+            rel = RELATIONS[conf.rels[k]];
+          if (!Speller.inUse(conf, k, p.componentMaxCost)) continue;
+          if (taken[c] === stamp || conf.costs[k] > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
           add(c, rel);
           free.add(c);
         }
@@ -940,28 +1024,26 @@ export class Speller {
       if (cands.size === 0) continue;
       const lo = Math.max(a, i - W);
       const hi = Math.min(b, i + W + 1);
-      const left = s.slice(lo, i);
-      const right = s.slice(i + 1, hi);
-      const base = lm.score(left + orig + right);
+      // the window's cost with each candidate in place (scoreSub: no string made, the left part's lattice reused)
+      const oc = s.charCodeAt(i);
+      const base = lm.scoreSub(s, lo, hi, i, oc);
       if (p.model) {
         // reranker: a logistic model over the LM gains (two windows, two LMs) and the candidate's evidence
         const lo2 = Math.max(a, i - 2),
           hi2 = Math.min(b, i + 3);
-        const left2 = s.slice(lo2, i),
-          right2 = s.slice(i + 1, hi2);
-        const base2 = lm.score(left2 + orig + right2);
-        const origL = this.longestWord(s, a, b, i, orig, p.maxPattern);
+        const base2 = lm.scoreSub(s, lo2, hi2, i, oc);
+        const origL = this.longestAt(around, a, b, i, oc, p.maxPattern);
         const uO = Math.min(lm.wordCost(orig), 20);
         const known = p.knownWordCost ? isKnown(i) : false;
-        const rows: Array<{ c: string; rel: Relation; free: boolean; g4: number; g2: number }> = [];
+        const rows: Array<{ code: number; c: string; rel: Relation; free: boolean; g4: number; g2: number }> = [];
         for (const [code, rel] of cands) {
-          const c = String.fromCharCode(code);
           rows.push({
-            c,
+            code,
+            c: String.fromCharCode(code),
             rel,
             free: free.has(code),
-            g4: base - lm.score(left + c + right),
-            g2: base2 - lm.score(left2 + c + right2),
+            g4: base - lm.scoreSub(s, lo, hi, i, code),
+            g2: base2 - lm.scoreSub(s, lo2, hi2, i, code),
           });
         }
         let top = -Infinity,
@@ -980,7 +1062,7 @@ export class Speller {
         let second = -Infinity;
         for (const r of rows) {
           const other = r.g4 === top ? top2 : top;
-          const candL = r.free || r.rel === 'special' ? 0 : this.longestWord(s, a, b, i, r.c, p.maxPattern);
+          const candL = r.free || r.rel === 'special' ? 0 : this.longestAt(around, a, b, i, r.code, p.maxPattern);
           const x = rerankFeatures({
             g4: r.g4,
             g2: r.g2,
@@ -1004,10 +1086,11 @@ export class Speller {
           if (pass || spellTrace) {
             if (lm2) {
               if (Number.isNaN(hb4)) {
-                hb4 = lm2.score(left + orig + right);
-                hb2 = lm2.score(left2 + orig + right2);
+                hb4 = lm2.scoreSub(s, lo, hi, i, oc);
+                hb2 = lm2.scoreSub(s, lo2, hi2, i, oc);
               }
-              setGains(x, r.g4, r.g2, hb4 - lm2.score(left + r.c + right), hb2 - lm2.score(left2 + r.c + right2));
+              const h4 = hb4 - lm2.scoreSub(s, lo, hi, i, r.code);
+              setGains(x, r.g4, r.g2, h4, hb2 - lm2.scoreSub(s, lo2, hi2, i, r.code));
             }
             if (pass) score = modelScore(p, x);
             if (spellTrace) spellTrace({ pos: i, orig, cand: r.c, relation: r.rel, x, score });
@@ -1024,7 +1107,7 @@ export class Speller {
       let second = -Infinity;
       for (const [code, rel] of cands) {
         const c = String.fromCharCode(code);
-        const cost = lm.score(left + c + right);
+        const cost = lm.scoreSub(s, lo, hi, i, code);
         let gain = base - cost - this.channelCost(rel, p);
         if (inWord[i - a] && rel !== 'special') gain -= p.inWordCost;
         if (p.knownWordCost && isKnown(i)) gain -= p.knownWordCost;
