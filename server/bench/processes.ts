@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { SERVER_ENTRY, ensureServerBuild } from '../../scripts/server-build.mjs';
 import { repoRoot } from './support';
 
 export async function freePort(): Promise<number> {
@@ -32,8 +33,8 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `server/server.ts` with the given environment and resolves once /health answers; `supervised` starts it
- * under scripts/supervise.mjs (as `npm start` does), whose log names the server's pid.
+ * Starts the bundled server (scripts/server-build.mjs) with the given environment and resolves once /health
+ * answers; `supervised` starts it under scripts/supervise.mjs (as `npm start` does), whose log names the server's pid.
  */
 export async function startServer(
   env: Record<string, string>,
@@ -41,9 +42,9 @@ export async function startServer(
   supervised = false,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const args = supervised
-    ? [join(repoRoot, 'scripts/supervise.mjs')]
-    : ['--import', 'tsx', join(repoRoot, 'server/server.ts')];
+  // the server as `npm start` runs it: the bundle in dist/server (the supervisor builds it when stale)
+  if (!supervised) await ensureServerBuild();
+  const args = [supervised ? join(repoRoot, 'scripts/supervise.mjs') : SERVER_ENTRY];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, PORT: String(port) },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { addGrant } from '../../server/services/rights';
 import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
 import { CLIENT_HEADERS } from './helpers';
+import { SERVER_ENTRY } from '../../scripts/server-build.mjs';
 
 /** Several seconds of checking for one checker worker. */
 const longText = Array.from(
@@ -15,8 +16,8 @@ const longText = Array.from(
   (_, i) => `第${i + 1}条：各部门要认真落实会议精神，按期完成各项工作任务。`,
 ).join('\n');
 
-// The server as `npm start` runs it (under the supervisor, SQLite): killed with -9 in the middle of a charged
-// check, it comes back by itself, and the check's characters are back in the account.
+// The server as `npm start` runs it (the bundle in dist/server under the supervisor, SQLite): killed with -9 in
+// the middle of a charged check, it comes back by itself, and the check's characters are back in the account.
 describe('crash recovery', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-crash-'));
   let server: ServerProcess;
@@ -50,6 +51,23 @@ describe('crash recovery', () => {
     await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
+
+  it('runs the bundled server, whose bundled heavy workers do the work', async () => {
+    const cmdline = readFileSync(`/proc/${server.serverPid()}/cmdline`, 'utf8').split('\0');
+    expect(cmdline[1]).toBe(SERVER_ENTRY);
+    const res = await fetch(`${server.base}/misscut/doc_check/v1/html2doc/stream`, {
+      method: 'POST',
+      headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ html: '<h1>标题</h1><p>正文一段。</p>', name: '测试' }),
+    });
+    expect(res.status).toBe(200);
+    const docx = Buffer.from(await res.arrayBuffer());
+    // a zip whose document part holds the text
+    expect(docx.subarray(0, 2).toString()).toBe('PK');
+    const { default: JSZip } = await import('jszip');
+    const xml = await (await JSZip.loadAsync(docx)).file('word/document.xml')!.async('string');
+    expect(xml).toContain('正文一段。');
+  });
 
   it('restarts a killed server and refunds the check it was running, exactly', async () => {
     const before = await highSpeedBalance();

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { CheckOptions, CustomDictionaries, ImageSource, Issue } from '../../../engine';
 import type { WorkerReply, WorkerTask } from './worker-body';
 import { readEnv } from '../../config';
+import { workerEntry } from '../worker-entry';
 
 /** How many dictionaries a worker keeps (must not exceed WORKER_DICT_CACHE in worker-body.ts). */
 const KNOWN_DICTS = 150;
@@ -133,7 +134,9 @@ export class CheckerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { image: this.image } });
+    const worker = new Worker(workerEntry('checker-worker', new URL('./worker.mjs', import.meta.url)), {
+      workerData: { image: this.image },
+    });
     worker.unref();
     const slot: Slot = { worker, ready: false, busy: null, known: [] };
     this.slots.push(slot);

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { AppError, serviceBusy, tooLarge } from '../../errors';
 import type { HeavyInput, HeavyOutput, HeavyTaskName } from './tasks';
 import type { HeavyReply, HeavyRequest } from './worker-body';
+import { workerEntry } from '../worker-entry';
 
 /** Limits of the heavy worker pool (server/config.ts reads them from the environment). */
 export interface HeavyLimits {
@@ -136,7 +137,7 @@ export class HeavyPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), {
+    const worker = new Worker(workerEntry('heavy-worker', new URL('./worker.mjs', import.meta.url)), {
       workerData: { outputMax: this.limits.outputMax },
       resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb },
     });
