@@ -202,6 +202,13 @@ export class StrList {
     for (let k = 0; k < s.length; k++) if (this.chars[a + k] !== s.charCodeAt(k)) return false;
     return true;
   }
+  /** s[from, to) equals item i */
+  equalsRange(i: number, s: string, from: number, to: number): boolean {
+    const a = this.off[i];
+    if (this.off[i + 1] - a !== to - from) return false;
+    for (let k = from; k < to; k++) if (this.chars[a + k - from] !== s.charCodeAt(k)) return false;
+    return true;
+  }
   /** unit k of item i */
   codeAt(i: number, k: number): number {
     return this.chars[this.off[i] + k];
@@ -216,9 +223,9 @@ export class StrList {
   }
 }
 
-function strHash(s: string): number {
+function strHash(s: string, from = 0, to = s.length): number {
   let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  for (let k = from; k < to; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
 
@@ -278,6 +285,13 @@ export class StrIndex {
     for (let h = strHash(s) & this.mask; ; h = (h + 1) & this.mask) {
       const i = this.slots[h];
       if (i < 0 || this.keys.equals(i, s)) return i;
+    }
+  }
+  /** find(s.slice(from, to)) without making the string */
+  findRange(s: string, from: number, to: number): number {
+    for (let h = strHash(s, from, to) & this.mask; ; h = (h + 1) & this.mask) {
+      const i = this.slots[h];
+      if (i < 0 || this.keys.equalsRange(i, s, from, to)) return i;
     }
   }
   get size() {

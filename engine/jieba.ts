@@ -15,6 +15,11 @@ class FreqView {
     const i = this.index.find(w);
     return i < 0 ? undefined : Math.floor(this.vals[i] / 64);
   }
+  /** get(s.slice(from, to)) without making the string */
+  getRange(s: string, from: number, to: number): number | undefined {
+    const i = this.index.findRange(s, from, to);
+    return i < 0 ? undefined : Math.floor(this.vals[i] / 64);
+  }
   has(w: string) {
     return this.index.find(w) >= 0;
   }

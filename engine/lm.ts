@@ -260,6 +260,15 @@ export class LanguageModel {
     return this.uniBow[p] / 20 + this.uniPr[w] / 10;
   }
 
+  /** inBase(s.slice(from, to)) without making the string */
+  inBaseRange(s: string, from: number, to: number): boolean {
+    let node = 0;
+    for (let k = from; k < to && node >= 0; k++) node = this.trie.child(node, s.charCodeAt(k));
+    if (node < 0) return false;
+    const id = this.trie.word[node];
+    return id >= 0 && id < this.V;
+  }
+
   /** the word is in the LM's own vocabulary (not one added with addWords) */
   inBase(word: string): boolean {
     const id = this.id(word);
@@ -320,10 +329,13 @@ export class LanguageModel {
     cnt.fill(0, 0, n + 1);
     if (prefix) {
       // the lattice before `at`, then the words from there that cross into it
-      cnt.set(prefix.cnt.subarray(0, m + 1));
-      costs.set(prefix.costs.subarray(0, (m + 1) * K));
-      lasts.set(prefix.lasts.subarray(0, (m + 1) * K));
-      prevs.set(prefix.prevs.subarray(0, (m + 1) * K));
+      // (a few entries: copied by hand, subarray views would be four objects a call)
+      for (let k = 0; k <= m; k++) cnt[k] = prefix.cnt[k];
+      for (let k = 0; k < (m + 1) * K; k++) {
+        costs[k] = prefix.costs[k];
+        lasts[k] = prefix.lasts[k];
+        prevs[k] = prefix.prevs[k];
+      }
       for (let i = 0; i < m; i++) {
         let node = prefix.nodes[i];
         if (node < 0) continue;

@@ -277,26 +277,27 @@ export class NonWordChecker {
       hi = end;
     while (lo > 0 && start - lo < W && isHan(s.charCodeAt(lo - 1))) lo--;
     while (hi < s.length && hi - end < W && isHan(s.charCodeAt(hi))) hi++;
-    const L = s.slice(lo, start),
-      R = s.slice(end, hi),
-      orig = s.slice(start, end);
+    // a one-unit substitution is scored in place (no string made; see LanguageModel.scoreSub)
+    const sub = end - start === 1 && repl.length === 1 ? repl.charCodeAt(0) : -1;
+    const edited = (m: LanguageModel) =>
+      sub >= 0 ? m.scoreSub(s, lo, hi, start, sub) : m.score(s.slice(lo, start) + repl + s.slice(end, hi));
     // the written window scores the same for every candidate of the span: once per span and model
     const key = start * 4194304 + end;
     const base = (m: LanguageModel, memo: Map<number, number>) => {
       let v = memo.get(key);
-      if (v === undefined) memo.set(key, (v = m.score(L + orig + R)));
+      if (v === undefined) memo.set(key, (v = m.score(s, lo, hi)));
       return v;
     };
     const lm2 = this.lm2;
     if (!lm2) {
-      const g = base(this.lm, this.base1) - this.lm.score(L + repl + R);
+      const g = base(this.lm, this.base1) - edited(this.lm);
       return [g, g];
     }
     // the newer model first: where it knows the word made and finds it no likelier, the edit cannot win (its gain
     // weighs twice), and the older model's two scores are spared
-    const g2 = base(lm2, this.base2) - lm2.score(L + repl + R);
+    const g2 = base(lm2, this.base2) - edited(lm2);
     if (g2 < 0 && lm2.wordCost(word) <= TRUSTED_LM2_COST) return null;
-    return [base(this.lm, this.base1) - this.lm.score(L + repl + R), g2];
+    return [base(this.lm, this.base1) - edited(this.lm), g2];
   }
   /** the written windows' scores of the text being checked, by span (see gains) */
   private base1 = new Map<number, number>();

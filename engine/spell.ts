@@ -466,7 +466,7 @@ export class Speller {
     private py: PinyinTable,
     private shape: ShapeTable | null,
     extraWords: Iterable<string> = [],
-    private knownWords: { get(w: string): number | undefined } | null = null,
+    private knownWords: { getRange(s: string, from: number, to: number): number | undefined } | null = null,
     /** a second, independently trained language model (libime's), for the reranker */
     private lm2: LanguageModel | null = null,
     /** the indexes as saved in an engine image (see save) instead of built from the models */
@@ -941,8 +941,8 @@ export class Speller {
       if (!this.knownWords) return false;
       for (let st = Math.max(a, i - 4); st <= i; st++) {
         for (let L = Math.max(2, i - st + 1); L <= 5 && st + L <= b; L++) {
-          const w = s.slice(st, st + L);
-          if (!lm.inBase(w) && (this.knownWords.get(w) ?? 0) >= 3) return true;
+          // no strings: this runs at every place that has candidates
+          if (!lm.inBaseRange(s, st, st + L) && (this.knownWords.getRange(s, st, st + L) ?? 0) >= 3) return true;
         }
       }
       return false;

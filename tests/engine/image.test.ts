@@ -50,6 +50,10 @@ describe('engine image structures', () => {
     for (let i = 0; i < many.length; i += 7) expect(s.find(many[i])).toBe(i);
     expect(s.find('词')).toBe(-1);
     expect(s.find('词0 ')).toBe(-1);
+    // a range of a longer string finds what the slice finds, without the slice
+    for (let i = 0; i < many.length; i += 7) expect(s.findRange(`前${many[i]}后`, 1, 1 + many[i].length)).toBe(i);
+    expect(s.findRange(`前${many[7]}后`, 1, many[7].length)).toBe(s.find(many[7].slice(0, -1)));
+    expect(s.findRange('词词', 0, 1)).toBe(s.find('词'));
     for (let i = 0; i < nums.length; i += 7) expect(n.find(nums[i])).toBe(i);
     expect(n.find(1)).toBe(-1);
     expect(n.find(nums[3] + 1)).toBe(-1);

@@ -45,6 +45,21 @@ describe('language model windows', () => {
     expect(check(lm2!)).toBeGreaterThan(3000);
   });
 
+  it("inBaseRange and the dictionary's getRange answer as the slices do", () => {
+    loadEngine();
+    const { lm, dict } = engineParts();
+    let words = 0;
+    for (const s of texts)
+      for (let st = 0; st < s.length; st++)
+        for (let L = 1; L <= 5 && st + L <= s.length; L++) {
+          const w = s.slice(st, st + L);
+          expect(lm.inBaseRange(s, st, st + L), w).toBe(lm.inBase(w));
+          expect(dict.freq.getRange(s, st, st + L), w).toBe(dict.freq.get(w));
+          if (lm.inBase(w) && L > 1) words++;
+        }
+    expect(words).toBeGreaterThan(20);
+  });
+
   it('a place outside the window leaves the text as it is', () => {
     loadEngine();
     const { lm } = engineParts();
