@@ -436,7 +436,8 @@ async function serverRss() {
   const r = await measureServerRss(2, texts);
   console.log(
     `\nServer RSS (npm start: the bundle under the supervisor, ${r.workers} checker workers with the engine ` +
-      `loaded): at rest ${r.idleMb} MB, at rest after 20 concurrent checks ${r.afterLoadMb} MB (goal ≤ 350 MB)`,
+      `loaded; goal ≤ 350 MB): at rest after one check ${r.idleMb} MB; after 20 concurrent checks ` +
+      `${r.afterLoadMb} MB 5 s later, ${r.settledMb} MB a minute later`,
   );
 }
 
