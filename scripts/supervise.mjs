@@ -3,6 +3,7 @@
 // `npm start` runs it after building the front end; production may run it directly (deploy/ has a unit file).
 // The server runs as plain JavaScript from dist/server, bundled first when missing or out of date.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ENTRY, ensureServerBuild } from './server-build.mjs';
 
@@ -52,7 +53,12 @@ const serverEnv = { MALLOC_ARENA_MAX: '2', ...process.env };
 try {
   if (await ensureServerBuild()) log('server bundled into dist/server');
 } catch (error) {
-  log(`the server could not be bundled: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  const reason = error instanceof Error ? error.message : String(error);
+  // a bundle made before (by `npm run build` in a container image, say) still runs where dist/ is read only
+  if (!existsSync(SERVER_ENTRY)) {
+    log(`the server could not be bundled: ${reason}`);
+    process.exit(1);
+  }
+  log(`the server could not be bundled again (${reason}); running the bundle in dist/server as it is`);
 }
 start();
