@@ -305,8 +305,9 @@ export class LanguageModel {
 
   /**
    * score(s, from, to) with the unit at `at` read as `code`: a candidate in its place without making a string. The
-   * lattice over [from, at) is the same for every candidate at a place, so it is kept for the last two places and
-   * the words that cross into `at` are followed from where it left them.
+   * lattice over [from, at) is the same for every candidate at a place, so it is kept for the last two (window start,
+   * place) pairs (the speller's two windows at one place) and the words that cross into `at` are followed from where
+   * it left them.
    */
   scoreSub(s: string, from: number, to: number, at: number, code: number, K = 2): number {
     const n = to - from;

@@ -569,7 +569,7 @@ export class Speller {
   /**
    * The confusion set of a (a single UTF-16 unit): confusion(a)'s one-unit characters in its order, then the
    * characters sharing a component with a (components.txt, as 'shape'), from `base` on; a bound on their unigram
-   * cost is the caller's (confusionSize, ConfLookup).
+   * cost is the caller's (Speller.inUse).
    */
   confSet(a: string): ConfSet {
     const key = a.charCodeAt(0);
@@ -630,29 +630,10 @@ export class Speller {
     return m;
   }
 
-  /** longest lexicon word (2..maxL characters) that ch at position i completes within the run [a, b); 0 if none */
-  longestWord(s: string, a: number, b: number, i: number, ch: string, maxL: number): number {
-    for (let L = maxL; L >= 2; L--) {
-      for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
-        const key = patternKey(s, st, i, L);
-        const v = this.patterns.find(key);
-        if (v < 0) continue;
-        const code = ch.charCodeAt(0);
-        if (
-          this.patterns.values.lengthAt(v) > 24
-            ? this.bigPattern(v).has(code)
-            : this.patterns.values.includesCode(v, code)
-        )
-          return L;
-      }
-    }
-    return 0;
-  }
-
   /**
-   * longestWord for the place checkRun is at, from the pattern lookups its candidate search made there (`around`:
-   * the pattern of the word of length L starting at st, at L * maxL + st - (i - L + 1), or -1): the lookups are the
-   * same for every candidate, only the completing character differs
+   * The longest lexicon word (2..maxL characters) that `code` at position i completes within the run [a, b), or 0;
+   * from the pattern lookups checkRun's candidate search made there (`around`: the pattern of the word of length L
+   * starting at st, at L * maxL + st - (i - L + 1), or -1), which are the same for every candidate at i.
    */
   private longestAt(around: Int32Array, a: number, b: number, i: number, code: number, maxL: number): number {
     const vals = this.patterns.values;

@@ -1,6 +1,6 @@
 export declare const ROOT: string;
 export declare const SERVER_DIST: string;
-export declare const SERVER_ENTRY: string;
-export declare function serverNeedsBuild(): boolean;
-export declare function buildServer(): Promise<void>;
-export declare function ensureServerBuild(): Promise<boolean>;
+export declare function sourceHash(): string;
+export declare function serverEntry(hash?: string): string;
+export declare function buildServer(): Promise<string>;
+export declare function ensureServerBuild(): Promise<{ entry: string; built: boolean }>;

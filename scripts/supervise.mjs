@@ -3,9 +3,8 @@
 // `npm start` runs it after building the front end; production may run it directly (deploy/ has a unit file).
 // The server runs as plain JavaScript from dist/server, bundled first when missing or out of date.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVER_ENTRY, ensureServerBuild } from './server-build.mjs';
+import { ensureServerBuild } from './server-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** A server that ran this long was healthy: the next restart is quick again. */
@@ -22,7 +21,7 @@ function log(message) {
 
 function start() {
   const started = Date.now();
-  child = spawn(process.execPath, [SERVER_ENTRY], { cwd: root, stdio: 'inherit', env: serverEnv });
+  child = spawn(process.execPath, [serverEntry], { cwd: root, stdio: 'inherit', env: serverEnv });
   log(`server started (pid ${child.pid})`);
   child.on('exit', (code, signal) => {
     child = null;
@@ -50,15 +49,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // over a dozen: 15–35 MB less resident memory with two checker workers; 20 concurrent checks take as long.
 const serverEnv = { MALLOC_ARENA_MAX: '2', ...process.env };
 
+/** the bundle for the sources as they were when the supervisor started: every restart runs the same code */
+let serverEntry;
 try {
-  if (await ensureServerBuild()) log('server bundled into dist/server');
+  const { entry, built } = await ensureServerBuild();
+  if (built) log('server bundled into dist/server');
+  serverEntry = entry;
 } catch (error) {
-  const reason = error instanceof Error ? error.message : String(error);
-  // a bundle made before (by `npm run build` in a container image, say) still runs where dist/ is read only
-  if (!existsSync(SERVER_ENTRY)) {
-    log(`the server could not be bundled: ${reason}`);
-    process.exit(1);
-  }
-  log(`the server could not be bundled again (${reason}); running the bundle in dist/server as it is`);
+  log(`the server could not be bundled: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }
 start();

@@ -16,7 +16,6 @@ import { check, loadEngine } from '../index';
 import type { Issue } from '../types';
 import { MODE3, MODE4, setSpellTrace, type TraceRow } from '../spell';
 import { NONWORD3 } from '../nonword';
-import { measureServerRss } from '../../server/bench/rss';
 
 // tuning hooks: SPELL3 / SPELL4 = JSON merged into the mode parameters;
 // BENCH_SPLIT=even|odd keeps every other pair of each CSC set (tune on one half, report the other)
@@ -433,6 +432,8 @@ async function serverRss() {
   const texts = Array.from({ length: 20 }, (_, k) =>
     Array.from({ length: 40 }, (_, j) => sentences[(k * 40 + j) % sentences.length]).join(''),
   );
+  // loaded only here, after the engine's figures: the engine does not depend on the server
+  const { measureServerRss } = await import('../../server/bench/rss');
   const r = await measureServerRss(2, texts);
   console.log(
     `\nServer RSS (npm start: the bundle under the supervisor, ${r.workers} checker workers with the engine ` +
@@ -567,10 +568,10 @@ async function main() {
   );
   warm();
   cold();
-  await serverRss();
   console.log(
     `\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ` +
       `${loadMs} ms; one core (single-threaded)`,
   );
+  await serverRss();
 }
 await main();

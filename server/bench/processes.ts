@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { SERVER_ENTRY, ensureServerBuild } from '../../scripts/server-build.mjs';
+import { ensureServerBuild } from '../../scripts/server-build.mjs';
 import { repoRoot } from './support';
 
 export async function freePort(): Promise<number> {
@@ -42,9 +42,8 @@ export async function startServer(
   supervised = false,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  // the server as `npm start` runs it: the bundle in dist/server (the supervisor builds it when stale)
-  if (!supervised) await ensureServerBuild();
-  const args = [supervised ? join(repoRoot, 'scripts/supervise.mjs') : SERVER_ENTRY];
+  // the server as `npm start` runs it: the bundle in dist/server (the supervisor builds it when missing)
+  const args = [supervised ? join(repoRoot, 'scripts/supervise.mjs') : (await ensureServerBuild()).entry];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, PORT: String(port) },

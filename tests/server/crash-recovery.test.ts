@@ -8,7 +8,7 @@ import { addGrant } from '../../server/services/rights';
 import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
 import { CLIENT_HEADERS } from './helpers';
-import { SERVER_ENTRY } from '../../scripts/server-build.mjs';
+import { serverEntry } from '../../scripts/server-build.mjs';
 
 /** Several seconds of checking for one checker worker. */
 const longText = Array.from(
@@ -54,7 +54,8 @@ describe('crash recovery', () => {
 
   it('runs the bundled server, whose bundled heavy workers do the work', async () => {
     const cmdline = readFileSync(`/proc/${server.serverPid()}/cmdline`, 'utf8').split('\0');
-    expect(cmdline[1]).toBe(SERVER_ENTRY);
+    expect(cmdline[1]).toBe(serverEntry());
+    expect(cmdline[1]).toMatch(/dist\/server\/[0-9a-f]{16}\/server\.mjs$/);
     const res = await fetch(`${server.base}/misscut/doc_check/v1/html2doc/stream`, {
       method: 'POST',
       headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
