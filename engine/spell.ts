@@ -867,6 +867,16 @@ export class Speller {
   private confRel = new Uint8Array(65536);
   private candMark = new Int32Array(65536);
   private stamp = 0;
+  /** stamped completions of one pattern (see checkRun) */
+  private patMark = new Int32Array(65536);
+  private patStamp = 0;
+  private nextPatStamp(): number {
+    if (this.patStamp >= 0x3fffffff) {
+      this.patMark.fill(0);
+      this.patStamp = 0;
+    }
+    return ++this.patStamp;
+  }
   private nextStamp(): number {
     if (this.stamp >= 0x3fffffff) {
       this.confMark.fill(0);
@@ -946,11 +956,16 @@ export class Speller {
       const mark = this.confMark,
         relOf = this.confRel,
         taken = this.candMark;
-      for (let k = 0; k < allowed.codes.length; k++) {
-        const c = allowed.codes[k];
-        mark[c] = stamp;
-        relOf[c] = allowed.rels[k];
-      }
+      // the confusion set's marks, made when a pattern is first walked by its completions
+      let marked = false;
+      const markAllowed = () => {
+        for (let k = 0; k < allowed.codes.length; k++) {
+          const c = allowed.codes[k];
+          mark[c] = stamp;
+          relOf[c] = allowed.rels[k];
+        }
+        marked = true;
+      };
       const add = (c: number, rel: Relation) => {
         taken[c] = stamp;
         cands.set(c, rel);
@@ -967,15 +982,19 @@ export class Speller {
           if (v < 0) continue;
           const vals = this.patterns.values,
             n = vals.lengthAt(v);
-          // many completions: walk the confusion set instead when it is the smaller of the two
-          const big = n > 24 && allowed.size < n ? this.bigPattern(v) : null;
-          if (big) {
+          // many completions: take them in the confusion set's order when it is the smaller of the two (membership
+          // by stamping the completions: n writes cost less than a hash lookup per confusion)
+          if (n > 24 && allowed.size < n) {
+            const ps = this.nextPatStamp(),
+              pm = this.patMark;
+            for (let t = 0; t < n; t++) pm[vals.codeAt(v, t)] = ps;
             for (let k = 0; k < allowed.codes.length; k++) {
               const c = allowed.codes[k];
-              if (taken[c] !== stamp && big.has(c)) add(c, RELATIONS[allowed.rels[k]]);
+              if (taken[c] !== stamp && pm[c] === ps) add(c, RELATIONS[allowed.rels[k]]);
             }
             continue;
           }
+          if (!marked) markAllowed();
           for (let t = 0; t < n; t++) {
             const c = vals.codeAt(v, t);
             if (mark[c] === stamp && taken[c] !== stamp) add(c, RELATIONS[relOf[c]]);
