@@ -4,10 +4,11 @@
  * check() is synchronous and pure, so independent paragraphs can be checked in any order.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import path from 'node:path';
-import * as OpenCC from 'opencc-js';
+import type * as OpenCC from 'opencc-js';
 import { LanguageModel, dataDir, contextGain, type LmFiles } from './lm';
 import { FrozenSet, ImageReader, ImageWriter, readShared } from './image';
 import { PinyinTable, toneMark } from './pinyin';
@@ -26,6 +27,7 @@ import { checkUsage } from './rules/usage';
 import { checkConfusables } from './rules/confusable';
 import { NonWordChecker, NONWORD3, NONWORD4, type NonWordFinding } from './nonword';
 import { protectedMask, linkMask } from './protect';
+import { hkToCn } from './script';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
 
@@ -243,14 +245,15 @@ export interface EngineLoad {
   source: ImageSource;
 }
 
-let toSimplified: ((s: string) => string) | null = null;
+const require = createRequire(import.meta.url);
 let toTraditional: ((s: string) => string) | null = null;
+/** hk checks: each direction's tables alone, loaded by the first hk text (most workers never see one) */
 function hkConverters() {
-  if (!toSimplified) {
-    toSimplified = OpenCC.Converter({ from: 'hk', to: 'cn' });
-    toTraditional = OpenCC.Converter({ from: 'cn', to: 'hk' });
+  if (!toTraditional) {
+    const { Converter }: typeof OpenCC = require('opencc-js/cn2t');
+    toTraditional = Converter({ from: 'cn', to: 'hk' });
   }
-  return { t2s: toSimplified!, s2t: toTraditional! };
+  return { t2s: hkToCn(), s2t: toTraditional };
 }
 
 /** Same-length simplified form of traditional text (offsets stay valid). */

@@ -18,6 +18,18 @@ const TRADITIONAL_SHARE = 0.08;
 
 let toSimplified: ((s: string) => string) | null = null;
 
+/**
+ * Traditional (Hong Kong) to simplified characters: the traditional-to-simplified tables alone, loaded by the first
+ * text that needs them (not at the server's start). The engine's hk checks use the same converter.
+ */
+export function hkToCn(): (s: string) => string {
+  if (!toSimplified) {
+    const { Converter }: typeof OpenCC = require('opencc-js/t2cn');
+    toSimplified = Converter({ from: 'hk', to: 'cn' });
+  }
+  return toSimplified;
+}
+
 export function isTraditional(text: string): boolean {
   const han: string[] = [];
   let seen = 0;
@@ -27,12 +39,7 @@ export function isTraditional(text: string): boolean {
     if (han.length >= SAMPLE || ++seen >= LOOK_AT_MOST) break;
   }
   if (!han.length) return false;
-  if (!toSimplified) {
-    // the traditional-to-simplified tables alone, loaded by the first text that needs them (not at the server's start)
-    const { Converter }: typeof OpenCC = require('opencc-js/t2cn');
-    toSimplified = Converter({ from: 'hk', to: 'cn' });
-  }
-  const convert = toSimplified;
+  const convert = hkToCn();
   let simplified = [...convert(han.join(''))];
   // (phrase conversions may change the length: then character by character)
   if (simplified.length !== han.length) simplified = han.map((c) => convert(c));
