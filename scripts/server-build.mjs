@@ -74,9 +74,21 @@ function sourceUrls(outDir) {
   };
 }
 
+/** builds under way in this process, by source hash (two servers started at once share one) */
+const building = new Map();
+
 /** Bundles the current sources; resolves to the server's entry. */
-export async function buildServer() {
+export function buildServer() {
   const hash = sourceHash();
+  let pending = building.get(hash);
+  if (!pending) {
+    pending = build(hash).finally(() => building.delete(hash));
+    building.set(hash, pending);
+  }
+  return pending;
+}
+
+async function build(hash) {
   const target = join(SERVER_DIST, hash);
   // the temporary directory sits beside the target, so relative source URLs are the same in both
   const temp = join(SERVER_DIST, `.${hash}-${process.pid}-${Date.now()}`);
@@ -107,8 +119,9 @@ export async function buildServer() {
     }
   } finally {
     rmSync(temp, { recursive: true, force: true });
-    // esbuild's service process would otherwise live as long as the supervisor
-    await esbuild.stop();
+    // esbuild's service process would otherwise live as long as the supervisor; stopping it under another build of
+    // this process would leave that one waiting for ever
+    if (building.size <= 1) await esbuild.stop();
   }
   prune(hash);
   return join(target, 'server.mjs');

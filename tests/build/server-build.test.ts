@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildServer, ensureServerBuild, serverEntry, sourceHash } from '../../scripts/server-build.mjs';
+
+// The bundle `npm start` runs: named by its sources, whole, and safe to ask for from several places at once (two
+// servers started together share one build; esbuild's service is stopped only when none is left under way).
+describe('server bundle', () => {
+  it('builds once for builds asked at once, then again after esbuild has been stopped', async () => {
+    const [a, b] = await Promise.all([buildServer(), buildServer()]);
+    expect(a).toBe(b);
+    expect(a).toBe(serverEntry());
+    expect(dirname(a).endsWith(sourceHash())).toBe(true);
+    for (const name of ['server', 'checker-worker', 'heavy-worker'])
+      expect(existsSync(`${dirname(a)}/${name}.mjs`)).toBe(true);
+    // the service stopped after the first build starts again for the next one
+    expect(await buildServer()).toBe(a);
+    expect(await ensureServerBuild()).toEqual({ entry: a, built: false });
+  }, 60_000);
+
+  it('points each module at its source, relative to the bundle, and the pools at the bundled workers', () => {
+    const bundle = readFileSync(serverEntry(), 'utf8');
+    expect(bundle).toContain('new URL("../../../server/services/checker/pool.ts", import.meta.url)');
+    expect(bundle).not.toMatch(/file:\/\/\//);
+    expect(bundle).toMatch(
+      /typeof import\.meta\.url === "string" \? new URL\(`\.\/\$\{bundled\}\.mjs`, import\.meta\.url\)/,
+    );
+  });
+});
