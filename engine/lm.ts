@@ -349,16 +349,7 @@ export class LanguageModel {
           if (node < 0) break;
           const id = trie.word[node];
           if (id < 0) continue;
-          let best = Infinity;
-          let bestPrev = -1;
-          for (let k = pb; k < pb + pn; k++) {
-            const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
-            if (c < best) {
-              best = c;
-              bestPrev = lasts[k];
-            }
-          }
-          pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
+          this.relax(costs, lasts, prevs, cnt, pb, pn, id, i + L, K);
         }
       }
       start = m;
@@ -381,16 +372,7 @@ export class LanguageModel {
         const id = trie.word[node];
         if (id < 0) continue;
         any = true;
-        let best = Infinity;
-        let bestPrev = -1;
-        for (let k = pb; k < pb + pn; k++) {
-          const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
-          if (c < best) {
-            best = c;
-            bestPrev = lasts[k];
-          }
-        }
-        pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
+        this.relax(costs, lasts, prevs, cnt, pb, pn, id, i + L, K);
       }
       if (!any) {
         let best = Infinity;
@@ -401,6 +383,30 @@ export class LanguageModel {
     let best = Infinity;
     for (let k = n * K; k < n * K + cnt[n]; k++) if (costs[k] < best) best = costs[k];
     return best;
+  }
+
+  /** the cheapest way into word `id` from the pn states at pb, pushed as a state of prefix length `to` */
+  private relax(
+    costs: Float64Array,
+    lasts: Int32Array,
+    prevs: Int32Array,
+    cnt: Uint8Array,
+    pb: number,
+    pn: number,
+    id: number,
+    to: number,
+    K: number,
+  ) {
+    let best = Infinity;
+    let bestPrev = -1;
+    for (let k = pb; k < pb + pn; k++) {
+      const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
+      if (c < best) {
+        best = c;
+        bestPrev = lasts[k];
+      }
+    }
+    pushState(costs, lasts, prevs, cnt, to, K, best, id, bestPrev);
   }
 
   /** the lattices of the last two places (see scoreSub), the older replaced first */
@@ -456,16 +462,7 @@ export class LanguageModel {
         const id = trie.word[node];
         if (id < 0) continue;
         any = true;
-        let best = Infinity;
-        let bestPrev = -1;
-        for (let k = pb; k < pb + pn; k++) {
-          const c = costs[k] + (lasts[k] < 0 ? this.uni(id) : this.tri(prevs[k], lasts[k], id));
-          if (c < best) {
-            best = c;
-            bestPrev = lasts[k];
-          }
-        }
-        pushState(costs, lasts, prevs, cnt, i + L, K, best, id, bestPrev);
+        this.relax(costs, lasts, prevs, cnt, pb, pn, id, i + L, K);
       }
       if (!any) return null;
       // the walk went through to the place and a longer word may still cross it
