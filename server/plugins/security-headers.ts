@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 
 /**
  * The origins a configured absolute BASE_URL or SOCKET_URL points at, in both their http(s) and ws(s) forms (the
@@ -31,11 +31,13 @@ export function connectOrigins(urls: string[]): string[] {
  * carries a style attribute. Images include data: (pictures inside uploaded documents, the favicon) and blob:
  * (the avatar and downloads are shown from object URLs). The API, /workbench/config.json and the /ws socket are
  * same-origin ('self' covers ws: and wss: to the same host), plus the origins of an absolute BASE_URL / SOCKET_URL.
+ *
+ * helmet itself, made once: @fastify/helmet built a new helmet (and parsed the whole policy again) for every request.
  */
 export default fp(
   async (app) => {
     const { baseURL, socketURL } = app.config.publicConfig;
-    await app.register(helmet, {
+    const setHeaders = helmet({
       contentSecurityPolicy: {
         // Every directive is listed here, so helmet adds none of its defaults (its upgrade-insecure-requests
         // would break a plain-http deployment reached by address, e.g. http://192.168.1.5:3000).
@@ -60,6 +62,9 @@ export default fp(
       referrerPolicy: { policy: 'no-referrer' },
       // Not includeSubDomains: the workbench may be one host of a domain whose other hosts are not on HTTPS.
       strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      setHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
     });
   },
   { name: 'security-headers' },
