@@ -243,12 +243,11 @@ const asText = (v: unknown) => (v instanceof Raw ? v.text : typeof v === 'string
 
 /** Percent-encoding that also writes lone surrogates (as the invalid UTF-8 of a surrogate). */
 function pct(value: string): string {
-  let out = '';
-  for (const ch of value) {
-    const c = ch.codePointAt(0)!;
-    out += c >= 0xd800 && c <= 0xdfff ? '%ED%A0%80' : encodeURIComponent(ch);
-  }
-  return out;
+  // (split by lone surrogates, which the u flag tells from pairs: one encodeURIComponent per run, not per character)
+  return value
+    .split(/([\uD800-\uDFFF])/u)
+    .map((part, i) => (i % 2 ? '%ED%A0%80' : encodeURIComponent(part)))
+    .join('');
 }
 
 /** Header values stay latin1 without line breaks; the UTF-8 bytes of junk read as latin1 are still junk. */
