@@ -197,10 +197,7 @@ export class StrList {
   }
   /** s equals item i */
   equals(i: number, s: string): boolean {
-    const a = this.off[i];
-    if (this.off[i + 1] - a !== s.length) return false;
-    for (let k = 0; k < s.length; k++) if (this.chars[a + k] !== s.charCodeAt(k)) return false;
-    return true;
+    return this.equalsRange(i, s, 0, s.length);
   }
   /** s[from, to) equals item i */
   equalsRange(i: number, s: string, from: number, to: number): boolean {
@@ -223,7 +220,7 @@ export class StrList {
   }
 }
 
-function strHash(s: string, from = 0, to = s.length): number {
+function strHash(s: string, from: number, to: number): number {
   let h = 0x811c9dc5;
   for (let k = from; k < to; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
@@ -282,10 +279,7 @@ export class StrIndex {
     w.put(`${p}.s`, this.slots);
   }
   find(s: string): number {
-    for (let h = strHash(s) & this.mask; ; h = (h + 1) & this.mask) {
-      const i = this.slots[h];
-      if (i < 0 || this.keys.equals(i, s)) return i;
-    }
+    return this.findRange(s, 0, s.length);
   }
   /** find(s.slice(from, to)) without making the string */
   findRange(s: string, from: number, to: number): number {

@@ -12,8 +12,7 @@ class FreqView {
     private vals: Int32Array,
   ) {}
   get(w: string): number | undefined {
-    const i = this.index.find(w);
-    return i < 0 ? undefined : Math.floor(this.vals[i] / 64);
+    return this.getRange(w, 0, w.length);
   }
   /** get(s.slice(from, to)) without making the string */
   getRange(s: string, from: number, to: number): number | undefined {

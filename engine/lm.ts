@@ -158,8 +158,13 @@ export class LanguageModel {
 
   /** the word's id in the lattice (vocabulary or added word), or -1 */
   id(w: string): number {
+    return this.idRange(w, 0, w.length);
+  }
+
+  /** id(s.slice(from, to)) without making the string */
+  private idRange(s: string, from: number, to: number): number {
     let node = 0;
-    for (let k = 0; k < w.length && node >= 0; k++) node = this.trie.child(node, w.charCodeAt(k));
+    for (let k = from; k < to && node >= 0; k++) node = this.trie.child(node, s.charCodeAt(k));
     return node < 0 ? -1 : this.trie.word[node];
   }
 
@@ -262,17 +267,13 @@ export class LanguageModel {
 
   /** inBase(s.slice(from, to)) without making the string */
   inBaseRange(s: string, from: number, to: number): boolean {
-    let node = 0;
-    for (let k = from; k < to && node >= 0; k++) node = this.trie.child(node, s.charCodeAt(k));
-    if (node < 0) return false;
-    const id = this.trie.word[node];
+    const id = this.idRange(s, from, to);
     return id >= 0 && id < this.V;
   }
 
   /** the word is in the LM's own vocabulary (not one added with addWords) */
   inBase(word: string): boolean {
-    const id = this.id(word);
-    return id >= 0 && id < this.V;
+    return this.inBaseRange(word, 0, word.length);
   }
 
   has(word: string): boolean {

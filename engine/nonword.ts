@@ -476,9 +476,9 @@ export class NonWordChecker {
       const orig = s[i];
       // 的, the commonest character, is miswritten for 地/得 (the usage rules), hardly for a content character
       if (orig === '的') continue;
-      const lookup = this.confLookup;
-      lookup.load(this.speller.confSet(orig), p.maxCharCost);
-      const conf = lookup.set!;
+      const conf = this.speller.confSet(orig),
+        lookup = this.confLookup;
+      lookup.load(conf, p.maxCharCost);
       const glyphs = this.glyphCodes(orig);
       const seen = new Map<number, string>();
       for (let L = 4; L >= 2; L--) {

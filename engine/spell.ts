@@ -129,28 +129,39 @@ export interface ConfSet {
 }
 
 /**
+ * Marks on UTF-16 units for hot loops: each next() begins a new set, and a unit counts as marked when its mark holds
+ * the current stamp, so nothing is cleared between sets.
+ */
+class CodeMarks {
+  readonly mark = new Int32Array(65536);
+  private stamp = 0;
+  next(): number {
+    if (this.stamp >= 0x3fffffff) {
+      this.mark.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+}
+
+/**
  * Membership in one character's confusion set for a hot loop: load() it, then get(code) gives the entry's index or
- * -1. Stamped marks: nothing is cleared between characters.
+ * -1.
  */
 export class ConfLookup {
-  private mark = new Int32Array(65536);
+  private marks = new CodeMarks();
   private index = new Int32Array(65536);
   private stamp = 0;
-  set: ConfSet | null = null;
   load(set: ConfSet, componentMaxCost: number): void {
-    if (++this.stamp >= 0x3fffffff) {
-      this.mark.fill(0);
-      this.stamp = 1;
-    }
-    this.set = set;
+    this.stamp = this.marks.next();
     for (let k = 0; k < set.codes.length; k++) {
       if (!Speller.inUse(set, k, componentMaxCost)) continue;
-      this.mark[set.codes[k]] = this.stamp;
+      this.marks.mark[set.codes[k]] = this.stamp;
       this.index[set.codes[k]] = k;
     }
   }
   get(code: number): number {
-    return this.mark[code] === this.stamp ? this.index[code] : -1;
+    return this.marks.mark[code] === this.stamp ? this.index[code] : -1;
   }
 }
 
@@ -867,16 +878,8 @@ export class Speller {
   private confRel = new Uint8Array(65536);
   private candMark = new Int32Array(65536);
   private stamp = 0;
-  /** stamped completions of one pattern (see checkRun) */
-  private patMark = new Int32Array(65536);
-  private patStamp = 0;
-  private nextPatStamp(): number {
-    if (this.patStamp >= 0x3fffffff) {
-      this.patMark.fill(0);
-      this.patStamp = 0;
-    }
-    return ++this.patStamp;
-  }
+  /** the completions of one pattern (see checkRun) */
+  private patMarks = new CodeMarks();
   private nextStamp(): number {
     if (this.stamp >= 0x3fffffff) {
       this.confMark.fill(0);
@@ -985,8 +988,8 @@ export class Speller {
           // many completions: take them in the confusion set's order when it is the smaller of the two (membership
           // by stamping the completions: n writes cost less than a hash lookup per confusion)
           if (n > 24 && allowed.size < n) {
-            const ps = this.nextPatStamp(),
-              pm = this.patMark;
+            const ps = this.patMarks.next(),
+              pm = this.patMarks.mark;
             for (let t = 0; t < n; t++) pm[vals.codeAt(v, t)] = ps;
             for (let k = 0; k < allowed.codes.length; k++) {
               const c = allowed.codes[k];
