@@ -55,22 +55,21 @@ export async function crawl(site: CrawlSite, hooks: CrawlHooks): Promise<{ skipp
   const seen = new Set([site.url]);
   const skipped: SkippedPage[] = [];
   const robots = new Map<string, Robots | null>();
-  const lastRequest = new Map<string, number>();
+  const lastAnswer = new Map<string, number>();
   let read = 0;
 
   const pace = async (origin: string, rules: Robots | null) => {
     const robotsDelay = Math.min(MAX_ROBOTS_DELAY_MS, (rules?.getCrawlDelay(USER_AGENT) ?? 0) * 1000);
     const delay = Math.max(hooks.crawlDelayMs, robotsDelay);
-    const last = lastRequest.get(origin);
+    const last = lastAnswer.get(origin);
     if (last !== undefined) {
       const wait = last + delay - Date.now();
       if (wait > 0) await sleep(wait, hooks.aborted);
     }
-    lastRequest.set(origin, Date.now());
   };
   // The pause is counted from the end of the host's last answer, not from when it was asked: a slow connection or
   // a long answer would otherwise leave the next request right behind it.
-  const answered = (origin: string) => lastRequest.set(origin, Date.now());
+  const answered = (origin: string) => lastAnswer.set(origin, Date.now());
 
   const rulesOf = async (origin: string): Promise<Robots | null> => {
     if (robots.has(origin)) return robots.get(origin) ?? null;
