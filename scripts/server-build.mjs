@@ -77,9 +77,8 @@ function sourceUrls(outDir) {
 /** builds under way in this process, by source hash (two servers started at once share one) */
 const building = new Map();
 
-/** Bundles the current sources; resolves to the server's entry. */
-export function buildServer() {
-  const hash = sourceHash();
+/** Bundles the current sources (those whose hash is given); resolves to the server's entry. */
+export function buildServer(hash = sourceHash()) {
   let pending = building.get(hash);
   if (!pending) {
     pending = build(hash).finally(() => building.delete(hash));
@@ -138,8 +137,9 @@ function prune(current) {
 
 /** The bundled server for the current sources, built when missing. */
 export async function ensureServerBuild() {
-  const entry = serverEntry();
-  return existsSync(entry) ? { entry, built: false } : { entry: await buildServer(), built: true };
+  const hash = sourceHash();
+  const entry = serverEntry(hash);
+  return existsSync(entry) ? { entry, built: false } : { entry: await buildServer(hash), built: true };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -337,13 +337,18 @@ function strictCorrection(pairs: Array<[string, string]>, preds: string[]) {
  * Cold runs over the SIGHAN-14 file: the engine's CLI and the 60-line unigram prototype (bench/baseline.ts), each
  * a fresh process timed from start to last line, lexicon loading included (the engine reads its image).
  */
-function cold() {
+/** SIGHAN-14's (source, target) pairs, which the cold, warm and server-memory figures run on; null without the sets */
+function sighan14(): Array<[string, string]> | null {
   const file = path.join(cscDir, 'sighan14_test.tsv');
-  if (!existsSync(file) || process.env.BENCH_COLD === '0') return;
-  const pairs = readFileSync(file, 'utf8')
+  if (!existsSync(file)) return null;
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => l.split('\t') as [string, string]);
+}
+
+function cold(pairs: Array<[string, string]> | null) {
+  if (!pairs || process.env.BENCH_COLD === '0') return;
   const run = (script: string, args: string[], input: string) => {
     const t0 = performance.now();
     const out = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
@@ -391,13 +396,9 @@ function cold() {
  * Steady speed on one core: SIGHAN-14 in mode 3, once to warm the JIT and the per-character caches, then three timed
  * passes (the median). The per-set figures above are single passes, the first over each set's characters.
  */
-function warm() {
-  const file = path.join(cscDir, 'sighan14_test.tsv');
-  if (!existsSync(file)) return;
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.split('\t')[0]);
+function warm(pairs: Array<[string, string]> | null) {
+  if (!pairs) return;
+  const lines = pairs.map(([src]) => src);
   for (const s of lines) check(s, { mode: 3 });
   const passes: Array<{ wall: number; cpu: number }> = [];
   for (let k = 0; k < 3; k++) {
@@ -419,15 +420,9 @@ function warm() {
 }
 
 /** The server as `npm start` runs it, with two checker workers (the default on two cores). */
-async function serverRss() {
+async function serverRss(pairs: Array<[string, string]> | null) {
   if (process.platform !== 'linux' || process.env.BENCH_RSS === '0') return;
-  const file = path.join(cscDir, 'sighan14_test.tsv');
-  const sentences = existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0])
-    : ['我们今天去公园散步，天气很好。'];
+  const sentences = pairs?.map(([src]) => src) ?? ['我们今天去公园散步，天气很好。'];
   // twenty texts of about 2,000 characters, checked at once
   const texts = Array.from({ length: 20 }, (_, k) =>
     Array.from({ length: 40 }, (_, j) => sentences[(k * 40 + j) % sentences.length]).join(''),
@@ -566,12 +561,13 @@ async function main() {
     '(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this ' +
       'process, which is the fair figure on a busy machine)',
   );
-  warm();
-  cold();
+  const sighan = sighan14();
+  warm(sighan);
+  cold(sighan);
   console.log(
     `\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load ` +
       `${loadMs} ms; one core (single-threaded)`,
   );
-  await serverRss();
+  await serverRss(sighan);
 }
 await main();
