@@ -18,9 +18,13 @@ function quiet(name, args) {
   });
 }
 
+/** TypeScript 7 under its own name: `typescript` stays 5.9 for the tools that use its API (STACK.md). */
+const TSC = 'node_modules/typescript-native/bin/tsc';
+
 // Each static check counts as one test: the code must compile, lint and be formatted before anything is believed.
 const checks = Promise.all([
-  quiet('type check (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']),
+  // TypeScript 7 (the native compiler) checks in a third of 5.9's CPU time; single-threaded, as the tests use the cores
+  quiet('type check (tsc --noEmit)', [TSC, '--noEmit', '-p', 'tsconfig.json', '--singleThreaded']),
   quiet('lint (eslint)', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']),
   quiet('format (prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level=warn']),
 ]);
