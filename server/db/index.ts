@@ -2,7 +2,19 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database, DialectName } from './schema';
 import { migrationProvider } from './migrations';
 
@@ -12,6 +24,28 @@ export type Db = Kysely<Database>;
 export interface StorageOptions {
   dataDir: string;
   databaseUrl?: string;
+}
+
+/**
+ * Transactions that take SQLite's write lock when they begin. A transaction begun the default way reads under a
+ * snapshot and asks for the lock at its first write; if another process (the admin CLI beside the server) wrote in
+ * between, SQLite refuses it at once with "database is locked", whatever the busy timeout. Begun this way, it waits
+ * its turn instead. Within a process Kysely already runs one transaction at a time on the one connection.
+ */
+class WritingSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WritingSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new WritingSqliteDriver(this.settings);
+  }
 }
 
 /** SQLite (WAL) under dataDir by default; PostgreSQL when a connection string is given. */
@@ -29,7 +63,7 @@ export function openDatabase(options: StorageOptions): { db: Db; dialect: Dialec
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(file) }) }),
+    db: new Kysely<Database>({ dialect: new WritingSqliteDialect({ database: keepingStatements(file) }) }),
     dialect: 'sqlite',
   };
 }

@@ -16,6 +16,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // Pages live for seconds: V8's optimising compiler spent more on background compiles than its code saved (about
+  // a tenth of the browser's CPU in the suite). What the page does is the same at every tier.
+  '--js-flags=--no-opt',
 ];
 
 export interface BrowserSession {

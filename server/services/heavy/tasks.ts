@@ -1,33 +1,36 @@
 import { AppError, badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
-import { readImportFile, toXlsx, type RawRow } from '../dict-import';
+import type { RawRow, toXlsx } from '../dict-import';
 import { compareParagraphs, type CompareResult } from '../diff/compare';
-import {
-  contentFromHtml,
-  contentFromText,
-  htmlBlocks,
-  openIssues,
-  trackedParagraphs,
-  validateFixes,
-  type Fix,
-  type Ignored,
-  type StoredIssue,
-} from '../documents/content';
-import { buildTrackedDocx, htmlToDocx, type TrackedOptions } from '../documents/docx-export';
-import { extractParagraphs, type ExtractedDocument } from '../documents/extract';
-import { detectKind, documentToHtml, openDocx, type DocKind, type HtmlResult } from '../documents/load';
-import { readDocument, type UploadKind } from '../documents/read';
+import type { Fix, Ignored, StoredIssue } from '../documents/content';
+import type { TrackedOptions } from '../documents/docx-export';
+import type { ExtractedDocument } from '../documents/extract';
+import type { DocKind, HtmlResult } from '../documents/load';
+import type { UploadKind } from '../documents/read';
 import { checkFormat, type FormatReport } from '../format/check';
-import { parseDocx } from '../format/resolver';
 import type { FormatTemplate } from '../format/template-store';
-import { decodePage, extractPage, type PageText } from '../web/extract';
-import { pdfPageCount, readPdfPages, renderPdfPage, renderPdfPageGrey, type PdfPageText } from '../pdf/pdfjs';
-import { annotatePdf, type AnnotatedPage } from '../pdf/annotate';
+import type { PageText } from '../web/extract';
+import type { PdfPageText } from '../pdf/pdfjs';
+import type { AnnotatedPage } from '../pdf/annotate';
 import { recognise, type OcrText } from '../ocr/tesseract';
 import { checkedImageSize, MAX_PIXELS } from '../media/image-read';
 import { cutForOcr, decodeGrey, type OcrCut } from '../ocr/cut';
 import { OCR_DPI } from '../ocr/strips';
 import { greyPixels, samePicture } from '../media/frames';
+
+// The libraries behind most tasks (exceljs, mammoth, docx, pdf.js, pdf-lib, linkedom, Readability) took most of a
+// worker's start, two seconds of CPU, and a worker seldom runs every kind of task: each loads with the first task
+// that needs it.
+const dictImport = () => import('../dict-import');
+const documentLoad = () => import('../documents/load');
+const documentRead = () => import('../documents/read');
+const formatResolver = () => import('../format/resolver');
+const pdfjs = () => import('../pdf/pdfjs');
+const documentContent = () => import('../documents/content');
+const docxExport = () => import('../documents/docx-export');
+const documentExtract = () => import('../documents/extract');
+const webExtract = () => import('../web/extract');
+const pdfAnnotate = () => import('../pdf/annotate');
 
 /**
  * Every piece of heavy work the server does, by name. These run only inside the heavy worker pool
@@ -77,28 +80,33 @@ export interface SaveContentInput {
 export const heavyTasks = {
   /** The rows of a dictionary import (.txt, .csv, .xlsx through exceljs). */
   async importFile(input: FileInput): Promise<RawRow[]> {
+    const { readImportFile } = await dictImport();
     return readImportFile(asFile(input));
   },
 
   /** An .xlsx written with exceljs (dictionary exports). */
   async xlsx(input: { sheets: Parameters<typeof toXlsx>[0] }): Promise<Uint8Array> {
+    const { toXlsx } = await dictImport();
     return toXlsx(input.sheets);
   },
 
   /** An uploaded document's content for a document job (mammoth, LibreOffice for .doc/.wps). */
   async read(input: FileInput & { kind: UploadKind }): Promise<{ html: string; text: string }> {
+    const { readDocument } = await documentRead();
     const content = await readDocument(asFile(input), input.kind);
     return { html: content.html, text: content.text };
   },
 
   /** The contract's doc2html: an upload as sanitised HTML. */
   async doc2html(input: FileInput): Promise<HtmlResult> {
+    const { documentToHtml } = await documentLoad();
     return documentToHtml(asFile(input));
   },
 
   /** A .docx written from HTML (html2doc/stream and the clean export). */
   async clean(input: { html: string; title?: string }): Promise<Uint8Array> {
     checkHtmlDepth(input.html);
+    const { htmlToDocx } = await docxExport();
     return htmlToDocx(input.html, input.title);
   },
 
@@ -113,6 +121,10 @@ export const heavyTasks = {
     ignored: string | null;
     options: TrackedOptions;
   }): Promise<Uint8Array> {
+    const [{ openIssues, trackedParagraphs, htmlBlocks }, { buildTrackedDocx }] = await Promise.all([
+      documentContent(),
+      docxExport(),
+    ]);
     const parse = <T>(json: string | null): T[] => (json ? (JSON.parse(json) as T[]) : []);
     const open = openIssues(parse<StoredIssue>(input.issues), parse<Ignored>(input.ignored));
     const paragraphs = trackedParagraphs(htmlBlocks(input.html), parse<Fix>(input.fixes), open);
@@ -121,6 +133,7 @@ export const heavyTasks = {
 
   /** GB/T 9704 format check of a .docx against a template. */
   async formatCheck(input: FileInput & { template: FormatTemplate }): Promise<FormatReport> {
+    const [{ detectKind, openDocx }, { parseDocx }] = await Promise.all([documentLoad(), formatResolver()]);
     const file = asFile(input);
     detectKind(file, ['docx']);
     const parts = openDocx(file.data);
@@ -136,6 +149,7 @@ export const heavyTasks = {
 
   /** The paragraphs of a document to compare (docx, txt, md, pdf). */
   async extract(input: FileInput & { allowed: DocKind[]; maxPages: number }): Promise<ExtractedDocument> {
+    const { extractParagraphs } = await documentExtract();
     return extractParagraphs(asFile(input), input.allowed, input.maxPages);
   },
 
@@ -155,6 +169,7 @@ export const heavyTasks = {
     mediaType: string;
     url: string;
   }): Promise<PageText> {
+    const { decodePage, extractPage } = await webExtract();
     const source = decodePage(
       Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength),
       input.charset,
@@ -166,11 +181,13 @@ export const heavyTasks = {
 
   /** How many pages a PDF has (refusing one pdf.js cannot open). */
   async pdfPageCount(input: { data: Uint8Array }): Promise<number> {
+    const { pdfPageCount } = await pdfjs();
     return pdfPageCount(input.data);
   },
 
   /** Text with a box per character of pages `from`..`to` of a PDF. */
   async pdfPages(input: { data: Uint8Array; from: number; to: number }): Promise<PdfPageText[]> {
+    const { readPdfPages } = await pdfjs();
     return readPdfPages(input.data, input.from, input.to);
   },
 
@@ -179,6 +196,7 @@ export const heavyTasks = {
    * side by side.
    */
   async pdfOcrCut(input: { data: Uint8Array; page: number; parts: number }): Promise<OcrCut> {
+    const { renderPdfPageGrey } = await pdfjs();
     return cutForOcr(await renderPdfPageGrey(input.data, input.page, OCR_DPI), input.parts);
   },
 
@@ -230,17 +248,20 @@ export const heavyTasks = {
     page: number;
     dpi: number;
   }): Promise<{ png: Uint8Array; width: number; height: number }> {
+    const { renderPdfPage } = await pdfjs();
     return renderPdfPage(input.data, input.page, input.dpi);
   },
 
   /** The checked PDF with a highlight and a comment on each finding. */
   async pdfAnnotate(input: { data: Uint8Array; pages: AnnotatedPage[] }): Promise<Uint8Array> {
+    const { annotatePdf } = await pdfAnnotate();
     return annotatePdf(input.data, input.pages);
   },
 
   /** The editor's save: content rebuilt from the edited text or HTML, fixes checked against it. */
   async saveContent(input: SaveContentInput): Promise<{ html: string; text: string; fixes: Fix[] }> {
     if (input.html !== undefined) checkHtmlDepth(input.html);
+    const { contentFromText, contentFromHtml, validateFixes } = await documentContent();
     const content =
       input.text !== undefined ? contentFromText(input.text, input.previousHtml) : contentFromHtml(input.html ?? '');
     return {
