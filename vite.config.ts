@@ -43,7 +43,9 @@ export default defineConfig({
           isolate: false,
           // The checking pool is one per process and its worker threads read the environment when they start, so
           // the fault marker the proofreading test relies on is set for every file before any pool exists.
-          env: { CHECKER_FAULT_MARKER: '§故障注入§' },
+          // Scrypt at the production cost is 35 ms of CPU per password set or tried, and the files make hundreds of
+          // accounts: they hash at a sixteenth of it (tests/server/accounts.test.ts holds the default).
+          env: { CHECKER_FAULT_MARKER: '§故障注入§', PASSWORD_HASH_COST: '10' },
         },
       },
       {

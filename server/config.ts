@@ -44,6 +44,8 @@ export interface ServerConfig {
    * `smsPerAddress` SMS codes per hour. 0 turns a limit off.
    */
   authRateLimit: { loginPerAddress: number; smsPerAddress: number };
+  /** scrypt's cost of new password hashes, as log2 N */
+  passwordHashCost: number;
   /** The heavy worker pool: document reading/writing, export, format check, compare. */
   heavy: HeavyLimits;
   /** Largest HTML accepted for conversion to .docx or saving in the editor, in UTF-16 units. */
@@ -175,6 +177,12 @@ export const ENV_SCHEMA = Type.Object({
     30,
     '`/v2/check` calls without a bearer token per client address per window (counted before the API key is checked); ' +
       '`/v2/words*` calls have a budget of the same size',
+  ),
+  PASSWORD_HASH_COST: int(
+    14,
+    "scrypt's cost of new password hashes as a power of two (`14`: N = 16384; each step doubles the time and " +
+      'memory of a login). A stored hash keeps its own cost, so a change applies as passwords are set',
+    { minimum: 10, maximum: 20 },
   ),
   LOGIN_IP_RATE_MAX: int(
     30,
@@ -405,6 +413,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
       windowMs: env.CHECK_RATE_WINDOW_MS,
     },
     authRateLimit: { loginPerAddress: env.LOGIN_IP_RATE_MAX, smsPerAddress: env.SMS_IP_RATE_MAX },
+    passwordHashCost: env.PASSWORD_HASH_COST,
     heavy: {
       workers: env.HEAVY_WORKERS ?? Math.min(2, availableParallelism()),
       queueMax: env.HEAVY_QUEUE_MAX,

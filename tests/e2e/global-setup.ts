@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
   mkdirSync(SPA_DIR, { recursive: true });
   const built = startSpaBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'workbench-e2e-'));
+  // the server's accounts hash at the node files' lower cost (vite.config.ts)
+  process.env.PASSWORD_HASH_COST = '10';
   // AI writing talks to a local fake of an OpenAI-compatible chat service (an outside, paid service otherwise)
   const { startFakeChat } = await import('../fixtures/fake-chat');
   const chat = await startFakeChat();

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, lastSmsCode, login, register, startTestApp, type TestApp } from './helpers';
+import { loadConfig } from '../../server/config';
+import { hashPassword, verifyPassword } from '../../server/services/passwords';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -220,6 +222,20 @@ describe('tokens', () => {
       .execute();
     expect(users[0].password_hash).toMatch(/^scrypt\$/);
     expect(users[0].password_hash).not.toContain('secret123');
+  });
+
+  it('passwords are hashed with scrypt at N = 16384 unless PASSWORD_HASH_COST says otherwise', async () => {
+    // the test run lowers the cost (vite.config.ts) so that its hundreds of accounts are quick to make
+    expect(loadConfig({}).passwordHashCost).toBe(14);
+    const hash = await hashPassword('secret123', loadConfig({}).passwordHashCost);
+    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
+    expect(await verifyPassword('secret123', hash)).toBe(true);
+    expect(await verifyPassword('secret124', hash)).toBe(false);
+    // a hash keeps its own cost: one made at another cost still verifies
+    const cheaper = await hashPassword('secret123', 10);
+    expect(cheaper).toMatch(/^scrypt\$1024\$/);
+    expect(await verifyPassword('secret123', cheaper)).toBe(true);
+    expect(() => loadConfig({ PASSWORD_HASH_COST: '9' })).toThrow(/PASSWORD_HASH_COST/);
   });
 });
 
