@@ -71,6 +71,9 @@ export default defineConfig({
           isolate: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // what a page shows after an event can take seconds while the other files load both cores; a poll that
+          // gives up after vitest's default second fails a test that was right
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
