@@ -180,9 +180,10 @@ export const ENV_SCHEMA = Type.Object({
   ),
   PASSWORD_HASH_COST: int(
     14,
-    "scrypt's cost of new password hashes as a power of two (`14`: N = 16384; each step doubles the time and " +
-      'memory of a login). A stored hash keeps its own cost, so a change applies as passwords are set',
-    { minimum: 10, maximum: 20 },
+    "scrypt's cost of new password hashes as a power of two (`14`: N = 16384, 16 MB per login; each step doubles " +
+      'the time and memory of a login). A stored hash keeps its own cost, so a change applies as passwords are set',
+    // the largest cost is 64 MB per login under way (services/passwords.ts sizes scrypt's memory for it)
+    { minimum: 10, maximum: 16 },
   ),
   LOGIN_IP_RATE_MAX: int(
     30,

@@ -5,10 +5,15 @@ import { loadConfig } from '../config';
 // scrypt with a per-user salt; parameters travel with the hash so they can be raised later (PASSWORD_HASH_COST).
 const BLOCK = { r: 8, p: 1 };
 const KEY_LENGTH = 64;
+/**
+ * The memory scrypt may take: twice the 128 * N * r bytes of the largest PASSWORD_HASH_COST (16, server/config.ts),
+ * so every allowed cost derives, and a stored hash claiming more fails instead of taking the memory.
+ */
+const MAX_MEMORY = 2 * 128 * 2 ** 16 * BLOCK.r;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (err, key) =>
       err ? reject(err) : resolve(key),
     ),
   );

@@ -236,6 +236,11 @@ describe('tokens', () => {
     expect(cheaper).toMatch(/^scrypt\$1024\$/);
     expect(await verifyPassword('secret123', cheaper)).toBe(true);
     expect(() => loadConfig({ PASSWORD_HASH_COST: '9' })).toThrow(/PASSWORD_HASH_COST/);
+    // the largest cost the setting allows hashes and verifies; one more is refused at start
+    const costliest = await hashPassword('secret123', loadConfig({ PASSWORD_HASH_COST: '16' }).passwordHashCost);
+    expect(costliest).toMatch(/^scrypt\$65536\$/);
+    expect(await verifyPassword('secret123', costliest)).toBe(true);
+    expect(() => loadConfig({ PASSWORD_HASH_COST: '17' })).toThrow(/PASSWORD_HASH_COST/);
   });
 });
 
