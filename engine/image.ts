@@ -220,6 +220,53 @@ export class StrList {
   }
 }
 
+/**
+ * A set of 32-bit hashes that answers "surely not in it" or "maybe": a blocked Bloom filter, two bits in one 32-bit
+ * word per key, about 12 bits per key, a few per cent of false "maybe". For hot lookups that mostly find nothing: a
+ * search in a table that holds nothing for the key still touches cache lines the filter's one word spares.
+ */
+export class HashFilter {
+  constructor(readonly bits: Uint32Array<B>) {}
+  /** an empty filter for about n keys */
+  static sized(n: number): HashFilter {
+    return new HashFilter(new Uint32Array(Math.max(1, Math.ceil((n * 12) / 32))));
+  }
+  static read(r: ImageReader, name: string): HashFilter {
+    return new HashFilter(r.u32(name));
+  }
+  save(w: ImageWriter, name: string) {
+    w.put(name, this.bits);
+  }
+  /** h: a well-mixed 32-bit hash (mix32) */
+  add(h: number) {
+    this.bits[filterWord(h, this.bits.length)] |= (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+  }
+  has(h: number): boolean {
+    const m = (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+    return (this.bits[filterWord(h, this.bits.length)] & m) === m;
+  }
+}
+
+/** a word of n from the hash's high bits (its low ten choose the bits in the word) */
+function filterWord(h: number, n: number): number {
+  return Math.floor(((h >>> 10) * n) / 4194304);
+}
+
+/** a 32-bit hash with its bits well mixed (murmur3's finaliser) */
+export function mix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** FNV-1a over UTF-16 units, one unit at a time: the state for the string so far and unit c (start: FNV_START) */
+export const FNV_START = 0x811c9dc5;
+export function fnvStep(h: number, c: number): number {
+  return Math.imul(h ^ c, 0x01000193);
+}
+
 function strHash(s: string, from: number, to: number): number {
   let h = 0x811c9dc5;
   for (let k = from; k < to; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);

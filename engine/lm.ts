@@ -7,11 +7,13 @@ import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StrList, type ImageReader, type ImageWriter } from './image';
+import { HashFilter, StrList, mix32, type ImageReader, type ImageWriter } from './image';
 
 export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'lexicon');
 
 export const OOV_COST = 19;
+/** 32 minus log2 of the size of the trigram memo (see tri) */
+const TRI_MEMO_SHIFT = 20;
 
 export interface LmFiles {
   bin: string;
@@ -35,6 +37,13 @@ export class LanguageModel {
   private uniPr: Uint8Array;
   private uniBow: Int8Array;
   private biPr: Uint8Array;
+  /**
+   * which (p, w) have a bigram and which (u, v) a trigram context: most the lattice asks for are not in the model
+   * (about 80 % of bigrams, 93 % of trigram contexts), and a binary search that finds nothing touches a cache line at
+   * almost every step down a row of hundreds or thousands
+   */
+  private biFilter: HashFilter;
+  private triFilter: HashFilter | null = null;
 
   /**
    * files: the unigram/bigram level, its vocabulary and the trigram level (lexicon/ names); or img: the same as
@@ -60,7 +69,9 @@ export class LanguageModel {
         this.triW = r.u32(`${p}.triW`);
         this.triBow = r.i8(`${p}.triBow`);
         this.triPr = r.u8(`${p}.triPr`);
+        this.triFilter = HashFilter.read(r, `${p}.triFilter`);
       }
+      this.biFilter = HashFilter.read(r, `${p}.biFilter`);
       return;
     }
     const buf = gunzipSync(readFileSync(path.join(dataDir, files.bin)));
@@ -132,7 +143,9 @@ export class LanguageModel {
       while (u < V) row[++u] = C;
       this.triRow = row;
       this.triV = vs;
+      this.triFilter = pairFilter(row, vs);
     }
+    this.biFilter = pairFilter(this.row, this.col);
   }
 
   /** writes the model (with the words added so far) to an engine image under prefix p */
@@ -143,6 +156,7 @@ export class LanguageModel {
     w.put(`${p}.uniPr`, this.uniPr);
     w.put(`${p}.uniBow`, this.uniBow);
     w.put(`${p}.biPr`, this.biPr);
+    this.biFilter.save(w, `${p}.biFilter`);
     w.put(`${p}.extraCost`, Float64Array.from(this.extraCost));
     if (this.trie instanceof FrozenTrie) throw new Error('a model read from an engine image is saved already');
     this.trie.save(w, `${p}.trie`);
@@ -153,6 +167,7 @@ export class LanguageModel {
       w.put(`${p}.triW`, this.triW);
       w.put(`${p}.triBow`, this.triBow);
       w.put(`${p}.triPr`, this.triPr);
+      this.triFilter?.save(w, `${p}.triFilter`);
     }
   }
 
@@ -199,7 +214,29 @@ export class LanguageModel {
   /** -ln P(w | u v): the trigram when stored, else the context's back-off plus the bigram */
   tri(u: number, v: number, w: number): number {
     const row = this.triRow;
-    if (!row || u < 0 || u >= this.V || v >= this.V || w >= this.V) return this.bi(v, w);
+    if (!row || u >= this.V || v >= this.V || w >= this.V) return this.bi(v, w);
+    const h = (Math.imul(u, 0x9e3779b1) ^ Math.imul(v, 0x85ebca77) ^ Math.imul(w, 0xc2b2ae3d)) >>> TRI_MEMO_SHIFT;
+    const keys = this.triMemoKey;
+    const k = h * 3;
+    if (keys[k] === u && keys[k + 1] === v && keys[k + 2] === w) return this.triMemo[h];
+    const c = u < 0 ? this.bi(v, w) : this.triLookup(row, u, v, w);
+    keys[k] = u;
+    keys[k + 1] = v;
+    keys[k + 2] = w;
+    this.triMemo[h] = c;
+    return c;
+  }
+
+  /**
+   * The lattice asks for the same few trigrams again and again (every candidate at a place rescores the words after
+   * it), and each lookup is two binary searches over arrays far larger than the caches: the last answers are kept in
+   * a direct-mapped table keyed by (u, v, w).
+   */
+  private triMemoKey = new Int32Array(3 << (32 - TRI_MEMO_SHIFT)).fill(-2);
+  private triMemo = new Float64Array(1 << (32 - TRI_MEMO_SHIFT));
+
+  private triLookup(row: Uint32Array<ArrayBufferLike>, u: number, v: number, w: number): number {
+    if (!this.triFilter!.has(pairHash(u, v))) return this.bi(v, w);
     let lo = row[u],
       hi = row[u + 1] - 1;
     const vs = this.triV;
@@ -252,6 +289,7 @@ export class LanguageModel {
   /** -ln P(w | p) with back-off */
   bi(p: number, w: number): number {
     if (this.V && (p >= this.V || w >= this.V)) return (p >= this.V ? 0 : this.uniBow[p] / 20) + this.uni(w);
+    if (!this.biFilter.has(pairHash(p, w))) return this.uniBow[p] / 20 + this.uniPr[w] / 10;
     let lo = this.row[p];
     let hi = this.row[p + 1] - 1;
     const col = this.col;
@@ -640,6 +678,17 @@ class FrozenTrie {
     }
     return -1;
   }
+}
+
+/** the filter of the pairs (a, b[k]) for k in [row[a], row[a + 1]) (see ngramFilter) */
+function pairFilter(row: Uint32Array<ArrayBufferLike>, b: Uint32Array<ArrayBufferLike>): HashFilter {
+  const f = HashFilter.sized(b.length);
+  for (let a = 0; a + 1 < row.length; a++) for (let k = row[a]; k < row[a + 1]; k++) f.add(pairHash(a, b[k]));
+  return f;
+}
+
+function pairHash(a: number, b: number): number {
+  return mix32(Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca6b));
 }
 
 /** hash of a trie edge (node, UTF-16 unit) */
