@@ -303,34 +303,45 @@ function slotTable(n: number, hashOf: (i: number) => number): Int32Array {
   return slots;
 }
 
-/** Immutable hash index over strings: string -> its position in the key list, or -1. */
+/**
+ * Immutable hash index over strings: string -> its position in the key list, or -1. The hot lookups (patterns,
+ * missing characters, names) mostly ask for keys that are not there, and an unsuccessful search compares the keys it
+ * passes on its way to an empty slot: a filter of the keys answers most of them first.
+ */
 export class StrIndex {
   private mask: number;
   constructor(
     readonly keys: StrList,
     private slots: Int32Array<B>,
+    private filter: HashFilter,
   ) {
     this.mask = slots.length - 1;
   }
   static build(keys: StrList): StrIndex {
+    const filter = HashFilter.sized(keys.length);
+    for (let i = 0; i < keys.length; i++) filter.add(mix32(listHash(keys, i)));
     return new StrIndex(
       keys,
       slotTable(keys.length, (i) => listHash(keys, i)),
+      filter,
     );
   }
   static read(r: ImageReader, p: string) {
-    return new StrIndex(StrList.read(r, `${p}.k`), r.i32(`${p}.s`));
+    return new StrIndex(StrList.read(r, `${p}.k`), r.i32(`${p}.s`), HashFilter.read(r, `${p}.f`));
   }
   save(w: ImageWriter, p: string) {
     this.keys.save(w, `${p}.k`);
     w.put(`${p}.s`, this.slots);
+    this.filter.save(w, `${p}.f`);
   }
   find(s: string): number {
     return this.findRange(s, 0, s.length);
   }
   /** find(s.slice(from, to)) without making the string */
   findRange(s: string, from: number, to: number): number {
-    for (let h = strHash(s, from, to) & this.mask; ; h = (h + 1) & this.mask) {
+    const hash = strHash(s, from, to);
+    if (!this.filter.has(mix32(hash))) return -1;
+    for (let h = hash & this.mask; ; h = (h + 1) & this.mask) {
       const i = this.slots[h];
       if (i < 0 || this.keys.equalsRange(i, s, from, to)) return i;
     }
@@ -340,30 +351,37 @@ export class StrIndex {
   }
 }
 
-/** Immutable hash index over non-negative integers below 2^53: key -> its position, or -1. */
+/** Immutable hash index over non-negative integers below 2^53: key -> its position, or -1 (filtered as StrIndex). */
 export class NumIndex {
   private mask: number;
   constructor(
     readonly keys: Float64Array<B>,
     private slots: Int32Array<B>,
+    private filter: HashFilter,
   ) {
     this.mask = slots.length - 1;
   }
   static build(keys: Float64Array): NumIndex {
+    const filter = HashFilter.sized(keys.length);
+    for (let i = 0; i < keys.length; i++) filter.add(mix32(numHash(keys[i])));
     return new NumIndex(
       keys,
       slotTable(keys.length, (i) => numHash(keys[i])),
+      filter,
     );
   }
   static read(r: ImageReader, p: string) {
-    return new NumIndex(r.f64(`${p}.k`), r.i32(`${p}.s`));
+    return new NumIndex(r.f64(`${p}.k`), r.i32(`${p}.s`), HashFilter.read(r, `${p}.f`));
   }
   save(w: ImageWriter, p: string) {
     w.put(`${p}.k`, this.keys);
     w.put(`${p}.s`, this.slots);
+    this.filter.save(w, `${p}.f`);
   }
   find(k: number): number {
-    for (let h = numHash(k) & this.mask; ; h = (h + 1) & this.mask) {
+    const hash = numHash(k);
+    if (!this.filter.has(mix32(hash))) return -1;
+    for (let h = hash & this.mask; ; h = (h + 1) & this.mask) {
       const i = this.slots[h];
       if (i < 0 || this.keys[i] === k) return i;
     }
