@@ -429,7 +429,13 @@ export class FrozenStrings {
   }
   /** the index of k's value in `values`, or -1 */
   find(k: number | string): number {
-    if (typeof k === 'number') return this.nums.find(k);
+    return typeof k === 'number' ? this.findNum(k) : this.findStr(k);
+  }
+  /** find for a key known to be a number or a string (hot loops keep their call sites of one type) */
+  findNum(k: number): number {
+    return this.nums.find(k);
+  }
+  findStr(k: string): number {
     const i = this.strs.find(k);
     return i < 0 ? -1 : this.nums.keys.length + i;
   }

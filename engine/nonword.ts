@@ -21,6 +21,7 @@ import {
   RELATIONS,
   hanRuns,
   patternKey,
+  findPattern,
   variantPair,
   SURNAMES,
   COMPOUND_SURNAMES,
@@ -486,10 +487,9 @@ export class NonWordChecker {
           if (!free(st, st + L)) continue;
           // a surname with one or two characters after it may be a name (萧天澜, 郭程): more is needed
           const named = name.subarray(st - a, st + L - a).includes(1);
-          const key = patternKey(s, st, i, L);
           // the completions, as units: the speller's first, then the second LM's (no strings made in this hot loop)
-          const v1 = this.speller.patterns.find(key),
-            v2 = this.patterns2.find(key);
+          const v1 = findPattern(this.speller.patterns, s, st, i, L),
+            v2 = findPattern(this.patterns2, s, st, i, L);
           if (v1 < 0 && v2 < 0) continue;
           const written = s.slice(st, st + L);
           if (this.isWord(written)) continue;

@@ -397,6 +397,18 @@ export function variantWordChars(s: string): number[] {
 }
 
 /** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
+/**
+ * patterns.find(patternKey(s, st, i, L)): the key made and looked up as a number or as a string, each at its own
+ * call site (a key that is sometimes a number and sometimes a string, as mode 4's longer patterns make it, boxes every
+ * number and slows mode 3 after it)
+ */
+export function findPattern(patterns: FrozenStrings, s: string, st: number, i: number, L: number): number {
+  if (L > 4) return patterns.findStr(s.slice(st, i) + '\0' + s.slice(i + 1, st + L));
+  let k = 0;
+  for (let t = st; t < st + L; t++) if (t !== i) k = k * 65536 + s.charCodeAt(t);
+  return patterns.findNum((k * 5 + (i - st)) * 5 + L);
+}
+
 export function patternKey(s: string, st: number, i: number, L: number): number | string {
   if (L > 4) return s.slice(st, i) + '\0' + s.slice(i + 1, st + L);
   let k = 0;
@@ -1013,8 +1025,7 @@ export class Speller {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
-          const key = patternKey(s, st, i, L);
-          const v = this.patterns.find(key);
+          const v = findPattern(this.patterns, s, st, i, L);
           around[L * p.maxPattern + st - (i - L + 1)] = v;
           if (v < 0) continue;
           const vals = this.patterns.values,
