@@ -386,9 +386,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   for (const i of issues) spellBlocked.fill(1, i.start, i.end);
   // non-words leave alone the names the dictionary knows well (its rarest entries include misspellings: 家谕户晓)
   const nonwordBlocked = new Uint8Array(spellBlocked);
-  markNames(e, work, nonwordBlocked, 5);
   // likely proper names (jieba person/place/organisation names of 3+ characters) are not corrected
-  markNames(e, work, spellBlocked);
+  markNames(e, work, spellBlocked, nonwordBlocked, 5);
 
   // non-words: a form no lexicon knows, one edit from a word, is evidence of its own; they join the findings after
   // the speller's, which keep their place where both correct the same characters (the speller weighs more evidence)
@@ -884,18 +883,26 @@ function negates(e: Engine, s: string, i: number): boolean {
 
 const NAME_TAGS = new Set(['nr', 'ns', 'nt', 'nrt', 'nz']);
 
-function markNames(e: Engine, s: string, mask: Uint8Array, minCount = 0) {
+/**
+ * Marks in `mask` the longest dictionary name (person, place, organisation: 3 to 6 characters) starting at each
+ * place, and in `common` the longest one seen at least minCount times (one pass for both masks).
+ */
+function markNames(e: Engine, s: string, mask: Uint8Array, common: Uint8Array, minCount: number) {
   const pos = e.dict.pos;
   for (let i = 0; i + 3 <= s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x4e00 || c > 0x9fff) continue;
     if (!e.namePrefixes.has(s.slice(i, i + 2))) continue;
+    let named = false;
     for (let L = 6; L >= 3; L--) {
       if (i + L > s.length) continue;
       const w = s.slice(i, i + L);
       const p = pos.get(w);
-      if (p !== undefined && NAME_TAGS.has(p) && (minCount === 0 || (e.dict.freq.get(w) ?? 0) >= minCount)) {
-        mask.fill(1, i, i + L);
+      if (p === undefined || !NAME_TAGS.has(p)) continue;
+      if (!named) mask.fill(1, i, i + L);
+      named = true;
+      if ((e.dict.freq.get(w) ?? 0) >= minCount) {
+        common.fill(1, i, i + L);
         break;
       }
     }

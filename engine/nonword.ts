@@ -278,27 +278,35 @@ export class NonWordChecker {
       hi = end;
     while (lo > 0 && start - lo < W && isHan(s.charCodeAt(lo - 1))) lo--;
     while (hi < s.length && hi - end < W && isHan(s.charCodeAt(hi))) hi++;
-    // a one-unit substitution is scored in place (no string made; see LanguageModel.scoreSub)
-    const sub = end - start === 1 && repl.length === 1 ? repl.charCodeAt(0) : -1;
-    const edited = (m: LanguageModel) =>
-      sub >= 0 ? m.scoreSub(s, lo, hi, start, sub) : m.score(s.slice(lo, start) + repl + s.slice(end, hi));
-    // the written window scores the same for every candidate of the span: once per span and model
-    const key = start * 4194304 + end;
-    const base = (m: LanguageModel, memo: Map<number, number>) => {
-      let v = memo.get(key);
-      if (v === undefined) memo.set(key, (v = m.score(s, lo, hi)));
-      return v;
-    };
     const lm2 = this.lm2;
     if (!lm2) {
-      const g = base(this.lm, this.base1) - edited(this.lm);
+      const g = this.written(this.lm, this.base1, s, lo, hi, start, end) - edited(this.lm, s, lo, hi, start, end, repl);
       return [g, g];
     }
     // the newer model first: where it knows the word made and finds it no likelier, the edit cannot win (its gain
     // weighs twice), and the older model's two scores are spared
-    const g2 = base(lm2, this.base2) - edited(lm2);
+    const g2 = this.written(lm2, this.base2, s, lo, hi, start, end) - edited(lm2, s, lo, hi, start, end, repl);
     if (g2 < 0 && lm2.wordCost(word) <= TRUSTED_LM2_COST) return null;
-    return [base(this.lm, this.base1) - edited(this.lm), g2];
+    return [
+      this.written(this.lm, this.base1, s, lo, hi, start, end) - edited(this.lm, s, lo, hi, start, end, repl),
+      g2,
+    ];
+  }
+
+  /** the written window's score: the same for every candidate of the span, so once per span and model */
+  private written(
+    m: LanguageModel,
+    memo: Map<number, number>,
+    s: string,
+    lo: number,
+    hi: number,
+    start: number,
+    end: number,
+  ): number {
+    const key = start * 4194304 + end;
+    let v = memo.get(key);
+    if (v === undefined) memo.set(key, (v = m.score(s, lo, hi)));
+    return v;
   }
   /** the written windows' scores of the text being checked, by span (see gains) */
   private base1 = new Map<number, number>();
@@ -468,7 +476,7 @@ export class NonWordChecker {
     };
     const push = (f: Omit<NonWordFinding, 'g1' | 'g2' | 'score'> & { need?: number }) => {
       const g = this.gains(s, f.start, f.end, f.repl, f.word);
-      if (g) out.push({ ...f, g1: g[0], g2: g[1], score: 0 });
+      if (g) out.push(Object.assign(f, { g1: g[0], g2: g[1], score: 0 }));
     };
 
     // substitutions at characters standing alone
@@ -606,6 +614,13 @@ export class NonWordChecker {
       });
     }
   }
+}
+
+/** the window s[lo, hi) scored with s[start, end) replaced by repl (one unit in place: no string made) */
+function edited(m: LanguageModel, s: string, lo: number, hi: number, start: number, end: number, repl: string) {
+  return end - start === 1 && repl.length === 1
+    ? m.scoreSub(s, lo, hi, start, repl.charCodeAt(0))
+    : m.score(s.slice(lo, start) + repl + s.slice(end, hi));
 }
 
 /** numeric key of three characters: w without its character k (k < 0: w is the three) */

@@ -906,6 +906,8 @@ export class Speller {
   private confMark = new Int32Array(65536);
   private confRel = new Uint8Array(65536);
   private candMark = new Int32Array(65536);
+  /** per candidate of the current position: the longest word it completes there (see checkRun) */
+  private longestMade = new Uint8Array(65536);
   private stamp = 0;
   /** the completions of one pattern (see checkRun) */
   private patMarks = new CodeMarks();
@@ -1021,6 +1023,8 @@ export class Speller {
       };
       // words the character completes give the candidates; the words around i are kept for longestAt
       const around = this.around(p.maxPattern);
+      // and the longest word each candidate completes there (the lengths grow: the last one set is the longest)
+      const longest = this.longestMade;
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
@@ -1038,14 +1042,18 @@ export class Speller {
             for (let t = 0; t < n; t++) pm[vals.codeAt(v, t)] = ps;
             for (let k = 0; k < allowed.codes.length; k++) {
               const c = allowed.codes[k];
-              if (taken[c] !== stamp && pm[c] === ps) add(c, RELATIONS[allowed.rels[k]]);
+              if (pm[c] !== ps) continue;
+              longest[c] = L;
+              if (taken[c] !== stamp) add(c, RELATIONS[allowed.rels[k]]);
             }
             continue;
           }
           if (!marked) markAllowed();
           for (let t = 0; t < n; t++) {
             const c = vals.codeAt(v, t);
-            if (mark[c] === stamp && taken[c] !== stamp) add(c, RELATIONS[relOf[c]]);
+            if (mark[c] !== stamp) continue;
+            longest[c] = L;
+            if (taken[c] !== stamp) add(c, RELATIONS[relOf[c]]);
           }
         }
       }
@@ -1110,7 +1118,8 @@ export class Speller {
         let second = -Infinity;
         for (const r of rows) {
           const other = r.g4 === top ? top2 : top;
-          const candL = r.free || r.rel === 'special' ? 0 : this.longestAt(around, a, b, i, r.code, p.maxPattern);
+          // (a candidate neither free nor special came from the patterns: its longest word was noted there)
+          const candL = r.free || r.rel === 'special' ? 0 : this.longestMade[r.code];
           const x = rerankFeatures({
             g4: r.g4,
             g2: r.g2,
