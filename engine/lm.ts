@@ -7,7 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HashFilter, StrList, mix32, type ImageReader, type ImageWriter } from './image';
+import { StrList, mix32, type ImageReader, type ImageWriter } from './image';
 
 export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'lexicon');
 
@@ -42,8 +42,8 @@ export class LanguageModel {
    * (about 80 % of bigrams, 93 % of trigram contexts), and a binary search that finds nothing touches a cache line at
    * almost every step down a row of hundreds or thousands
    */
-  private biFilter: HashFilter;
-  private triFilter: HashFilter | null = null;
+  private biFilter: RowFilter;
+  private triFilter: RowFilter | null = null;
 
   /**
    * files: the unigram/bigram level, its vocabulary and the trigram level (lexicon/ names); or img: the same as
@@ -69,9 +69,9 @@ export class LanguageModel {
         this.triW = r.u32(`${p}.triW`);
         this.triBow = r.i8(`${p}.triBow`);
         this.triPr = r.u8(`${p}.triPr`);
-        this.triFilter = HashFilter.read(r, `${p}.triFilter`);
+        this.triFilter = new RowFilter(this.triRow, r.u32(`${p}.triFilter`));
       }
-      this.biFilter = HashFilter.read(r, `${p}.biFilter`);
+      this.biFilter = new RowFilter(this.row, r.u32(`${p}.biFilter`));
       return;
     }
     const buf = gunzipSync(readFileSync(path.join(dataDir, files.bin)));
@@ -143,9 +143,9 @@ export class LanguageModel {
       while (u < V) row[++u] = C;
       this.triRow = row;
       this.triV = vs;
-      this.triFilter = pairFilter(row, vs);
+      this.triFilter = RowFilter.build(row, vs);
     }
-    this.biFilter = pairFilter(this.row, this.col);
+    this.biFilter = RowFilter.build(this.row, this.col);
   }
 
   /** writes the model (with the words added so far) to an engine image under prefix p */
@@ -156,7 +156,7 @@ export class LanguageModel {
     w.put(`${p}.uniPr`, this.uniPr);
     w.put(`${p}.uniBow`, this.uniBow);
     w.put(`${p}.biPr`, this.biPr);
-    this.biFilter.save(w, `${p}.biFilter`);
+    w.put(`${p}.biFilter`, this.biFilter.bits);
     w.put(`${p}.extraCost`, Float64Array.from(this.extraCost));
     if (this.trie instanceof FrozenTrie) throw new Error('a model read from an engine image is saved already');
     this.trie.save(w, `${p}.trie`);
@@ -167,7 +167,7 @@ export class LanguageModel {
       w.put(`${p}.triW`, this.triW);
       w.put(`${p}.triBow`, this.triBow);
       w.put(`${p}.triPr`, this.triPr);
-      this.triFilter?.save(w, `${p}.triFilter`);
+      if (this.triFilter) w.put(`${p}.triFilter`, this.triFilter.bits);
     }
   }
 
@@ -236,7 +236,7 @@ export class LanguageModel {
   private triMemo = new Float64Array(1 << (32 - TRI_MEMO_SHIFT));
 
   private triLookup(row: Uint32Array<ArrayBufferLike>, u: number, v: number, w: number): number {
-    if (!this.triFilter!.has(pairHash(u, v))) return this.bi(v, w);
+    if (!this.triFilter!.has(u, v)) return this.bi(v, w);
     let lo = row[u],
       hi = row[u + 1] - 1;
     const vs = this.triV;
@@ -289,7 +289,7 @@ export class LanguageModel {
   /** -ln P(w | p) with back-off */
   bi(p: number, w: number): number {
     if (this.V && (p >= this.V || w >= this.V)) return (p >= this.V ? 0 : this.uniBow[p] / 20) + this.uni(w);
-    if (!this.biFilter.has(pairHash(p, w))) return this.uniBow[p] / 20 + this.uniPr[w] / 10;
+    if (!this.biFilter.has(p, w)) return this.uniBow[p] / 20 + this.uniPr[w] / 10;
     let lo = this.row[p];
     let hi = this.row[p + 1] - 1;
     const col = this.col;
@@ -680,15 +680,39 @@ class FrozenTrie {
   }
 }
 
-/** the filter of the pairs (a, b[k]) for k in [row[a], row[a + 1]) (see ngramFilter) */
-function pairFilter(row: Uint32Array<ArrayBufferLike>, b: Uint32Array<ArrayBufferLike>): HashFilter {
-  const f = HashFilter.sized(b.length);
-  for (let a = 0; a + 1 < row.length; a++) for (let k = row[a]; k < row[a + 1]; k++) f.add(pairHash(a, b[k]));
-  return f;
-}
+/**
+ * A filter (see HashFilter) of the pairs (a, b[k]), k in [row[a], row[a + 1]): a's pairs get a stretch of words of
+ * their own, placed as row places a's entries. The lattice asks about one context's pairs many times over (every
+ * candidate at a place follows the same words): they share a few cache lines instead of one line each.
+ */
+class RowFilter {
+  constructor(
+    private row: Uint32Array<ArrayBufferLike>,
+    readonly bits: Uint32Array<ArrayBufferLike>,
+  ) {}
 
-function pairHash(a: number, b: number): number {
-  return mix32(Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca6b));
+  static build(row: Uint32Array<ArrayBufferLike>, b: Uint32Array<ArrayBufferLike>): RowFilter {
+    const f = new RowFilter(row, new Uint32Array(Math.floor((row[row.length - 1] * 3) / 8) + 1));
+    for (let a = 0; a + 1 < row.length; a++)
+      for (let k = row[a]; k < row[a + 1]; k++) {
+        const h = mix32(b[k]);
+        f.bits[f.wordOf(a, h)] |= (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+      }
+    return f;
+  }
+
+  /** the word of pair (a, b) with hash h of b: twelve bits, three eighths of a word, per entry of a's row */
+  private wordOf(a: number, h: number): number {
+    const lo = Math.floor((this.row[a] * 3) / 8),
+      n = Math.max(1, Math.floor((this.row[a + 1] * 3) / 8) - lo);
+    return lo + Math.floor(((h >>> 10) * n) / 4194304);
+  }
+
+  has(a: number, b: number): boolean {
+    const h = mix32(b);
+    const m = (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+    return (this.bits[this.wordOf(a, h)] & m) === m;
+  }
 }
 
 /** hash of a trie edge (node, UTF-16 unit) */
