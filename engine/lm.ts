@@ -272,6 +272,7 @@ export class LanguageModel {
     this.segCache.clear();
     this.charCost.fill(NaN);
     this.prefixes = [newPrefix(), newPrefix()];
+    this.walkS = null;
     for (const [w, cost] of words) {
       if (w.length > this.maxLen || this.id(w) >= 0) continue;
       trie.add(w, this.V + costs.length);
@@ -398,20 +399,37 @@ export class LanguageModel {
       prevs[0] = -1;
       cnt[0] = 1;
     }
+    // a candidate's windows are scored over the same text again and again: the words that start at a place whose
+    // walk does not reach the candidate are the text's, walked once (see wordsFrom)
+    const walked = at >= 0;
+    if (walked && s !== this.walkS) this.walkReset(s);
+    const walkId = this.walkId,
+      walkLen = this.walkLen;
     for (let i = start; i < n; i++) {
       const pn = cnt[i];
       if (pn === 0) continue;
       const pb = i * K;
       let any = false;
       const lim = Math.min(maxLen, n - i);
-      for (let L = 1, node = 0; L <= lim; L++) {
-        const p = from + i + L - 1;
-        node = trie.child(node, p === at ? code : s.charCodeAt(p));
-        if (node < 0) break;
-        const id = trie.word[node];
-        if (id < 0) continue;
-        any = true;
-        this.relax(costs, lasts, prevs, cnt, pb, pn, id, i + L, K);
+      const q = from + i;
+      if (walked && (at < q || at >= q + lim)) {
+        const k = this.wordsFrom(s, q);
+        for (let j = q * maxLen, e = j + k; j < e; j++) {
+          const L = walkLen[j];
+          if (L > lim) break;
+          any = true;
+          this.relax(costs, lasts, prevs, cnt, pb, pn, walkId[j], i + L, K);
+        }
+      } else {
+        for (let L = 1, node = 0; L <= lim; L++) {
+          const p = q + L - 1;
+          node = trie.child(node, p === at ? code : s.charCodeAt(p));
+          if (node < 0) break;
+          const id = trie.word[node];
+          if (id < 0) continue;
+          any = true;
+          this.relax(costs, lasts, prevs, cnt, pb, pn, id, i + L, K);
+        }
       }
       if (!any) {
         let best = Infinity;
@@ -422,6 +440,47 @@ export class LanguageModel {
     let best = Infinity;
     for (let k = n * K; k < n * K + cnt[n]; k++) if (costs[k] < best) best = costs[k];
     return best;
+  }
+
+  /**
+   * The words of the last text scoreSub took a candidate in: per place q, walkN[q] words (-1: not walked yet), their
+   * ids and lengths at walkId and walkLen[q * maxLen ...], shortest first.
+   */
+  private walkS: string | null = null;
+  private walkN = new Int8Array(0);
+  private walkId = new Int32Array(0);
+  private walkLen = new Uint8Array(0);
+
+  private walkReset(s: string) {
+    this.walkS = s;
+    if (this.walkN.length < s.length) {
+      const size = Math.max(s.length, this.walkN.length * 2, 64);
+      this.walkN = new Int8Array(size);
+      this.walkId = new Int32Array(size * this.maxLen);
+      this.walkLen = new Uint8Array(size * this.maxLen);
+    }
+    this.walkN.fill(-1, 0, s.length);
+  }
+
+  /** the number of words of s (the text of walkReset) that start at q, walked when first asked */
+  private wordsFrom(s: string, q: number): number {
+    let k = this.walkN[q];
+    if (k >= 0) return k;
+    k = 0;
+    const trie = this.trie,
+      base = q * this.maxLen,
+      lim = Math.min(this.maxLen, s.length - q);
+    for (let L = 1, node = 0; L <= lim; L++) {
+      node = trie.child(node, s.charCodeAt(q + L - 1));
+      if (node < 0) break;
+      const id = trie.word[node];
+      if (id < 0) continue;
+      this.walkId[base + k] = id;
+      this.walkLen[base + k] = L;
+      k++;
+    }
+    this.walkN[q] = k;
+    return k;
   }
 
   /** the cheapest way into word `id` from the pn states at pb, pushed as a state of prefix length `to` */
