@@ -436,7 +436,11 @@ export class FrozenStrings {
     return this.nums.find(k);
   }
   findStr(k: string): number {
-    const i = this.strs.find(k);
+    return this.findStrRange(k, 0, k.length);
+  }
+  /** findStr(s.slice(from, to)) without making the string */
+  findStrRange(s: string, from: number, to: number): number {
+    const i = this.strs.findRange(s, from, to);
     return i < 0 ? -1 : this.nums.keys.length + i;
   }
   get(k: number | string): string | undefined {

@@ -494,7 +494,8 @@ export class NonWordChecker {
         for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
           if (!free(st, st + L)) continue;
           // a surname with one or two characters after it may be a name (萧天澜, 郭程): more is needed
-          const named = name.subarray(st - a, st + L - a).includes(1);
+          let named = false;
+          for (let k = st - a; k < st + L - a; k++) if (name[k]) named = true;
           // the completions, as units: the speller's first, then the second LM's (no strings made in this hot loop)
           const v1 = findPattern(this.speller.patterns, s, st, i, L),
             v2 = findPattern(this.patterns2, s, st, i, L);
@@ -536,7 +537,7 @@ export class NonWordChecker {
     // a character missing from a word of four: the three written ones make no word
     for (let st = a; st + 3 <= b; st++) {
       if (!free(st, st + 3)) continue;
-      const w = this.byMissing.get(key3(s.slice(st, st + 3), -1));
+      const w = this.byMissing.get(s.charCodeAt(st) * 4294967296 + s.charCodeAt(st + 1) * 65536 + s.charCodeAt(st + 2));
       if (!w) continue;
       const written = s.slice(st, st + 3);
       if (this.isWord(written) || s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
@@ -558,11 +559,14 @@ export class NonWordChecker {
     // a character missing from a set phrase of five or six (几十年如日) or a common word of three (跨式发展): the
     // written ones make no word; of a word of three, both stand alone in the segmentation
     for (let st = a; st + 2 <= b; st++) {
-      for (const n of [2, 4, 5]) {
+      for (const n of MISSING_OTHER) {
         if (st + n > b || !free(st, st + n)) continue;
+        // (looked up in place: a string is made only for a span the index holds)
+        const v = this.byMissingOther.findStrRange(s, st, st + n);
+        const w = v < 0 ? '' : this.byMissingOther.values.at(v);
+        if (!w) continue;
         const written = s.slice(st, st + n);
-        const w = this.byMissingOther.get(written);
-        if (!w || this.isWord(written)) continue;
+        if (this.isWord(written)) continue;
         if (n === 2 && !(single[st - a] && single[st + 1 - a])) continue;
         let k = 0;
         while (k < n && w[k] === written[k]) k++;
@@ -622,6 +626,9 @@ function edited(m: LanguageModel, s: string, lo: number, hi: number, start: numb
     ? m.scoreSub(s, lo, hi, start, repl.charCodeAt(0))
     : m.score(s.slice(lo, start) + repl + s.slice(end, hi));
 }
+
+/** the lengths of the written spans that may miss a character of a set phrase or a common word of three */
+const MISSING_OTHER = [2, 4, 5];
 
 /** numeric key of three characters: w without its character k (k < 0: w is the three) */
 function key3(w: string, k: number): number {
