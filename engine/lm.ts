@@ -213,16 +213,24 @@ export class LanguageModel {
 
   /** -ln P(w | u v): the trigram when stored, else the context's back-off plus the bigram */
   tri(u: number, v: number, w: number): number {
-    const row = this.triRow;
-    if (!row || u >= this.V || v >= this.V || w >= this.V) return this.bi(v, w);
     const h = (Math.imul(u, 0x9e3779b1) ^ Math.imul(v, 0x85ebca77) ^ Math.imul(w, 0xc2b2ae3d)) >>> TRI_MEMO_SHIFT;
     const keys = this.triMemoKey;
     const k = h * 3;
     if (keys[k] === u && keys[k + 1] === v && keys[k + 2] === w) return this.triMemo[h];
-    const c = u < 0 ? this.bi(v, w) : this.triLookup(row, u, v, w);
-    keys[k] = u;
-    keys[k + 1] = v;
-    keys[k + 2] = w;
+    return this.triMiss(u, v, w, h);
+  }
+
+  /**
+   * tri for a trigram the memo lacks, then kept there under h. (Apart from tri, which stays small enough for V8 to
+   * inline into the lattice: a double returned from a call that is not inlined is boxed, one allocation per answer.)
+   */
+  private triMiss(u: number, v: number, w: number, h: number): number {
+    const row = this.triRow;
+    const c = !row || u < 0 || u >= this.V || v >= this.V || w >= this.V ? this.bi(v, w) : this.triLookup(row, u, v, w);
+    const keys = this.triMemoKey;
+    keys[h * 3] = u;
+    keys[h * 3 + 1] = v;
+    keys[h * 3 + 2] = w;
     this.triMemo[h] = c;
     return c;
   }
