@@ -329,16 +329,17 @@ export class LanguageModel {
 
   /** unigram cost of a word or Infinity */
   wordCost(word: string): number {
-    if (word.length === 1) {
-      // single characters, the speller's hot case: looked up once each
-      const c = word.charCodeAt(0);
-      const v = this.charCost[c];
-      if (v === v) return v;
-      const id = this.id(word);
-      return (this.charCost[c] = id < 0 ? Infinity : this.uni(id));
-    }
+    // single characters, the speller's hot case: looked up once each
+    if (word.length === 1) return this.unitCost(word.charCodeAt(0));
     const id = this.id(word);
     return id < 0 ? Infinity : this.uni(id);
+  }
+  /** wordCost of the one-unit word with code c (no string made) */
+  unitCost(c: number): number {
+    const v = this.charCost[c];
+    if (v === v) return v;
+    const id = this.idRange(String.fromCharCode(c), 0, 1);
+    return (this.charCost[c] = id < 0 ? Infinity : this.uni(id));
   }
   /** wordCost of single UTF-16 units (NaN = not looked up yet) */
   private charCost = new Float64Array(65536).fill(NaN);

@@ -242,8 +242,9 @@ export interface RerankInput {
   ddd: boolean;
 }
 
-export function rerankFeatures(f: RerankInput): number[] {
-  const x = new Array<number>(FEATURE_NAMES.length).fill(0);
+/** the reranker's features of a candidate, written into out (a new array when none is given) */
+export function rerankFeatures(f: RerankInput, out?: number[]): number[] {
+  const x = out ?? new Array<number>(FEATURE_NAMES.length).fill(0);
   x[0] = 1;
   x[3] = f.rel === 'same-tone' ? 1 : 0;
   x[4] = f.rel === 'same' ? 1 : 0;
@@ -906,6 +907,8 @@ export class Speller {
   private confMark = new Int32Array(65536);
   private confRel = new Uint8Array(65536);
   private candMark = new Int32Array(65536);
+  /** the features of checkRun's current candidate */
+  private features = new Array<number>(FEATURE_NAMES.length).fill(0);
   /** per candidate of the current position: the longest word it completes there (see checkRun) */
   private longestMade = new Uint8Array(65536);
   private stamp = 0;
@@ -1091,11 +1094,10 @@ export class Speller {
         const origL = this.longestAt(around, a, b, i, oc, p.maxPattern);
         const uO = Math.min(lm.wordCost(orig), 20);
         const known = p.knownWordCost ? isKnown(i) : false;
-        const rows: Array<{ code: number; c: string; rel: Relation; free: boolean; g4: number; g2: number }> = [];
+        const rows: Array<{ code: number; rel: Relation; free: boolean; g4: number; g2: number }> = [];
         for (const [code, rel] of cands) {
           rows.push({
             code,
-            c: String.fromCharCode(code),
             rel,
             free: free.has(code),
             g4: base - lm.scoreSub(s, lo, hi, i, code),
@@ -1116,28 +1118,34 @@ export class Speller {
           hb2 = NaN;
         let best: SpellFinding | null = null;
         let second = -Infinity;
+        const ddd = DDD.includes(orig);
+        // each candidate's features in one array; the best so far keeps a copy
+        const features = this.features;
         for (const r of rows) {
           const other = r.g4 === top ? top2 : top;
           // (a candidate neither free nor special came from the patterns: its longest word was noted there)
           const candL = r.free || r.rel === 'special' ? 0 : this.longestMade[r.code];
-          const x = rerankFeatures({
-            g4: r.g4,
-            g2: r.g2,
-            h4: 0,
-            h2: 0,
-            rel: r.rel,
-            free: r.free,
-            candL,
-            origL,
-            uO,
-            uC: Math.min(lm.wordCost(r.c), 20),
-            inWord: inWord[i - a] === 1,
-            known,
-            nCands: rows.length,
-            edge: i === a || i === b - 1,
-            lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other),
-            ddd: DDD.includes(orig),
-          });
+          const x = rerankFeatures(
+            {
+              g4: r.g4,
+              g2: r.g2,
+              h4: 0,
+              h2: 0,
+              rel: r.rel,
+              free: r.free,
+              candL,
+              origL,
+              uO,
+              uC: Math.min(lm.unitCost(r.code), 20),
+              inWord: inWord[i - a] === 1,
+              known,
+              nCands: rows.length,
+              edge: i === a || i === b - 1,
+              lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other),
+              ddd,
+            },
+            features,
+          );
           const pass = passes(p, x);
           let score = -Infinity;
           if (pass || spellTrace) {
@@ -1150,11 +1158,13 @@ export class Speller {
               setGains(x, r.g4, r.g2, h4, hb2 - lm2.scoreSub(s, lo2, hi2, i, r.code));
             }
             if (pass) score = modelScore(p, x);
-            if (spellTrace) spellTrace({ pos: i, orig, cand: r.c, relation: r.rel, x, score });
+            if (spellTrace)
+              spellTrace({ pos: i, orig, cand: String.fromCharCode(r.code), relation: r.rel, x: x.slice(), score });
           }
           if (score >= p.modelThreshold && (!best || score > best.gain)) {
             if (best) second = Math.max(second, best.gain);
-            best = { pos: i, orig, cand: r.c, gain: score, relation: r.rel, free: r.free, x };
+            const cand = String.fromCharCode(r.code);
+            best = { pos: i, orig, cand, gain: score, relation: r.rel, free: r.free, x: x.slice() };
           } else second = Math.max(second, score);
         }
         if (best && best.gain - second >= p.modelMargin) found.push(best);
