@@ -12,7 +12,7 @@ import { StrList, mix32, type ImageReader, type ImageWriter } from './image';
 export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'lexicon');
 
 export const OOV_COST = 19;
-/** 32 minus log2 of the size of the trigram memo (see tri) */
+/** 32 minus log2 of the size of the n-gram memos (see tri) */
 const TRI_MEMO_SHIFT = 20;
 
 export interface LmFiles {
@@ -297,6 +297,20 @@ export class LanguageModel {
 
   /** -ln P(w | p) with back-off */
   bi(p: number, w: number): number {
+    const h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(w, 0x85ebca77)) >>> TRI_MEMO_SHIFT;
+    const keys = this.biMemoKey;
+    if (keys[2 * h] === p && keys[2 * h + 1] === w) return this.biMemo[h];
+    const c = this.biMiss(p, w);
+    keys[2 * h] = p;
+    keys[2 * h + 1] = w;
+    this.biMemo[h] = c;
+    return c;
+  }
+  /** the bigram memo, as the trigram one (see tri) */
+  private biMemoKey = new Int32Array(2 << (32 - TRI_MEMO_SHIFT)).fill(-2);
+  private biMemo = new Float64Array(1 << (32 - TRI_MEMO_SHIFT));
+
+  private biMiss(p: number, w: number): number {
     if (this.V && (p >= this.V || w >= this.V)) return (p >= this.V ? 0 : this.uniBow[p] / 20) + this.uni(w);
     if (!this.biFilter.has(p, w)) return this.uniBow[p] / 20 + this.uniPr[w] / 10;
     let lo = this.row[p];
