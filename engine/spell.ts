@@ -859,13 +859,16 @@ export class Speller {
         for (let k = st; k < st + L; k++) if (name[k - a]) named = true;
         if (named) continue;
         // a first look over ±2 characters drops the hopeless candidates cheaply
+        // (the written windows scored in place, no strings made)
         const l2 = s.slice(Math.max(a, st - 2), st),
           r2 = s.slice(st + L, Math.min(b, st + L + 2));
-        const base2 = lm.score(l2 + span + r2);
+        const base2 = lm.score(s, Math.max(a, st - 2), Math.min(b, st + L + 2));
         if (!cands.some((w) => base2 - lm.score(l2 + w + r2) >= WORD_NEAR_GAIN)) continue;
         const left = s.slice(Math.max(a, st - W), st),
           right = s.slice(st + L, Math.min(b, st + L + W));
-        const base = lm.score(left + span + right);
+        const wlo = Math.max(a, st - W),
+          whi = Math.min(b, st + L + W);
+        const base = lm.score(s, wlo, whi);
         let best = '',
           top = -Infinity,
           top2 = -Infinity;
@@ -878,7 +881,7 @@ export class Speller {
           } else if (g > top2) top2 = g;
         }
         if (top < p.wordGain || top - top2 < p.wordLead) continue;
-        const h = lm2.score(left + span + right) - lm2.score(left + best + right);
+        const h = lm2.score(s, wlo, whi) - lm2.score(left + best + right);
         if (h < p.wordGain) continue;
         // same syllables; same tones too when every changed pair shares a reading
         let sameTone = true;
