@@ -767,7 +767,7 @@ class FrozenTrie {
  * their own, placed as row places a's entries. The lattice asks about one context's pairs many times over (every
  * candidate at a place follows the same words): they share a few cache lines instead of one line each.
  */
-class RowFilter {
+export class RowFilter {
   constructor(
     private row: Uint32Array<ArrayBufferLike>,
     readonly bits: Uint32Array<ArrayBufferLike>,
