@@ -1015,18 +1015,7 @@ export class Speller {
         taken = this.candMark;
       // the confusion set's marks, made when a pattern is first walked by its completions
       let marked = false;
-      const markAllowed = () => {
-        for (let k = 0; k < allowed.codes.length; k++) {
-          const c = allowed.codes[k];
-          mark[c] = stamp;
-          relOf[c] = allowed.rels[k];
-        }
-        marked = true;
-      };
-      const add = (c: number, rel: Relation) => {
-        taken[c] = stamp;
-        cands.set(c, rel);
-      };
+      // (no closures here: this runs at every place)
       // words the character completes give the candidates; the words around i are kept for longestAt
       const around = this.around(p.maxPattern);
       // and the longest word each candidate completes there (the lengths grow: the last one set is the longest)
@@ -1050,16 +1039,27 @@ export class Speller {
               const c = allowed.codes[k];
               if (pm[c] !== ps) continue;
               longest[c] = L;
-              if (taken[c] !== stamp) add(c, RELATIONS[allowed.rels[k]]);
+              if (taken[c] === stamp) continue;
+              taken[c] = stamp;
+              cands.set(c, RELATIONS[allowed.rels[k]]);
             }
             continue;
           }
-          if (!marked) markAllowed();
+          if (!marked) {
+            for (let k = 0; k < allowed.codes.length; k++) {
+              const c = allowed.codes[k];
+              mark[c] = stamp;
+              relOf[c] = allowed.rels[k];
+            }
+            marked = true;
+          }
           for (let t = 0; t < n; t++) {
             const c = vals.codeAt(v, t);
             if (mark[c] !== stamp) continue;
             longest[c] = L;
-            if (taken[c] !== stamp) add(c, RELATIONS[relOf[c]]);
+            if (taken[c] === stamp) continue;
+            taken[c] = stamp;
+            cands.set(c, RELATIONS[relOf[c]]);
           }
         }
       }
@@ -1069,7 +1069,8 @@ export class Speller {
         const asks = orig === '那' || orig === '哪' ? asksWhich(s, i) : false;
         for (const c of sp) {
           if ((c === '哪' && !asks) || (c === '那' && asks)) continue;
-          add(c.charCodeAt(0), 'special');
+          taken[c.charCodeAt(0)] = stamp;
+          cands.set(c.charCodeAt(0), 'special');
         }
       }
       const free = new Set<number>();
@@ -1079,7 +1080,8 @@ export class Speller {
             rel = RELATIONS[conf.rels[k]];
           if (!Speller.inUse(conf, k, p.componentMaxCost)) continue;
           if (taken[c] === stamp || conf.costs[k] > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
-          add(c, rel);
+          taken[c] = stamp;
+          cands.set(c, rel);
           free.add(c);
         }
       }
