@@ -484,8 +484,6 @@ const MAX_EXTRA_COST = 15.5;
 export class Speller {
   /** word with one character masked (patternKey) -> characters completing it */
   readonly patterns: FrozenStrings;
-  /** the completions of keys with many, by value index, as sets (made when first needed) */
-  private bigPatterns = new Map<number, Set<number>>();
   private special = new Map<string, string[]>();
   /** toneless syllables ("gan mao") -> lexicon words of 2-3 characters that read so, separated by spaces */
   private bySound: FrozenStrings;
@@ -566,18 +564,6 @@ export class Speller {
     this.patterns.save(w, `${p}.patterns`);
     this.bySound.save(w, `${p}.bySound`);
     this.knownFilter.save(w, `${p}.known`);
-  }
-
-  /** the characters completing a pattern key with many completions, as a set */
-  private bigPattern(v: number): Set<number> {
-    let set = this.bigPatterns.get(v);
-    if (!set) {
-      const vals = this.patterns.values;
-      set = new Set();
-      for (let t = 0; t < vals.lengthAt(v); t++) set.add(vals.codeAt(v, t));
-      this.bigPatterns.set(v, set);
-    }
-    return set;
   }
 
   /**
@@ -669,30 +655,6 @@ export class Speller {
     for (const r of rs)
       for (const v of fuzzyVariants(r.slice(0, -1))) for (const c of this.py.bySyllable.get(v) ?? []) add(c, 'fuzzy');
     return m;
-  }
-
-  /**
-   * The longest lexicon word (2..maxL characters) that `code` at position i completes within the run [a, b), or 0;
-   * from the pattern lookups checkRun's candidate search made there (`around`: the pattern of the word of length L
-   * starting at st, at L * maxL + st - (i - L + 1), or -1), which are the same for every candidate at i.
-   */
-  private longestAt(around: Int32Array, a: number, b: number, i: number, code: number, maxL: number): number {
-    const vals = this.patterns.values;
-    for (let L = maxL; L >= 2; L--) {
-      for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
-        const v = around[L * maxL + st - (i - L + 1)];
-        if (v < 0) continue;
-        if (vals.lengthAt(v) > 24 ? this.bigPattern(v).has(code) : vals.includesCode(v, code)) return L;
-      }
-    }
-    return 0;
-  }
-  private aroundBuf = new Int32Array(64);
-  /** checkRun's per-place pattern indices, all -1 */
-  private around(maxL: number): Int32Array {
-    const n = (maxL + 1) * maxL;
-    if (this.aroundBuf.length < n) this.aroundBuf = new Int32Array(n);
-    return this.aroundBuf.fill(-1, 0, n);
   }
 
   relation(a: string, b: string): Relation | null {
@@ -1016,16 +978,16 @@ export class Speller {
       // the confusion set's marks, made when a pattern is first walked by its completions
       let marked = false;
       // (no closures here: this runs at every place)
-      // words the character completes give the candidates; the words around i are kept for longestAt
-      const around = this.around(p.maxPattern);
-      // and the longest word each candidate completes there (the lengths grow: the last one set is the longest)
+      // words the character completes give the candidates, and the longest word each candidate and the original
+      // complete there (the lengths grow: the last one noted is the longest)
       const longest = this.longestMade;
+      const oc = s.charCodeAt(i);
+      let origL = 0;
       for (let L = 2; L <= p.maxPattern; L++) {
         const lo = Math.max(a, i - L + 1);
         const hi = Math.min(i, b - L);
         for (let st = lo; st <= hi; st++) {
           const v = findPattern(this.patterns, s, st, i, L);
-          around[L * p.maxPattern + st - (i - L + 1)] = v;
           if (v < 0) continue;
           const vals = this.patterns.values,
             n = vals.lengthAt(v);
@@ -1035,6 +997,7 @@ export class Speller {
             const ps = this.patMarks.next(),
               pm = this.patMarks.mark;
             for (let t = 0; t < n; t++) pm[vals.codeAt(v, t)] = ps;
+            if (pm[oc] === ps) origL = L;
             for (let k = 0; k < allowed.codes.length; k++) {
               const c = allowed.codes[k];
               if (pm[c] !== ps) continue;
@@ -1055,6 +1018,7 @@ export class Speller {
           }
           for (let t = 0; t < n; t++) {
             const c = vals.codeAt(v, t);
+            if (c === oc) origL = L;
             if (mark[c] !== stamp) continue;
             longest[c] = L;
             if (taken[c] === stamp) continue;
@@ -1089,14 +1053,12 @@ export class Speller {
       const lo = Math.max(a, i - W);
       const hi = Math.min(b, i + W + 1);
       // the window's cost with each candidate in place (scoreSub: no string made, the left part's lattice reused)
-      const oc = s.charCodeAt(i);
       const base = lm.scoreSub(s, lo, hi, i, oc);
       if (p.model) {
         // reranker: a logistic model over the LM gains (two windows, two LMs) and the candidate's evidence
         const lo2 = Math.max(a, i - 2),
           hi2 = Math.min(b, i + 3);
         const base2 = lm.scoreSub(s, lo2, hi2, i, oc);
-        const origL = this.longestAt(around, a, b, i, oc, p.maxPattern);
         const uO = Math.min(lm.wordCost(orig), 20);
         const known = p.knownWordCost ? isKnown(i) : false;
         const rows: Array<{ code: number; rel: Relation; free: boolean; g4: number; g2: number }> = [];
