@@ -54,13 +54,14 @@ export function foldForMatch(text: string): Folded {
 }
 
 export class WordMatcher<T> {
-  private byFirst = new Map<string, Array<[string, T, string]>>();
+  /** by the first UTF-16 unit's code: no string is made per character of the text searched */
+  private byFirst = new Map<number, Array<[string, T, string]>>();
   /** With `fold`, words and text are compared through foldForMatch; offsets stay those of the original text. */
   constructor(private readonly options: { fold?: boolean } = {}) {}
   add(word: string, value: T) {
     const key = this.options.fold && FOLDS.test(word) ? foldForMatch(word).text : word;
     if (!key) return;
-    const k = key[0];
+    const k = key.charCodeAt(0);
     let arr = this.byFirst.get(k);
     if (!arr) this.byFirst.set(k, (arr = []));
     arr.push([key, value, word]);
@@ -76,7 +77,7 @@ export class WordMatcher<T> {
     const folded = this.options.fold && FOLDS.test(text) ? foldForMatch(text) : null;
     const hay = folded ? folded.text : text;
     for (let i = 0; i < hay.length; i++) {
-      const arr = this.byFirst.get(hay[i]);
+      const arr = this.byFirst.get(hay.charCodeAt(i));
       if (!arr) continue;
       for (const [w, v, word] of arr) {
         if (hay.startsWith(w, i)) {

@@ -57,6 +57,8 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   }
   // 10-1 half-width punctuation next to Chinese
   for (let i = 0; i < text.length; i++) {
+    // (the marks are all ASCII: the rest of the text is passed over without making a string per character)
+    if (text.charCodeAt(i) > 0x7f) continue;
     const ch = text[i];
     const full = HALF_TO_FULL[ch];
     if (!full || taken[i]) continue;
