@@ -31,16 +31,23 @@ export class AddressChecker {
     this.cityNames.sort((a, b) => b.length - a.length);
   }
 
-  private cityFirst = new Map<string, string[]>();
-  private provFirst = new Map<string, Array<[string, string]>>();
+  /** names by their first unit's code: the text is walked by code, no string made per character */
+  private cityFirst = new Map<number, string[]>();
+  private provFirst = new Map<number, Array<[string, string]>>();
   private index() {
     if (this.cityFirst.size) return;
-    for (const c of this.cityNames) this.cityFirst.set(c[0], [...(this.cityFirst.get(c[0]) ?? []), c]);
-    for (const p of this.provinceNames) this.provFirst.set(p[0][0], [...(this.provFirst.get(p[0][0]) ?? []), p]);
+    for (const c of this.cityNames) {
+      const k = c.charCodeAt(0);
+      this.cityFirst.set(k, [...(this.cityFirst.get(k) ?? []), c]);
+    }
+    for (const p of this.provinceNames) {
+      const k = p[0].charCodeAt(0);
+      this.provFirst.set(k, [...(this.provFirst.get(k) ?? []), p]);
+    }
   }
 
   private cityAt(text: string, i: number): string | null {
-    const cs = this.cityFirst.get(text[i]);
+    const cs = this.cityFirst.get(text.charCodeAt(i));
     if (cs) for (const c of cs) if (text.startsWith(c, i)) return c;
     return null;
   }
@@ -50,7 +57,7 @@ export class AddressChecker {
     this.index();
     for (let i = 0; i < text.length; i++) {
       let matched = false;
-      const ps = this.provFirst.get(text[i]);
+      const ps = this.provFirst.get(text.charCodeAt(i));
       if (ps)
         for (const [surface, full] of ps) {
           if (!text.startsWith(surface, i)) continue;

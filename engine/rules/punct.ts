@@ -111,6 +111,9 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
     stack = [];
   };
   for (let i = 0; i < text.length; i++) {
+    // (Han characters, most of the text, are no marks: passed over without making a string each)
+    const code = text.charCodeAt(i);
+    if (code >= 0x4e00 && code <= 0x9fff) continue;
     const ch = text[i];
     if (ch === '\n') {
       flush();
