@@ -117,6 +117,40 @@ export const MODE4: SpellParams = {
 };
 
 export type Relation = 'same-tone' | 'same' | 'fuzzy' | 'shape' | 'special';
+
+/**
+ * The candidates of one place, each once, in the order first found (a Map's order: setting one again changes its
+ * relation, not its place), reused from place to place instead of a new Map at each.
+ */
+class Candidates {
+  readonly codes: number[] = [];
+  readonly rels: Relation[] = [];
+  private at = new Int32Array(65536);
+  private mark = new Int32Array(65536);
+  private stamp = 0;
+  reset(): this {
+    this.codes.length = 0;
+    this.rels.length = 0;
+    if (++this.stamp >= 0x3fffffff) {
+      this.mark.fill(0);
+      this.stamp = 1;
+    }
+    return this;
+  }
+  set(c: number, rel: Relation) {
+    if (this.mark[c] === this.stamp) {
+      this.rels[this.at[c]] = rel;
+      return;
+    }
+    this.mark[c] = this.stamp;
+    this.at[c] = this.codes.length;
+    this.codes.push(c);
+    this.rels.push(rel);
+  }
+  get size(): number {
+    return this.codes.length;
+  }
+}
 export const RELATIONS: readonly Relation[] = ['same-tone', 'same', 'fuzzy', 'shape', 'special'];
 
 /** a character's confusion set (Speller.confSet): code, relation (index in RELATIONS) and unigram cost per entry */
@@ -872,6 +906,9 @@ export class Speller {
   private confMark = new Int32Array(65536);
   private confRel = new Uint8Array(65536);
   private candMark = new Int32Array(65536);
+  /** checkRun's candidates at the current place, and the free ones among them */
+  private cands = new Candidates();
+  private freeMarks = new CodeMarks();
   /** the features of checkRun's current candidate */
   private features = new Array<number>(FEATURE_NAMES.length).fill(0);
   /** per candidate of the current position: the longest word it completes there (see checkRun) */
@@ -968,7 +1005,7 @@ export class Speller {
       if (orig === '的') continue;
       // candidates by character code; membership through stamped typed arrays (a Map lookup per completion was a
       // tenth of the check's time)
-      const cands = new Map<number, Relation>();
+      const cands = this.cands.reset();
       const conf = this.confSet(orig);
       const allowed = this.allowedConfusions(orig, conf, p);
       const stamp = this.nextStamp();
@@ -1037,7 +1074,8 @@ export class Speller {
           cands.set(c.charCodeAt(0), 'special');
         }
       }
-      const free = new Set<number>();
+      const freeStamp = this.freeMarks.next(),
+        freeMark = this.freeMarks.mark;
       if (p.freeCands) {
         for (let k = 0; k < conf.codes.length; k++) {
           const c = conf.codes[k],
@@ -1046,7 +1084,7 @@ export class Speller {
           if (taken[c] === stamp || conf.costs[k] > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
           taken[c] = stamp;
           cands.set(c, rel);
-          free.add(c);
+          freeMark[c] = freeStamp;
         }
       }
       if (cands.size === 0) continue;
@@ -1062,11 +1100,13 @@ export class Speller {
         const uO = Math.min(lm.wordCost(orig), 20);
         const known = p.knownWordCost ? isKnown(i) : false;
         const rows: Array<{ code: number; rel: Relation; free: boolean; g4: number; g2: number }> = [];
-        for (const [code, rel] of cands) {
+        for (let j = 0; j < cands.size; j++) {
+          const code = cands.codes[j],
+            rel = cands.rels[j];
           rows.push({
             code,
             rel,
-            free: free.has(code),
+            free: freeMark[code] === freeStamp,
             g4: base - lm.scoreSub(s, lo, hi, i, code),
             g2: base2 - lm.scoreSub(s, lo2, hi2, i, code),
           });
@@ -1139,16 +1179,19 @@ export class Speller {
       }
       let best: SpellFinding | null = null;
       let second = -Infinity;
-      for (const [code, rel] of cands) {
+      for (let j = 0; j < cands.size; j++) {
+        const code = cands.codes[j],
+          rel = cands.rels[j],
+          free = freeMark[code] === freeStamp;
         const c = String.fromCharCode(code);
         const cost = lm.scoreSub(s, lo, hi, i, code);
         let gain = base - cost - this.channelCost(rel, p);
         if (inWord[i - a] && rel !== 'special') gain -= p.inWordCost;
         if (p.knownWordCost && isKnown(i)) gain -= p.knownWordCost;
-        const thr = rel === 'special' ? p.specialThreshold : free.has(code) ? p.freeThreshold : p.threshold;
+        const thr = rel === 'special' ? p.specialThreshold : free ? p.freeThreshold : p.threshold;
         if (gain >= thr && (!best || gain > best.gain)) {
           if (best) second = Math.max(second, best.gain);
-          best = { pos: i, orig, cand: c, gain, relation: rel, free: free.has(code) };
+          best = { pos: i, orig, cand: c, gain, relation: rel, free };
         } else second = Math.max(second, gain);
       }
       if (best && best.gain - second >= p.margin) found.push(best);
