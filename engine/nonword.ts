@@ -17,6 +17,7 @@ import type { PinyinTable } from './pinyin';
 import type { ShapeTable } from './shape';
 import { afterAdverb } from './rules/wording';
 import {
+  CodeMarks,
   ConfLookup,
   RELATIONS,
   hanRuns,
@@ -311,6 +312,8 @@ export class NonWordChecker {
   /** the written windows' scores of the text being checked, by span (see gains) */
   private base1 = new Map<number, number>();
   private base2 = new Map<number, number>();
+  /** the substitution candidates already taken at the current place (see run) */
+  private seen = new CodeMarks();
 
   /** the accepted edits of s: the best candidates above their kind's need, none overlapping another */
   check(s: string, blocked: Uint8Array, p: NonWordParams): NonWordFinding[] {
@@ -489,7 +492,9 @@ export class NonWordChecker {
         lookup = this.confLookup;
       lookup.load(conf, p.maxCharCost);
       const glyphs = this.glyphCodes(orig);
-      const seen = new Map<number, string>();
+      // the candidates taken at this place (stamped marks, not a new Map per place)
+      const seenStamp = this.seen.next(),
+        seen = this.seen.mark;
       for (let L = 4; L >= 2; L--) {
         for (let st = Math.max(a, i - L + 1); st <= Math.min(i, b - L); st++) {
           if (!free(st, st + L)) continue;
@@ -508,7 +513,7 @@ export class NonWordChecker {
             n = n1 + (v2 < 0 ? 0 : vals2.lengthAt(v2));
           for (let t = 0; t < n; t++) {
             const code = t < n1 ? vals1.codeAt(v1, t) : vals2.codeAt(v2, t - n1);
-            if (seen.has(code)) continue;
+            if (seen[code] === seenStamp) continue;
             const k = lookup.get(code);
             // three characters of a word of four in place make any fourth a candidate (扣人心旋, 雨后春荀)
             let relation: Relation | 'other' | undefined =
@@ -527,7 +532,7 @@ export class NonWordChecker {
             const c = String.fromCharCode(code);
             const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
             if (this.isName(word)) continue;
-            seen.set(code, word);
+            seen[code] = seenStamp;
             push({ start: i, end: i + 1, repl: c, kind: 'sub', word, written, at: st, relation, named });
           }
         }

@@ -166,7 +166,7 @@ export interface ConfSet {
  * Marks on UTF-16 units for hot loops: each next() begins a new set, and a unit counts as marked when its mark holds
  * the current stamp, so nothing is cleared between sets.
  */
-class CodeMarks {
+export class CodeMarks {
   readonly mark = new Int32Array(65536);
   private stamp = 0;
   next(): number {
