@@ -239,17 +239,22 @@ export class HashFilter {
   }
   /** h: a well-mixed 32-bit hash (mix32) */
   add(h: number) {
-    this.bits[filterWord(h, this.bits.length)] |= (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+    this.bits[filterWord(h, this.bits.length)] |= filterMask(h);
   }
   has(h: number): boolean {
-    const m = (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+    const m = filterMask(h);
     return (this.bits[filterWord(h, this.bits.length)] & m) === m;
   }
 }
 
-/** a word of n from the hash's high bits (its low ten choose the bits in the word) */
-function filterWord(h: number, n: number): number {
+/** a filter's word for hash h among n words, from the hash's high bits (see filterMask) */
+export function filterWord(h: number, n: number): number {
   return Math.floor(((h >>> 10) * n) / 4194304);
+}
+
+/** the two bits a filter sets for hash h in its word, from the hash's low ten bits */
+export function filterMask(h: number): number {
+  return (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
 }
 
 /** a 32-bit hash with its bits well mixed (murmur3's finaliser) */
@@ -268,14 +273,14 @@ export function fnvStep(h: number, c: number): number {
 }
 
 function strHash(s: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let k = from; k < to; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  let h = FNV_START;
+  for (let k = from; k < to; k++) h = fnvStep(h, s.charCodeAt(k));
   return (h ^ (h >>> 15)) >>> 0;
 }
 
 function listHash(l: StrList, i: number): number {
-  let h = 0x811c9dc5;
-  for (let k = l.off[i]; k < l.off[i + 1]; k++) h = Math.imul(h ^ l.chars[k], 0x01000193);
+  let h = FNV_START;
+  for (let k = l.off[i]; k < l.off[i + 1]; k++) h = fnvStep(h, l.chars[k]);
   return (h ^ (h >>> 15)) >>> 0;
 }
 

@@ -7,7 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StrList, mix32, type ImageReader, type ImageWriter } from './image';
+import { StrList, filterMask, filterWord, mix32, type ImageReader, type ImageWriter } from './image';
 
 export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'lexicon');
 
@@ -763,9 +763,9 @@ class FrozenTrie {
 }
 
 /**
- * A filter (see HashFilter) of the pairs (a, b[k]), k in [row[a], row[a + 1]): a's pairs get a stretch of words of
- * their own, placed as row places a's entries. The lattice asks about one context's pairs many times over (every
- * candidate at a place follows the same words): they share a few cache lines instead of one line each.
+ * A filter (HashFilter's bits and words) of the pairs (a, b[k]), k in [row[a], row[a + 1]): a's pairs get a stretch
+ * of words of their own, placed as row places a's entries. The lattice asks about one context's pairs many times over
+ * (every candidate at a place follows the same words): they share a few cache lines instead of one line each.
  */
 export class RowFilter {
   constructor(
@@ -778,7 +778,7 @@ export class RowFilter {
     for (let a = 0; a + 1 < row.length; a++)
       for (let k = row[a]; k < row[a + 1]; k++) {
         const h = mix32(b[k]);
-        f.bits[f.wordOf(a, h)] |= (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+        f.bits[f.wordOf(a, h)] |= filterMask(h);
       }
     return f;
   }
@@ -787,12 +787,12 @@ export class RowFilter {
   private wordOf(a: number, h: number): number {
     const lo = Math.floor((this.row[a] * 3) / 8),
       n = Math.max(1, Math.floor((this.row[a + 1] * 3) / 8) - lo);
-    return lo + Math.floor(((h >>> 10) * n) / 4194304);
+    return lo + filterWord(h, n);
   }
 
   has(a: number, b: number): boolean {
     const h = mix32(b);
-    const m = (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
+    const m = filterMask(h);
     return (this.bits[this.wordOf(a, h)] & m) === m;
   }
 }
