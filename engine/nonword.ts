@@ -542,7 +542,7 @@ export class NonWordChecker {
     // a character missing from a word of four: the three written ones make no word
     for (let st = a; st + 3 <= b; st++) {
       if (!free(st, st + 3)) continue;
-      const w = this.byMissing.get(s.charCodeAt(st) * 4294967296 + s.charCodeAt(st + 1) * 65536 + s.charCodeAt(st + 2));
+      const w = this.byMissing.get(key3(s, -1, st, st + 3));
       if (!w) continue;
       const written = s.slice(st, st + 3);
       if (this.isWord(written) || s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
@@ -635,10 +635,10 @@ function edited(m: LanguageModel, s: string, lo: number, hi: number, start: numb
 /** the lengths of the written spans that may miss a character of a set phrase or a common word of three */
 const MISSING_OTHER = [2, 4, 5];
 
-/** numeric key of three characters: w without its character k (k < 0: w is the three) */
-function key3(w: string, k: number): number {
+/** numeric key of three characters: w[from, to) without its character k (k < 0: the span is the three) */
+function key3(w: string, k: number, from = 0, to = w.length): number {
   let key = 0;
-  for (let t = 0; t < w.length; t++) if (t !== k) key = key * 65536 + w.charCodeAt(t);
+  for (let t = from; t < to; t++) if (t !== from + k) key = key * 65536 + w.charCodeAt(t);
   return key;
 }
 

@@ -431,21 +431,25 @@ export function variantWordChars(s: string): number[] {
   return out;
 }
 
-/** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
 /**
  * patterns.find(patternKey(s, st, i, L)): the key made and looked up as a number or as a string, each at its own
  * call site (a key that is sometimes a number and sometimes a string, as mode 4's longer patterns make it, boxes every
  * number and slows mode 3 after it)
  */
 export function findPattern(patterns: FrozenStrings, s: string, st: number, i: number, L: number): number {
-  if (L > 4) return patterns.findStr(s.slice(st, i) + '\0' + s.slice(i + 1, st + L));
-  let k = 0;
-  for (let t = st; t < st + L; t++) if (t !== i) k = k * 65536 + s.charCodeAt(t);
-  return patterns.findNum((k * 5 + (i - st)) * 5 + L);
+  return L > 4 ? patterns.findStr(patternStr(s, st, i, L)) : patterns.findNum(patternNum(s, st, i, L));
 }
 
+/** key of the word s[st, st+L) with position i masked: a number for up to 4 characters, else a string */
 export function patternKey(s: string, st: number, i: number, L: number): number | string {
-  if (L > 4) return s.slice(st, i) + '\0' + s.slice(i + 1, st + L);
+  return L > 4 ? patternStr(s, st, i, L) : patternNum(s, st, i, L);
+}
+
+function patternStr(s: string, st: number, i: number, L: number): string {
+  return s.slice(st, i) + '\0' + s.slice(i + 1, st + L);
+}
+
+function patternNum(s: string, st: number, i: number, L: number): number {
   let k = 0;
   for (let t = st; t < st + L; t++) if (t !== i) k = k * 65536 + s.charCodeAt(t);
   return (k * 5 + (i - st)) * 5 + L;
