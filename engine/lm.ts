@@ -352,7 +352,8 @@ export class LanguageModel {
   unitCost(c: number): number {
     const v = this.charCost[c];
     if (v === v) return v;
-    const id = this.idRange(String.fromCharCode(c), 0, 1);
+    const node = this.trie.child(0, c);
+    const id = node < 0 ? -1 : this.trie.word[node];
     return (this.charCost[c] = id < 0 ? Infinity : this.uni(id));
   }
   /** wordCost of single UTF-16 units (NaN = not looked up yet) */

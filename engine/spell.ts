@@ -126,23 +126,23 @@ class Candidates {
   readonly codes: number[] = [];
   readonly rels: Relation[] = [];
   private at = new Int32Array(65536);
-  private mark = new Int32Array(65536);
+  private marks = new CodeMarks();
   private stamp = 0;
   reset(): this {
     this.codes.length = 0;
     this.rels.length = 0;
-    if (++this.stamp >= 0x3fffffff) {
-      this.mark.fill(0);
-      this.stamp = 1;
-    }
+    this.stamp = this.marks.next();
     return this;
   }
+  has(c: number): boolean {
+    return this.marks.mark[c] === this.stamp;
+  }
   set(c: number, rel: Relation) {
-    if (this.mark[c] === this.stamp) {
+    if (this.has(c)) {
       this.rels[this.at[c]] = rel;
       return;
     }
-    this.mark[c] = this.stamp;
+    this.marks.mark[c] = this.stamp;
     this.at[c] = this.codes.length;
     this.codes.push(c);
     this.rels.push(rel);
@@ -860,14 +860,16 @@ export class Speller {
         if (named) continue;
         // a first look over ±2 characters drops the hopeless candidates cheaply
         // (the written windows scored in place, no strings made)
-        const l2 = s.slice(Math.max(a, st - 2), st),
-          r2 = s.slice(st + L, Math.min(b, st + L + 2));
-        const base2 = lm.score(s, Math.max(a, st - 2), Math.min(b, st + L + 2));
+        const nlo = Math.max(a, st - 2),
+          nhi = Math.min(b, st + L + 2);
+        const l2 = s.slice(nlo, st),
+          r2 = s.slice(st + L, nhi);
+        const base2 = lm.score(s, nlo, nhi);
         if (!cands.some((w) => base2 - lm.score(l2 + w + r2) >= WORD_NEAR_GAIN)) continue;
-        const left = s.slice(Math.max(a, st - W), st),
-          right = s.slice(st + L, Math.min(b, st + L + W));
         const wlo = Math.max(a, st - W),
           whi = Math.min(b, st + L + W);
+        const left = s.slice(wlo, st),
+          right = s.slice(st + L, whi);
         const base = lm.score(s, wlo, whi);
         let best = '',
           top = -Infinity,
@@ -906,10 +908,9 @@ export class Speller {
     }
   }
 
-  /** stamped marks of the current position's confusion set and candidates (see checkRun) */
-  private confMark = new Int32Array(65536);
+  /** stamped marks of the current position's confusion set, and each one's relation (see checkRun) */
+  private confMarks = new CodeMarks();
   private confRel = new Uint8Array(65536);
-  private candMark = new Int32Array(65536);
   /** checkRun's candidates at the current place, and the free ones among them */
   private cands = new Candidates();
   private freeMarks = new CodeMarks();
@@ -917,17 +918,8 @@ export class Speller {
   private features = new Array<number>(FEATURE_NAMES.length).fill(0);
   /** per candidate of the current position: the longest word it completes there (see checkRun) */
   private longestMade = new Uint8Array(65536);
-  private stamp = 0;
   /** the completions of one pattern (see checkRun) */
   private patMarks = new CodeMarks();
-  private nextStamp(): number {
-    if (this.stamp >= 0x3fffffff) {
-      this.confMark.fill(0);
-      this.candMark.fill(0);
-      this.stamp = 0;
-    }
-    return ++this.stamp;
-  }
   /**
    * params -> character code -> its confusion set as the candidate loop may take it (cost, fuzzy and shape bounds),
    * and the size of the set in use
@@ -1012,10 +1004,9 @@ export class Speller {
       const cands = this.cands.reset();
       const conf = this.confSet(orig);
       const allowed = this.allowedConfusions(orig, conf, p);
-      const stamp = this.nextStamp();
-      const mark = this.confMark,
-        relOf = this.confRel,
-        taken = this.candMark;
+      const stamp = this.confMarks.next();
+      const mark = this.confMarks.mark,
+        relOf = this.confRel;
       // the confusion set's marks, made when a pattern is first walked by its completions
       let marked = false;
       // (no closures here: this runs at every place)
@@ -1043,9 +1034,7 @@ export class Speller {
               const c = allowed.codes[k];
               if (pm[c] !== ps) continue;
               longest[c] = L;
-              if (taken[c] === stamp) continue;
-              taken[c] = stamp;
-              cands.set(c, RELATIONS[allowed.rels[k]]);
+              if (!cands.has(c)) cands.set(c, RELATIONS[allowed.rels[k]]);
             }
             continue;
           }
@@ -1062,9 +1051,7 @@ export class Speller {
             if (c === oc) origL = L;
             if (mark[c] !== stamp) continue;
             longest[c] = L;
-            if (taken[c] === stamp) continue;
-            taken[c] = stamp;
-            cands.set(c, RELATIONS[relOf[c]]);
+            if (!cands.has(c)) cands.set(c, RELATIONS[relOf[c]]);
           }
         }
       }
@@ -1074,7 +1061,6 @@ export class Speller {
         const asks = orig === '那' || orig === '哪' ? asksWhich(s, i) : false;
         for (const c of sp) {
           if ((c === '哪' && !asks) || (c === '那' && asks)) continue;
-          taken[c.charCodeAt(0)] = stamp;
           cands.set(c.charCodeAt(0), 'special');
         }
       }
@@ -1085,8 +1071,7 @@ export class Speller {
           const c = conf.codes[k],
             rel = RELATIONS[conf.rels[k]];
           if (!Speller.inUse(conf, k, p.componentMaxCost)) continue;
-          if (taken[c] === stamp || conf.costs[k] > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
-          taken[c] = stamp;
+          if (cands.has(c) || conf.costs[k] > p.freeMaxCost || (rel !== 'same-tone' && rel !== 'same')) continue;
           cands.set(c, rel);
           freeMark[c] = freeStamp;
         }
