@@ -13,7 +13,7 @@ export const dataDir = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 
 export const OOV_COST = 19;
 /** 32 minus log2 of the size of the n-gram memos (see tri) */
-const TRI_MEMO_SHIFT = 20;
+const NGRAM_MEMO_SHIFT = 20;
 
 export interface LmFiles {
   bin: string;
@@ -213,7 +213,7 @@ export class LanguageModel {
 
   /** -ln P(w | u v): the trigram when stored, else the context's back-off plus the bigram */
   tri(u: number, v: number, w: number): number {
-    const h = (Math.imul(u, 0x9e3779b1) ^ Math.imul(v, 0x85ebca77) ^ Math.imul(w, 0xc2b2ae3d)) >>> TRI_MEMO_SHIFT;
+    const h = (Math.imul(u, 0x9e3779b1) ^ Math.imul(v, 0x85ebca77) ^ Math.imul(w, 0xc2b2ae3d)) >>> NGRAM_MEMO_SHIFT;
     const keys = this.triMemoKey;
     const k = h * 3;
     if (keys[k] === u && keys[k + 1] === v && keys[k + 2] === w) return this.triMemo[h];
@@ -240,8 +240,8 @@ export class LanguageModel {
    * it), and each lookup is two binary searches over arrays far larger than the caches: the last answers are kept in
    * a direct-mapped table keyed by (u, v, w).
    */
-  private triMemoKey = new Int32Array(3 << (32 - TRI_MEMO_SHIFT)).fill(-2);
-  private triMemo = new Float64Array(1 << (32 - TRI_MEMO_SHIFT));
+  private triMemoKey = new Int32Array(3 << (32 - NGRAM_MEMO_SHIFT)).fill(-2);
+  private triMemo = new Float64Array(1 << (32 - NGRAM_MEMO_SHIFT));
 
   private triLookup(row: Uint32Array<ArrayBufferLike>, u: number, v: number, w: number): number {
     if (!this.triFilter!.has(u, v)) return this.bi(v, w);
@@ -297,7 +297,7 @@ export class LanguageModel {
 
   /** -ln P(w | p) with back-off */
   bi(p: number, w: number): number {
-    const h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(w, 0x85ebca77)) >>> TRI_MEMO_SHIFT;
+    const h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(w, 0x85ebca77)) >>> NGRAM_MEMO_SHIFT;
     const keys = this.biMemoKey;
     if (keys[2 * h] === p && keys[2 * h + 1] === w) return this.biMemo[h];
     const c = this.biMiss(p, w);
@@ -307,8 +307,8 @@ export class LanguageModel {
     return c;
   }
   /** the bigram memo, as the trigram one (see tri) */
-  private biMemoKey = new Int32Array(2 << (32 - TRI_MEMO_SHIFT)).fill(-2);
-  private biMemo = new Float64Array(1 << (32 - TRI_MEMO_SHIFT));
+  private biMemoKey = new Int32Array(2 << (32 - NGRAM_MEMO_SHIFT)).fill(-2);
+  private biMemo = new Float64Array(1 << (32 - NGRAM_MEMO_SHIFT));
 
   private biMiss(p: number, w: number): number {
     if (this.V && (p >= this.V || w >= this.V)) return (p >= this.V ? 0 : this.uniBow[p] / 20) + this.uni(w);
