@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../server/errors';
 import { wordCount } from '../../server/services/documents/load';
 import { listZip } from '../../server/services/documents/zip';
+import { HeavyPool } from '../../server/services/heavy/pool';
 import { countChars } from '../../server/services/rights';
 import { createUser } from '../../server/services/users';
 import { loggerOptions, redactUrl } from '../../server/logging';
@@ -161,6 +162,17 @@ describe('heavy work time limit', () => {
     expect(res.status).toBe(413);
     expect(res.json.msg).toMatch(/处理超过 1 秒/);
     expect((await html2doc(t, token, '<p>短文</p>')).status).toBe(200);
+  }, 60_000);
+
+  it("starts a task's time limit once its worker has loaded the task's libraries", async () => {
+    const pool = new HeavyPool({ workers: 1, queueMax: 1, timeoutMs: 400, heapMb: 256, outputMax: 1e6 });
+    try {
+      // exceljs and the other import readers take over a second to load in a new worker; reading a line is instant
+      const rows = await pool.run('importFile', { filename: 'words.txt', data: Buffer.from('校对,1\n') });
+      expect(rows.map((r) => r.word)).toEqual(['校对']);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 });
 

@@ -49,6 +49,12 @@ interface Slot {
   done: number;
 }
 
+/**
+ * How long a worker may take to load a task's libraries before the task's own time limit starts (tasks.ts): loading
+ * takes about a second on a busy machine, so only a worker that is stuck reaches this.
+ */
+const LIBRARY_LOAD_MS = 30_000;
+
 /** A worker is replaced after this many tasks, so fragmentation of a long-lived heap never builds up. */
 const TASKS_PER_WORKER = 200;
 
@@ -152,6 +158,10 @@ export class HeavyPool {
         return;
       }
       const task = slot.busy;
+      if ('started' in reply) {
+        if (task && task.id === reply.id) this.arm(slot, task, task.options.timeoutMs ?? this.limits.timeoutMs);
+        return;
+      }
       slot.busy = null;
       slot.done++;
       if (task && task.id === reply.id) {
@@ -188,6 +198,18 @@ export class HeavyPool {
     void slot.worker.terminate();
   }
 
+  /** (Re)starts the timer that stops `task` on `slot` after `ms`, answering with the task's time limit. */
+  private arm(slot: Slot, task: Task, ms: number): void {
+    if (task.timer) clearTimeout(task.timer);
+    task.timer = setTimeout(() => {
+      if (slot.busy !== task) return;
+      slot.busy = null;
+      this.retire(slot);
+      this.settle(task, () => task.reject(overTime(task.options.timeoutMs ?? this.limits.timeoutMs)));
+      this.dispatch();
+    }, ms);
+  }
+
   private dispatch(): void {
     if (this.closed) return;
     while (
@@ -206,14 +228,8 @@ export class HeavyPool {
       if (!task) break;
       slot.busy = task;
       task.started = Date.now();
-      const limit = task.options.timeoutMs ?? this.limits.timeoutMs;
-      task.timer = setTimeout(() => {
-        if (slot.busy !== task) return;
-        slot.busy = null;
-        this.retire(slot);
-        this.settle(task, () => task.reject(overTime(limit)));
-        this.dispatch();
-      }, limit);
+      // the task's own limit starts when the worker says its libraries are loaded
+      this.arm(slot, task, LIBRARY_LOAD_MS + (task.options.timeoutMs ?? this.limits.timeoutMs));
       slot.worker.ref();
       slot.worker.postMessage({
         id: task.id,

@@ -272,6 +272,29 @@ export const heavyTasks = {
   },
 };
 
+/**
+ * The libraries each task loads (above), which its worker loads before the task's time limit starts: the first task of
+ * a kind in a new worker would otherwise spend up to a second of its limit on loading code, and a short limit would
+ * refuse an ordinary document. Tasks not named here use only what the worker loaded when it started.
+ */
+export const heavyTaskLibraries: { readonly [K in HeavyTaskName]?: ReadonlyArray<() => Promise<unknown>> } = {
+  importFile: [dictImport],
+  xlsx: [dictImport],
+  read: [documentRead],
+  doc2html: [documentLoad],
+  clean: [docxExport],
+  tracked: [documentContent, docxExport],
+  formatCheck: [documentLoad, formatResolver],
+  extract: [documentExtract],
+  readPage: [webExtract],
+  pdfPageCount: [pdfjs],
+  pdfPages: [pdfjs],
+  pdfOcrCut: [pdfjs],
+  pdfRender: [pdfjs],
+  pdfAnnotate: [pdfAnnotate],
+  saveContent: [documentContent],
+};
+
 export type HeavyTasks = typeof heavyTasks;
 export type HeavyTaskName = keyof HeavyTasks;
 export type HeavyInput<K extends HeavyTaskName> = Parameters<HeavyTasks[K]>[0];

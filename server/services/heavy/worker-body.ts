@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../errors';
 import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
-import { heavyTasks, type HeavyTaskName } from './tasks';
+import { heavyTaskLibraries, heavyTasks, type HeavyTaskName } from './tasks';
 
 /** A task sent to a heavy worker, and what comes back. */
 export interface HeavyRequest {
@@ -13,6 +13,8 @@ export interface HeavyRequest {
 }
 export type HeavyReply =
   | { ready: true }
+  /** the task's libraries are loaded: its time limit starts now */
+  | { id: number; started: true }
   | { id: number; ok: true; result: unknown }
   /** a client's mistake (status < 500) travels as its message code; a crash as its text, for the log */
   | { id: number; ok: false; status: number; code: ServerMessageCode; params: MessageParams }
@@ -52,6 +54,9 @@ parentPort!.on('message', async ({ id, name, input, json }: HeavyRequest) => {
   let reply: HeavyReply;
   let transfer: ArrayBuffer[] = [];
   try {
+    const libraries = heavyTaskLibraries[name];
+    if (libraries) await Promise.all(libraries.map((load) => load()));
+    parentPort!.postMessage({ id, started: true } satisfies HeavyReply);
     const task = heavyTasks[name] as (input: unknown) => Promise<unknown>;
     const result = await task(input);
     if (json) {
