@@ -321,6 +321,11 @@ export const ENV_SCHEMA = Type.Object({
       shown: '`pretty` in a development terminal, else `json`',
     }),
   ),
+  WORKER_BUNDLE_DIR: optionalStr(
+    'when the server runs from its TypeScript (the tests, a debugger): a directory of worker bundles built from the ' +
+      'same sources by `scripts/server-build.mjs`, which start without a TypeScript loader',
+    'workers load their TypeScript through tsx; the bundled server uses its own',
+  ),
   CHECKER_FAULT_MARKER: optionalStr('tests only: a paragraph containing it fails in the checker (leave it unset)'),
 });
 

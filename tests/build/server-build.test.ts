@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { workerEntry } from '../../server/services/worker-entry';
 import { buildServer, ensureServerBuild, serverEntry, sourceHash } from '../../scripts/server-build.mjs';
 
 // The bundle `npm start` runs: named by its sources, whole, and safe to ask for from several places at once (two
@@ -23,7 +25,14 @@ describe('server bundle', () => {
     expect(bundle).toContain('new URL("../../../server/services/checker/pool.ts", import.meta.url)');
     expect(bundle).not.toMatch(/file:\/\/\//);
     expect(bundle).toMatch(
-      /typeof import\.meta\.url === "string" \? new URL\(`\.\/\$\{bundled\}\.mjs`, import\.meta\.url\)/,
+      /if \(typeof import\.meta\.url === "string"\)\s+return new URL\(`\.\/\$\{bundled\}\.mjs`, import\.meta\.url\)/,
     );
+  });
+
+  it("runs this test run's worker pools on the bundled workers of the current sources", () => {
+    expect(process.env.WORKER_BUNDLE_DIR).toBe(dirname(serverEntry()));
+    const entry = workerEntry('heavy-worker', new URL('file:///source/worker.mjs'));
+    expect(entry.href).toBe(pathToFileURL(`${dirname(serverEntry())}/heavy-worker.mjs`).href);
+    expect(existsSync(entry)).toBe(true);
   });
 });

@@ -32,7 +32,7 @@ if (typeof window !== 'undefined') {
   }
 }
 
-// Screens are lazy chunks that vitest transforms on first use; on a busy 2-core machine that can
-// take longer than testing-library's 1 s default.
+// Screens are lazy chunks that vitest transforms on first use; on a busy 2-core machine that can take longer than
+// testing-library's 1 s default: the first screen of a worker, shown while the static checks run beside it, took 7 s.
 import { configure } from '@testing-library/react';
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });

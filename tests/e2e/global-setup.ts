@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { SPA_DIR, startSpaBuild } from '../../scripts/spa-build.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './browser';
+import { useWorkerBundle } from '../server/worker-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,6 +27,7 @@ export default async function setup(project: TestProject) {
   mkdirSync(SPA_DIR, { recursive: true });
   const built = startSpaBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'workbench-e2e-'));
+  await useWorkerBundle();
   // the server's accounts hash at the node files' lower cost (vite.config.ts)
   process.env.PASSWORD_HASH_COST = '10';
   // AI writing talks to a local fake of an OpenAI-compatible chat service (an outside, paid service otherwise)

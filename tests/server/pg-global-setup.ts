@@ -1,7 +1,9 @@
 // One PostgreSQL server for the whole test run, shared by the files that need one (each suite creates its own
-// database in it: tests/server/pg-cluster.ts); started only when Debian's PostgreSQL is installed.
+// database in it: tests/server/pg-cluster.ts); started only when Debian's PostgreSQL is installed. The run's worker
+// pools start bundled workers (worker-bundle.ts).
 import type { TestProject } from 'vitest/node';
 import { PG_BIN, PgServer } from './pg-server';
+import { useWorkerBundle } from './worker-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,6 +13,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  await useWorkerBundle();
   if (!PG_BIN) {
     project.provide('pgServer', null);
     return;
