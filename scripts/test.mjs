@@ -14,7 +14,9 @@ function quiet(name, args) {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => resolve({ name, ok: code === 0, output }));
+    child.on('close', (code) =>
+      resolve({ name, ok: code === 0, output, seconds: Math.round((performance.now() - started) / 1000) }),
+    );
   });
 }
 
@@ -76,7 +78,7 @@ for (const check of await checks) {
     failed += 1;
     console.log(check.output.trim());
   }
-  console.log(`${check.name}: ${check.ok ? 'passed' : 'FAILED'}`);
+  console.log(`${check.name}: ${check.ok ? 'passed' : 'FAILED'} (done ${check.seconds} s after the start)`);
 }
 const seconds = (performance.now() - started) / 1000;
 // (whole seconds first: 299.6 s is 5 min 0 s, not 4 min 60 s)
