@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { chromium, type BrowserContext, type Download, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/**
+ * Debian's headless build of Chromium (package chromium-headless-shell) when it is installed, else the full browser.
+ * The headless build is the same Blink and V8 without the browser's windowing layers: the browser files took 28 %
+ * less of the machine's CPU with it (148 against 205 CPU-seconds, all passing), and the suite is bound by CPU.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH || (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -31,7 +38,9 @@ const CONTEXT = { viewport: { width: 1280, height: 800 }, locale: 'zh-CN' } as c
 
 function requireChromium(): void {
   if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium)`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's chromium-headless-shell or chromium (apt-get)`,
+    );
 }
 
 /**
