@@ -1,5 +1,7 @@
-// `npm test`: the static checks (types, lint, format) beside every vitest project (node, dom, e2e), then the time
-// taken and the closing line CI reads: `N passed, N failed` (vitest's own summary is not that line; STACK.md).
+// `npm test`: the type check beside every vitest project (node, dom, e2e), then the time taken and the closing line
+// CI reads: `N passed, N failed` (vitest's own summary is not that line; STACK.md). The linter and the formatter
+// check run in `.ci/run` (`npm run lint`, `npm run format:check`): the suite is bound by CPU on two cores, and the
+// two took about fifty CPU-seconds of it, some twenty-five seconds of the run.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,12 +25,10 @@ function quiet(name, args) {
 /** TypeScript 7 under its own name: `typescript` stays 5.9 for the tools that use its API (STACK.md). */
 const TSC = 'node_modules/typescript-native/bin/tsc';
 
-// Each static check counts as one test: the code must compile, lint and be formatted before anything is believed.
+// The type check counts as one test: the code must compile before anything is believed.
 const checks = Promise.all([
   // TypeScript 7 (the native compiler) checks in a third of 5.9's CPU time; single-threaded, as the tests use the cores
   quiet('type check (tsc --noEmit)', [TSC, '--noEmit', '-p', 'tsconfig.json', '--singleThreaded']),
-  quiet('lint (eslint)', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']),
-  quiet('format (prettier --check)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level=warn']),
 ]);
 
 // The engine's precompiled lexicons, built once here instead of by every test file that loads the engine at once.
