@@ -439,7 +439,8 @@ export interface paths {
          *     mode, options, lang, personal dictionary and shared dictionaries in use) are not charged.
          *     The personal dictionary's hits are labelled with result types 5 / 4 / 9, those of the team's shared
          *     dictionaries the caller uses 7 / 6 / 10 (see `SharedDictionary`); allowed words of both silence findings.
-         *     Rate-limited per user (CHECK_RATE_MAX checks per CHECK_RATE_WINDOW_MS, default 120 per minute): 429. 400 when the `session` header names no live
+         *     Rate-limited per user (CHECK_RATE_MAX checks per CHECK_RATE_WINDOW_MS, default 120 per minute): 429. 400 when
+         *     the `session` header names no live
          *     socket session of the caller (open `/ws` first). Bit 128 (advanced) is dropped without right 16 above 0.
          *     `paragraph_hashes` is accepted and currently only informative (the server cache decides).
          */
@@ -475,7 +476,8 @@ export interface paths {
          *     mode, options, lang, personal dictionary and shared dictionaries in use) are not charged.
          *     The personal dictionary's hits are labelled with result types 5 / 4 / 9, those of the team's shared
          *     dictionaries the caller uses 7 / 6 / 10 (see `SharedDictionary`); allowed words of both silence findings.
-         *     Rate-limited per user (CHECK_RATE_MAX checks per CHECK_RATE_WINDOW_MS, default 120 per minute): 429. 400 when the `session` header names no live
+         *     Rate-limited per user (CHECK_RATE_MAX checks per CHECK_RATE_WINDOW_MS, default 120 per minute): 429. 400 when
+         *     the `session` header names no live
          *     socket session of the caller (open `/ws` first). Bit 128 (advanced) is dropped without right 16 above 0.
          *     `paragraph_hashes` is accepted and currently only informative (the server cache decides).
          */
@@ -600,7 +602,8 @@ export interface paths {
          * @description Multipart with the original (`file`) and the revised (`compare_file`) document (docx, txt or PDF).
          *     Consumes right 4096 (docCompare); the files may not exceed rights 262144 (compareMaxPages) and
          *     524288 (compareMaxSize, MB) — 402 / 413 otherwise (when the user has no grant of 262144/524288 the
-         *     server's COMPARE_MAX_PAGES / COMPARE_MAX_SIZE_MB apply, and get_user_right reports those values). Texts are the documents' paragraphs joined by
+         *     server's COMPARE_MAX_PAGES / COMPARE_MAX_SIZE_MB apply, and get_user_right reports those values). Texts are the
+         *     documents' paragraphs joined by
          *     "\n"; offsets are UTF-16 offsets into them. `rows` align the paragraphs for a side-by-side view
          *     (navigation = walking `changes` in order). PDF text comes from pdf.js (scanned pages have no text; pages
          *     count from the PDF itself, estimated as characters / 616 for other files).
@@ -1453,7 +1456,8 @@ export interface paths {
          * Export a document as .docx, clean or with tracked changes
          * @description Added (the editor's export). The owner's document (404 otherwise; 409 while the uploaded file has not been
          *     read yet; a `tracked` export of a document being checked, e.g. right after a save, waits for the check up to
-         *     60 s and answers 409 if it is still not `done`) as a .docx (Content-Disposition attachment, the document's name with .docx, `（修订）` added for
+         *     60 s and answers 409 if it is still not `done`) as a .docx (Content-Disposition attachment, the document's name
+         *     with .docx, `（修订）` added for
          *     `tracked`); the file is also kept in the user's download center (`/user/download/page`):
          *
          *     - `clean`: the current content with headings, lists, tables and Chinese fonts (like html2doc/stream).
@@ -2571,7 +2575,8 @@ export interface paths {
         put?: never;
         /**
          * Publish an announcement (site operators)
-         * @description Added (operators publish announcements). Sent at once over the socket (type 4 cmd 1) to the connected users it is meant for and at their next
+         * @description Added (operators publish announcements). Sent at once over the socket (type 4 cmd 1) to the connected users it
+         *     is meant for and at their next
          *     connection to the others, exactly once per user. `html_text` is sanitised (paragraphs, emphasis, lists,
          *     https links; nothing that runs, loads or styles); without `text` the text is the HTML's. `audience` team
          *     needs `enterprise_id`, role needs `role` (an account role). `expires_at` defaults to 3 days for display
@@ -2728,7 +2733,8 @@ export interface paths {
         get: operations["getAdminV1Guide"];
         /**
          * Set the guide's version and slides (site operators)
-         * @description Added (the guide's slides are edited by the site's operators). A new `ver` shows the guide again to everyone who finished or skipped an older one. Slides: 1 to 12;
+         * @description Added (the guide's slides are edited by the site's operators). A new `ver` shows the guide again to everyone who
+         *     finished or skipped an older one. Slides: 1 to 12;
          *     `id` letters, digits, `-` and `_`, unique; `title` up to 60 characters; up to 6 `bullets` of 120; `video` and
          *     `images` are paths on this site (`/…`: the page's Content-Security-Policy loads media from its own origin
          *     only). 400 `guide.invalid` saying what is wrong.
@@ -2870,7 +2876,8 @@ export interface paths {
         };
         /**
          * The team's shared dictionaries
-         * @description All shared dictionaries of the caller's team, oldest first. Team permissions (one table on the server, `server/services/teams.ts`): members of the caller's
+         * @description All shared dictionaries of the caller's team, oldest first. Team permissions (one table on the server,
+         *     `server/services/teams.ts`): members of the caller's
          *     team with role admin or dic_admin (and root accounts) may create, rename and delete shared dictionaries and edit
          *     their words; every active member (status 1 生效中) may read them and choose the ones used in their own checks.
          *     403 outside a team or without the permission; 404 for unknown ids and for ids of another team.
@@ -3191,7 +3198,8 @@ export interface paths {
         /**
          * The team leader dictionary, in order
          * @description The leader dictionary lists leaders' names with their positions, in protocol order; checks flag a wrong
-         *     position after a name, a misspelt name, and leaders listed out of order. The team's list: every member reads it, admin and dic_admin change it (403 otherwise).
+         *     position after a name, a misspelt name, and leaders listed out of order. The team's list: every member reads it,
+         *     admin and dic_admin change it (403 otherwise).
          */
         get: operations["getEnterpriseDicLeaderList"];
         put?: never;
@@ -3303,7 +3311,8 @@ export interface paths {
         /**
          * The personal leader dictionary, in order
          * @description The leader dictionary lists leaders' names with their positions, in protocol order; checks flag a wrong
-         *     position after a name, a misspelt name, and leaders listed out of order. The caller's own list (same shapes as /enterprise-dic/leader).
+         *     position after a name, a misspelt name, and leaders listed out of order. The caller's own list (same shapes as
+         *     /enterprise-dic/leader).
          */
         get: operations["getDictV1LeaderList"];
         put?: never;
@@ -3805,7 +3814,8 @@ export interface components {
         /**
          * @description A fix the user accepted, as it stands in the saved text: `text.slice(start, end) === replacement`, and
          *     `original` is what it replaced (the tracked-changes export writes `original` as w:del and `replacement` as
-         *     w:ins). `start`/`end` are UTF-16 offsets into the saved `text`; an empty `replacement` (start = end) is a deletion.
+         *     w:ins). `start`/`end` are UTF-16 offsets into the saved `text`; an empty `replacement` (start = end) is a
+         *     deletion.
          */
         DocumentFix: {
             start: number;

@@ -99,6 +99,12 @@ describe('the Content-Security-Policy in Chromium', () => {
     await page.getByRole('tab', { name: '注册' }).click();
     await page.getByRole('form', { name: '注册' }).waitFor();
     expect(scriptsLoaded).toContain(`200 ${baseUrl}/workbench/theme-init.js`);
+    // the page's icon is a file of the build, served under the base path as an image
+    const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href);
+    expect(icon).toBe(`${baseUrl}/workbench/favicon.svg`);
+    const served = await page.request.get(icon!);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
     // the theme script ran before the app: the root element carries a theme class
     expect(await page.evaluate(() => document.documentElement.className)).toMatch(/\b(light|dark)\b/);
     expect(await violations()).toEqual([]);
