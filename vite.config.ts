@@ -52,7 +52,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dom',
-          environment: 'jsdom',
+          // happy-dom, not jsdom: the same files passed in 44 CPU-seconds against 71 (23 s against 37 s on two cores);
+          // what only a real browser shows is checked in Chromium (the e2e project)
+          environment: 'happy-dom',
           setupFiles: ['tests/dom/catalogs-loaded.ts', 'tests/dom/fresh-state.ts'],
           isolate: false,
           include: ['tests/dom/**/*.test.{ts,tsx}'],

@@ -1,4 +1,4 @@
-// The document list and the editor in jsdom against the in-process fake API: the real app
+// The document list and the editor in the simulated DOM against the in-process fake API: the real app
 // machine, upload pipelines and editor machine run; only the transport (fetch, the socket connection)
 // is faked. The same flows run against the real server in tests/e2e/documents.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -136,7 +136,7 @@ describe('document list', () => {
     act(() => fireEvent.change(input, { target: { files: [file] } }));
     const row = await screen.findByTestId('upload-row');
     await waitFor(() => expect(row.getAttribute('data-phase')).toBe('queued'));
-    // (jsdom's File does not survive into Node's FormData intact; the e2e test checks the real upload)
+    // (a simulated DOM's File need not survive into Node's FormData intact; the e2e test checks the real upload)
     expect(uploaded!.get('file')).toBeTruthy();
     // checked in the interface's variant of Chinese
     expect(uploaded!.get('lang')).toBe('cn');

@@ -1,4 +1,4 @@
-// The compare and format-report views in jsdom, fed with real results of the server's compare and format
+// The compare and format-report views in the simulated DOM, fed with real results of the server's compare and format
 // check (no fake data): pieces and folds of the side-by-side view, navigation by buttons and keys, the
 // report's grouping by location and its severity filter; and both screens' empty states in the app.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The home screen in jsdom against the in-process fake API: empty state, word count,
+// The home screen in the simulated DOM against the in-process fake API: empty state, word count,
 // the check button, and a check that cannot start without a socket session failing honestly.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// jsdom lacks a few browser APIs that Chakra (Ark/Zag) and next-themes call; minimal stand-ins.
+// The simulated DOM (happy-dom) may lack a few browser APIs that Chakra (Ark/Zag) and next-themes call: stand-ins.
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {
     window.matchMedia = (query: string) =>
