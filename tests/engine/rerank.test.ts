@@ -2,7 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { trainLinear, rerankScore } from '../../engine/rerank';
 import { LanguageModel } from '../../engine/lm';
 import { loadEngine } from '../../engine/index';
-import { MODE3, MODE4, FEATURE_NAMES, rerankFeatures } from '../../engine/spell';
+import { readFileSync } from 'node:fs';
+import { check } from '../../engine/index';
+import { MODE3, MODE4, FEATURE_NAMES, G2_SLACK, rerankFeatures, setSpellTrace } from '../../engine/spell';
 
 describe('spelling reranker', () => {
   it('trainLinear separates a synthetic two-feature problem and scores with rerankScore', () => {
@@ -56,6 +58,61 @@ describe('spelling reranker', () => {
     const s = (o: Partial<typeof base>) => rerankScore(MODE3.model!, rerankFeatures({ ...base, ...o }));
     expect(s({ h4: 8, h2: 8 })).toBeGreaterThan(s({}));
     expect(s({ g4: 8, g2: 8 })).toBeGreaterThan(s({}));
+  });
+
+  it('skips the ±2 window only where the first stage cannot pass: the findings are those of full scoring', () => {
+    loadEngine();
+    // the first stage's score never falls as the ±2 gain rises, so the largest gain allowed bounds it
+    const base = {
+      g4: 3,
+      g2: 0,
+      h4: 0,
+      h2: 0,
+      rel: 'same' as const,
+      free: false,
+      candL: 2,
+      origL: 2,
+      uO: 8,
+      uC: 9,
+      inWord: true,
+      known: false,
+      nCands: 4,
+      edge: false,
+      lead: 1,
+      ddd: false,
+    };
+    for (const P of [MODE3, MODE4])
+      for (const g4 of [-6, 0, 3, 9])
+        for (let g2 = -20; g2 < 30; g2 += 2.5) {
+          const at = (v: number) => rerankScore(P.prefilter!, rerankFeatures({ ...base, g4, g2: v }));
+          expect(at(g2 + 2.5)).toBeGreaterThanOrEqual(at(g2));
+        }
+    // a training trace scores every candidate in full: the candidates the first stage passes there stay within the
+    // bound on committed sentences, and the findings are those of the shortcut
+    const sentences = ['own/spelling.tsv', 'native/errors.tsv'].flatMap((f) =>
+      readFileSync(new URL(`../../engine/bench/${f}`, import.meta.url), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'))
+        .map((l) => l.split('\t')[1]),
+    );
+    for (const mode of [3, 4] as const) {
+      const shortcut = sentences.map((t) => JSON.stringify(check(t, { mode })));
+      let passed = 0,
+        most = -Infinity;
+      setSpellTrace((r) => {
+        if (r.score === -Infinity) return;
+        passed++;
+        most = Math.max(most, (r.x[2] - r.x[1]) * 10);
+      });
+      try {
+        const full = sentences.map((t) => JSON.stringify(check(t, { mode })));
+        expect(full).toEqual(shortcut);
+      } finally {
+        setSpellTrace(null);
+      }
+      expect(passed).toBeGreaterThan(50);
+      expect(most).toBeLessThanOrEqual(G2_SLACK);
+    }
   });
 
   it('the second language model (libime) scores well-formed text lower than its misspelling', () => {
