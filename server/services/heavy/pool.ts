@@ -159,7 +159,7 @@ export class HeavyPool {
       }
       const task = slot.busy;
       if ('started' in reply) {
-        if (task && task.id === reply.id) this.arm(slot, task, task.options.timeoutMs ?? this.limits.timeoutMs);
+        if (task && task.id === reply.id) this.arm(slot, task, this.limitOf(task));
         return;
       }
       slot.busy = null;
@@ -198,6 +198,11 @@ export class HeavyPool {
     void slot.worker.terminate();
   }
 
+  /** the task's own time limit: its option, else the pool's */
+  private limitOf(task: Task): number {
+    return task.options.timeoutMs ?? this.limits.timeoutMs;
+  }
+
   /** (Re)starts the timer that stops `task` on `slot` after `ms`, answering with the task's time limit. */
   private arm(slot: Slot, task: Task, ms: number): void {
     if (task.timer) clearTimeout(task.timer);
@@ -205,7 +210,7 @@ export class HeavyPool {
       if (slot.busy !== task) return;
       slot.busy = null;
       this.retire(slot);
-      this.settle(task, () => task.reject(overTime(task.options.timeoutMs ?? this.limits.timeoutMs)));
+      this.settle(task, () => task.reject(overTime(this.limitOf(task))));
       this.dispatch();
     }, ms);
   }
@@ -229,7 +234,7 @@ export class HeavyPool {
       slot.busy = task;
       task.started = Date.now();
       // the task's own limit starts when the worker says its libraries are loaded
-      this.arm(slot, task, LIBRARY_LOAD_MS + (task.options.timeoutMs ?? this.limits.timeoutMs));
+      this.arm(slot, task, LIBRARY_LOAD_MS + this.limitOf(task));
       slot.worker.ref();
       slot.worker.postMessage({
         id: task.id,
