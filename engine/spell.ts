@@ -1139,30 +1139,34 @@ export class Speller {
           const other = r.g4 === top ? top2 : top;
           // (a candidate neither free nor special came from the patterns: its longest word was noted there)
           const candL = r.free || r.rel === 'special' ? 0 : this.longestMade[r.code];
-          const input = {
-            g4: r.g4,
-            g2: r.g4 + G2_SLACK,
-            h4: 0,
-            h2: 0,
-            rel: r.rel,
-            free: r.free,
-            candL,
-            origL,
-            uO,
-            uC: Math.min(lm.unitCost(r.code), 20),
-            inWord: inWord[i - a] === 1,
-            known,
-            nCands: rows.length,
-            edge: i === a || i === b - 1,
-            lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other),
-            ddd,
-          };
-          // a candidate the first stage drops even with the largest ±2 gain its ±4 gain allows is dropped unscored
-          // (its score would be -Infinity, which changes neither the best nor the second)
-          if (bounded && !passes(p, rerankFeatures(input, features))) continue;
+          // the features with the largest ±2 gain its ±4 gain allows (the real one is set below, if it is needed)
+          const x = rerankFeatures(
+            {
+              g4: r.g4,
+              g2: r.g4 + G2_SLACK,
+              h4: 0,
+              h2: 0,
+              rel: r.rel,
+              free: r.free,
+              candL,
+              origL,
+              uO,
+              uC: Math.min(lm.unitCost(r.code), 20),
+              inWord: inWord[i - a] === 1,
+              known,
+              nCands: rows.length,
+              edge: i === a || i === b - 1,
+              lead: other === -Infinity ? 10 : Math.min(10, r.g4 - other),
+              ddd,
+            },
+            features,
+          );
+          // a candidate the first stage drops even so is dropped unscored (its score would be -Infinity, which
+          // changes neither the best nor the second)
+          if (bounded && !passes(p, x)) continue;
           if (Number.isNaN(base2)) base2 = lm.scoreSub(s, lo2, hi2, i, oc);
-          input.g2 = base2 - lm.scoreSub(s, lo2, hi2, i, r.code);
-          const x = rerankFeatures(input, features);
+          const g2 = base2 - lm.scoreSub(s, lo2, hi2, i, r.code);
+          setGains(x, r.g4, g2, 0, 0);
           const pass = passes(p, x);
           let score = -Infinity;
           if (pass || spellTrace) {
@@ -1172,7 +1176,7 @@ export class Speller {
                 hb2 = lm2.scoreSub(s, lo2, hi2, i, oc);
               }
               const h4 = hb4 - lm2.scoreSub(s, lo, hi, i, r.code);
-              setGains(x, r.g4, input.g2, h4, hb2 - lm2.scoreSub(s, lo2, hi2, i, r.code));
+              setGains(x, r.g4, g2, h4, hb2 - lm2.scoreSub(s, lo2, hi2, i, r.code));
             }
             if (pass) score = modelScore(p, x);
             if (spellTrace)
