@@ -32,7 +32,8 @@ export interface paths {
          * Runtime configuration of the web app (plain JSON, no envelope)
          * @description Read by the SPA at start-up so that one build runs anywhere (spec §1). Not wrapped in the envelope.
          *     `baseURL` empty = same origin; `socketURL` defaults to `/ws` (relative URLs are resolved against
-         *     the page origin, with ws/wss matching http/https).
+         *     the page origin, with ws/wss matching http/https). `wxURL`, `bindWechat` and `resetWechat` are empty (the
+         *     pages offer no WeChat) unless set outright or WeChat is configured with PUBLIC_URL.
          */
         get: operations["getWorkbenchConfigJson"];
         put?: never;
@@ -2618,9 +2619,11 @@ export interface paths {
         };
         /**
          * WeChat QR-code login (the runtime config's wxURL)
-         * @description Added (spec §1 wxURL: this server's own WeChat login, when WECHAT_APPID and WECHAT_SECRET are set; 503
-         *     `wechat.not_configured` otherwise). A navigation, not a call: 302 to WeChat's QR-code page with a single-use
-         *     state (10 minutes); WeChat comes back to /user/wechat/callback. 30 a 10 minutes per address.
+         * @description Added (spec §1 wxURL: this server's own WeChat login, when WECHAT_APPID, WECHAT_SECRET and PUBLIC_URL are
+         *     set; 503 `wechat.not_configured` otherwise, as for every /user/wechat call). A navigation, not a call: 302 to
+         *     WeChat's QR-code page with a single-use state (10 minutes); WeChat comes back to
+         *     PUBLIC_URL/user/wechat/callback. Every absolute address these navigations go to is made from PUBLIC_URL, never
+         *     from the request's Host or X-Forwarded-Host. 30 a 10 minutes per address.
          */
         get: operations["getUserWechatLogin"];
         put?: never;

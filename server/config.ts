@@ -110,9 +110,9 @@ export const ENV_SCHEMA = Type.Object({
     shown: '`console`',
   }),
   PUBLIC_URL: optionalStr(
-    'origin users reach the workbench at, e.g. `https://proof.example.com` (links in SMS team invitations; ' +
-      'never taken from a request header)',
-    '`http://localhost:PORT`',
+    'origin users reach the workbench at, e.g. `https://proof.example.com`: where WeChat sends users back to (WeChat ' +
+      'login and binding are off without it) and the links in SMS team invitations (`http://localhost:PORT` ' +
+      'without it); never taken from a request header',
   ),
   TEAM_INVITE_DAYS: int(7, 'days an SMS team invitation stays valid', { minimum: 1, maximum: 90 }),
   TEAM_POOL_FALLBACK: Type.Boolean({
@@ -251,8 +251,9 @@ export const ENV_SCHEMA = Type.Object({
     minimum: 1000,
   }),
   WECHAT_APPID: optionalStr(
-    'WeChat Open Platform website app id: with WECHAT_SECRET, QR-code login and binding through WeChat (the login ' +
-      "page and /user offer them; WX_URL, BIND_WECHAT_URL and RESET_WECHAT_URL default to this server's own)",
+    'WeChat Open Platform website app id: with WECHAT_SECRET and PUBLIC_URL, QR-code login and binding through ' +
+      'WeChat (the login page and /user offer them; WX_URL, BIND_WECHAT_URL and RESET_WECHAT_URL default to this ' +
+      "server's own)",
   ),
   WECHAT_SECRET: optionalStr("the app's secret (never logged)"),
   WECHAT_OPEN_URL: str('https://open.weixin.qq.com', "WeChat's authorisation pages (tests point it elsewhere)"),
@@ -349,11 +350,14 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
 }
 
 /**
- * This server's address as browsers reach it, for links it hands out: PUBLIC_URL, else `fallback` (the request's
- * own address, or localhost for a message sent outside any request), without a trailing slash.
+ * This server's address as browsers reach it, for every absolute link it makes: PUBLIC_URL without a trailing slash.
+ * Never the request's Host or X-Forwarded-Host: a forged one would send links (and WeChat's code) to another site.
+ * Unset, links sent outside any request (SMS invitations) point at `http://localhost:PORT`; WeChat, which redirects
+ * the browser, is off instead (services/wechat.ts wechatProvider()).
  */
-export function publicOrigin(fallback: string): string {
-  return (readEnv().PUBLIC_URL ?? fallback).replace(/\/+$/, '');
+export function publicOrigin(): string {
+  const env = readEnv();
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 }
 
 function parseEnv(source: NodeJS.ProcessEnv): Env {
@@ -385,7 +389,8 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
   const env = readEnv(source);
-  const wechat = Boolean(env.WECHAT_APPID && env.WECHAT_SECRET);
+  // the same rule as services/wechat.ts wechatProvider(): WeChat's way back needs PUBLIC_URL
+  const wechat = Boolean(env.WECHAT_APPID && env.WECHAT_SECRET && env.PUBLIC_URL);
   const apiBase = env.BASE_URL.replace(/\/+$/, '');
   return {
     port: env.PORT,

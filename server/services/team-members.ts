@@ -69,8 +69,7 @@ export const PHONE_DAILY = 3;
 
 /** The invitation link of an SMS (the SPA's /sms_invite route); sent outside any request, localhost by default. */
 export const invitationLink = (inviteCode: string) => {
-  const origin = publicOrigin(`http://localhost:${readEnv().PORT}`);
-  return `${origin}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
+  return `${publicOrigin()}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
 };
 
 const roleOf = (row: MemberRow): MemberRole => memberRoleOf(row.role);

@@ -26,10 +26,13 @@ export interface WechatProvider {
 
 export class WechatError extends Error {}
 
-/** The configured provider (WECHAT_APPID and WECHAT_SECRET), or null. */
+/**
+ * The configured provider, or null: WECHAT_APPID and WECHAT_SECRET, and PUBLIC_URL, the only origin WeChat may send
+ * users back to (config.ts publicOrigin(); never the request's Host).
+ */
 export function wechatProvider(): WechatProvider | null {
   const env = readEnv();
-  if (!env.WECHAT_APPID || !env.WECHAT_SECRET) return null;
+  if (!env.WECHAT_APPID || !env.WECHAT_SECRET || !env.PUBLIC_URL) return null;
   return new OpenPlatform(env.WECHAT_APPID, env.WECHAT_SECRET, env.WECHAT_OPEN_URL, env.WECHAT_API_URL);
 }
 

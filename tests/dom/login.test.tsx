@@ -1,8 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { loadConfig } from '../../server/config';
+import { loadRuntimeConfig } from '../../src/api/config';
 import { renderApp } from './helpers';
 
 afterEach(cleanup);
+
+/** The runtime config the server serves for this environment, as the page loads it at start-up. */
+async function serverRuntimeConfig(env: NodeJS.ProcessEnv) {
+  const body = JSON.stringify(loadConfig(env).publicConfig);
+  await loadRuntimeConfig({
+    fetch: async () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+  });
+}
 
 function fill(form: HTMLElement, name: string, value: string) {
   const input = form.querySelector(`input[name="${name}"]`) as HTMLInputElement;
@@ -59,5 +69,22 @@ describe('login page (/login)', () => {
     await waitFor(() =>
       expect(app.calls.register).toEqual([{ phone: '13700000001', code: '123456', password: 'secret-22' }]),
     );
+  });
+
+  it('offers WeChat login only when the server has WeChat and PUBLIC_URL', async () => {
+    const wechat = { WECHAT_APPID: 'wx-app', WECHAT_SECRET: 'wx-secret' };
+    try {
+      // without PUBLIC_URL the server cannot say where WeChat sends users back to (never from the Host header)
+      await serverRuntimeConfig(wechat);
+      renderApp({ path: '/login', loggedIn: false });
+      await screen.findByRole('form', { name: '登录' });
+      expect(screen.queryByTestId('wechat-login')).toBeNull();
+      cleanup();
+      await serverRuntimeConfig({ ...wechat, PUBLIC_URL: 'https://proof.example' });
+      renderApp({ path: '/login', loggedIn: false });
+      expect((await screen.findByTestId('wechat-login')).getAttribute('href')).toBe('/user/wechat/login');
+    } finally {
+      await loadRuntimeConfig({ fetch: async () => new Response(null, { status: 404 }) });
+    }
   });
 });

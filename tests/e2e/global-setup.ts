@@ -2,6 +2,7 @@
 // The SPA's production build is made only when dist/workbench is missing or older than its sources (like npm
 // start), in the background; the bundle-size test then measures the same build.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,15 @@ declare module 'vitest' {
   }
 }
 
+/** A port nothing listens on now (the server's address must be known before it starts). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export default async function setup(project: TestProject) {
   // the build runs beside the other projects' files; each browser test file waits for it (spa-ready.ts)
   mkdirSync(SPA_DIR, { recursive: true });
@@ -37,7 +47,10 @@ export default async function setup(project: TestProject) {
   // and WeChat login to a local fake of WeChat Open Platform
   const { startFakeWechat } = await import('../fixtures/fake-wechat');
   const wechat = await startFakeWechat();
+  // WeChat sends users back to PUBLIC_URL only (never to the request's Host), so the address is chosen first
+  const port = await freePort();
   Object.assign(process.env, {
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     WECHAT_APPID: 'wx-e2e',
     WECHAT_SECRET: 'e2e-secret',
     WECHAT_OPEN_URL: wechat.url,
@@ -48,8 +61,7 @@ export default async function setup(project: TestProject) {
   // the link check's test site listens on this machine (a private address the server refuses otherwise)
   const web = { ...loadConfig().web, allow: ['127.0.0.1/32'], crawlDelayMs: 100 };
   const app = await buildApp({ dataDir, logger: false, config: { spaDir: SPA_DIR, web } });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  await app.listen({ port, host: '127.0.0.1' });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('dataDir', dataDir);
   // one Chromium for the run: a context per file is as fresh as a new profile, without a browser start per file

@@ -1,53 +1,38 @@
-import type { FastifyRequest } from 'fastify';
 import { publicOrigin } from '../../config';
 import { envelope, unavailable } from '../../errors';
 import { finishAuthorisation, startAuthorisation, ticketFor, wechatProvider } from '../../services/wechat';
 import { caller, type Operations } from '../types';
 
-/** The provider, or 503 without WECHAT_APPID / WECHAT_SECRET. */
+/** The provider, or 503 without WECHAT_APPID / WECHAT_SECRET / PUBLIC_URL. */
 function provider() {
   const wechat = wechatProvider();
   if (!wechat) throw unavailable('wechat.not_configured');
   return wechat;
 }
 
-/** This server's address as the browser reaches it: PUBLIC_URL, else the request's own. */
-const origin = (request: FastifyRequest) => publicOrigin(`${request.protocol}://${request.host}`);
-
-const callbackUrl = (request: FastifyRequest) => `${origin(request)}/user/wechat/callback`;
+// Both from PUBLIC_URL (provider() refuses without it), never from the request's Host.
+const callbackUrl = () => `${publicOrigin()}/user/wechat/callback`;
 /** A place in the workbench (`/user?status=1`), where the page reads the outcome from the query. */
-const workbench = (request: FastifyRequest, path: string) => `${origin(request)}/workbench${path}`;
+const workbench = (path: string) => `${publicOrigin()}/workbench${path}`;
 
 /** WeChat login and binding (services/wechat.ts): navigations that end back on the workbench. */
 export const wechatOperations: Operations = {
   getUserWechatLogin: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(request.server.db, provider(), 'login', callbackUrl(request));
-    return reply.redirect(url ?? workbench(request, '/login'));
+    const url = await startAuthorisation(request.server.db, provider(), 'login', callbackUrl());
+    return reply.redirect(url ?? workbench('/login'));
   },
 
   getUserWechatBind: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(
-      request.server.db,
-      provider(),
-      'bind',
-      callbackUrl(request),
-      request.query.ticket,
-    );
-    return reply.redirect(url ?? workbench(request, '/user?status=0'));
+    const url = await startAuthorisation(request.server.db, provider(), 'bind', callbackUrl(), request.query.ticket);
+    return reply.redirect(url ?? workbench('/user?status=0'));
   },
 
   getUserWechatUnbind: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(
-      request.server.db,
-      provider(),
-      'unbind',
-      callbackUrl(request),
-      request.query.ticket,
-    );
-    return reply.redirect(url ?? workbench(request, '/user?status=0'));
+    const url = await startAuthorisation(request.server.db, provider(), 'unbind', callbackUrl(), request.query.ticket);
+    return reply.redirect(url ?? workbench('/user?status=0'));
   },
 
   getUserWechatCallback: async (request, reply) => {
@@ -56,7 +41,7 @@ export const wechatOperations: Operations = {
       code: request.query.code,
       state: request.query.state,
     });
-    return reply.redirect(workbench(request, path));
+    return reply.redirect(workbench(path));
   },
 
   postUserWechatTicket: async (request) => {
