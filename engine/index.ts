@@ -328,8 +328,6 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
 }
 
 /** A span as it reads, for a message: without format characters (a bidi override would reorder what follows). */
-const visible = (s: string) => s.replace(/\p{Cf}/gu, '');
-
 const SPELL_CATEGORY: Record<string, string> = { 'same-tone': '1', same: '1', fuzzy: '2', shape: '5', special: '0' };
 
 export function check(text: string, options: CheckOptions = {}): Issue[] {
@@ -509,7 +507,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     }
     for (const m of e.sensitive.find(work)) {
       const label = CATEGORY_BY_CODE.get(m.value)?.cn ?? '敏感';
-      const message = `“${visible(text.slice(m.start, m.end))}”属于敏感词（${label}），请斟酌。`;
+      // the list's word, never the disguise: invisible characters and look-alike forms would only confuse
+      const message = `“${m.word}”属于敏感词（${label}），请斟酌。`;
       issues.push({
         start: m.start,
         end: m.end,

@@ -45,6 +45,82 @@ describe('foldForMatch', () => {
   });
 });
 
+describe('Unicode tricks', () => {
+  /** Each disguise of 海洛因 or 色情服务 a probe sent through /v2/check, as written, and what it hides. */
+  const DISGUISES: Array<[string, string]> = [
+    ['海\u034F洛因', '海洛因'], // combining grapheme joiner
+    ['海\uFE0F洛因', '海洛因'], // variation selector 16
+    ['海\uFE00洛因', '海洛因'], // variation selector 1
+    ['海\u{E0100}洛因', '海洛因'], // variation selector 17 (supplement, astral)
+    ['海\u{E01EF}洛\u{E0100}因', '海洛因'],
+    ['海\u3164洛因', '海洛因'], // Hangul filler
+    ['海\uFFA0洛因', '海洛因'], // half-width Hangul filler
+    ['海\u115F洛因', '海洛因'], // Hangul choseong filler
+    ['海\uF915因', '海洛因'], // compatibility ideograph of 洛
+    ['\u2F8A情服务', '色情服务'], // Kangxi radical 色
+    ['海\u0301洛因', '海洛因'], // combining acute accent
+    ['海\u0301\u0301\u200B\u0302洛因', '海洛因'], // a run of marks and a zero-width space
+    ['海\uF915\uFE0F因', '海洛因'], // a compatibility ideograph and a selector after it
+  ];
+
+  it('foldForMatch drops ignorables and marks between Han characters and maps compatibility forms', () => {
+    for (const [written, word] of DISGUISES) {
+      const f = foldForMatch(`他们${written}交易`);
+      expect(f.text, JSON.stringify(written)).toBe(`他们${word}交易`);
+      // every folded unit maps back into the text as written, and the word's span covers the whole disguise
+      expect(f.from[2]).toBe(2);
+      expect(f.to[2 + word.length - 1]).toBe(2 + written.length);
+    }
+  });
+
+  it('keeps marks, selectors and fillers that do not sit between two Han characters', () => {
+    expect(foldForMatch('cafe\u0301 海\u0301').text).toBe('cafe\u0301 海\u0301');
+    expect(foldForMatch('a\uFE0Fb 海\uFE0F。').text).toBe('a\uFE0Fb 海\uFE0F。');
+    // the compatibility form is still folded where no mark is dropped
+    expect(foldForMatch('\uF915 \u2F8A').text).toBe('洛 色');
+  });
+
+  it('built-in sensitive words are found through each disguise, start/end covering it whole', () => {
+    for (const [written, word] of DISGUISES) {
+      const text = `他们在${written}交易中被抓。`;
+      const issues = check(text, { checkOptions: SENSITIVE });
+      expectWellFormed(text, issues);
+      const hit = listed(issues, 3);
+      expect(hit, JSON.stringify(written)).toHaveLength(1);
+      expect(span(text, hit[0])).toBe(written);
+      expect(hit[0].message).toContain(`“${word}”`);
+      // removing the finding's span removes the trick with the word
+      expect(text.slice(0, hit[0].start) + text.slice(hit[0].end)).toBe('他们在交易中被抓。');
+    }
+  });
+
+  it('personal and team sensitive, key and wrong words are found through the same tricks', () => {
+    const text = '内部代号：绝\u034F密计划，重\uFE0F点工程，\uF915阳纸贵，萍\u3164果。';
+    const issues = check(text, {
+      checkOptions: SENSITIVE | Bits.dictionary,
+      sensitiveWords: [{ word: '绝密计划', source: 'team' }],
+      keyWords: [{ word: '重点工程', source: 'personal' }],
+      wrongWords: [
+        { word: '洛阳纸贵', correct: '洛阳纸贵啊', source: 'team' },
+        { word: '萍果', correct: '苹果', source: 'personal' },
+      ],
+    });
+    expectWellFormed(text, issues);
+    expect(listed(issues, 6).map((i) => span(text, i))).toEqual(['绝\u034F密计划']);
+    expect(listed(issues, 9).map((i) => span(text, i))).toEqual(['重\uFE0F点工程']);
+    expect(listed(issues, 7).map((i) => span(text, i))).toEqual(['\uF915阳纸贵']);
+    const wrong = listed(issues, 5);
+    expect(wrong.map((i) => span(text, i))).toEqual(['萍\u3164果']);
+    expect(apply(text, wrong)).toBe('内部代号：绝\u034F密计划，重\uFE0F点工程，\uF915阳纸贵，苹果。');
+  });
+
+  it('an allowed word written plainly silences the disguised list word', () => {
+    const text = '他们在海\uFE0F洛因交易中被抓。';
+    expect(listed(check(text, { checkOptions: SENSITIVE }), 3)).toHaveLength(1);
+    expect(listed(check(text, { checkOptions: SENSITIVE, allowedWords: ['海洛因'] }), 3)).toEqual([]);
+  });
+});
+
 describe('built-in sensitive words', () => {
   it('are found with a format character inside; start/end cover the disguised span', () => {
     for (const hidden of HIDDEN) {

@@ -161,6 +161,29 @@ describe('LanguageTool-compatible API', () => {
     expect((await form('/v2/check', { language: 'zh-CN' }, token)).status).toBe(400);
   });
 
+  it('finds sensitive words hidden by Unicode tricks, each match covering the whole disguise', async () => {
+    // what a probe sent to /v2/check and got `matches: []` for
+    const disguises = [
+      '海\u034F洛因',
+      '海\uFE0F洛因',
+      '海\u3164洛因',
+      '海\uF915因',
+      '\u2F8A情服务',
+      '海\u0301洛因',
+      '海\u{E0100}洛因',
+    ];
+    for (const written of disguises) {
+      const text = `他们在${written}交易中被抓。`;
+      const res = await form('/v2/check', { text, language: 'zh-CN' }, token);
+      expect(res.status).toBe(200);
+      const hits = (res.json.matches as any[]).filter((m) => m.rule.category.id === 'SENSITIVE');
+      expect(
+        hits.map((m) => text.slice(m.offset, m.offset + m.length)),
+        JSON.stringify(written),
+      ).toEqual([written]);
+    }
+  });
+
   it('lists languages', async () => {
     const res = await call(t.app, 'GET', '/v2/languages');
     expect(res.json).toEqual(expect.arrayContaining([{ name: 'Chinese', code: 'zh', longCode: 'zh-CN' }]));
