@@ -53,8 +53,15 @@ export const unavailable = withStatus(503);
 /** 503 with Retry-After: the heavy worker pool's queue is full. */
 export const serviceBusy = (retryAfterSeconds: number) =>
   new AppError(503, 'server.busy', { seconds: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
-export const tooManyRequests = (code: ServerMessageCode = 'rate.too_many', params?: MessageParams) =>
-  new AppError(429, code, params);
+/**
+ * 429 with Retry-After: every refusal for going too fast says when to try again (whole seconds, at least 1), so a
+ * client or a script backs off for exactly that long instead of hammering.
+ */
+export const tooManyRequests = (
+  retryAfterSeconds: number,
+  code: ServerMessageCode = 'rate.too_many',
+  params?: MessageParams,
+) => new AppError(429, code, params, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 /** The shared envelope `{code, msg, result}`. */
 export function envelope<T>(result: T, msg = 'success') {

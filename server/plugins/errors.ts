@@ -103,7 +103,9 @@ export default fp(
           const inner = error.errors?.find((e): e is AppError => e instanceof AppError);
           return send(reply, 401, inner?.msgCode ?? 'auth.expired');
         }
-        if (status === 429) return send(reply, 429, 'rate.too_many');
+        // a plugin's own 429 (none of ours: they are AppErrors with their Retry-After) still says when to retry
+        if (status === 429)
+          return send(reply.header('retry-after', reply.getHeader('retry-after') ?? '60'), 429, 'rate.too_many');
         // another 4xx thrown by a plugin: the client's mistake, worded by the catalogue row of its status
         if (status >= 400 && status < 500)
           return send(reply, status, status === 413 ? 'request.body_too_large' : 'request.invalid', {

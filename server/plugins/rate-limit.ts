@@ -36,10 +36,8 @@ export default fp(
         const result = await check(request);
         if (!result.isAllowed && result.isExceeded) {
           const refusal = message?.(result.ttlInSeconds);
-          const error = tooManyRequests(refusal?.[0], refusal?.[1]);
           // the client may wait exactly as long as the limit says
-          error.headers['retry-after'] = String(Math.max(1, result.ttlInSeconds));
-          throw error;
+          throw tooManyRequests(result.ttlInSeconds, refusal?.[0], refusal?.[1]);
         }
       };
     const { checkMax, anonymousMax, windowMs } = app.config.checkRateLimit;

@@ -84,11 +84,11 @@ export async function verifyWithLockout(
 ): Promise<boolean> {
   const now = Date.now();
   const wait = await lockedFor(db, subject, now);
-  if (wait > 0) throw tooManyRequests(lockedMessage, { minutes: minutesOf(wait) });
+  if (wait > 0) throw tooManyRequests(wait / 1000, lockedMessage, { minutes: minutesOf(wait) });
   // Counted before the password is checked: guesses sent in parallel each take a place in the window, and those
   // past FAILURE_MAX are refused unchecked (counted after, forty parallel guesses were all checked).
   const attempt = await countAttempt(db, subject, now);
-  if (attempt > FAILURE_MAX) throw tooManyRequests(lockedMessage, { minutes: minutesOf(LOCK_MS) });
+  if (attempt > FAILURE_MAX) throw tooManyRequests(LOCK_MS / 1000, lockedMessage, { minutes: minutesOf(LOCK_MS) });
   const ok = await verifyPassword(password, hash);
   if (ok) await clearFailures(db, subject);
   else if (attempt >= FAILURE_MAX) await lock(db, subject, now);

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import { tooManyRequests } from '../errors';
 import {
   countOrdersSince,
   findOrder,
@@ -28,9 +29,13 @@ export const ORDER_TTL_MS = 2 * 3600_000;
 export const ORDER_BURST_LIMIT = 20;
 export const ORDER_BURST_WINDOW_MS = 10 * 60_000;
 
-export async function recentOrderCount(db: Db, uid: number, windowMs: number): Promise<number> {
-  const since = new Date(Date.now() - windowMs).toISOString();
-  return countOrdersSince(db, uid, since);
+/** 429 when the user created ORDER_BURST_LIMIT orders within the window, with the seconds until one leaves it. */
+export async function checkOrderBurst(db: Db, uid: number): Promise<void> {
+  const now = Date.now();
+  const { count, oldest } = await countOrdersSince(db, uid, new Date(now - ORDER_BURST_WINDOW_MS).toISOString());
+  if (count < ORDER_BURST_LIMIT) return;
+  const freed = (oldest ? Date.parse(oldest) : now) + ORDER_BURST_WINDOW_MS;
+  throw tooManyRequests((freed - now) / 1000, 'rate.orders');
 }
 
 export interface ProductRight {

@@ -76,7 +76,9 @@ export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purp
 export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose, code: string): Promise<void> {
   const row = await findLatestUnusedCode(db, phone, purpose);
   if (!row || row.expires_at <= nowIso()) throw badRequest('sms.expired');
-  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS) throw tooManyRequests('sms.too_many_wrong');
+  // the code is burnt: this call cannot succeed again before it would have expired (a new code can be asked now)
+  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS)
+    throw tooManyRequests((Date.parse(row.expires_at) - Date.now()) / 1000, 'sms.too_many_wrong');
   if (row.code_hash !== hashCode(phone, purpose, code)) {
     await setCodeAttempts(db, row.id, row.attempts + 1);
     throw badRequest('sms.wrong');

@@ -180,6 +180,8 @@ async function detach(trx: Db, enterpriseId: number, uid: number): Promise<void>
 export interface InviteOutcome {
   id?: number;
   failed?: ServerMessageCode;
+  /** seconds until a daily bound that refused the invitation lets one more through */
+  retryAfter?: number;
 }
 
 /** One invitation; the reason it cannot be made is returned, not thrown, for batch invitations. */
@@ -198,18 +200,23 @@ async function inviteOne(
   return db.transaction().execute(async (trx) => {
     // SMS bounds: a phone gets at most PHONE_DAILY invitations a day from all teams, a team sends TEAM_DAILY
     const since = new Date(Date.now() - DAY_MS).toISOString();
-    const sent = (where: { phone?: string; enterpriseId?: number }) => {
+    // how many were sent in the last 24 hours, and when the oldest of them leaves the window
+    const sent = async (where: { phone?: string; enterpriseId?: number }) => {
       let q = trx
         .selectFrom('enterprise_members')
-        .select((eb) => eb.fn.countAll().as('n'))
+        .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('updated_at').as('oldest')])
         .where('invite_code', 'is not', null)
         .where('updated_at', '>', since);
       if (where.phone) q = q.where('phone', '=', where.phone);
       if (where.enterpriseId) q = q.where('enterprise_id', '=', where.enterpriseId);
-      return q.executeTakeFirst().then((r) => Number(r?.n ?? 0));
+      const row = await q.executeTakeFirst();
+      const oldest = row?.oldest ? Date.parse(String(row.oldest)) : Date.now();
+      return { n: Number(row?.n ?? 0), retryAfter: Math.max(1, (oldest + DAY_MS - Date.now()) / 1000) };
     };
-    if ((await sent({ enterpriseId: ctx.enterpriseId })) >= TEAM_DAILY) return { failed: 'team.too_many_invitations' };
-    if ((await sent({ phone })) >= PHONE_DAILY) return { failed: 'team.phone_invited_too_often' };
+    const byTeam = await sent({ enterpriseId: ctx.enterpriseId });
+    if (byTeam.n >= TEAM_DAILY) return { failed: 'team.too_many_invitations', retryAfter: byTeam.retryAfter };
+    const byPhone = await sent({ phone });
+    if (byPhone.n >= PHONE_DAILY) return { failed: 'team.phone_invited_too_often', retryAfter: byPhone.retryAfter };
     if (user) {
       const held = await findMembershipIn(trx, user.uid, HOLDING_STATUSES);
       if (held)
@@ -308,8 +315,9 @@ export async function invitePhone(
   checkGrant(ctx, role);
   await seatsLeft(deps.db, enterpriseId);
   const outcome = await inviteOne(deps, { ...ctx, enterpriseId }, phone, role, remark);
-  if (outcome.failed === 'team.too_many_invitations') throw tooManyRequests(outcome.failed, { max: TEAM_DAILY });
-  if (outcome.failed === 'team.phone_invited_too_often') throw tooManyRequests(outcome.failed);
+  if (outcome.failed === 'team.too_many_invitations')
+    throw tooManyRequests(outcome.retryAfter!, outcome.failed, { max: TEAM_DAILY });
+  if (outcome.failed === 'team.phone_invited_too_often') throw tooManyRequests(outcome.retryAfter!, outcome.failed);
   if (outcome.failed) throw conflict(outcome.failed);
   await announceInvitation(deps, await senderOf(deps.db, enterpriseId, ctx.uid), phone, outcome.notify!);
   return outcome.id!;

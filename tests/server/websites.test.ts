@@ -289,6 +289,7 @@ describe('websites', () => {
     const third = (await add({ url: `${origin}/slow?3` })).json.result.id;
     const refusedBusy = await call(t.app, 'POST', '/misscut/website/check', { id: third }, token);
     expect(refusedBusy.json).toMatchObject({ code: 429, msg_code: 'website.too_many', msg_params: { max: 2 } });
+    expect(refusedBusy.res.headers['retry-after']).toBe('60');
     for (const sid of [...slow, third])
       expect((await call(t.app, 'POST', '/misscut/website/delete_one', { id: sid }, token)).status).toBe(200);
 

@@ -34,14 +34,19 @@ export async function getProduct(db: Db, id: number): Promise<ProductRecord> {
 }
 
 /** How many orders the user created after `since`. */
-export async function countOrdersSince(db: Db, uid: number, since: string): Promise<number> {
+/** The user's orders created after `since`: how many, and when the oldest of them was. */
+export async function countOrdersSince(
+  db: Db,
+  uid: number,
+  since: string,
+): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
     .where('uid', '=', uid)
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { count: Number(row.n), oldest: row.oldest ? String(row.oldest) : null };
 }
 
 export async function insertOrder(db: Db, values: Insertable<OrdersTable>): Promise<void> {

@@ -91,6 +91,8 @@ function ltErrorHandler(error: FastifyError, _request: FastifyRequest, reply: Fa
     _request.log.error({ err: error }, 'languagetool call failed');
     message = 'Error: internal error';
   }
+  // an AppError's headers too: a 429 keeps its Retry-After in LanguageTool's plain-text shape
+  if (error instanceof AppError) reply.headers(error.headers);
   return reply
     .code(status)
     .type('text/plain; charset=utf-8')

@@ -6,7 +6,6 @@ import {
   conflict,
   envelope,
   notFound,
-  tooManyRequests,
   notImplemented,
   internalError,
   tooLarge,
@@ -15,9 +14,7 @@ import { renderMessage } from '../../../openapi/messages';
 import { closeOrder, findOrder, findProduct, setCodeUrl } from '../../db/repos/orders';
 import {
   createOrder,
-  ORDER_BURST_LIMIT,
-  ORDER_BURST_WINDOW_MS,
-  recentOrderCount,
+  checkOrderBurst,
   findOwnOrder,
   markOrderPaid,
   OrderProblem,
@@ -84,8 +81,7 @@ export const payOperations: Operations = {
     const { product_id, quantity = 1 } = request.query;
     const product = await findProduct(request.server.db, Number(product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
-    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
-      throw tooManyRequests('rate.orders');
+    await checkOrderBurst(request.server.db, uid);
     // Without a provider the order is still created: an administrator can confirm it (admin CLI `order paid`).
     const order = await createOrder(request.server.db, uid, product, Number(quantity), 'wechat');
     const ready = await prepay(request, order);
@@ -110,8 +106,7 @@ export const payOperations: Operations = {
     await provider.closeOrder(order.order_no).catch((err) => request.log.warn({ err }, 'WeChat Pay close failed'));
     const product = await findProduct(request.server.db, Number(order.product_id));
     if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
-    if ((await recentOrderCount(request.server.db, uid, ORDER_BURST_WINDOW_MS)) >= ORDER_BURST_LIMIT)
-      throw tooManyRequests('rate.orders');
+    await checkOrderBurst(request.server.db, uid);
     const fresh = await prepay(
       request,
       await createOrder(request.server.db, uid, product, Number(order.quantity), 'wechat'),

@@ -52,6 +52,8 @@ const READ_SHARE = 50;
 const UNIT_RETRIES = 1;
 /** Website checks one user may have running at the same time (in this process). */
 export const MAX_RUNNING_PER_USER = 2;
+/** What a user over that bound is told to wait: a check of a small site takes about a minute. */
+const RUNNING_RETRY_SECONDS = 60;
 
 class CheckFailure extends Error {
   constructor(
@@ -143,7 +145,8 @@ export class WebsiteChecks {
     if (!row) throw notFound('website.unknown');
     // each check reads up to 50 pages of someone's site: a few at a time per user, not every site at once
     const running = [...this.active.values()].filter((job) => job.uid === uid).length;
-    if (running >= MAX_RUNNING_PER_USER) throw tooManyRequests('website.too_many', { max: MAX_RUNNING_PER_USER });
+    if (running >= MAX_RUNNING_PER_USER)
+      throw tooManyRequests(RUNNING_RETRY_SECONDS, 'website.too_many', { max: MAX_RUNNING_PER_USER });
     if ((await rightBalance(db, uid, RIGHT_CHARS)) <= 0) throw paymentRequired('check.exhausted');
     const claimed = await updateIdleWebsite(db, id, uid, {
       status: 'queued',
