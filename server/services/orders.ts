@@ -163,9 +163,10 @@ export class OrderProblem extends Error {
 }
 
 /**
- * Marks an order paid and grants its product's rights, exactly once. `amount` (fen), when the gateway says it,
- * must equal the order's. Consumable amounts are multiplied by the quantity, and so is a plan's validity;
- * limits (32, 64, ...) are not.
+ * Marks an order paid and grants its product's rights, exactly once. A gateway's payment (WeChat Pay) must say its
+ * `amount` (fen), and it must equal the order's: a signed notification without one is refused, never taken on
+ * trust. An operator's confirmation (admin CLI) has no amount. Consumable amounts are multiplied by the quantity,
+ * and so is a plan's validity; limits (32, 64, ...) are not.
  */
 export async function markOrderPaid(
   db: Db,
@@ -176,6 +177,9 @@ export async function markOrderPaid(
     const order = await findOrder(trx, orderNo);
     if (!order) throw new OrderProblem('unknown', `no order ${orderNo}`);
     if (order.status === 'refunded') throw new OrderProblem('refunded', `order ${orderNo} was refunded`);
+    if (payment.payType === 'wechat' && payment.amount == null) {
+      throw new OrderProblem('amount', `order ${orderNo}: the gateway did not say the amount paid`);
+    }
     if (payment.amount != null && Number(payment.amount) !== Number(order.amount)) {
       throw new OrderProblem('amount', `order ${orderNo}: paid ${payment.amount} fen, expected ${order.amount}`);
     }

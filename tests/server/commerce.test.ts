@@ -311,6 +311,11 @@ describe('WeChat Pay Native', () => {
     const res = await notify(paid, cheap);
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).msg).toMatch(/paid 1 fen, expected 4900/);
+    // signed and decryptable, but silent about the amount: refused, not taken on trust
+    const silent = await notify(paid, gw.notification(order_no, { amount: null }));
+    expect(silent.status).toBe(400);
+    expect(JSON.parse(silent.body)).toMatchObject({ msg_code: 'pay.notify_amount' });
+    expect(JSON.parse(silent.body).msg).toMatch(/did not say the amount/);
     const unknown = gw.notification('WB00000000000000nope');
     expect((await notify(paid, unknown)).status).toBe(404);
     const malformed = await paid.app.inject({

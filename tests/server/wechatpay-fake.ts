@@ -39,7 +39,8 @@ export interface FakeGateway {
   /** A signed, encrypted TRANSACTION.SUCCESS notification as WeChat Pay sends it. */
   notification(
     orderNo: string,
-    overrides?: { amount?: number; key?: KeyObject; apiV3Key?: string; timestamp?: number; mchid?: string },
+    /** `amount: null` leaves the amount out of the transaction */
+    overrides?: { amount?: number | null; key?: KeyObject; apiV3Key?: string; timestamp?: number; mchid?: string },
   ): { headers: Record<string, string>; body: string };
   /** Makes the next calls fail like an unreachable gateway. */
   down: boolean;
@@ -116,12 +117,16 @@ export function fakeGateway(): FakeGateway {
         trade_state: 'SUCCESS',
         trade_state_desc: '支付成功',
         success_time: '2026-11-23T20:01:02+08:00',
-        amount: {
-          total: overrides.amount ?? o?.amount ?? 0,
-          payer_total: overrides.amount ?? o?.amount ?? 0,
-          currency: 'CNY',
-          payer_currency: 'CNY',
-        },
+        ...(overrides.amount === null
+          ? {}
+          : {
+              amount: {
+                total: overrides.amount ?? o?.amount ?? 0,
+                payer_total: overrides.amount ?? o?.amount ?? 0,
+                currency: 'CNY',
+                payer_currency: 'CNY',
+              },
+            }),
       };
       const body = JSON.stringify({
         id: randomBytes(8).toString('hex'),

@@ -132,7 +132,9 @@ export const payOperations: Operations = {
           ).order;
         }
       } catch (err) {
-        request.log.warn({ err }, 'WeChat Pay order query failed');
+        if (err instanceof OrderProblem && err.kind === 'amount')
+          request.log.error({ err, order_no: order.order_no }, 'payment amount refused');
+        else request.log.warn({ err }, 'WeChat Pay order query failed');
       }
     }
     if (
@@ -202,12 +204,16 @@ export const payOperations: Operations = {
           });
           if (result.changed) request.log.info({ order_no: state.orderNo }, 'order paid');
         } catch (err) {
-          if (err instanceof OrderProblem)
+          if (err instanceof OrderProblem) {
+            // a signed notification whose amount is missing or wrong is the gateway's fault or an attack: an
+            // operator must look at it
+            if (err.kind === 'amount') request.log.error({ err, order_no: state.orderNo }, 'payment amount refused');
             throw err.kind === 'unknown'
               ? notFound('pay.unknown_order')
               : err.kind === 'refunded'
                 ? badRequest('pay.refunded')
                 : badRequest('pay.notify_amount', { reason: err.message });
+          }
           throw err;
         }
       }
