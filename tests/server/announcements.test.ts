@@ -76,7 +76,8 @@ describe('announcements', () => {
     const before = Date.now();
     const html =
       '<p onclick="steal()">新功能：<b>AI 写作</b></p><script>alert(1)</script>' +
-      '<a href="javascript:alert(2)">坏链接</a><a href="https://example.com/new">详情</a><img src=x onerror=y>';
+      '<a href="javascript:alert(2)">坏链接</a><a href="https://example.com/new">详情</a><img src=x onerror=y>' +
+      '<xmp><img src=x onerror=alert(3)></xmp>';
     const published = await publish({ announcement_type: 4, display_mode: 0, html_text: html, audience: 'all' });
     expect(published.status).toBe(200);
     const notice = (await notices(online)).list.find((n: { id: number }) => n.id === published.json.result.id);

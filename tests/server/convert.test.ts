@@ -124,11 +124,15 @@ describe('doc2html', () => {
       ('<img src="x" onerror="alert(1)"><img src="data:image/svg+xml;base64,' +
         'PHN2Zz4="><img src="data:image/png;base64,iVBORw0KGgo=">') +
       '<iframe src="https://evil"></iframe><object data="x"></object><embed src="x"><style>p{color:red}</style>' +
-      '<svg><script>alert(1)</script></svg><form action="x"><input></form><math><mi>x</mi></math>';
+      '<svg><script>alert(1)</script></svg><form action="x"><input></form><math><mi>x</mi></math>' +
+      // raw-text elements: what is inside is never given back as markup (the xmp stored XSS of sanitize-html)
+      '<xmp><img src=x onerror=alert(3)></xmp><noembed><img src=x onerror=alert(4)></noembed>' +
+      '<noframes><script>alert(5)</script></noframes><plaintext><img src=x onerror=alert(6)>';
     const clean = sanitize(dirty);
     expect(clean).not.toMatch(
       /on\w+=|javascript|vbscript|<script|<iframe|<object|<embed|<style|style=|<svg|<form|<input|svg\+xml/i,
     );
+    expect(clean).not.toMatch(/alert\([3-6]\)/);
     expect(clean).toContain('<p>文字</p>');
     expect(clean).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" />');
   });

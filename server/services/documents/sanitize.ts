@@ -59,6 +59,12 @@ export function sanitize(html: string): string {
       'embed',
       'template',
       'title',
+      // raw-text elements whose content a browser would not parse as markup (sanitize-html's own list has xmp
+      // since 2.17.4; this list replaces that one, so it names them too)
+      'xmp',
+      'noembed',
+      'noframes',
+      'plaintext',
     ],
     allowedAttributes: {
       a: ['href', 'title', 'rel'],
