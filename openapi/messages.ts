@@ -68,6 +68,7 @@ export const SERVER_MESSAGES = {
   'account.last_root': '最后一个超级管理员不能注销',
   'account.avatar_too_large': '头像不能超过 2 MB',
   'account.avatar_type': '头像须为 PNG 或 JPEG 图片',
+  'account.avatar_dimensions': '头像最大 {max}×{max} 像素，这张图片是 {width}×{height}',
   'account.avatar_no_file': '请上传图片文件',
 
   // text proofreading

@@ -88,6 +88,10 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'account.last_root': msg({ id: 'server.account.last_root', message: '最后一个超级管理员不能注销' }),
   'account.avatar_too_large': msg({ id: 'server.account.avatar_too_large', message: '头像不能超过 2 MB' }),
   'account.avatar_type': msg({ id: 'server.account.avatar_type', message: '头像须为 PNG 或 JPEG 图片' }),
+  'account.avatar_dimensions': msg({
+    id: 'server.account.avatar_dimensions',
+    message: '头像最大 {max}×{max} 像素，这张图片是 {width}×{height}',
+  }),
   'account.avatar_no_file': msg({ id: 'server.account.avatar_no_file', message: '请上传图片文件' }),
   'check.empty': msg({ id: 'server.check.empty', message: '文本不能为空' }),
   'check.no_session': msg({ id: 'server.check.no_session', message: '实时连接未建立或已失效，请刷新页面后重试' }),

@@ -9,6 +9,7 @@ import type { ImageResultData, ServerMessage } from '../../openapi/socket-protoc
 import { isImageResult } from '../../openapi/socket-protocol';
 import { rightBalance } from '../../server/services/rights';
 import { greyTiff } from '../fixtures/tiff';
+import { claimedJpeg, claimedPng } from '../fixtures/png';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
 
@@ -191,6 +192,14 @@ describe('image checks', () => {
       msg_code: 'image.type_unsupported',
     });
     expect((await upload('a.png', Buffer.alloc(0))).json.msg_code).toBe('upload.empty_file');
+    // an image bomb (a header saying 400 megapixels) is refused from its header, before it is charged or decoded
+    for (const bomb of [claimedPng(20_000, 20_000), claimedJpeg(8000, 6000)]) {
+      expect((await upload('bomb.png', bomb)).json).toMatchObject({
+        code: 400,
+        msg_code: 'image.too_many_pixels',
+        msg_params: { mp: 40 },
+      });
+    }
     expect(await rightBalance(t.app.db, uid, 2)).toBe(before);
 
     const socket = await SocketClient.open(base, token);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimedJpeg, claimedPng } from '../fixtures/png';
 import { CLIENT_HEADERS, call, multipart, register, startTestApp, tinyPng, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -39,6 +40,31 @@ describe('avatar upload', () => {
     const res = await upload(token, 'file', 'evil.png', 'image/png', Buffer.from('<svg onload="alert(1)"/>'));
     expect(res.status).toBe(400);
     expect(res.json.msg).toContain('PNG');
+  });
+
+  it('refuses an image of more than 4096 × 4096 pixels from its header, before anything decodes it', async () => {
+    const token = await register(t, '13511110007');
+    // 20000 × 20000 is 400 megapixels, 1.6 GB decoded, in a file of a few hundred bytes
+    for (const [name, type, data] of [
+      ['bomb.png', 'image/png', claimedPng(20_000, 20_000)],
+      ['wide.png', 'image/png', claimedPng(4097, 10)],
+      ['tall.jpg', 'image/jpeg', claimedJpeg(10, 4097)],
+    ] as const) {
+      const res = await upload(token, 'file', name, type, data);
+      expect(res.status, name).toBe(400);
+      expect(res.json.msg_code).toBe('account.avatar_dimensions');
+      expect(res.json.msg).toMatch(/^头像最大 4096×4096 像素，这张图片是 \d+×\d+$/);
+    }
+    expect((await upload(token, 'file', 'bomb.png', 'image/png', claimedPng(20_000, 20_000))).json.msg).toContain(
+      '20000×20000',
+    );
+    // nothing was stored: the generated avatar is still served
+    const mine = await call(t.app, 'GET', '/user/portrait', undefined, token);
+    expect(mine.res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    // a header that cannot be read is refused too; 4096 × 4096 itself is taken
+    const cut = tinyPng().subarray(0, 20);
+    expect((await upload(token, 'file', 'cut.png', 'image/png', cut)).json.msg_code).toBe('image.unreadable');
+    expect((await upload(token, 'file', 'max.png', 'image/png', claimedPng(4096, 4096))).status).toBe(200);
   });
 
   it('refuses more than 2 MB with 413', async () => {

@@ -2,10 +2,13 @@ import { nowIso } from '../../db';
 import { findPortrait, savePortrait } from '../../db/repos/portraits';
 import { badRequest, envelope, tooLarge } from '../../errors';
 import { defaultAvatarSvg } from '../../services/avatar';
+import { checkedImageSize, type ImageBounds } from '../../services/media/image-read';
 import { type Operations, isUploadedFile } from '../types';
 import { currentUser } from './profile';
 
 export const PORTRAIT_MAX_BYTES = 2 * 1024 * 1024;
+/** Every browser that shows the avatar decodes it: larger than this is no avatar but a memory bomb. */
+export const PORTRAIT_BOUNDS: ImageBounds = { maxSide: 4096, message: 'account.avatar_dimensions' };
 
 /** The image type from the file's first bytes (the declared mimetype is only a claim). */
 function imageType(data: Buffer): 'image/png' | 'image/jpeg' | null {
@@ -32,6 +35,7 @@ export const portraitOperations: Operations = {
     if (file.data.length > PORTRAIT_MAX_BYTES) throw tooLarge('account.avatar_too_large');
     const mime = imageType(file.data);
     if (!mime) throw badRequest('account.avatar_type');
+    checkedImageSize(file.data, PORTRAIT_BOUNDS);
     await savePortrait(request.server.db, user.uid, { mime, data: file.data, updated_at: nowIso() });
     return envelope(null, '头像已更新');
   },

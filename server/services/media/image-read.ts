@@ -4,6 +4,7 @@
  * native decoders: @napi-rs/canvas (skia) crashes the whole process on a truncated PNG, so it only ever draws
  * pictures this server made itself.
  */
+import type { ServerMessageCode } from '../../../openapi/messages';
 import { badRequest } from '../../errors';
 
 export type ImageKind = 'png' | 'jpeg' | 'webp' | 'bmp' | 'tiff' | 'gif';
@@ -101,11 +102,24 @@ export function imageSize(data: Uint8Array): Size | null {
   }
 }
 
-/** The image's size, checked: 400 when its header cannot be read or it is too large to read. */
-export function checkedImageSize(data: Uint8Array): Size {
+/** How large an image an entry point takes: a pixel count, or a largest side (then its message). */
+export type ImageBounds = { maxPixels: number } | { maxSide: number; message: ServerMessageCode };
+
+/** Pictures to read (image checks, OCR): 40 megapixels in any shape. */
+export const READ_BOUNDS: ImageBounds = { maxPixels: MAX_PIXELS };
+
+/**
+ * The image's size from its header, checked before anything decodes it (a 1 MB PNG can say 20000 × 20000, which
+ * would take 1.6 GB to decode): 400 when the header cannot be read or the image is over its bounds.
+ */
+export function checkedImageSize(data: Uint8Array, bounds: ImageBounds = READ_BOUNDS): Size {
   const size = imageSize(data);
   if (!size || !size.width || !size.height) throw badRequest('image.unreadable');
-  if (size.width * size.height > MAX_PIXELS)
-    throw badRequest('image.too_many_pixels', { mp: Math.round(MAX_PIXELS / 1e6) });
+  if ('maxPixels' in bounds) {
+    if (size.width * size.height > bounds.maxPixels)
+      throw badRequest('image.too_many_pixels', { mp: Math.round(bounds.maxPixels / 1e6) });
+  } else if (size.width > bounds.maxSide || size.height > bounds.maxSide) {
+    throw badRequest(bounds.message, { max: bounds.maxSide, width: size.width, height: size.height });
+  }
   return size;
 }
