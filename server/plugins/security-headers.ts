@@ -29,7 +29,8 @@ export function connectOrigins(urls: string[]): string[] {
  * theme is set by public/theme-init.js, not an inline script), so script-src needs no 'unsafe-inline'. Styles do:
  * Chakra UI (emotion) injects <style> elements at run time and the index.html served when the SPA is not built
  * carries a style attribute. Images include data: (pictures inside uploaded documents, the favicon) and blob:
- * (the avatar and downloads are shown from object URLs). The API, /workbench/config.json and the /ws socket are
+ * (the avatar and downloads are shown from object URLs). Audio and video previews play the user's own file from a
+ * blob: URL (media-src; nothing else: no other origin's media). The API, /workbench/config.json and the /ws socket are
  * same-origin ('self' covers ws: and wss: to the same host), plus the origins of an absolute BASE_URL / SOCKET_URL.
  *
  * helmet itself, made once: @fastify/helmet built a new helmet (and parsed the whole policy again) for every request.
@@ -49,6 +50,7 @@ export default fp(
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
           fontSrc: ["'self'", 'data:'],
+          mediaSrc: ["'self'", 'blob:'],
           connectSrc: ["'self'", ...connectOrigins([baseURL, socketURL])],
           objectSrc: ["'none'"],
           frameAncestors: ["'none'"],

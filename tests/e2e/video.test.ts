@@ -91,6 +91,18 @@ describe('audio and video proofreading', () => {
     await expect
       .poll(() => page.getByTestId('video-player').evaluate((el: HTMLMediaElement) => el.currentTime))
       .toBeCloseTo(3, 0);
+    // the preview plays the uploaded file (from a blob: URL the policy allows for media): a second of it
+    const played = await page.getByTestId('video-player').evaluate(async (el: HTMLMediaElement) => {
+      el.muted = true;
+      el.currentTime = 0;
+      await el.play();
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      el.pause();
+      return { time: el.currentTime, src: el.currentSrc, error: el.error?.code ?? null };
+    });
+    expect(played.src).toMatch(/^blob:/);
+    expect(played.error).toBeNull();
+    expect(played.time).toBeGreaterThan(0.8);
     await page.screenshot({ path: screenshotPath('video-result.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('video-export-srt').click()]);
     const srt = readFileSync(await savedDownload(download), 'utf8');
