@@ -35,6 +35,9 @@ export function resolveBaseUrl(baseURL = ''): string {
 /** Calls made without a session: a 401 there means wrong credentials, not an expired login. */
 const CREDENTIAL_PATHS = new Set(['/user/login', '/user/register', '/user/sms_code']);
 
+/** Calls (by openapi-fetch's id) that brought their own bearer token: a link's, checked before it is stored. */
+const ownTokenCalls = new Set<string>();
+
 // Which call produced a response, so unwrap() can tell silent calls and session-less 401s.
 interface CallInfo {
   path: string;
@@ -59,7 +62,7 @@ class NetworkError extends Error {
  */
 export function withCallHeaders(request: Request, schemaPath: string): Request {
   const token = getToken();
-  if (token) request.headers.set('Authorization', `Bearer ${token}`);
+  if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
   if (!NO_DEVICE_ID_PATHS.has(schemaPath)) request.headers.set('cid', getDeviceId());
   request.headers.set('endpoint', PLATFORM_CODE);
   const tracking = getTrackingParams();
@@ -76,15 +79,21 @@ export function withCallHeaders(request: Request, schemaPath: string): Request {
 }
 
 export const headerMiddleware: Middleware = {
-  onRequest: ({ request, schemaPath }) => withCallHeaders(request, schemaPath),
-  onResponse({ request, response, schemaPath }) {
+  onRequest: ({ request, schemaPath, id }) => {
+    if (request.headers.has('Authorization')) ownTokenCalls.add(id);
+    return withCallHeaders(request, schemaPath);
+  },
+  onResponse({ request, response, schemaPath, id }) {
+    // another token's 401 says nothing about the stored login
+    const ownToken = ownTokenCalls.delete(id);
     callOfResponse.set(response, {
       path: schemaPath,
-      withSession: request.headers.has('Authorization') && !CREDENTIAL_PATHS.has(schemaPath),
+      withSession: request.headers.has('Authorization') && !ownToken && !CREDENTIAL_PATHS.has(schemaPath),
     });
     return undefined;
   },
-  onError({ error, schemaPath }) {
+  onError({ error, schemaPath, id }) {
+    ownTokenCalls.delete(id);
     return new NetworkError(schemaPath, error);
   },
 };

@@ -37,6 +37,14 @@ export async function userInfo(options: UnwrapOptions = {}): Promise<UserInfo> {
   return unwrap(api.GET('/user/user_info'), options);
 }
 
+/**
+ * The account behind a token from a link, which is not stored: the session asks before switching to it. Silent, and
+ * its 401 logs no one out (the call brings its own bearer token).
+ */
+export async function userInfoOf(token: string): Promise<UserInfo> {
+  return unwrap(api.GET('/user/user_info', { headers: { Authorization: `Bearer ${token}` } }), { silent: true });
+}
+
 export async function updateLoginId(login_id: string): Promise<void> {
   await unwrap(api.PUT('/user/login_id', { body: { login_id } }));
 }

@@ -137,6 +137,7 @@ export function liveSession(options: LiveAppOptions) {
       'log in': fromPromise(({ input }) => user.login(input.phone, input.password)),
       register: fromPromise(({ input }) => user.register(input)),
       'load user': fromPromise(() => user.userInfo()),
+      'load link user': fromPromise(({ input }) => user.userInfoOf(input.token)),
       // The token may already be revoked: logging out must not raise the 401 message.
       'log out': fromPromise(() => user.logout({ silent: true })),
       'unauthorized listener': fromCallback(({ sendBack }) => onUnauthorized(() => sendBack({ type: 'unauthorized' }))),
@@ -152,11 +153,13 @@ export function liveSession(options: LiveAppOptions) {
         void prefetchSignedInData(options.queryClient);
       },
       'say logged in': () => notify({ status: 'success', title: '登录成功' }),
+      'say link refused': (_, params) => notify({ status: 'error', title: params.message }),
       'go to last route': () => options.navigate(storage.getLastRoute() ?? '/'),
       'go to login': () => options.navigate('/login'),
     },
     guards: {
       'has stored token': () => storage.getToken() !== null,
+      'is stored token': (_, params) => storage.getToken() === params.token,
     },
   });
 }

@@ -6,7 +6,10 @@ import type { TrackingKey } from '../api/storage';
 export type RouteEffect =
   | { type: 'remember tracking'; key: TrackingKey; value: string }
   | { type: 'store app uuid'; uuid: string }
-  /** Send `{type: 'token received', token}` to the session: it stores it, says 登录成功 and navigates. */
+  /**
+   * Send `{type: 'token received', token}` to the session: signed out, it stores it, says 登录成功 and navigates;
+   * signed in as another account, it asks before switching; the same token changes nothing.
+   */
   | { type: 'log in with token'; token: string }
   | { type: 'notify'; notice: Notice }
   | { type: 'navigate'; to: string; replace: boolean };
@@ -61,11 +64,9 @@ export function planRouteQuery(input: RouteQueryInput): RouteEffect[] {
   }
 
   let navigates = false;
+  // The token leaves the address at once (history, screenshots), whatever the session makes of it.
   const token = query.get('token');
-  if (token) {
-    effects.push({ type: 'log in with token', token });
-    navigates = true;
-  }
+  if (token) effects.push({ type: 'log in with token', token });
 
   if (query.has('msg')) {
     const msg = (query.get('msg') ?? '').trim();
@@ -86,7 +87,7 @@ export function planRouteQuery(input: RouteQueryInput): RouteEffect[] {
     } else {
       effects.push({ type: 'navigate', to: '/login', replace: true });
     }
-    navigates = true;
+    if (!token) navigates = true;
   }
 
   if (!navigates && CONSUMED.some((key) => query.has(key))) {

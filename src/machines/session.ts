@@ -1,5 +1,6 @@
 // The login session (spec §4): restore from a stored token, log in, register, token from the route
-// query, logout, and a 401 anywhere logging the user out once.
+// query, logout, and a 401 anywhere logging the user out once. A link's token never replaces another
+// signed-in account unasked: the user confirms the switch in a dialog naming both accounts.
 import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import { mustProvide } from './provide';
 import type { UserInfo } from '../api/user';
@@ -23,12 +24,18 @@ export interface SessionContext {
   error: string | null;
   /** Whether the user is sent on to the last route once the user info has loaded. */
   redirectAfterLoad: boolean;
+  /** A link's token (route query, WeChat) held back while another account is signed in or being restored. */
+  linkToken: string | null;
+  /** The account behind `linkToken`, named in the switch dialog. */
+  linkUser: UserInfo | null;
 }
 
 export type SessionEvent =
   | { type: 'login submitted'; phone: string; password: string }
   | { type: 'register submitted'; phone: string; code: string; password: string; name?: string }
   | { type: 'token received'; token: string }
+  | { type: 'switch confirmed' }
+  | { type: 'switch declined' }
   | { type: 'logout requested' }
   | { type: 'unauthorized' };
 
@@ -39,6 +46,15 @@ function messageOf(error: unknown): string {
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' ? status : undefined;
+}
+
+/** Shown when a link's token is refused (401) while another account is signed in; that account stays. */
+export const LINK_TOKEN_INVALID = '链接中的登录已失效，仍使用当前账号';
+
+/** The held-back link token; the guards before every use make sure there is one. */
+function linkTokenOf(context: SessionContext): string {
+  if (context.linkToken === null) throw new Error('no link token is waiting');
+  return context.linkToken;
 }
 
 export const sessionMachine = setup({
@@ -53,6 +69,8 @@ export const sessionMachine = setup({
     register: fromPromise<string, Registration>(async () => mustProvide('session', 'register')),
     /** GET /user/user_info with the stored token */
     'load user': fromPromise<UserInfo>(async () => mustProvide('session', 'load user')),
+    /** GET /user/user_info with a link's token, which is not stored; its 401 logs no one out */
+    'load link user': fromPromise<UserInfo, { token: string }>(async () => mustProvide('session', 'load link user')),
     /** POST /user/logout (revokes the token on the server); failures do not keep anyone logged in */
     'log out': fromPromise<void>(async () => mustProvide('session', 'log out')),
     /** Sends {type: 'unauthorized'} whenever a call answers 401 */
@@ -67,6 +85,7 @@ export const sessionMachine = setup({
      */
     'load signed-in data': () => mustProvide('session', 'load signed-in data'),
     'say logged in': () => mustProvide('session', 'say logged in'),
+    'say link refused': (_, _params: { message: string }) => mustProvide('session', 'say link refused'),
     'go to last route': () => mustProvide('session', 'go to last route'),
     'go to login': () => mustProvide('session', 'go to login'),
     /** The realtime socket opens when logged in and closes on logout (spec §4); absent in isolation. */
@@ -78,16 +97,30 @@ export const sessionMachine = setup({
       system.get('socket')?.send({ type: 'disconnect' });
       system.get('notices')?.send({ type: 'signed out' });
     },
-    'forget user': assign({ user: null, redirectAfterLoad: false }),
+    'forget user': assign({ user: null, redirectAfterLoad: false, linkToken: null, linkUser: null }),
+    'hold link token': assign({
+      linkToken: ({ event }) => {
+        assertEvent(event, 'token received');
+        return event.token;
+      },
+    }),
+    'forget link': assign({ linkToken: null, linkUser: null }),
   },
   guards: {
     'has stored token': () => mustProvide('session', 'has stored token'),
+    /** The token is the one stored already: the link repeats the current login. */
+    'is stored token': (_, _params: { token: string }) => mustProvide('session', 'is stored token'),
     'login expired': (_, params: { error: unknown }) => statusOf(params.error) === 401,
     'redirect after load': ({ context }) => context.redirectAfterLoad,
+    'link token waiting': ({ context }) => context.linkToken !== null,
+    /** The stored login expired while a link's token waited: the browser is signed out, so the link signs in. */
+    'link token waiting and login expired': ({ context }, params: { error: unknown }) =>
+      context.linkToken !== null && statusOf(params.error) === 401,
+    'link is the same account': ({ context }, params: { user: UserInfo }) => context.user?.uid === params.user.uid,
   },
 }).createMachine({
   id: 'session',
-  context: { user: null, error: null, redirectAfterLoad: false },
+  context: { user: null, error: null, redirectAfterLoad: false, linkToken: null, linkUser: null },
   invoke: { src: 'unauthorized listener' },
   initial: 'starting',
   states: {
@@ -97,26 +130,46 @@ export const sessionMachine = setup({
     },
     restoring: {
       on: {
-        // A token in the route query replaces the stored one being checked.
-        'token received': {
-          target: 'loggingIn.loadingUser',
-          actions: [{ type: 'store token', params: ({ event }) => ({ token: event.token }) }, 'say logged in'],
-        },
+        // A link's token waits until the stored login is known: kept if that is signed in, adopted if it expired.
+        'token received': [
+          { guard: { type: 'is stored token', params: ({ event }) => ({ token: event.token }) } },
+          { actions: 'hold link token' },
+        ],
       },
       invoke: {
         src: 'load user',
-        onDone: {
-          target: 'loggedIn',
-          actions: assign({ user: ({ event }) => event.output, error: null }),
-        },
+        onDone: [
+          {
+            guard: 'link token waiting',
+            target: 'loggedIn.checkingLink',
+            actions: assign({ user: ({ event }) => event.output, error: null }),
+          },
+          { target: 'loggedIn', actions: assign({ user: ({ event }) => event.output, error: null }) },
+        ],
         onError: [
+          {
+            guard: {
+              type: 'link token waiting and login expired',
+              params: ({ event }) => ({ error: event.error }),
+            },
+            target: 'loggingIn.loadingUser',
+            actions: [
+              'clear stored session',
+              { type: 'store token', params: ({ context }) => ({ token: linkTokenOf(context) }) },
+              'say logged in',
+              'forget link',
+            ],
+          },
           {
             guard: { type: 'login expired', params: ({ event }) => ({ error: event.error }) },
             target: 'loggedOut',
             actions: ['clear stored session', 'forget user', 'go to login'],
           },
-          // Offline or a server error: keep the token so a reload can try again.
-          { target: 'loggedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          // Offline or a server error: keep the token so a reload can try again (the link cannot be checked either).
+          {
+            target: 'loggedOut',
+            actions: ['forget link', assign({ error: ({ event }) => messageOf(event.error) })],
+          },
         ],
       },
     },
@@ -205,6 +258,60 @@ export const sessionMachine = setup({
         unauthorized: {
           target: 'loggedOut',
           actions: ['close realtime', 'clear stored session', 'forget user', 'go to login'],
+        },
+      },
+      initial: 'ready',
+      states: {
+        ready: {
+          on: {
+            // The same token as the stored one changes nothing; another one is checked before anything is stored.
+            'token received': [
+              { guard: { type: 'is stored token', params: ({ event }) => ({ token: event.token }) } },
+              { target: 'checkingLink', actions: 'hold link token' },
+            ],
+          },
+        },
+        checkingLink: {
+          invoke: {
+            src: 'load link user',
+            input: ({ context }) => ({ token: linkTokenOf(context) }),
+            onDone: [
+              {
+                guard: { type: 'link is the same account', params: ({ event }) => ({ user: event.output }) },
+                target: 'ready',
+                actions: 'forget link',
+              },
+              { target: 'confirmingSwitch', actions: assign({ linkUser: ({ event }) => event.output }) },
+            ],
+            onError: {
+              target: 'ready',
+              actions: [
+                {
+                  type: 'say link refused',
+                  params: ({ event }) => ({
+                    message: statusOf(event.error) === 401 ? LINK_TOKEN_INVALID : messageOf(event.error),
+                  }),
+                },
+                'forget link',
+              ],
+            },
+          },
+        },
+        // The dialog naming both accounts: only a confirmation stores the link's token.
+        confirmingSwitch: {
+          on: {
+            'switch confirmed': {
+              target: '#session.loggingIn.loadingUser',
+              actions: [
+                'close realtime',
+                'clear stored session',
+                { type: 'store token', params: ({ context }) => ({ token: linkTokenOf(context) }) },
+                'say logged in',
+                'forget user',
+              ],
+            },
+            'switch declined': { target: 'ready', actions: 'forget link' },
+          },
         },
       },
     },

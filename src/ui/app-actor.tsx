@@ -34,6 +34,24 @@ export function useSession() {
   return { status, user, error, send: (event: SessionEvent) => ref.send(event) };
 }
 
+/**
+ * The switch dialog (session loggedIn.confirmingSwitch): a link brought another account's login while this one is
+ * signed in. Only the user's answer switches.
+ */
+export function useAccountSwitch() {
+  const ref = useSystemActor('session');
+  const open = useSelector(ref, (s) => s.matches({ loggedIn: 'confirmingSwitch' }));
+  const current = useSelector(ref, (s) => s.context.user);
+  const linked = useSelector(ref, (s) => s.context.linkUser);
+  return {
+    open,
+    current,
+    linked,
+    confirm: () => ref.send({ type: 'switch confirmed' }),
+    decline: () => ref.send({ type: 'switch declined' }),
+  };
+}
+
 export function useLanguage() {
   const ref = useSystemActor('language');
   const locale = useSelector(ref, (s) => s.context.locale as Locale);

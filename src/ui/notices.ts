@@ -37,6 +37,8 @@ export const NOTICE_MESSAGES = [
   msg({ id: '成员管理员', message: '成员管理员' }),
   msg({ id: '普通成员', message: '普通成员' }),
   msg({ id: '超级管理员', message: '超级管理员' }),
+  // §2 a link's token refused while another account is signed in
+  msg({ id: '链接中的登录已失效，仍使用当前账号', message: '链接中的登录已失效，仍使用当前账号' }),
 ] as const;
 
 /** The confirm dialog's buttons (spec §2). */

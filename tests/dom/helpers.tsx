@@ -105,6 +105,8 @@ export interface RenderOptions {
   user?: UserInfo;
   /** extra API calls answered by the test (`METHOD /path`) */
   handlers?: Record<string, FakeHandler>;
+  /** the accounts behind login links' tokens (`?token=`); any other token is refused with 401 */
+  linkUsers?: Record<string, UserInfo>;
 }
 
 /**
@@ -146,6 +148,11 @@ export function renderApp(options: RenderOptions = {}) {
         },
       ),
       'load user': fromPromise(async () => user),
+      'load link user': fromPromise(async ({ input }: { input: { token: string } }) => {
+        const linked = options.linkUsers?.[input.token];
+        if (!linked) throw Object.assign(new Error('登录已失效，请重新登录'), { status: 401 });
+        return linked;
+      }),
       'log out': fromPromise(async () => {
         calls.logout += 1;
       }),
@@ -159,10 +166,11 @@ export function renderApp(options: RenderOptions = {}) {
       'clear stored session': () => {},
       'load signed-in data': () => {},
       'say logged in': () => {},
+      'say link refused': () => {},
       'go to last route': () => goTo('/'),
       'go to login': () => goTo('/login'),
     },
-    guards: { 'has stored token': () => loggedIn },
+    guards: { 'has stored token': () => loggedIn, 'is stored token': () => false },
   });
 
   const logic = appMachine.provide({

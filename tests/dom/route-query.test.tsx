@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
-import { renderApp } from './helpers';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderApp, TEST_USER } from './helpers';
+import { accountLabel } from '../../src/ui/layout/AccountSwitchDialog';
 import { getTrackingParam } from '../../src/api/storage';
 
 afterEach(() => {
@@ -47,5 +48,34 @@ describe('route query handling (spec §2), executed by the shell', () => {
   it('type=chrome-login when logged out goes to /login', async () => {
     const app = renderApp({ path: '/?type=chrome-login', loggedIn: false });
     await waitFor(() => expect(app.currentPath()).toBe('/login'));
+  });
+
+  it("a link with another account's token while signed in asks first, naming both accounts", async () => {
+    const colleague = { ...TEST_USER, uid: 7, name: '同事', phone: '13900000002' };
+    const app = renderApp({ path: '/?token=t-colleague', locale: 'en', linkUsers: { 't-colleague': colleague } });
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Switch account?')).toBeTruthy();
+    expect(within(dialog).getByTestId('account-switch').textContent).toBe(
+      'Signed in: 测试用户. Account in the link: 同事',
+    );
+    // the token left the address while the user decides
+    expect(app.currentPath()).toBe('/');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.getByTestId('side-bar')).toBeTruthy();
+  });
+});
+
+describe('the switch dialog names accounts', () => {
+  it('by name, with the phone when the names do not tell them apart', () => {
+    const a = { ...TEST_USER, name: '张三', phone: '13900000001' };
+    const b = { ...TEST_USER, uid: 7, name: '李四', phone: '13900000002' };
+    expect([accountLabel(a, b), accountLabel(b, a)]).toEqual(['张三', '李四']);
+    const namesake = { ...b, name: '张三' };
+    expect([accountLabel(a, namesake), accountLabel(namesake, a)]).toEqual([
+      '张三 (13900000001)',
+      '张三 (13900000002)',
+    ]);
+    expect(accountLabel({ ...a, name: '' }, b)).toBe('13900000001');
   });
 });

@@ -19,11 +19,14 @@ const err = (status: number, msg: string) => json(status, { code: status, msg, r
 
 export const ADMIN = { phone: '13800000000', password: 'admin123456' };
 export const NEWCOMER = { phone: '13900000001', password: 'newcomer-pass', code: '246810' };
+/** An account that exists from the start, besides the admin (another person's login link). */
+export const COLLEAGUE = { phone: '13900000002', password: 'colleague-pass', name: '同事' };
 
 /** An in-memory stand-in for the server's user calls; everything else answers 501. */
 export function fakeBackend() {
   const accounts = new Map<string, Account>([
     [ADMIN.phone, { uid: 1, phone: ADMIN.phone, password: ADMIN.password, name: '管理员', role: 'root' }],
+    [COLLEAGUE.phone, { uid: 2, ...COLLEAGUE, role: 'free' }],
   ]);
   const tokens = new Map<string, string>();
   const smsCodes = new Map<string, string>([[NEWCOMER.phone, NEWCOMER.code]]);
@@ -98,6 +101,8 @@ export function fakeBackend() {
     /** A token the server hands out on its own (e.g. a WeChat login redirecting with ?token=). */
     issueToken: (phone: string) => issue(phone),
     isValid: (token: string | null) => token !== null && tokens.has(token),
+    /** The phone of the account a valid token belongs to. */
+    phoneOf: (token: string | null) => (token === null ? undefined : tokens.get(token)),
     activeTokens: () => tokens.size,
     revokeAll: () => tokens.clear(),
     setNetworkDown: (down: boolean) => {

@@ -100,11 +100,12 @@ describe('live app', () => {
 });
 
 describe('token in the route query while a stored session is being restored', () => {
-  it('replaces the stored token and goes to the last route', async () => {
+  it('waits until the stored login is known; another token of the same account changes nothing', async () => {
     freshStores();
     const backend = fakeBackend();
     configureApi({ baseURL: 'http://app.test', fetch: backend.fetch });
-    setToken(backend.issueToken(ADMIN.phone));
+    const stored = backend.issueToken(ADMIN.phone);
+    setToken(stored);
     const fresh = backend.issueToken(ADMIN.phone);
     const navigations: string[] = [];
     const actor = createActor(
@@ -117,9 +118,12 @@ describe('token in the route query while a stored session is being restored', ()
     const session = actor.system.get('session')!;
     expect(session.getSnapshot().value).toBe('restoring');
     session.send({ type: 'token received', token: fresh });
-    await waitFor(session, (s) => s.matches('loggedIn'));
-    expect(getToken()).toBe(fresh);
-    expect(navigations).toEqual(['/']);
+    expect(session.getSnapshot().context.linkToken).toBe(fresh);
+    // restored, then the link's account is looked up (unstored): the same account, so nothing switches
+    await waitFor(session, (s) => s.matches({ loggedIn: 'ready' }) && s.context.linkToken === null);
+    expect(getToken()).toBe(stored);
+    expect(navigations).toEqual([]);
+    expect(backend.calls.filter((c) => c === 'GET /user/user_info')).toHaveLength(2);
     actor.stop();
   });
 });

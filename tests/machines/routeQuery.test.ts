@@ -42,8 +42,17 @@ describe('planRouteQuery (spec §2 route query handling)', () => {
     expect(plan('?login_resp_code=0')).toEqual([{ type: 'navigate', to: '/', replace: true }]);
   });
 
-  it('a token in the query logs in (the session navigates to the last route)', () => {
-    expect(plan('?token=abc')).toEqual([{ type: 'log in with token', token: 'abc' }]);
+  it('a token in the query goes to the session and leaves the address at once', () => {
+    // the session decides: log in, ask before switching accounts, or nothing for the same token
+    expect(plan('?token=abc')).toEqual([
+      { type: 'log in with token', token: 'abc' },
+      { type: 'navigate', to: '/', replace: true },
+    ]);
+    expect(plan('?token=abc&bd_vid=B', true, '/dictionary')).toEqual([
+      { type: 'remember tracking', key: 'bd_vid', value: 'B' },
+      { type: 'log in with token', token: 'abc' },
+      { type: 'navigate', to: '/dictionary?bd_vid=B', replace: true },
+    ]);
   });
 
   it('a msg in the query shows as an error, with the spec fallback when empty', () => {
@@ -86,6 +95,7 @@ describe('planRouteQuery (spec §2 route query handling)', () => {
     expect(plan('?type=chrome-login&token=t', false)).toEqual([
       { type: 'log in with token', token: 't' },
       { type: 'notify', notice: { status: 'success', title: CHROME_LOGIN_MESSAGE } },
+      { type: 'navigate', to: '/', replace: true },
     ]);
   });
 });
@@ -140,11 +150,14 @@ describe('applyRouteEffects', () => {
     expect(stores.session.getItem('up_id')).toBe('U');
     expect(sent).toEqual([{ type: 'token received', token: 'tok' }]);
     expect(shown).toEqual([{ status: 'error', title: 'x' }]);
-    expect(navigations).toEqual([]);
+    expect(navigations).toEqual([['/?bd_vid=B&up_id=U', true]]);
     expect(trackedPath('/ai')).toBe('/ai?bd_vid=B&up_id=U');
 
     applyRouteEffects(plan('?login_resp_code=1&uuid=u-1'), bindings);
     expect(getAppUuid()).toBe('u-1');
-    expect(navigations).toEqual([['/login', true]]);
+    expect(navigations).toEqual([
+      ['/?bd_vid=B&up_id=U', true],
+      ['/login', true],
+    ]);
   });
 });

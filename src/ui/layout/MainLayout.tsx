@@ -30,7 +30,7 @@ import {
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
-import { GuideModal, NoticePopup, QuotaDialog } from './lazy-parts';
+import { AccountSwitchDialog, GuideModal, NoticePopup, QuotaDialog } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { PendingInvitations } from './PendingInvitations';
 import { SideBar } from './SideBar';
@@ -156,6 +156,7 @@ export function MainLayout() {
       </Flex>
       <Suspense fallback={null}>
         <QuotaDialog />
+        <AccountSwitchDialog />
         <GuideModal />
         <NoticePopup />
       </Suspense>

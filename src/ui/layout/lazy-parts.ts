@@ -1,10 +1,14 @@
 import { lazyWithReload, pageReloadFlag as reloadFlag } from '../lazy';
 
 // Parts of the layout that are not needed for the first paint: the user menu (menus, popovers, positioning) and the
-// quota dialog (dialogs, focus trap) load right after it, outside the initial JavaScript.
+// quota and account switch dialogs (dialogs, focus trap) load right after it, outside the initial JavaScript.
 export const UserMenu = lazyWithReload(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })), reloadFlag);
 export const QuotaDialog = lazyWithReload(
   () => import('./QuotaDialog').then((m) => ({ default: m.QuotaDialog })),
+  reloadFlag,
+);
+export const AccountSwitchDialog = lazyWithReload(
+  () => import('./AccountSwitchDialog').then((m) => ({ default: m.AccountSwitchDialog })),
   reloadFlag,
 );
 export const GuideModal = lazyWithReload(
