@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveApiAccess, call, register, startTestApp, type TestApp } from './helpers';
 import { checkerPool } from '../../server/services/checker/pool';
 import { countChars } from '../../server/services/rights';
+import { parseAnnotation, SENTENCE_REACH } from '../../server/routes/languagetool/index';
 
 let t: TestApp;
 let token: string;
@@ -181,6 +182,34 @@ describe('LanguageTool-compatible API', () => {
         hits.map((m) => text.slice(m.offset, m.offset + m.length)),
         JSON.stringify(written),
       ).toEqual([written]);
+    }
+  });
+
+  it("bounds each match's sentence: without sentence ends, a match does not carry the whole text", async () => {
+    // what a probe sent: typos and doubled commas between long runs of spaces, and no 。！？ anywhere
+    const text = ('我门，，' + ' '.repeat(76)).repeat(300);
+    const res = await form('/v2/check', { text, language: 'zh-CN' }, token);
+    expect(res.status).toBe(200);
+    const matches = res.json.matches as any[];
+    expect(matches.length).toBeGreaterThan(300);
+    for (const m of matches) {
+      expect(m.sentence.length).toBeLessThanOrEqual(2 * SENTENCE_REACH + m.length);
+      expect(m.sentence).toContain(text.slice(m.offset, m.offset + m.length).trim());
+    }
+    // about a kilobyte a match, where each match carried the whole text before
+    expect(res.text.length).toBeLessThan(matches.length * 1500);
+  });
+
+  it('maps offsets of annotated text with many parts to the marked-up text', () => {
+    const parts = Array.from({ length: 2000 }, (_, i) => [{ text: '问提' }, { markup: `<b id="${i}">` }]).flat();
+    const { text, map } = parseAnnotation(JSON.stringify({ annotation: parts }));
+    expect(text.length).toBe(4000);
+    const markup = (i: number) => `<b id="${i}">`.length;
+    let orig = 0;
+    for (let i = 0; i < 2000; i++) {
+      expect(map(2 * i)).toBe(orig);
+      expect(map(2 * i + 1)).toBe(orig + 1);
+      orig += 2 + markup(i);
     }
   });
 

@@ -156,22 +156,41 @@ export function parseAnnotation(data: string): { text: string; map: (offset: num
   }
   return {
     text,
+    // the last segment starting at or before the offset, by binary search: a text of many small parts with many
+    // matches must not cost parts × matches
     map: (offset) => {
-      for (let i = segments.length - 1; i >= 0; i--) {
-        const s = segments[i];
-        if (offset >= s.plain) return s.orig + Math.min(offset - s.plain, s.length);
+      let lo = 0;
+      let hi = segments.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (segments[mid].plain <= offset) {
+          found = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
       }
-      return offset;
+      if (found < 0) return offset;
+      const s = segments[found];
+      return s.orig + Math.min(offset - s.plain, s.length);
     },
   };
 }
 
-function sentenceAround(text: string, start: number, end: number): string {
+const SENTENCE_ENDS = new Set(['。', '！', '？', '!', '?', '\n']);
+/**
+ * How far a match's sentence reaches on either side: a text without sentence ends would otherwise make every match
+ * walk, and carry, the whole text (thousands of matches, each with a 100,000-character "sentence").
+ */
+export const SENTENCE_REACH = 200;
+
+export function sentenceAround(text: string, start: number, end: number): string {
   let a = start;
-  while (a > 0 && !/[。！？!?\n]/.test(text[a - 1])) a--;
+  const floor = Math.max(0, start - SENTENCE_REACH);
+  while (a > floor && !SENTENCE_ENDS.has(text[a - 1])) a--;
   let b = end;
-  while (b < text.length && !/[。！？!?\n]/.test(text[b])) b++;
-  if (b < text.length && text[b] !== '\n') b++;
+  const ceiling = Math.min(text.length, end + SENTENCE_REACH);
+  while (b < ceiling && !SENTENCE_ENDS.has(text[b])) b++;
+  if (b < text.length && SENTENCE_ENDS.has(text[b]) && text[b] !== '\n') b++;
   return text.slice(a, b).trim();
 }
 
