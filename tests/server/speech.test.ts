@@ -433,4 +433,21 @@ describe('speech tasks', () => {
     expect(transcriptionsUrl('http://h:9000/v1')).toBe('http://h:9000/v1/audio/transcriptions');
     expect(readTranscription({ text: ' 全文 ' }, 4000)).toEqual([{ start_ms: 0, end_ms: 4000, text: '全文' }]);
   });
+
+  // Each of these took tens of seconds (quadratic scanning, growing to minutes with the 10 MB a subtitle may have) on
+  // the request thread of the upload, freezing the server; now they are read in one pass, in milliseconds.
+  it('reads hostile subtitles in one pass: lines of openers, unclosed tags, many lines sharing a time', () => {
+    const head = '1\n00:00:01,000 --> 00:00:02,000\n';
+    const openers = parseSubtitle(head + '<'.repeat(100_000), 'srt');
+    expect(openers).toHaveLength(1);
+    expect(openers[0].text).toHaveLength(100_000);
+    expect(parseSubtitle(head + '{\\'.repeat(50_000) + '一', 'srt')[0].text).toMatch(/一$/);
+    const assLine = 'Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,' + '{'.repeat(100_000) + '文';
+    expect(parseSubtitle('[Events]\n' + assLine + '\n', 'ass')[0].text).toMatch(/文$/);
+    // 50,000 lines at one time, then one later: each ends where the later one starts
+    const lrc = '[00:01.00]同一时刻\n'.repeat(50_000) + '[00:09.00]最后\n';
+    const cues = parseSubtitle(lrc, 'lrc', 12_000);
+    expect(cues).toHaveLength(50_000);
+    expect(cues[0]).toEqual({ start_ms: 1000, end_ms: 9000, text: '同一时刻' });
+  });
 });

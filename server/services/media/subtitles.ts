@@ -88,7 +88,8 @@ function parseTimedBlocks(source: string, format: 'srt' | 'vtt'): Cue[] {
     const start = timeMs(from);
     const end = timeMs((rest ?? '').trim().split(/\s+/)[0] ?? '');
     if (Number.isNaN(start) || Number.isNaN(end)) continue;
-    let body = lines.slice(at + 1).map((l) => l.replace(/<[^>]*>/g, '').replace(/\{\\[^}]*\}/g, ''));
+    // a tag cannot hold its own opener: with [^>]* a line of many '<' would be scanned to its end from each of them
+    let body = lines.slice(at + 1).map((l) => l.replace(/<[^<>]*>/g, '').replace(/\{\\[^{}]*\}/g, ''));
     if (format === 'vtt') body = body.map((l) => l.replace(/&(\w+);/g, (w, n: string) => ENTITIES[n] ?? w));
     cues.push({ start_ms: start, end_ms: end, text: joinLines(body) });
     if (cues.length > MAX_CUES) break;
@@ -138,7 +139,7 @@ function parseAss(source: string): Cue[] {
     const end = timeMs(field('end'));
     if (Number.isNaN(start) || Number.isNaN(end)) continue;
     const lines = text
-      .replace(/\{[^}]*\}/g, '')
+      .replace(/\{[^{}]*\}/g, '')
       .replace(/\\h/g, ' ')
       .split(/\\[Nn]/);
     cues.push({ start_ms: start, end_ms: end, text: joinLines(lines) });
@@ -169,9 +170,15 @@ function parseLrc(source: string, durationMs?: number): Cue[] {
     if (starts.length > MAX_CUES) break;
   }
   starts.sort((a, b) => a.start - b.start);
-  // a line lasts until the next one starts (a blank line ends the one before it)
+  // a line lasts until the next one starts (a blank line ends the one before it); the next later start of each,
+  // found walking back once (lines sharing a time would make a search forward from each line quadratic)
+  const nextStart: Array<number | undefined> = new Array(starts.length);
+  for (let i = starts.length - 1, later: number | undefined; i >= 0; i--) {
+    nextStart[i] = later;
+    if (i > 0 && starts[i - 1].start < starts[i].start) later = starts[i].start;
+  }
   return starts.map((s, i) => {
-    const next = starts.slice(i + 1).find((n) => n.start > s.start)?.start;
+    const next = nextStart[i];
     const end = next ?? (durationMs !== undefined && durationMs > s.start ? durationMs : s.start + LRC_LAST_MS);
     return { start_ms: s.start, end_ms: end, text: s.text };
   });
