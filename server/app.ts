@@ -60,6 +60,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
+    // The proxies by address, never `true`: with `true` the client's address is the left-most X-Forwarded-For entry,
+    // which the client writes itself (a proxy appends to what it was sent), so every per-address limit could be
+    // dodged. (Fastify ignores a bare hop count.)
     trustProxy: config.trustProxy,
     // JSON with __proto__ keys is stripped rather than trusted.
     onProtoPoisoning: 'remove',

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { HeavyLimits } from './services/heavy/pool';
@@ -30,8 +31,12 @@ export interface ServerConfig {
   /** A request whose headers and body have not arrived by then is dropped (408): no connection held by a trickle. */
   requestTimeoutMs: number;
   logLevel: string;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits are per address). */
-  trustProxy: boolean;
+  /**
+   * Behind a reverse proxy: the proxies' addresses (proxy-addr names such as `loopback`, addresses, CIDRs). The
+   * client's address is the first X-Forwarded-For entry, from the right, that is not one of them (rate limits are
+   * per address); false: the connection's own address.
+   */
+  trustProxy: false | string[];
   /** Folder holding the built SPA (index.html + assets). */
   spaDir: string;
   /**
@@ -152,11 +157,12 @@ export const ENV_SCHEMA = Type.Object({
       '(`0`: every account may create one; operators always may)',
     shown: '`1`',
   }),
-  TRUST_PROXY: Type.Boolean({
-    default: false,
-    description: "`1` behind a reverse proxy, so rate limits see the client's address",
-    shown: '(unset)',
-  }),
+  TRUST_PROXY: optionalStr(
+    "behind a reverse proxy, so rate limits see the client's address: `1` for a proxy on this machine (such as " +
+      "deploy/nginx.conf), or the proxies' addresses or CIDRs, comma-separated (`10.0.0.5,10.0.1.0/24`). The " +
+      'client is the last address the proxies appended to X-Forwarded-For; what a client wrote there itself is ' +
+      'not believed',
+  ),
   CHECK_WORKERS: optionalInt(
     'worker threads running the checking engine (they share one copy of the lexicons)',
     'cores, at most 4',
@@ -382,9 +388,35 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
     if (!problems.some((p) => p.startsWith(`${name} `)))
       problems.push(`${name} ${error.message.toLowerCase()}, got "${source[name]}"`);
   }
+  try {
+    trustedProxies(source.TRUST_PROXY);
+  } catch {
+    problems.push(`TRUST_PROXY must be 1, or addresses and CIDRs separated by commas, got "${source.TRUST_PROXY}"`);
+  }
   if (problems.length) throw new Error(`configuration: ${problems.join('; ')}`);
   if (!Value.Check(ENV_SCHEMA, env)) throw new Error('configuration: invalid');
   return env;
+}
+
+/** TRUST_PROXY as the addresses whose X-Forwarded-For entries are believed; false when unset, `0` or `false`. */
+export function trustedProxies(value: string | undefined): false | string[] {
+  const text = (value ?? '').trim().toLowerCase();
+  if (['', '0', 'false'].includes(text)) return false;
+  // A proxy on this machine: nginx in front of processes on 127.0.0.1 (deploy/nginx.conf).
+  if (text === '1' || text === 'true') return ['loopback'];
+  const entries = text.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return false;
+    try {
+      if (entry.includes('/')) ipaddr.parseCIDR(entry);
+      else ipaddr.parse(entry);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (bad.length) throw new Error(`TRUST_PROXY: not an address or CIDR: ${bad.join(', ')}`);
+  return entries;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -416,7 +448,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     // long enough for the largest upload on a slow line, short enough that trickling bodies cannot pile up
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: trustedProxies(env.TRUST_PROXY),
     spaDir: resolve(env.SPA_DIR),
     checkRateLimit: {
       checkMax: env.CHECK_RATE_MAX,

@@ -9,7 +9,8 @@ describe('configuration', () => {
   it('gives every variable its default and converts the ones set', () => {
     const env = readEnv({});
     expect(env.PORT).toBe(3000);
-    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.TRUST_PROXY).toBeUndefined();
+    expect(loadConfig({}).trustProxy).toBe(false);
     expect(env.CHECK_WORKERS).toBeUndefined();
     expect(env.LOG_LEVEL).toBe('info');
     const set = readEnv({
@@ -21,11 +22,15 @@ describe('configuration', () => {
     });
     expect(set).toMatchObject({
       PORT: 8080,
-      TRUST_PROXY: true,
+      TRUST_PROXY: 'true',
       CHECK_WORKERS: 3,
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
     });
+    // a proxy on this machine, or the proxies by address; never every address
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.0.1.0/24' }).trustProxy).toEqual(['10.0.0.5', '10.0.1.0/24']);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     // empty counts as unset, as a shell's `X= npm start` means
     expect(readEnv({ PORT: '' }).PORT).toBe(3000);
   });
@@ -40,6 +45,7 @@ describe('configuration', () => {
       ['REQUEST_TIMEOUT_MS', '10'],
       ['CHECK_WORKERS', '0'],
       ['TRUST_PROXY', 'yes'],
+      ['TRUST_PROXY', '10.0.0.0/99'],
       ['LOG_LEVEL', 'verbose'],
       ['LOG_FORMAT', 'xml'],
       ['SMS_PROVIDER', 'twilio'],
