@@ -89,7 +89,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(multipart, {
-    limits: { fileSize: config.uploadLimit },
+    // Every file part is read whole into memory before the route's schema is checked: no call takes more than two
+    // files and four fields, so a request of hundreds of parts (hundreds of megabytes) is refused as it streams in.
+    limits: { fileSize: config.uploadLimit, files: 2, fields: 8, parts: 10, fieldSize: 64 * 1024 },
     // Parts are parsed before validation so the contract's multipart schemas check them; a file part
     // becomes `{filename, mimetype, data}` (see routes/types.ts UploadedFile).
     attachFieldsToBody: 'keyValues',

@@ -194,6 +194,49 @@ describe('archive limits', () => {
   });
 });
 
+describe('multipart uploads', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    token = await login(t.app, ADMIN.phone, ADMIN.password);
+  });
+  afterAll(async () => t.close());
+
+  const upload = (parts: Parameters<typeof form>[0]) => {
+    const body = form(parts);
+    return t.app.inject({
+      method: 'POST',
+      url: '/misscut/v1/image/check',
+      payload: body.payload,
+      headers: { 'content-type': body.contentType, ...CLIENT_HEADERS, authorization: `Bearer ${token}` },
+    });
+  };
+  const file = (i: number) => ({
+    name: `f${i}`,
+    filename: `${i}.png`,
+    type: 'image/png',
+    data: Buffer.alloc(64 * 1024),
+  });
+
+  it('refuses more file parts, fields or parts than any call takes, before holding them in memory', async () => {
+    // every file part would be read whole into memory before the route's schema looks at it
+    const files = await upload(Array.from({ length: 300 }, (_, i) => file(i)));
+    expect([files.statusCode, files.json().msg_code]).toEqual([413, 'upload.too_many_files']);
+    const fields = await upload(Array.from({ length: 50 }, (_, i) => ({ name: `x${i}`, data: 'y' })));
+    expect([fields.statusCode, fields.json().msg_code]).toEqual([413, 'upload.too_many_fields']);
+    const parts = await upload([
+      ...Array.from({ length: 2 }, (_, i) => file(i)),
+      ...Array.from({ length: 8 }, (_, i) => ({ name: `x${i}`, data: 'y' })),
+      { name: 'one-more', data: 'y' },
+    ]);
+    expect([parts.statusCode, parts.json().msg_code]).toEqual([413, 'upload.too_many_parts']);
+    // two files (the compare call's) are still taken as far as the route's own checks
+    const two = await upload([file(1), file(2)]);
+    expect(two.statusCode).toBe(400);
+  });
+});
+
 describe('dictionary imports', () => {
   it('refuses a workbook whose zip lies about its sizes before exceljs inflates it, off the event loop', async () => {
     const t = await startTestApp();
@@ -232,6 +275,9 @@ describe('secrets never reach the log', () => {
       'sms_code',
       'verify_code',
       'share_id',
+      'ticket',
+      'state',
+      'wechat_code',
     ]) {
       expect(redactUrl(`/u?${name}=LEAK&x=1`)).toBe(`/u?${name}=[REDACTED]&x=1`);
     }
