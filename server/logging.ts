@@ -31,6 +31,11 @@ const SECRET_PARAMS = new Set([
   'verify_code',
   // a share id is a read key to a document
   'share_id',
+  // WeChat: a binding ticket and an authorisation state stay valid when a rate limit refuses the request that
+  // carries them, and a login code is exchanged for a session
+  'ticket',
+  'state',
+  'wechat_code',
 ]);
 
 /** A URL with the value of every credential-bearing query parameter replaced, for logs. */
