@@ -3,7 +3,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
-import { findLatestUnusedCode, insertSmsCode, markCodeUsed, setCodeAttempts, useUpCodes } from '../db/repos/sms-codes';
+import { countCodeAttempt, findLatestUnusedCode, insertSmsCode, markCodeUsed, useUpCodes } from '../db/repos/sms-codes';
 import { badRequest, tooManyRequests } from '../errors';
 
 /**
@@ -76,12 +76,12 @@ export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purp
 export async function consumeSmsCode(db: Db, phone: string, purpose: SmsPurpose, code: string): Promise<void> {
   const row = await findLatestUnusedCode(db, phone, purpose);
   if (!row || row.expires_at <= nowIso()) throw badRequest('sms.expired');
-  // the code is burnt: this call cannot succeed again before it would have expired (a new code can be asked now)
-  if (row.attempts >= SMS_CODE_MAX_ATTEMPTS)
+  // Counted before the comparison, in one statement: parallel guesses (several processes, PostgreSQL) each take a
+  // place, and those past the limit are refused unchecked. A burnt code cannot succeed again before it would have
+  // expired (a new code can be asked for now).
+  if (!(await countCodeAttempt(db, row.id, SMS_CODE_MAX_ATTEMPTS)))
     throw tooManyRequests((Date.parse(row.expires_at) - Date.now()) / 1000, 'sms.too_many_wrong');
-  if (row.code_hash !== hashCode(phone, purpose, code)) {
-    await setCodeAttempts(db, row.id, row.attempts + 1);
-    throw badRequest('sms.wrong');
-  }
-  await markCodeUsed(db, row.id, nowIso());
+  if (row.code_hash !== hashCode(phone, purpose, code)) throw badRequest('sms.wrong');
+  // two requests with the right code at once: the second finds it used
+  if (!(await markCodeUsed(db, row.id, nowIso()))) throw badRequest('sms.expired');
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
-import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
+import { CLIENT_HEADERS, call, lastSmsCode, register, startTestApp, type TestApp } from './helpers';
 import { createCoupons } from '../../server/services/coupons';
 import { recordDownload } from '../../server/services/downloads';
 import { recordShare, SHARE_BONUS } from '../../server/services/sharing';
@@ -71,5 +71,21 @@ describe.skipIf(!PG_BIN)('coupons, sharing and downloads on PostgreSQL', () => {
     expect((await call(t.app, 'GET', `/user/download/file?id=${row.id}`, undefined, accounts[2].token)).status).toBe(
       404,
     );
+  });
+  it('parallel guesses at an SMS code: five are compared, the rest refused unchecked', async () => {
+    const phone = '13900000899';
+    const sent = await call(t.app, 'POST', '/user/sms_code', { phone, purpose: 'register' });
+    expect(sent.status).toBe(200);
+    const right = lastSmsCode(t.dataDir, phone, 'register');
+    const guesses = Array.from({ length: 40 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const answers = await Promise.all(
+      guesses.map((code) => call(t.app, 'POST', '/user/register', { phone, code, password: 'rightpass1' })),
+    );
+    const codes = answers.map((a) => a.json.msg_code);
+    expect(codes.filter((c) => c === 'sms.wrong')).toHaveLength(5);
+    expect(codes.filter((c) => c === 'sms.too_many_wrong')).toHaveLength(35);
+    // and the right code is burnt with them
+    const late = await call(t.app, 'POST', '/user/register', { phone, code: right, password: 'rightpass1' });
+    expect(late.json.msg_code).toBe('sms.too_many_wrong');
   });
 });

@@ -35,10 +35,27 @@ export async function findLatestUnusedCode(
     .executeTakeFirst();
 }
 
-export async function setCodeAttempts(db: Db, id: number, attempts: number): Promise<void> {
-  await db.updateTable('sms_codes').set({ attempts }).where('id', '=', id).execute();
+/**
+ * Counts one attempt at the code, in one statement, while fewer than `max` were made; false when none is left.
+ * Guesses sent in parallel each take their own place, so no more than `max` are ever compared.
+ */
+export async function countCodeAttempt(db: Db, id: number, max: number): Promise<boolean> {
+  const result = await db
+    .updateTable('sms_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('attempts', '<', max)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
-export async function markCodeUsed(db: Db, id: number, usedAt: string): Promise<void> {
-  await db.updateTable('sms_codes').set({ used_at: usedAt }).where('id', '=', id).execute();
+/** Uses the code up; false when another request used it first. */
+export async function markCodeUsed(db: Db, id: number, usedAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sms_codes')
+    .set({ used_at: usedAt })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
