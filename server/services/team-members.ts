@@ -605,6 +605,10 @@ export async function cancelInvitation(db: Db, ctx: TeamContext, id: number): Pr
   // rows of other teams, and members' rows, are no invitation of this team
   if (!row || Number(row.enterprise_id) !== enterpriseId || row.invited_by === null)
     throw notFound('team.unknown_invitation');
+  // only who may give the invitation's role may take it back (a member admin cannot withdraw an admin's invitation)
+  const role = roleOf(row);
+  if (!ctx.role || !(GRANTABLE[ctx.role] as readonly MemberRole[]).includes(role))
+    throw forbidden('team.cannot_give_role', { role });
   const res = await db
     .updateTable('enterprise_members')
     .set({ status: MEMBER_STATUS.expired, invite_code: null, invite_expires_at: null, updated_at: nowIso() })

@@ -460,6 +460,18 @@ describe('every team call as every role', () => {
     });
   }
 
+  it('an invitation is withdrawn only by a role that may give its role', async () => {
+    const w = await world();
+    const db = t.app.db;
+    const invitee = await person();
+    const forAdmin = await invitePhone(deps(), await teamContext(db, w.actors.root.uid), invitee.phone, '', 'admin');
+    const cancel = (who: Actor) =>
+      call(t.app, 'POST', '/enterprise/v1/cancel_invitation', { id: forAdmin }, w.actors[who].token);
+    const refused = await cancel('user_admin');
+    expect([refused.status, refused.json.msg_code]).toEqual([403, 'team.cannot_give_role']);
+    expect((await cancel('admin')).status).toBe(200);
+  });
+
   it('the invited phone itself may accept the SMS link; the operator may list applications', async () => {
     const w = await world();
     const invitation = await t.app.db
