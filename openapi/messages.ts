@@ -135,6 +135,7 @@ export const SERVER_MESSAGES = {
   'notice.expired': '公告的截止时间必须晚于现在',
   'notice.unknown': '公告不存在或已撤回',
   'wechat.not_configured': '本服务器未配置微信登录',
+  'wechat.code_invalid': '微信登录已失效，请重新扫码登录',
   'ai.exhausted': 'AI 写作字数已用完',
   'ai.not_configured': '本服务器未配置 AI 写作服务，请管理员设置 AI_URL（兼容 OpenAI 的对话接口）',
   'ai.unknown_function': '没有这个写作功能：{id}',

@@ -2687,13 +2687,37 @@ export interface paths {
         /**
          * Where WeChat comes back with the code
          * @description Added (WeChat's redirect_uri). The code is exchanged for the user's openid; login lands on
-         *     `/workbench/?token=…` (a WeChat bound to an open account) or `/workbench/login?msg=…`; bind and unbind on
+         *     `/workbench/?wechat_code=…` (a WeChat bound to an open account: a one-time code for POST /user/wechat/exchange,
+         *     never a token in the address) or `/workbench/login?msg=…`; bind and unbind on
          *     `/workbench/user?status=N` (spec §2: 0 failed, 1 done, 2 not bound, 3 another WeChat, 4 already bound,
          *     5 this WeChat is another account's).
          */
         get: operations["getUserWechatCallback"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/wechat/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The session for a WeChat login's one-time code
+         * @description Added (a WeChat login lands on `/workbench/?wechat_code=…`, so that no token is ever in an address). The page
+         *     posts the code for a new bearer token and goes on as with a token link. A code is valid for 60 seconds, once,
+         *     and only a callback whose state was valid makes one; unknown, used or expired: 400 `wechat.code_invalid`. 503
+         *     `wechat.not_configured` without WeChat. 30 a 10 minutes per address, with the WeChat navigations.
+         */
+        post: operations["postUserWechatExchange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9201,6 +9225,34 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postUserWechatExchange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["TokenOk"];
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];

@@ -602,7 +602,10 @@ export interface WechatLinksTable {
 
 export interface WechatStatesTable {
   state: string;
-  /** login | bind | unbind (an authorisation under way), or ticket-bind | ticket-unbind (the page's ticket) */
+  /**
+   * login | bind | unbind (an authorisation under way), ticket-bind | ticket-unbind (the page's ticket), or
+   * code-login (a login's one-time code, exchanged for the session)
+   */
   purpose: string;
   uid: number | null;
   expires_at: string;

@@ -3,9 +3,11 @@
  * behind a provider interface. The page sends the user to `/user/wechat/login` (or, with a ticket it takes first,
  * `/bind` and `/unbind`); the server sends them on to WeChat's QR-code page with a single-use state; WeChat comes back
  * to `/user/wechat/callback` with a code, which the provider exchanges for the user's openid. Login lands on
- * `/workbench/?token=…` (an openid bound to an account) or on the login page with a message; binding and unbinding
- * land on `/workbench/user?status=N` (0 failed, 1 done, 2 not bound, 3 another WeChat, 4 already bound, 5 this
- * WeChat is another account's; 6, a WeChat-only account, cannot happen here: every account has a phone).
+ * `/workbench/?wechat_code=…` (an openid bound to an account: a one-time code the page exchanges for the session
+ * with POST /user/wechat/exchange, so that no token is ever in an address) or on the login page with a message;
+ * binding and unbinding land on `/workbench/user?status=N` (0 failed, 1 done, 2 not bound, 3 another WeChat,
+ * 4 already bound, 5 this WeChat is another account's; 6, a WeChat-only account, cannot happen here: every account
+ * has a phone).
  */
 import { randomBytes } from 'node:crypto';
 import { readEnv } from '../config';
@@ -79,6 +81,8 @@ class OpenPlatform implements WechatProvider {
 
 const STATE_MS = 10 * 60_000;
 const TICKET_MS = 2 * 60_000;
+/** A login's one-time code: the page exchanges it as soon as it loads. */
+const LOGIN_CODE_MS = 60_000;
 const random = () => randomBytes(18).toString('base64url');
 
 export type Purpose = 'login' | 'bind' | 'unbind';
@@ -152,7 +156,8 @@ export async function finishAuthorisation(
           .executeTakeFirst()
       : undefined;
     if (!user) return `/login?msg=${encodeURIComponent('该微信尚未绑定账号：请先用手机号登录，在个人中心绑定微信')}`;
-    return `/?token=${encodeURIComponent(await issueToken(db, Number(user.uid)))}`;
+    // a one-time code, not the 30-day token: an address ends up in the history and in proxy logs
+    return `/?wechat_code=${encodeURIComponent(await putState(db, 'code-login', Number(user.uid), LOGIN_CODE_MS))}`;
   }
   const uid = Number(row.uid);
   const mine = await db.selectFrom('wechat_links').selectAll().where('uid', '=', uid).executeTakeFirst();
@@ -174,4 +179,17 @@ export async function finishAuthorisation(
   if (mine.openid !== who.openid) return '/user?status=3';
   await db.deleteFrom('wechat_links').where('uid', '=', uid).execute();
   return '/user?status=1';
+}
+
+/** The session token for a login's one-time code: once, within a minute, for an account still open; else null. */
+export async function exchangeLoginCode(db: Db, code: string): Promise<string | null> {
+  const row = await takeState(db, code, ['code-login']);
+  if (!row || row.uid === null) return null;
+  const open = await db
+    .selectFrom('users')
+    .select('uid')
+    .where('uid', '=', row.uid)
+    .where('closed_at', 'is', null)
+    .executeTakeFirst();
+  return open ? issueToken(db, Number(open.uid)) : null;
 }

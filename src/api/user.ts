@@ -85,6 +85,11 @@ export async function createApiKey(): Promise<{ api_key: string; username: strin
   return unwrap(api.POST('/user/api_key'));
 }
 
+/** The session token for the one-time code a WeChat login lands with (`?wechat_code=`); used, expired: 400. */
+export async function exchangeWechatCode(code: string): Promise<string> {
+  return (await unwrap(api.POST('/user/wechat/exchange', { body: { code } }))).token;
+}
+
 /** A single-use ticket for this server's WeChat binding pages (a navigation carries no token). */
 export async function wechatTicket(purpose: 'bind' | 'unbind'): Promise<string> {
   return (await unwrap(api.POST('/user/wechat/ticket', { body: { purpose } }), { silent: true })).ticket;

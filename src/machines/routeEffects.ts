@@ -2,6 +2,7 @@
 // session's 'token received' event. The UI calls this once per page load with its router bindings.
 import { notify as defaultNotify, type Notice } from '../api/notify';
 import { getTrackingParams, setAppUuid, setLastRoute, setTrackingParam } from '../api/storage';
+import { exchangeWechatCode } from '../api/user';
 import { routeToRemember, withTracking, type RouteEffect } from './routeQuery';
 
 export interface RouteEffectBindings {
@@ -9,6 +10,8 @@ export interface RouteEffectBindings {
   /** Usually `appActor.system.get('session').send` */
   sendToSession: (event: { type: 'token received'; token: string }) => void;
   notify?: (notice: Notice) => void;
+  /** POST /user/wechat/exchange (src/api/user.ts); a refused code shows the server's message there. */
+  exchangeWechatCode?: (code: string) => Promise<string>;
 }
 
 export function applyRouteEffects(effects: readonly RouteEffect[], bindings: RouteEffectBindings): void {
@@ -23,6 +26,13 @@ export function applyRouteEffects(effects: readonly RouteEffect[], bindings: Rou
         break;
       case 'log in with token':
         bindings.sendToSession({ type: 'token received', token: effect.token });
+        break;
+      case 'exchange wechat code':
+        // the token then takes the token link's way (a signed-in account is asked before switching)
+        (bindings.exchangeWechatCode ?? exchangeWechatCode)(effect.code).then(
+          (token) => bindings.sendToSession({ type: 'token received', token }),
+          () => undefined,
+        );
         break;
       case 'notify':
         show(effect.notice);

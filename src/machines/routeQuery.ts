@@ -11,6 +11,8 @@ export type RouteEffect =
    * signed in as another account, it asks before switching; the same token changes nothing.
    */
   | { type: 'log in with token'; token: string }
+  /** POST the WeChat login's one-time code for the session token, then on as 'log in with token'. */
+  | { type: 'exchange wechat code'; code: string }
   | { type: 'notify'; notice: Notice }
   | { type: 'navigate'; to: string; replace: boolean };
 
@@ -37,7 +39,7 @@ export const STATUS_MESSAGES: Record<number, Notice> = {
 
 const TRACKING: readonly TrackingKey[] = ['bd_vid', 'qhclickid', 'up_id'];
 /** Query keys consumed here; they are removed from the address once handled. */
-const CONSUMED = ['login_resp_code', 'uuid', 'app_uuid', 'token', 'msg', 'status', 'type'];
+const CONSUMED = ['login_resp_code', 'uuid', 'app_uuid', 'token', 'wechat_code', 'msg', 'status', 'type'];
 
 function toParams(search: RouteQueryInput['search']): URLSearchParams {
   if (search instanceof URLSearchParams) return search;
@@ -67,6 +69,9 @@ export function planRouteQuery(input: RouteQueryInput): RouteEffect[] {
   // The token leaves the address at once (history, screenshots), whatever the session makes of it.
   const token = query.get('token');
   if (token) effects.push({ type: 'log in with token', token });
+  // where a WeChat login lands: a code valid once, for a minute, instead of a token in the address
+  const wechatCode = query.get('wechat_code');
+  if (wechatCode && !token) effects.push({ type: 'exchange wechat code', code: wechatCode });
 
   if (query.has('msg')) {
     const msg = (query.get('msg') ?? '').trim();

@@ -196,6 +196,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'notice.expired': msg({ id: 'server.notice.expired', message: '公告的截止时间必须晚于现在' }),
   'notice.unknown': msg({ id: 'server.notice.unknown', message: '公告不存在或已撤回' }),
   'wechat.not_configured': msg({ id: 'server.wechat.not_configured', message: '本服务器未配置微信登录' }),
+  'wechat.code_invalid': msg({ id: 'server.wechat.code_invalid', message: '微信登录已失效，请重新扫码登录' }),
   'ai.exhausted': msg({ id: 'server.ai.exhausted', message: 'AI 写作字数已用完' }),
   'ai.not_configured': msg({
     id: 'server.ai.not_configured',

@@ -1,6 +1,7 @@
 // WeChat login in Chromium against the real server and a local fake of WeChat Open Platform (started by the
 // browser tests' global setup; WeChat is an outside service): a user binds WeChat on /user (back with 操作成功),
-// logs out, and logs in again by WeChat, landing on /.
+// logs out, and logs in again by WeChat, landing on / with a one-time code the page exchanges for the session: no
+// token is ever in an address.
 import { describe, expect, inject, it } from 'vitest';
 import { useNewUser } from './browser';
 
@@ -23,10 +24,26 @@ describe('WeChat login in Chromium', () => {
     await page.getByTestId('logout').click();
     await page.getByRole('alertdialog').getByRole('button', { name: '确认' }).click();
     await page.waitForURL(`${baseUrl}/workbench/login`);
+    const addresses: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) addresses.push(frame.url());
+    });
     await page.getByTestId('wechat-login').click();
-    await page.waitForURL(`${baseUrl}/workbench/`, { timeout: 15_000 });
+    await page.getByText('登录成功').first().waitFor({ timeout: 15_000 });
     await page.getByTestId('home-screen').waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
-    await page.getByText('登录成功').first().waitFor();
+    expect(page.url()).toBe(`${baseUrl}/workbench/`);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toBeTruthy();
+    // the page landed with the one-time code, which is gone from the address; no address held the token
+    const landed = addresses.map((a) => new URL(a)).find((a) => a.searchParams.has('wechat_code'));
+    expect(landed?.pathname).toBe('/workbench/');
+    expect(addresses.filter((a) => a.includes('token=') || a.includes(token!))).toEqual([]);
+    // the code was used up by the page
+    const again = await fetch(`${baseUrl}/user/wechat/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cid: 'e2e-device', endpoint: '1' },
+      body: JSON.stringify({ code: landed!.searchParams.get('wechat_code') }),
+    });
+    expect(((await again.json()) as { msg_code?: string }).msg_code).toBe('wechat.code_invalid');
   });
 });

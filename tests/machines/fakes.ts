@@ -30,6 +30,8 @@ export function fakeBackend() {
   ]);
   const tokens = new Map<string, string>();
   const smsCodes = new Map<string, string>([[NEWCOMER.phone, NEWCOMER.code]]);
+  /** WeChat login codes (one-time) -> phone */
+  const wechatCodes = new Map<string, string>();
   let issued = 0;
   let networkDown = false;
   const calls: string[] = [];
@@ -84,6 +86,13 @@ export function fakeBackend() {
           login_id: null,
         });
       }
+      case 'POST /user/wechat/exchange': {
+        const phone = wechatCodes.get(body.code);
+        if (!phone)
+          return json(400, { code: 400, msg: '微信登录已失效，请重新扫码登录', msg_code: 'wechat.code_invalid' });
+        wechatCodes.delete(body.code);
+        return ok({ token: issue(phone) });
+      }
       case 'POST /user/logout': {
         const token = bearer(request);
         if (!token) return err(401, '未登录');
@@ -98,8 +107,14 @@ export function fakeBackend() {
   return {
     fetch,
     calls,
-    /** A token the server hands out on its own (e.g. a WeChat login redirecting with ?token=). */
+    /** A token the server hands out on its own (a login link's ?token=). */
     issueToken: (phone: string) => issue(phone),
+    /** The one-time code a WeChat login lands with (?wechat_code=), exchanged once for a token. */
+    issueWechatCode: (phone: string) => {
+      const code = `wx-${++issued}`;
+      wechatCodes.set(code, phone);
+      return code;
+    },
     isValid: (token: string | null) => token !== null && tokens.has(token),
     /** The phone of the account a valid token belongs to. */
     phoneOf: (token: string | null) => (token === null ? undefined : tokens.get(token)),

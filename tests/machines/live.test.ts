@@ -5,10 +5,12 @@ import { createActor, waitFor } from 'xstate';
 import { QueryClient } from '@tanstack/react-query';
 import { api, configureApi, unwrap } from '../../src/api/client';
 import { queryKeys } from '../../src/api/queries';
-import { getToken, setToken } from '../../src/api/storage';
+import { getToken, isLoginFlagSet, setToken } from '../../src/api/storage';
 import { createLiveApp, liveSocket } from '../../src/machines/live';
+import { applyRouteEffects } from '../../src/machines/routeEffects';
+import { planRouteQuery } from '../../src/machines/routeQuery';
 import { collectNotices, freshStores } from '../api/helpers';
-import { ADMIN, fakeBackend, fakeWebSocketClass } from './fakes';
+import { ADMIN, COLLEAGUE, fakeBackend, fakeWebSocketClass } from './fakes';
 
 const { notices, unsubscribe } = collectNotices();
 afterAll(unsubscribe);
@@ -124,6 +126,39 @@ describe('token in the route query while a stored session is being restored', ()
     expect(getToken()).toBe(stored);
     expect(navigations).toEqual([]);
     expect(backend.calls.filter((c) => c === 'GET /user/user_info')).toHaveLength(2);
+    actor.stop();
+  });
+});
+
+describe('a WeChat login code in the route query', () => {
+  it("is exchanged once for the session and takes the token link's way", async () => {
+    const { actor, backend } = start();
+    const session = actor.system.get('session')!;
+    const address: string[] = [];
+    const land = (code: string) =>
+      applyRouteEffects(planRouteQuery({ path: '/', search: `?wechat_code=${code}`, loggedIn: isLoginFlagSet() }), {
+        navigate: (to) => address.push(to),
+        sendToSession: (event) => session.send(event),
+      });
+    // signed out: the code signs its account in, and leaves the address at once
+    const code = backend.issueWechatCode(ADMIN.phone);
+    land(code);
+    expect(address).toEqual(['/']);
+    await waitFor(session, (s) => s.matches({ loggedIn: 'ready' }));
+    expect(backend.phoneOf(getToken())).toBe(ADMIN.phone);
+    expect(notices.map((n) => n.title)).toEqual(['登录成功']);
+    // signed in: another account's code asks first, storing nothing
+    const stored = getToken();
+    land(backend.issueWechatCode(COLLEAGUE.phone));
+    await waitFor(session, (s) => s.matches({ loggedIn: 'confirmingSwitch' }));
+    expect(session.getSnapshot().context.linkUser?.phone).toBe(COLLEAGUE.phone);
+    expect(getToken()).toBe(stored);
+    session.send({ type: 'switch declined' });
+    // a used code: the server's message, and no one switches
+    land(code);
+    await until(() => notices.some((n) => n.title === '微信登录已失效，请重新扫码登录'));
+    expect(session.getSnapshot().value).toEqual({ loggedIn: 'ready' });
+    expect(getToken()).toBe(stored);
     actor.stop();
   });
 });

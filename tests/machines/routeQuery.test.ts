@@ -55,6 +55,14 @@ describe('planRouteQuery (spec §2 route query handling)', () => {
     ]);
   });
 
+  it('a WeChat login code is exchanged by POST and leaves the address at once', () => {
+    expect(plan('?wechat_code=c-1&bd_vid=B')).toEqual([
+      { type: 'remember tracking', key: 'bd_vid', value: 'B' },
+      { type: 'exchange wechat code', code: 'c-1' },
+      { type: 'navigate', to: '/?bd_vid=B', replace: true },
+    ]);
+  });
+
   it('a msg in the query shows as an error, with the spec fallback when empty', () => {
     expect(plan('?msg=%E8%B4%A6%E5%8F%B7%E5%BC%82%E5%B8%B8', false, '/login')).toEqual([
       { type: 'notify', notice: { status: 'error', title: '账号异常' } },
@@ -159,5 +167,26 @@ describe('applyRouteEffects', () => {
       ['/?bd_vid=B&up_id=U', true],
       ['/login', true],
     ]);
+  });
+});
+
+describe('applyRouteEffects: a WeChat login code', () => {
+  it("hands the exchanged token to the session as a link's token; a refused code sends nothing", async () => {
+    const sent: unknown[] = [];
+    const exchanged: string[] = [];
+    const bindings = {
+      navigate: () => undefined,
+      sendToSession: (e: unknown) => sent.push(e),
+      exchangeWechatCode: async (code: string) => {
+        exchanged.push(code);
+        if (code === 'used') throw new Error('微信登录已失效，请重新扫码登录');
+        return `token-for-${code}`;
+      },
+    };
+    applyRouteEffects(plan('?wechat_code=c-1'), bindings);
+    applyRouteEffects(plan('?wechat_code=used'), bindings);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(exchanged).toEqual(['c-1', 'used']);
+    expect(sent).toEqual([{ type: 'token received', token: 'token-for-c-1' }]);
   });
 });

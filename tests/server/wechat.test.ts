@@ -1,9 +1,10 @@
 // WeChat login and binding on the real server against a local fake of WeChat's API (the code exchange; WeChat is
-// an outside service): login by a bound WeChat lands with a token, an unbound one on the login page with a message;
-// binding and unbinding end on /user with the spec's status 0-5; tickets and states are single-use.
+// an outside service): login by a bound WeChat lands with a one-time code the page exchanges for the session (never
+// a token in the address), an unbound one on the login page with a message; binding and unbinding end on /user with
+// the spec's status 0-5; tickets, states and login codes are single-use.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, CLIENT_HEADERS, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -40,9 +41,13 @@ afterAll(async () => {
   await new Promise((r) => fake.close(r));
 });
 
+/** Each WeChat call from its own address: they allow 30 per address per 10 minutes. */
+let addresses = 0;
+const nextAddress = () => `10.8.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
+
 /** A navigation: the 302's Location. */
 async function go(url: string): Promise<string> {
-  const res = await t.app.inject({ method: 'GET', url, headers: { endpoint: '1' } });
+  const res = await t.app.inject({ method: 'GET', url, headers: { endpoint: '1' }, remoteAddress: nextAddress() });
   expect(res.statusCode, `${url}: ${res.body}`).toBe(302);
   return String(res.headers.location);
 }
@@ -61,6 +66,9 @@ async function viaWechat(start: string, code: string): Promise<string> {
   const state = stateOf(await go(start));
   return go(`/user/wechat/callback?code=${code}&state=${state}`);
 }
+
+/** What the page does with the code it landed with: POST it for the session token. */
+const exchange = (code: string) => call(t.app, 'POST', '/user/wechat/exchange', { code }, undefined, nextAddress());
 
 async function ticket(token: string, purpose: 'bind' | 'unbind'): Promise<string> {
   const res = await call(t.app, 'POST', '/user/wechat/ticket', { purpose }, token);
@@ -85,7 +93,7 @@ describe('WeChat login and binding', () => {
     }
   });
 
-  it('an unbound WeChat cannot log in; bound, it lands with a token; tickets and states are single-use', async () => {
+  it('an unbound WeChat cannot log in; bound, it lands with a code for the session; all single-use', async () => {
     const unbound = await viaWechat('/user/wechat/login', 'code-alice');
     expect(unbound).toMatch(/^https:\/\/proof\.example\/workbench\/login\?msg=/);
     expect(decodeURIComponent(unbound)).toContain('该微信尚未绑定账号');
@@ -99,10 +107,22 @@ describe('WeChat login and binding', () => {
     expect(await go(`/user/wechat/bind?ticket=${bindTicket}`)).toBe('https://proof.example/workbench/user?status=0');
 
     const landed = new URL(await viaWechat('/user/wechat/login', 'code-alice'));
-    expect(landed.pathname).toBe('/workbench/');
-    const token = landed.searchParams.get('token')!;
+    expect(landed.origin + landed.pathname).toBe('https://proof.example/workbench/');
+    // no token in the address: only the one-time code, which is no bearer token itself
+    expect([...landed.searchParams.keys()]).toEqual(['wechat_code']);
+    const code = landed.searchParams.get('wechat_code')!;
+    expect((await call(t.app, 'GET', '/user/user_info', undefined, code)).status).toBe(401);
+    const session = await exchange(code);
+    expect(session.status).toBe(200);
+    const token = session.json.result.token;
     const me = await call(t.app, 'GET', '/user/user_info', undefined, token);
     expect(me.json.result.phone).toBe('13511110001');
+    // a code works once; an unknown one, a ticket or a state is no code
+    const again = await exchange(code);
+    expect([again.status, again.json.msg_code]).toEqual([400, 'wechat.code_invalid']);
+    expect(again.json.msg).toBe('微信登录已失效，请重新扫码登录');
+    for (const forged of ['made-up', await ticket(alice, 'bind'), stateOf(await go('/user/wechat/login'))])
+      expect((await exchange(forged)).json.msg_code).toBe('wechat.code_invalid');
 
     // a state is used once; a code WeChat refuses fails
     const state = stateOf(await go('/user/wechat/login'));
@@ -111,6 +131,33 @@ describe('WeChat login and binding', () => {
       '微信登录失败',
     );
     expect(decodeURIComponent(await viaWechat('/user/wechat/login', 'forged'))).toContain('微信登录失败');
+  });
+
+  it('a login code lasts a minute', async () => {
+    const code = new URL(await viaWechat('/user/wechat/login', 'code-alice')).searchParams.get('wechat_code')!;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      const late = await exchange(code);
+      expect([late.status, late.json.msg_code]).toEqual([400, 'wechat.code_invalid']);
+    } finally {
+      vi.useRealTimers();
+    }
+    const fresh = new URL(await viaWechat('/user/wechat/login', 'code-alice')).searchParams.get('wechat_code')!;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 50_000 });
+    try {
+      expect((await exchange(fresh)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('codes cannot be guessed: the exchange counts with the WeChat navigations of an address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push(
+        (await call(t.app, 'POST', '/user/wechat/exchange', { code: `guess-${i}` }, undefined, '10.7.0.1')).status,
+      );
+    expect(statuses).toEqual([...Array<number>(30).fill(400), 429]);
   });
 
   it('binding and unbinding answer the spec statuses', async () => {

@@ -1,6 +1,12 @@
 import { publicOrigin } from '../../config';
-import { envelope, unavailable } from '../../errors';
-import { finishAuthorisation, startAuthorisation, ticketFor, wechatProvider } from '../../services/wechat';
+import { badRequest, envelope, unavailable } from '../../errors';
+import {
+  exchangeLoginCode,
+  finishAuthorisation,
+  startAuthorisation,
+  ticketFor,
+  wechatProvider,
+} from '../../services/wechat';
 import { caller, type Operations } from '../types';
 
 /** The provider, or 503 without WECHAT_APPID / WECHAT_SECRET / PUBLIC_URL. */
@@ -42,6 +48,15 @@ export const wechatOperations: Operations = {
       state: request.query.state,
     });
     return reply.redirect(workbench(path));
+  },
+
+  /** The login's one-time code from the callback's address, for the session token (never in an address). */
+  postUserWechatExchange: async (request) => {
+    await request.server.limiters.wechat(request);
+    provider();
+    const token = await exchangeLoginCode(request.server.db, request.body.code);
+    if (!token) throw badRequest('wechat.code_invalid');
+    return envelope({ token });
   },
 
   postUserWechatTicket: async (request) => {
