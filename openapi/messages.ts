@@ -46,6 +46,7 @@ export const SERVER_MESSAGES = {
   'rate.check_anonymous': '校对请求过于频繁：未登录时每个地址每 {window} 秒最多 {max} 次，请 {retry} 秒后再试',
   'rate.words': '词表请求过于频繁，请 {retry} 秒后再试',
   'rate.words_anonymous': '未登录时词表请求过于频繁，请 {retry} 秒后再试',
+  'rate.heavy_per_user': '你同时进行的文档处理已有 {max} 项，请等其中一项完成后再试',
   'rate.orders': '下单过于频繁，请稍后再试',
   'lockout.login': '登录失败次数过多，请 {minutes} 分钟后再试',
   'lockout.password': '密码错误次数过多，请 {minutes} 分钟后再试',

@@ -60,6 +60,10 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
     id: 'server.rate.words_anonymous',
     message: '未登录时词表请求过于频繁，请 {retry} 秒后再试',
   }),
+  'rate.heavy_per_user': msg({
+    id: 'server.rate.heavy_per_user',
+    message: '你同时进行的文档处理已有 {max} 项，请等其中一项完成后再试',
+  }),
   'rate.orders': msg({ id: 'server.rate.orders', message: '下单过于频繁，请稍后再试' }),
   'lockout.login': msg({ id: 'server.lockout.login', message: '登录失败次数过多，请 {minutes} 分钟后再试' }),
   'lockout.password': msg({ id: 'server.lockout.password', message: '密码错误次数过多，请 {minutes} 分钟后再试' }),

@@ -146,6 +146,27 @@ describe('heavy work runs in the bounded worker pool', () => {
   }, 60_000);
 });
 
+describe("one user's share of the heavy pool", () => {
+  it('holds at most three tasks of one user; another user is served meanwhile', async () => {
+    const pool = new HeavyPool({ workers: 1, queueMax: 16, timeoutMs: 30_000, heapMb: 256, outputMax: 1e6 });
+    try {
+      const input = { filename: 'words.txt', data: Buffer.from('校对,1\n') };
+      const mine = [1, 2, 3].map(() => pool.run('importFile', input, { owner: 7 }));
+      const refused = await pool.run('importFile', input, { owner: 7 }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      const error = refused as AppError;
+      expect([error.statusCode, error.msgCode, error.msgParams]).toEqual([429, 'rate.heavy_per_user', { max: 3 }]);
+      expect(Number(error.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const theirs = pool.run('importFile', input, { owner: 8 });
+      expect((await Promise.all([...mine, theirs])).map((rows) => rows.length)).toEqual([1, 1, 1, 1]);
+      // once done, the user has their share back
+      expect(await pool.run('importFile', input, { owner: 7 })).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
 describe('heavy work time limit', () => {
   let t: TestApp;
   let token: string;

@@ -118,7 +118,8 @@ export const dictOperations: Operations = {
     const file = { ...part, filename: sanitizeFilename(part.filename, '词库') };
     const defaultType = body.type !== undefined ? parseType(body.type) : undefined;
     if (body.type && defaultType === undefined) throw badRequest('dict.bad_type');
-    const rows = await request.server.heavy.run('importFile', { filename: file.filename, data: file.data });
+    const input = { filename: file.filename, data: file.data };
+    const rows = await request.server.heavy.run('importFile', input, { owner: uid });
     const result = await importWords(request.server.db, uid, file.filename, rows, defaultType);
     const msg = result.failed ? `导入 ${result.added} 条，失败 ${result.failed} 条` : `导入 ${result.added} 条`;
     return envelope(
@@ -148,7 +149,8 @@ export const dictOperations: Operations = {
     const format = ((request.query as { format?: 'xlsx' | 'csv' }).format ?? 'xlsx') as 'xlsx' | 'csv';
     const rows = await exportRows(request.server.db, uid);
     const sheets = [{ name: '个人词库', rows, widths: [20, 8, 20] }];
-    const data = format === 'csv' ? toCsv(rows) : Buffer.from(await request.server.heavy.run('xlsx', { sheets }));
+    const data =
+      format === 'csv' ? toCsv(rows) : Buffer.from(await request.server.heavy.run('xlsx', { sheets }, { owner: uid }));
     const name = `个人词库-${stamp()}.${format}`;
     // Kept in the download center too (re-download for 7 days).
     const saved = await recordDownload(request.server.db, request.server.config.dataDir, uid, {

@@ -237,12 +237,11 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
     ignored = ignored.map(move);
   }
   // Sanitising and re-reading the blocks parses the whole document: the heavy pool's work.
-  const content = await request.server.heavy.run('saveContent', {
-    text: body.text,
-    html: body.html,
-    previousHtml: row.html,
-    fixes,
-  });
+  const content = await request.server.heavy.run(
+    'saveContent',
+    { text: body.text, html: body.html, previousHtml: row.html, fixes },
+    { owner: Number(row.uid) },
+  );
   if (!content.text.trim()) throw badRequest('document.content_empty');
   fixes = content.fixes;
   const uid = Number(row.uid);
@@ -297,16 +296,20 @@ async function exportDocx(request: OperationRequest<'postMisscutDocumentV1Export
   if (mode === 'tracked') {
     const userName = await findUserName(request.server.db, Number(row.uid));
     // the stored JSON goes to the worker as it is: parsing it and the HTML is part of the heavy work
-    const out = await request.server.heavy.run('tracked', {
-      html: row.html,
-      fixes: row.fixes,
-      issues: row.issues,
-      ignored: row.ignored,
-      options: { title, author: userName || '校对', date: new Date() },
-    });
+    const out = await request.server.heavy.run(
+      'tracked',
+      {
+        html: row.html,
+        fixes: row.fixes,
+        issues: row.issues,
+        ignored: row.ignored,
+        options: { title, author: userName || '校对', date: new Date() },
+      },
+      { owner: Number(row.uid) },
+    );
     buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   } else {
-    const out = await request.server.heavy.run('clean', { html: row.html, title });
+    const out = await request.server.heavy.run('clean', { html: row.html, title }, { owner: Number(row.uid) });
     buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   }
   const fileName = `${title.replace(/[\\/:*?"<>|\r\n]+/g, '_')}${mode === 'tracked' ? '（修订）' : ''}.docx`;

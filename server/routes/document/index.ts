@@ -53,7 +53,11 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
   }
   const { heavy } = request.server;
   const extract = (f: UploadedFile) =>
-    heavy.run('extract', { filename: f.filename, data: f.data, allowed: ['docx', 'txt', 'md', 'pdf'], maxPages });
+    heavy.run(
+      'extract',
+      { filename: f.filename, data: f.data, allowed: ['docx', 'txt', 'md', 'pdf'], maxPages },
+      { owner: uid },
+    );
   const [a, b] = await Promise.all([extract(original), extract(revised)]);
   for (const d of [a, b]) {
     if (d.pages > maxPages) throw tooLarge('compare.too_many_pages', { max: maxPages, name: d.name, pages: d.pages });
@@ -65,25 +69,28 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
     if (error instanceof InsufficientRight) throw paymentRequired('compare.exhausted');
     throw error;
   }
-  const result = await heavy.runJson('compare', { a: a.paragraphs, b: b.paragraphs, names: [a.name, b.name] });
+  const result = await heavy.runJson(
+    'compare',
+    { a: a.paragraphs, b: b.paragraphs, names: [a.name, b.name] },
+    { owner: uid },
+  );
   return reply.type(JSON_TYPE).send(result);
 }
 
 export const documentOperations: Operations = {
   postMisscutDocCheckV1Doc2html: async (request, reply) => {
-    await caller(request);
+    const { uid } = await caller(request);
     const { file } = request.body;
     const part = filePart(file);
-    return reply
-      .type(JSON_TYPE)
-      .send(await request.server.heavy.runJson('doc2html', { filename: part.filename, data: part.data }));
+    const input = { filename: part.filename, data: part.data };
+    return reply.type(JSON_TYPE).send(await request.server.heavy.runJson('doc2html', input, { owner: uid }));
   },
 
   postMisscutDocCheckV1Html2docStream: async (request, reply) => {
-    await caller(request);
+    const { uid } = await caller(request);
     const { html, name, title } = request.body;
     checkHtmlSize(request, html);
-    const out = await request.server.heavy.run('clean', { html, title: title ?? name });
+    const out = await request.server.heavy.run('clean', { html, title: title ?? name }, { owner: uid });
     const buffer = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
     const base = (name ?? title ?? '文档').replace(/[\\/:*?"<>|\r\n]+/g, '_');
     return reply
@@ -100,17 +107,17 @@ export const documentOperations: Operations = {
   },
 
   postMisscutV1DocFormatCheck: async (request, reply) => {
-    await caller(request);
+    const { uid } = await caller(request);
     const body = request.body;
     const file = filePart(body.file);
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
     if (!template) throw notFound('format.unknown_template');
-    const report = await request.server.heavy.runJson('formatCheck', {
-      filename: file.filename,
-      data: file.data,
-      template,
-    });
+    const report = await request.server.heavy.runJson(
+      'formatCheck',
+      { filename: file.filename, data: file.data, template },
+      { owner: uid },
+    );
     return reply.type(JSON_TYPE).send(report);
   },
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { AppError, serviceBusy, tooLarge } from '../../errors';
+import { AppError, serviceBusy, tooLarge, tooManyRequests } from '../../errors';
 import type { HeavyInput, HeavyOutput, HeavyTaskName } from './tasks';
 import type { HeavyReply, HeavyRequest } from './worker-body';
 import { workerEntry } from '../worker-entry';
@@ -28,7 +28,15 @@ export interface RunOptions {
   background?: boolean;
   /** set while the task runs; calling it stops the task (job cancelled) */
   signal?: { onAbort?: () => void };
+  /**
+   * The user a request's task is for: one user has at most PER_OWNER_MAX tasks waiting or running, so one account
+   * cannot fill the queue that everyone's uploads, exports and saves share.
+   */
+  owner?: number;
 }
+
+/** Tasks of one user in the pool at once (a compare takes two; a third for the result). */
+export const PER_OWNER_MAX = 3;
 
 interface Task {
   id: number;
@@ -98,6 +106,8 @@ export class HeavyPool {
     if (this.broken) return Promise.reject(this.broken);
     if (!options.background && this.waiting() >= this.limits.queueMax)
       return Promise.reject(serviceBusy(this.retryAfter()));
+    if (options.owner !== undefined && this.ownedBy(options.owner) >= PER_OWNER_MAX)
+      return Promise.reject(tooManyRequests(this.retryAfter(), 'rate.heavy_per_user', { max: PER_OWNER_MAX }));
     return new Promise<T>((resolve, reject) => {
       const task: Task = { id: this.nextId++, name, input, json, options, reject, resolve: (v) => resolve(v as T) };
       if (options.signal) {
@@ -123,6 +133,12 @@ export class HeavyPool {
     for (const task of this.queue.splice(0)) this.settle(task, () => task.reject(new Error('heavy pool closed')));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     this.slots = [];
+  }
+
+  /** The user's tasks waiting or running. */
+  private ownedBy(owner: number): number {
+    const mine = (t: Task | null) => t !== null && t.options.owner === owner;
+    return this.queue.filter(mine).length + this.slots.filter((s) => mine(s.busy)).length;
   }
 
   /** Interactive tasks waiting for a worker (background ones are bounded by their own queue). */
