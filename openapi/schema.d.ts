@@ -279,7 +279,9 @@ export interface paths {
         /**
          * Upload an avatar
          * @description Added (the shared contract serves a generated avatar "until one is uploaded"). Multipart `file`: a PNG or
-         *     JPEG image of at most 2 MB (413 when larger, 400 when not an image).
+         *     JPEG image of at most 2 MB (413 when larger, 400 when not an image) and at most 4096 × 4096 pixels, read
+         *     from its header before anything decodes it (400 `account.avatar_dimensions` when larger, with the image's
+         *     size).
          */
         post: operations["postUserPortrait"];
         delete?: never;
@@ -4253,9 +4255,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Rate-limited. */
+        /** @description Rate-limited; `Retry-After` says in how many seconds the call may succeed again. */
         TooManyRequests: {
             headers: {
+                /** @description Whole seconds to wait (at least 1); every 429 carries it. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
