@@ -2,6 +2,8 @@
 // and the findings kept per paragraph (by hash) so a re-check only sends paragraphs that changed.
 //
 // job:  idle -> submitting -> streaming -> done | cancelled | failed  (any end state -> submitting again)
+//       submitting -> tooLong (over the plan's per-check limit: `first part chosen` checks the first part, the rest
+//       follows with each `check requested`, each part charged as it runs)
 // mode: fast (3) | verifying (asking /user/v1/check/user_fine_proofreading_right) | fine (4)
 //
 // Offsets: the server reports UTF-16 offsets into the text it was sent. We send only the paragraphs
@@ -15,6 +17,7 @@ import { notProvided } from './provide';
 import { errorReport } from '../../openapi/socket-protocol';
 import { diffRange } from './findings/edits';
 import { socketMessages } from './findings/socket';
+import { countChars, partEnd, tooLongOf, type TooLong } from './findings/parts';
 import type { CheckIdData, CheckResultData, ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 
 export const FINE_MODE_UNAVAILABLE = '该模型资源消耗较大，暂时只开放给付费用户体验。';
@@ -36,6 +39,8 @@ export interface ParagraphResult {
   issues: ParagraphIssue[];
   /** false when the paragraph was edited (or options/dictionary changed) since it was checked */
   checked: boolean;
+  /** a paragraph longer than one check: checked up to here (UTF-16 offset), the rest still to check */
+  checkedTo?: number;
 }
 
 export interface Paragraph {
@@ -49,6 +54,10 @@ interface Segment {
   /** offset in the submitted text */
   start: number;
   end: number;
+  /** where the sent part begins in its paragraph (0 unless the paragraph is checked in parts) */
+  from: number;
+  /** the part reaches the paragraph's end */
+  last: boolean;
 }
 
 export interface ProofreadContext {
@@ -76,14 +85,22 @@ export interface ProofreadContext {
   replaced: Set<string>;
   /** socket messages that arrived before the check id was known */
   early: ServerMessage[];
+  /** cancel was asked for while the check was being sent: it is cancelled as soon as its id is known */
+  cancelWanted: boolean;
   error: string | null;
   /** characters the last check consumed */
   used: number | null;
+  /** the server's refusal of a text over the plan's per-check limit, while the choice is shown */
+  tooLong: TooLong | null;
+  /** the per-check limit once the user chose to check in parts: each check sends at most this many characters */
+  partLimit: number | null;
 }
 
 export type ProofreadEvent =
   | { type: 'text edited'; text: string }
   | { type: 'check requested' }
+  | { type: 'first part chosen' }
+  | { type: 'too long dismissed' }
   | { type: 'cancel requested' }
   | { type: 'mode chosen'; mode: CheckMode }
   | { type: 'options changed'; options: number }
@@ -237,24 +254,52 @@ export function carryResultsOver(
   return carryOver(before, after, results, editRange(before, after));
 }
 
-/** The paragraphs that need checking and the text to send for them. */
+/**
+ * The paragraphs that need checking and the text to send for them; with a `limit`, only the first of them that
+ * together have at most `limit` characters (whole paragraphs, or the first part of one longer than the limit).
+ */
 export function planCheck(
   text: string,
   results: Record<string, ParagraphResult>,
+  limit = Infinity,
 ): { text: string; segments: Segment[] } {
   const segments: Segment[] = [];
   const parts: string[] = [];
   const seen = new Set<string>();
   let at = 0;
+  let budget = limit;
   for (const p of splitParagraphs(text)) {
     if (!p.text.trim() || results[p.hash]?.checked || seen.has(p.hash)) continue;
+    const from = results[p.hash]?.checkedTo ?? 0;
+    let body = p.text.slice(from);
+    let last = true;
+    const chars = limit === Infinity ? 0 : countChars(body);
+    if (chars > budget) {
+      if (segments.length > 0) break; // the next part starts with this paragraph
+      body = body.slice(0, partEnd(body, budget));
+      last = false;
+    }
+    budget -= chars;
     seen.add(p.hash);
     if (parts.length > 0) at += 1; // the '\n' joining parts
-    segments.push({ hash: p.hash, start: at, end: at + p.text.length });
-    parts.push(p.text);
-    at += p.text.length;
+    segments.push({ hash: p.hash, start: at, end: at + body.length, from, last });
+    parts.push(body);
+    at += body.length;
   }
   return { text: parts.join('\n'), segments };
+}
+
+/** Characters not checked yet (what the next checks will send). */
+export function uncheckedChars(context: Pick<ProofreadContext, 'text' | 'results'>): number {
+  return countChars(planCheck(context.text, context.results).text);
+}
+
+/** A sent part's first result: what its paragraph had before the part stays, it is checked up to the part's end. */
+function startPart(results: Record<string, ParagraphResult>, seg: Segment): ParagraphResult {
+  const kept = seg.from > 0 ? (results[seg.hash]?.issues ?? []).filter((i) => i.end <= seg.from) : [];
+  return seg.last
+    ? { issues: kept, checked: true }
+    : { issues: kept, checked: false, checkedTo: seg.from + seg.end - seg.start };
 }
 
 function segmentAt(segments: readonly Segment[], offset: number): Segment | undefined {
@@ -322,7 +367,7 @@ function applyResult(context: ProofreadContext, data: CheckResultData, last: boo
   const reset = (seg: Segment) => {
     if (replaced.has(seg.hash)) return;
     replaced.add(seg.hash);
-    results[seg.hash] = { issues: [], checked: true };
+    results[seg.hash] = startPart(results, seg);
   };
   const first = segmentAt(context.segments, data.offset);
   if (first) reset(first);
@@ -330,7 +375,8 @@ function applyResult(context: ProofreadContext, data: CheckResultData, last: boo
     const seg = segmentAt(context.segments, issue.start);
     if (!seg || issue.end > seg.end) continue;
     reset(seg);
-    results[seg.hash].issues.push({ ...issue, start: issue.start - seg.start, end: issue.end - seg.start });
+    const shift = seg.from - seg.start;
+    results[seg.hash].issues.push({ ...issue, start: issue.start + shift, end: issue.end + shift });
   }
   context.received.add(data.paragraph);
   const count = context.received.size;
@@ -351,8 +397,7 @@ function applyResult(context: ProofreadContext, data: CheckResultData, last: boo
 /** At the end of a check every sent paragraph counts as checked (those without findings too). */
 function finishResults(context: ProofreadContext): Record<string, ParagraphResult> {
   const results = { ...context.results };
-  for (const seg of context.segments)
-    if (!context.replaced.has(seg.hash)) results[seg.hash] = { issues: [], checked: true };
+  for (const seg of context.segments) if (!context.replaced.has(seg.hash)) results[seg.hash] = startPart(results, seg);
   return results;
 }
 
@@ -431,8 +476,11 @@ export const proofreadJobMachine = setup({
     receivedCount: 0,
     replaced: new Set(),
     early: [],
+    cancelWanted: false,
     error: null,
     used: null,
+    tooLong: null,
+    partLimit: null,
   },
   invoke: { src: 'socket messages', id: 'socketMessages' },
   on: {
@@ -533,19 +581,22 @@ export const proofreadJobMachine = setup({
         idle: {},
         submitting: {
           entry: assign(({ context }) => ({
-            segments: planCheck(context.text, context.results).segments,
+            segments: planCheck(context.text, context.results, context.partLimit ?? Infinity).segments,
             checkId: null,
             total: 0,
             received: new Set<number>(),
             receivedCount: 0,
             replaced: new Set<string>(),
             early: [],
+            cancelWanted: false,
             error: null,
             used: null,
+            tooLong: null,
           })),
           // a second request while one is being sent is ignored
           on: {
             'check requested': {},
+            'cancel requested': { actions: assign({ cancelWanted: true }) },
             'server message': {
               guard: ({ event }) => event.message.type === 2 && (event.message.cmd === 2 || event.message.cmd === 3),
               actions: assign(({ context, event }) => ({ early: [...context.early, event.message] })),
@@ -554,21 +605,35 @@ export const proofreadJobMachine = setup({
           invoke: {
             src: 'submit check',
             input: ({ context, self }) => ({
-              text: planCheck(context.text, context.results).text,
+              text: planCheck(context.text, context.results, context.partLimit ?? Infinity).text,
               checkMode: (self.getSnapshot().matches({ mode: 'fine' }) ? 4 : 3) as CheckMode,
               checkOptions: context.options,
               lang: context.lang,
             }),
-            onDone: {
-              target: 'streaming',
-              actions: enqueueActions(({ enqueue, event, context }) => {
-                enqueue.assign({ checkId: event.output.check_id });
-                // messages that arrived before the HTTP answer, handled now that the id is known
-                for (const message of context.early) enqueue.raise({ type: 'server message', message });
-                enqueue.assign({ early: [] });
-              }),
-            },
-            onError: {
+            onDone: [
+              {
+                guard: ({ context }) => context.cancelWanted,
+                target: 'cancelled',
+                actions: assign(({ event }) => ({ checkId: event.output.check_id, early: [] })),
+              },
+              {
+                target: 'streaming',
+                actions: enqueueActions(({ enqueue, event, context }) => {
+                  enqueue.assign({ checkId: event.output.check_id });
+                  // messages that arrived before the HTTP answer, handled now that the id is known
+                  for (const message of context.early) enqueue.raise({ type: 'server message', message });
+                  enqueue.assign({ early: [] });
+                }),
+              },
+            ],
+            onError: [
+              {
+                // over the plan's per-check limit (not a spent quota): the user chooses the first part or an upgrade
+                guard: ({ event }) => tooLongOf(event.error) !== null,
+                target: 'tooLong',
+                actions: assign(({ event }) => ({ tooLong: tooLongOf(event.error) })),
+              },
+              {
               target: 'failed',
               actions: enqueueActions(({ enqueue, event, self }) => {
                 const error = event.error as { status?: number; message?: string };

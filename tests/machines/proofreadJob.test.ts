@@ -20,6 +20,8 @@ interface ModelContext {
   fine: boolean;
   /** the running check was sent in mode 4 */
   sentFine: boolean;
+  /** cancel was asked for before the check's id was known */
+  cancelWanted: boolean;
 }
 
 // a check with nothing changed ends at once; otherwise only the unchecked paragraphs are sent
@@ -31,6 +33,7 @@ const check = [
       sent: context.unchecked,
       received: 0 as const,
       sentFine: context.fine,
+      cancelWanted: false,
     })),
   },
 ];
@@ -55,7 +58,7 @@ const model = setup({
   },
 }).createMachine({
   id: 'job',
-  context: { unchecked: 2, sent: 0, received: 0, fine: false, sentFine: false },
+  context: { unchecked: 2, sent: 0, received: 0, fine: false, sentFine: false, cancelWanted: false },
   initial: 'idle',
   on: {
     CHOOSE_FINE_GRANTED: { guard: ({ context }) => !context.fine, actions: assign({ fine: true }) },
@@ -66,7 +69,9 @@ const model = setup({
     idle: { on: { CHECK: check as never } },
     submitting: {
       on: {
-        ANSWER_OK: { target: 'streaming' },
+        // a cancel while the check is being sent waits for its id, then cancels it
+        CANCEL: { guard: ({ context }) => !context.cancelWanted, actions: assign({ cancelWanted: true }) },
+        ANSWER_OK: [{ guard: ({ context }) => context.cancelWanted, target: 'cancelled' }, { target: 'streaming' }],
         ANSWER_402: { target: 'failed' },
         // the server refuses mode 4 (the right ran out meanwhile): back to the fast model
         ANSWER_403: { guard: ({ context }) => context.sentFine, target: 'failed', actions: assign({ fine: false }) },
@@ -315,6 +320,7 @@ describe('proofreading job (model-based)', () => {
               expect(h.bodies.at(-1)!.text.split('\n')).toHaveLength(model.sent);
               expect(h.bodies.at(-1)!.checkMode).toBe(model.sentFine ? 4 : 3);
               expect(h.sessionHeaders.at(-1)).toBe('sess-1');
+              expect(context.cancelWanted).toBe(model.cancelWanted);
             }
             if (state.value === 'cancelled') expect(h.cancels.at(-1)).toBe(`c${h.bodies.length}`);
           },

@@ -32,6 +32,7 @@ import { inspectOptions } from '../../../machines/inspect';
 import { readyToRun, type AiWriterEvent, type AiWriterRef } from '../../../machines/aiWriter';
 import type { FieldKey } from '../../../machines/aiCalls';
 import type { ProofreadJobRef } from '../../../machines/proofreadJob';
+import { CancelCheckButton } from '../../findings/CancelCheck';
 import { queryKeys, userRightQuery } from '../../../api/queries';
 import { translateNotice } from '../../notices';
 import { FindingCards } from '../../findings/FindingsPanel';
@@ -323,7 +324,10 @@ function Checked({ job }: { job: ProofreadJobRef }) {
           <Trans>校对结果</Trans>
         </Text>
         {checking ? (
-          <Spinner size="xs" />
+          <>
+            <Spinner size="xs" />
+            <CancelCheckButton job={job} />
+          </>
         ) : (
           <Badge size="sm" colorPalette={findings.length ? 'red' : 'green'} data-testid="finding-count">
             {findings.length}

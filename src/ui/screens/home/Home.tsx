@@ -30,6 +30,7 @@ import * as calls from '../../../machines/proofreadCalls';
 import { useLanguage, useSystemActor } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { paletteOf } from '../../findings/categories';
+import { CancelCheckButton } from '../../findings/CancelCheck';
 import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import './notices';
@@ -202,17 +203,7 @@ export default function Home() {
             </Portal>
           </Popover.Root>
           <Box flex="1" />
-          {running ? (
-            <Button
-              size="sm"
-              variant="outline"
-              colorPalette="red"
-              onClick={() => send({ type: 'cancel requested' })}
-              data-testid="cancel-check"
-            >
-              <Trans>取消校对</Trans>
-            </Button>
-          ) : null}
+          <CancelCheckButton job={job} />
           <Button
             size="sm"
             colorPalette="blue"
