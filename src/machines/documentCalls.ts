@@ -129,6 +129,36 @@ export function saveSharedCopy(shareIdValue: string) {
 }
 
 /** The document as .docx: `clean`, or `tracked` (accepted fixes as tracked changes, open findings as comments). */
-export async function exportDocument(id: number, mode: 'clean' | 'tracked'): Promise<Blob> {
-  return unwrap(api.POST('/misscut/document/v1/export', { body: { id, mode }, parseAs: 'blob' }));
+/** An exported .docx and the name the server gave it (the download center keeps it under the same name). */
+export interface ExportedFile {
+  blob: Blob;
+  name: string | null;
+}
+
+export async function exportDocument(id: number, mode: 'clean' | 'tracked'): Promise<ExportedFile> {
+  const call = api.POST('/misscut/document/v1/export', { body: { id, mode }, parseAs: 'blob' });
+  const blob = await unwrap(call);
+  const { response } = await call;
+  return { blob, name: attachmentName(response.headers.get('content-disposition')) };
+}
+
+/** The file name of a Content-Disposition header: its UTF-8 `filename*`, else its plain `filename`. */
+export function attachmentName(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // a malformed escape: the plain name below
+    }
+  }
+  const plain = /filename="([^"]*)"/i.exec(header);
+  return plain?.[1] || null;
+}
+
+/** The server's name of an export (routes/document/documents.ts): the title, （修订） for a tracked one, .docx. */
+export function exportFileName(documentName: string, mode: 'clean' | 'tracked'): string {
+  const title = documentName.replace(/\.[A-Za-z0-9]+$/, '').replace(/[\\/:*?"<>|\r\n]+/g, '_');
+  return `${title}${mode === 'tracked' ? '（修订）' : ''}.docx`;
 }

@@ -5,6 +5,7 @@
 import { assign, fromCallback, fromPromise, setup, type ActorRefFrom, type EventObject } from 'xstate';
 import { settled, type DocumentEditorRef } from './documentEditor';
 import { mustProvide, notProvided } from './provide';
+import { exportFileName, type ExportedFile } from './documentCalls';
 
 export type ExportMode = 'clean' | 'tracked';
 
@@ -46,8 +47,8 @@ export const documentExportMachine = setup({
     input: {} as { editor: DocumentEditorRef },
   },
   actors: {
-    // POST /misscut/document/v1/export -> the .docx
-    'export document': fromPromise<Blob, { id: number; mode: ExportMode }>(
+    // POST /misscut/document/v1/export -> the .docx and the name the server gave it
+    'export document': fromPromise<ExportedFile, { id: number; mode: ExportMode }>(
       notProvided('documentExport', 'export document'),
     ),
     // GET /misscut/document/v1/get_share_id -> share_id
@@ -57,7 +58,7 @@ export const documentExportMachine = setup({
     'check ended': checkEnded,
   },
   actions: {
-    // saves the file under the document's name (the view knows the words and the browser)
+    // saves the file under the name the download center shows (the view knows the browser)
     download: (_, _params: { blob: Blob; name: string; mode: ExportMode }) => mustProvide('documentExport', 'download'),
     // tells that the unsaved changes were saved on the way (as a save of its own would)
     'say saved': () => mustProvide('documentExport', 'say saved'),
@@ -117,8 +118,11 @@ export const documentExportMachine = setup({
                 {
                   type: 'download',
                   params: ({ context, event }) => ({
-                    blob: event.output,
-                    name: context.editor.getSnapshot().context.doc?.name ?? '',
+                    blob: event.output.blob,
+                    // the server's name; the same rule when a proxy hid the header
+                    name:
+                      event.output.name ??
+                      exportFileName(context.editor.getSnapshot().context.doc?.name ?? '', context.mode ?? 'clean'),
                     mode: context.mode ?? 'clean',
                   }),
                 },

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { documentEditorMachine } from '../../src/machines/documentEditor';
 import { documentExportMachine, type ExportMode } from '../../src/machines/documentExport';
-import type { DocumentDetail } from '../../src/machines/documentCalls';
+import { attachmentName, exportFileName, type DocumentDetail } from '../../src/machines/documentCalls';
 
 const TEXT = '关于召开会议的通知\n我们再次见面。';
 
@@ -42,6 +42,8 @@ function start(options: {
   saveFails?: boolean;
   exportFails?: boolean;
   shareFails?: boolean;
+  /** the name in the export's Content-Disposition (null: the header did not reach the page) */
+  serverName?: string | null;
 }) {
   const clock = new SimulatedClock();
   const loads = [...(options.loads ?? [detail()])];
@@ -71,7 +73,7 @@ function start(options: {
         'export document': fromPromise(async ({ input }) => {
           calls.exports.push(input);
           if (options.exportFails) throw new Error('导出失败');
-          return new Blob(['docx']);
+          return { blob: new Blob(['docx']), name: options.serverName ?? null };
         }),
         'share id': fromPromise(async () => {
           calls.shares++;
@@ -154,6 +156,16 @@ describe('exporting an open document', () => {
     await settle();
     expect(t.calls.exports).toEqual([{ id: 7, mode: 'tracked' }]);
     expect(t.downloads.map((d) => d.mode)).toEqual(['tracked']);
+    // the download center's name, never the original's
+    expect(t.downloads.map((d) => d.name)).toEqual(['通知（修订）.docx']);
+  });
+
+  it('downloads an export under the name the server gave it', async () => {
+    const t = start({ serverName: '通知_2（修订）.docx', loads: [detail({ status: 'done' })] });
+    await settle();
+    t.exporter.send({ type: 'export requested', mode: 'tracked' });
+    await settle();
+    expect(t.downloads.map((d) => d.name)).toEqual(['通知_2（修订）.docx']);
   });
 
   it('gives up a tracked export after three minutes without an ended check', async () => {
@@ -197,5 +209,17 @@ describe('sharing an open document', () => {
     expect(failing.calls.shares).toBe(1);
     expect(failing.exporter.getSnapshot().context.shareId).toBeNull();
     expect(failing.exporter.getSnapshot().matches({ share: 'idle' })).toBe(true);
+  });
+});
+
+describe('the name of an export', () => {
+  it('reads the Content-Disposition the server sends, and names like the server without one', () => {
+    expect(
+      attachmentName(`attachment; filename="___.docx"; filename*=UTF-8''${encodeURIComponent('通知（修订）.docx')}`),
+    ).toBe('通知（修订）.docx');
+    expect(attachmentName('attachment; filename="report.docx"')).toBe('report.docx');
+    expect(attachmentName(null)).toBeNull();
+    expect(exportFileName('通知.docx', 'tracked')).toBe('通知（修订）.docx');
+    expect(exportFileName('a/b.wps', 'clean')).toBe('a_b.docx');
   });
 });

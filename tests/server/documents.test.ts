@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentFlagData, ServerMessage } from '../../openapi/socket-protocol';
 import { buildApp } from '../../server/app';
+import { attachmentName } from '../../src/machines/documentCalls';
 
 import { setDefaultRemaining, rightBalance } from '../../server/services/rights';
 import { ADMIN, bombZip, call, CLIENT_HEADERS, form, login, register, startTestApp, type TestApp } from './helpers';
@@ -570,6 +571,8 @@ describe('editor: save, get, export, share', () => {
       expect(downloads.status).toBe(200);
       const names = downloads.json.result.list.map((d: { name: string }) => d.name);
       expect(names).toEqual(expect.arrayContaining(['编辑稿（改）.docx', '编辑稿（改）（修订）.docx']));
+      // the editor's browser download takes the name from this header: the same as the download center's
+      expect(attachmentName(String(tracked.res.headers['content-disposition']))).toBe('编辑稿（改）（修订）.docx');
       const saved = downloads.json.result.list.find((d: { name: string }) => d.name === '编辑稿（改）（修订）.docx');
       const file = await call(t.app, 'GET', `/user/download/file?id=${saved.id}`, undefined, alice);
       expect(file.res.rawPayload.equals(tracked.res.rawPayload)).toBe(true);

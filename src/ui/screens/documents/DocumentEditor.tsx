@@ -71,16 +71,12 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
   const { status: session } = useSession();
   const queryClient = useQueryClient();
   // export and share run in their own machine beside the editor; the view saves the file and says "saved"
-  const latest = useRef({ t, queryClient });
-  latest.current = { t, queryClient };
+  const latest = useRef({ queryClient });
+  latest.current = { queryClient };
   const exportLogic = useMemo(
     () =>
       liveDocumentExport({
-        download: (blob, name, mode) =>
-          saveFile({
-            blob,
-            name: `${name.replace(/\.[^.]+$/, '')}${mode === 'tracked' ? latest.current.t`（修订）` : ''}.docx`,
-          }),
+        download: (blob, name) => saveFile({ blob, name }),
         saved: () => {
           notify({ status: 'success', title: '已保存' });
           void latest.current.queryClient.invalidateQueries({ queryKey: documentsKey });
