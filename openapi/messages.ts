@@ -75,7 +75,7 @@ export const SERVER_MESSAGES = {
   // text proofreading
   'check.empty': '文本不能为空',
   'check.no_session': '实时连接未建立或已失效，请刷新页面后重试',
-  'check.too_long': '单次校对不能超过{max}字，本次{total}字',
+  'check.too_long': '单次最多校对 {max} 字，这段文字有 {total} 字',
   'check.exhausted': '高速校对字数已用完',
   'check.not_enough': '高速校对字数不足：剩余{available}字，本次需要{needed}字',
   'check.fine_paid_only': '该模型资源消耗较大，暂时只开放给付费用户体验。',

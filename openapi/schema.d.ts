@@ -435,9 +435,10 @@ export interface paths {
          *     right above 0, else 403 with msg '该模型资源消耗较大，暂时只开放给付费用户体验。').
          *     `checkOptions` is a bitmask of check families (default 127, see `GET /misscut/v1/check_function/get`).
          *     Consumes rights atomically: type 1 (high-speed characters) by the text length, and the text may not be
-         *     longer than the type 32 right (web max characters per check). An exhausted or insufficient right answers
-         *     402 (the client opens the quota dialog; `result.kind` 1 = used up or over the per-check limit, 2 = some left
-         *     but not enough). `v1` and `v2` are the same call.
+         *     longer than the type 32 right (web max characters per check): a longer text answers 413 `check.too_long`
+         *     with `result` `{max, total}` (see `TextTooLong`; the client offers the first part, never the quota dialog).
+         *     An exhausted or insufficient right answers 402 (the client opens the quota dialog; `result.kind` 1 = used
+         *     up, 2 = some left but not enough). `v1` and `v2` are the same call.
          *     Characters are non-white-space code points; paragraphs whose results the server has cached (same text,
          *     mode, options, lang, personal dictionary and shared dictionaries in use) are not charged.
          *     The personal dictionary's hits are labelled with result types 5 / 4 / 9, those of the team's shared
@@ -472,9 +473,10 @@ export interface paths {
          *     right above 0, else 403 with msg '该模型资源消耗较大，暂时只开放给付费用户体验。').
          *     `checkOptions` is a bitmask of check families (default 127, see `GET /misscut/v1/check_function/get`).
          *     Consumes rights atomically: type 1 (high-speed characters) by the text length, and the text may not be
-         *     longer than the type 32 right (web max characters per check). An exhausted or insufficient right answers
-         *     402 (the client opens the quota dialog; `result.kind` 1 = used up or over the per-check limit, 2 = some left
-         *     but not enough). `v1` and `v2` are the same call.
+         *     longer than the type 32 right (web max characters per check): a longer text answers 413 `check.too_long`
+         *     with `result` `{max, total}` (see `TextTooLong`; the client offers the first part, never the quota dialog).
+         *     An exhausted or insufficient right answers 402 (the client opens the quota dialog; `result.kind` 1 = used
+         *     up, 2 = some left but not enough). `v1` and `v2` are the same call.
          *     Characters are non-white-space code points; paragraphs whose results the server has cached (same text,
          *     mode, options, lang, personal dictionary and shared dictionaries in use) are not charged.
          *     The personal dictionary's hits are labelled with result types 5 / 4 / 9, those of the team's shared
@@ -1436,7 +1438,8 @@ export interface paths {
          *     paragraphs come from the cache) and the answer has `status: queued` and no `issues` until then; when only
          *     `fixes`/`ignored`/`name` changed, the document stays `done` with its findings. 400 when a fix does not match
          *     the saved text (`text.slice(start, end) !== replacement`), overlaps another or spans a line break, or when
-         *     the content is empty; 402 kind 1 when the text exceeds right 64 (docMaxText); 404 for unknown ids and other
+         *     the content is empty; 413 `check.too_long` {max, total} when the text exceeds right 64 (docMaxText); 404 for
+         *     unknown ids and other
          *     users' documents; 409 while the uploaded file has not been read yet.
          */
         post: operations["postMisscutDocumentV1EditUploadSave"];
@@ -3461,7 +3464,8 @@ export interface paths {
          *     `TYPOS`, `SENSITIVE`, `PUNCTUATION`, or codes such as `1`, `8-2`; see `GET /misscut/v1/get_all_mistakes_type`).
          *     `level` picky = check mode 4. Authentication: a bearer token, or `username` (phone or login_id) + `apiKey`
          *     (the user's API key from the user page). Consumes right 1 like `check_text` and applies the same personal and
-         *     shared dictionaries. Errors follow LanguageTool: HTTP 400/401/402/413/429 with a plain-text body. Rate-limited
+         *     shared dictionaries. Errors follow LanguageTool: HTTP 400/401/402/413/429 with a plain-text body (413: the
+         *     text is over the plan's per-check limit, right 128, `Error: Your text exceeds the limit of …`). Rate-limited
          *     per user like `check_text` (429), and per client address for calls without a bearer token
          *     (LT_ANON_RATE_MAX per CHECK_RATE_WINDOW_MS, default 30 per minute, counted before the API key is checked).
          */
@@ -4255,6 +4259,32 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description The body is too large (`request.body_too_large`, `result` null), or the text is longer than one check of the
+         *     user's plan allows (`msg_code` `check.too_long`, `result` and `msg_params` `{max, total}`: the plan's limit,
+         *     right 32 for the web or 64 for documents, and the text's characters). Not a spent quota (that is 402): the
+         *     client offers to check the first `max` characters, or an upgrade, and never opens the quota dialog.
+         */
+        TextTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 413;
+                    msg: string;
+                    msg_code?: components["schemas"]["MessageCode"];
+                    msg_params?: components["schemas"]["MessageParams"];
+                    result: {
+                        /** @description Most characters one check may have. */
+                        max: number;
+                        /** @description Characters of the text sent. */
+                        total: number;
+                    } | null;
+                };
+            };
+        };
         /** @description Rate-limited; `Retry-After` says in how many seconds the call may succeed again. */
         TooManyRequests: {
             headers: {
@@ -4295,7 +4325,7 @@ export interface components {
         };
         /**
          * @description The right needed by this call is exhausted or insufficient; the client opens the quota dialog (spec §4).
-         *     `result.kind` 1: the quota dialog (the right is used up, or the text is over the per-check limit);
+         *     `result.kind` 1: the quota dialog (the right is used up; a text over the per-check limit is 413, not this);
          *     2: the dialog that closes itself after 6 s (some of the right is left, but not enough for this call).
          */
         QuotaExhausted: {
@@ -5251,7 +5281,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["QuotaExhausted"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["TooLarge"];
+            413: components["responses"]["TextTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -5297,7 +5327,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["QuotaExhausted"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["TooLarge"];
+            413: components["responses"]["TextTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
@@ -7068,7 +7098,7 @@ export interface operations {
             402: components["responses"]["QuotaExhausted"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["TooLarge"];
+            413: components["responses"]["TextTooLong"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
         };

@@ -14,11 +14,20 @@ export class AppError extends Error {
     /** headers the answer carries (Retry-After of a 503 or 429) */
     readonly headers: Record<string, string> = {},
     /** the envelope's result (null for most errors) */
-    readonly result: { kind: 1 | 2 } | null = null,
+    readonly result: ErrorResult = null,
   ) {
     super(renderMessage(msgCode, msgParams));
     this.name = 'AppError';
   }
+}
+
+/** What an error's envelope carries besides its message: a 402's dialog kind, a 413's limit and length. */
+export type ErrorResult = { kind: 1 | 2 } | TextTooLong | null;
+
+/** The text is longer than one check of the user's plan allows (`max`), `total` characters; not a spent quota. */
+export interface TextTooLong {
+  max: number;
+  total: number;
 }
 
 /**
@@ -46,6 +55,12 @@ export const notFound = withStatus(404);
 export const conflict = withStatus(409);
 export const gone = withStatus(410);
 export const tooLarge = withStatus(413);
+/**
+ * 413 `check.too_long` with `result: {max, total}`: over the plan's per-check ceiling (rights 32, 64, 128). Not a 402:
+ * the balance may be full, so the client offers the first part or an upgrade instead of the quota dialog.
+ */
+export const textTooLong = (max: number, total: number) =>
+  new AppError(413, 'check.too_long', { max, total }, {}, { max, total });
 export const unsupportedMediaType = withStatus(415);
 export const internalError = withStatus(500);
 export const notImplemented = withStatus(501);

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors';
+import { AppError, type ErrorResult } from '../errors';
 import { renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
 
 interface ValidationIssue {
@@ -62,7 +62,7 @@ export const errorBody = (
   code: number,
   msgCode: ServerMessageCode,
   params: MessageParams = {},
-  result: { kind: 1 | 2 } | null = null,
+  result: ErrorResult = null,
 ) => ({
   code,
   msg: renderMessage(msgCode, params),
@@ -76,7 +76,7 @@ const send = (
   code: number,
   msgCode: ServerMessageCode,
   params: MessageParams = {},
-  result: { kind: 1 | 2 } | null = null,
+  result: ErrorResult = null,
 ) =>
   reply
     .code(code)

@@ -99,7 +99,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'account.avatar_no_file': msg({ id: 'server.account.avatar_no_file', message: '请上传图片文件' }),
   'check.empty': msg({ id: 'server.check.empty', message: '文本不能为空' }),
   'check.no_session': msg({ id: 'server.check.no_session', message: '实时连接未建立或已失效，请刷新页面后重试' }),
-  'check.too_long': msg({ id: 'server.check.too_long', message: '单次校对不能超过{max}字，本次{total}字' }),
+  'check.too_long': msg({ id: 'server.check.too_long', message: '单次最多校对 {max} 字，这段文字有 {total} 字' }),
   'check.exhausted': msg({ id: 'server.check.exhausted', message: '高速校对字数已用完' }),
   'check.not_enough': msg({
     id: 'server.check.not_enough',

@@ -271,7 +271,7 @@ describe('limits from rights', () => {
     await settle(token, first.json.result.id);
   }, 60_000);
 
-  it('right 64 (docMaxText): a longer document fails its job saying so (refunded); a longer save is 402', async () => {
+  it('right 64 (docMaxText): a longer document fails its job saying so (refunded); a longer save is 413', async () => {
     const token = await register(t, '13566660004');
     const uid = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.uid;
     await setDefaultRemaining(t.app.db, uid, 64, 30);
@@ -294,9 +294,11 @@ describe('limits from rights', () => {
       { id: small.json.result.id, text: long(TYPO, 2) },
       token,
     );
-    expect(save.status).toBe(402);
-    expect(save.json.result).toEqual({ kind: 1 });
-    expect(save.json.msg).toMatch(/单个文档最多30字/);
+    // the per-check limit, not a spent quota: 413 with the limit and the length, never the quota dialog's 402
+    expect(save.status).toBe(413);
+    expect(save.json).toMatchObject({ msg_code: 'check.too_long', msg_params: { max: 30 } });
+    expect(save.json.result).toEqual({ max: 30, total: save.json.msg_params.total });
+    expect(save.json.result.total).toBeGreaterThan(30);
   }, 60_000);
 
   it('checkMode 4 without right 8192 is refused (403) before anything is consumed', async () => {

@@ -247,4 +247,16 @@ describe('LanguageTool-compatible API', () => {
     expect(res.type).toContain('text/plain');
     expect((await form('/v2/check', { text: TEXT, language: 'zh-CN', level: 'picky' }, other)).status).toBe(402);
   });
+
+  it("answers 413 in LanguageTool's words over the plugin limit (right 128), charging nothing", async () => {
+    const other = await register(t, '13900000033');
+    const otherUid = (await call(t.app, 'GET', '/user/user_info', undefined, other)).json.result.uid;
+    const { rightBalance, setDefaultRemaining } = await import('../../server/services/rights');
+    await setDefaultRemaining(t.app.db, otherUid, 128, 10);
+    const res = await form('/v2/check', { text: TEXT, language: 'zh-CN' }, other);
+    expect(res.status).toBe(413);
+    expect(res.type).toContain('text/plain');
+    expect(res.text).toMatch(/^Error: Your text exceeds the limit of 10 characters \(it's \d+ characters\)\./);
+    expect(await rightBalance(t.app.db, otherUid, 1)).toBe(20_000);
+  });
 });

@@ -163,8 +163,8 @@ describe('check_text over real HTTP and a real socket', () => {
   });
 
   it(
-    'answers 402 with result.kind when the quota is insufficient (2), exhausted ' +
-      '(1) or the text is over the per-check limit (1)',
+    'answers 402 with result.kind when the quota is insufficient (2) or exhausted (1); a text over the ' +
+      'per-check limit is 413 check.too_long with {max, total}, whatever the balance',
     async () => {
       const other = await register(t, '13900000002');
       const otherUid = (await http(base, 'GET', '/user/user_info', other)).json.result.uid;
@@ -204,9 +204,25 @@ describe('check_text over real HTTP and a real socket', () => {
           { text: '字'.repeat(5001) },
           { session: socket.sessionId },
         );
-        expect(long.status).toBe(402);
-        expect(long.json.msg).toContain('5000');
+        expect(long.status).toBe(413);
+        expect(long.json).toMatchObject({
+          code: 413,
+          msg_code: 'check.too_long',
+          msg_params: { max: 5000, total: 5001 },
+          result: { max: 5000, total: 5001 },
+        });
+        expect(long.json.result).not.toHaveProperty('kind');
         expect(await wordsNum(other)).toBe(100_000);
+        // at the limit the same text is checked and charged
+        const first = await http(
+          base,
+          'POST',
+          '/misscut/v1/check_text',
+          other,
+          { text: '字'.repeat(5000) },
+          { session: socket.sessionId },
+        );
+        expect(first.status).toBe(200);
       } finally {
         await socket.close();
       }

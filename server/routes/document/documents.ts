@@ -18,7 +18,7 @@ import {
 } from '../../db/repos/documents';
 import { findOpenUser, findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
-import { badRequest, conflict, envelope, notFound, gone, paymentRequired } from '../../errors';
+import { badRequest, conflict, envelope, notFound, gone, paymentRequired, textTooLong } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { normalizeText, openIssues } from '../../services/documents/content';
 import { fixesOf, ignoredOf, issuesOf } from '../../services/documents/jobs';
@@ -247,7 +247,7 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
   const uid = Number(row.uid);
   const chars = countChars(content.text);
   const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
-  if (chars > max) throw paymentRequired('document.too_many_chars', { chars, max });
+  if (chars > max) throw textTooLong(max, chars);
 
   const changed = content.text !== row.text || row.status !== 'done';
   const queue = request.server.documents;

@@ -242,6 +242,15 @@ export const languagetoolOperations: Operations = {
         lang: hk ? 'hk' : 'cn',
       });
     } catch (error) {
+      // over the plan's per-check ceiling (right 128): LanguageTool's own words for a text too long
+      if (error instanceof AppError && error.msgCode === 'check.too_long') {
+        const { max, total } = error.msgParams;
+        throw new LtError(
+          413,
+          `Error: Your text exceeds the limit of ${max} characters (it's ${total} characters). ` +
+            'Please submit a shorter text.',
+        );
+      }
       if (error instanceof QuotaError) throw new LtError(402, `Error: ${error.message}`);
       if (error instanceof AppError && error.statusCode === 403) throw new LtError(402, `Error: ${error.message}`);
       throw error;

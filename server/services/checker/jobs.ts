@@ -2,7 +2,7 @@ import { recordCheck } from '../team-metrics';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
-import { badRequest, notFound, QuotaError, forbidden } from '../../errors';
+import { badRequest, notFound, QuotaError, forbidden, textTooLong } from '../../errors';
 import { loadUserDictionary, type UserDictionary } from '../dictionary';
 import { commitReservation, releaseReservation, reserve, updateReservation } from '../instance';
 import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
@@ -149,7 +149,8 @@ export class CheckService {
 
   /**
    * Validates, charges and starts a streamed check; returns its id at once. Throws 400 (nothing to check or
-   * unknown socket session), 403 (mode 4 without right 8192), 402 (over right 32, or right 1 insufficient).
+   * unknown socket session), 403 (mode 4 without right 8192), 413 (over right 32: `textTooLong`),
+   * 402 (right 1 insufficient).
    */
   async start(input: StartInput): Promise<{ check_id: string; paragraphs: number; charged: number }> {
     const { db, realtime } = this.app;
@@ -162,7 +163,7 @@ export class CheckService {
 
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, 32);
-    if (total > max) throw new QuotaError('check.too_long', { max, total }, 1);
+    if (total > max) throw textTooLong(max, total);
 
     const { options, dictionaries, keyOf } = prepared;
     // Results served from the cache are taken now, so what is charged is exactly what gets checked.
@@ -213,7 +214,7 @@ export class CheckService {
   /**
    * Checks a whole text now (LanguageTool API): same cache, dictionary and charging as `start` (right 1 for the
    * paragraphs not cached; the text may not exceed `limitType`, default 128 plugin max characters). Returns the
-   * issues with offsets into `text`. Throws QuotaError / AppError(403) like `start`.
+   * issues with offsets into `text`. Throws QuotaError / AppError(403, 413) like `start`.
    */
   async checkNow(input: Omit<StartInput, 'sessionId'> & { limitType?: number }): Promise<Issue[]> {
     const { db } = this.app;
@@ -222,7 +223,7 @@ export class CheckService {
     const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
     const total = units.reduce((s, u) => s + u.chars, 0);
     const max = await rightBalance(db, input.uid, input.limitType ?? 128);
-    if (total > max) throw new QuotaError('check.too_long', { max, total }, 1);
+    if (total > max) throw textTooLong(max, total);
     const { keyOf } = prepared;
     const charge = units.filter((u) => !this.cache.has(keyOf(u))).reduce((s, u) => s + u.chars, 0);
     const group = CHECK_ID();
