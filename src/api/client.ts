@@ -2,7 +2,15 @@
 // every failure into an ApiError after applying the error catalogue (spec §8) and raising events.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../openapi/schema';
-import { ApiError, catalogue, Messages, QUOTA_EXHAUSTED_STATUS, SILENT_PATHS } from './errors';
+import {
+  ApiError,
+  catalogue,
+  isTextTooLong,
+  Messages,
+  QUOTA_EXHAUSTED_STATUS,
+  SILENT_PATHS,
+  TEXT_TOO_LONG_STATUS,
+} from './errors';
 import { notify } from './notify';
 import { getDeviceId, getToken, getTrackingParams } from './storage';
 import { rememberServerMessage } from './serverMessages';
@@ -212,6 +220,10 @@ function fail(
     const event: QuotaExhausted = { kind: kindValue === 2 ? 2 : 1, message };
     for (const listener of [...quotaListeners]) listener(event);
     throw new ApiError(status, code, message, result);
+  }
+  // over the plan's per-check limit: the screen that asked offers the first part or an upgrade, so no toast
+  if (effective === TEXT_TOO_LONG_STATUS && isTextTooLong(result)) {
+    throw new ApiError(status, code, catalogue(effective, serverMsg).message, result);
   }
   // A 401 without a session (wrong phone or password) is an ordinary failure with the server's msg.
   const entry =

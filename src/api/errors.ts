@@ -19,6 +19,21 @@ export const SILENT_PATHS: readonly string[] = [
 /** HTTP status (or body code) the server uses when a quota is exhausted; `result.kind` picks the dialog. */
 export const QUOTA_EXHAUSTED_STATUS = 402;
 
+/** HTTP status of a text longer than one check of the user's plan allows (`check.too_long`, result `{max, total}`). */
+export const TEXT_TOO_LONG_STATUS = 413;
+
+/** The plan's per-check limit and the text's length, both in characters (non-white-space code points). */
+export interface TextTooLong {
+  max: number;
+  total: number;
+}
+
+/** The result of a 413 `check.too_long`. */
+export function isTextTooLong(value: unknown): value is TextTooLong {
+  const v = value as Partial<TextTooLong> | null;
+  return typeof v === 'object' && v !== null && typeof v.max === 'number' && typeof v.total === 'number';
+}
+
 /** A failed call, after the catalogue: `status` is the HTTP status (0 = no response), `code` the envelope code. */
 export class ApiError extends Error {
   readonly status: number;

@@ -276,8 +276,9 @@ export function planCheck(
     const chars = limit === Infinity ? 0 : countChars(body);
     if (chars > budget) {
       if (segments.length > 0) break; // the next part starts with this paragraph
-      body = body.slice(0, partEnd(body, budget));
-      last = false;
+      const end = partEnd(body, budget);
+      last = !body.slice(end).trim();
+      body = body.slice(0, end);
     }
     budget -= chars;
     seen.add(p.hash);
@@ -634,15 +635,26 @@ export const proofreadJobMachine = setup({
                 actions: assign(({ event }) => ({ tooLong: tooLongOf(event.error) })),
               },
               {
-              target: 'failed',
-              actions: enqueueActions(({ enqueue, event, self }) => {
-                const error = event.error as { status?: number; message?: string };
-                enqueue.assign({ error: error?.message ?? '系统异常' });
-                // the server refused mode 4: back to the fast model
-                if (error?.status === 403 && self.getSnapshot().matches({ mode: 'fine' }))
-                  enqueue.raise({ type: 'mode chosen', mode: 3 });
-              }),
+                target: 'failed',
+                actions: enqueueActions(({ enqueue, event, self }) => {
+                  const error = event.error as { status?: number; message?: string };
+                  enqueue.assign({ error: error?.message ?? '系统异常' });
+                  // the server refused mode 4: back to the fast model
+                  if (error?.status === 403 && self.getSnapshot().matches({ mode: 'fine' }))
+                    enqueue.raise({ type: 'mode chosen', mode: 3 });
+                }),
+              },
+            ],
+          },
+        },
+        // the text is longer than one check of the plan allows: check its first part, or leave it (or upgrade)
+        tooLong: {
+          on: {
+            'first part chosen': {
+              target: 'submitting',
+              actions: assign(({ context }) => ({ partLimit: context.tooLong?.max ?? null })),
             },
+            'too long dismissed': { target: 'idle', actions: assign({ tooLong: null }) },
           },
         },
         streaming: {
@@ -692,6 +704,8 @@ export const proofreadJobMachine = setup({
             return {
               results,
               findings: deriveFindings(context.text, results, context.ignoredWords, context.ignoredOnes),
+              // checking in parts ends with the last part
+              partLimit: uncheckedChars({ text: context.text, results }) > 0 ? context.partLimit : null,
             };
           }),
         },
