@@ -37,7 +37,8 @@ import { readEnv } from '../config';
  * 1,000,000,000 |
  *
  * Besides: 2 image checks (10), 4 PDF checks and 8 PPT checks (5 each), 1024 audio and 2048 video minutes (10
- * each) for the free roles; unlimited for admins.
+ * each) for the free roles; unlimited for admins (65536 publication proofreading too). A right with an unlimited
+ * grant (total UNLIMITED) reads UNLIMITED however much of it was used.
  *
  * Without a grant of 262144 / 524288 the compare limits come from COMPARE_MAX_PAGES (200) and
  * COMPARE_MAX_SIZE_MB (20), and the rights read as those values.
@@ -110,6 +111,7 @@ const ADMIN_DEFAULTS: Record<number, number> = {
   512: UNLIMITED,
   1024: UNLIMITED,
   2048: UNLIMITED,
+  65536: UNLIMITED,
 };
 
 export function defaultGrants(role: string): Record<number, number> {
@@ -200,7 +202,13 @@ export async function rightViews(db: Db, uid: number, types: readonly number[] =
     const granted = limit
       ? Math.max(0, ...live.map((g) => Number(g.total)))
       : live.reduce((s, g) => s + Number(g.remaining), 0);
-    const amount = limit && granted === 0 && LIMIT_FALLBACKS[type] ? LIMIT_FALLBACKS[type]() : granted;
+    // an unlimited grant stays unlimited once some of it is used (999,999,704 left is not a balance to show)
+    const unlimited = !limit && live.some((g) => Number(g.total) >= UNLIMITED);
+    const amount = unlimited
+      ? Math.max(UNLIMITED, granted)
+      : limit && granted === 0 && LIMIT_FALLBACKS[type]
+        ? LIMIT_FALLBACKS[type]()
+        : granted;
     const total = limit ? amount : live.reduce((s, g) => s + Number(g.total), 0);
     const expiries = live
       .map((g) => g.expires_at)

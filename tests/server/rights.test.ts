@@ -69,6 +69,19 @@ describe('rights', () => {
     expect(words.json.result.num_desc).toBe('不限');
   });
 
+  it('reads an unlimited right as unlimited after some of it is used, every right of an operator', async () => {
+    const root = await login(t.app, ADMIN.phone, ADMIN.password);
+    const rootUid = (await call(t.app, 'GET', '/user/user_info', undefined, root)).json.result.uid;
+    await consumeRight(t.app.db, rootUid, 1, 296, 'test');
+    const one = await call(t.app, 'GET', '/user/v1/get_user_right?user_right_type=1', undefined, root);
+    expect(one.json.result).toMatchObject({ disposable_num: 1_000_000_000, num_desc: '不限' });
+    const words = await call(t.app, 'GET', '/user/check_words_num', undefined, root);
+    expect(words.json.result).toMatchObject({ words_num: 1_000_000_000, num_desc: '不限' });
+    const detail = (await call(t.app, 'GET', '/user/v1/get_user_right_detail', undefined, root)).json.result;
+    const publication = detail.rights.find((r: { user_right_type: number }) => r.user_right_type === 65536);
+    expect(publication).toMatchObject({ disposable_num: 1_000_000_000, num_desc: '不限' });
+  });
+
   it('consumes atomically across grants, expiring grants first, records it, and refunds', async () => {
     const soon = new Date(Date.now() + 3600_000).toISOString();
     expect(await addGrant(t.app.db, uid, 1, 100, 'test:soon', soon)).toBe(true);
