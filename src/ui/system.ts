@@ -118,6 +118,17 @@ const workbench = defineConfig({
         // The app canvas is a shade off the panels so cards and the side bar stand out in both modes.
         canvas: { value: { _light: '{colors.gray.50}', _dark: '{colors.gray.950}' } },
         panel: { value: { _light: 'white', _dark: '{colors.gray.900}' } },
+        // Chakra's defaults for these fall below WCAG AA's 4.5:1 on the panels (axe color-contrast): one shade darker
+        // in light mode, one lighter in dark mode.
+        fg: {
+          subtle: { value: { _light: '{colors.gray.500}', _dark: '{colors.gray.400}' } },
+          error: { value: { _light: '{colors.red.600}', _dark: '{colors.red.400}' } },
+          warning: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.300}' } },
+          success: { value: { _light: '{colors.green.700}', _dark: '{colors.green.300}' } },
+        },
+        // white on green.600 or orange.600 is 3.3:1 and 3.6:1
+        green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
+        orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.500}' } } },
       },
     },
   },

@@ -56,6 +56,7 @@ const RECIPES_OF: Record<string, string[]> = {
   Toast: ['toast'],
   Toaster: ['toast'],
   VStack: [],
+  VisuallyHidden: [],
   Wrap: [],
 };
 

@@ -9,7 +9,7 @@ export function EmptyPanel(props: { icon: ReactNode; title: ReactNode; descripti
         <EmptyState.Content>
           <EmptyState.Indicator>{props.icon}</EmptyState.Indicator>
           <VStack textAlign="center">
-            <EmptyState.Title>{props.title}</EmptyState.Title>
+            <EmptyState.Title as="h2">{props.title}</EmptyState.Title>
             {props.description ? <EmptyState.Description>{props.description}</EmptyState.Description> : null}
           </VStack>
         </EmptyState.Content>

@@ -16,8 +16,9 @@ export function NoticeBell() {
   const shown = [...list].sort((a, b) => b.id - a.id);
   return (
     <Popover.Root positioning={{ placement: 'bottom-end' }}>
-      <Popover.Trigger asChild>
-        <Box position="relative">
+      {/* the trigger is the button itself: aria-haspopup and aria-expanded are not allowed on a plain div */}
+      <Box position="relative">
+        <Popover.Trigger asChild>
           <IconButton
             variant="ghost"
             size="sm"
@@ -27,23 +28,23 @@ export function NoticeBell() {
           >
             <Bell />
           </IconButton>
-          {unread ? (
-            <Badge
-              position="absolute"
-              top="-1"
-              insetEnd="-1"
-              size="xs"
-              colorPalette="red"
-              variant="solid"
-              borderRadius="full"
-              pointerEvents="none"
-              data-testid="notice-badge"
-            >
-              {unread > 99 ? '99+' : unread}
-            </Badge>
-          ) : null}
-        </Box>
-      </Popover.Trigger>
+        </Popover.Trigger>
+        {unread ? (
+          <Badge
+            position="absolute"
+            top="-1"
+            insetEnd="-1"
+            size="xs"
+            colorPalette="red"
+            variant="solid"
+            borderRadius="full"
+            pointerEvents="none"
+            data-testid="notice-badge"
+          >
+            {unread > 99 ? '99+' : unread}
+          </Badge>
+        ) : null}
+      </Box>
       <Portal>
         <Popover.Positioner>
           <Popover.Content w="sm" data-testid="notice-list">

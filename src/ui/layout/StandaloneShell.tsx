@@ -9,7 +9,7 @@ import { ShellControls } from './ShellControls';
 export function StandaloneShell({ maxW, children }: { maxW: string; children: ReactNode }) {
   return (
     <Box minH="100vh" bg="canvas">
-      <Flex justify="space-between" align="center" px="6" h="16">
+      <Flex as="header" justify="space-between" align="center" px="6" h="16">
         <Button asChild variant="ghost" size="sm">
           <Link href="/">
             <Trans>返回工作台</Trans>

@@ -8,6 +8,7 @@ export function ThemeButtons() {
   const { t } = useLingui();
   const { mode, choose } = useThemeMode();
   return (
+    // a landmark of its own: every part of a page is in one (axe region), and it sits outside main
     <Group
       attached
       position="fixed"
@@ -17,7 +18,7 @@ export function ThemeButtons() {
       bg="panel"
       borderRadius="full"
       boxShadow="md"
-      role="group"
+      as="aside"
       aria-label={t`主题`}
     >
       <IconButton

@@ -72,7 +72,7 @@ export function ApplicationsReview() {
         <EmptyState.Root size="sm">
           <EmptyState.Content>
             <VStack textAlign="center">
-              <EmptyState.Title>
+              <EmptyState.Title as="h2">
                 <Trans>没有{labels[status]}的申请</Trans>
               </EmptyState.Title>
             </VStack>

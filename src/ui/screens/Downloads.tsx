@@ -70,7 +70,7 @@ export default function Downloads() {
                 <Inbox />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>暂无可下载的文件</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>

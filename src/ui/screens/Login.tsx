@@ -16,7 +16,7 @@ export default function Login() {
   const { t } = useLingui();
   const [tab, setTab] = useState<'login' | 'register'>('login');
   return (
-    <Flex minH="100vh" align="center" justify="center" bg="canvas" px="4" py="10" position="relative">
+    <Flex as="main" minH="100vh" align="center" justify="center" bg="canvas" px="4" py="10" position="relative">
       <Box position="absolute" top="4" right="4">
         <ShellControls />
       </Box>

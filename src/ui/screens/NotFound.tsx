@@ -12,7 +12,7 @@ export default function NotFound() {
             <SearchX />
           </EmptyState.Indicator>
           <VStack textAlign="center" gap="2">
-            <EmptyState.Title>
+            <EmptyState.Title as="h2">
               <Trans>页面不存在</Trans>
             </EmptyState.Title>
             <EmptyState.Description>

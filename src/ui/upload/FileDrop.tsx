@@ -1,7 +1,7 @@
 // A file picker that also takes a dropped file: click, Enter or Space opens the picker; the chosen
 // file's name and size are shown. Files whose extension is not accepted are refused here with a message
 // (the server checks the content again).
-import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { FileUp } from 'lucide-react';
@@ -40,7 +40,6 @@ export function FileDrop({ accept, title, hint, file, disabled, onFile, testId }
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
-  const hintId = useId();
 
   const take = (f: File | undefined) => {
     if (!f || disabled) return;
@@ -68,12 +67,11 @@ export function FileDrop({ accept, title, hint, file, disabled, onFile, testId }
 
   return (
     <Stack gap="1" flex="1" minW="0">
+      {/* named by what it shows (title, file or call to action, hint), so the visible words are in its name */}
       <Box
         role="button"
         tabIndex={disabled ? -1 : 0}
         aria-disabled={disabled || undefined}
-        aria-label={title}
-        aria-describedby={hintId}
         onClick={open}
         onKeyDown={onKeyDown}
         onDragOver={(e) => {
@@ -111,7 +109,7 @@ export function FileDrop({ accept, title, hint, file, disabled, onFile, testId }
                 <Trans>点击选择或拖放文件到这里</Trans>
               </Text>
             )}
-            <Text id={hintId} fontSize="xs" color="fg.muted">
+            <Text fontSize="xs" color="fg.muted">
               {hint}
             </Text>
           </Stack>

@@ -361,7 +361,7 @@ function Unavailable() {
             <Sparkles />
           </EmptyState.Indicator>
           <VStack textAlign="center" gap="3" maxW="xl">
-            <EmptyState.Title>
+            <EmptyState.Title as="h2">
               <Trans>本服务器未配置 AI 写作服务</Trans>
             </EmptyState.Title>
             <EmptyState.Description>

@@ -19,7 +19,8 @@ import { Crown, History, Receipt } from 'lucide-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { commerceKeys, orders, rightDetail, rightRecords, type Right } from '../../../api/commerce';
-import { formatAmount, formatDate, LIMIT_TYPES, ORDER_STATUS, productName, rightTitle, yuan } from './labels';
+import { formatDate, LIMIT_TYPES, ORDER_STATUS, productName, rightTitle, yuan } from './labels';
+import { formatRight } from '../../format/balance';
 
 const PAGE_SIZE = 10;
 
@@ -133,7 +134,7 @@ function Balances({ rights }: { rights: Right[] }) {
               ) : null}
             </HStack>
             <Text fontSize="xl" fontWeight="semibold" color={empty ? 'fg.subtle' : 'fg'} data-testid="right-amount">
-              {formatAmount(i18n, r.user_right_type, r.disposable_num)}
+              {formatRight(i18n, r.user_right_type, r.disposable_num)}
             </Text>
             {r.expire_time ? (
               <Text fontSize="xs" color="orange.fg" data-testid="right-expiry">
@@ -186,7 +187,7 @@ function Empty({ icon, title, children }: { icon: ReactNode; title: ReactNode; c
     <EmptyState.Root size="sm">
       <EmptyState.Content>
         <EmptyState.Indicator>{icon}</EmptyState.Indicator>
-        <EmptyState.Title>{title}</EmptyState.Title>
+        <EmptyState.Title as="h2">{title}</EmptyState.Title>
         {children}
       </EmptyState.Content>
     </EmptyState.Root>
@@ -241,7 +242,7 @@ function Records() {
                   data-testid="right-record-num"
                 >
                   {r.num > 0 ? '+' : '−'}
-                  {formatAmount(i18n, r.user_right_type, Math.abs(r.num))}
+                  {formatRight(i18n, r.user_right_type, Math.abs(r.num))}
                 </Table.Cell>
                 <Table.Cell>{r.reason}</Table.Cell>
               </Table.Row>

@@ -27,7 +27,8 @@ import { useMachine } from '@xstate/react';
 import { Link } from 'wouter';
 import { commerceKeys, payConfig, products, type Product } from '../../../api/commerce';
 import { livePayment } from '../../../machines/live';
-import { formatAmount, formatDate, productName, rightTitle, yuan } from './labels';
+import { formatDate, productName, rightTitle, yuan } from './labels';
+import { formatRight } from '../../format/balance';
 
 /** /upgrade (and /pricing): the products from the server, bought with WeChat Pay Native. */
 export default function UpgradeScreen() {
@@ -92,7 +93,7 @@ export default function UpgradeScreen() {
               <EmptyState.Indicator>
                 <PackageOpen />
               </EmptyState.Indicator>
-              <EmptyState.Title>
+              <EmptyState.Title as="h2">
                 <Trans>暂无可购买的套餐</Trans>
               </EmptyState.Title>
             </EmptyState.Content>
@@ -165,7 +166,7 @@ function ProductCard({ product: p, busy, onBuy }: { product: Product; busy: bool
       <List.Root gap="1" fontSize="sm" ps="4" flex="1">
         {p.rights.map((r) => (
           <List.Item key={r.user_right_type}>
-            {rightTitle(i18n, r.user_right_type, r.title)}: {formatAmount(i18n, r.user_right_type, r.num)}
+            {rightTitle(i18n, r.user_right_type, r.title)}: {formatRight(i18n, r.user_right_type, r.num)}
           </List.Item>
         ))}
       </List.Root>

@@ -260,7 +260,7 @@ export default function Dictionary() {
                 <BookOpen />
               </EmptyState.Indicator>
               <VStack textAlign="center" maxW="lg">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   {filtered ? <Trans>没有符合条件的词条</Trans> : <Trans>词库还是空的</Trans>}
                 </EmptyState.Title>
                 <EmptyState.Description>

@@ -119,7 +119,7 @@ export default function Diff() {
               <GitCompareArrows />
             </EmptyState.Indicator>
             <VStack textAlign="center" maxW="xl">
-              <EmptyState.Title>
+              <EmptyState.Title as="h2">
                 <Trans>选择两份文档开始比对</Trans>
               </EmptyState.Title>
               <EmptyState.Description>

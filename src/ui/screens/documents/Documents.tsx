@@ -273,7 +273,7 @@ export default function Documents() {
                 <FileText />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>还没有文档</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>

@@ -97,7 +97,7 @@ export default function Format() {
               <Ruler />
             </EmptyState.Indicator>
             <VStack textAlign="center" maxW="xl">
-              <EmptyState.Title>
+              <EmptyState.Title as="h2">
                 <Trans>还没有检查结果</Trans>
               </EmptyState.Title>
               <EmptyState.Description>

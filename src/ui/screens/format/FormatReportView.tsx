@@ -125,7 +125,7 @@ export function FormatReportView({ report, fileName }: { report: FormatReport; f
                 <CircleCheck />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>未发现格式问题</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>

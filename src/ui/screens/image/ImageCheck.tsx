@@ -118,7 +118,6 @@ export default function ImageCheck() {
         bg="panel"
         tabIndex={0}
         role="button"
-        aria-label={t`选择或粘贴图片`}
         cursor="pointer"
         onClick={() => input.current?.click()}
         onKeyDown={(e) => {
@@ -166,7 +165,7 @@ export default function ImageCheck() {
                 <ImagePlus />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>还没有图片</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>

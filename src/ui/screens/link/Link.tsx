@@ -119,7 +119,7 @@ export default function LinkScreen() {
                 <Globe />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>还没有要校对的网页</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>

@@ -92,7 +92,7 @@ export default function PdfList() {
                 <FileType />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>还没有校对过 PDF</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>

@@ -273,7 +273,7 @@ function NoTeam(props: {
                   <Users />
                 </EmptyState.Indicator>
                 <VStack textAlign="center">
-                  <EmptyState.Title>
+                  <EmptyState.Title as="h2">
                     <Trans>您还没有加入团队</Trans>
                   </EmptyState.Title>
                   <EmptyState.Description>
