@@ -1,11 +1,13 @@
 // The findings column every result screen shows beside its text: a header with the count and next/previous, the
 // cards (the first ones and the selected one: thousands of cards would slow typing) and the review keys.
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Box, Flex, IconButton, Kbd, Stack, Text } from '@chakra-ui/react';
+import { Badge, Box, Flex, HStack, IconButton, Kbd, Stack, Text } from '@chakra-ui/react';
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { FindingCard, type FindingAction } from './FindingCard';
 import type { Finding } from '../../machines/proofreadJob';
+import { paletteOf } from './categories';
+import { groupFindings, KIND_CATEGORY, KIND_TITLES } from './groups';
 
 export function FindingsPanel(props: { count: number; onStep(direction: 1 | -1): void; children: ReactNode }) {
   const { t } = useLingui();
@@ -44,6 +46,33 @@ export function FindingsPanel(props: { count: number; onStep(direction: 1 | -1):
       <Box bg="panel" borderWidth="1px" borderRadius="xl" p="3" maxH={{ lg: 'calc(100vh - 230px)' }} overflowY="auto">
         {children}
       </Box>
+    </Stack>
+  );
+}
+
+type FindingCardsProps = Parameters<typeof FindingCards>[0];
+
+/** The cards grouped by what the findings are (groups.ts): one titled group per kind, `limit` cards in each. */
+export function FindingGroups(props: FindingCardsProps) {
+  const { i18n } = useLingui();
+  const { list, ...cards } = props;
+  const groups = useMemo(() => groupFindings(list), [list]);
+  return (
+    <Stack gap="4">
+      {groups.map((group) => (
+        <Stack key={group.kind} gap="2" data-testid="finding-group" data-kind={group.kind}>
+          <HStack>
+            <Box w="2.5" h="2.5" borderRadius="full" bg={`${paletteOf(KIND_CATEGORY[group.kind])}.solid`} />
+            <Text fontSize="sm" fontWeight="medium" data-testid="finding-group-title">
+              {i18n._(KIND_TITLES[group.kind])}
+            </Text>
+            <Badge size="sm" variant="subtle">
+              {group.list.length}
+            </Badge>
+          </HStack>
+          <FindingCards list={group.list} {...cards} />
+        </Stack>
+      ))}
     </Stack>
   );
 }

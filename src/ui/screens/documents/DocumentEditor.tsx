@@ -36,7 +36,7 @@ import { liveDocumentEditor, liveDocumentExport } from '../../../machines/live';
 import { AppActorContext, useSession } from '../../app-actor';
 import { cssAttr, revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
-import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
@@ -390,7 +390,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
               {busy ? <Trans>正在校对…</Trans> : <Trans>未发现问题</Trans>}
             </Text>
           ) : (
-            <FindingCards list={findings} limit={CARDS_SHOWN} readOnly={readOnly} {...cards} />
+            <FindingGroups list={findings} limit={CARDS_SHOWN} readOnly={readOnly} {...cards} />
           )}
         </FindingsPanel>
       </Flex>

@@ -3,14 +3,12 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
-  Badge,
   Box,
   Button,
   Checkbox,
   EmptyState,
   Flex,
   Group,
-  HStack,
   Popover,
   Portal,
   Progress,
@@ -29,9 +27,8 @@ import { progressOf } from '../../../machines/proofreadJob';
 import * as calls from '../../../machines/proofreadCalls';
 import { useLanguage, useSystemActor } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
-import { paletteOf } from '../../findings/categories';
 import { CancelCheckButton } from '../../findings/CancelCheck';
-import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import './notices';
 
@@ -104,16 +101,6 @@ export default function Home() {
   const listFindings = useDeferredValue(findings);
   const listText = useDeferredValue(text);
   const cards = { selectedId, text: listText, labelOf, onAction: review.onAction };
-  const groups = useMemo(() => {
-    const map = new Map<string, Finding[]>();
-    for (const f of listFindings) {
-      const list = map.get(f.category) ?? [];
-      list.push(f);
-      map.set(f.category, list);
-    }
-    return [...map.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }));
-  }, [listFindings]);
-
   const words = useMemo(() => countWords(text), [text]);
   const quotaText = quota.data ? quota.data.num_desc || `${quota.data.disposable_num}字` : quota.isError ? '0字' : '…';
   const available = (functions.data?.functions ?? []).filter((f) => f.bit > 0);
@@ -313,22 +300,7 @@ export default function Home() {
             )}
           </Text>
         ) : (
-          <Stack gap="4">
-            {groups.map(([category, list]) => (
-              <Stack key={category} gap="2" data-testid="finding-group" data-category={category}>
-                <HStack>
-                  <Box w="2.5" h="2.5" borderRadius="full" bg={`${paletteOf(category)}.solid`} />
-                  <Text fontSize="sm" fontWeight="medium">
-                    {labelOf(category)}
-                  </Text>
-                  <Badge size="sm" variant="subtle">
-                    {list.length}
-                  </Badge>
-                </HStack>
-                <FindingCards list={list} limit={CARDS_PER_GROUP} {...cards} />
-              </Stack>
-            ))}
-          </Stack>
+          <FindingGroups list={listFindings} limit={CARDS_PER_GROUP} {...cards} />
         )}
       </FindingsPanel>
     </Flex>

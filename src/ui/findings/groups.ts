@@ -1,0 +1,91 @@
+// The findings of a result grouped by what they are: each kind of finding is one group with one title, so a wrong
+// word of the user's dictionary and a sensitive word never share a title (both categories are called 默认).
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+
+/** What a finding is, in the order the groups are listed. */
+export const FINDING_KINDS = [
+  'typo',
+  'sensitive',
+  'keyword',
+  'punctuation',
+  'facts',
+  'advanced',
+  'dictionary-personal',
+  'dictionary-team',
+] as const;
+
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+/** The group titles; the dictionary hits are named by the dictionary they come from. */
+export const KIND_TITLES: Record<FindingKind, MessageDescriptor> = {
+  typo: msg`错别字`,
+  sensitive: msg`敏感词`,
+  keyword: msg`重点词`,
+  punctuation: msg`标点`,
+  facts: msg`地址日期`,
+  advanced: msg`高级校对`,
+  'dictionary-personal': msg`词库命中：我的词库`,
+  'dictionary-team': msg`词库命中：共享词库`,
+};
+
+/** The colour family of each group (a category code whose palette it shares, see paletteOf). */
+export const KIND_CATEGORY: Record<FindingKind, string> = {
+  typo: '1',
+  sensitive: '8-1',
+  keyword: '11',
+  punctuation: '10-1',
+  facts: '9-1',
+  advanced: '12-1',
+  'dictionary-personal': '6',
+  'dictionary-team': '7',
+};
+
+/**
+ * The kind of a finding (spec §3): a result `type` of the user's own lists (4 sensitive, 5 wrong word, 9 key word;
+ * the word libraries they switched on count as theirs) or of the team's shared ones (6, 7, 10) says it is a dictionary
+ * hit; otherwise the category's family: 0-7 typos, 8 sensitive, 9 address and date, 10 punctuation, 11 key words,
+ * 12 advanced proofreading (type 11 too).
+ */
+export function kindOf(finding: { category: string; type?: number }): FindingKind {
+  switch (finding.type) {
+    case 4:
+    case 5:
+    case 9:
+      return 'dictionary-personal';
+    case 6:
+    case 7:
+    case 10:
+      return 'dictionary-team';
+    case 3:
+      return 'sensitive';
+    case 11:
+      return 'advanced';
+  }
+  const family = Number.parseInt(finding.category.split('-')[0], 10);
+  if (family === 8) return 'sensitive';
+  if (family === 9) return 'facts';
+  if (family === 10) return 'punctuation';
+  if (family === 11) return 'keyword';
+  if (family === 12) return 'advanced';
+  return 'typo';
+}
+
+export interface FindingGroup<F> {
+  kind: FindingKind;
+  list: F[];
+}
+
+/** The findings by kind, in the order of FINDING_KINDS, each kept in its order; kinds without findings left out. */
+export function groupFindings<F extends { category: string; type?: number }>(
+  findings: readonly F[],
+): FindingGroup<F>[] {
+  const byKind = new Map<FindingKind, F[]>();
+  for (const f of findings) {
+    const kind = kindOf(f);
+    const list = byKind.get(kind);
+    if (list) list.push(f);
+    else byKind.set(kind, [f]);
+  }
+  return FINDING_KINDS.filter((kind) => byKind.has(kind)).map((kind) => ({ kind, list: byKind.get(kind)! }));
+}
