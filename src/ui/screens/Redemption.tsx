@@ -9,7 +9,8 @@ import { queryKeys, userRightQuery, userRightTypes } from '../../api/queries';
 import { redeemCode, type GrantedRight } from '../../api/rewards';
 import { useSession } from '../app-actor';
 import { StandaloneShell } from '../layout/StandaloneShell';
-import { formatAmount, rightTitle } from './commerce/labels';
+import { rightTitle } from './commerce/labels';
+import { formatRight } from '../format/balance';
 
 const CODE_PATTERN = /^[A-Za-z0-9-]{4,64}$/;
 
@@ -87,7 +88,7 @@ function RedeemForm() {
     <Stack gap="6">
       <Text color="fg.muted" data-testid="redemption-balance">
         <Trans>当前剩余高速校对字数：</Trans>
-        {right ? <strong>{i18n.number(right.disposable_num)}</strong> : balance.isError ? '—' : '…'}
+        {right ? <strong>{formatRight(i18n, 1, right.disposable_num)}</strong> : balance.isError ? '—' : '…'}
       </Text>
       <form onSubmit={submit} noValidate aria-label={t`兑换码`}>
         <Stack gap="4">
@@ -150,7 +151,7 @@ function Granted({ rights }: { rights: GrantedRight[] }) {
           <List.Root ps="4">
             {rights.map((r) => {
               const title = rightTitle(i18n, r.user_right_type, r.title);
-              const amount = formatAmount(i18n, r.user_right_type, r.num);
+              const amount = formatRight(i18n, r.user_right_type, r.num);
               return (
                 <List.Item key={r.user_right_type}>
                   <Trans>

@@ -1,8 +1,6 @@
-// Localised names of rights and products (the server's titles are Chinese data), and amount formatting.
+// Localised names of rights and products (the server's titles are Chinese data); amounts: src/ui/format/balance.ts.
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-
-export const UNLIMITED = 1_000_000_000;
 
 /** Rights that are a ceiling per use rather than a balance (server/services/rights.ts LIMIT_TYPES). */
 export const LIMIT_TYPES = new Set([32, 64, 128, 262144, 524288]);
@@ -27,42 +25,9 @@ export const RIGHT_LABELS: Record<number, MessageDescriptor> = {
   524288: msg`比对文件大小上限`,
 };
 
-type Unit = 'chars' | 'times' | 'minutes' | 'pages' | 'mb';
-const UNITS: Record<number, Unit> = {
-  1: 'chars',
-  32: 'chars',
-  64: 'chars',
-  128: 'chars',
-  512: 'chars',
-  8192: 'chars',
-  65536: 'chars',
-  1024: 'minutes',
-  2048: 'minutes',
-  262144: 'pages',
-  524288: 'mb',
-};
-
 export function rightTitle(i18n: I18n, type: number, fallback: string): string {
   const label = RIGHT_LABELS[type];
   return label ? i18n._(label) : fallback;
-}
-
-/** e.g. '20,000 字', '5 次', '不限'. */
-export function formatAmount(i18n: I18n, type: number, num: number): string {
-  if (num >= UNLIMITED) return i18n._(msg`不限`);
-  const n = i18n.number(num);
-  switch (UNITS[type] ?? 'times') {
-    case 'chars':
-      return i18n._(msg`${n} 字`);
-    case 'minutes':
-      return i18n._(msg`${n} 分钟`);
-    case 'pages':
-      return i18n._(msg`${n} 页`);
-    case 'mb':
-      return `${n} MB`;
-    default:
-      return i18n._(msg`${n} 次`);
-  }
 }
 
 export const PRODUCT_LABELS: Record<string, MessageDescriptor> = {

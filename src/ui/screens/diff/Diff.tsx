@@ -15,6 +15,7 @@ import { FileDrop } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';
 import { usePipeline } from '../../upload/usePipeline';
 import { DiffView } from './DiffView';
+import { formatRight } from '../../format/balance';
 
 function useRight(type: UserRightType) {
   return useQuery({ queryKey: queryKeys.userRight(type), queryFn: () => userRight(type) });
@@ -23,7 +24,7 @@ function useRight(type: UserRightType) {
 type UserRightType = components['schemas']['UserRightType'];
 
 export default function Diff() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [original, setOriginal] = useState<File | null>(null);
   const [revised, setRevised] = useState<File | null>(null);
   const revisedRef = useRef<File | null>(null);
@@ -46,6 +47,9 @@ export default function Diff() {
     if (original && revised) pipeline.start(original);
   };
   const dash = '…';
+  const amount = (right: { data?: { user_right_type: number; disposable_num: number } | null }) =>
+    right.data ? formatRight(i18n, right.data.user_right_type, right.data.disposable_num) : dash;
+  const [comparesLeft, pagesMax, sizeMax] = [amount(compares), amount(pages), amount(size)];
 
   return (
     <Stack gap="5" data-testid="diff-screen">
@@ -85,8 +89,7 @@ export default function Diff() {
       <Flex gap="4" align="center" wrap="wrap">
         <Text fontSize="sm" color="fg.muted" data-testid="diff-limits">
           <Trans>
-            剩余比对次数：{compares.data?.num_desc ?? dash} · 每份文件不超过 {pages.data?.num_desc ?? dash}、
-            {size.data?.num_desc ?? dash}
+            剩余比对次数：{comparesLeft} · 每份文件不超过 {pagesMax}、{sizeMax}
           </Trans>
         </Text>
         <Flex flex="1" />

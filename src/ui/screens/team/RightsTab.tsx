@@ -9,6 +9,8 @@ import { EmptyPanel } from '../../layout/EmptyPanel';
 import { allocate, allocations, memberPage, teamPackages } from '../../../machines/teamCalls';
 import { notify } from '../../../api/notify';
 import { useTeamAuth } from './useTeamAuth';
+import { formatRight } from '../../format/balance';
+import { rightTitle } from '../commerce/labels';
 
 const KEYS = { packages: ['enterprise', 'packages'] as const, allocations: ['enterprise', 'allocations'] as const };
 
@@ -44,7 +46,6 @@ export default function RightsTab() {
       ]);
     },
   });
-  const number = (n: number) => (n >= 1_000_000_000 ? t`不限` : i18n.number(n));
   const chosen = packages.data?.find((p) => String(p.id) === packageId);
   const valid = chosen && type && uid && /^\d+$/.test(amount) && Number(amount) > 0;
 
@@ -103,11 +104,11 @@ export default function RightsTab() {
             <Table.Body>
               {p.rights.map((r) => (
                 <Table.Row key={r.user_right_type}>
-                  <Table.Cell>{r.title}</Table.Cell>
-                  <Table.Cell textAlign="end">{number(r.total)}</Table.Cell>
-                  <Table.Cell textAlign="end">{number(r.allocated)}</Table.Cell>
+                  <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
+                  <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.total)}</Table.Cell>
+                  <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.allocated)}</Table.Cell>
                   <Table.Cell textAlign="end" data-testid={`package-remaining-${r.user_right_type}`}>
-                    {number(r.remaining)}
+                    {formatRight(i18n, r.user_right_type, r.remaining)}
                   </Table.Cell>
                 </Table.Row>
               ))}
@@ -197,9 +198,9 @@ export default function RightsTab() {
                 m.rights.map((r) => (
                   <Table.Row key={`${m.uid}-${r.user_right_type}`}>
                     <Table.Cell>{m.name}</Table.Cell>
-                    <Table.Cell>{r.title}</Table.Cell>
-                    <Table.Cell textAlign="end">{number(r.num)}</Table.Cell>
-                    <Table.Cell textAlign="end">{number(r.used)}</Table.Cell>
+                    <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
+                    <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.num)}</Table.Cell>
+                    <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.used)}</Table.Cell>
                   </Table.Row>
                 )),
               )}
