@@ -25,7 +25,7 @@ describe('home screen (text proofreading)', () => {
     await waitFor(() => expect(screen.getByTestId('word-count').textContent).toContain('16'));
     expect(button.disabled).toBe(false);
     // get_user_right is not served by the fake API (501): no quota is known, so none is claimed
-    expect(screen.getByTestId('quota-remaining').textContent).toMatch(/0字|…/);
+    expect(screen.getByTestId('quota-remaining').textContent).toMatch(/0 字|…/);
   });
 
   it('keeps the text when navigating away and back (kept alive)', async () => {

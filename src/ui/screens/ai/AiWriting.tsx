@@ -33,6 +33,8 @@ import { readyToRun, type AiWriterEvent, type AiWriterRef } from '../../../machi
 import type { FieldKey } from '../../../machines/aiCalls';
 import type { ProofreadJobRef } from '../../../machines/proofreadJob';
 import { CancelCheckButton } from '../../findings/CancelCheck';
+import { TooLongChoice } from '../../findings/TooLongChoice';
+import { formatRight } from '../../format/balance';
 import { queryKeys, userRightQuery } from '../../../api/queries';
 import { translateNotice } from '../../notices';
 import { FindingCards } from '../../findings/FindingsPanel';
@@ -153,7 +155,7 @@ export default function AiWriting() {
           </Text>
           <Box flex="1" />
           <Text fontSize="xs" color="fg.muted" data-testid="ai-quota">
-            <Trans>剩余 {quota.data ? quota.data.num_desc || `${quota.data.disposable_num}字` : '…'}</Trans>
+            <Trans>剩余 {quota.data ? formatRight(i18n, 512, quota.data.disposable_num) : '…'}</Trans>
           </Text>
         </HStack>
         <Stack gap="2" bg="panel" borderWidth="1px" borderRadius="xl" p="3">
@@ -300,6 +302,7 @@ function Checked({ job }: { job: ProofreadJobRef }) {
   const text = useSelector(job, (s) => s.context.text);
   const findings = useSelector(job, (s) => s.context.findings);
   const checking = useSelector(job, (s) => s.matches({ job: 'submitting' }) || s.matches({ job: 'streaming' }));
+  const tooLong = useSelector(job, (s) => s.matches({ job: 'tooLong' }));
   const checkId = useSelector(job, (s) => s.context.checkId);
   const labelOf = useCategoryLabels();
   const root = useRef<HTMLDivElement>(null);
@@ -334,7 +337,8 @@ function Checked({ job }: { job: ProofreadJobRef }) {
           </Badge>
         )}
       </HStack>
-      {!checking && findings.length === 0 ? (
+      <TooLongChoice job={job} />
+      {tooLong ? null : !checking && findings.length === 0 ? (
         <Text fontSize="xs" color="fg.muted" data-testid="no-findings">
           <Trans>未发现问题</Trans>
         </Text>

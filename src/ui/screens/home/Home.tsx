@@ -28,13 +28,15 @@ import * as calls from '../../../machines/proofreadCalls';
 import { useLanguage, useSystemActor } from '../../app-actor';
 import { Editor, type EditorHandle } from './Editor';
 import { CancelCheckButton } from '../../findings/CancelCheck';
+import { TooLongChoice } from '../../findings/TooLongChoice';
+import { formatRight } from '../../format/balance';
 import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import './notices';
 
 const useJob = (): ProofreadJobRef => useSystemActor('proofreadJob');
 
-type JobState = 'idle' | 'submitting' | 'streaming' | 'done' | 'cancelled' | 'failed';
+type JobState = 'idle' | 'submitting' | 'tooLong' | 'streaming' | 'done' | 'cancelled' | 'failed';
 
 /** Cards shown per category: the first ones and the selected one (thousands of cards would slow typing). */
 const CARDS_PER_GROUP = 50;
@@ -47,7 +49,7 @@ export function countWords(text: string): number {
 }
 
 export default function Home() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const job = useJob();
   const send = useCallback((event: ProofreadEvent) => job.send(event), [job]);
   const text = useSelector(job, (s) => s.context.text);
@@ -102,7 +104,11 @@ export default function Home() {
   const listText = useDeferredValue(text);
   const cards = { selectedId, text: listText, labelOf, onAction: review.onAction };
   const words = useMemo(() => countWords(text), [text]);
-  const quotaText = quota.data ? quota.data.num_desc || `${quota.data.disposable_num}字` : quota.isError ? '0字' : '…';
+  const quotaText = quota.data
+    ? formatRight(i18n, 1, quota.data.disposable_num)
+    : quota.isError
+      ? formatRight(i18n, 1, 0)
+      : '…';
   const available = (functions.data?.functions ?? []).filter((f) => f.bit > 0);
 
   const copy = async () => {
@@ -114,7 +120,7 @@ export default function Home() {
     }
   };
 
-  const checked = jobState !== 'idle';
+  const checked = jobState !== 'idle' && jobState !== 'tooLong';
   // a lone web address pasted as the text: offer to check the page it names instead
   const pastedUrl = /^https?:\/\/\S+$/.test(text.trim()) ? text.trim() : null;
   const [, navigate] = useLocation();
@@ -254,6 +260,7 @@ export default function Home() {
             if (hit) setSelectedId(hit.id);
           }}
         />
+        <TooLongChoice job={job} />
         <Flex gap="4" align="center" fontSize="sm" color="fg.muted" wrap="wrap">
           <Text data-testid="word-count">
             <Trans>字数：{words}</Trans>
