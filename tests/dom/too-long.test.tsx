@@ -30,7 +30,7 @@ function setUp() {
           if (total > MAX) throw Object.assign(new Error('单次最多校对'), { status: 413, result: { max: MAX, total } });
           return { check_id: `c${sent.length}` };
         }),
-        'cancel check': fromPromise(async () => undefined),
+        'cancel check': fromPromise<void, { checkId: string }>(async () => {}),
         'fine right': fromPromise(async () => true),
         'socket messages': fromCallback(() => () => undefined),
       },
