@@ -285,7 +285,7 @@ export default function Home() {
                 <SpellCheck />
               </EmptyState.Indicator>
               <VStack textAlign="center">
-                <EmptyState.Title>
+                <EmptyState.Title as="h2">
                   <Trans>还没有校对结果</Trans>
                 </EmptyState.Title>
                 <EmptyState.Description>
