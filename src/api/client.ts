@@ -41,7 +41,7 @@ export function resolveBaseUrl(baseURL = ''): string {
 }
 
 /** Calls made without a session: a 401 there means wrong credentials, not an expired login. */
-const CREDENTIAL_PATHS = new Set(['/user/login', '/user/register', '/user/sms_code']);
+const CREDENTIAL_PATHS = new Set(['/user/login', '/user/register', '/user/sms_code', '/user/reset_pwd']);
 
 /** Calls (by openapi-fetch's id) that brought their own bearer token: a link's, checked before it is stored. */
 const ownTokenCalls = new Set<string>();

@@ -24,8 +24,20 @@ export async function register(input: {
   return result.token;
 }
 
-export async function sendSmsCode(phone: string, purpose: SmsPurpose): Promise<{ expires_in: number }> {
-  return unwrap(api.POST('/user/sms_code', { body: { phone, purpose } }));
+export async function sendSmsCode(
+  phone: string,
+  purpose: SmsPurpose,
+  options: UnwrapOptions = {},
+): Promise<{ expires_in: number }> {
+  return unwrap(api.POST('/user/sms_code', { body: { phone, purpose } }), options);
+}
+
+/** Sets a forgotten password with a `reset` code; the server revokes every login of the account. */
+export async function resetPassword(
+  input: { phone: string; code: string; new_password: string },
+  options: UnwrapOptions = {},
+): Promise<void> {
+  await unwrap(api.POST('/user/reset_pwd', { body: input }), options);
 }
 
 /** Revokes the calling token on the server. */

@@ -14,6 +14,7 @@ import { appMachine } from './app';
 import { languageMachine } from './language';
 import { quotaDialogMachine } from './quotaDialog';
 import { sessionMachine } from './session';
+import { passwordResetMachine } from './passwordReset';
 import { socketMachine, type ConnectionCommand, type ConnectionEvent, type ConnectionInput } from './socket';
 import { themeMachine } from './theme';
 import { systemActor } from './system';
@@ -127,6 +128,20 @@ export function webSocketConnection(options: { WebSocket: WebSocketClass; pageUr
       ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
       if (!closed) ws.close(1000, 'client closed');
     };
+  });
+}
+
+/** A forgotten password (the login page): its calls answer silently, the form shows each error by its field. */
+export function livePasswordReset() {
+  return passwordResetMachine.provide({
+    actors: {
+      'send code': fromPromise(async ({ input }) => {
+        await user.sendSmsCode(input.phone, 'reset', { silent: true });
+      }),
+      'reset password': fromPromise(({ input }) =>
+        user.resetPassword({ phone: input.phone, code: input.code, new_password: input.password }, { silent: true }),
+      ),
+    },
   });
 }
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Field, Flex, Heading, HStack, Input, Stack, Tabs, Text } from '@chakra-ui/react';
 import { MessageCircle, SpellCheck } from 'lucide-react';
@@ -8,13 +8,22 @@ import { useSession } from '../app-actor';
 import { translateNotice } from '../notices';
 import { ShellControls } from '../layout/ShellControls';
 import { PHONE_PATTERN, SMS_CODE_PATTERN, SmsCodeButton } from '../forms/SmsCodeButton';
+import { PasswordReset } from './PasswordReset';
 
 const MIN_PASSWORD = 6;
 
-/** The login page (outside the main layout): phone + password, and registration with an SMS code. */
+/** The login page (outside the main layout): phone + password, registration with an SMS code, a forgotten password. */
 export default function Login() {
   const { t } = useLingui();
   const [tab, setTab] = useState<'login' | 'register'>('login');
+  const [resetting, setResetting] = useState(false);
+  /** the phone whose password was just reset: the login form starts with it and says so */
+  const [resetPhone, setResetPhone] = useState<string | null>(null);
+  const resetDone = useCallback((phone: string) => {
+    setResetPhone(phone);
+    setResetting(false);
+    setTab('login');
+  }, []);
   return (
     <Flex as="main" minH="100vh" align="center" justify="center" bg="canvas" px="4" py="10" position="relative">
       <Box position="absolute" top="4" right="4">
@@ -30,28 +39,39 @@ export default function Login() {
           </Heading>
         </HStack>
         <Box bg="panel" borderWidth="1px" borderRadius="2xl" boxShadow="sm" p={{ base: '6', md: '8' }}>
-          <Tabs.Root
-            value={tab}
-            onValueChange={(d) => setTab(d.value as 'login' | 'register')}
-            variant="enclosed"
-            fitted
-            lazyMount
-          >
-            <Tabs.List mb="6" aria-label={t`登录或注册`}>
-              <Tabs.Trigger value="login">
-                <Trans>登录</Trans>
-              </Tabs.Trigger>
-              <Tabs.Trigger value="register">
-                <Trans>注册</Trans>
-              </Tabs.Trigger>
-            </Tabs.List>
-            <Tabs.Content value="login">
-              <LoginForm />
-            </Tabs.Content>
-            <Tabs.Content value="register">
-              <RegisterForm />
-            </Tabs.Content>
-          </Tabs.Root>
+          {resetting ? (
+            <PasswordReset onBack={() => setResetting(false)} onDone={resetDone} />
+          ) : (
+            <Tabs.Root
+              value={tab}
+              onValueChange={(d) => setTab(d.value as 'login' | 'register')}
+              variant="enclosed"
+              fitted
+              lazyMount
+            >
+              <Tabs.List mb="6" aria-label={t`登录或注册`}>
+                <Tabs.Trigger value="login">
+                  <Trans>登录</Trans>
+                </Tabs.Trigger>
+                <Tabs.Trigger value="register">
+                  <Trans>注册</Trans>
+                </Tabs.Trigger>
+              </Tabs.List>
+              <Tabs.Content value="login">
+                <LoginForm
+                  initialPhone={resetPhone ?? ''}
+                  passwordReset={resetPhone !== null}
+                  onForgot={() => {
+                    setResetPhone(null);
+                    setResetting(true);
+                  }}
+                />
+              </Tabs.Content>
+              <Tabs.Content value="register">
+                <RegisterForm />
+              </Tabs.Content>
+            </Tabs.Root>
+          )}
         </Box>
         <Text mt="6" textAlign="center" fontSize="sm" color="fg.muted">
           <Trans>
@@ -107,11 +127,11 @@ function PhoneField(props: {
   );
 }
 
-function LoginForm() {
+function LoginForm(props: { initialPhone: string; passwordReset: boolean; onForgot(): void }) {
   const { t } = useLingui();
   const { status, send } = useSession();
   const { wxURL } = getRuntimeConfig();
-  const [phone, setPhone] = useState('');
+  const [phone, setPhone] = useState(props.initialPhone);
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const phoneInvalid = touched && !PHONE_PATTERN.test(phone);
@@ -145,6 +165,26 @@ function LoginForm() {
             <Trans>请输入密码</Trans>
           </Field.ErrorText>
         </Field.Root>
+        <Button
+          type="button"
+          variant="plain"
+          size="sm"
+          alignSelf="flex-end"
+          mt="-2"
+          color="fg.muted"
+          onClick={props.onForgot}
+          data-testid="forgot-password"
+        >
+          <Trans>忘记密码？</Trans>
+        </Button>
+        {props.passwordReset ? (
+          <Alert.Root status="success" borderRadius="md" role="status" data-testid="password-reset-done">
+            <Alert.Indicator />
+            <Alert.Title>
+              <Trans>密码已重置，请用新密码登录</Trans>
+            </Alert.Title>
+          </Alert.Root>
+        ) : null}
         <SessionError />
         <Button type="submit" colorPalette="blue" size="lg" loading={busy} loadingText={t`登录中…`}>
           <Trans>登录</Trans>
