@@ -4,13 +4,16 @@
 // on the socket (type 2 cmd 1), after which the document is loaded again. A shared document
 // (get_share_doc) is the same view, read-only.
 //
-// loading -> ready (idle | saving) | failed ; ready --(flag: this document done, nothing unsaved)--> loading
-import { assign, fromPromise, setup, type ActorRefFrom } from 'xstate';
+// loading -> ready (idle | saving | tooLong) | failed ; ready --(flag: this document done, nothing unsaved)--> loading
+// tooLong: the save was refused for being over the plan's per-check limit (413 check.too_long, not a spent quota);
+// any edit or `too long dismissed` goes back to idle
+import { assign, fromPromise, raise, setup, type ActorRefFrom } from 'xstate';
 import { notProvided } from './provide';
 import type { ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
 import type { DocumentDetail, DocumentFix, DocumentIgnored } from './documentCalls';
 import { diffRange, shiftRanges } from './findings/edits';
 import { socketMessages } from './findings/socket';
+import { tooLongOf, type TooLong } from './findings/parts';
 
 /** A finding of the document (absolute UTF-16 offsets into `text`) with a stable id. */
 export interface DocFinding extends SocketIssue {
@@ -30,6 +33,8 @@ export interface DocumentEditorContext {
   /** edits not saved yet */
   dirty: boolean;
   error: string | null;
+  /** the last save's refusal for being longer than one check of the plan allows */
+  tooLong: TooLong | null;
 }
 
 export type DocumentEditorEvent =
@@ -40,6 +45,7 @@ export type DocumentEditorEvent =
   | { type: 'word added'; word: string }
   | { type: 'text edited'; text: string }
   | { type: 'save requested' }
+  | { type: 'too long dismissed' }
   | { type: 'reload' }
   | { type: 'server message'; message: ServerMessage };
 
@@ -168,6 +174,7 @@ export const documentEditorMachine = setup({
     ignored: [],
     dirty: false,
     error: null,
+    tooLong: null,
   }),
   invoke: { src: 'socket messages', id: 'socketMessages' },
   initial: 'loading',
@@ -309,10 +316,25 @@ export const documentEditorMachine = setup({
                 };
               }),
             },
-            onError: {
-              target: 'idle',
-              actions: assign(({ event }) => ({ error: (event.error as Error)?.message || '系统异常' })),
-            },
+            onError: [
+              {
+                guard: ({ event }) => tooLongOf(event.error) !== null,
+                target: 'tooLong',
+                actions: assign(({ event }) => ({ tooLong: tooLongOf(event.error) })),
+              },
+              {
+                target: 'idle',
+                actions: assign(({ event }) => ({ error: (event.error as Error)?.message || '系统异常' })),
+              },
+            ],
+          },
+        },
+        // the limit is shown until it is dismissed; any other event (an edit, a save) is idle's again
+        tooLong: {
+          exit: assign({ tooLong: null }),
+          on: {
+            'too long dismissed': 'idle',
+            '*': { target: 'idle', actions: raise(({ event }) => event) },
           },
         },
       },

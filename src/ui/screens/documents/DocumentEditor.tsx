@@ -40,6 +40,7 @@ import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/Finding
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { renderDocument } from './render';
 import { StatusBadge } from './status';
+import { DocumentTooLong } from './DocumentTooLong';
 import { saveFile } from '../../save-file';
 import './notices';
 
@@ -204,6 +205,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
 
   return (
     <Stack ref={root} gap="4" data-testid="editor-screen" data-status={doc.status} data-dirty={dirty || undefined}>
+      <DocumentTooLong editor={editor} />
       <Flex gap="2" align="center" wrap="wrap">
         {readOnly ? null : (
           <IconButton
