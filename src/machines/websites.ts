@@ -29,6 +29,10 @@ export interface WebsitesContext {
   pendingId: number | null;
   /** the site being added is checked once added */
   pendingCheck: boolean;
+  /** the address being added */
+  pendingUrl: string;
+  /** a site the user entered again though it is listed (409): shown with an offer to check it again */
+  listedId: number | null;
 }
 
 export type WebsitesEvent =
@@ -37,6 +41,7 @@ export type WebsitesEvent =
   | { type: 'update'; id: number; changes: Partial<WebsiteInput> }
   | { type: 'delete'; id: number }
   | { type: 'check'; id: number }
+  | { type: 'dismiss listed' }
   | { type: 'download'; id: number }
   | { type: 'select'; id: number | null }
   | { type: 'select page'; index: number }
@@ -148,6 +153,8 @@ export const websitesMachine = setup({
     'is listed progress': isListedProgress,
     'is check end': isCheckEnd,
     'check after add': ({ context }) => context.pendingCheck,
+    // POST add_one answers 409 for an address the user has already
+    'already listed': (_, params: { error: unknown }) => (params.error as { status?: unknown } | null)?.status === 409,
     'has result': ({ context, event }) =>
       event.type === 'download' && !!context.sites.find((s) => s.id === event.id)?.last_result,
   },
@@ -163,6 +170,8 @@ export const websitesMachine = setup({
     error: null,
     pendingId: null,
     pendingCheck: false,
+    pendingUrl: '',
+    listedId: null,
   },
   invoke: { src: 'socket messages', id: 'socketMessages' },
   initial: 'loading',
@@ -192,11 +201,22 @@ export const websitesMachine = setup({
           states: {
             idle: {
               on: {
-                add: { target: 'adding', actions: assign(({ event }) => ({ pendingCheck: event.check })) },
+                add: {
+                  target: 'adding',
+                  actions: assign(({ event }) => ({
+                    pendingCheck: event.check,
+                    pendingUrl: event.input.url,
+                    listedId: null,
+                  })),
+                },
+                'dismiss listed': { actions: assign({ listedId: null }) },
                 'open url': { target: 'opening' },
                 update: { target: 'updating', actions: assign(({ event }) => ({ pendingId: event.id })) },
                 delete: { target: 'deleting', actions: assign(({ event }) => ({ pendingId: event.id })) },
-                check: { target: 'starting', actions: assign(({ event }) => ({ pendingId: event.id })) },
+                check: {
+                  target: 'starting',
+                  actions: assign(({ event }) => ({ pendingId: event.id, listedId: null })),
+                },
                 download: {
                   guard: 'has result',
                   target: 'downloading',
@@ -223,6 +243,27 @@ export const websitesMachine = setup({
                     actions: { type: 'put site first', params: ({ event }) => ({ site: event.output }) },
                   },
                 ],
+                onError: [
+                  {
+                    guard: { type: 'already listed', params: ({ event }) => ({ error: event.error }) },
+                    target: 'findingListed',
+                  },
+                  'idle',
+                ],
+              },
+            },
+            // the address is listed already (its check may have failed): it is shown, with 重新校对 offered
+            findingListed: {
+              invoke: {
+                src: 'add or find',
+                input: ({ context }) => ({ url: context.pendingUrl }),
+                onDone: {
+                  target: 'idle',
+                  actions: [
+                    { type: 'put site first', params: ({ event }) => ({ site: event.output }) },
+                    assign(({ event }) => ({ selectedId: event.output.id, pageIndex: 0, listedId: event.output.id })),
+                  ],
+                },
                 onError: 'idle',
               },
             },

@@ -28,7 +28,10 @@ const model = setup({
       | { type: 'CHECK_AGAIN' }
       | { type: 'CHECK_BUSY' }
       | { type: 'DOWNLOAD' }
-      | { type: 'DELETE' };
+      | { type: 'DELETE' }
+      | { type: 'ADD_LISTED' }
+      | { type: 'RECHECK_LISTED' }
+      | { type: 'DISMISS_LISTED' };
   },
 }).createMachine({
   id: 'websitesModel',
@@ -49,7 +52,9 @@ const model = setup({
         DELETE: 'empty',
       },
     },
-    checkFailed: { on: { CHECK_AGAIN: 'running', DELETE: 'empty' } },
+    // the failed site's address entered again: the server answers 409, the site is shown with 重新校对
+    checkFailed: { on: { CHECK_AGAIN: 'running', DELETE: 'empty', ADD_LISTED: 'listed' } },
+    listed: { on: { RECHECK_LISTED: 'running', DISMISS_LISTED: 'checkFailed' } },
   },
 });
 
@@ -245,6 +250,26 @@ describe('websites (model-based)', () => {
             a().send({ type: 'download', id: 5 });
             await settle();
           },
+          ADD_LISTED: async () => {
+            routes['POST /misscut/website/add_one'] = {
+              status: 409,
+              body: { code: 409, msg: '这个网址已经添加过了', msg_code: 'website.duplicate', result: null },
+            };
+            a().send({ type: 'select', id: null });
+            a().send({ type: 'add', input: { url: URL_A, depth: 0, page_limit: 1 }, check: true });
+            await settle();
+          },
+          RECHECK_LISTED: async () => {
+            const listed = a().getSnapshot().context.listedId!;
+            routes['POST /misscut/website/check'] = ok(site({ status: 'queued' }));
+            a().send({ type: 'check', id: listed });
+            await settle();
+            expect(await calls('/misscut/website/check').at(-1)!.clone().json()).toEqual({ id: 5 });
+          },
+          DISMISS_LISTED: async () => {
+            a().send({ type: 'dismiss listed' });
+            await settle();
+          },
           DELETE: async () => {
             routes['POST /misscut/website/delete_one'] = ok(null);
             a().send({ type: 'delete', id: 5 });
@@ -268,6 +293,7 @@ describe('websites (model-based)', () => {
           },
           running: () => {
             const s = a().getSnapshot();
+            expect(s.context.listedId).toBeNull();
             expect(s.matches({ ready: { action: 'idle' } })).toBe(true);
             const row = s.context.sites.find((x) => x.id === 5)!;
             expect(['queued', 'running']).toContain(row.status);
@@ -288,6 +314,15 @@ describe('websites (model-based)', () => {
               .getSnapshot()
               .context.sites.find((x) => x.id === 5)!;
             expect(row).toMatchObject({ status: 'failed', error_code: 'web.http_status' });
+            expect(a().getSnapshot().context.listedId).toBeNull();
+          },
+          listed: () => {
+            const s = a().getSnapshot();
+            expect(s.matches({ ready: { action: 'idle' } })).toBe(true);
+            // the listed site is shown and named, so 重新校对 can be offered
+            expect(s.context.listedId).toBe(5);
+            expect(s.context.selectedId).toBe(5);
+            expect(notices.at(-1)?.title).toBe('这个网址已经添加过了');
           },
         },
       });

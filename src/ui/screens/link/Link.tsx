@@ -83,6 +83,8 @@ export default function LinkScreen() {
   const error = useSelector(actor, (s) => s.context.error);
   const selectedId = useSelector(actor, (s) => s.context.selectedId);
   const selected = sites.find((s) => s.id === selectedId) ?? null;
+  const listedId = useSelector(actor, (s) => s.context.listedId);
+  const listed = sites.find((s) => s.id === listedId) ?? null;
 
   // a page given by another screen (?url=): added or found, and checked
   const search = useSearch();
@@ -98,6 +100,30 @@ export default function LinkScreen() {
   return (
     <Stack gap="4" data-testid="link-screen">
       <AddForm busy={busy > 0} onAdd={(input) => send({ type: 'add', input, check: true })} />
+      {listed ? (
+        <Alert.Root status="info" borderRadius="md" data-testid="link-listed">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>
+              <Trans>这个链接已在列表中：{listed.url}</Trans>
+            </Alert.Title>
+          </Alert.Content>
+          <HStack ms="auto" gap="2">
+            <Button
+              size="xs"
+              colorPalette="blue"
+              disabled={busy > 0}
+              onClick={() => send({ type: 'check', id: listed.id })}
+              data-testid="link-listed-recheck"
+            >
+              <Trans>重新校对</Trans>
+            </Button>
+            <Button size="xs" variant="ghost" onClick={() => send({ type: 'dismiss listed' })}>
+              <Trans>关闭</Trans>
+            </Button>
+          </HStack>
+        </Alert.Root>
+      ) : null}
       {failed ? (
         <Alert.Root status="error">
           <Alert.Indicator />
