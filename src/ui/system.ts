@@ -14,6 +14,7 @@ import {
   cssVarsRoot,
   dataListSlotRecipe,
   dialogSlotRecipe,
+  drawerSlotRecipe,
   emptyStateSlotRecipe,
   fieldSlotRecipe,
   globalCss,
@@ -67,6 +68,7 @@ export const slotRecipes = {
   checkbox: checkboxSlotRecipe,
   dataList: dataListSlotRecipe,
   dialog: dialogSlotRecipe,
+  drawer: drawerSlotRecipe,
   emptyState: emptyStateSlotRecipe,
   field: fieldSlotRecipe,
   list: listSlotRecipe,
@@ -130,6 +132,18 @@ const workbench = defineConfig({
         green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
         orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.500}' } } },
       },
+    },
+    slotRecipes: {
+      // tabs stay on one line and scroll sideways on a narrow screen, instead of each label breaking into a column
+      tabs: {
+        slots: tabsSlotRecipe.slots,
+        base: {
+          list: { overflowX: 'auto', overflowY: 'hidden', flexWrap: 'nowrap', maxW: 'full', scrollbarWidth: 'thin' },
+          trigger: { flexShrink: 0, whiteSpace: 'nowrap' },
+        },
+      },
+      // a column's name is never broken into a column of single characters when a narrow table squeezes it
+      table: { slots: tableSlotRecipe.slots, base: { columnHeader: { whiteSpace: 'nowrap' } } },
     },
   },
   globalCss: {

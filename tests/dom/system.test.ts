@@ -23,6 +23,7 @@ const RECIPES_OF: Record<string, string[]> = {
   Container: ['container'],
   DataList: ['dataList'],
   Dialog: ['dialog'],
+  Drawer: ['drawer'],
   EmptyState: ['emptyState'],
   Field: ['field'],
   Flex: [],

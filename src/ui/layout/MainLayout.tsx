@@ -33,7 +33,7 @@ import { Header } from './Header';
 import { AccountSwitchDialog, GuideModal, NoticePopup, QuotaDialog } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { PendingInvitations } from './PendingInvitations';
-import { SideBar } from './SideBar';
+import { NavDrawer, SideBar } from './SideBar';
 
 const MAIN_ID = 'main-content';
 
@@ -118,6 +118,8 @@ export function MainLayout() {
   const { status } = useSession();
   const route = findRoute(location);
   const visited = useVisitedKeepAlive(route);
+  // the drawer is open for the location it was opened on: following one of its links closes it
+  const [navOpenOn, setNavOpenOn] = useState<string | null>(null);
 
   if (status === 'loggedOut') return <Redirect to="/login" replace />;
   if (status !== 'loggedIn') {
@@ -133,9 +135,16 @@ export function MainLayout() {
     <Flex minH="100vh" bg="canvas" data-testid="main-layout">
       <SkipToContent />
       {route?.hideSlide ? null : <SideBar current={route} />}
+      {route?.hideSlide ? null : (
+        <NavDrawer
+          current={route}
+          open={navOpenOn === location}
+          onOpenChange={(open) => setNavOpenOn(open ? location : null)}
+        />
+      )}
       <Flex direction="column" flex="1" minW="0">
         <BrowserBanner />
-        <Header route={route} />
+        <Header route={route} onOpenNav={() => setNavOpenOn(location)} />
         <Box as="main" id={MAIN_ID} tabIndex={-1} outline="none" flex="1" px={{ base: '4', md: '8' }} py="6" pb="20">
           {KEEP_ALIVE_ROUTES.filter((r) => visited.has(r.path)).map((r) => (
             <Pane key={r.path} path={r.path} active={r.path === route?.path}>

@@ -161,7 +161,7 @@ export default function MembersTab() {
       ) : (
         <>
           <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto" aria-busy={loading}>
-            <Table.Root size="sm" aria-label={t`团队成员`}>
+            <Table.Root size="sm" aria-label={t`团队成员`} whiteSpace="nowrap">
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>
