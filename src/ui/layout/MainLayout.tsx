@@ -30,7 +30,7 @@ import {
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
-import { AccountSwitchDialog, GuideModal, NoticePopup, QuotaDialog } from './lazy-parts';
+import { AccountSwitchDialog, GuideModal, NoticePopup, QuotaDialog, ShortcutHelp } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { PendingInvitations } from './PendingInvitations';
 import { NavDrawer, SideBar } from './SideBar';
@@ -168,6 +168,7 @@ export function MainLayout() {
         <AccountSwitchDialog />
         <GuideModal />
         <NoticePopup />
+        <ShortcutHelp />
       </Suspense>
       <RealtimeNotices />
       <PendingInvitations />

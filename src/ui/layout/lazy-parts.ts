@@ -23,3 +23,7 @@ export const NoticePopup = lazyWithReload(
   () => import('./NoticePopup').then((m) => ({ default: m.NoticePopup })),
   reloadFlag,
 );
+export const ShortcutHelp = lazyWithReload(
+  () => import('./ShortcutHelp').then((m) => ({ default: m.ShortcutHelp })),
+  reloadFlag,
+);
