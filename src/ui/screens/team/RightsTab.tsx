@@ -9,7 +9,7 @@ import { EmptyPanel } from '../../layout/EmptyPanel';
 import { allocate, allocations, memberPage, teamPackages } from '../../../machines/teamCalls';
 import { notify } from '../../../api/notify';
 import { useTeamAuth } from './useTeamAuth';
-import { formatRight } from '../../format/balance';
+import { formatRight, isUnlimited } from '../../format/balance';
 import { rightTitle } from '../commerce/labels';
 
 const KEYS = { packages: ['enterprise', 'packages'] as const, allocations: ['enterprise', 'allocations'] as const };
@@ -108,7 +108,8 @@ export default function RightsTab() {
                   <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.total)}</Table.Cell>
                   <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.allocated)}</Table.Cell>
                   <Table.Cell textAlign="end" data-testid={`package-remaining-${r.user_right_type}`}>
-                    {formatRight(i18n, r.user_right_type, r.remaining)}
+                    {/* what is left of an unlimited right is unlimited, however much was allocated */}
+                    {formatRight(i18n, r.user_right_type, isUnlimited(r.total) ? r.total : r.remaining)}
                   </Table.Cell>
                 </Table.Row>
               ))}
