@@ -33,7 +33,7 @@ function start() {
     documentEditorMachine.provide({
       actors: {
         load: fromPromise(async () => doc),
-        save: fromPromise(async ({ input }: { input: SaveBody }) => {
+        save: fromPromise<DocumentDetail, SaveBody>(async ({ input }) => {
           saved.push(input);
           throw Object.assign(new Error('单次最多校对 20 字'), { status: 413, result: { max: 20, total: 25 } });
         }),
