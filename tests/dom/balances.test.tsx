@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { renderApp, type FakeHandler } from './helpers';
+import { SEED_PRODUCTS } from '../../server/db/seed-products';
+import { productView } from '../../server/services/orders';
 
 afterEach(cleanup);
 
@@ -69,6 +71,33 @@ describe('balances of an operator with unlimited rights', () => {
     await waitFor(() => expect(screen.getByTestId('diff-limits').textContent).toContain('Unlimited'));
     expect(screen.getByTestId('diff-limits').textContent).toContain('200 pages');
     expect(screen.getByTestId('diff-limits').textContent).toContain('20 MB');
+  });
+});
+
+describe('the rights of the products on /upgrade', () => {
+  it('read with units in the language, an unlimited right as Unlimited', async () => {
+    const catalogue = SEED_PRODUCTS.map((p, i) =>
+      productView({
+        ...p,
+        id: i + 1,
+        recommended: p.recommended ? 1 : 0,
+        on_sale: 1,
+        rights: JSON.stringify(i === 0 ? [...p.rights, { user_right_type: 4096, num: UNLIMITED }] : p.rights),
+        created_at: '',
+        updated_at: '',
+      }),
+    );
+    renderApp({
+      path: '/upgrade',
+      locale: 'en',
+      handlers: {
+        'GET /user/right_product/get_list': () => json(catalogue),
+        'GET /pay/wx/config': () => json({ configured: false, provider: 'wechat' }),
+      },
+    });
+    await waitFor(() => expect(document.body.textContent).toContain('Unlimited'));
+    expect(document.body.textContent).toMatch(/\d{1,3}(,\d{3})+ characters/);
+    never999(document.body.textContent);
   });
 });
 
