@@ -1439,8 +1439,7 @@ export interface paths {
          *     `fixes`/`ignored`/`name` changed, the document stays `done` with its findings. 400 when a fix does not match
          *     the saved text (`text.slice(start, end) !== replacement`), overlaps another or spans a line break, or when
          *     the content is empty; 413 `check.too_long` {max, total} when the text exceeds right 64 (docMaxText); 404 for
-         *     unknown ids and other
-         *     users' documents; 409 while the uploaded file has not been read yet.
+         *     unknown ids and other users' documents; 409 while the uploaded file has not been read yet.
          */
         post: operations["postMisscutDocumentV1EditUploadSave"];
         delete?: never;
@@ -2201,8 +2200,10 @@ export interface paths {
         };
         /**
          * The team behind an invitation code (shown before applying) and the caller's application state
-         * @description With `invitation_code`: that team (404 when the code is unknown). Without it: the team of the caller's
-         *     latest application, or `result: null` when there is none.
+         * @description With `invitation_code`: that team (404 when the code is unknown). With `sms_invitation_code`: the team an SMS
+         *     invitation link asks to join, shown on /sms_invite before it is accepted (the same checks as
+         *     `join_enterprise_by_link`: 403 when the invitation is another phone's, 404 unknown or expired; nothing is
+         *     changed). Without either: the team of the caller's latest application, or `result: null` when there is none.
          */
         get: operations["getEnterpriseUserV1GetApplyEnterpriseInfo"];
         put?: never;
@@ -8362,6 +8363,7 @@ export interface operations {
         parameters: {
             query?: {
                 invitation_code?: string;
+                sms_invitation_code?: string;
             };
             header?: {
                 /** @description Device fingerprint id (sent on every call except guide show/access). */
@@ -8396,6 +8398,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

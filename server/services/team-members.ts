@@ -460,6 +460,16 @@ export async function answer(deps: TeamDeps, ctx: TeamContext, id: number, pass:
 }
 
 /** Accepts an SMS invitation link: the invited phone must be the caller's. */
+/** The team an SMS invitation link asks to join, shown before it is accepted: the same checks as joinByLink. */
+export async function smsInvitationTeam(db: Db, uid: number, inviteCode: string): Promise<number> {
+  const row = await findMemberByInviteCode(db, inviteCode);
+  if (!row) throw notFound('team.unknown_invitation');
+  const user = await findOpenUser(db, uid);
+  if (!user || !addressedTo(row, uid, user.phone)) throw forbidden('team.invitation_not_yours');
+  if ((row.invite_expires_at ?? '') <= nowIso()) throw notFound('team.invitation_expired');
+  return Number(row.enterprise_id);
+}
+
 export async function joinByLink(
   db: Db,
   uid: number,

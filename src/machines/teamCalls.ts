@@ -52,6 +52,14 @@ export async function teamByCode(code: string): Promise<ApplyInfo> {
   return info;
 }
 
+/** The team an SMS invitation link asks to join (shown before accepting); silent: the page says what went wrong. */
+export async function teamOfSmsInvitation(code: string): Promise<ApplyInfo | null> {
+  return unwrap(
+    api.GET('/enterprise/user/v1/get_apply_enterprise_info', { params: { query: { sms_invitation_code: code } } }),
+    { silent: true },
+  );
+}
+
 export async function applyByCode(code: string, name?: string): Promise<void> {
   await unwrap(
     api.POST('/enterprise/user/v1/apply_join_enterprise', {

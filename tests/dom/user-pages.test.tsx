@@ -196,13 +196,20 @@ describe('/share', () => {
 });
 
 describe('/sms_invite', () => {
+  /** Accept, once the team has been asked for (the button waits for it). */
+  async function accept() {
+    const button = (await screen.findByTestId('sms-invite-accept')) as HTMLButtonElement;
+    await waitFor(() => expect(button.disabled).toBe(false));
+    fireEvent.click(button);
+  }
+
   it('shows the code and explains an invitation that ran out', async () => {
     const app = renderApp({
       path: '/sms_invite?sms_invitation_code=INV-1234',
       handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => fail(404, '邀请已过期') },
     });
     expect((await screen.findByTestId('sms-invite-code')).textContent).toBe('INV-1234');
-    fireEvent.click(screen.getByTestId('sms-invite-accept'));
+    await accept();
     expect((await screen.findByTestId('sms-invite-error')).textContent).toContain('邀请已失效或不存在');
     expect(app.server.requests.find((r) => r.path === '/enterprise/user/v1/join_enterprise_by_link')?.search).toBe(
       '?sms_invitation_code=INV-1234',
@@ -214,11 +221,39 @@ describe('/sms_invite', () => {
       path: '/sms_invite?code=ABCD5678',
       handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => ok({ enterprise_id: 7, name: '编辑部' }) },
     });
-    fireEvent.click(await screen.findByTestId('sms-invite-accept'));
+    await accept();
     expect((await screen.findByTestId('sms-invite-joined')).textContent).toContain('已加入团队「编辑部」');
     cleanup();
     renderApp({ path: '/sms_invite' });
     expect(await screen.findByTestId('sms-invite-missing')).toBeTruthy();
+  });
+
+  it('names the team before the invitation is accepted', async () => {
+    const app = renderApp({
+      path: '/sms_invite?sms_invitation_code=INV-4321',
+      handlers: {
+        'GET /enterprise/user/v1/get_apply_enterprise_info': () =>
+          ok({ enterprise_id: 7, name: '晨报编辑部', admin_name: '老周', user_num: 5, status: 4 }),
+        'GET /enterprise/user/v1/join_enterprise_by_link': () => ok({ enterprise_id: 7, name: '晨报编辑部' }),
+      },
+    });
+    expect((await screen.findByTestId('sms-invite-team-name')).textContent).toBe('晨报编辑部');
+    expect(screen.getByTestId('sms-invite-team').textContent).toContain('管理员：老周');
+    expect(app.server.requests.find((r) => r.path === '/enterprise/user/v1/get_apply_enterprise_info')?.search).toBe(
+      '?sms_invitation_code=INV-4321',
+    );
+    // nothing is accepted by looking
+    expect(app.server.bodyOf('GET /enterprise/user/v1/join_enterprise_by_link')).toEqual([]);
+    await waitFor(() => expect((screen.getByTestId('sms-invite-accept') as HTMLButtonElement).disabled).toBe(false));
+  });
+
+  it('says before accepting that an invitation is for another phone', async () => {
+    renderApp({
+      path: '/sms_invite?sms_invitation_code=INV-7777',
+      handlers: { 'GET /enterprise/user/v1/get_apply_enterprise_info': () => fail(403, 'forbidden') },
+    });
+    expect((await screen.findByTestId('sms-invite-team-error')).textContent).toContain('该邀请发给了另一个手机号');
+    expect(screen.queryByTestId('sms-invite-team')).toBeNull();
   });
 
   it('explains an invitation for another phone', async () => {
@@ -226,7 +261,7 @@ describe('/sms_invite', () => {
       path: '/sms_invite?sms_invitation_code=INV-9999',
       handlers: { 'GET /enterprise/user/v1/join_enterprise_by_link': () => fail(403, 'forbidden') },
     });
-    fireEvent.click(await screen.findByTestId('sms-invite-accept'));
+    await accept();
     expect((await screen.findByTestId('sms-invite-error')).textContent).toContain('该邀请发给了另一个手机号');
   });
 });

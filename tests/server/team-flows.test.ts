@@ -104,6 +104,21 @@ describe('a team from application to metrics', () => {
       expect(pending.json.result).toEqual([
         expect.objectContaining({ id: res.json.result.id, enterprise_id: team, enterprise_name: '晨报编辑部' }),
       ]);
+      // /sms_invite names the team before the link is accepted; only the invited phone's account learns it
+      const linkCode = new URL(sms[0].link!).searchParams.get('sms_invitation_code')!;
+      const info = `/enterprise/user/v1/get_apply_enterprise_info?sms_invitation_code=${linkCode}`;
+      expect((await get(info, tokens.member)).json.result).toMatchObject({
+        enterprise_id: team,
+        name: '晨报编辑部',
+        status: 4,
+      });
+      const stranger = await get(info, tokens.applicant);
+      expect([stranger.status, stranger.json.msg_code]).toEqual([403, 'team.invitation_not_yours']);
+      const unknown = await get(
+        '/enterprise/user/v1/get_apply_enterprise_info?sms_invitation_code=nosuch',
+        tokens.member,
+      );
+      expect([unknown.status, unknown.json.msg_code]).toEqual([404, 'team.unknown_invitation']);
       const accepted = await post(
         '/enterprise/v1/pass_apply_or_invite',
         { id: res.json.result.id, pass: true },

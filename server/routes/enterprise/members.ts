@@ -19,6 +19,7 @@ import {
   invitePhone,
   invitePhones,
   joinByLink,
+  smsInvitationTeam,
   pendingApplications,
   quit,
   removeMembers,
@@ -177,7 +178,11 @@ export const teamMemberOperations: Operations = {
     const { uid } = await caller(request);
     const db = request.server.db;
     let enterpriseId: number;
-    if (request.query.invitation_code) {
+    if (request.query.sms_invitation_code) {
+      // the team an SMS invitation link names, shown on /sms_invite before it is accepted
+      await request.server.limiters.teamCode(request);
+      enterpriseId = await smsInvitationTeam(db, uid, request.query.sms_invitation_code);
+    } else if (request.query.invitation_code) {
       await request.server.limiters.teamCode(request);
       enterpriseId = Number((await teamByInvitationCode(db, request.query.invitation_code)).id);
     } else {

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Code, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { Users } from 'lucide-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearch } from 'wouter';
 import { api, isApiError, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/queries';
+import { teamOfSmsInvitation } from '../../machines/teamCalls';
 
 const CODE_PATTERN = /^[A-Za-z0-9_-]{4,64}$/;
 
@@ -31,6 +32,13 @@ export default function SmsInvite() {
   const search = useSearch();
   const code = invitationCode(search);
   const queryClient = useQueryClient();
+  // the team is named before the invitation is accepted
+  const team = useQuery({
+    queryKey: ['enterprise', 'sms-invitation', code],
+    queryFn: () => teamOfSmsInvitation(code!),
+    enabled: code !== null,
+    staleTime: Infinity,
+  });
   const accept = useMutation({
     mutationFn: () => acceptInvitation(code!),
     onSuccess: () =>
@@ -94,6 +102,29 @@ export default function SmsInvite() {
         </Stack>
       ) : (
         <Stack gap="5">
+          {team.data ? (
+            <Stack gap="1" data-testid="sms-invite-team">
+              <Text fontSize="sm" color="fg.muted">
+                <Trans>邀请您加入的团队</Trans>
+              </Text>
+              <Heading as="h3" size="md" data-testid="sms-invite-team-name">
+                {team.data.name}
+              </Heading>
+              {team.data.admin_name ? (
+                <Text fontSize="sm" color="fg.muted">
+                  <Trans>
+                    管理员：{team.data.admin_name} · 成员 {team.data.user_num ?? 0} 人
+                  </Trans>
+                </Text>
+              ) : null}
+            </Stack>
+          ) : null}
+          {team.isError ? (
+            <Alert.Root status="error" data-testid="sms-invite-team-error">
+              <Alert.Indicator />
+              <Alert.Title>{failure(team.error)}</Alert.Title>
+            </Alert.Root>
+          ) : null}
           <Text>
             <Trans>您收到了一个加入团队的邀请。接受后，您将以团队成员的身份使用团队的权益和共享词库。</Trans>
           </Text>
@@ -110,6 +141,7 @@ export default function SmsInvite() {
             <Button
               colorPalette="blue"
               loading={accept.isPending}
+              disabled={team.isPending}
               onClick={() => accept.mutate()}
               data-testid="sms-invite-accept"
             >
