@@ -165,8 +165,8 @@ describe('openapi/workbench.yaml', () => {
   });
 
   it(
-    'every enveloped error response is the error envelope {code, msg, result: ' +
-      'null}, except 402 which says the quota kind',
+    'every enveloped error response is the error envelope {code, msg, result: null}, except 402 which says the ' +
+      'quota kind and the per-check limit 413 of the calls that check a text',
     () => {
       const exempt = new Set(nonEnvelopeCalls.map(key));
       const errorEnvelope = doc.components.schemas.ErrorEnvelope;
@@ -174,6 +174,15 @@ describe('openapi/workbench.yaml', () => {
       const quota = doc.components.responses.QuotaExhausted.content['application/json'].schema;
       expect(quota.properties.code).toEqual({ type: 'integer', const: 402 });
       expect(quota.properties.result.properties.kind).toEqual({ type: 'integer', enum: [1, 2] });
+      // over the plan's per-check limit: {max, total}, which the client cannot take for the quota answer
+      const tooLong = doc.components.responses.TextTooLong.content['application/json'].schema;
+      expect(tooLong.properties.code).toEqual({ type: 'integer', const: 413 });
+      expect(Object.keys(tooLong.properties.result.properties)).toEqual(['max', 'total']);
+      const checksText = new Set([
+        'POST /misscut/v1/check_text',
+        'POST /misscut/v2/check_text',
+        'POST /misscut/document/v1/edit_upload_save',
+      ]);
       for (const { method, path, op } of operations) {
         const where = key([method, path]);
         if (exempt.has(where) && path.startsWith('/v2/')) continue;
@@ -181,7 +190,9 @@ describe('openapi/workbench.yaml', () => {
           if (status === '200' || (status === '302' && redirects.has(where))) continue;
           expect(Number(status), `${where} ${status}`).toBeGreaterThanOrEqual(400);
           const schema = deref(deref(response).content['application/json'].schema);
-          expect(schema, `${where} ${status}`).toBe(status === '402' ? quota : errorEnvelope);
+          const expected =
+            status === '402' ? quota : status === '413' && checksText.has(where) ? tooLong : errorEnvelope;
+          expect(schema, `${where} ${status}`).toBe(expected);
         }
       }
     },
