@@ -30,10 +30,10 @@ import {
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
 import { Header } from './Header';
-import { AccountSwitchDialog, GuideModal, NoticePopup, QuotaDialog, ShortcutHelp } from './lazy-parts';
+import { AccountSwitchDialog, GuideModal, NavDrawer, NoticePopup, QuotaDialog, ShortcutHelp } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
 import { PendingInvitations } from './PendingInvitations';
-import { NavDrawer, SideBar } from './SideBar';
+import { NavLinks, ProductMark, SideBar } from './SideBar';
 
 const MAIN_ID = 'main-content';
 
@@ -135,13 +135,6 @@ export function MainLayout() {
     <Flex minH="100vh" bg="canvas" data-testid="main-layout">
       <SkipToContent />
       {route?.hideSlide ? null : <SideBar current={route} />}
-      {route?.hideSlide ? null : (
-        <NavDrawer
-          current={route}
-          open={navOpenOn === location}
-          onOpenChange={(open) => setNavOpenOn(open ? location : null)}
-        />
-      )}
       <Flex direction="column" flex="1" minW="0">
         <BrowserBanner />
         <Header route={route} onOpenNav={() => setNavOpenOn(location)} />
@@ -169,6 +162,15 @@ export function MainLayout() {
         <GuideModal />
         <NoticePopup />
         <ShortcutHelp />
+        {route?.hideSlide ? null : (
+          <NavDrawer
+            open={navOpenOn === location}
+            onOpenChange={(open) => setNavOpenOn(open ? location : null)}
+            title={<ProductMark full />}
+          >
+            <NavLinks current={route} full />
+          </NavDrawer>
+        )}
       </Suspense>
       <RealtimeNotices />
       <PendingInvitations />

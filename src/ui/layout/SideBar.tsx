@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { useSystemActor } from '../app-actor';
-import { Box, CloseButton, Drawer, Flex, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { SpellCheck } from 'lucide-react';
 import { Link } from 'wouter';
 import { useQuery } from '@tanstack/react-query';
@@ -10,7 +10,7 @@ import { invitationsQuery, userInfoQuery } from '../../api/queries';
 import { NAV_ROUTES, type WorkbenchRoute } from '../routes';
 
 /** The links of the side bar; `full` shows the names beside the icons at every width (the drawer). */
-function NavLinks({ current, full }: { current: WorkbenchRoute | undefined; full?: boolean }) {
+export function NavLinks({ current, full }: { current: WorkbenchRoute | undefined; full?: boolean }) {
   const { t, i18n } = useLingui();
   const me = useQuery(userInfoQuery({ silent: true }));
   const invitations = useQuery(invitationsQuery({ silent: true }));
@@ -69,7 +69,7 @@ function NavLinks({ current, full }: { current: WorkbenchRoute | undefined; full
 }
 
 /** The product's mark and name at the top of the side bar and the drawer. */
-function ProductMark({ full }: { full?: boolean }) {
+export function ProductMark({ full }: { full?: boolean }) {
   return (
     <Flex align="center" gap="2.5" px={full ? '5' : { base: '3', lg: '5' }} h="16" borderBottomWidth="1px">
       <Flex boxSize="9" flexShrink={0} borderRadius="lg" bg="blue.solid" color="white" align="center" justify="center">
@@ -94,7 +94,7 @@ function useDocumentsSeen(current: WorkbenchRoute | undefined) {
 
 /**
  * The side bar: every screen of the main layout, the current one marked. From the md breakpoint up it stands beside
- * the screen; on a phone the same links open in a drawer from the header (NavDrawer).
+ * the screen; on a phone the same links open in a drawer from the header (NavDrawer.tsx).
  */
 export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
   const { t } = useLingui();
@@ -118,41 +118,5 @@ export function SideBar({ current }: { current: WorkbenchRoute | undefined }) {
       <ProductMark />
       <NavLinks current={current} />
     </Box>
-  );
-}
-
-/** The side bar's links in a drawer from the start edge, for screens narrower than the md breakpoint. */
-export function NavDrawer({
-  current,
-  open,
-  onOpenChange,
-}: {
-  current: WorkbenchRoute | undefined;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const { t } = useLingui();
-  return (
-    <Drawer.Root open={open} onOpenChange={(d) => onOpenChange(d.open)} placement="start" size="xs">
-      <Portal>
-        <Drawer.Backdrop />
-        <Drawer.Positioner>
-          <Drawer.Content data-testid="nav-drawer" bg="panel">
-            {/* the title's recipe grows it (flex 1): here it is only the product mark above the links */}
-            <Drawer.Title asChild flex="none">
-              <Box>
-                <ProductMark full />
-              </Box>
-            </Drawer.Title>
-            <Box as="nav" aria-label={t`主导航`} overflowY="auto" flex="1" minH="0">
-              <NavLinks current={current} full />
-            </Box>
-            <Drawer.CloseTrigger asChild position="absolute" top="3.5" insetEnd="3">
-              <CloseButton size="sm" aria-label={t`关闭菜单`} />
-            </Drawer.CloseTrigger>
-          </Drawer.Content>
-        </Drawer.Positioner>
-      </Portal>
-    </Drawer.Root>
   );
 }

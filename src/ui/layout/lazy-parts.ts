@@ -27,3 +27,7 @@ export const ShortcutHelp = lazyWithReload(
   () => import('./ShortcutHelp').then((m) => ({ default: m.ShortcutHelp })),
   reloadFlag,
 );
+export const NavDrawer = lazyWithReload(
+  () => import('./NavDrawer').then((m) => ({ default: m.NavDrawer })),
+  reloadFlag,
+);
