@@ -1,7 +1,7 @@
 // A text over the plan's per-check limit: the server answers 413 `check.too_long` {max, total}, which is a choice
 // (check the first part, or leave it / upgrade), never the quota dialog. A model of that choice drives the REAL live
 // job machine; the fake server refuses any text over LIMIT characters and finds every '在次' it is sent.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createActor, fromCallback, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { modelOptions } from './model';
@@ -39,10 +39,14 @@ const model = setup({
 const quotaEvents: unknown[] = [];
 const stopQuota = onQuotaExhausted((e) => quotaEvents.push(e));
 afterAll(() => stopQuota());
+// the worker's files share src/api's modules: no listener of a test outlives it
+const stops: Array<() => void> = [];
+afterEach(() => stops.splice(0).forEach((stop) => stop()));
 
 function harness(text = TEXT) {
   freshStores();
-  const { notices } = collectNotices();
+  const { notices, unsubscribe } = collectNotices();
+  stops.push(unsubscribe);
   const bodies: Array<{ text: string }> = [];
   let checks = 0;
   const json = (status: number, body: unknown) =>
