@@ -161,7 +161,12 @@ export function MainLayout() {
         <AccountSwitchDialog />
         <GuideModal />
         <NoticePopup />
+      </Suspense>
+      {/* boundaries of their own: the quota and guide dialogs above do not wait for these chunks */}
+      <Suspense fallback={null}>
         <ShortcutHelp />
+      </Suspense>
+      <Suspense fallback={null}>
         {route?.hideSlide ? null : (
           <NavDrawer
             open={navOpenOn === location}
