@@ -249,7 +249,7 @@ describe('format check and document compare in Chromium', () => {
       await page.getByTestId('diff-empty').waitFor();
       await expect
         .poll(() => page.getByTestId('diff-limits').textContent())
-        .toMatch(/剩余比对次数：5次 · 每份文件不超过 200页、20MB/);
+        .toMatch(/剩余比对次数：5 次 · 每份文件不超过 200 页、20 MB/);
       expect(await page.getByTestId('diff-compare').isDisabled()).toBe(true);
 
       const v1 = join(files, '通知-第一稿.docx');
@@ -268,7 +268,7 @@ describe('format check and document compare in Chromium', () => {
       expect(await changed.getByTestId('diff-original').textContent()).toContain('我们定于下周在次召开年度工作会议。');
       const inserted = page.locator('[data-testid="diff-row"][data-status="inserted"]');
       expect(await inserted.getByTestId('diff-ins').textContent()).toBe('请于周五前报送参会名单。');
-      await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4次');
+      await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4 次');
 
       // navigation: the button, then the keyboard
       await page.getByTestId('diff-next').click();
@@ -300,14 +300,14 @@ describe('format check and document compare in Chromium', () => {
       /比对文件不能超过 200 页（很长的文档\.txt 约 \d+ 页）/,
     );
     // nothing was consumed
-    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4次');
+    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：4 次');
   });
 
   it('with no compares left, says so and opens the quota dialog', async () => {
     const { page } = browser;
     setRights(dataDir, phone, { 4096: 0 });
     await page.reload();
-    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：0次');
+    await expect.poll(() => page.getByTestId('diff-limits').textContent()).toContain('剩余比对次数：0 次');
     const v1 = join(files, 'a.txt');
     const v2 = join(files, 'b.txt');
     writeFileSync(v1, '甲乙丙');
