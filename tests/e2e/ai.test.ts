@@ -16,7 +16,7 @@ describe('AI writing in Chromium', () => {
     const screen = page.getByTestId('ai-screen');
     await screen.waitFor();
     // the free trial's characters are shown
-    await expect.poll(() => page.getByTestId('ai-quota').textContent()).toContain('2000');
+    await expect.poll(() => page.getByTestId('ai-quota').textContent()).toContain('剩余 2,000 字');
 
     await page.getByTestId('ai-draft').fill('开头。结尾。');
     await page.getByTestId('ai-input').fill('这个方案须要进一步完善。');
@@ -42,6 +42,6 @@ describe('AI writing in Chromium', () => {
     // what was written is charged: the balance went down by the result's characters
     await expect
       .poll(() => page.getByTestId('ai-quota').textContent())
-      .toContain(String(2000 - [...FAKE_REPLY].length));
+      .toContain(`剩余 ${(2000 - [...FAKE_REPLY].length).toLocaleString('en')} 字`);
   }, 90_000);
 });
