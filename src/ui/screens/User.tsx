@@ -62,7 +62,7 @@ export default function User() {
             <Avatar.Fallback name={user?.name || user?.phone || ''} />
             {portrait ? <Avatar.Image src={portrait} alt={t`头像`} /> : null}
           </Avatar.Root>
-          <Stack gap="1" flex="1" minW="0">
+          <Stack gap="1" flex="1" minW="10rem">
             <Heading as="h2" size="lg" data-testid="user-name">
               {info.isPending ? <Skeleton h="6" w="40" /> : user?.name || user?.phone}
             </Heading>
