@@ -3,6 +3,7 @@ import { parseDocument } from 'htmlparser2';
 import { badRequest } from '../../errors';
 import type { TrackedParagraph, TrackedSegment } from './docx-export';
 import { escapeHtml, sanitize } from './sanitize';
+import { formatOf, type BlockFormat } from './docx-format';
 
 /**
  * A stored document's content is sanitised HTML plus its plain text. The text has one line per leaf block
@@ -15,6 +16,8 @@ export interface Block {
   /** the block's tag: p, h1 ... h6, li, td, th, pre ... */
   tag: string;
   text: string;
+  /** the block's own formatting (its docx-format.ts classes), when it has any */
+  format?: BlockFormat;
 }
 
 const BLOCK_TAGS = new Set([
@@ -96,7 +99,10 @@ function blockRuns(root: ParentNode): Run[] {
 
 /** The leaf blocks of (already sanitised) HTML, as described above. */
 export function htmlBlocks(html: string): Block[] {
-  return blockRuns(parseDocument(html)).map(({ tag, text }) => ({ tag, text }));
+  return blockRuns(parseDocument(html)).map(({ tag, text, parent }) => {
+    const classes = isTag(parent) ? parent.attribs.class : undefined;
+    return classes ? { tag, text, format: formatOf(classes) } : { tag, text };
+  });
 }
 
 const VOID = new Set(['br', 'hr', 'img']);
@@ -319,7 +325,11 @@ export function trackedParagraphs(blocks: Block[], fixes: Fix[], issues: StoredI
     }
     if (pos < block.text.length) segments.push({ text: block.text.slice(pos) });
     const level = /^h([1-3])$/.exec(block.tag)?.[1];
-    paragraphs.push({ segments, ...(level ? { heading: Number(level) as 1 | 2 | 3 } : {}) });
+    paragraphs.push({
+      segments,
+      ...(level ? { heading: Number(level) as 1 | 2 | 3 } : {}),
+      ...(block.format ? { format: block.format } : {}),
+    });
   }
   return paragraphs;
 }

@@ -22,6 +22,7 @@ import {
 } from 'docx';
 import { parseDocument } from 'htmlparser2';
 import { sanitize } from './sanitize';
+import { formatOf, type BlockFormat } from './docx-format';
 
 /** Chinese fonts written explicitly (w:eastAsia), Latin in Times New Roman (the usual official-document setup). */
 export const FONTS = {
@@ -150,6 +151,20 @@ function inlineRuns(nodes: DomNode[] | undefined, block: BlockStyle, style: RunS
 }
 
 const BODY: BlockStyle = { eastAsia: FONTS.body, size: SIZE.body };
+
+const ALIGNMENT = {
+  center: AlignmentType.CENTER,
+  right: AlignmentType.RIGHT,
+  justify: AlignmentType.JUSTIFIED,
+} as const;
+
+/** A block's style and its runs' with its own formatting (docx-format.ts classes) applied. */
+function formatted(block: BlockStyle, format: BlockFormat): { block: BlockStyle; run: RunStyle } {
+  return {
+    block: { ...block, ...(format.size ? { size: format.size } : {}), ...(format.bold ? { bold: true } : {}) },
+    run: { ...(format.italics ? { italics: true } : {}), ...(format.underline ? { underline: true } : {}) },
+  };
+}
 const HEADINGS: Record<
   string,
   { block: BlockStyle; level: (typeof HeadingLevel)[keyof typeof HeadingLevel]; center?: boolean }
@@ -188,10 +203,15 @@ class Converter {
     return out;
   }
 
-  paragraph(children: ParagraphChild[], inTable: boolean, options: { indent?: boolean } = {}): Paragraph {
+  paragraph(
+    children: ParagraphChild[],
+    inTable: boolean,
+    options: { indent?: boolean; align?: BlockFormat['align'] } = {},
+  ): Paragraph {
     return new Paragraph({
       children,
       spacing: LINE,
+      alignment: options.align ? ALIGNMENT[options.align] : undefined,
       indent: inTable || options.indent === false ? undefined : { firstLine: 640 },
     });
   }
@@ -199,19 +219,24 @@ class Converter {
   block(node: DomNode, inTable: boolean): FileChild[] {
     const name = node.name ?? '';
     const heading = HEADINGS[name];
+    const format = formatOf(node.attribs?.class);
     if (heading) {
+      const style = formatted(heading.block, format);
       return [
         new Paragraph({
           heading: heading.level,
-          alignment: heading.center ? AlignmentType.CENTER : undefined,
+          alignment: format.align ? ALIGNMENT[format.align] : heading.center ? AlignmentType.CENTER : undefined,
           spacing: LINE,
-          children: inlineRuns(node.children, heading.block),
+          children: inlineRuns(node.children, style.block, style.run),
         }),
       ];
     }
     if (name === 'p' || name === 'pre' || name === 'caption') {
-      const runs = inlineRuns(node.children, inTable ? { ...BODY, size: SIZE.table } : BODY);
-      return runs.length ? [this.paragraph(runs, inTable, { indent: name === 'p' })] : [];
+      const style = formatted(inTable ? { ...BODY, size: SIZE.table } : BODY, format);
+      const runs = inlineRuns(node.children, style.block, style.run);
+      return runs.length
+        ? [this.paragraph(runs, inTable, { indent: name === 'p' && !format.align, align: format.align })]
+        : [];
     }
     if (name === 'ul' || name === 'ol') return this.list(node, name === 'ol', 0, inTable);
     if (name === 'table') return [this.table(node)];
@@ -356,6 +381,8 @@ export interface TrackedParagraph {
   segments: TrackedSegment[];
   /** 1 = title (centred, 二号), 2-3 = heading levels; body otherwise. */
   heading?: 1 | 2 | 3;
+  /** the block's own formatting (docx-format.ts) */
+  format?: BlockFormat;
 }
 
 export interface TrackedOptions {
@@ -384,7 +411,14 @@ export async function buildTrackedDocx(paragraphs: TrackedParagraph[], options: 
           : p.heading === 3
             ? HEADINGS.h3.block
             : BODY;
-    const runOptions = { font: font(block.eastAsia), size: block.size, bold: block.bold };
+    const style = formatted(block, p.format ?? {});
+    const runOptions = {
+      font: font(block.eastAsia),
+      size: style.block.size,
+      bold: style.block.bold,
+      italics: style.run.italics,
+      underline: style.run.underline ? {} : undefined,
+    };
     const children: ParagraphChild[] = [];
     for (const seg of p.segments) {
       let run: ParagraphChild;
@@ -412,8 +446,8 @@ export async function buildTrackedDocx(paragraphs: TrackedParagraph[], options: 
     return new Paragraph({
       children,
       spacing: LINE,
-      alignment: p.heading === 1 ? AlignmentType.CENTER : undefined,
-      indent: p.heading ? undefined : { firstLine: 640 },
+      alignment: p.format?.align ? ALIGNMENT[p.format.align] : p.heading === 1 ? AlignmentType.CENTER : undefined,
+      indent: p.heading || p.format?.align ? undefined : { firstLine: 640 },
       heading: p.heading ? HEADINGS[`h${p.heading}`].level : undefined,
     });
   });

@@ -4,6 +4,7 @@ export const loadJSZip = async () => (await import('jszip')).default;
 const loadMammoth = async () => (await import('mammoth')).default;
 import { badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
+import { applyMarkers, markParagraphs } from './docx-format';
 import { markdownToHtml } from './markdown';
 import { openPptx, pptxToHtml } from './pptx';
 import { escapeHtml, sanitize } from './sanitize';
@@ -127,9 +128,13 @@ export async function documentToHtml(file: UploadedFile): Promise<HtmlResult> {
       const mammoth = await loadMammoth();
       const result = await mammoth.convertToHtml(
         { buffer: await storedZip(parts) },
-        { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] },
+        {
+          styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh", 'u => u'],
+          // bold, italic, underline, alignment and size of whole paragraphs become classes (docx-format.ts)
+          transformDocument: markParagraphs,
+        },
       );
-      html = result.value;
+      html = applyMarkers(result.value);
     } catch {
       throw badRequest('document.no_convert');
     }

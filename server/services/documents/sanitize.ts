@@ -1,11 +1,13 @@
 import sanitizeHtml from 'sanitize-html';
+import { FORMAT_CLASSES } from './docx-format';
 
 const SAFE_IMAGE = /^data:image\/(png|jpe?g|gif|webp|bmp);base64,[a-z0-9+/=\s]+$/i;
 
 /**
  * The HTML the editor may render: structure and basic emphasis only. Scripts, event handlers,
  * javascript:/vbscript: URLs, iframes/objects/embeds, forms and all style attributes or style
- * elements (CSS injection) are removed; images only as inline raster data URLs.
+ * elements (CSS injection) are removed; images only as inline raster data URLs. A block's formatting travels
+ * as a class of docx-format.ts's short list, the only classes kept.
  */
 export function sanitize(html: string): string {
   return sanitizeHtml(html, {
@@ -73,6 +75,9 @@ export function sanitize(html: string): string {
       th: ['colspan', 'rowspan'],
       ol: ['start'],
     },
+    allowedClasses: Object.fromEntries(
+      ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li'].map((tag) => [tag, [...FORMAT_CLASSES]]),
+    ),
     allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['data'] },
     allowProtocolRelative: false,
