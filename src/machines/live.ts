@@ -14,7 +14,6 @@ import { appMachine } from './app';
 import { languageMachine } from './language';
 import { quotaDialogMachine } from './quotaDialog';
 import { sessionMachine } from './session';
-import { passwordResetMachine } from './passwordReset';
 import { socketMachine, type ConnectionCommand, type ConnectionEvent, type ConnectionInput } from './socket';
 import { themeMachine } from './theme';
 import { systemActor } from './system';
@@ -39,22 +38,8 @@ import {
 } from './uploadPipeline';
 import { UploadAborted, type UploadProgress } from '../api/upload';
 import { isApiError } from '../api/client';
-import { paymentMachine } from './payment';
-import { websitesMachine, WEBSITE_PAGE_SIZE } from './websites';
-import { pdfChecksMachine, PDF_PAGE_SIZE } from './pdfChecks';
-import { pdfDetailMachine } from './pdfDetail';
-import * as pdf from './pdfCalls';
-import * as images from './imageCalls';
-import { imageChecksMachine, IMAGE_POLL_MS } from './imageChecks';
-import { speechTaskMachine } from './speechTask';
-import * as speech from './speechCalls';
-import * as websites from './websiteCalls';
-import * as commerce from '../api/commerce';
-import * as team from './teamCalls';
-import { membershipMachine } from './membership';
 import { noticesMachine } from './notices';
 import { markNoticesRead, noticeList } from './noticeCalls';
-import { teamMembersMachine, MEMBER_PAGE_SIZE } from './teamMembers';
 
 /** The part of the browser WebSocket the connection uses (tests pass a fake class). */
 export interface WebSocketLike {
@@ -128,20 +113,6 @@ export function webSocketConnection(options: { WebSocket: WebSocketClass; pageUr
       ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
       if (!closed) ws.close(1000, 'client closed');
     };
-  });
-}
-
-/** A forgotten password (the login page): its calls answer silently, the form shows each error by its field. */
-export function livePasswordReset() {
-  return passwordResetMachine.provide({
-    actors: {
-      'send code': fromPromise(async ({ input }) => {
-        await user.sendSmsCode(input.phone, 'reset', { silent: true });
-      }),
-      'reset password': fromPromise(({ input }) =>
-        user.resetPassword({ phone: input.phone, code: input.code, new_password: input.password }, { silent: true }),
-      ),
-    },
   });
 }
 
@@ -408,170 +379,6 @@ export function liveDocumentEditor(options: { socket?: () => SocketRef | undefin
   });
 }
 
-/** Buying a product (pricing page): the pay calls; `onPaid` refreshes rights and orders. */
-export function livePayment(options: { onPaid?: () => void } = {}) {
-  return paymentMachine.provide({
-    actors: {
-      prepay: fromPromise(({ input }) => commerce.nativePrepay(input.productId)),
-      refresh: fromPromise(({ input }) => commerce.refreshQrCode(input.orderNo)),
-      'check order': fromPromise(({ input }) => commerce.payOrder(input.orderNo, { silent: true })),
-    },
-    actions: {
-      paid: () => options.onPaid?.(),
-    },
-  });
-}
-
-/** PDF uploads (POST /misscut/v2/pdf_check/upload): the answer is the queued check, followed by the PDF list. */
-export function pdfUploadBinding(options: { XMLHttpRequest?: typeof XMLHttpRequest } = {}): UploadBinding {
-  return {
-    upload: async (file, call) => ({
-      job: null,
-      result: await pdf.uploadPdf(file, file.name, { ...call, ...options }),
-    }),
-  };
-}
-
-/** The PDF list bound to the PDF calls. */
-export function livePdfChecks(options: { socket?: () => SocketRef | undefined } = {}) {
-  return pdfChecksMachine.provide({
-    actors: {
-      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
-      'load list': fromPromise(({ input }) => pdf.pdfList(input.num, PDF_PAGE_SIZE)),
-      cancel: fromPromise(({ input }) => pdf.cancelPdf(input.id)),
-      delete: fromPromise(({ input }) => pdf.deletePdf(input.id)),
-    },
-  });
-}
-
-/** A PDF check's pages bound to the result and export calls; the view saves exported files. */
-export function livePdfDetail(options: {
-  socket?: () => SocketRef | undefined;
-  save?(blob: Blob, name: string): void;
-}) {
-  return pdfDetailMachine.provide({
-    actors: {
-      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
-      load: fromPromise(({ input }) => pdf.pdfResult(input.id)),
-      export: fromPromise(async ({ input }) => {
-        const base = input.name.replace(/\.pdf$/i, '');
-        return {
-          blob: await pdf.exportPdf(input.id, input.format),
-          name: input.format === 'pdf' ? `${base}（校对批注）.pdf` : `${base}（校对报告）.xlsx`,
-        };
-      }),
-    },
-    actions: {
-      'save file': (_, params) => options.save?.(params.blob, params.name),
-    },
-  });
-}
-
-/** Audio and video proofreading bound to the speech calls; the view saves the corrected subtitles. */
-export function liveSpeechTask(options: { save?(blob: Blob, name: string): void } = {}) {
-  return speechTaskMachine.provide({
-    actors: {
-      sources: fromPromise(() => speech.speechSources()),
-      upload: fromCallback(({ input, sendBack }) => {
-        const controller = new AbortController();
-        speech
-          .uploadSpeech(input.media, input.subtitle, {
-            signal: controller.signal,
-            onProgress: (p) =>
-              sendBack({ type: 'upload progress', percent: p.total ? Math.floor((p.loaded / p.total) * 100) : 0 }),
-          })
-          .then(
-            (task) => {
-              speech.rememberSpeechError(task);
-              sendBack({ type: 'uploaded', task });
-            },
-            (error: unknown) => {
-              if (controller.signal.aborted) return;
-              sendBack({
-                type: 'upload failed',
-                error: error instanceof Error && error.message ? error.message : '系统异常',
-              });
-            },
-          );
-        return () => controller.abort();
-      }),
-      detail: fromPromise(({ input }) => speech.speechDetail(input.taskId)),
-      subtitles: fromPromise(async ({ input }) => ({
-        blob: await speech.speechSubtitles(input.task.task_id, input.format),
-        name: `${input.task.name.replace(/\.[^.]+$/, '')}（校对后）.${input.format}`,
-      })),
-    },
-    actions: {
-      'save file': (_, params) => options.save?.(params.blob, params.name),
-    },
-  });
-}
-
-/** Image proofreading bound to the image calls; the view lets go of the pictures' object URLs. */
-export function liveImageChecks(options: { socket?: () => SocketRef | undefined; release?(url: string): void } = {}) {
-  return imageChecksMachine.provide({
-    actors: {
-      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
-      upload: fromCallback(({ input, sendBack }) => {
-        const controller = new AbortController();
-        images.uploadImage(input.file, input.name, { signal: controller.signal }).then(
-          (answer) => sendBack({ type: 'uploaded', key: input.key, taskId: answer.task_id }),
-          (error: unknown) => {
-            if (controller.signal.aborted) return;
-            const message = error instanceof Error && error.message ? error.message : '系统异常';
-            sendBack({ type: 'upload failed', key: input.key, error: message });
-          },
-        );
-        return () => controller.abort();
-      }),
-      poll: fromCallback(({ input, sendBack }) => {
-        const timer = setInterval(() => {
-          images.imageResult(input.taskId).then(
-            (data) => {
-              images.rememberImageError(data);
-              sendBack({ type: 'result', data });
-            },
-            () => undefined,
-          );
-        }, IMAGE_POLL_MS);
-        return () => clearInterval(timer);
-      }),
-      recheck: fromCallback(({ input, sendBack }) => {
-        images.recheckImage(input.taskId, input.text).then(
-          (data) => sendBack({ type: 'result', data }),
-          (error: unknown) =>
-            sendBack({ type: 'recheck failed', key: input.key, error: error instanceof Error ? error.message : '' }),
-        );
-      }),
-    },
-    actions: {
-      'release picture': (_, params) => options.release?.(params.url),
-    },
-  });
-}
-
-/** Link proofreading bound to the website calls; the view saves the report file. */
-export function liveWebsites(options: { socket?: () => SocketRef | undefined; save(blob: Blob, name: string): void }) {
-  return websitesMachine.provide({
-    actors: {
-      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
-      'load list': fromPromise(({ input }) => websites.websiteList(input.num, WEBSITE_PAGE_SIZE)),
-      add: fromPromise(({ input }) => websites.addWebsite(input)),
-      'add or find': fromPromise(({ input }) => websites.addOrFindWebsite({ url: input.url, depth: 0, page_limit: 1 })),
-      update: fromPromise(({ input }) => websites.updateWebsite(input)),
-      delete: fromPromise(({ input }) => websites.deleteWebsite(input.id)),
-      'start check': fromPromise(({ input }) => websites.checkWebsite(input.id)),
-      report: fromPromise(async ({ input }) => ({
-        blob: await websites.websiteReport(input.site.id),
-        name: `${input.site.name}-校对报告.csv`,
-      })),
-    },
-    actions: {
-      'save report': (_, params) => options.save(params.blob, params.name),
-    },
-  });
-}
-
 /** The root machine with every implementation bound; create the actor once per page. */
 export function createLiveApp(options: LiveAppOptions) {
   return appMachine.provide({
@@ -594,48 +401,6 @@ export function liveNotices() {
     actors: {
       load: fromPromise(() => noticeList()),
       'mark read': fromPromise(({ input }) => markNoticesRead(input.ids)),
-    },
-  });
-}
-
-/** The user's relation to a team (/team) bound to the team calls. */
-export function liveMembership(options: { socket?: () => SocketRef | undefined } = {}) {
-  return membershipMachine.provide({
-    actors: {
-      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
-      load: fromPromise(() => team.membershipState()),
-      answer: fromPromise(({ input }) => team.answerInvitation(input.id, input.pass)),
-      'look up': fromPromise(({ input }) => team.teamByCode(input.code)),
-      apply: fromPromise(({ input }) => team.applyByCode(input.code, input.name || undefined)),
-      quit: fromPromise(() => team.quitTeam()),
-    },
-  });
-}
-
-/** The members tab of /team bound to the member calls. */
-export function liveTeamMembers(options: { socket?: () => SocketRef | undefined } = {}) {
-  return teamMembersMachine.provide({
-    actors: {
-      ...(options.socket ? { 'socket messages': forwardServerMessages(options.socket) } : {}),
-      'load page': fromPromise(({ input }) =>
-        team.memberPage({
-          num: input.num,
-          size: MEMBER_PAGE_SIZE,
-          ...(input.keyword ? { keyword: input.keyword } : {}),
-          ...(input.status !== null ? { status: input.status } : {}),
-        }),
-      ),
-      invite: fromPromise(({ input }) => team.invitePhones(input.phones, input.role)),
-      answer: fromPromise(({ input }) => team.answerInvitation(input.id, input.pass)),
-      change: fromPromise(async ({ input }) => {
-        if (input.kind === 'remove') await team.removeMembers([input.uid]);
-        else if (input.kind === 'role') await team.setRole(input.uid, input.role);
-        else if (input.kind === 'status') await team.setStatus([input.uid], input.status);
-        else if (input.kind === 'rename') await team.renameMember(input.name, input.uid);
-        else if (input.kind === 'withdraw') await team.cancelInvitation(input.id);
-        else await team.transferRoot(input.uid);
-      }),
-      'renew code': fromPromise(() => team.renewInvitationCode()),
     },
   });
 }

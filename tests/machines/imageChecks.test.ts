@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { configureApi } from '../../src/api/client';
-import { liveImageChecks } from '../../src/machines/live';
+import { liveImageChecks } from '../../src/machines/live-images';
 import { IMAGE_POLL_MS } from '../../src/machines/imageChecks';
 import type { ImageResultData } from '../../openapi/socket-protocol';
 import { fakeFetch, freshStores } from '../api/helpers';

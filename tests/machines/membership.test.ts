@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { modelOptions, settle, fakeApi } from './model';
-import { liveMembership } from '../../src/machines/live';
+import { liveMembership } from '../../src/machines/live-team';
 import { standing } from '../../src/machines/membership';
 import { collectNotices } from '../api/helpers';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import { configureApi } from '../../src/api/client';
-import { livePasswordReset } from '../../src/machines/live';
+import { livePasswordReset } from '../../src/machines/live-password';
 import { CODE_COOLDOWN_S } from '../../src/machines/passwordReset';
 import { collectNotices, freshStores } from '../api/helpers';
 

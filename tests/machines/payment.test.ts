@@ -6,7 +6,7 @@ import { assign, createActor, setup, SimulatedClock } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { modelOptions } from './model';
 import { configureApi } from '../../src/api/client';
-import { livePayment } from '../../src/machines/live';
+import { livePayment } from '../../src/machines/live-payment';
 import { PAYMENT_POLL_MS } from '../../src/machines/payment';
 import { collectNotices, fakeFetch, freshStores } from '../api/helpers';
 

@@ -6,7 +6,7 @@ import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { modelOptions, settle as settleFor } from './model';
 import { configureApi } from '../../src/api/client';
-import { livePdfChecks, livePdfDetail } from '../../src/machines/live';
+import { livePdfChecks, livePdfDetail } from '../../src/machines/live-pdf';
 import type { PdfResult, PdfSummary } from '../../src/machines/pdfCalls';
 import type { PdfProgressData } from '../../openapi/socket-protocol';
 import { collectNotices, fakeFetch, freshStores } from '../api/helpers';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import { configureApi } from '../../src/api/client';
-import { liveSpeechTask } from '../../src/machines/live';
+import { liveSpeechTask } from '../../src/machines/live-speech';
 import { SPEECH_POLL_MS } from '../../src/machines/speechTask';
 import type { SpeechTask } from '../../src/machines/speechCalls';
 import { fakeFetch, freshStores } from '../api/helpers';

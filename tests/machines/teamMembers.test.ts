@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { modelOptions, settle, fakeApi } from './model';
-import { liveTeamMembers } from '../../src/machines/live';
+import { liveTeamMembers } from '../../src/machines/live-team';
 import type { Member } from '../../src/machines/teamCalls';
 import { collectNotices } from '../api/helpers';
 

@@ -7,7 +7,7 @@ import { assign, createActor, setup } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { modelOptions } from './model';
 import { configureApi } from '../../src/api/client';
-import { liveWebsites } from '../../src/machines/live';
+import { liveWebsites } from '../../src/machines/live-websites';
 import type { Website } from '../../src/machines/websiteCalls';
 import type { WebsiteProgressData } from '../../openapi/socket-protocol';
 import { collectNotices, fakeFetch, freshStores } from '../api/helpers';

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 're
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Field, Heading, HStack, Input, Stack } from '@chakra-ui/react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { livePasswordReset } from '../../machines/live';
+import { livePasswordReset } from '../../machines/live-password';
 import { inspectOptions } from '../../machines/inspect';
 import type { FieldErrors, ResetField } from '../../machines/passwordReset';
 import { translateNotice } from '../notices';

@@ -26,7 +26,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { Link } from 'wouter';
 import { commerceKeys, payConfig, products, type Product } from '../../../api/commerce';
-import { livePayment } from '../../../machines/live';
+import { livePayment } from '../../../machines/live-payment';
 import { formatDate, productName, rightTitle, yuan } from './labels';
 import { formatRight } from '../../format/balance';
 

@@ -25,7 +25,7 @@ import { Download, FileText, ImagePlus, Pencil, RotateCcw } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { liveImageChecks } from '../../../machines/live';
+import { liveImageChecks } from '../../../machines/live-images';
 import { inspectOptions } from '../../../machines/inspect';
 import { IMAGE_EXTENSIONS, type ImageChecksEvent, type ImageItem } from '../../../machines/imageChecks';
 import type { Finding } from '../../../machines/proofreadJob';

@@ -31,7 +31,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation, useSearch } from 'wouter';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { liveWebsites } from '../../../machines/live';
+import { liveWebsites } from '../../../machines/live-websites';
 import { inspectOptions } from '../../../machines/inspect';
 import { WEBSITE_PAGE_SIZE, type WebsitesEvent } from '../../../machines/websites';
 import type { Website, WebsiteInput, WebsitePage } from '../../../machines/websiteCalls';

@@ -23,7 +23,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { livePdfDetail } from '../../../machines/live';
+import { livePdfDetail } from '../../../machines/live-pdf';
 import { inspectOptions } from '../../../machines/inspect';
 import { PDF_ZOOMS, type PdfDetailEvent } from '../../../machines/pdfDetail';
 import { pdfPageImage, type PdfPage } from '../../../machines/pdfCalls';

@@ -22,7 +22,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useLocation } from 'wouter';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { livePdfChecks, pdfUploadBinding } from '../../../machines/live';
+import { livePdfChecks, pdfUploadBinding } from '../../../machines/live-pdf';
 import { inspectOptions } from '../../../machines/inspect';
 import { PDF_PAGE_SIZE, type PdfChecksEvent } from '../../../machines/pdfChecks';
 import type { PdfSummary } from '../../../machines/pdfCalls';

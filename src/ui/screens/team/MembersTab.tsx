@@ -26,7 +26,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { liveTeamMembers } from '../../../machines/live';
+import { liveTeamMembers } from '../../../machines/live-team';
 import { inspectOptions } from '../../../machines/inspect';
 import { MEMBER_PAGE_SIZE, type MemberChange, type TeamMembersEvent } from '../../../machines/teamMembers';
 import { teamDetails, type Member, type TeamRole } from '../../../machines/teamCalls';

@@ -26,7 +26,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { AppActorContext } from '../../app-actor';
 import { systemActor } from '../../../machines/system';
-import { liveMembership } from '../../../machines/live';
+import { liveMembership } from '../../../machines/live-team';
 import { inspectOptions } from '../../../machines/inspect';
 import { standing, type MembershipEvent } from '../../../machines/membership';
 import { type TeamInfo } from '../../../machines/teamCalls';

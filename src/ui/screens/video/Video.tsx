@@ -6,7 +6,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Box, Button, Flex, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import { Download, Play, RotateCcw } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { liveSpeechTask } from '../../../machines/live';
+import { liveSpeechTask } from '../../../machines/live-speech';
 import { inspectOptions } from '../../../machines/inspect';
 import type { SpeechEvent } from '../../../machines/speechTask';
 import type { SpeechTask } from '../../../machines/speechCalls';
