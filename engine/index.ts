@@ -348,8 +348,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
 
   // custom wrong words protect their span from other families and produce type 5 / 7
   if (bits & Bits.dictionary) {
-    const wrong = new WordMatcher<{ correct: string; team: boolean }>({ fold: true });
-    for (const w of options.wrongWords ?? []) wrong.add(w.word, { correct: w.correct, team: w.source === 'team' });
+    const wrong = new WordMatcher<{ correct: string; team: boolean; library?: number }>({ fold: true });
+    for (const w of options.wrongWords ?? [])
+      wrong.add(w.word, { correct: w.correct, team: w.source === 'team', library: w.library });
     for (const src of hk ? [text, work] : [text]) {
       for (const m of wrong.find(src)) {
         issues.push({
@@ -359,13 +360,14 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
           suggestions: [m.value.correct],
           category: '0',
           type: m.value.team ? 7 : 5,
+          ...(m.value.library !== undefined ? { library: m.value.library } : {}),
           level: 1,
           message: `“${m.word}”在${m.value.team ? '共享词库' : '自定义词库'}中登记为错词，应为“${m.value.correct}”。`,
         });
       }
     }
-    const key = new WordMatcher<boolean>({ fold: true });
-    for (const k of options.keyWords ?? []) key.add(k.word, k.source === 'team');
+    const key = new WordMatcher<{ team: boolean; library?: number }>({ fold: true });
+    for (const k of options.keyWords ?? []) key.add(k.word, { team: k.source === 'team', library: k.library });
     for (const m of key.find(text)) {
       issues.push({
         start: m.start,
@@ -373,9 +375,10 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         original: '',
         suggestions: [],
         category: '11',
-        type: m.value ? 10 : 9,
+        type: m.value.team ? 10 : 9,
+        ...(m.value.library !== undefined ? { library: m.value.library } : {}),
         level: 3,
-        message: `“${m.word}”是${m.value ? '共享词库' : '自定义'}重点词，请核对。`,
+        message: `“${m.word}”是${m.value.team ? '共享词库' : '自定义'}重点词，请核对。`,
       });
     }
   }
@@ -487,9 +490,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   issues.push(...nonwordIssues);
   issues.push(...wordingIssues);
   if (bits & Bits.sensitive) {
-    const sens = new WordMatcher<{ category: string; type: number }>({ fold: true });
+    const sens = new WordMatcher<{ category: string; type: number; library?: number }>({ fold: true });
     for (const s of options.sensitiveWords ?? [])
-      sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4 });
+      sens.add(s.word, { category: s.category || '8-1', type: s.source === 'team' ? 6 : 4, library: s.library });
     const custom = sens.find(work);
     if (hk) custom.push(...sens.find(text));
     for (const m of custom) {
@@ -501,6 +504,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         suggestions: [],
         category: m.value.category,
         type: m.value.type,
+        ...(m.value.library !== undefined ? { library: m.value.library } : {}),
         level: 3,
         message: `“${m.word}”是${m.value.type === 6 ? '共享词库' : '自定义'}敏感词（${label}）。`,
       });

@@ -21,14 +21,17 @@ export interface Issue {
    * evidence (the reranker's log-odds, the models' gain over the need) through a logistic curve.
    */
   confidence?: number;
+  /** the built-in word library (its id) whose entry produced a dictionary hit; absent for the user's own words */
+  library?: number;
 }
 
 export type Source = 'personal' | 'team';
 
 export interface CustomDictionaries {
-  wrongWords?: Array<{ word: string; correct: string; source?: Source }>;
-  sensitiveWords?: Array<{ word: string; category?: string; source?: Source }>;
-  keyWords?: Array<{ word: string; source?: Source }>;
+  /** `library`: the id of the built-in word library the entry comes from */
+  wrongWords?: Array<{ word: string; correct: string; source?: Source; library?: number }>;
+  sensitiveWords?: Array<{ word: string; category?: string; source?: Source; library?: number }>;
+  keyWords?: Array<{ word: string; source?: Source; library?: number }>;
   allowedWords?: string[];
   leaders?: Array<{ name: string; titles: string[] }>;
 }

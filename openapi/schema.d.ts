@@ -3657,6 +3657,8 @@ export interface components {
             message: string;
             /** @description How sure the engine is. Standard proofreading (mode 3) returns findings of 0.5 and more; fine proofreading (mode 4) adds the less certain ones. */
             confidence?: number;
+            /** @description A dictionary hit (type 4, 5 or 9) from a built-in word library the user switched on, by its id (GET /user/get_word_library); absent for the user's own entries. */
+            library?: number;
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "done" | "failed" | "cancelled";

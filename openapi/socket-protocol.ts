@@ -34,6 +34,8 @@ export interface SocketIssue {
   type?: number;
   level: number;
   message: string;
+  /** the built-in word library (its id, GET /user/get_word_library) whose entry this dictionary hit is */
+  library?: number;
 }
 
 export interface CheckIdData {

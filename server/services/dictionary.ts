@@ -93,9 +93,11 @@ export async function loadUserDictionary(db: Db, uid: number): Promise<UserDicti
     hash.update(`\u0003library:${library.id}:${library.version}`);
     for (const e of library.entries) {
       const type = e.type;
-      if (type === 5 && e.correct) dict.wrongWords!.push({ word: e.word, correct: e.correct, source: 'personal' });
-      else if (type === 4) dict.sensitiveWords!.push({ word: e.word, source: 'personal' });
-      else if (type === 9) dict.keyWords!.push({ word: e.word, source: 'personal' });
+      // the library's id goes with its hits, so a result names the library it comes from
+      const from = { source: 'personal' as const, library: library.id };
+      if (type === 5 && e.correct) dict.wrongWords!.push({ word: e.word, correct: e.correct, ...from });
+      else if (type === 4) dict.sensitiveWords!.push({ word: e.word, ...from });
+      else if (type === 9) dict.keyWords!.push({ word: e.word, ...from });
       else if (type === ALLOWED) dict.allowedWords!.push(e.word);
     }
   }

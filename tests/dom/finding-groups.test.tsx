@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { I18nProvider } from '@lingui/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Finding } from '../../src/machines/proofreadJob';
 import { FindingGroups } from '../../src/ui/findings/FindingsPanel';
 import { groupFindings, kindOf } from '../../src/ui/findings/groups';
@@ -15,7 +16,7 @@ afterEach(cleanup);
 
 const TEXT = '他高兴的跑了，赌博网站和重点工程都在关健时刻，见《通知》,2月30日。';
 
-function finding(id: string, original: string, category: string, type?: number): Finding {
+function finding(id: string, original: string, category: string, type?: number, library?: number): Finding {
   const start = TEXT.indexOf(original);
   return {
     id,
@@ -26,6 +27,7 @@ function finding(id: string, original: string, category: string, type?: number):
     suggestions: [],
     category,
     ...(type === undefined ? {} : { type }),
+    ...(library === undefined ? {} : { library }),
     level: 1,
     message: `${original}`,
   };
@@ -40,6 +42,7 @@ const MIXED: Finding[] = [
   finding('comma', ',', '10-1'),
   finding('date', '2月30日', '9-2'),
   finding('homophone', '高兴', '1'),
+  finding('library-wrong', '跑了', '0', 5, 2),
 ];
 
 describe('findings grouped by kind', () => {
@@ -62,27 +65,51 @@ describe('findings grouped by kind', () => {
       ['facts', ['date']],
       ['dictionary-personal', ['own-wrong', 'own-sensitive']],
       ['dictionary-team', ['team-key']],
+      ['dictionary-personal', ['library-wrong']],
+    ]);
+    expect(groups.map((g) => g.key)).toEqual([
+      'typo',
+      'sensitive',
+      'punctuation',
+      'facts',
+      'dictionary-personal',
+      'dictionary-team',
+      'library-2',
     ]);
   });
 
   it.each([
-    ['cn', ['错别字', '敏感词', '标点', '地址日期', '词库命中：我的词库', '词库命中：共享词库']],
+    [
+      'cn',
+      ['错别字', '敏感词', '标点', '地址日期', '词库命中：我的词库', '词库命中：共享词库', '词库命中：政务常用词'],
+    ],
     ['en', ['Typos', 'Sensitive word', 'Punctuation', 'Addresses and dates', 'Dictionary hits: my dictionary']],
-    ['hk', ['錯別字', '敏感詞', '標點', '地址日期', '詞庫命中：我的詞庫', '詞庫命中：共享詞庫']],
+    [
+      'hk',
+      ['錯別字', '敏感詞', '標點', '地址日期', '詞庫命中：我的詞庫', '詞庫命中：共享詞庫', '詞庫命中：政務常用詞'],
+    ],
   ] as const)('shows one titled group per kind in a result panel with mixed findings (%s)', (locale, titles) => {
     activateLocale(locale);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    // the word libraries' names, as GET /user/get_word_library gives them
+    queryClient.setQueryData(
+      ['user', 'word-library'],
+      [{ id: 2, name: '政务常用词', name_en: 'Government terms', name_hk: '政務常用詞' }],
+    );
     render(
       <ChakraProvider value={system}>
-        <I18nProvider i18n={i18n}>
-          <FindingGroups
-            list={MIXED}
-            limit={50}
-            selectedId={null}
-            text={TEXT}
-            labelOf={(category) => category}
-            onAction={() => undefined}
-          />
-        </I18nProvider>
+        <QueryClientProvider client={queryClient}>
+          <I18nProvider i18n={i18n}>
+            <FindingGroups
+              list={MIXED}
+              limit={50}
+              selectedId={null}
+              text={TEXT}
+              labelOf={(category) => category}
+              onAction={() => undefined}
+            />
+          </I18nProvider>
+        </QueryClientProvider>
       </ChakraProvider>,
     );
     const shown = screen.getAllByTestId('finding-group-title').map((t) => t.textContent);

@@ -199,4 +199,17 @@ describe('custom sensitive, key and wrong words', () => {
     const issues = check(text, { checkOptions: SENSITIVE, allowedWords: ['海洛因', 'k粉'] });
     expect(listed(issues, 3)).toEqual([]);
   });
+
+  it('a word library’s hits name the library; the user’s own entries name none', () => {
+    const text = '萍果和重点工程都涉及赌博。';
+    const issues = check(text, {
+      checkOptions: Bits.dictionary | Bits.sensitive,
+      wrongWords: [{ word: '萍果', correct: '苹果', source: 'personal', library: 3 }],
+      keyWords: [{ word: '重点工程', source: 'personal', library: 4 }],
+      sensitiveWords: [{ word: '赌博', source: 'personal' }],
+    });
+    expect(listed(issues, 5).map((i) => i.library)).toEqual([3]);
+    expect(listed(issues, 9).map((i) => i.library)).toEqual([4]);
+    expect(listed(issues, 4).map((i) => 'library' in i)).toEqual([false]);
+  });
 });

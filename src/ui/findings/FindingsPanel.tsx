@@ -1,13 +1,15 @@
 // The findings column every result screen shows beside its text: a header with the count and next/previous, the
 // cards (the first ones and the selected one: thousands of cards would slow typing) and the review keys.
 import { useMemo, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Box, Flex, HStack, IconButton, Kbd, Stack, Text } from '@chakra-ui/react';
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { FindingCard, type FindingAction } from './FindingCard';
 import type { Finding } from '../../machines/proofreadJob';
 import { paletteOf } from './categories';
-import { groupFindings, KIND_CATEGORY, KIND_TITLES } from './groups';
+import { groupFindings, KIND_CATEGORY, KIND_TITLES, type FindingGroup } from './groups';
+import { wordLibraries } from '../../machines/dictCalls';
 
 export function FindingsPanel(props: { count: number; onStep(direction: 1 | -1): void; children: ReactNode }) {
   const { t } = useLingui();
@@ -54,17 +56,32 @@ type FindingCardsProps = Parameters<typeof FindingCards>[0];
 
 /** The cards grouped by what the findings are (groups.ts): one titled group per kind, `limit` cards in each. */
 export function FindingGroups(props: FindingCardsProps) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const { list, ...cards } = props;
   const groups = useMemo(() => groupFindings(list), [list]);
+  const hasLibraryHits = groups.some((g) => g.library !== undefined);
+  // the names of the word libraries whose hits are listed (the dictionary page reads the same list)
+  const libraries = useQuery({ queryKey: ['user', 'word-library'], queryFn: wordLibraries, enabled: hasLibraryHits });
+  const titleOf = (group: FindingGroup<Finding>) => {
+    if (group.library === undefined) return i18n._(KIND_TITLES[group.kind]);
+    const library = libraries.data?.find((l) => l.id === group.library);
+    const name = !library
+      ? `#${group.library}`
+      : i18n.locale === 'en'
+        ? library.name_en
+        : i18n.locale === 'hk'
+          ? library.name_hk
+          : library.name;
+    return t`词库命中：${name}`;
+  };
   return (
     <Stack gap="4">
       {groups.map((group) => (
-        <Stack key={group.kind} gap="2" data-testid="finding-group" data-kind={group.kind}>
+        <Stack key={group.key} gap="2" data-testid="finding-group" data-kind={group.kind} data-library={group.library}>
           <HStack>
             <Box w="2.5" h="2.5" borderRadius="full" bg={`${paletteOf(KIND_CATEGORY[group.kind])}.solid`} />
             <Text fontSize="sm" fontWeight="medium" data-testid="finding-group-title">
-              {i18n._(KIND_TITLES[group.kind])}
+              {titleOf(group)}
             </Text>
             <Badge size="sm" variant="subtle">
               {group.list.length}

@@ -72,20 +72,31 @@ export function kindOf(finding: { category: string; type?: number }): FindingKin
 }
 
 export interface FindingGroup<F> {
+  /** unique per group: the kind, or `library-<id>` for the hits of a built-in word library */
+  key: string;
   kind: FindingKind;
+  /** the word library (its id) whose hits the group holds; such a group is named by the library */
+  library?: number;
   list: F[];
 }
 
-/** The findings by kind, in the order of FINDING_KINDS, each kept in its order; kinds without findings left out. */
-export function groupFindings<F extends { category: string; type?: number }>(
+/**
+ * The findings by kind, in the order of FINDING_KINDS, then the hits of each word library the user switched on (by
+ * its id), each kept in its order; kinds without findings left out.
+ */
+export function groupFindings<F extends { category: string; type?: number; library?: number }>(
   findings: readonly F[],
 ): FindingGroup<F>[] {
-  const byKind = new Map<FindingKind, F[]>();
+  const byKey = new Map<string, FindingGroup<F>>();
   for (const f of findings) {
     const kind = kindOf(f);
-    const list = byKind.get(kind);
-    if (list) list.push(f);
-    else byKind.set(kind, [f]);
+    const library = kind === 'dictionary-personal' ? f.library : undefined;
+    const key = library === undefined ? kind : `library-${library}`;
+    const group = byKey.get(key);
+    if (group) group.list.push(f);
+    else byKey.set(key, { key, kind, ...(library === undefined ? {} : { library }), list: [f] });
   }
-  return FINDING_KINDS.filter((kind) => byKind.has(kind)).map((kind) => ({ kind, list: byKind.get(kind)! }));
+  const rank = (g: FindingGroup<F>) =>
+    g.library === undefined ? FINDING_KINDS.indexOf(g.kind) : FINDING_KINDS.length + g.library;
+  return [...byKey.values()].sort((a, b) => rank(a) - rank(b));
 }
