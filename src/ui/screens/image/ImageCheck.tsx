@@ -29,7 +29,7 @@ import { liveImageChecks } from '../../../machines/live-images';
 import { inspectOptions } from '../../../machines/inspect';
 import { IMAGE_EXTENSIONS, type ImageChecksEvent, type ImageItem } from '../../../machines/imageChecks';
 import type { Finding } from '../../../machines/proofreadJob';
-import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { FindingBoxes } from '../../findings/FindingBoxes';
@@ -450,7 +450,7 @@ function ImageResultView(props: {
         </Stack>
         <FindingsPanel count={findings.length} onStep={review.step}>
           {findings.length ? (
-            <FindingCards
+            <FindingGroups
               list={findings}
               limit={200}
               selectedId={review.selectedId}

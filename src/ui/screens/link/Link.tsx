@@ -36,7 +36,7 @@ import { inspectOptions } from '../../../machines/inspect';
 import { WEBSITE_PAGE_SIZE, type WebsitesEvent } from '../../../machines/websites';
 import type { Website, WebsiteInput, WebsitePage } from '../../../machines/websiteCalls';
 import type { Finding } from '../../../machines/proofreadJob';
-import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { ListPagination } from '../../layout/ListPagination';
@@ -629,7 +629,7 @@ function SiteResult(props: {
           </Stack>
           <FindingsPanel count={findings.length} onStep={review.step}>
             {findings.length ? (
-              <FindingCards
+              <FindingGroups
                 list={findings}
                 limit={CARD_LIMIT}
                 selectedId={review.selectedId}

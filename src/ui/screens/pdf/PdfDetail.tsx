@@ -28,7 +28,7 @@ import { inspectOptions } from '../../../machines/inspect';
 import { PDF_ZOOMS, type PdfDetailEvent } from '../../../machines/pdfDetail';
 import { pdfPageImage, type PdfPage } from '../../../machines/pdfCalls';
 import type { Finding } from '../../../machines/proofreadJob';
-import { FindingCards, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
+import { FindingGroups, FindingsPanel, ReviewKeys } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { FindingBoxes } from '../../findings/FindingBoxes';
 import { revealFinding } from '../../findings/reveal';
@@ -290,7 +290,7 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
         </Stack>
         <FindingsPanel count={findings.length} onStep={review.step}>
           {findings.length ? (
-            <FindingCards
+            <FindingGroups
               list={findings}
               limit={200}
               selectedId={review.selectedId}

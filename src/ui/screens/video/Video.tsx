@@ -11,7 +11,7 @@ import { inspectOptions } from '../../../machines/inspect';
 import type { SpeechEvent } from '../../../machines/speechTask';
 import type { SpeechTask } from '../../../machines/speechCalls';
 import type { Finding } from '../../../machines/proofreadJob';
-import { FindingCards, FindingsPanel } from '../../findings/FindingsPanel';
+import { FindingGroups, FindingsPanel } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
 import { paletteOf } from '../../findings/categories';
 import { cssAttr } from '../../findings/reveal';
@@ -297,7 +297,7 @@ function SpeechResult(props: {
         </Stack>
         <FindingsPanel count={findings.length} onStep={review.step}>
           {findings.length ? (
-            <FindingCards
+            <FindingGroups
               list={findings}
               limit={200}
               selectedId={review.selectedId}
