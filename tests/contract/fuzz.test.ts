@@ -927,8 +927,15 @@ function checkError(o: Operation, res: LightMyRequestResponse): string | null {
   }
   if (json?.code !== s) return `status ${s} envelope code ${json?.code}`;
   if (typeof json.msg !== 'string' || !json.msg.trim()) return `status ${s} without a msg: ${body}`;
-  // only the quota answer (402) says which kind in its result
-  if (!('result' in json) || (json.result !== null && s !== 402)) return `status ${s} result is not null: ${body}`;
+  // only the quota answer (402) says which kind in its result, and the per-check limit (413 check.too_long) the
+  // limit and the text's length
+  const tooLong =
+    s === 413 &&
+    json.msg_code === 'check.too_long' &&
+    typeof json.result?.max === 'number' &&
+    typeof json.result?.total === 'number';
+  if (!('result' in json) || (json.result !== null && s !== 402 && !tooLong))
+    return `status ${s} result is not null: ${body}`;
   return null;
 }
 

@@ -60,7 +60,10 @@ export default async function setup(project: TestProject) {
   const { loadConfig } = await import('../../server/config');
   // the link check's test site listens on this machine (a private address the server refuses otherwise)
   const web = { ...loadConfig().web, allow: ['127.0.0.1/32'], crawlDelayMs: 100 };
-  const app = await buildApp({ dataDir, logger: false, config: { spaDir: SPA_DIR, web } });
+  // every browser file signs up its own users from this one address; the per-address limits are tested elsewhere
+  // (tests/server/retry-after.test.ts, security-accounts.test.ts) and would refuse the twenty-first sign-up here
+  const authRateLimit = { loginPerAddress: 1000, smsPerAddress: 1000 };
+  const app = await buildApp({ dataDir, logger: false, config: { spaDir: SPA_DIR, web, authRateLimit } });
   await app.listen({ port, host: '127.0.0.1' });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('dataDir', dataDir);
