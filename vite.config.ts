@@ -45,7 +45,9 @@ export default defineConfig({
           // the fault marker the proofreading test relies on is set for every file before any pool exists.
           // Scrypt at the production cost is 35 ms of CPU per password set or tried, and the files make hundreds of
           // accounts: they hash at a sixteenth of it (tests/server/accounts.test.ts holds the default).
-          env: { CHECKER_FAULT_MARKER: '§故障注入§', PASSWORD_HASH_COST: '10' },
+          // PUBLIC_URL: the browser tests' setup gives its server one in this process's environment, which the
+          // workers would inherit; these files expect none unless they set it (empty counts as unset).
+          env: { CHECKER_FAULT_MARKER: '§故障注入§', PASSWORD_HASH_COST: '10', PUBLIC_URL: '' },
         },
       },
       {
@@ -59,6 +61,8 @@ export default defineConfig({
           isolate: false,
           include: ['tests/dom/**/*.test.{ts,tsx}'],
           testTimeout: 30_000,
+          // as in the node files: no PUBLIC_URL inherited from the browser tests' server
+          env: { PUBLIC_URL: '' },
         },
       },
       {
