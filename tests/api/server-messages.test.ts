@@ -38,7 +38,9 @@ describe('server messages', () => {
   });
 
   it('fill their templates; values come only as strings and numbers', () => {
-    expect(renderMessage('check.too_long', { max: 5000, total: 6200 })).toBe('单次最多校对 5000 字，这段文字有 6200 字');
+    expect(renderMessage('check.too_long', { max: 5000, total: 6200 })).toBe(
+      '单次最多校对 5000 字，这段文字有 6200 字',
+    );
     expect(fillTemplate('{a} and {b}', { a: 1 })).toBe('1 and {b}');
     expect(readParams('{"n":2,"s":"x","o":{"deep":1},"b":true}')).toEqual({ n: 2, s: 'x' });
     expect(readParams('not json')).toEqual({});
