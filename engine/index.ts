@@ -30,6 +30,7 @@ import { protectedMask, linkMask } from './protect';
 import { hkToCn } from './script';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
 import type { CheckOptions, Issue } from './types';
+import { mapNoteStrings, note, noted, type Note } from './messages';
 
 export type { CheckOptions, Issue, CustomDictionaries, Source } from './types';
 
@@ -293,7 +294,7 @@ function priority(i: Issue): number {
   return PRIORITY[head] ?? 6;
 }
 
-function spellMessage(e: Engine, f: SpellFinding, work: string): string {
+function spellMessage(e: Engine, f: SpellFinding, work: string): { message: string; note: Note } {
   const a = f.orig,
     b = f.cand;
   if (f.word) {
@@ -303,7 +304,8 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
       const rs = e.py.readings.get(c) ?? [''];
       return rs.find((r) => r.slice(0, -1) === ra[k].slice(0, -1)) ?? rs[0];
     });
-    return `“${a}”应为“${b}”：同音词误用（${a} ${ra.map(toneMark).join(' ')}，${b} ${rb.map(toneMark).join(' ')}）。`;
+    const [pa, pb] = [ra.map(toneMark).join(' '), rb.map(toneMark).join(' ')];
+    return noted('spell.word', { orig: a, cand: b, a, pa, b, pb });
   }
   const pa = e.py.pretty(a),
     pb = e.py.pretty(b);
@@ -313,18 +315,9 @@ function spellMessage(e: Engine, f: SpellFinding, work: string): string {
   const fixed = local.slice(0, p) + b + local.slice(p + 1);
   // the word the correction completes
   const [lo, hi] = wordAround(e, fixed, p, p + 1) ?? [p, p + 1];
-  const ctx = hi - lo > 1 ? `“${local.slice(lo, hi)}”应为“${fixed.slice(lo, hi)}”` : `“${a}”应为“${b}”`;
-  switch (f.relation) {
-    case 'same-tone':
-    case 'same':
-      return `${ctx}：同音字误用（${a} ${pa}，${b} ${pb}）。`;
-    case 'fuzzy':
-      return `${ctx}：读音相近（${a} ${pa}，${b} ${pb}）。`;
-    case 'shape':
-      return `${ctx}：字形相近（${a}/${b}）。`;
-    case 'special':
-      return `${ctx}：“${a}”与“${b}”用法不同，此处宜用“${b}”。`;
-  }
+  const [orig, cand] = hi - lo > 1 ? [local.slice(lo, hi), fixed.slice(lo, hi)] : [a, b];
+  const id = f.relation === 'same-tone' ? 'same' : f.relation;
+  return noted(`spell.${id}`, { orig, cand, a, pa, b, pb });
 }
 
 /** A span as it reads, for a message: without format characters (a bidi override would reorder what follows). */
@@ -362,7 +355,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
           type: m.value.team ? 7 : 5,
           ...(m.value.library !== undefined ? { library: m.value.library } : {}),
           level: 1,
-          message: `“${m.word}”在${m.value.team ? '共享词库' : '自定义词库'}中登记为错词，应为“${m.value.correct}”。`,
+          ...noted(m.value.team ? 'dict.wrong.team' : 'dict.wrong.personal', { word: m.word, cand: m.value.correct }),
         });
       }
     }
@@ -378,7 +371,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         type: m.value.team ? 10 : 9,
         ...(m.value.library !== undefined ? { library: m.value.library } : {}),
         level: 3,
-        message: `“${m.word}”是${m.value.team ? '共享词库' : '自定义'}重点词，请核对。`,
+        ...noted(m.value.team ? 'dict.key.team' : 'dict.key.personal', { word: m.word }),
       });
     }
   }
@@ -453,7 +446,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         suggestions: [f.cand],
         category: cat,
         level: 1,
-        message: spellMessage(e, f, work),
+        ...spellMessage(e, f, work),
         confidence: logistic(margin),
       });
     }
@@ -472,7 +465,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         suggestions: [c.cand],
         category: '0',
         level: 1,
-        message: `“${c.orig}”应为“${c.cand}”：${c.reason}。`,
+        ...noted('usage.should', { orig: c.orig, cand: c.cand, reason: c.reason }),
       });
     }
     for (const u of usage) {
@@ -483,7 +476,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         suggestions: [u.cand],
         category: '0',
         level: 1,
-        message: `“${u.orig}”应为“${u.cand}”：${u.reason}。`,
+        ...noted('usage.should', { orig: u.orig, cand: u.cand, reason: u.reason }),
       });
     }
   }
@@ -496,7 +489,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     const custom = sens.find(work);
     if (hk) custom.push(...sens.find(text));
     for (const m of custom) {
-      const label = CATEGORY_BY_CODE.get(m.value.category)?.cn ?? '敏感';
+      const label = note(CATEGORY_BY_CODE.has(m.value.category) ? `category.${m.value.category}` : 'sensitive.label');
       issues.push({
         start: m.start,
         end: m.end,
@@ -506,13 +499,13 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         type: m.value.type,
         ...(m.value.library !== undefined ? { library: m.value.library } : {}),
         level: 3,
-        message: `“${m.word}”是${m.value.type === 6 ? '共享词库' : '自定义'}敏感词（${label}）。`,
+        ...noted(m.value.type === 6 ? 'sensitive.team' : 'sensitive.personal', { word: m.word, label }),
       });
     }
     for (const m of e.sensitive.find(work)) {
-      const label = CATEGORY_BY_CODE.get(m.value)?.cn ?? '敏感';
+      const label = note(CATEGORY_BY_CODE.has(m.value) ? `category.${m.value}` : 'sensitive.label');
       // the list's word, never the disguise: invisible characters and look-alike forms would only confuse
-      const message = `“${m.word}”属于敏感词（${label}），请斟酌。`;
+      const said = noted('sensitive.builtin', { word: m.word, label });
       issues.push({
         start: m.start,
         end: m.end,
@@ -521,7 +514,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         category: m.value,
         type: 3,
         level: 3,
-        message,
+        ...said,
       });
     }
   }
@@ -543,17 +536,32 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
         // the bracket's own finding points at the same place
         const own = marks.find((m) => m.category === '10-2' && m.start < i.start && text[m.start] === bracket);
         if (own)
-          own.message = `“${bracket}”缺少与之配对的“${closerOf(bracket)}”，应在“${text.slice(i.start + 1, place)}”之后补上。`;
+          Object.assign(
+            own,
+            noted('punct.unpaired-at', {
+              mark: bracket,
+              pair: closerOf(bracket) ?? '',
+              where: text.slice(i.start + 1, place),
+            }),
+          );
       }
       if (closer && place !== null && place > i.start + 1) {
         // the opener keeps its finding; the closer is inserted after the character before its place (a short
         // span that seldom meets another correction, as a quotation-long one would)
         const inside = text.slice(i.start + 1, place);
         const where = inside.length > 12 ? '…' + inside.slice(-10) : inside;
-        i.message =
+        Object.assign(
+          i,
           closer.length > 1
-            ? `“${text[i.start]}”缺少与之配对的“${closer[0]}”，外面的“${bracketOf(closer)}”也未闭合，应在“${where}”之后补上“${closer}”。`
-            : `“${text[i.start]}”缺少与之配对的“${closer}”，应在“${where}”之后补上。`;
+            ? noted('punct.unpaired-both', {
+                mark: text[i.start],
+                pair: closer[0],
+                outer: bracketOf(closer),
+                where,
+                closer,
+              })
+            : noted('punct.unpaired-at', { mark: text[i.start], pair: closer, where }),
+        );
         const at = place - (place >= 2 && /[\udc00-\udfff]/.test(text[place - 1]) ? 2 : 1);
         issues.push({
           start: at,
@@ -562,10 +570,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
           suggestions: [text.slice(at, place) + closer],
           category: '10-2',
           level: i.level,
-          message:
-            closer.length > 1
-              ? `此处缺少“${closer}”，与前面的“${text[i.start]}”和“${bracketOf(closer)}”配对。`
-              : `此处缺少“${closer}”，与前面的“${text[i.start]}”配对。`,
+          ...(closer.length > 1
+            ? noted('punct.missing-both', { closer, mark: text[i.start], outer: bracketOf(closer) })
+            : noted('punct.missing', { closer, mark: text[i.start] })),
         });
       }
       issues.push(i);
@@ -617,6 +624,7 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     if (hk) {
       i.suggestions = i.suggestions.map((s) => hkConverters().s2t(s));
       i.message = hkConverters().s2t(i.message);
+      if (i.note) i.note = mapNoteStrings(i.note, hkConverters().s2t);
     }
     i.suggestions = [...new Set(i.suggestions)].filter((s) => s !== i.original);
     if (i.suggestions.length === 0 && i.level !== 3 && !i.category.startsWith('10-2') && !i.category.startsWith('9-'))
@@ -672,30 +680,20 @@ function nonwordIssue(e: Engine, f: NonWordFinding): Issue {
         y = f.word[k];
       const px = e.py.pretty(x),
         py = e.py.pretty(y);
-      const ctx = `“${f.written}”应为“${f.word}”`;
+      const args = { orig: f.written, cand: f.word, a: x, pa: px, b: y, pb: py };
       if (f.relation === 'other') {
-        const what = e.dict.pos.get(f.word) === 'i' ? '成语' : '固定词语';
-        return {
-          ...base,
-          category: e.py.rhymes(x, y) ? '2' : '0',
-          level: 1,
-          message: `${ctx}：${what}用字有误（${x}/${y}）。`,
-        };
+        // (the non-word pass relates unrelated characters only inside an idiom)
+        return { ...base, category: e.py.rhymes(x, y) ? '2' : '0', level: 1, ...noted('nonword.idiom', args) };
       }
-      const why =
-        f.relation === 'shape'
-          ? `字形相近（${x}/${y}）`
-          : f.relation === 'fuzzy'
-            ? `读音相近（${x} ${px}，${y} ${py}）`
-            : `同音字误用（${x} ${px}，${y} ${py}）`;
-      return { ...base, category: SPELL_CATEGORY[f.relation ?? 'same'], level: 1, message: `${ctx}：${why}。` };
+      const why = f.relation === 'shape' || f.relation === 'fuzzy' ? f.relation : 'same';
+      return { ...base, category: SPELL_CATEGORY[f.relation ?? 'same'], level: 1, ...noted(`spell.${why}`, args) };
     }
     case 'ins':
-      return { ...base, category: '3', level: 1, message: `“${f.written}”疑缺字，应为“${f.word}”。` };
+      return { ...base, category: '3', level: 1, ...noted('nonword.missing', { orig: f.written, cand: f.word }) };
     case 'del':
-      return { ...base, category: '4', level: 1, message: `“${f.word}”重复，疑为多余。` };
+      return { ...base, category: '4', level: 1, ...noted('nonword.repeated', { word: f.word }) };
     case 'swap':
-      return { ...base, category: '7', level: 1, message: `“${f.written}”疑为“${f.word}”的语序颠倒。` };
+      return { ...base, category: '7', level: 1, ...noted('nonword.swap', { orig: f.written, cand: f.word }) };
   }
 }
 
@@ -757,14 +755,14 @@ function repeatFixes(
     if (seen.has(wrong)) continue;
     seen.add(wrong);
     // the reduplicated form first (经松 occurs inside 经经松松)
-    const forms: Array<[string, string, string]> = [];
+    const forms: Array<[string, string, { message: string; note?: Note }]> = [];
     if (wrong.length === 2) {
       const w2 = wrong[0] + wrong[0] + wrong[1] + wrong[1],
         r2 = fix[0] + fix[0] + fix[1] + fix[1];
-      forms.push([w2, r2, `“${w2}”应为“${r2}”：“${wrong}”应为“${fix}”，重叠形式同改。`]);
+      forms.push([w2, r2, noted('repeat.redup', { orig: w2, cand: r2, w: wrong, r: fix })]);
     }
-    forms.push([wrong, fix, f.message]);
-    for (const [w, r, message] of forms) {
+    forms.push([wrong, fix, { message: f.message, note: f.note }]);
+    for (const [w, r, said] of forms) {
       for (let p = s.indexOf(w); p >= 0; p = s.indexOf(w, p + 1)) {
         if (!free(p, p + w.length)) continue;
         // the differing characters only
@@ -780,7 +778,7 @@ function repeatFixes(
           suggestions: [r.slice(a, b)],
           category: f.category,
           level: 1,
-          message,
+          ...said,
         });
       }
     }
@@ -839,16 +837,8 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
     // 什么办), and the rest (破釜沉船, 挺身而去) plain misuse, 0
     const rel = e.speller.relation(a, b);
     const near = rel === 'fuzzy' || (!rel && e.py.rhymes(a, b));
-    const readings = `（${a} ${e.py.pretty(a)}，${b} ${e.py.pretty(b)}）`;
     const category = near ? '2' : rel === 'shape' ? '5' : rel ? '1' : '0';
-    const why =
-      rel === 'shape'
-        ? `，字形相近（${a}/${b}）`
-        : near
-          ? `，读音相近${readings}`
-          : rel
-            ? `，同音字误用${readings}`
-            : readings;
+    const why = rel === 'shape' ? 'shape' : near ? 'fuzzy' : rel ? 'same' : 'plain';
     out.push({
       start: m.start,
       end: m.end,
@@ -856,7 +846,7 @@ function checkTypos(e: Engine, s: string, blocked: Uint8Array, hk: boolean): Iss
       suggestions: [m.value],
       category,
       level: 1,
-      message: `“${m.word}”应为“${m.value}”：常见误写${why}。`,
+      ...noted(`typo.${why}`, { orig: m.word, cand: m.value, a, pa: e.py.pretty(a), b, pb: e.py.pretty(b) }),
     });
   }
   return out;

@@ -1,3 +1,7 @@
+import type { Note } from './messages';
+
+export type { Note, NoteArg } from './messages';
+
 export interface Issue {
   /** UTF-16 offset into the checked text (inclusive) */
   start: number;
@@ -13,8 +17,13 @@ export interface Issue {
   type?: number;
   /** 1 错误 (error), 2 建议 (suggestion), 3 提示 (hint) */
   level: number;
-  /** one-sentence reason with the evidence */
+  /** one-sentence reason with the evidence, in Chinese (cn; converted to traditional for hk text) */
   message: string;
+  /**
+   * the message as a catalogue id and its arguments (engine/messages.ts), to show it in the reader's language;
+   * rendered in cn it is `message` (hk text: its string arguments in traditional characters)
+   */
+  note?: Note;
   /**
    * how sure the engine is, 0-1; set on every finding check() returns. Mode 3 returns the confident ones (0.5 and
    * more); mode 4 adds the rest. List and rule findings are near 1; the spelling and non-word passes map their

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../lm';
+import { noted } from '../messages';
 import type { Issue } from '../types';
 
 interface Regions {
@@ -76,7 +77,7 @@ export class AddressChecker {
                 suggestions: real.slice(0, 3),
                 category: '9-1',
                 level: 2,
-                message: `${city}属于${real.join('、')}，不属于${full}。`,
+                ...noted('address.mismatch', { place: city, real: real.join('、'), claimed: full }),
               });
             }
           }
@@ -112,7 +113,7 @@ export class AddressChecker {
       suggestions: real.slice(0, 3),
       category: '9-1',
       level: 2,
-      message: `${best}属于${real.join('、')}，不属于${city}。`,
+      ...noted('address.mismatch', { place: best, real: real.join('、'), claimed: city }),
     });
   }
 }

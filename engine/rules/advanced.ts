@@ -5,6 +5,7 @@
  *  12-3 an amount written in Chinese capitals (壹佰元) that disagrees with the figures next to it
  *  12-4 leaders listed together (王一、李二) in another order than the leader dictionary's
  */
+import { noted } from '../messages';
 import type { Issue } from '../types';
 
 export interface Leader {
@@ -39,7 +40,7 @@ export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
             category: '12-1',
             type: 11,
             level: 1,
-            message: `领导人“${l.name}”的职务是“${l.titles.join('、')}”，“${t}”对应的是${others}。`,
+            ...noted('leader.title', { name: l.name, titles: l.titles.join('、'), title: t, others }),
           });
         }
         break;
@@ -66,7 +67,7 @@ export function checkLeaders(text: string, leaders: Leader[]): Issue[] {
             category: '12-2',
             type: 11,
             level: 1,
-            message: `“${t}”是${l.name}的职务，“${cand}”疑为“${l.name}”之误。`,
+            ...noted('leader.name', { title: t, name: l.name, cand }),
           });
         }
       }
@@ -132,7 +133,7 @@ function checkLeaderOrder(text: string, leaders: Leader[]): Issue[] {
         category: '12-4',
         type: 11,
         level: 2,
-        message: `按领导人词库的排序，应为“${ordered.join('、')}”。`,
+        ...noted('leader.order', { order: ordered.join('、') }),
       });
     }
     run = [];
@@ -274,7 +275,7 @@ export function checkAmounts(text: string): Issue[] {
       category: '12-3',
       type: 11,
       level: 1,
-      message: `大写金额“${m[0]}”与小写金额 ${(found / 100).toFixed(2)} 元不一致。`,
+      ...noted('amount', { words: m[0], figure: (found / 100).toFixed(2) }),
     });
   }
   return out;

@@ -13,6 +13,7 @@
  * mixing of a solution (配制溶液).
  * Each rule names the context that decides; where the context says nothing, the pair is left alone.
  */
+import type { Note } from '../messages';
 import type { JiebaDict } from '../jieba';
 import type { LanguageModel } from '../lm';
 
@@ -21,7 +22,8 @@ export interface ConfusableFinding {
   end: number;
   orig: string;
   cand: string;
-  reason: string;
+  /** why, as a catalogue note (engine/messages.ts) */
+  reason: Note;
 }
 
 interface Rule {
@@ -39,7 +41,7 @@ interface Rule {
   unlessBefore?: RegExp;
   /** the jieba tag the next word of the segmentation must have */
   nextTag?: RegExp;
-  reason: string;
+  reason: Note;
 }
 
 const TIME =
@@ -64,169 +66,169 @@ const RULES: Rule[] = [
     wrong: '截止',
     right: '截至',
     after: new RegExp(`^${TIME}`),
-    reason: '后接时间表示“到某时为止”用“截至”，“截止”不带宾语',
+    reason: { id: 'reason.jiezhi' },
   },
   {
     wrong: '佩带',
     right: '佩戴',
     after: new RegExp(`^[好上着]?${WORN}`),
-    reason: '穿戴在身上的东西用“佩戴”',
+    reason: { id: 'reason.peidai' },
   },
   {
     wrong: '带',
     right: '戴',
     after: new RegExp(`^着${WORN}(?:的|${CLAUSE_END})`),
     unlessBefore: /[携附夹佩捎自顺连]$/,
-    reason: '穿戴在身上的东西用“戴”',
+    reason: { id: 'reason.dai' },
   },
   {
     wrong: '收到',
     right: '受到',
     after: new RegExp(`^[^，。！？；]{0,14}?${UNDERGONE}${CLAUSE_END}`),
-    reason: '遭受或承受（关注、批评、影响等）用“受到”，“收到”指接到实物或信息',
+    reason: { id: 'reason.shoudao' },
   },
   {
     wrong: '启示',
     right: '启事',
     before:
       /(?:招聘|招租|招生|招商|寻人|寻物|失物招领|征婚|征稿|征文|更正|开业|迁址|停业|停诊|搬迁|遗失|挂失|认领|招标)$/,
-    reason: '公开告知的文字用“启事”，“启示”指启发',
+    reason: { id: 'reason.qishi' },
   },
   {
     wrong: '公式',
     right: '公示',
     after: /^(?:期|期间|期满|名单|[\d一二三四五六七八九十]+个?(?:工作日|天|日))/,
-    reason: '公开告示一段时间用“公示”',
+    reason: { id: 'reason.gongshi' },
   },
   {
     wrong: '登陆',
     right: '登录',
     after: new RegExp(`^(?:到|进)?${SYSTEMS}`),
-    reason: '进入网站、系统或账号用“登录”，“登陆”指登上陆地',
+    reason: { id: 'reason.denglu' },
   },
   {
     wrong: '登陆',
     right: '登录',
     before: /(?:用户|账号|帐号|密码|扫码|重新|自动|免密|注册)$/,
-    reason: '进入网站、系统或账号用“登录”，“登陆”指登上陆地',
+    reason: { id: 'reason.denglu' },
   },
   {
     wrong: '调式',
     right: '调试',
     before: /(?:安装|设备|系统|程序|软件|联合|单机|硬件|线路|电路|仪器|现场|联机|安装和)$/,
-    reason: '设备、程序的调整测试用“调试”，“调式”是音乐术语',
+    reason: { id: 'reason.tiaoshi' },
   },
   {
     wrong: '调式',
     right: '调试',
     after: /^(?:完成|完毕|结束|工作|运行|阶段|人员|记录|报告|合格)/,
-    reason: '设备、程序的调整测试用“调试”，“调式”是音乐术语',
+    reason: { id: 'reason.tiaoshi' },
   },
   {
     wrong: '原形',
     right: '原型',
     before: /(?:产品|软件|系统|界面|交互|样机|新品)$/,
-    reason: '设计或产品的样板用“原型”，“原形”指本来面目',
+    reason: { id: 'reason.yuanxing' },
   },
   {
     wrong: '原形',
     right: '原型',
     after: /^(?:设计|机|图|开发|验证|制作)/,
-    reason: '设计或产品的样板用“原型”，“原形”指本来面目',
+    reason: { id: 'reason.yuanxing' },
   },
   {
     wrong: '溶化',
     right: '熔化',
     sentence: /摄氏度|℃|高温|熔点|高炉|钢|铁水|金属|[铜铝锡铅]|矿石|岩浆/,
-    reason: '固体受热变成液体用“熔化”，“溶化”指在液体中溶解',
+    reason: { id: 'reason.ronghua' },
   },
   {
     wrong: '必需',
     right: '必须',
     nextTag: /^(?:v|d|p|ad|vd)$/,
     unlessAfter: /^[品的之用]/,
-    reason: '表示“一定要”、修饰动作用“必须”，“必需”指一定要有的',
+    reason: { id: 'reason.bixu' },
   },
   {
     wrong: '即使',
     right: '及时',
     after: new RegExp(`^${ACTIONS}`),
     unlessAfter: /[也都还仍]|依然|照样|总是/,
-    reason: '表示“不拖延”用“及时”，“即使”是让步连词，需与“也”“都”等呼应',
+    reason: { id: 'reason.jishi' },
   },
   {
     wrong: '不甚',
     right: '不胜',
     after: /^(?:感激|感谢|荣幸|欣慰|感慨|惶恐|其烦|枚举|唏嘘|酒力)/,
-    reason: '固定说法“不胜……”表示非常或承受不了',
+    reason: { id: 'reason.busheng' },
   },
   {
     wrong: '反应',
     right: '反映',
     after: /^了?(?:情况|问题|意见|诉求|建议|心声|呼声)/,
-    reason: '把情况、意见告诉上级或有关方面用“反映”',
+    reason: { id: 'reason.fanying' },
   },
   {
     wrong: '反应',
     right: '反映',
     before: new RegExp(`${REPORTERS}们?(?:纷纷|普遍|多次|强烈)?$`),
     after: /^[，,：:]/,
-    reason: '把情况、意见告诉上级或有关方面用“反映”',
+    reason: { id: 'reason.fanying' },
   },
   {
     wrong: '权力',
     right: '权利',
     before: /(?:合法|基本|民主|平等|正当|应有|同等)$/,
-    reason: '依法享有的利益和资格用“权利”，“权力”指支配力量',
+    reason: { id: 'reason.quanli' },
   },
   {
     wrong: '权力',
     right: '权利',
     before: /享有[^，。；]{0,12}$/,
-    reason: '依法享有的利益和资格用“权利”，“权力”指支配力量',
+    reason: { id: 'reason.quanli' },
   },
   {
     wrong: '权利',
     right: '权力',
     after: /^(?:寻租|腐败|关进|运行|制约和监督|监督和制约)/,
-    reason: '支配和管理的力量用“权力”，“权利”指依法享有的利益',
+    reason: { id: 'reason.quanli-power' },
   },
   {
     wrong: '注意',
     right: '主意',
     before: /(?:个|馊|坏|鬼|出|拿|(?<!好)好)$/,
     after: new RegExp(`^${CLAUSE_END}`),
-    reason: '想法、办法用“主意”',
+    reason: { id: 'reason.zhuyi' },
   },
   {
     wrong: '形式',
     right: '形势',
     after: /^(?:严峻|严重|紧迫|紧张|复杂|逼人|所迫|不容乐观|一片大好|好转|喜人|依然|十分|非常|更加|越来越)/,
-    reason: '事物发展的状况用“形势”，“形式”指形状、结构或方式',
+    reason: { id: 'reason.xingshi' },
   },
   {
     wrong: '形势',
     right: '形式',
     after: /^(?:多样|多种多样|单一|灵活|新颖|主义|上的|化)/,
-    reason: '方式、结构用“形式”，“形势”指发展的状况',
+    reason: { id: 'reason.xingshi-form' },
   },
   {
     wrong: '配制',
     right: '配置',
     after: /^(?:电脑|计算机|服务器|参数|环境|资源|硬件|软件|系统|文件|网络|路由)/,
-    reason: '设备、系统、资源的安排设定用“配置”，“配制”指按比例调制',
+    reason: { id: 'reason.peizhi' },
   },
   {
     wrong: '配置',
     right: '配制',
     after: /^(?:溶液|药剂|药水|药液|农药|试剂|饲料|消毒液|营养液|鸡尾酒)/,
-    reason: '按比例调制（溶液、药剂等）用“配制”，“配置”指安排设定',
+    reason: { id: 'reason.peizhi-mix' },
   },
   {
     wrong: '报复',
     right: '抱负',
     before: /(?:远大的?|宏伟的?|施展|实现|胸怀|雄心|人生)$/,
-    reason: '远大的志向用“抱负”，“报复”指打击报仇',
+    reason: { id: 'reason.baofu' },
   },
 ];
 

@@ -1,4 +1,5 @@
 /** 9-2 dates: impossible dates (2月30日, 13月) and a weekday that does not match the date. */
+import { noted } from '../messages';
 import type { Issue } from '../types';
 
 const toHalf = (s: string) => s.replace(/[０-９]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
@@ -55,7 +56,7 @@ export function checkDates(text: string): Issue[] {
         suggestions: [],
         category: '9-2',
         level: 2,
-        message: `日期不存在：没有${mo}月。`,
+        ...noted('date.month', { month: mo }),
       });
       continue;
     }
@@ -68,7 +69,7 @@ export function checkDates(text: string): Issue[] {
         suggestions: [],
         category: '9-2',
         level: 2,
-        message: `日期不存在：${y}年${mo}月只有${dim}天。`,
+        ...noted('date.days', { year: y, month: mo, days: dim }),
       });
       continue;
     }
@@ -84,7 +85,13 @@ export function checkDates(text: string): Issue[] {
           suggestions: [WEEK[wd]],
           category: '9-2',
           level: 2,
-          message: `${y}年${mo}月${d}日是星期${WEEK[wd]}，不是星期${m[5]}。`,
+          ...noted('date.weekday', {
+            year: y,
+            month: mo,
+            day: d,
+            weekday: { id: `weekday.${wd}` },
+            given: { id: m[5] === '天' ? 'weekday.0-tian' : `weekday.${given}` },
+          }),
         });
       }
     }
@@ -102,7 +109,7 @@ export function checkDates(text: string): Issue[] {
         suggestions: [],
         category: '9-2',
         level: 2,
-        message: `日期不存在：${m[0]}。`,
+        ...noted('date.invalid', { date: m[0] }),
       });
     }
   }

@@ -6,6 +6,7 @@
  *  10-4 spaces between Chinese characters
  *  10-5 other norms: ellipsis written as ... / 。。。 / single …, dash written as -- , full-width Latin letters and digits
  */
+import { noted } from '../messages';
 import type { Issue } from '../types';
 
 const isHan = (ch: string | undefined) => !!ch && /[\u3400-\u4dbf\u4e00-\u9fff]/.test(ch);
@@ -26,9 +27,9 @@ const BYLINE_ROLE = /(?:^|[（(\s]|本报|特约|见习|实习)(?:记者|通讯�
 
 export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   const out: Issue[] = [];
-  const add = (start: number, end: number, sugg: string[], category: string, message: string) => {
+  const add = (start: number, end: number, sugg: string[], category: string, said: ReturnType<typeof noted>) => {
     for (let k = start; k < end; k++) if (skip[k]) return;
-    out.push({ start, end, original: text.slice(start, end), suggestions: sugg, category, level: 2, message });
+    out.push({ start, end, original: text.slice(start, end), suggestions: sugg, category, level: 2, ...said });
   };
   // 10-5 ellipsis and dash first (so 10-1/10-3 do not report their parts)
   const taken = new Uint8Array(text.length);
@@ -40,19 +41,19 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
     const prev = text[m.index - 1];
     const next = text[m.index + m[0].length];
     if (!(isCjkOrFull(prev) || isCjkOrFull(next))) continue;
-    add(m.index, m.index + m[0].length, ['……'], '10-5', `省略号应写作“……”（两个三连点），不写作“${m[0]}”。`);
+    add(m.index, m.index + m[0].length, ['……'], '10-5', noted('punct.ellipsis', { mark: m[0] }));
     take(m.index, m.index + m[0].length);
   }
   const dash = /(?<=[\u4e00-\u9fff])(?:--+|—(?!—)|－－)(?=[\u4e00-\u9fff])/g;
   while ((m = dash.exec(text))) {
     if (text[m.index - 1] === '—') continue;
-    add(m.index, m.index + m[0].length, ['——'], '10-5', `破折号应写作“——”，不写作“${m[0]}”。`);
+    add(m.index, m.index + m[0].length, ['——'], '10-5', noted('punct.dash', { mark: m[0] }));
     take(m.index, m.index + m[0].length);
   }
   const fullAlnum = /[Ａ-Ｚａ-ｚ０-９]+/g;
   while ((m = fullAlnum.exec(text))) {
     const half = m[0].replace(/[Ａ-Ｚａ-ｚ０-９]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-    add(m.index, m.index + m[0].length, [half], '10-5', `数字和拉丁字母宜用半角形式：“${half}”。`);
+    add(m.index, m.index + m[0].length, [half], '10-5', noted('punct.halfwidth', { half }));
     take(m.index, m.index + m[0].length);
   }
   // 10-1 half-width punctuation next to Chinese
@@ -70,7 +71,7 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
     else if (ch === '.') chinese = isHan(prev) && (next === undefined || next === '\n' || isHan(next) || next === ' ');
     else chinese = isHan(prev) && (next === undefined || next === ' ' || next === '\n' || isCjkOrFull(next));
     if (!chinese) continue;
-    add(i, i + 1, [full], '10-1', `中文语境中应使用全角标点“${full}”，不用半角“${ch}”。`);
+    add(i, i + 1, [full], '10-1', noted('punct.fullwidth', { full, mark: ch }));
     take(i, i + 1);
   }
   // 10-3 repeated / conflicting punctuation
@@ -83,7 +84,7 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
     if (tk) continue;
     const last = s[s.length - 1] === ',' ? '，' : s[s.length - 1];
     const keep = /[。？！]/.test(s) ? (s.match(/[。？！]/)?.[0] ?? last) : last;
-    add(m.index, m.index + s.length, [keep], '10-3', `标点“${s}”重复或连用不当，应只保留“${keep}”。`);
+    add(m.index, m.index + s.length, [keep], '10-3', noted('punct.repeated', { marks: s, keep }));
   }
   // 10-4 spaces between Chinese characters
   const sp = /(?<=[\u4e00-\u9fff，。、；：？！])[ \u3000\t]+(?=[\u4e00-\u9fff])/g;
@@ -92,7 +93,7 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
     const e = m.index + m[0].length + 1;
     // a press byline parts the reporter's role from the name by a space: （记者 王磊）, 通讯员 李想
     if (BYLINE_ROLE.test(text.slice(Math.max(0, s - 7), s + 1))) continue;
-    add(s, e, [text[s] + text[e - 1]], '10-4', '中文字符之间不应有空格。');
+    add(s, e, [text[s] + text[e - 1]], '10-4', noted('punct.space'));
   }
   // 10-2 unpaired quotes and brackets (per paragraph)
   const pairs: Record<string, string> = {
@@ -107,7 +108,8 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
   const closers = new Map(Object.entries(pairs).map(([a, b]) => [b, a]));
   let stack: Array<[string, number]> = [];
   const flush = () => {
-    for (const [ch, pos] of stack) add(pos, pos + 1, [], '10-2', `“${ch}”缺少与之配对的“${pairs[ch]}”。`);
+    for (const [ch, pos] of stack)
+      add(pos, pos + 1, [], '10-2', noted('punct.unpaired', { mark: ch, pair: pairs[ch] }));
     stack = [];
   };
   for (let i = 0; i < text.length; i++) {
@@ -124,9 +126,10 @@ export function checkPunctuation(text: string, skip: Uint8Array): Issue[] {
       const open = closers.get(ch)!;
       let k = stack.length - 1;
       while (k >= 0 && stack[k][0] !== open) k--;
-      if (k < 0) add(i, i + 1, [], '10-2', `“${ch}”缺少与之配对的“${open}”。`);
+      if (k < 0) add(i, i + 1, [], '10-2', noted('punct.unpaired', { mark: ch, pair: open }));
       else {
-        for (const [c2, p2] of stack.slice(k + 1)) add(p2, p2 + 1, [], '10-2', `“${c2}”缺少与之配对的“${pairs[c2]}”。`);
+        for (const [c2, p2] of stack.slice(k + 1))
+          add(p2, p2 + 1, [], '10-2', noted('punct.unpaired', { mark: c2, pair: pairs[c2] }));
         stack.length = k;
       }
     }

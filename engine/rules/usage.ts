@@ -14,6 +14,7 @@
  *  quality + 地 + noun closing the phrase -> 的       (珍贵地历史照片, where both language models agree)
  *  and it keeps 的 where a reading of the rules above would be wrong (我知道的很少, 这种认真的做法)
  */
+import { note, type Note } from '../messages';
 import { contextGain, type LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
 
@@ -21,7 +22,8 @@ export interface UsageFinding {
   pos: number;
   orig: string;
   cand: string;
-  reason: string;
+  /** why, as a catalogue note (engine/messages.ts) */
+  reason: Note;
 }
 
 const DEGREE = new Set(['非常', '十分', '特别', '很', '极其', '格外', '相当', '太']);
@@ -131,7 +133,7 @@ export function checkUsage(
         pnn = pos(NN);
       if (w === '在') {
         if (AGAIN_BEFORE.has(P) && pn.startsWith('v') && !pn.startsWith('vn'))
-          out.push({ pos: at, orig: '在', cand: '再', reason: `“${P}”之后表示重复或继续的动作，用“再”` });
+          out.push({ pos: at, orig: '在', cand: '再', reason: note('reason.zai', { P }) });
         continue;
       }
       const adverbial =
@@ -154,13 +156,13 @@ export function checkUsage(
           pn.startsWith('v') &&
           !pn.startsWith('vn')
         ) {
-          out.push({ pos: at, orig: '的', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
+          out.push({ pos: at, orig: '的', cand: '地', reason: note('reason.adv-verb', { P, N }) });
         } else if (
           pp.startsWith('v') &&
           !NOMINALISING.has(P) &&
           (startsWithDegree(N) || (redup(N) && N.length >= 3 && pn === 'z'))
         ) {
-          out.push({ pos: at, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${N}”，补语前用“得”` });
+          out.push({ pos: at, orig: '的', cand: '得', reason: note('reason.complement', { P, N }) });
         }
       } else {
         // after a feeling or state (高兴得跳起来, 累得走不动) 得 opens a complement of degree
@@ -172,7 +174,7 @@ export function checkUsage(
           !DEGREE.has(N) &&
           !COMPLEMENT_OPENERS.has(N)
         ) {
-          out.push({ pos: at, orig: '得', cand: '地', reason: `“${P}”修饰动词“${N}”，状语后用“地”` });
+          out.push({ pos: at, orig: '得', cand: '地', reason: note('reason.adv-verb', { P, N }) });
         } else if (
           (pp === 'a' || pp === 'z') &&
           P.length >= 2 &&
@@ -180,7 +182,7 @@ export function checkUsage(
           N.length >= 1 &&
           (NN === undefined || (NN.length === 1 && PHRASE_END.test(NN)))
         ) {
-          out.push({ pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` });
+          out.push({ pos: at, orig: '得', cand: '的', reason: note('reason.attr-noun', { P, N }) });
         } else if (lm2) {
           const f = checkDeByLm([lm, lm2], s, at, P, pp, N, pn, NN);
           if (f) out.push(f);
@@ -228,7 +230,7 @@ function checkWhichever(s: string, blocked: Uint8Array): UsageFinding[] {
     // nor one whose consequence (都, 也) has already come: 无论在任何情况下都不放弃的那个态度
     const between = before.slice(m.index + 2);
     if (/^[的了]/.test(between) || /[都也总]/.test(between) || /还是|或/.test(s.slice(a, b))) continue;
-    out.push({ pos: i, orig: '那', cand: '哪', reason: `“${m[0]}”后面要用疑问代词，应为“哪${s[i + 1]}”` });
+    out.push({ pos: i, orig: '那', cand: '哪', reason: note('reason.na', { P: m[0], N: '哪' + s[i + 1] }) });
   }
   return out;
 }
@@ -250,7 +252,7 @@ function checkBothAnd(s: string, blocked: Uint8Array): UsageFinding[] {
     const rest = s.slice(i + 2, b);
     const k = rest.search(new RegExp(`[，,；;][^，,；;]{0,6}?[也又还且]${verb}`));
     if (k < 0) continue;
-    out.push({ pos: i, orig: '即', cand: '既', reason: `“既${verb}……也/又${verb}……”是并列关联词，应为“既”` });
+    out.push({ pos: i, orig: '即', cand: '既', reason: note('reason.ji', { P: `既${verb}……也/又${verb}……` }) });
   }
   return out;
 }
@@ -272,7 +274,7 @@ function checkInterjectionA(dict: JiebaDict, s: string, blocked: Uint8Array): Us
       const w = s.slice(i + 1 - L, i + 1);
       if ((dict.freq.get(w) ?? 0) >= 5 || dict.pos.get(w) === 'i') inWord = true;
     }
-    if (!inWord) out.push({ pos: i, orig: '阿', cand: '啊', reason: '句末语气词用“啊”（“阿”用作前缀或译音）' });
+    if (!inWord) out.push({ pos: i, orig: '阿', cand: '啊', reason: note('reason.a') });
   }
   return out;
 }
@@ -303,12 +305,12 @@ function checkDeByLm(
 ): UsageFinding | null {
   const manner = (/^(?:a|ad|d|z)$/.test(pp) || redup(P) || MANNER.has(P)) && P.length >= 2 && !FEELING.has(P);
   if (manner && !COMPLEMENT_START.test(N) && contextGain(lms, s, at, at + 1, '地') >= DE_LM_GAIN) {
-    return { pos: at, orig: '得', cand: '地', reason: `“${P}”修饰后面的动作，状语后用“地”` };
+    return { pos: at, orig: '得', cand: '地', reason: note('reason.adv-after', { P }) };
   }
   const modifier = /^(?:a|ad|an|z|b|d|ns|nt)$/.test(pp) || PRONOUN_OWNER.test(P) || /^[好难][\u4e00-\u9fff]$/.test(P);
   const closes = NN === undefined || PHRASE_END.test(NN);
   if (modifier && pn.startsWith('n') && pn !== 'nr' && closes && contextGain(lms, s, at, at + 1, '的') >= DE_LM_GAIN) {
-    return { pos: at, orig: '得', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` };
+    return { pos: at, orig: '得', cand: '的', reason: note('reason.attr-noun', { P, N }) };
   }
   return null;
 }
@@ -366,7 +368,7 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
           }
         }
       } else if (tag(after[0]) === 'a' && CLAUSE_END.test(after.slice(1))) comp = after[0];
-      if (comp) out.push({ pos: k, orig: '的', cand: '得', reason: `动词“${prev}”后接补语“${comp}”，补语前用“得”` });
+      if (comp) out.push({ pos: k, orig: '的', cand: '得', reason: note('reason.complement', { P: prev, N: comp }) });
       continue;
     }
     if (
@@ -388,7 +390,7 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
       const ab = s[k - 4] + s[k - 2];
       const manner = tag(ab) !== 'v' || FEELING.has(ab);
       if (verb && manner)
-        out.push({ pos: k, orig: ch, cand: '地', reason: `“${s.slice(k - 4, k)}”修饰动词，状语后用“地”` });
+        out.push({ pos: k, orig: ch, cand: '地', reason: note('reason.adv-any', { P: s.slice(k - 4, k) }) });
       continue;
     }
     if (ch === '得' && k >= 2) {
@@ -402,7 +404,7 @@ function checkDddChars(dict: JiebaDict, s: string, blocked: Uint8Array): UsageFi
         !isWord(s.slice(k - 1, k + 1)) &&
         PHRASE_END.test(after.slice(2))
       ) {
-        out.push({ pos: k, orig: '得', cand: '的', reason: `“${adj}”修饰名词“${noun}”，定语后用“的”` });
+        out.push({ pos: k, orig: '得', cand: '的', reason: note('reason.attr-noun', { P: adj, N: noun }) });
       }
     }
   }
@@ -612,7 +614,7 @@ function idiomComplement(tag: (w: string | undefined) => string, s: string, k: n
       .split(CLAUSE_BREAK)
       .pop() ?? '';
   if (/[是所]/.test(clause.slice(0, clause.length - P.length))) return null;
-  return { pos: k, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${I}”，补语前用“得”` };
+  return { pos: k, orig: '的', cand: '得', reason: note('reason.complement', { P, N: I }) };
 }
 /** degree adverbs that jieba tags as verbs */
 const DEGREE_WORDS = new Set(['无比', '异常', '万分', '格外', '极度']);
@@ -631,7 +633,7 @@ function complementOrManner(
   const tailWord = tag(whole) ? '' : (longest(whole).pop() ?? '');
   const P = tailWord && tailWord !== whole && tag(tailWord) === 'v' ? tailWord : whole;
   const pp = P.length >= 4 && /^n/.test(tag(P)) && tag(P.slice(-2)) === 'v' ? 'v' : tag(P);
-  const keep = { pos: k, orig: '的', cand: '的', reason: '' };
+  const keep = { pos: k, orig: '的', cand: '的', reason: note('') };
   // a quantity is what was done, not how (我知道的很少); a verb with a direction takes no complement (说不出来的冷)
   if (/^v/.test(pp) && /^(?:[很太最]?[多少]|不[多少]|非常[多少]|有限)/.test(w.rest)) return keep;
   if (/(?:出来|起来|过来|下来|进来|上来|回来|出去|下去|过去|回去)$/.test(s.slice(k - 2, k))) return keep;
@@ -649,7 +651,7 @@ function complementOrManner(
     !STATIVE_VERBS.has(P);
   if (verb && (caused || !THING_VERBS.has(P))) {
     const comp = complement(tag, w.rest, caused) || (caused ? soundState(w.rest) : '');
-    if (comp) return { pos: k, orig: '的', cand: '得', reason: `动词“${P}”后接补语“${comp}”，补语前用“得”` };
+    if (comp) return { pos: k, orig: '的', cand: '得', reason: note('reason.complement', { P, N: comp }) };
   }
   if (FEELING_COMP.has(P) || ((pp === 'a' || pp === 'v') && FEELING.has(P))) {
     const r = w.rest;
@@ -660,7 +662,7 @@ function complementOrManner(
         : '';
     // 连 as "even" stands alone and needs its 都/也 (紧张得连话都说不利索; not 紧张的连队生活也很充实)
     if (m && (!r.startsWith('连') || (w.right[0] === '连' && /[都也]/.test(r)))) {
-      return { pos: k, orig: '的', cand: '得', reason: `“${P}”后接表示程度或结果的补语“${m}”，补语前用“得”` };
+      return { pos: k, orig: '的', cand: '得', reason: note('reason.degree', { P, N: m }) };
     }
   }
   // a disyllabic verb, then a degree word and a quality that modifies a noun: two modifiers of that noun
@@ -689,7 +691,13 @@ function complementOrManner(
   // (充满着满满的付出, 露出了淡淡的微笑) the 的 is attributive
   if (!isAdverbial(tag, P) || NOUN_OBJECT_VERBS.has(PP) || /[是有着著了过]$/.test(PP)) return null;
   const why = verbPhraseAfter(tag, w, PREDICATE_OPENERS.has(PP) || PP.startsWith('请'), longest);
-  if (why) return { pos: k, orig: '的', cand: '地', reason: `“${P}”修饰${why}，状语后用“地”` };
+  if (why)
+    return {
+      pos: k,
+      orig: '的',
+      cand: '地',
+      reason: note(why.kind === 'verb' ? 'reason.adv-verb' : 'reason.adv-action', { P, N: why.N }),
+    };
   return null;
 }
 
@@ -700,7 +708,7 @@ function complementOrManner(
 function adverbBeforeComma(left: string[], tag: (w: string | undefined) => string, k: number): UsageFinding | null {
   const P = left[0] ?? '';
   if (left.length !== 1 || !REDUP_ADVERBIAL.has(P) || tag(P) !== 'd') return null;
-  return { pos: k, orig: '的', cand: '地', reason: `副词“${P}”修饰后面的分句，状语后用“地”` };
+  return { pos: k, orig: '的', cand: '地', reason: note('reason.adv-clause', { P }) };
 }
 
 /** manner words: the lists above, jieba's adverbial adjectives, manner reduplications and four-character idioms */
@@ -714,44 +722,44 @@ function isAdverbial(tag: (w: string | undefined) => string, P: string): boolean
   return P.length === 4 && t === 'i' && !/[的之]/.test(P);
 }
 
-/** evidence that a verb phrase follows the particle, or '' */
+/** evidence that a verb phrase follows the particle (the verb, or an action a preposition opens), or null */
 function verbPhraseAfter(
   tag: (w: string | undefined) => string,
   w: Words,
   opened: boolean,
   longest: (r: string) => string[],
-): string {
+): { kind: 'verb' | 'action'; N: string } | null {
   // a word the language model knows and the dictionary does not (提高自己) is read in the dictionary's words
   const right = w.right.flatMap((x) => (x.length >= 3 && !tag(x) ? longest(x) : [x]));
   const N = right[0];
-  if (!N || COPULAS.has(N) || DIRECTION_ONLY.has(N)) return '';
+  if (!N || COPULAS.has(N) || DIRECTION_ONLY.has(N)) return null;
   const pn = tag(N);
   // a preposition opens an adverbial phrase; one that also joins nouns needs a verb closing the clause
   const p1 = PREPOSITIONS.has(N) ? N : !pn ? N[0] : '';
   if (p1 && PREPOSITIONS.has(p1)) {
     // the preposition needs its object and a verb after it (正确的为。 is a subject)
-    if (w.rest.length < 3 || (p1 === '对' && /^[了吗呢吧啊]|^不对/.test(w.rest.slice(1)))) return '';
-    if (CONJ_PREPOSITIONS.has(p1) && (w.rest.includes('的') || !/^v/.test(tag(lastWord(w.rest))))) return '';
-    return `“${w.rest.slice(0, 4)}”这一动作`;
+    if (w.rest.length < 3 || (p1 === '对' && /^[了吗呢吧啊]|^不对/.test(w.rest.slice(1)))) return null;
+    if (CONJ_PREPOSITIONS.has(p1) && (w.rest.includes('的') || !/^v/.test(tag(lastWord(w.rest))))) return null;
+    return { kind: 'action', N: w.rest.slice(0, 4) };
   }
   const verbal = pn === 'v' || pn === 'vi' || pn === 'vd' || pn === 'vn';
   // an aspect particle or a direction after the verb (迅速地清理了, 慢慢地抬起头, 静静地坐在)
   const after = w.rest.slice(N.length);
-  if ((verbal || pn === 'a') && /^[了着过](?![解去来])/.test(after)) return `动词“${N}”`;
-  if (pn === 'v' && N.length === 2 && DIRECTIONAL.has(N[1]) && tag(N[0]) === 'v') return `动词“${N}”`;
-  if (!pn && N.length >= 2 && tag(N[0]) === 'v' && DIRECTIONAL.has(N[1])) return `动词“${N.slice(0, 2)}”`;
-  if (!verbal) return '';
+  if ((verbal || pn === 'a') && /^[了着过](?![解去来])/.test(after)) return { kind: 'verb', N };
+  if (pn === 'v' && N.length === 2 && DIRECTIONAL.has(N[1]) && tag(N[0]) === 'v') return { kind: 'verb', N };
+  if (!pn && N.length >= 2 && tag(N[0]) === 'v' && DIRECTIONAL.has(N[1])) return { kind: 'verb', N: N.slice(0, 2) };
+  if (!verbal) return null;
   // the verb takes a pronoun or a demonstrative (or its partner in 安装和使用 does)
   let obj = after;
   const co = /^[和与并或及]/.exec(obj);
   if (co && right[2] && /^v/.test(tag(right[2]))) obj = obj.slice(1 + right[2].length);
-  if (OBJECT_START.test(obj) && pn !== 'vn') return `动词“${N}”`;
-  if (OBJECT_START.test(obj) && opened) return `动词“${N}”`;
+  if (OBJECT_START.test(obj) && pn !== 'vn') return { kind: 'verb', N };
+  if (OBJECT_START.test(obj) && opened) return { kind: 'verb', N };
   // after an auxiliary (应密切地观察, 会自动地检测) a verb with an object or closing the clause is a predicate
   if (opened && (pn === 'v' || (pn === 'vn' && after && !CLAUSE_CLOSE.test(after) && !after.startsWith('的')))) {
-    return `动词“${N}”`;
+    return { kind: 'verb', N };
   }
-  return '';
+  return null;
 }
 
 /** the last word of a clause, near enough for its tag: its last two characters */
@@ -873,7 +881,7 @@ function nounPhraseAfterDi(
   const after = s.slice(k + 1 + end);
   if (!PHRASE_END.test(after) && !/^(?:予以|给予|进行|加以)/.test(after)) return null;
   if (contextGain(lms, s, k, k + 1, '的') < margin) return null;
-  return { pos: k, orig: '地', cand: '的', reason: `“${P}”修饰名词“${N}”，定语后用“的”` };
+  return { pos: k, orig: '地', cand: '的', reason: note('reason.attr-noun', { P, N }) };
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { contextGain, type LanguageModel } from '../lm';
 import type { JiebaDict } from '../jieba';
+import { noted } from '../messages';
 import type { Issue } from '../types';
 import { FrozenStrings, type ImageReader, type ImageWriter } from '../image';
 
@@ -118,7 +119,7 @@ export class WordingChecker {
             suggestions: [c],
             category: '4',
             level: 2,
-            message: `“${c}”重复，疑为多余。`,
+            ...noted('nonword.repeated', { word: c }),
           });
           i++;
           continue;
@@ -146,7 +147,7 @@ export class WordingChecker {
             suggestions: [c],
             category: '4',
             level: 2,
-            message: `“${c}”重复，疑为多余。`,
+            ...noted('nonword.repeated', { word: c }),
           });
           i++;
           continue;
@@ -177,7 +178,7 @@ export class WordingChecker {
             suggestions: [w],
             category: '4',
             level: 2,
-            message: `词语“${w}”重复，疑为多余。`,
+            ...noted('wording.repeated-word', { word: w }),
           });
           i += 3;
           continue;
@@ -207,7 +208,7 @@ export class WordingChecker {
             suggestions: [idiom],
             category: '3',
             level: 2,
-            message: `疑似成语“${idiom}”漏字。`,
+            ...noted('wording.idiom', { idiom }),
           });
           i += 2;
           continue;
@@ -237,7 +238,7 @@ export class WordingChecker {
               suggestions: [sw],
               category: '7',
               level: 2,
-              message: `“${c + d}”疑为“${sw}”的语序颠倒。`,
+              ...noted('nonword.swap', { orig: c + d, cand: sw }),
             });
             i++;
           }
