@@ -5,6 +5,7 @@ import { Box, Button, Flex, HStack, Menu, Portal, Stack, Text, IconButton } from
 import { Check, ExternalLink, EyeOff, MoreHorizontal } from 'lucide-react';
 import type { Finding } from '../../machines/proofreadJob';
 import { paletteOf } from './categories';
+import { Verbatim } from '../layout/Verbatim';
 
 interface Props {
   finding: Finding;
@@ -50,7 +51,7 @@ export const FindingCard = memo(function FindingCard(props: Props) {
           fontWeight="medium"
           data-testid="finding-original"
         >
-          {f.original}
+          <Verbatim>{f.original}</Verbatim>
         </Text>
         {f.suggestions.length ? (
           <Text as="span" color="fg.muted">
@@ -60,7 +61,7 @@ export const FindingCard = memo(function FindingCard(props: Props) {
         {props.report
           ? f.suggestions.slice(0, 4).map((s) => (
               <Text key={s} as="span" color="green.fg" fontWeight="medium" data-testid="finding-suggestion">
-                {s || t`（删除）`}
+                {s ? <Verbatim>{s}</Verbatim> : t`（删除）`}
               </Text>
             ))
           : null}
@@ -76,7 +77,7 @@ export const FindingCard = memo(function FindingCard(props: Props) {
               act('accept', s);
             }}
           >
-            {s || t`（删除）`}
+            {s ? <Verbatim>{s}</Verbatim> : t`（删除）`}
           </Button>
         ))}
       </Flex>
@@ -86,7 +87,8 @@ export const FindingCard = memo(function FindingCard(props: Props) {
             {f.message}
           </Text>
           <Text fontSize="xs" color="fg.muted">
-            <Trans>类别：{props.label}</Trans> · <Trans>原文：</Trans>…{props.context}…
+            <Trans>类别：{props.label}</Trans> · <Trans>原文：</Trans>
+            <Verbatim>…{props.context}…</Verbatim>
           </Text>
           <HStack gap="1" wrap="wrap" onClick={(e) => e.stopPropagation()}>
             {props.report?.source ? (

@@ -21,6 +21,7 @@ import { queryKeys } from '../../api/queries';
 import { ListPagination } from '../layout/ListPagination';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 import { saveFile } from '../save-file';
+import { Verbatim } from '../layout/Verbatim';
 
 const PAGE_SIZE = 20;
 
@@ -136,7 +137,9 @@ function FileRow({ file }: { file: DownloadFile }) {
   const when = (iso: string) => i18n.date(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Table.Row data-testid="download-row">
-      <Table.Cell wordBreak="break-all">{file.name}</Table.Cell>
+      <Table.Cell wordBreak="break-all">
+        <Verbatim>{file.name}</Verbatim>
+      </Table.Cell>
       <Table.Cell textAlign="end" whiteSpace="nowrap">
         {formatSize(file.size, (n, o) => i18n.number(n, o))}
       </Table.Cell>

@@ -5,6 +5,7 @@ import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { FileUp } from 'lucide-react';
+import { Verbatim } from '../layout/Verbatim';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -102,7 +103,7 @@ export function FileDrop({ accept, title, hint, file, disabled, onFile, testId }
             <Text fontWeight="medium">{title}</Text>
             {file ? (
               <Text fontSize="sm" color="fg" truncate data-testid={`${testId}-name`}>
-                {file.name} · {formatBytes(file.size)}
+                <Verbatim>{file.name}</Verbatim> · {formatBytes(file.size)}
               </Text>
             ) : (
               <Text fontSize="sm" color="fg.muted">

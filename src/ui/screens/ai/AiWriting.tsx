@@ -3,6 +3,7 @@
 // with accept and ignore, as on every result screen) and is inserted into the draft at the caret. The flow is the
 // aiWriter machine's; the view renders its snapshot and sends events.
 import { useEffect, useMemo, useRef } from 'react';
+import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -39,7 +40,7 @@ import { queryKeys, userRightQuery } from '../../../api/queries';
 import { translateNotice } from '../../notices';
 import { FindingCards } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
-import { FIELD_LABELS, FUNCTION_LABELS } from './labels';
+import { FIELD_LABELS, FUNCTION_DESCRIPTIONS, FUNCTION_LABELS, FUNCTION_PLACEHOLDERS } from './labels';
 
 export default function AiWriting() {
   const { t, i18n } = useLingui();
@@ -93,7 +94,10 @@ export default function AiWriting() {
 
   const running = state === 'ready.running';
   const fn = context.functions.find((f) => f.id === context.functionId);
-  const label = (id: string, fallback: string) => (FUNCTION_LABELS[id] ? i18n._(FUNCTION_LABELS[id]) : fallback);
+  // the server names its functions in Chinese; a function this page does not know keeps the server's words
+  const inLocale = (table: Record<string, MessageDescriptor>, id: string, fallback = '') =>
+    table[id] ? i18n._(table[id]) : fallback;
+  const label = (id: string, fallback: string) => inLocale(FUNCTION_LABELS, id, fallback);
   const writing = context.functions.filter((f) => !f.fields);
   const documents = context.functions.filter((f) => f.fields);
   const takeSelection = () => {
@@ -116,7 +120,7 @@ export default function AiWriting() {
       colorPalette={f.id === context.functionId ? 'blue' : 'gray'}
       disabled={running}
       onClick={() => send({ type: 'choose', id: f.id })}
-      title={f.description}
+      title={inLocale(FUNCTION_DESCRIPTIONS, f.id, f.description)}
       data-testid="ai-function"
       data-id={f.id}
       aria-pressed={f.id === context.functionId}
@@ -195,7 +199,7 @@ export default function AiWriting() {
               onChange={(e) => send({ type: 'input changed', text: e.target.value })}
               rows={5}
               disabled={running}
-              placeholder={fn ? fn.placeholder : ''}
+              placeholder={fn ? inLocale(FUNCTION_PLACEHOLDERS, fn.id, fn.placeholder) : ''}
               aria-label={t`交给 AI 的文字`}
               data-testid="ai-input"
             />

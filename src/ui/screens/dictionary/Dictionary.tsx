@@ -44,6 +44,7 @@ import { ImportPanel } from './ImportPanel';
 import { LibraryChooser } from './LibraryChooser';
 import { TYPE_COLORS, TYPE_LABELS } from './types';
 import { AddWordForm, draftProblem, TypeSelect, WORD_MAX, type WordDraft } from './WordForm';
+import { Verbatim } from '../../layout/Verbatim';
 
 const PAGE_SIZE = 20;
 
@@ -367,13 +368,17 @@ export default function Dictionary() {
                           <Checkbox.Control />
                         </Checkbox.Root>
                       </Table.Cell>
-                      <Table.Cell fontWeight="medium">{w.word}</Table.Cell>
+                      <Table.Cell fontWeight="medium">
+                        <Verbatim>{w.word}</Verbatim>
+                      </Table.Cell>
                       <Table.Cell>
                         <Badge size="sm" variant="subtle" colorPalette={TYPE_COLORS[w.type]}>
                           {i18n._(TYPE_LABELS[w.type])}
                         </Badge>
                       </Table.Cell>
-                      <Table.Cell color={w.correct ? undefined : 'fg.subtle'}>{w.correct ?? '—'}</Table.Cell>
+                      <Table.Cell color={w.correct ? undefined : 'fg.subtle'}>
+                        {w.correct ? <Verbatim>{w.correct}</Verbatim> : '—'}
+                      </Table.Cell>
                       <Table.Cell textAlign="end">
                         <HStack justify="flex-end" gap="1">
                           <IconButton

@@ -43,6 +43,7 @@ import { StatusBadge } from './status';
 import { DocumentTooLong } from './DocumentTooLong';
 import { saveFile } from '../../save-file';
 import './notices';
+import { Verbatim } from '../../layout/Verbatim';
 
 const CARDS_SHOWN = 100;
 
@@ -219,7 +220,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
           </IconButton>
         )}
         <Text fontWeight="semibold" fontSize="lg" truncate maxW="md" data-testid="editor-name">
-          {doc.name}
+          <Verbatim>{doc.name}</Verbatim>
         </Text>
         <StatusBadge status={doc.status} progress={doc.progress} error={doc.error} />
         {readOnly ? (

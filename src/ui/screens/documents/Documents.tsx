@@ -32,6 +32,7 @@ import { overallProgress, phaseOf, type UploadPhase } from '../../../machines/up
 import { useLanguage, useSystemActor } from '../../app-actor';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { formatBytes, formatDate, StatusBadge } from './status';
+import { Verbatim } from '../../layout/Verbatim';
 
 const PAGE_SIZE = 10;
 
@@ -83,7 +84,7 @@ function UploadRow({
       <Flex gap="2" align="center">
         <FileText size={16} />
         <Text flex="1" minW="0" truncate fontWeight="medium">
-          {item.name}
+          <Verbatim>{item.name}</Verbatim>
         </Text>
         <Text fontSize="sm" color={phase === 'failed' ? 'fg.error' : 'fg.muted'} data-testid="upload-phase">
           <PhaseText phase={phase} progress={progress} />
@@ -322,7 +323,9 @@ export default function Documents() {
                           onClick={() => open(d.id)}
                           data-testid="document-name"
                         >
-                          <Text truncate>{d.name}</Text>
+                          <Text truncate>
+                            <Verbatim>{d.name}</Verbatim>
+                          </Text>
                         </Button>
                       </Table.Cell>
                       <Table.Cell textAlign="end" whiteSpace="nowrap">

@@ -15,6 +15,7 @@ import {
 import { Box } from '@chakra-ui/react';
 import type { Finding } from '../../../machines/proofreadJob';
 import { paletteOf } from '../../findings/categories';
+import { Verbatim } from '../../layout/Verbatim';
 
 export interface EditorHandle {
   select(finding: Finding): void;
@@ -169,12 +170,15 @@ export const Editor = forwardRef<EditorHandle, EditorProps>(function Editor(
         style={FONT}
         data-testid="editor-backdrop"
       >
-        <Backdrop text={deferredText} findings={consistent ? deferredFindings : []} selectedId={selectedId} />
+        <Verbatim>
+          <Backdrop text={deferredText} findings={consistent ? deferredFindings : []} selectedId={selectedId} />
+        </Verbatim>
       </Box>
       <textarea
         ref={area}
         aria-label={label}
         data-testid="proofread-editor"
+        translate="no"
         value={text}
         placeholder={placeholder}
         spellCheck={false}

@@ -36,6 +36,7 @@ import { FindingBoxes } from '../../findings/FindingBoxes';
 import { revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
+import { Verbatim } from '../../layout/Verbatim';
 
 type ImageFinding = Finding & { boxes: number[][] };
 
@@ -231,7 +232,7 @@ function Thumb(props: { item: ImageItem; selected: boolean; onSelect(): void; on
       <ChakraImage src={item.url} alt={item.name} h="90px" w="full" objectFit="cover" />
       <HStack px="2" py="1" gap="1" justify="space-between" bg="panel">
         <Text fontSize="xs" truncate>
-          {item.name}
+          <Verbatim>{item.name}</Verbatim>
         </Text>
         <PhaseBadge item={item} />
       </HStack>
@@ -291,7 +292,7 @@ function ImageResultView(props: {
     <Stack flex="1" minW="0" gap="3" ref={root} data-testid="image-result">
       <Flex gap="2" align="center" wrap="wrap">
         <Text fontWeight="semibold" truncate maxW="md">
-          {item.name}
+          <Verbatim>{item.name}</Verbatim>
         </Text>
         <PhaseBadge item={item} />
         <Box flex="1" />

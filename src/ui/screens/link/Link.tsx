@@ -45,6 +45,7 @@ import { revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 import { rememberServerMessage } from '../../../api/serverMessages';
+import { Verbatim } from '../../layout/Verbatim';
 
 const DEPTHS = [0, 1, 2] as const;
 const CARD_LIMIT = 200;
@@ -340,7 +341,7 @@ function SiteTable(props: {
               >
                 <Table.Cell maxW="360px">
                   <Text fontWeight="medium" truncate>
-                    {site.name}
+                    <Verbatim>{site.name}</Verbatim>
                   </Text>
                   <Text fontSize="xs" color="fg.muted" truncate>
                     {site.url}

@@ -34,6 +34,7 @@ import { FindingBoxes } from '../../findings/FindingBoxes';
 import { revealFinding } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
+import { Verbatim } from '../../layout/Verbatim';
 
 type PdfFinding = Finding & { rects: number[][] };
 
@@ -147,7 +148,7 @@ function PdfDetail({ id, onBack }: { id: number; onBack(): void }) {
           <ArrowLeft />
         </IconButton>
         <Text fontWeight="semibold" truncate maxW="md">
-          {result.name}
+          <Verbatim>{result.name}</Verbatim>
         </Text>
         <Text fontSize="sm" color="fg.muted">
           {t`${result.page_count} 页，${result.issue_count} 处问题`}

@@ -32,6 +32,7 @@ import { translateNotice } from '../../notices';
 import { FileDrop, formatBytes } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';
 import { usePipeline } from '../../upload/usePipeline';
+import { Verbatim } from '../../layout/Verbatim';
 
 export default function PdfList() {
   const { t } = useLingui();
@@ -188,7 +189,7 @@ function PdfTable({ list, send }: { list: PdfSummary[]; send(event: PdfChecksEve
               <Table.Row key={pdf.id} data-testid="pdf-row" data-id={pdf.id}>
                 <Table.Cell maxW="320px">
                   <Text fontWeight="medium" truncate>
-                    {pdf.name}
+                    <Verbatim>{pdf.name}</Verbatim>
                   </Text>
                   <Text fontSize="xs" color="fg.muted">
                     {formatBytes(pdf.size)}

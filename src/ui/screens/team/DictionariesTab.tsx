@@ -28,6 +28,7 @@ import { ListPagination } from '../../layout/ListPagination';
 import { AddWordForm, type WordDraft } from '../dictionary/WordForm';
 import { TYPE_COLORS, TYPE_LABELS } from '../dictionary/types';
 import { useTeamAuth } from './useTeamAuth';
+import { Verbatim } from '../../layout/Verbatim';
 
 type SharedDictionary = components['schemas']['SharedDictionary'];
 const KEY = ['enterprise', 'shared-dictionaries'] as const;
@@ -135,7 +136,7 @@ export default function DictionariesTab() {
                 <Table.Row key={d.id} data-testid="shared-dict-row" aria-selected={d.id === openId}>
                   <Table.Cell>
                     <Button variant="plain" size="sm" px="0" onClick={() => setOpenId(d.id === openId ? null : d.id)}>
-                      {d.name}
+                      <Verbatim>{d.name}</Verbatim>
                     </Button>
                   </Table.Cell>
                   <Table.Cell textAlign="end">{d.word_count}</Table.Cell>
@@ -238,7 +239,7 @@ function Words(props: { dictionary: SharedDictionary; canManage: boolean; onChan
     <Box bg="panel" borderWidth="1px" borderRadius="xl" p="4" data-testid="shared-dict-words">
       <Flex align="center" gap="2" mb="3" wrap="wrap">
         <Text fontWeight="semibold" flex="1">
-          {props.dictionary.name}
+          <Verbatim>{props.dictionary.name}</Verbatim>
         </Text>
         {props.canManage ? (
           <Button size="xs" variant="outline" loading={copy.isPending} onClick={() => copy.mutate()}>
@@ -271,7 +272,9 @@ function Words(props: { dictionary: SharedDictionary; canManage: boolean; onChan
             <Table.Body>
               {words.data.list.map((w) => (
                 <Table.Row key={w.id} data-testid="shared-word-row">
-                  <Table.Cell>{w.word}</Table.Cell>
+                  <Table.Cell>
+                    <Verbatim>{w.word}</Verbatim>
+                  </Table.Cell>
                   <Table.Cell>
                     <Badge colorPalette={TYPE_COLORS[w.type]}>{i18n._(TYPE_LABELS[w.type])}</Badge>
                   </Table.Cell>

@@ -36,6 +36,7 @@ import { EmptyPanel } from '../../layout/EmptyPanel';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { useTeamAuth } from './useTeamAuth';
+import { Verbatim } from '../../layout/Verbatim';
 
 const KEYS = { list: ['enterprise', 'leaders'] as const, history: ['enterprise', 'leader-history'] as const };
 
@@ -223,7 +224,9 @@ export default function LeadersTab() {
               {leaders.map((l, index) => (
                 <Table.Row key={l.id} data-testid="team-leader-row">
                   <Table.Cell>{index + 1}</Table.Cell>
-                  <Table.Cell fontWeight="medium">{l.name}</Table.Cell>
+                  <Table.Cell fontWeight="medium">
+                    <Verbatim>{l.name}</Verbatim>
+                  </Table.Cell>
                   <Table.Cell>{l.titles.join('、')}</Table.Cell>
                   <Table.Cell>{l.organization || '—'}</Table.Cell>
                   {canManage ? (

@@ -37,6 +37,7 @@ import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { reasonText, ROLE_LABELS, STATUS_LABELS, STATUS_PALETTE, toStatus, toTeamRole } from './labels';
 import { useTeamAuth } from './useTeamAuth';
+import { Verbatim } from '../../layout/Verbatim';
 
 const PHONE = /^1\d{10}$/;
 
@@ -215,7 +216,9 @@ export default function MembersTab() {
                           />
                         ) : (
                           <HStack gap="1">
-                            <Text>{m.name}</Text>
+                            <Text>
+                              <Verbatim>{m.name}</Verbatim>
+                            </Text>
                             {renamable(m) ? (
                               <IconButton
                                 size="2xs"

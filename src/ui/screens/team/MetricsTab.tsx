@@ -11,6 +11,7 @@ import 'uplot/dist/uPlot.min.css';
 import { metrics, type Metrics } from '../../../machines/teamCalls';
 import { EmptyPanel } from '../../layout/EmptyPanel';
 import { saveFile } from '../../save-file';
+import { Verbatim } from '../../layout/Verbatim';
 
 const DAY_MS = 86_400_000;
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -142,7 +143,9 @@ export default function MetricsTab() {
                   <Table.Body>
                     {(data.data.members ?? []).map((m) => (
                       <Table.Row key={m.uid} data-testid="metric-member-row">
-                        <Table.Cell>{m.name}</Table.Cell>
+                        <Table.Cell>
+                          <Verbatim>{m.name}</Verbatim>
+                        </Table.Cell>
                         <Table.Cell textAlign="end">{n(m.check_count)}</Table.Cell>
                         <Table.Cell textAlign="end">{n(m.word_count)}</Table.Cell>
                         <Table.Cell textAlign="end">{n(m.document_count)}</Table.Cell>

@@ -11,6 +11,7 @@ import { notify } from '../../../api/notify';
 import { useTeamAuth } from './useTeamAuth';
 import { formatRight, isUnlimited } from '../../format/balance';
 import { rightTitle } from '../commerce/labels';
+import { Verbatim } from '../../layout/Verbatim';
 
 const KEYS = { packages: ['enterprise', 'packages'] as const, allocations: ['enterprise', 'allocations'] as const };
 
@@ -145,7 +146,7 @@ export default function RightsTab() {
                   .filter((m) => m.uid !== null)
                   .map((m) => (
                     <option key={m.id} value={m.uid ?? ''}>
-                      {m.name}（{m.phone}）
+                      <Verbatim>{m.name}</Verbatim>（{m.phone}）
                     </option>
                   ))}
               </Choice>
@@ -198,7 +199,9 @@ export default function RightsTab() {
               {allocated.data.flatMap((m) =>
                 m.rights.map((r) => (
                   <Table.Row key={`${m.uid}-${r.user_right_type}`}>
-                    <Table.Cell>{m.name}</Table.Cell>
+                    <Table.Cell>
+                      <Verbatim>{m.name}</Verbatim>
+                    </Table.Cell>
                     <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
                     <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.num)}</Table.Cell>
                     <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.used)}</Table.Cell>

@@ -36,6 +36,7 @@ import { translateNotice } from '../../notices';
 import { PageSpinner } from '../../layout/MainLayout';
 import { ROLE_LABELS } from './labels';
 import { useTeamAuth } from './useTeamAuth';
+import { Verbatim } from '../../layout/Verbatim';
 
 const MembersTab = lazy(() => import('./MembersTab'));
 const LeadersTab = lazy(() => import('./LeadersTab'));
@@ -113,7 +114,7 @@ function TeamCard({ team, busy, onQuit }: { team: TeamInfo; busy: boolean; onQui
         </Flex>
         <Stack gap="1" flex="1" minW="48">
           <Heading as="h2" size="md" data-testid="team-name">
-            {team.name}
+            <Verbatim>{team.name}</Verbatim>
           </Heading>
           <HStack gap="3" color="fg.muted" fontSize="sm" wrap="wrap">
             <Badge colorPalette="blue" data-testid="team-role">

@@ -18,6 +18,7 @@ import { cssAttr } from '../../findings/reveal';
 import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 import { FileDrop } from '../../upload/FileDrop';
+import { Verbatim } from '../../layout/Verbatim';
 
 const MEDIA_ACCEPT = '.mp3,.wav,.m4a,.aac,.flac,.ogg,.opus,.wma,.amr,.mp4,.mov,.mkv,.webm,.avi,.flv,.wmv,.m4v,.ts';
 const SUBTITLE_ACCEPT = '.srt,.vtt,.ass,.ssa,.lrc,.txt';
@@ -221,7 +222,9 @@ function SpeechResult(props: {
   return (
     <Stack gap="3" ref={root} data-testid="video-result">
       <Flex gap="2" align="center" wrap="wrap">
-        <Text fontWeight="semibold">{task.name}</Text>
+        <Text fontWeight="semibold">
+          <Verbatim>{task.name}</Verbatim>
+        </Text>
         {task.transcript_source ? (
           <Badge data-testid="video-source" data-source={task.transcript_source}>
             {t`文字来源：${source[task.transcript_source] ?? task.transcript_source}`}
