@@ -87,8 +87,22 @@ export async function findPdfChecksOfGone(db: Db, alive: string[]): Promise<PdfC
   return query.execute();
 }
 
-export async function insertPdfPage(db: Db, values: Insertable<PdfPagesTable>): Promise<void> {
-  await db.insertInto('pdf_pages').values(values).execute();
+/**
+ * Stores checked pages with the check's running state in one transaction, only while `owner` runs it; false (and
+ * nothing stored) once it is no longer that owner's busy check.
+ */
+export async function savePdfPages(
+  db: Db,
+  id: number,
+  owner: string,
+  pages: Array<Insertable<PdfPagesTable>>,
+  values: Updateable<PdfChecksTable>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await updateRunningPdfCheck(trx, id, owner, values))) return false;
+    if (pages.length) await trx.insertInto('pdf_pages').values(pages).execute();
+    return true;
+  });
 }
 
 /** The checked pages of a check, in page order (without their images). */

@@ -1,17 +1,13 @@
 /**
- * PDF checks: an uploaded PDF (right 4 charged at upload) is read page by page in the heavy pool (text with a box per
- * character), each page's text is checked in the shared checker pool with the owner's dictionaries, and each page is
- * stored as it completes with its findings and their boxes; progress goes to every session of the owner (socket
- * type 2 cmd 7). A check can be cancelled; a failed, cancelled or interrupted check gives the upload back.
+ * PDF checks: an uploaded PDF (right 4 charged at upload) is read in batches of pages in the heavy pool (text with a
+ * box per character), its pages' text is checked in the shared checker pool with the owner's dictionaries, and the
+ * pages are stored with their findings and boxes a batch at a time (check-pages.ts); progress goes to every session
+ * of the owner (socket type 2 cmd 7). A check can be cancelled; a failed, cancelled or interrupted check gives the
+ * upload back.
  *
  * Checks run in the process that took the upload (`owner`), `concurrency` at a time, the rest waiting in order. A
  * process that stops ends its checks as interrupted (refunded); one that crashed has them ended by another's sweep.
  */
-import type { OcrText } from '../ocr/tesseract';
-import { ocrParts, readStrips } from '../ocr/read';
-import { checkLanguage } from '../../../engine/script';
-import { OCR_DPI } from '../ocr/strips';
-import type { RunOptions } from '../heavy/pool';
 import type { FastifyInstance } from 'fastify';
 import {
   isServerMessageCode,
@@ -27,27 +23,22 @@ import {
   findPdfCheck,
   findPdfChecksOfGone,
   findPdfFile,
-  insertPdfPage,
   updateRunningPdfCheck,
   type PdfCheckRecord,
 } from '../../db/repos/pdf-checks';
 import { AppError, conflict } from '../../errors';
-import { checkService, splitUnits } from '../checker/jobs';
-import { countChars, refundStoredCharge } from '../rights';
+import { checkService } from '../checker/jobs';
+import { refundStoredCharge } from '../rights';
 import { recordCheck } from '../team-metrics';
 import type { PdfPageText } from './pdfjs';
 import { readEnv } from '../../config';
+import { checkPdfPages } from './check-pages';
 
 export type PdfSummary = components['schemas']['PdfSummary'];
 type Issue = components['schemas']['Issue'];
 export type PdfIssue = Issue & { rects: number[][] };
 
-/** Pages read by one heavy task (progress and cancel points in between). */
-const PAGES_PER_TASK = 4;
-const ALL_STANDARD = 127;
-const UNIT_RETRIES = 1;
-
-class CheckFailure extends Error {
+export class CheckFailure extends Error {
   constructor(
     readonly code: ServerMessageCode,
     readonly params: MessageParams = {},
@@ -159,6 +150,8 @@ export class PdfChecks {
   private waiting: Array<{ id: number; uid: number }> = [];
   private closing = false;
   readonly concurrency: number;
+  /** least time between two progress messages of a check */
+  progressIntervalMs = 250;
 
   constructor(private readonly app: FastifyInstance) {
     this.concurrency = Math.max(1, readEnv().PDF_WORKERS);
@@ -249,95 +242,18 @@ export class PdfChecks {
       this.progress(job.uid, { id: job.id, status: 'running', progress: 0, page_count: pageCount, pages_done: 0 });
       const data = await findPdfFile(db, job.id);
       if (!data) throw new CheckFailure('document.file_lost');
-      const service = checkService(this.app);
-      // each page is checked in its own script (a PDF's text or a scan says which): prepared once per script
-      const preparing = new Map<'cn' | 'hk', ReturnType<typeof service.prepare>>();
-      const preparedFor = (text: string) => {
-        const lang = checkLanguage(text);
-        let prepared = preparing.get(lang);
-        if (!prepared) preparing.set(lang, (prepared = service.prepare(job.uid, 3, ALL_STANDARD, lang)));
-        return prepared;
-      };
-      let done = 0;
-      let found = 0;
-      let textPages = 0;
-      // for the team's metrics: the characters read and the category of each finding
-      let chars = 0;
-      const categories: Array<{ category: string }> = [];
-      for (let from = 1; from <= pageCount; from += PAGES_PER_TASK) {
-        const to = Math.min(pageCount, from + PAGES_PER_TASK - 1);
-        const pages = await this.app.heavy.run('pdfPages', { data, from, to }, { background: true, signal: job });
-        if (job.aborted) return;
-        // a page without text is a scan, and so is a page a picture covers with a little text on it (a stamped page
-        // number): its text comes from OCR. The batch's scans are all sent at once, so the heavy pool reads them side
-        // by side (one per worker); they are taken in page order below.
-        const holders = new Set<{ onAbort?: () => void }>();
-        const reading = new Map<number, Promise<OcrText>>();
-        for (const read of pages) {
-          if (read.text.trim() && !read.scan) continue;
-          const holder: { onAbort?: () => void } = {};
-          holders.add(holder);
-          const ocr = this.readScan(data, read.page, holder);
-          // (awaited in page order below; one that fails there fails the check and stops the others)
-          ocr.then(
-            () => holders.delete(holder),
-            () => holders.delete(holder),
-          );
-          reading.set(read.page, ocr);
-        }
-        const stopReading = () => holders.forEach((h) => h.onAbort?.());
-        job.onAbort = stopReading;
-        try {
-          for (const read of pages) {
-            let page = read;
-            let unsure: Array<[number, number]> | null = null;
-            const pending = reading.get(read.page);
-            if (pending) {
-              const ocr = await pending;
-              if (job.aborted) return;
-              // what the OCR was unsure of is kept apart
-              page = { ...read, text: ocr.text, boxes: ocr.boxes };
-              unsure = unsureRanges(ocr.text, ocr.confidences);
-            }
-            const checked = page.text.trim()
-              ? await this.checkPage(job, service, await preparedFor(page.text), page)
-              : [];
-            if (job.aborted) return;
-            const issues = unsure ? withoutUnsure(checked, unsure) : checked;
-            // a scan read as nothing but unsure marks (specks, a picture) has no text to check either
-            if (page.text.trim() && !(unsure && allUnsure(page.text, unsure))) textPages++;
-            await insertPdfPage(db, {
-              pdf_id: job.id,
-              page: page.page,
-              width: page.width,
-              height: page.height,
-              ocr: unsure ? 1 : 0,
-              text: page.text,
-              issues: JSON.stringify(issues),
-              unsure: unsure && JSON.stringify(unsure),
-              image: null,
-            });
-            done++;
-            found += issues.length;
-            chars += countChars(page.text);
-            for (const issue of issues) categories.push({ category: issue.category });
-            const progress = Math.min(99, Math.floor((done / pageCount) * 100));
-            if (!(await write({ progress, pages_done: done, issue_count: found }))) return;
-            this.progress(job.uid, {
-              id: job.id,
-              status: 'running',
-              progress,
-              page_count: pageCount,
-              pages_done: done,
-              issue_count: found,
-            });
-          }
-        } finally {
-          // a check that ends early (failed, cancelled, deleted) leaves no reading behind
-          stopReading();
-          if (job.onAbort === stopReading) job.onAbort = undefined;
-        }
-      }
+      const checked = await checkPdfPages({
+        app: this.app,
+        id: job.id,
+        uid: job.uid,
+        owner,
+        pageCount,
+        data,
+        job,
+        progressIntervalMs: this.progressIntervalMs,
+      });
+      if (!checked || job.aborted) return;
+      const { done, found, textPages, chars, categories } = checked;
       if (textPages === 0) throw new CheckFailure('pdf.no_text');
       const finished = await write({
         status: 'done',
@@ -367,48 +283,6 @@ export class PdfChecks {
       else this.app.log.error({ err: error, pdf: job.id }, 'pdf check failed');
       await this.end(job.id, job.uid, reason, 'failed', owner);
     }
-  }
-
-  /** A scanned page's text by OCR: drawn and cut in one task, its strips read side by side; boxes in PDF points. */
-  private async readScan(data: Uint8Array, page: number, signal: NonNullable<RunOptions['signal']>): Promise<OcrText> {
-    const { heavy } = this.app;
-    const cut = await heavy.run('pdfOcrCut', { data, page, parts: ocrParts(heavy) }, { background: true, signal });
-    const read = await readStrips(heavy, cut, signal);
-    const scale = 72 / OCR_DPI;
-    return { ...read, boxes: read.boxes.map((v) => v * scale) };
-  }
-
-  /** Findings of one page with the boxes of their characters. */
-  private async checkPage(
-    job: Active,
-    service: ReturnType<typeof checkService>,
-    prepared: Awaited<ReturnType<ReturnType<typeof checkService>['prepare']>>,
-    page: PdfPageText,
-  ): Promise<PdfIssue[]> {
-    const units = splitUnits(page.text);
-    const lists = await Promise.all(
-      units.map(async (unit) => {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            const issues = await service.checkUnit(prepared, unit, group(job.id));
-            return issues.map((i) => ({ ...i, start: i.start + unit.offset, end: i.end + unit.offset }));
-          } catch (error) {
-            if (job.aborted) return [];
-            if (attempt >= UNIT_RETRIES) {
-              this.app.log.warn({ err: error, pdf: job.id, page: page.page }, 'pdf page not checked');
-              throw new CheckFailure('pdf.page_failed', { page: page.page });
-            }
-          }
-        }
-      }),
-    ).catch((error) => {
-      service.cancelGroup(group(job.id));
-      throw error;
-    });
-    return lists
-      .flat()
-      .sort((a, b) => a.start - b.start || a.end - b.end)
-      .map((i) => ({ ...i, rects: rectsOf(page, i.start, i.end) }));
   }
 
   /** Ends a check (failed or cancelled), gives its upload back (once) and tells the owner; false if it had ended. */

@@ -99,10 +99,41 @@ async function pictureCover(page: Awaited<ReturnType<PdfDocument['getPage']>>, l
   return area / Math.max(1, Math.abs((x1 - x0) * (y1 - y0)));
 }
 
+/**
+ * The PDF the last readPdfPages opened, kept open a moment: a check reads a PDF a batch of pages at a time, and
+ * opening it again would parse its fonts and CMaps again (tens of milliseconds, more than reading a page).
+ */
+interface KeptPdf {
+  data: Uint8Array;
+  doc: Promise<PdfDocument>;
+  users: number;
+  timer?: NodeJS.Timeout;
+}
+let kept: KeptPdf | null = null;
+/** how long an unused PDF stays open */
+const KEEP_MS = 5_000;
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+  a.byteLength === b.byteLength &&
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+function closeKept(entry: KeptPdf): void {
+  if (kept === entry) kept = null;
+  clearTimeout(entry.timer);
+  if (entry.users === 0) void entry.doc.then((doc) => doc.destroy()).catch(() => {});
+}
+
 /** Text and character boxes of pages `from`..`to` (1-based, inclusive). */
 export async function readPdfPages(data: Uint8Array, from: number, to: number): Promise<PdfPageText[]> {
-  const doc = await openPdf(data);
+  if (!kept || !sameBytes(kept.data, data)) {
+    if (kept) closeKept(kept);
+    kept = { data, doc: openPdf(data), users: 0 };
+  }
+  const entry = kept;
+  entry.users++;
+  clearTimeout(entry.timer);
   try {
+    const doc = await entry.doc;
     const pages: PdfPageText[] = [];
     for (let n = from; n <= Math.min(to, doc.numPages); n++) {
       const page = await doc.getPage(n);
@@ -145,8 +176,14 @@ export async function readPdfPages(data: Uint8Array, from: number, to: number): 
       page.cleanup();
     }
     return pages;
+  } catch (error) {
+    // a PDF that cannot be read is not kept
+    if (kept === entry) kept = null;
+    throw error;
   } finally {
-    await doc.destroy();
+    entry.users--;
+    if (kept !== entry) closeKept(entry);
+    else if (entry.users === 0) entry.timer = setTimeout(() => closeKept(entry), KEEP_MS).unref();
   }
 }
 
