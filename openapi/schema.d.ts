@@ -3654,11 +3654,25 @@ export interface components {
             type?: number;
             /** @description 1 error, 2 suggestion, 3 hint. */
             level: number;
+            /** @description The finding in Chinese (cn; traditional characters for hk text). */
             message: string;
+            note?: components["schemas"]["FindingNote"];
             /** @description How sure the engine is. Standard proofreading (mode 3) returns findings of 0.5 and more; fine proofreading (mode 4) adds the less certain ones. */
             confidence?: number;
             /** @description A dictionary hit (type 4, 5 or 9) from a built-in word library the user switched on, by its id (GET /user/get_word_library); absent for the user's own entries. */
             library?: number;
+        };
+        /** @description The finding's message as an id of the engine's catalogue (engine/messages.ts, cn / en / hk templates) and its arguments, for showing it in the reader's language; rendered in cn it is `message`. String arguments are Chinese fragments (the user's words, list words, marks, pinyin), numbers are shown as they are, and nested notes (reasons, category labels, weekdays) render in the same language. Absent on findings stored before notes existed (show `message`). */
+        FindingNote: {
+            id: string;
+            args?: {
+                [key: string]: string | number | {
+                    id: string;
+                    args?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
         /** @enum {string} */
         JobStatus: "queued" | "running" | "done" | "failed" | "cancelled";

@@ -1,6 +1,7 @@
 import { isTag, isText, Text, type AnyNode, type ParentNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { badRequest } from '../../errors';
+import type { Note } from '../../../engine/messages';
 import type { TrackedParagraph, TrackedSegment } from './docx-export';
 import { escapeHtml, sanitize } from './sanitize';
 import { formatOf, type BlockFormat } from './docx-format';
@@ -239,6 +240,8 @@ export interface StoredIssue {
   type?: number;
   level: number;
   message: string;
+  /** the message as a catalogue note (engine/messages.ts); absent on findings stored before notes existed */
+  note?: Note;
   confidence?: number;
 }
 

@@ -7,6 +7,7 @@
  */
 import { ocrParts, readStrips } from '../ocr/read';
 import { checkLanguage } from '../../../engine/script';
+import type { Note } from '../../../engine/messages';
 import { recordCheck } from '../team-metrics';
 import { countChars } from '../rights';
 import type { FastifyInstance } from 'fastify';
@@ -42,6 +43,8 @@ export interface ImageIssue {
   type?: number;
   level: number;
   message: string;
+  /** the message as a catalogue note (engine/messages.ts); absent on findings stored before notes existed */
+  note?: Note;
   confidence?: number;
   /** [x, y, width, height] in image pixels, one per line the finding spans (none once the text was edited) */
   boxes: number[][];
