@@ -5,6 +5,7 @@ import { teamsMigration } from './migration-0004-teams';
 import { scaleMigration } from './migration-0010-scale';
 import { teamManagementMigration } from './migration-0017-team-management';
 import { guideNoticesMigration } from './migration-0018-guide-notices';
+import { localizedDataMigration } from './migration-0020-localized-data';
 
 /**
  * Versioned migrations, kept in code so a single `tsx` process needs no migration folder.
@@ -560,6 +561,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     },
     '0017_team_management': teamManagementMigration(id),
     '0018_guide_notices': guideNoticesMigration(id),
+    '0020_localized_data': localizedDataMigration,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { JobStatus } from '../../openapi/socket-protocol';
 
 export type OrderStatus = 'pending' | 'paid' | 'closed' | 'refunded';
@@ -126,6 +126,8 @@ export interface ProductsTable {
   on_sale: number;
   sort: number;
   rights: string;
+  /** JSON of the name's and description's other forms: {"en":{"name","description"},"hk":{…}}; null: fallbacks */
+  i18n: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -174,7 +176,12 @@ export interface RightRecordsTable {
   uid: number;
   user_right_type: number;
   num: number;
+  /** the reason in cn */
   reason: string;
+  /** the reason's code (services/right-reasons.ts), written in the reader's language when listed; null: `reason` */
+  reason_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON of the code's values, e.g. {"product":"…","product_id":2} */
+  reason_params: ColumnType<string | null, string | null | undefined, string | null>;
   ref: string | null;
   created_at: string;
 }

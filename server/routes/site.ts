@@ -2,6 +2,7 @@ import { envelope } from '../errors';
 import { currentRules, setRules } from '../services/rules';
 import { storedGuide, DEFAULT_GUIDE_VERSION, guideFor, recordGuideView, resetGuide, setGuide } from '../services/guide';
 import { caller, requireOperator, type Operations } from './types';
+import { requestLang } from '../services/locale';
 
 /** The guide (spec §7 GET /wizard/v1/show and /access), the user rules, and the operators' editing of both. */
 export const siteOperations: Operations = {
@@ -27,7 +28,7 @@ export const siteOperations: Operations = {
     return envelope(null, '引导已更新');
   },
 
-  getSiteV1Rules: async (request) => envelope(await currentRules(request.server.db)),
+  getSiteV1Rules: async (request) => envelope(await currentRules(request.server.db, requestLang(request))),
 
   putAdminV1Rules: async (request) => {
     await requireOperator(request);

@@ -5,7 +5,8 @@ import type { Db } from '../db';
 import { nowIso } from '../db';
 import { claimCoupon, findCouponByHash, findCoupons, insertCoupons } from '../db/repos/coupons';
 import { conflict, notFound } from '../errors';
-import { addGrant, grantDefaultRights, RIGHT_INFO, RIGHT_TYPES, UNLIMITED } from './rights';
+import { addGrant, amountText, grantDefaultRights, rightTitle, RIGHT_TYPES, UNLIMITED } from './rights';
+import type { Lang } from './locale';
 
 /**
  * Redemption codes (route /redemption, `POST /user/right_coupon_code/v1/use`).
@@ -106,7 +107,7 @@ export interface GrantedRight {
 /**
  * Redeems a code for the user: exactly one caller ever wins a code. Throws 404 / 409 AppErrors with the spec's words.
  */
-export async function redeemCoupon(db: Db, uid: number, code: string): Promise<GrantedRight[]> {
+export async function redeemCoupon(db: Db, uid: number, code: string, lang: Lang = 'cn'): Promise<GrantedRight[]> {
   await grantDefaultRights(db, uid);
   const codeHash = hashCode(code);
   return db.transaction().execute(async (trx) => {
@@ -122,14 +123,13 @@ export async function redeemCoupon(db: Db, uid: number, code: string): Promise<G
     const expiresAt = row.valid_days
       ? new Date(now.getTime() + Number(row.valid_days) * 86_400_000).toISOString()
       : null;
-    await addGrant(trx, uid, type, amount, `coupon:${row.id}`, expiresAt, '兑换码兑换');
-    const info = RIGHT_INFO[type];
+    await addGrant(trx, uid, type, amount, `coupon:${row.id}`, expiresAt, 'grant.coupon');
     return [
       {
         user_right_type: type,
-        title: info.title,
+        title: rightTitle(type, lang),
         num: amount,
-        num_desc: `${amount >= UNLIMITED ? '不限' : `${amount}${info.unit}`}`,
+        num_desc: amountText(type, amount, lang),
       },
     ];
   });

@@ -11,6 +11,7 @@ import { badRequest } from '../errors';
 import type { components } from '../../openapi/schema';
 import { bearerToken } from '../plugins/auth';
 import type { FastifyRequest } from 'fastify';
+import { localizeText, requestLang, type Lang } from './locale';
 
 export type Guide = components['schemas']['Guide'];
 export type GuideSlide = Guide['slides'][number];
@@ -59,6 +60,65 @@ export const DEFAULT_SLIDES: GuideSlide[] = [
     images: shots('pdf'),
   },
 ];
+
+/** The default slides in English, by id (hk: the cn ones in traditional characters). */
+const DEFAULT_SLIDES_EN: Record<string, { title: string; bullets: string[] }> = {
+  setup: {
+    title: 'Welcome to the proofreading workbench',
+    bullets: [
+      'Add your usual and easily mistaken words under "My dictionary": every check uses them',
+      'Switch the interface language at the top right, and the light or dark theme at the bottom right',
+    ],
+  },
+  text: {
+    title: 'Text proofreading',
+    bullets: [
+      'Paste or type your text, then click "Start proofreading"',
+      'Typos, punctuation, sensitive words and other issues are listed one by one: accept or ignore each in one click',
+      'Alt+↓ / Alt+↑ move between issues; Alt+Enter accepts one',
+    ],
+  },
+  link: {
+    title: 'Link proofreading',
+    bullets: [
+      'Enter an address to check a web page or a whole site for typos',
+      'Results are listed by page and can be exported as a report',
+    ],
+  },
+  ai: {
+    title: 'AI writing assistant',
+    bullets: [
+      'Continue, polish, shorten or expand a text, or draft notices, requests, reports and letters in official format',
+      'Proofread the generated text in one click, then insert it into your draft',
+    ],
+  },
+  pdf: {
+    title: 'PDF proofreading',
+    bullets: [
+      'Upload a PDF: text pages are read directly, scanned pages by text recognition',
+      'Issues are marked on the page, and you can export the PDF with annotations',
+    ],
+  },
+};
+
+/**
+ * The guide's texts in `lang`: the default slides have their English; a guide operators wrote is theirs in cn (and
+ * en), in traditional characters for hk.
+ */
+export function localizeGuide(guide: Guide, lang: Lang, builtIn: boolean): Guide {
+  if (lang === 'cn') return guide;
+  return {
+    ...guide,
+    slides: guide.slides.map((slide) => {
+      const en = builtIn ? DEFAULT_SLIDES_EN[slide.id] : undefined;
+      return {
+        ...slide,
+        title: localizeText(lang, slide.title, { en: en?.title }),
+        bullets: slide.bullets.map((b, i) => localizeText(lang, b, { en: en?.bullets[i] })),
+      };
+    }),
+  };
+}
 
 // paths on this site only: the Content-Security-Policy lets the page load pictures and video from its own origin
 const isUrl = (v: string) => /^\/[^/\\\s][^\s]*$/.test(v);
@@ -129,7 +189,10 @@ export function resetGuide(db: Db): Promise<void> {
  * public (the guide may show before signing in); a missing or stale token just means "not known".
  */
 export async function guideFor(db: Db, request: FastifyRequest): Promise<Guide> {
-  const guide = await currentGuide(db);
+  const stored = await storedGuide(db);
+  // storedGuide hands out the default slides themselves: only they have English forms
+  const builtIn = stored.guide.slides === DEFAULT_SLIDES;
+  const guide = localizeGuide(stored.guide, requestLang(request), builtIn);
   const token = bearerToken(request);
   const auth = token ? await resolveToken(db, token) : null;
   if (!auth) return guide;

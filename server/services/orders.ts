@@ -18,7 +18,9 @@ import {
   insertOrder,
   setOrderPaid,
 } from '../db/repos/orders';
-import { addGrant, LIMIT_TYPES, RIGHT_INFO, UNLIMITED } from './rights';
+import { addGrant, amountText, LIMIT_TYPES, rightTitle } from './rights';
+import type { Lang } from './locale';
+import { productNamer, productTexts } from './product-names';
 import { findMembership } from '../db/repos/teams';
 import { grantTeamPackage } from './team-packages';
 import { MEMBER_STATUS } from './teams';
@@ -48,11 +50,6 @@ export type { OrderStatus, PayType } from '../db/schema';
 export type ProductRow = import('kysely').Selectable<ProductsTable>;
 export type OrderRow = import('kysely').Selectable<OrdersTable>;
 
-function amountDesc(type: number, num: number): string {
-  const info = RIGHT_INFO[type] ?? { title: `权益 ${type}`, unit: '' };
-  return num >= UNLIMITED ? '不限' : `${num}${info.unit}`;
-}
-
 export function productRights(row: Pick<ProductRow, 'rights'>): ProductRight[] {
   return (JSON.parse(row.rights) as ProductRight[]).map((r) => ({
     user_right_type: Number(r.user_right_type),
@@ -60,29 +57,30 @@ export function productRights(row: Pick<ProductRow, 'rights'>): ProductRight[] {
   }));
 }
 
-export function productView(row: ProductRow) {
+export function productView(row: Omit<ProductRow, 'i18n'> & { i18n?: string | null }, lang: Lang = 'cn') {
+  const texts = productTexts(row, lang);
   return {
     id: Number(row.id),
     code: row.code,
-    name: row.name,
+    name: texts.name,
     type: Number(row.type),
     belong_to: Number(row.belong_to),
     price: Number(row.price),
     ...(row.original_price != null ? { original_price: Number(row.original_price) } : {}),
     duration_days: row.duration_days == null ? null : Number(row.duration_days),
-    description: row.description,
+    description: texts.description,
     recommended: Number(row.recommended) === 1,
     rights: productRights(row).map((r) => ({
       user_right_type: r.user_right_type,
-      title: RIGHT_INFO[r.user_right_type]?.title ?? `权益 ${r.user_right_type}`,
+      title: rightTitle(r.user_right_type, lang),
       num: r.num,
-      num_desc: amountDesc(r.user_right_type, r.num),
+      num_desc: amountText(r.user_right_type, r.num, lang),
     })),
   };
 }
 
-export async function listProducts(db: Db, filter: { type?: number; belong_to?: number }) {
-  return (await findProductsOnSale(db, filter)).map(productView);
+export async function listProducts(db: Db, filter: { type?: number; belong_to?: number }, lang: Lang = 'cn') {
+  return (await findProductsOnSale(db, filter)).map((row) => productView(row, lang));
 }
 
 /** e.g. WB20261123200102a1b2c3d4e5f6 (letters and digits: WeChat's out_trade_no allows 6-32 of them). */
@@ -124,11 +122,11 @@ export async function findOwnOrder(db: Db, uid: number, orderNo: string): Promis
   return order && Number(order.uid) === uid ? order : undefined;
 }
 
-export function orderView(row: OrderRow) {
+export function orderView(row: OrderRow, productName: (name: string, id?: number | null) => string = (n) => n) {
   return {
     order_no: row.order_no,
     product_id: Number(row.product_id),
-    product_name: row.product_name,
+    product_name: productName(row.product_name, Number(row.product_id)),
     quantity: Number(row.quantity),
     amount: Number(row.amount),
     status: row.status,
@@ -139,9 +137,10 @@ export function orderView(row: OrderRow) {
   };
 }
 
-export async function listOrders(db: Db, uid: number, num: number, size: number) {
+export async function listOrders(db: Db, uid: number, num: number, size: number, lang: Lang = 'cn') {
   const { total, rows } = await findOrderPage(db, uid, { num, size });
-  return { total, num, size, list: rows.map(orderView) };
+  const namer = await productNamer(db, lang);
+  return { total, num, size, list: rows.map((row) => orderView(row, namer)) };
 }
 
 export interface PaidResult {
@@ -232,7 +231,7 @@ export async function markOrderPaid(
         num,
         `order:${orderNo}:${right.user_right_type}`,
         expiresAt,
-        `购买 ${order.product_name}`,
+        { code: 'grant.purchase', params: { product: order.product_name, product_id: Number(order.product_id) } },
       );
       granted.push({ user_right_type: right.user_right_type, num, expires_at: expiresAt });
     }

@@ -14,6 +14,8 @@ import {
 import { findUserRole } from '../db/repos/users';
 import { ALLOCATION_PREFIX } from '../db/repos/team-packages';
 import { readEnv } from '../config';
+import { localizeText, type Lang } from './locale';
+import { reasonColumns, type RightReason } from './right-reasons';
 
 /**
  * Rights keyed by `user_right_type` (spec §3). A user's rights are the sum of their grants:
@@ -54,25 +56,56 @@ export type RightType = (typeof RIGHT_TYPES)[number];
 /** Rights that are a ceiling per use rather than a balance. */
 export const LIMIT_TYPES = new Set<number>([32, 64, 128, 262144, 524288]);
 
-export const RIGHT_INFO: Record<number, { title: string; unit: string }> = {
-  1: { title: '高速校对字数', unit: '字' },
-  2: { title: '图片校对次数', unit: '次' },
-  4: { title: 'PDF校对次数', unit: '次' },
-  8: { title: 'PPT校对次数', unit: '次' },
-  16: { title: '高级校对次数', unit: '次' },
-  32: { title: '网页单次校对字数上限', unit: '字' },
-  64: { title: '文档单次校对字数上限', unit: '字' },
-  128: { title: '插件单次校对字数上限', unit: '字' },
-  256: { title: '文档上传次数', unit: '次' },
-  512: { title: 'AI写作字数', unit: '字' },
-  1024: { title: '音频校对时长', unit: '分钟' },
-  2048: { title: '视频校对时长', unit: '分钟' },
-  4096: { title: '文档比对次数', unit: '次' },
-  8192: { title: '精校字数', unit: '字' },
-  65536: { title: '出版校对字数', unit: '字' },
-  262144: { title: '比对页数上限', unit: '页' },
-  524288: { title: '比对文件大小上限', unit: 'MB' },
+interface RightInfo {
+  title: string;
+  unit: string;
+  /** the English title and unit (hk: the cn ones in traditional characters) */
+  en: { title: string; unit: string };
+}
+
+export const RIGHT_INFO: Record<number, RightInfo> = {
+  1: { title: '高速校对字数', unit: '字', en: { title: 'High-speed proofreading', unit: ' characters' } },
+  2: { title: '图片校对次数', unit: '次', en: { title: 'Image checks', unit: '' } },
+  4: { title: 'PDF校对次数', unit: '次', en: { title: 'PDF checks', unit: '' } },
+  8: { title: 'PPT校对次数', unit: '次', en: { title: 'PowerPoint checks', unit: '' } },
+  16: { title: '高级校对次数', unit: '次', en: { title: 'Advanced proofreading checks', unit: '' } },
+  32: { title: '网页单次校对字数上限', unit: '字', en: { title: 'Characters per web check', unit: ' characters' } },
+  64: {
+    title: '文档单次校对字数上限',
+    unit: '字',
+    en: { title: 'Characters per document check', unit: ' characters' },
+  },
+  128: {
+    title: '插件单次校对字数上限',
+    unit: '字',
+    en: { title: 'Characters per browser plug-in check', unit: ' characters' },
+  },
+  256: { title: '文档上传次数', unit: '次', en: { title: 'Document uploads', unit: '' } },
+  512: { title: 'AI写作字数', unit: '字', en: { title: 'AI writing', unit: ' characters' } },
+  1024: { title: '音频校对时长', unit: '分钟', en: { title: 'Audio proofreading', unit: ' min' } },
+  2048: { title: '视频校对时长', unit: '分钟', en: { title: 'Video proofreading', unit: ' min' } },
+  4096: { title: '文档比对次数', unit: '次', en: { title: 'Document comparisons', unit: '' } },
+  8192: { title: '精校字数', unit: '字', en: { title: 'Fine proofreading', unit: ' characters' } },
+  65536: { title: '出版校对字数', unit: '字', en: { title: 'Publishing proofreading', unit: ' characters' } },
+  262144: { title: '比对页数上限', unit: '页', en: { title: 'Pages per comparison', unit: ' pages' } },
+  524288: { title: '比对文件大小上限', unit: 'MB', en: { title: 'File size per comparison', unit: ' MB' } },
 };
+
+/** A right type's title in `lang` (`权益 N` / `Right N` for a type this code does not know). */
+export function rightTitle(type: number, lang: Lang = 'cn'): string {
+  const info = RIGHT_INFO[type];
+  if (!info) return lang === 'en' ? `Right ${type}` : localizeText(lang, `权益 ${type}`);
+  return localizeText(lang, info.title, { en: info.en.title });
+}
+
+/** An amount of a right as shown beside it (`20000字`, `20000 characters`, `不限` / `Unlimited`). */
+export function amountText(type: number, amount: number, lang: Lang = 'cn'): string {
+  if (amount >= UNLIMITED) return lang === 'en' ? 'Unlimited' : '不限';
+  const info = RIGHT_INFO[type];
+  if (!info) return String(amount);
+  // (an English count has no unit: the title says what is counted)
+  return `${amount}${lang === 'en' ? info.en.unit : localizeText(lang, info.unit)}`;
+}
 
 export const UNLIMITED = 1_000_000_000;
 
@@ -165,7 +198,7 @@ export async function grantDefaultRights(db: Db, uid: number): Promise<void> {
         uid,
         user_right_type: Number(type),
         num: amount,
-        reason: '默认权益',
+        ...reasonColumns('grant.default'),
         ref: null,
         created_at: now,
       });
@@ -188,11 +221,17 @@ export async function rightBalance(db: Db, uid: number, type: number): Promise<n
   return (await rightView(db, uid, type)).disposable_num;
 }
 
-export async function rightView(db: Db, uid: number, type: number): Promise<RightView> {
-  return (await rightViews(db, uid, [type]))[0];
+export async function rightView(db: Db, uid: number, type: number, lang: Lang = 'cn'): Promise<RightView> {
+  return (await rightViews(db, uid, [type], lang))[0];
 }
 
-export async function rightViews(db: Db, uid: number, types: readonly number[] = RIGHT_TYPES): Promise<RightView[]> {
+/** The rights of `types`, their titles and amounts written in `lang`. */
+export async function rightViews(
+  db: Db,
+  uid: number,
+  types: readonly number[] = RIGHT_TYPES,
+  lang: Lang = 'cn',
+): Promise<RightView[]> {
   await grantDefaultRights(db, uid);
   const now = nowIso();
   const rows = await findLiveGrants(db, uid, now);
@@ -214,12 +253,11 @@ export async function rightViews(db: Db, uid: number, types: readonly number[] =
       .map((g) => g.expires_at)
       .filter((e): e is string => !!e)
       .sort();
-    const info = RIGHT_INFO[type] ?? { title: `权益 ${type}`, unit: '' };
     return {
       user_right_type: type,
-      title: info.title,
+      title: rightTitle(type, lang),
       disposable_num: amount,
-      num_desc: `${amount >= UNLIMITED ? '不限' : amount}${amount >= UNLIMITED ? '' : info.unit}`,
+      num_desc: amountText(type, amount, lang),
       total_num: total,
       expire_time: expiries.length ? expiries[expiries.length - 1] : null,
     };
@@ -255,7 +293,7 @@ export async function consumeRight(
   uid: number,
   type: number,
   amount: number,
-  reason: string,
+  reason: RightReason,
   ref: string | null = null,
   /** runs in the same transaction once the amount is taken (a reservation row that must not be lost) */
   within?: (trx: Db, consumption: Consumption) => Promise<void>,
@@ -278,7 +316,7 @@ async function takeRight(
   uid: number,
   type: number,
   amount: number,
-  reason: string,
+  reason: RightReason,
   ref: string | null,
   within?: (trx: Db, consumption: Consumption) => Promise<void>,
 ): Promise<Consumption> {
@@ -307,7 +345,14 @@ async function takeRight(
       parts.push({ grantId: Number(g.id), amount: take });
       left -= take;
     }
-    await insertRightRecord(trx, { uid, user_right_type: type, num: -amount, reason, ref, created_at: now });
+    await insertRightRecord(trx, {
+      uid,
+      user_right_type: type,
+      num: -amount,
+      ...reasonColumns(reason),
+      ref,
+      created_at: now,
+    });
     const consumption = { uid, type, amount, parts, ref };
     if (within) await within(trx, consumption);
     return consumption;
@@ -319,7 +364,7 @@ export async function refundRight(
   db: Db,
   consumption: Consumption,
   amount: number,
-  reason: string,
+  reason: RightReason,
   /** runs in the same transaction (the reservation's release) */
   within?: (trx: Db) => Promise<void>,
 ): Promise<number> {
@@ -341,7 +386,7 @@ export async function refundRight(
       uid: consumption.uid,
       user_right_type: consumption.type,
       num: refunded,
-      reason,
+      ...reasonColumns(reason),
       ref: consumption.ref,
       created_at: nowIso(),
     });
@@ -359,7 +404,7 @@ export async function refundStoredCharge(
   db: Db,
   charge: string | null,
   clear: (charge: string) => Promise<boolean>,
-  reason: string,
+  reason: RightReason,
 ): Promise<void> {
   if (!charge || !(await clear(charge))) return;
   const consumption = JSON.parse(charge) as Consumption;
@@ -374,7 +419,7 @@ export async function addGrant(
   amount: number,
   source: string,
   expiresAt: string | null = null,
-  reason = '获得权益',
+  reason: RightReason = 'grant.other',
 ): Promise<boolean> {
   const now = nowIso();
   const added = await insertGrantIfMissing(db, {
@@ -387,7 +432,14 @@ export async function addGrant(
     created_at: now,
   });
   if (added)
-    await insertRightRecord(db, { uid, user_right_type: type, num: amount, reason, ref: source, created_at: now });
+    await insertRightRecord(db, {
+      uid,
+      user_right_type: type,
+      num: amount,
+      ...reasonColumns(reason),
+      ref: source,
+      created_at: now,
+    });
   return added;
 }
 

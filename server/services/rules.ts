@@ -5,6 +5,7 @@
  */
 import type { Db } from '../db';
 import { deleteSetting, findSetting, putSetting } from '../db/repos/site-settings';
+import { localizeText, type Lang } from './locale';
 
 const SETTING = 'rules';
 export const RULES_MAX = 50_000;
@@ -31,13 +32,51 @@ export const DEFAULT_RULES = `## 一、总则
 ## 七、变更
 本规则可能随服务调整而更新，更新后在本页公布。继续使用本服务即视为接受更新后的规则。`;
 
+/** The built-in rules in English (hk: the cn text in traditional characters). */
+export const DEFAULT_RULES_EN = `## 1. General
+This workbench offers proofreading of Chinese text, documents, web pages, images, audio and video, and AI writing \
+assistance. By registering for or using the service, you agree to these rules.
+
+## 2. Accounts
+Register with your own mobile number and keep your password safe. An account is for its holder only and may not be \
+lent, transferred or sold. If you find your account has been used by someone else, change your password at once and \
+contact the administrator.
+
+## 3. Content and privacy
+The text and files you submit are used only to proofread them: never for any other purpose, and never shared with \
+third parties. You can delete your documents and records at any time; when you close your account, your data is \
+deleted.
+Do not submit content that breaks laws or regulations or infringes the rights of others.
+
+## 4. Proofreading results
+Results are generated automatically and are for your reference. Judge them in context before publishing; you are \
+responsible for what follows from accepting or not accepting a suggestion.
+
+## 5. Rights and quotas
+The amounts and validity of your rights are as shown on the "My rights" page. When a quota runs out, you can upgrade \
+or use a redemption code. Calling the service in bulk by scripts, crawlers or similar means is not allowed.
+
+## 6. Teams
+Team administrators can invite members, allocate rights and manage shared dictionaries. When a member leaves or is \
+removed from a team, the unused amounts the team allocated to them go back to the team.
+
+## 7. Changes
+These rules may be updated as the service changes; updates are published on this page. Continuing to use the \
+service means you accept the updated rules.`;
+
 export interface Rules {
   text: string;
   updated_at: string | null;
   custom: boolean;
 }
 
-export async function currentRules(db: Db): Promise<Rules> {
+/** The rules in `lang`: the built-in ones have their English; rules operators wrote are theirs (hk: converted). */
+export async function currentRules(db: Db, lang: Lang = 'cn'): Promise<Rules> {
+  const rules = await storedRules(db);
+  return { ...rules, text: localizeText(lang, rules.text, rules.custom ? {} : { en: DEFAULT_RULES_EN }) };
+}
+
+async function storedRules(db: Db): Promise<Rules> {
   const row = await findSetting(db, SETTING);
   if (!row) return { text: DEFAULT_RULES, updated_at: null, custom: false };
   let text: unknown;

@@ -18,7 +18,10 @@ import { findMemberRowsOf, findMembership, findTeam, updateTeam } from '../db/re
 import { readEnv } from '../config';
 import { insertRightRecord } from '../db/repos/right-records';
 import { conflict, notFound } from '../errors';
-import { LIMIT_TYPES, RIGHT_INFO } from './rights';
+import { LIMIT_TYPES, rightTitle } from './rights';
+import type { Lang } from './locale';
+import { reasonColumns } from './right-reasons';
+import { productNamer } from './product-names';
 import { MEMBER_STATUS } from './teams';
 
 /**
@@ -32,21 +35,21 @@ import { MEMBER_STATUS } from './teams';
  * without taking anything from the package.
  */
 
-const titleOf = (type: number) => RIGHT_INFO[type]?.title ?? `权益 ${type}`;
 const parseSource = (source: string) => {
   const [pkg, type] = source.slice(ALLOCATION_PREFIX.length).split(':').map(Number);
   return { packageId: pkg, type };
 };
 
-export async function teamPackages(db: Db, enterpriseId: number) {
+export async function teamPackages(db: Db, enterpriseId: number, lang: Lang = 'cn') {
   const packages = await findPackages(db, enterpriseId);
+  const productName = await productNamer(db, lang);
   const rights = await findPackageRights(
     db,
     packages.map((p) => Number(p.id)),
   );
   return packages.map((p) => ({
     id: Number(p.id),
-    product_name: p.product_name,
+    product_name: productName(p.product_name),
     expire_time: p.expires_at,
     rights: rights
       .filter((r) => Number(r.package_id) === Number(p.id))
@@ -54,13 +57,18 @@ export async function teamPackages(db: Db, enterpriseId: number) {
         const type = Number(r.user_right_type);
         const total = Number(r.total);
         const allocated = Number(r.allocated);
-        return { user_right_type: type, title: titleOf(type), total, allocated, remaining: total - allocated };
+        return { user_right_type: type, title: rightTitle(type, lang), total, allocated, remaining: total - allocated };
       }),
   }));
 }
 
 /** Per member (with a name), what they were allocated from the team's packages and how much they used. */
-export async function allocatedInfo(db: Db, enterpriseId: number, filter: { packageId?: number; uid?: number }) {
+export async function allocatedInfo(
+  db: Db,
+  enterpriseId: number,
+  filter: { packageId?: number; uid?: number },
+  lang: Lang = 'cn',
+) {
   const packages = new Set((await findPackages(db, enterpriseId)).map((p) => Number(p.id)));
   if (filter.packageId !== undefined && !packages.has(filter.packageId)) throw notFound('team.unknown_package');
   const members = await db
@@ -90,7 +98,7 @@ export async function allocatedInfo(db: Db, enterpriseId: number, filter: { pack
   return [...byUid.entries()].map(([uid, rights]) => ({
     uid,
     name: names.get(uid) ?? '',
-    rights: [...rights.entries()].map(([type, r]) => ({ user_right_type: type, title: titleOf(type), ...r })),
+    rights: [...rights.entries()].map(([type, r]) => ({ user_right_type: type, title: rightTitle(type, lang), ...r })),
   }));
 }
 
@@ -142,7 +150,7 @@ export async function allocate(
           uid,
           user_right_type: input.type,
           num: input.num,
-          reason: '团队分配',
+          ...reasonColumns('team.allocated'),
           ref: source,
           created_at: now,
         });
@@ -166,7 +174,7 @@ export async function reclaimAllocations(trx: Db, enterpriseId: number, uid: num
         uid,
         user_right_type: type,
         num: -remaining,
-        reason: '离开团队，未用完的分配退回团队',
+        ...reasonColumns('team.returned'),
         ref: g.source,
         created_at: now,
       });
@@ -248,7 +256,7 @@ export async function drawFromTeamPool(db: Db, uid: number, type: number, amount
           uid,
           user_right_type: type,
           num: take,
-          reason: '团队权益池',
+          ...reasonColumns('team.pool'),
           ref: source,
           created_at: now,
         });

@@ -7,6 +7,7 @@ import { nowIso } from '../db';
 import { deleteSelectedLibraries, findSelectedLibraryIds, insertSelectedLibraries } from '../db/repos/word-libraries';
 import { notFound } from '../errors';
 import { readEnv } from '../config';
+import { cnToHk, localizeText, type Lang } from './locale';
 
 /**
  * Built-in word libraries (spec: /user/get_word_library, /user/select_word_library): lexicons of a domain
@@ -76,10 +77,11 @@ export function parseLibrary(text: string, file = 'library'): WordLibrary {
     id,
     name: meta.name,
     name_en: meta.name_en || meta.name,
-    name_hk: meta.name_hk || meta.name,
+    // a file without its hk forms reads in traditional characters all the same
+    name_hk: meta.name_hk || cnToHk(meta.name),
     description: meta.description ?? '',
     description_en: meta.description_en || meta.description || '',
-    description_hk: meta.description_hk || meta.description || '',
+    description_hk: meta.description_hk || cnToHk(meta.description ?? ''),
     source: meta.source,
     entries,
     version: createHash('sha1').update(text).digest('hex').slice(0, 12),
@@ -129,4 +131,12 @@ export async function selectLibraries(db: Db, uid: number, ids: number[]): Promi
       await insertSelectedLibraries(trx, rows);
     }
   });
+}
+
+/** A library's name and description in `lang` (its own forms; en falls back to cn). */
+export function libraryTexts(library: WordLibrary, lang: Lang): { name: string; description: string } {
+  return {
+    name: localizeText(lang, library.name, { en: library.name_en, hk: library.name_hk }),
+    description: localizeText(lang, library.description, { en: library.description_en, hk: library.description_hk }),
+  };
 }

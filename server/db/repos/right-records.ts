@@ -7,7 +7,7 @@ import type { Page } from './filters';
 
 export type RightRecord = Pick<
   Selectable<RightRecordsTable>,
-  'id' | 'user_right_type' | 'num' | 'reason' | 'created_at'
+  'id' | 'user_right_type' | 'num' | 'reason' | 'reason_code' | 'reason_params' | 'created_at'
 >;
 
 /** One page of the user's records (of one right type if given), newest first, and how many there are in all. */
@@ -21,7 +21,7 @@ export async function findRightRecordPage(
   if (filter.userRightType !== undefined) base = base.where('user_right_type', '=', filter.userRightType);
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base
-    .select(['id', 'user_right_type', 'num', 'reason', 'created_at'])
+    .select(['id', 'user_right_type', 'num', 'reason', 'reason_code', 'reason_params', 'created_at'])
     .orderBy('id', 'desc')
     .limit(page.size)
     .offset((page.num - 1) * page.size)

@@ -21,7 +21,8 @@ import {
 } from '../../services/dict-import';
 import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
-import { selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
+import { libraryTexts, selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
+import { requestLang } from '../../services/locale';
 import { attachment, caller, isUploadedFile, type Operations } from '../types';
 
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
@@ -177,13 +178,14 @@ export const dictOperations: Operations = {
   getUserGetWordLibrary: async (request) => {
     const { uid } = await caller(request);
     const selected = new Set(await selectedLibraryIds(request.server.db, uid));
+    const lang = requestLang(request);
     return envelope(
       wordLibraries().map((l) => ({
         id: l.id,
-        name: l.name,
+        // the reader's language; the *_en / *_hk fields stay for clients that choose themselves
+        ...libraryTexts(l, lang),
         name_en: l.name_en,
         name_hk: l.name_hk,
-        description: l.description,
         description_en: l.description_en,
         description_hk: l.description_hk,
         source: l.source,

@@ -3,6 +3,7 @@ import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../..
 import { sanitizeFilename } from '../../services/filenames';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
+import { localize, requestLang } from '../../services/locale';
 import {
   attachment,
   caller,
@@ -101,8 +102,13 @@ export const documentOperations: Operations = {
 
   getMisscutV1DocTemplateTypes: async (request) => {
     await caller(request);
+    const lang = requestLang(request);
     return envelope(
-      loadTemplates().map((t) => ({ id: t.id, key: t.key, name: t.name, description: t.description ?? '' })),
+      loadTemplates().map((t) => ({
+        id: t.id,
+        key: t.key,
+        ...localize(lang, { name: t.name, description: t.description ?? '' }, t.i18n),
+      })),
     );
   },
 

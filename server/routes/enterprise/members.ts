@@ -34,6 +34,7 @@ import {
 import { applyForApi, applyForTeam, listApplications, reviewApplication } from '../../services/team-applications';
 import { metricRange, teamMetrics } from '../../services/team-metrics';
 import { allocate, allocatedInfo, teamPackages } from '../../services/team-packages';
+import { requestLang } from '../../services/locale';
 import {
   ACTS_ON,
   GRANTABLE,
@@ -344,17 +345,22 @@ export const teamMemberOperations: Operations = {
   getEnterpriseRightProductPackageV1Get: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'rights.view');
-    return envelope(await teamPackages(request.server.db, enterpriseId));
+    return envelope(await teamPackages(request.server.db, enterpriseId, requestLang(request)));
   },
 
   getEnterpriseRightProductPackageV1GetAllocatedInfo: async (request) => {
     const ctx = await context(request);
     const enterpriseId = requireTeam(ctx, 'rights.view');
     return envelope(
-      await allocatedInfo(request.server.db, enterpriseId, {
-        packageId: request.query.package_id,
-        uid: request.query.uid,
-      }),
+      await allocatedInfo(
+        request.server.db,
+        enterpriseId,
+        {
+          packageId: request.query.package_id,
+          uid: request.query.uid,
+        },
+        requestLang(request),
+      ),
     );
   },
 

@@ -22,6 +22,8 @@ import {
   type OrderRow,
 } from '../../services/orders';
 import { GatewayError, NotificationError } from '../../services/pay/provider';
+import { requestLang } from '../../services/locale';
+import { productNamer } from '../../services/product-names';
 import { caller, type OperationRequest, type Operations } from '../types';
 
 const NOT_CONFIGURED = 'pay.not_configured' as const;
@@ -144,7 +146,7 @@ export const payOperations: Operations = {
     ) {
       order = (await findOrder(request.server.db, order.order_no))!;
     }
-    return envelope(orderView(order));
+    return envelope(orderView(order, await productNamer(request.server.db, requestLang(request))));
   },
 
   postPayWxNotify: {

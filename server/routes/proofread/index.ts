@@ -6,6 +6,7 @@ import { envelope } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
 import { rightBalance } from '../../services/rights';
 import { caller, type OperationRequest, type Operations } from '../types';
+import { localize, requestLang } from '../../services/locale';
 
 const checkText = async (request: OperationRequest<'postMisscutV1CheckText' | 'postMisscutV2CheckText'>) => {
   const { uid } = await caller(request);
@@ -24,15 +25,64 @@ const checkText = async (request: OperationRequest<'postMisscutV1CheckText' | 'p
   return envelope({ check_id: started.check_id });
 };
 
-const FAMILIES: Array<{ bit: number; name: string; description: string }> = [
-  { bit: Bits.spelling, name: '字词错误', description: '同音、谐音、形近字' },
-  { bit: Bits.wording, name: '语法错误', description: '遗漏、冗余、语序' },
-  { bit: Bits.usage, name: '常见误用', description: '的/地/得、在/再、做/作等' },
-  { bit: Bits.sensitive, name: '敏感词', description: '内置敏感词、自定义与共享词库敏感词' },
-  { bit: Bits.facts, name: '知识性错误', description: '地址、日期' },
-  { bit: Bits.punctuation, name: '标点符号', description: 'GB/T 15834 标点规范' },
-  { bit: Bits.dictionary, name: '自定义词库', description: '自定义错词与重点词，含所用的团队共享词库' },
-  { bit: Bits.advanced, name: '高级校对', description: '领导人职务与姓名、金额大小写（需高级校对权益）' },
+type Texts = { name: string; description: string };
+
+/** The check families (hk: the cn texts in traditional characters). */
+const FAMILIES: Array<{ bit: number; en: Texts } & Texts> = [
+  {
+    bit: Bits.spelling,
+    name: '字词错误',
+    description: '同音、谐音、形近字',
+    en: { name: 'Typos', description: 'Homophones, near-homophones, look-alike characters' },
+  },
+  {
+    bit: Bits.wording,
+    name: '语法错误',
+    description: '遗漏、冗余、语序',
+    en: { name: 'Grammar', description: 'Missing or redundant characters, word order' },
+  },
+  {
+    bit: Bits.usage,
+    name: '常见误用',
+    description: '的/地/得、在/再、做/作等',
+    en: { name: 'Common misuse', description: '的/地/得, 在/再, 做/作 and the like' },
+  },
+  {
+    bit: Bits.sensitive,
+    name: '敏感词',
+    description: '内置敏感词、自定义与共享词库敏感词',
+    en: { name: 'Sensitive words', description: 'Built-in, custom and shared-dictionary sensitive words' },
+  },
+  {
+    bit: Bits.facts,
+    name: '知识性错误',
+    description: '地址、日期',
+    en: { name: 'Factual errors', description: 'Addresses, dates' },
+  },
+  {
+    bit: Bits.punctuation,
+    name: '标点符号',
+    description: 'GB/T 15834 标点规范',
+    en: { name: 'Punctuation', description: 'GB/T 15834 punctuation rules' },
+  },
+  {
+    bit: Bits.dictionary,
+    name: '自定义词库',
+    description: '自定义错词与重点词，含所用的团队共享词库',
+    en: {
+      name: 'Custom dictionary',
+      description: "Your wrong words and key words, and the team's shared dictionaries",
+    },
+  },
+  {
+    bit: Bits.advanced,
+    name: '高级校对',
+    description: '领导人职务与姓名、金额大小写（需高级校对权益）',
+    en: {
+      name: 'Advanced proofreading',
+      description: "Leaders' titles and names, amounts in words and figures (needs the advanced proofreading right)",
+    },
+  },
 ];
 
 export const proofreadOperations: Operations = {
@@ -47,21 +97,24 @@ export const proofreadOperations: Operations = {
   },
 
   getMisscutV1GetAllMistakesType: async (request) => {
-    const hk = Number(request.query?.st_flag) === 1;
+    // spec §7: st_flag 1 asks for hk; otherwise the request's language
+    const lang = Number(request.query?.st_flag) === 1 ? 'hk' : requestLang(request);
     return envelope({
-      category_description: CATEGORIES.map((c) => [c.code, hk ? c.hk : c.cn, c.level]),
-      recommendation_level: LEVELS.map((l) => [l.level, null, hk ? l.hk : l.cn]),
-      result_type: RESULT_TYPES.map((t) => [t.type, hk ? t.hk : t.cn]),
+      category_description: CATEGORIES.map((c) => [c.code, c[lang], c.level]),
+      recommendation_level: LEVELS.map((l) => [l.level, null, l[lang]]),
+      result_type: RESULT_TYPES.map((t) => [t.type, t[lang]]),
     });
   },
 
   getMisscutV1CheckFunctionGet: async (request) => {
     const { uid } = await caller(request);
     const advanced = (await rightBalance(request.server.db, uid, 16)) > 0;
+    const lang = requestLang(request);
     return envelope({
       default_options: ALL_STANDARD,
-      functions: FAMILIES.map((f) => ({
+      functions: FAMILIES.map(({ en, ...f }) => ({
         ...f,
+        ...localize(lang, { name: f.name, description: f.description }, { en }),
         categories: CATEGORIES.filter((c) => c.bit === f.bit).map((c) => c.code),
         enabled: (ALL_STANDARD & f.bit) !== 0,
         available: f.bit === Bits.advanced ? advanced : true,

@@ -2,6 +2,7 @@ import { envelope } from '../../errors';
 import { redeemCoupon } from '../../services/coupons';
 import { recordShare, shareStatus } from '../../services/sharing';
 import { caller, type Operations } from '../types';
+import { requestLang } from '../../services/locale';
 
 /** Redemption codes (/redemption) and sharing rewards (/share). */
 export const couponOperations: Operations = {
@@ -11,7 +12,7 @@ export const couponOperations: Operations = {
     await request.server.limiters.couponUser(request);
     await request.server.limiters.couponAddress(request);
     const { code } = request.body;
-    return envelope({ granted: await redeemCoupon(request.server.db, uid, code) }, '兑换成功');
+    return envelope({ granted: await redeemCoupon(request.server.db, uid, code, requestLang(request)) }, '兑换成功');
   },
 
   getUserSharingInfo: async (request) => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEnv } from '../../config';
+import type { Forms } from '../locale';
 
 export interface ElementRule {
   label: string;
@@ -21,6 +22,8 @@ export interface FormatTemplate {
   key: string;
   name: string;
   description?: string;
+  /** the name's and description's en and hk forms (services/locale.ts; missing: the fallbacks) */
+  i18n?: Forms<{ name: string; description: string }>;
   page?: {
     width: number;
     height: number;
