@@ -15,6 +15,11 @@ export interface Note {
   id: string;
   args?: Record<string, NoteArg>;
 }
+/** a note as it arrives from the wire or from storage: its arguments are checked as it renders */
+export interface WireNote {
+  id: string;
+  args?: { [name: string]: unknown };
+}
 export type NoteLang = 'cn' | 'en' | 'hk';
 /** a piece of a rendered note; `quoted` marks Chinese fragments (string arguments and `{=…}` literals) */
 export interface NotePart {
@@ -309,7 +314,7 @@ export function noteTemplate(id: string, lang: NoteLang): string | undefined {
  * The note as parts, Chinese fragments marked; undefined when the catalogue lacks an id or an argument (a note
  * from a newer engine: the caller shows the finding's message instead).
  */
-export function renderNoteParts(note: Note, lang: NoteLang): NotePart[] | undefined {
+export function renderNoteParts(note: WireNote, lang: NoteLang): NotePart[] | undefined {
   const template = noteTemplate(note.id, lang);
   if (template === undefined) return undefined;
   const parts: NotePart[] = [];
@@ -328,11 +333,10 @@ export function renderNoteParts(note: Note, lang: NoteLang): NotePart[] | undefi
       continue;
     }
     const arg = note.args?.[m[2]];
-    if (arg === undefined) return undefined;
     if (typeof arg === 'string') text(arg, true);
     else if (typeof arg === 'number') text(String(arg));
     else {
-      const inner = renderNoteParts(arg, lang);
+      const inner = isNote(arg) ? renderNoteParts(arg, lang) : undefined;
       if (!inner) return undefined;
       for (const p of inner) text(p.text, p.quoted);
     }
@@ -341,8 +345,14 @@ export function renderNoteParts(note: Note, lang: NoteLang): NotePart[] | undefi
   return parts;
 }
 
+const isNote = (v: unknown): v is WireNote =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { id?: unknown }).id === 'string' &&
+  (typeof (v as { args?: unknown }).args === 'object' || (v as { args?: unknown }).args === undefined);
+
 /** The note as a sentence in a language; undefined as renderNoteParts. */
-export function renderNote(note: Note, lang: NoteLang): string | undefined {
+export function renderNote(note: WireNote, lang: NoteLang): string | undefined {
   return renderNoteParts(note, lang)
     ?.map((p) => p.text)
     .join('');

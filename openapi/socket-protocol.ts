@@ -8,7 +8,7 @@
  * unacknowledged indexed message after a reconnect with the same session id.
  */
 
-import type { Note } from '../engine/messages';
+import type { WireNote } from '../engine/messages';
 import type { MessageParams, ServerMessageCode } from './messages';
 
 /** Message families by `type`. */
@@ -36,7 +36,7 @@ export interface SocketIssue {
   level: number;
   message: string;
   /** the message as a catalogue note (engine/messages.ts), for the reader's language; absent: show `message` */
-  note?: Note;
+  note?: WireNote;
   /** the built-in word library (its id, GET /user/get_word_library) whose entry this dictionary hit is */
   library?: number;
 }
