@@ -1,23 +1,26 @@
 /**
  * Media benchmark (`npm run bench:media`). Offline, one run, prints figures; asserts nothing about time.
  *
- *   npx tsx server/bench/media.ts [--images 60] [--pdf-pages 200] [--scan-pages 4] [--video-seconds 60]
+ *   npx tsx server/bench/media.ts [--images 60] [--pdf-pages 100] [--scan-pages 4] [--video-seconds 60] [--pdf-only]
  *
  *  1. OCR character error rate on generated images of known text (correct sentences of the engine's bench sets):
  *     sizes 10.5, 12 and 16 pt at 300 dpi, the CJK fonts this machine has, slight rotation (±1.5°) and slight
  *     speckle noise; then 12 pt under heavy speckle noise apart;
  *  2. OCR time per A4 page (300 dpi, 12 pt, about 30 lines);
  *  3. text-PDF pages per second: reading `--pdf-pages` pages with their character boxes (pdf.js), then the whole
- *     PDF check on the real server (upload to done), and the check of a PDF of `--scan-pages` scanned A4 pages;
+ *     PDF check on the real server (upload to done) beside poppler's `pdftotext` of the same file (when installed),
+ *     first in a fresh process and then again on other text, and the check of a PDF of `--scan-pages` scanned A4
+ *     pages (`--pdf-only`: the text PDFs alone);
  *  4. a scanned page: drawing it and reading it by OCR;
  *  5. frames to subtitles for a `--video-seconds` video with burned-in subtitles (ffmpeg frame sampling + OCR);
  *  6. false alarms per 1,000 OCR'd characters of correct text (findings left after the 识别存疑 filter), next to the
  *     engine's own on the same sentences as typed (what OCR adds is the difference).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { check, loadEngine } from '../../engine/index';
 import { makePdf } from '../../tests/fixtures/pdf';
 import { buildApp } from '../app';
@@ -36,7 +39,8 @@ import { checkerPool } from '../services/checker/pool';
 const IMAGES = benchOption('images', 60);
 /** pages of the scanned PDF checked end to end */
 const SCAN_PAGES = benchOption('scan-pages', 4);
-const PDF_PAGES = benchOption('pdf-pages', 200);
+const PDF_PAGES = benchOption('pdf-pages', 100);
+const PDF_ONLY = process.argv.includes('--pdf-only');
 const VIDEO_SECONDS = benchOption('video-seconds', 60);
 
 const FONT_FILES: Array<[string, string]> = [
@@ -99,6 +103,144 @@ async function lineImage(text: string, pt: number, family: string, degrees: numb
   return canvas.encode('png');
 }
 
+/** The A4 page drawn for OCR as a scan (grey levels of its pixels). */
+function scanOf(page: SKRSContext2D) {
+  const gray = Buffer.alloc(2480 * 3508);
+  const rgba = page.getImageData(0, 0, 2480, 3508).data;
+  for (let i = 0; i < gray.length; i++) gray[i] = rgba[i * 4];
+  return { kind: 'scan' as const, width: 2480, height: 3508, pixels: gray };
+}
+
+interface CheckedPdf {
+  ms: number;
+  /** CPU time of the whole process (every thread) from upload to done, in ms */
+  cpuMs: number;
+  status: string;
+  found: number;
+}
+
+/** A real server on temporary data, signed in: `checkPdf` uploads a PDF and follows it to its end. */
+async function benchServer(): Promise<{
+  checkPdf: (pdf: Buffer, name: string) => Promise<CheckedPdf>;
+  close(): Promise<void>;
+}> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-media-'));
+  const app = await buildApp({
+    logger: false,
+    dataDir,
+    config: { spaDir: join(dataDir, 'no-spa'), adminPhone: '13800000000', adminPassword: 'bench-password-1' },
+  });
+  const close = async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await app.ready();
+    await checkerPool().ready();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const login = await app.inject({
+    method: 'POST',
+    url: '/user/login',
+    headers: { cid: 'bench', endpoint: '1' },
+    payload: { phone: '13800000000', password: 'bench-password-1' },
+  });
+  const auth = { cid: 'bench', endpoint: '1', authorization: `Bearer ${login.json().result.token}` };
+  /** a PDF uploaded for checking, followed to its end: the time from upload, the status and the findings */
+  const checkPdf = async (pdf: Buffer, name: string): Promise<CheckedPdf> => {
+    const boundary = 'benchboundary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+          'Content-Type: application/pdf\r\n\r\n',
+      ),
+      pdf,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const up = await app.inject({
+      method: 'POST',
+      url: '/misscut/v2/pdf_check/upload',
+      headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    const id = up.json().result.id;
+    for (;;) {
+      const res = await app.inject({ method: 'GET', url: `/misscut/v2/pdf_check/page?num=1&size=5`, headers: auth });
+      const row = res.json().result.list.find((r: { id: number }) => r.id === id);
+      if (row.status !== 'queued' && row.status !== 'running') {
+        const { user, system } = process.cpuUsage(cpu);
+        const ms = performance.now() - started;
+        return { ms, cpuMs: (user + system) / 1000, status: row.status as string, found: row.issue_count as number };
+      }
+      // polled often: the whole check takes about a second
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { checkPdf, close };
+}
+
+/** poppler's `pdftotext` of `file`, best of 3 runs in ms; null when it is not installed. */
+function pdftotext(file: string): number | null {
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const run = spawnSync('pdftotext', [file, `${file}.txt`]);
+    if (run.error || run.status !== 0) return null;
+    runs.push(performance.now() - t);
+  }
+  return Math.min(...runs);
+}
+
+/**
+ * A text PDF of PDF_PAGES pages, 30 lines each, read with boxes, then checked on the server (upload to done) beside
+ * `pdftotext`: first in this process (the engine's code still cold), then a second PDF of other lines (no result
+ * comes from the cache).
+ */
+async function textPdfs(sentences: string[], checkPdf: (pdf: Buffer, name: string) => Promise<CheckedPdf>) {
+  const textPdf = (mark: string) =>
+    makePdf(
+      Array.from({ length: PDF_PAGES }, (_, p) => ({
+        kind: 'text' as const,
+        lines: Array.from({ length: 30 }, (_, l) => mark + sentences[(p * 30 + l) % sentences.length].slice(0, 34)),
+      })),
+    );
+  const pdf = textPdf('');
+  const t = performance.now();
+  const read = await readPdfPages(pdf, 1, PDF_PAGES);
+  const readMs = performance.now() - t;
+  const chars = read.reduce((n, p) => n + p.text.length, 0);
+  console.log(
+    `text PDF, ${PDF_PAGES} pages (${chars} characters): read with character boxes in ${readMs.toFixed(0)} ms ` +
+      `(${(PDF_PAGES / (readMs / 1000)).toFixed(0)} pages/s)`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'wb-bench-pdftotext-'));
+  try {
+    const file = join(dir, 'bench.pdf');
+    writeFileSync(file, pdf);
+    const poppler = pdftotext(file);
+    if (poppler === null) console.log('pdftotext: not installed (apt-get install poppler-utils), not compared');
+    else console.log(`pdftotext of the same ${PDF_PAGES} pages: ${poppler.toFixed(0)} ms (best of 3)`);
+    const vs = (ms: number) => (poppler === null ? '' : `, ${(ms / poppler).toFixed(1)}× pdftotext`);
+    for (const [run, data] of [
+      ['first in this process', pdf],
+      ['again, other text', textPdf('又')],
+    ] as const) {
+      const text = await checkPdf(data, 'bench.pdf');
+      console.log(
+        `PDF check of ${PDF_PAGES} text pages (${run}), upload to ${text.status}: ${text.ms.toFixed(0)} ms ` +
+          `(${(PDF_PAGES / (text.ms / 1000)).toFixed(1)} pages/s, ${text.found} findings${vs(text.ms)}; CPU ` +
+          `${text.cpuMs.toFixed(0)} ms, ${((text.cpuMs * 1000) / chars).toFixed(0)} µs per character)`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const fonts = FONT_FILES.filter(([, file]) => existsSync(file));
   if (!fonts.length) throw new Error('no CJK font: apt-get install fonts-noto-cjk');
@@ -107,6 +249,16 @@ async function main() {
   const sentences = correctSentences().filter((s) => s.length >= 10 && s.length <= 26);
   loadEngine();
   console.log(`media benchmark: fonts ${fonts.map(([f]) => f).join(', ')}`);
+  if (PDF_ONLY) {
+    const bench = await benchServer();
+    try {
+      await textPdfs(sentences, bench.checkPdf);
+    } finally {
+      await bench.close();
+    }
+    await checkerPool().close();
+    process.exit(0);
+  }
 
   // 1. OCR character error rate, 6. false alarms on correct text
   let t = performance.now();
@@ -209,83 +361,18 @@ async function main() {
   );
 
   // 3. text PDFs
-  const pdf = makePdf(
-    Array.from({ length: PDF_PAGES }, (_, p) => ({
-      kind: 'text' as const,
-      lines: Array.from({ length: 30 }, (_, l) => sentences[(p * 30 + l) % sentences.length].slice(0, 34)),
-    })),
-  );
-  t = performance.now();
-  const read = await readPdfPages(pdf, 1, PDF_PAGES);
-  const readMs = performance.now() - t;
-  const chars = read.reduce((n, p) => n + p.text.length, 0);
-  console.log(
-    `text PDF, ${PDF_PAGES} pages (${chars} characters): read with character boxes in ${readMs.toFixed(0)} ms ` +
-      `(${(PDF_PAGES / (readMs / 1000)).toFixed(0)} pages/s)`,
-  );
-  // the A4 page above as a scan (grey levels of its pixels)
-  const gray = Buffer.alloc(2480 * 3508);
-  const rgba = page.getImageData(0, 0, 2480, 3508).data;
-  for (let i = 0; i < gray.length; i++) gray[i] = rgba[i * 4];
-  const scanPage = { kind: 'scan' as const, width: 2480, height: 3508, pixels: gray };
-  const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-media-'));
-  const app = await buildApp({
-    logger: false,
-    dataDir,
-    config: { spaDir: join(dataDir, 'no-spa'), adminPhone: '13800000000', adminPassword: 'bench-password-1' },
-  });
+  const scanPage = scanOf(page);
+  const bench = await benchServer();
   try {
-    await app.ready();
-    await checkerPool().ready();
-    const login = await app.inject({
-      method: 'POST',
-      url: '/user/login',
-      headers: { cid: 'bench', endpoint: '1' },
-      payload: { phone: '13800000000', password: 'bench-password-1' },
-    });
-    const auth = { cid: 'bench', endpoint: '1', authorization: `Bearer ${login.json().result.token}` };
-    /** a PDF uploaded for checking, followed to its end: the time from upload, the status and the findings */
-    const checkPdf = async (pdf: Buffer, name: string) => {
-      const boundary = 'benchboundary';
-      const payload = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-            'Content-Type: application/pdf\r\n\r\n',
-        ),
-        pdf,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const started = performance.now();
-      const up = await app.inject({
-        method: 'POST',
-        url: '/misscut/v2/pdf_check/upload',
-        headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload,
-      });
-      const id = up.json().result.id;
-      for (;;) {
-        const res = await app.inject({ method: 'GET', url: `/misscut/v2/pdf_check/page?num=1&size=5`, headers: auth });
-        const row = res.json().result.list.find((r: { id: number }) => r.id === id);
-        if (row.status !== 'queued' && row.status !== 'running') {
-          return { ms: performance.now() - started, status: row.status as string, found: row.issue_count as number };
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    const text = await checkPdf(pdf, 'bench.pdf');
-    console.log(
-      `PDF check of ${PDF_PAGES} text pages, upload to ${text.status}: ${text.ms.toFixed(0)} ms ` +
-        `(${(PDF_PAGES / (text.ms / 1000)).toFixed(1)} pages/s, ${text.found} findings)`,
-    );
+    await textPdfs(sentences, bench.checkPdf);
     // scanned pages of a batch are read side by side, one per heavy worker
-    const scans = await checkPdf(makePdf(Array.from({ length: SCAN_PAGES }, () => scanPage)), 'scans.pdf');
+    const scans = await bench.checkPdf(makePdf(Array.from({ length: SCAN_PAGES }, () => scanPage)), 'scans.pdf');
     console.log(
       `PDF check of ${SCAN_PAGES} scanned A4 pages, upload to ${scans.status}: ${scans.ms.toFixed(0)} ms ` +
         `(${(scans.ms / SCAN_PAGES).toFixed(0)} ms per page, ${scans.found} findings)`,
     );
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 
   // 4. a scanned page
