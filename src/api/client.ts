@@ -23,6 +23,15 @@ export const PLATFORM_CODE = '1';
 /** Guide show/access are called without the device id (spec §7). */
 const NO_DEVICE_ID_PATHS = new Set(['/wizard/v1/show', '/wizard/v1/access']);
 
+/** The interface languages as Accept-Language tags: the server writes its data (names, texts) in the one sent. */
+export const ACCEPT_LANGUAGE = { cn: 'zh-CN', en: 'en', hk: 'zh-HK' } as const;
+let language: keyof typeof ACCEPT_LANGUAGE | null = null;
+
+/** The interface language every call sends from now on (set before the screens refetch in it). */
+export function setApiLanguage(locale: keyof typeof ACCEPT_LANGUAGE): void {
+  language = locale;
+}
+
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
 export interface ApiOptions {
@@ -73,6 +82,7 @@ export function withCallHeaders(request: Request, schemaPath: string): Request {
   if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
   if (!NO_DEVICE_ID_PATHS.has(schemaPath)) request.headers.set('cid', getDeviceId());
   request.headers.set('endpoint', PLATFORM_CODE);
+  if (language) request.headers.set('Accept-Language', ACCEPT_LANGUAGE[language]);
   const tracking = getTrackingParams();
   if (tracking.length === 0) return request;
   const url = new URL(request.url);

@@ -1,7 +1,8 @@
-import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { I18nProvider } from '@lingui/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { setApiLanguage } from '../api/client';
 import { ThemeProvider } from 'next-themes';
 import type { appMachine } from '../machines/app';
 import { AppActorContext, useLanguage, useThemeMode } from './app-actor';
@@ -23,9 +24,26 @@ export function createQueryClient(): QueryClient {
 function LocaleBridge({ children }: { children: ReactNode }) {
   const { locale } = useLanguage();
   // The first locale is active before anything renders; later switches go through the provider's event.
-  useState(() => activateLocale(locale));
-  useLayoutEffect(() => activateLocale(locale), [locale]);
+  const show = () => {
+    setApiLanguage(locale);
+    activateLocale(locale);
+  };
+  useState(show);
+  useLayoutEffect(show, [locale]);
   return <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+}
+
+/** The server writes names and texts in the calls' language: a new language fetches what is shown again. */
+function LocaleQueries() {
+  const { locale } = useLanguage();
+  const client = useQueryClient();
+  const fetchedIn = useRef(locale);
+  useEffect(() => {
+    if (fetchedIn.current === locale) return;
+    fetchedIn.current = locale;
+    void client.invalidateQueries();
+  }, [locale, client]);
+  return null;
 }
 
 /** The theme machine is the one source of the colour mode; next-themes only applies it to `<html>`. */
@@ -65,6 +83,7 @@ export function AppProviders({ logic, options, queryClient, children }: AppProvi
         <LocaleBridge>
           <ColorModeBridge>
             <QueryClientProvider client={client}>
+              <LocaleQueries />
               {children}
               <NoticeToaster />
             </QueryClientProvider>

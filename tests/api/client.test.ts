@@ -6,6 +6,7 @@ import {
   onQuotaExhausted,
   onUnauthorized,
   resetUnauthorizedThrottle,
+  setApiLanguage,
   unwrap,
   type QuotaExhausted,
 } from '../../src/api/client';
@@ -47,6 +48,19 @@ function clientWith(routes: Record<string, FakeRoute> = {}, fallback?: FakeRoute
 }
 
 describe('middleware: headers', () => {
+  it('sends the interface language as Accept-Language', async () => {
+    const { api, requests } = clientWith();
+    for (const [locale, tag] of [
+      ['en', 'en'],
+      ['hk', 'zh-HK'],
+      ['cn', 'zh-CN'],
+    ] as const) {
+      setApiLanguage(locale);
+      await unwrap(api.GET('/user/right_product/get_list'));
+      expect(requests.at(-1)!.headers.get('accept-language')).toBe(tag);
+    }
+  });
+
   it('sends the bearer token, the device id and the platform code', async () => {
     setToken('tok-123');
     const { api, requests } = clientWith();
