@@ -6,6 +6,7 @@ import { Check, ExternalLink, EyeOff, MoreHorizontal } from 'lucide-react';
 import type { Finding } from '../../machines/proofreadJob';
 import { paletteOf } from './categories';
 import { Verbatim } from '../layout/Verbatim';
+import { FindingMessage, levelLabel, localeOf } from './FindingMessage';
 
 interface Props {
   finding: Finding;
@@ -24,8 +25,9 @@ interface Props {
 export type FindingAction = 'select' | 'accept' | 'accept all' | 'ignore' | 'ignore all' | 'add word' | 'false alarm';
 
 export const FindingCard = memo(function FindingCard(props: Props) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { finding: f, selected } = props;
+  const level = levelLabel(f.level, localeOf(i18n.locale));
   const act = (action: FindingAction, suggestion?: string) => props.onAction(action, f, suggestion);
   const palette = paletteOf(f.category);
   return (
@@ -84,10 +86,11 @@ export const FindingCard = memo(function FindingCard(props: Props) {
       {selected ? (
         <Stack gap="2" mt="2">
           <Text fontSize="sm" data-testid="finding-message">
-            {f.message}
+            <FindingMessage finding={f} />
           </Text>
           <Text fontSize="xs" color="fg.muted">
-            <Trans>类别：{props.label}</Trans> · <Trans>原文：</Trans>
+            <Trans>类别：{props.label}</Trans>
+            {level ? <span data-testid="finding-level"> · {level}</span> : null} · <Trans>原文：</Trans>
             <Verbatim>…{props.context}…</Verbatim>
           </Text>
           <HStack gap="1" wrap="wrap" onClick={(e) => e.stopPropagation()}>

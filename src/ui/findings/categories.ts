@@ -1,5 +1,8 @@
-// Category colours and labels of findings (labels come from GET /misscut/v1/get_all_mistakes_type).
+// Category colours and labels of findings (labels in the reader's language from the engine's table; others from GET
+// /misscut/v1/get_all_mistakes_type).
+import { CATEGORY_BY_CODE } from '../../../engine/categories';
 import type { MistakeTypes } from '../../machines/proofreadCalls';
+import type { Locale } from '../i18n';
 
 const PALETTES = ['red', 'orange', 'purple', 'blue', 'teal', 'pink', 'cyan', 'green', 'yellow'] as const;
 
@@ -10,6 +13,11 @@ export function paletteOf(category: string): (typeof PALETTES)[number] {
   let h = 0;
   for (const ch of category) h = (h * 31 + ch.charCodeAt(0)) | 0;
   return PALETTES[Math.abs(h) % PALETTES.length];
+}
+
+/** A category's label in a locale from the engine's table (the codes the engine reports), or undefined. */
+export function engineCategoryLabel(code: string, locale: Locale): string | undefined {
+  return CATEGORY_BY_CODE.get(code)?.[locale];
 }
 
 /** code -> label, from category_description entries [code, text, level]. */

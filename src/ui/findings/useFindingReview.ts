@@ -8,7 +8,8 @@ import * as calls from '../../machines/proofreadCalls';
 import type { MistakeTypes } from '../../machines/proofreadCalls';
 import type { FindingAction } from './FindingCard';
 import { neighbourFinding, runFindingAction, successorId, type FindingCardEvent, type ReviewFinding } from './actions';
-import { categoryLabels } from './categories';
+import { categoryLabels, engineCategoryLabel } from './categories';
+import type { Locale } from '../i18n';
 
 export type { ReviewFinding };
 
@@ -130,27 +131,36 @@ export function useFindingReview<F extends ReviewFinding>(options: ReviewOptions
   return { selectedId, selected, setSelectedId, select, step, accept, ignore, onAction };
 }
 
-/** The category labels of GET /misscut/v1/get_all_mistakes_type, falling back to the family's, then the code. */
-export function useLabelOf(types: MistakeTypes | undefined): (category: string) => string {
+/**
+ * The category labels in the reader's language: the engine's table for its codes (GET
+ * /misscut/v1/get_all_mistakes_type speaks cn or hk only), then the list's, the family's, then the code.
+ */
+export function useLabelOf(types: MistakeTypes | undefined, locale: Locale = 'cn'): (category: string) => string {
   const labels = useMemo(() => categoryLabels(types), [types]);
   return useCallback(
-    (category: string) => labels.get(category) ?? labels.get(category.split('-')[0]) ?? category,
-    [labels],
+    (category: string) =>
+      engineCategoryLabel(category, locale) ??
+      labels.get(category) ??
+      labels.get(category.split('-')[0]) ??
+      engineCategoryLabel(category.split('-')[0], locale) ??
+      category,
+    [labels, locale],
   );
 }
 
 /**
- * The labels of the finding categories in the reader's script (the list is fetched once per script and kept), as
- * every result screen names them; the category code until the list has arrived or without a session.
+ * The labels of the finding categories in the reader's language, as every result screen names them: the engine's
+ * codes at once, others from the list (fetched once per script and kept), their code until it has arrived.
  */
 export function useCategoryLabels(): (category: string) => string {
   const { status: session } = useSession();
-  const hk = useLanguage().locale === 'hk';
+  const { locale } = useLanguage();
+  const hk = locale === 'hk';
   const types = useQuery({
     queryKey: ['misscut', 'mistakes-types', hk ? 1 : 0],
     queryFn: () => calls.mistakeTypes(hk),
     staleTime: Infinity,
     enabled: session === 'loggedIn',
   });
-  return useLabelOf(types.data);
+  return useLabelOf(types.data, locale);
 }
