@@ -6,6 +6,8 @@ export function issuesSize(issues: Issue[]): number {
   let bytes = 64;
   for (const i of issues) {
     bytes += 200 + 2 * (i.original.length + i.message.length);
+    // a note: its objects, and arguments that repeat about as many characters as the message
+    if (i.note) bytes += 120 + 2 * i.message.length;
     for (const s of i.suggestions) bytes += 40 + 2 * s.length;
   }
   return bytes;
