@@ -133,7 +133,7 @@ export const MESSAGES: Record<string, { cn: string; en: string }> = {
   },
   'reason.na': {
     cn: '“{P}”后面要用疑问代词，应为“{N}”',
-    en: 'after “{P}” comes the interrogative: “{N}”',
+    en: 'after “{P}” an interrogative is needed: “{N}”',
   },
   'reason.ji': {
     cn: '“{P}”是并列关联词，应为“既”',
