@@ -14,14 +14,14 @@ import downloadsPlugin from './plugins/downloads';
 import spaPlugin from './plugins/spa';
 import websocketPlugin from './plugins/websocket';
 import openapiPlugin from './plugins/openapi';
-import documentsPlugin from './plugins/documents';
+import jobsPlugin from './plugins/jobs';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
 import websitesPlugin from './plugins/websites';
 import pdfChecksPlugin from './plugins/pdf-checks';
 import imageChecksPlugin from './plugins/image-checks';
 import speechPlugin from './plugins/speech';
-import type { DocumentQueueOptions } from './services/documents/jobs';
+import type { JobRunnerOptions } from './jobs/runner';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
 import type { PaymentProvider } from './services/pay/provider';
@@ -43,8 +43,8 @@ export interface BuildOptions {
   realtime?: RealtimeHub;
   /** Close sockets silent for this long (default three heartbeat periods). */
   socketIdleMs?: number;
-  /** Document worker queue settings (concurrency, progress interval). */
-  documents?: DocumentQueueOptions;
+  /** Job runner settings (concurrency per kind, progress interval). */
+  jobs?: JobRunnerOptions;
 }
 
 /** Assembles the server from its plugins; `server.ts` listens, tests call `inject()`. */
@@ -104,7 +104,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(websocketPlugin, { hub: options.realtime, socketIdleMs: options.socketIdleMs });
   await app.register(instancePlugin);
   await app.register(heavyPlugin);
-  await app.register(documentsPlugin, { queue: options.documents });
+  await app.register(jobsPlugin, { runner: options.jobs });
   await app.register(websitesPlugin);
   await app.register(pdfChecksPlugin);
   await app.register(imageChecksPlugin);

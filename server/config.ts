@@ -4,6 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { HeavyLimits } from './services/heavy/pool';
+import type { JobKind } from './db/schema';
 
 /** The server's settings, derived from the environment (see ENV_SCHEMA below). */
 export interface ServerConfig {
@@ -60,6 +61,17 @@ export interface ServerConfig {
    * and its checks are refunded and its document jobs taken over.
    */
   instance: { heartbeatMs: number; staleMs: number };
+  /**
+   * The job runner (server/jobs): `concurrency` jobs of a kind one process runs at the same time, `maxAttempts`
+   * starts of a job before a fault that may pass fails it, `retryMs` the first retry's wait (doubling after), and
+   * `pollMs` how often a process looks for jobs queued elsewhere or coming due.
+   */
+  jobs: {
+    concurrency: Record<JobKind, number>;
+    maxAttempts: number;
+    retryMs: number;
+    pollMs: number;
+  };
   /** Link proofreading: the guarded fetcher's limits and the crawl's pace. */
   web: WebConfig;
 }
@@ -307,6 +319,17 @@ export const ENV_SCHEMA = Type.Object({
     "largest HTML (characters) accepted by `html2doc/stream` and the editor's save; larger: 413",
   ),
   INSTANCE_HEARTBEAT_MS: int(5_000, 'how often a server process says it is alive', { minimum: 100 }),
+  JOB_MAX_ATTEMPTS: int(3, 'starts of a persisted job (document, PDF, image, audio/video, website) before it fails', {
+    minimum: 1,
+    maximum: 20,
+  }),
+  JOB_RETRY_MS: int(2_000, 'wait before a job whose run failed by a fault that may pass is retried (doubling after)', {
+    minimum: 10,
+  }),
+  JOB_POLL_MS: int(1_000, 'how often a server process looks for jobs queued by another or coming due', {
+    minimum: 50,
+  }),
+  IMAGE_WORKERS: int(2, 'image checks each process runs at the same time', { minimum: 1, maximum: 16 }),
   INSTANCE_STALE_MS: int(
     15_000,
     'after how long without a word a server process counts as dead (its checks refunded, its document jobs taken over)',
@@ -467,6 +490,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     // A 500-page book is about 2 MB of HTML; more is an attempt to exhaust the converter.
     htmlMax: env.HTML_MAX,
     instance: { heartbeatMs: env.INSTANCE_HEARTBEAT_MS, staleMs: env.INSTANCE_STALE_MS },
+    jobs: {
+      concurrency: {
+        document: env.DOC_WORKERS,
+        pdf: env.PDF_WORKERS,
+        image: env.IMAGE_WORKERS,
+        speech: env.MEDIA_WORKERS,
+        website: 1,
+      },
+      maxAttempts: env.JOB_MAX_ATTEMPTS,
+      retryMs: env.JOB_RETRY_MS,
+      pollMs: env.JOB_POLL_MS,
+    },
     web: {
       allow: (env.WEB_FETCH_ALLOW ?? '')
         .split(',')

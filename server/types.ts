@@ -4,7 +4,7 @@ import type { SmsProvider } from './services/sms';
 import type { PaymentProvider } from './services/pay/provider';
 import type { AuthContext } from './services/tokens';
 import type { RealtimeHub } from './realtime/hub';
-import type { DocumentQueue } from './services/documents/jobs';
+import type { JobRunner } from './jobs/runner';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
@@ -24,8 +24,8 @@ declare module 'fastify' {
     /** WeChat Pay (or a test's fake gateway behind it); null when payment is not configured. */
     payment: PaymentProvider | null;
     realtime: RealtimeHub;
-    /** The document worker queue (services/documents/jobs.ts). */
-    documents: DocumentQueue;
+    /** The job runner of every persisted job: documents, PDFs, images, audio/video, websites (server/jobs). */
+    jobs: JobRunner;
     /** Website checks (link proofreading; services/web/checks.ts). */
     websites: WebsiteChecks;
     /** PDF checks (services/pdf/checks.ts). */

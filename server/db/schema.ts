@@ -369,11 +369,6 @@ export interface DocumentsTable {
   ignored: string | null;
   edited: number;
   share_id: string | null;
-  /** JSON: the right-256 consumption of the upload, until it is refunded or the job is done */
-  charge: string | null;
-  attempts: number;
-  /** the server process running the job (services/instance.ts), null while it waits to be claimed */
-  owner: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -618,7 +613,36 @@ export interface WechatStatesTable {
   expires_at: string;
 }
 
+/** The five kinds of persisted jobs (server/jobs/kinds). */
+export type JobKind = 'document' | 'pdf' | 'image' | 'speech' | 'website';
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+/** A job's charge: none taken, reserved at upload, then committed (done) or refunded (failed, cancelled) once. */
+export type ChargeState = 'none' | 'reserved' | 'committed' | 'refunded';
+
+/** One job of any kind (server/jobs/store.ts); its input and result are the kind's row `ref`. */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: JobKind;
+  ref: number;
+  uid: number;
+  state: JobState;
+  progress: number;
+  /** starts so far; a start cut short by a dead process counts, a graceful stop does not */
+  attempts: number;
+  /** JSON: the consumption reserved at upload (services/rights.ts Consumption) */
+  charge: string | null;
+  charge_state: ChargeState;
+  /** the server process running it (services/instance.ts), null while it waits */
+  owner: string | null;
+  /** not claimed before this time (the back-off of a retry) */
+  run_after: string;
+  error_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  jobs: JobsTable;
   wechat_links: WechatLinksTable;
   wechat_states: WechatStatesTable;
   site_settings: SiteSettingsTable;

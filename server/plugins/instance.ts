@@ -14,7 +14,7 @@ export default fp(
     app.decorate('instance', instance);
     await instance.start();
     const deliver = (event: ClusterEvent) => {
-      if (event.kind === 'documents') app.documents.fill();
+      if (event.kind === 'jobs') app.jobs.fill();
       else app.realtime.receive(event);
     };
     const { redisUrl, databaseUrl } = app.config;

@@ -28,7 +28,7 @@ export type ClusterEvent =
   | { kind: 'user'; uid: number; message: OutgoingMessage }
   | { kind: 'revokeToken'; tokenHash: string }
   | { kind: 'revokeUser'; uid: number }
-  | { kind: 'documents' };
+  | { kind: 'jobs' };
 
 /** The other processes: a message bus and the shared registry of socket sessions. */
 export interface HubCluster {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { nowIso, type Db } from '../db';
 import { deleteSessionsOfGone } from '../db/repos/bus';
-import { releaseJobsOf, requeueJobsOfGone } from '../db/repos/document-jobs';
+import { releaseJobsOf, requeueJobsOfGone } from '../jobs/store';
 import {
   deleteInstance,
   deleteInstancesNotSeenSince,
@@ -75,7 +75,7 @@ export class ServerInstance {
   private sweeping: Promise<void> | null = null;
   /** the newest announcement this process has delivered to its connected users */
   private lastAnnouncement = 0;
-  /** called after a sweep put document jobs back in the queue */
+  /** called after a sweep put jobs back in the queue */
   onRequeued: (() => void) | null = null;
 
   constructor(private readonly app: FastifyInstance) {}
@@ -90,13 +90,13 @@ export class ServerInstance {
     this.timer.unref();
   }
 
-  /** Graceful stop: this process's checks are refunded, its document jobs released, its heartbeat row removed. */
+  /** Graceful stop: this process's checks are refunded, its jobs released, its heartbeat row removed. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.sweeping;
     const { db } = this.app;
-    // Checks cut short by the stop are refunded; document jobs go back to the queue for whoever runs next.
+    // Checks cut short by the stop are refunded; jobs go back to the queue for whoever runs next.
     for (const checkId of await findReservationsOf(db, this.id)) await releaseReservation(db, checkId, '校对中断退回');
     await releaseJobsOf(db, this.id);
     await deleteInstance(db, this.id);
@@ -157,7 +157,7 @@ export class ServerInstance {
 
     const requeued = await requeueJobsOfGone(db, alive);
     if (requeued > 0) {
-      log.info({ jobs: requeued }, 'document jobs of a stopped process taken over');
+      log.info({ jobs: requeued }, 'jobs of a stopped process taken over');
       this.onRequeued?.();
     }
     // the website checks are registered after this process's first sweep (they sweep once when ready)

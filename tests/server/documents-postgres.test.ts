@@ -98,7 +98,13 @@ describe.skipIf(!PG_BIN)('documents on PostgreSQL', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wb-docs-pg-'));
     const config = { adminPhone: ADMIN.phone, adminPassword: ADMIN.password, spaDir: join(dataDir, 'no-spa') };
     try {
-      const first = await buildApp({ logger: false, dataDir, databaseUrl: url, config, documents: { concurrency: 1 } });
+      const first = await buildApp({
+        logger: false,
+        dataDir,
+        databaseUrl: url,
+        config,
+        jobs: { concurrency: { document: 1 } },
+      });
       const admin = await login(first, ADMIN.phone, ADMIN.password);
       const body = Array.from({ length: 200 }, (_, i) => `第${i}段。${TYPO.repeat(9)}`).join('\n');
       const ids = [

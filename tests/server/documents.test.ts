@@ -24,7 +24,7 @@ let aliceUid: number;
 
 beforeAll(async () => {
   // progress every paragraph (interval 0) so a short document shows several progress messages
-  t = await startTestApp({ config: { uploadLimit: UPLOAD_LIMIT }, documents: { progressIntervalMs: 0 } });
+  t = await startTestApp({ config: { uploadLimit: UPLOAD_LIMIT }, jobs: { progressIntervalMs: 0 } });
   base = await listen(t);
   alice = await register(t, '13566660001');
   bob = await register(t, '13566660002');
@@ -536,15 +536,23 @@ describe('editor: save, get, export, share', () => {
     async () => {
       // while a check runs a tracked export would lack the comments: refused (the row is marked running by hand, as
       // another server process's job, which this one neither claims nor waits for)
+      await t.app.db.updateTable('documents').set({ status: 'running' }).where('id', '=', id).execute();
       await t.app.db
-        .updateTable('documents')
-        .set({ status: 'running', owner: 'another-process' })
-        .where('id', '=', id)
+        .updateTable('jobs')
+        .set({ state: 'running', owner: 'another-process' })
+        .where('kind', '=', 'document')
+        .where('ref', '=', id)
         .execute();
       const early = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'tracked' }, alice);
       expect(early.status).toBe(409);
       expect(early.json.msg).toMatch(/校对完成后/);
-      await t.app.db.updateTable('documents').set({ status: 'done', owner: null }).where('id', '=', id).execute();
+      await t.app.db.updateTable('documents').set({ status: 'done' }).where('id', '=', id).execute();
+      await t.app.db
+        .updateTable('jobs')
+        .set({ state: 'done', owner: null })
+        .where('kind', '=', 'document')
+        .where('ref', '=', id)
+        .execute();
       const current = (await get(alice, id)).json.result;
       const clean = await call(t.app, 'POST', '/misscut/document/v1/export', { id, mode: 'clean' }, alice);
       expect(clean.status).toBe(200);
@@ -633,7 +641,7 @@ describe('restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wb-docs-restart-'));
     const config = { adminPhone: ADMIN.phone, adminPassword: ADMIN.password, spaDir: join(dataDir, 'no-spa') };
     try {
-      const first = await buildApp({ logger: false, dataDir, config, documents: { concurrency: 1 } });
+      const first = await buildApp({ logger: false, dataDir, config, jobs: { concurrency: { document: 1 } } });
       const token = await login(first, ADMIN.phone, ADMIN.password);
       const text = Array.from({ length: 300 }, (_, i) => `重启测试第${i}段。${long(TYPO, 9)}`).join('\n');
       const ids: number[] = [];
@@ -647,13 +655,19 @@ describe('restart', () => {
       try {
         // a stop is not a crash: no job lost an attempt; a job that already crashed the server 3 times is failed
         const rows = await second.db
-          .selectFrom('documents')
-          .select(['id', 'attempts'])
-          .where('id', 'in', ids)
-          .orderBy('id')
+          .selectFrom('jobs')
+          .select(['ref', 'attempts'])
+          .where('kind', '=', 'document')
+          .where('ref', 'in', ids)
+          .orderBy('ref')
           .execute();
         expect(rows.map((r) => Number(r.attempts))).toEqual([0, 0, 0]);
-        await second.db.updateTable('documents').set({ attempts: 3 }).where('id', '=', ids[2]).execute();
+        await second.db
+          .updateTable('jobs')
+          .set({ attempts: 3 })
+          .where('kind', '=', 'document')
+          .where('ref', '=', ids[2])
+          .execute();
         await second.ready();
         const token2 = await login(second, ADMIN.phone, ADMIN.password);
         const ends = [];

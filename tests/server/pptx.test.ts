@@ -53,7 +53,7 @@ let token: string;
 let uid: number;
 
 beforeAll(async () => {
-  t = await startTestApp({ documents: { progressIntervalMs: 0 } });
+  t = await startTestApp({ jobs: { progressIntervalMs: 0 } });
   token = await register(t, '13566661001');
   uid = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.uid;
 }, 60_000);

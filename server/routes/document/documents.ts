@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ALL_STANDARD } from '../../../engine/categories';
 import { nowIso } from '../../db';
+import { insertJob } from '../../jobs/store';
 import {
   deleteDocuments,
   findDocument,
@@ -20,8 +21,7 @@ import { findOpenUser, findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired, textTooLong } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
-import { normalizeText, openIssues } from '../../services/documents/content';
-import { fixesOf, ignoredOf, issuesOf } from '../../services/documents/jobs';
+import { fixesOf, ignoredOf, issuesOf, normalizeText, openIssues } from '../../services/documents/content';
 import { wordCount } from '../../services/documents/load';
 import { checkUpload } from '../../services/documents/read';
 import { recordDownload } from '../../services/downloads';
@@ -107,12 +107,6 @@ async function byShareId(request: FastifyRequest, shareId: string): Promise<Row>
 /** The name a document is stored under (uploads and renames alike): see sanitizeFilename. */
 const cleanName = (name: string): string => sanitizeFilename(name, '文档');
 
-async function refundCharge(request: FastifyRequest, row: Row, reason: string) {
-  if (!row.charge) return;
-  const consumption = JSON.parse(row.charge) as Consumption;
-  await refundRight(request.server.db, consumption, consumption.amount, reason);
-}
-
 async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) {
   const { uid } = await caller(request);
   const body = request.body;
@@ -160,19 +154,18 @@ async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) 
         ignored: null,
         edited: 0,
         share_id: null,
-        charge: JSON.stringify(consumption),
-        attempts: 0,
         created_at: now,
         updated_at: now,
       });
       await insertDocumentFile(trx, documentId, file.data);
+      await insertJob(trx, { kind: 'document', ref: documentId, uid, charge: JSON.stringify(consumption) });
       return documentId;
     });
   } catch (error) {
     await refundRight(db, consumption, consumption.amount, '文档上传失败退回');
     throw error;
   }
-  request.server.documents.enqueue(id);
+  request.server.jobs.enqueue();
   return envelope(summary((await findDocument(db, id))!));
 }
 
@@ -191,15 +184,7 @@ async function remove(request: OperationRequest<'postMisscutDocumentV1Delete'>) 
   const { ids } = request.body;
   const rows: Row[] = [];
   for (const id of ids) rows.push(await owned(request, id));
-  for (const row of rows) {
-    await request.server.documents.abort(Number(row.id));
-    if (row.status === 'queued' || row.status === 'running')
-      await refundCharge(
-        request,
-        (await findDocument(request.server.db, Number(row.id))) ?? row,
-        '删除未完成的文档退回',
-      );
-  }
+  for (const row of rows) await request.server.jobs.remove('document', Number(row.id), '删除未完成的文档退回');
   const count = await deleteDocuments(request.server.db, ids);
   return envelope({ count }, '已删除');
 }
@@ -208,8 +193,7 @@ async function cancel(request: OperationRequest<'postMisscutDocumentV1Cancel'>) 
   const { id } = request.body;
   const row = await owned(request, id);
   if (row.status === 'queued' || row.status === 'running') {
-    await request.server.documents.abort(id);
-    await request.server.documents.fail(id, Number(row.uid), { code: 'document.cancelled' }, 'cancelled');
+    await request.server.jobs.cancel('document', id, { code: 'document.cancelled' });
   }
   return envelope(
     summary((await findDocument(request.server.db, id))!),
@@ -250,8 +234,8 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
   if (chars > max) throw textTooLong(max, chars);
 
   const changed = content.text !== row.text || row.status !== 'done';
-  const queue = request.server.documents;
-  if (changed) await queue.abort(body.id);
+  const { jobs } = request.server;
+  if (changed) await jobs.abort('document', body.id);
   const ignoredJson = ignored.length ? JSON.stringify(ignored) : null;
   await updateDocument(request.server.db, body.id, {
     html: content.html,
@@ -263,18 +247,16 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
     ...(changed
       ? {
           status: 'queued' as const,
-          owner: null,
           progress: 0,
           error: null,
           issues: null,
           issue_count: 0,
-          attempts: 0,
           word_count: wordCount(content.text),
         }
       : { issue_count: openIssues(issuesOf(row), ignored).length }),
     updated_at: nowIso(),
   });
-  if (changed) queue.enqueue(body.id);
+  if (changed) await jobs.requeue('document', body.id, uid);
   return envelope(detail((await findDocument(request.server.db, body.id))!), '已保存');
 }
 
@@ -285,7 +267,7 @@ async function exportDocx(request: OperationRequest<'postMisscutDocumentV1Export
   const { id, mode } = request.body;
   let row = await owned(request, id);
   if (mode === 'tracked' && (row.status === 'queued' || row.status === 'running')) {
-    await request.server.documents.idle(id, EXPORT_WAIT_MS);
+    await request.server.jobs.idle('document', id, EXPORT_WAIT_MS);
     row = await owned(request, id);
   }
   if (row.html === null || row.text === null) throw conflict('document.not_read_export');
@@ -345,13 +327,11 @@ async function shareSave(request: OperationRequest<'getMisscutDocumentV1ShareSav
   const db = request.server.db;
   const now = nowIso();
   const id = await db.transaction().execute(async (trx) => {
-    const { id: _id, share_id: _share, charge: _charge, uid: _uid, created_at: _c, updated_at: _u, ...copy } = source;
+    const { id: _id, share_id: _share, uid: _uid, created_at: _c, updated_at: _u, ...copy } = source;
     const copyId = await insertDocument(trx, {
       ...copy,
       uid,
       share_id: null,
-      charge: null,
-      attempts: 0,
       created_at: now,
       updated_at: now,
     });

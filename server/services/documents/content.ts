@@ -336,3 +336,8 @@ export function trackedParagraphs(blocks: Block[], fixes: Fix[], issues: StoredI
   }
   return paragraphs;
 }
+
+const parse = <T>(json: string | null, fallback: T): T => (json ? (JSON.parse(json) as T) : fallback);
+export const issuesOf = (row: { issues: string | null }) => parse<StoredIssue[]>(row.issues, []);
+export const fixesOf = (row: { fixes: string | null }) => parse<Fix[]>(row.fixes, []);
+export const ignoredOf = (row: { ignored: string | null }) => parse<Ignored[]>(row.ignored, []);

@@ -1,0 +1,349 @@
+import type { FastifyInstance } from 'fastify';
+import { renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
+import type { Db } from '../db';
+import { AppError } from '../errors';
+import {
+  claimJob,
+  deleteJob,
+  endJob,
+  findDueKinds,
+  findJob,
+  findJobById,
+  findUnrefundedEnded,
+  finishJob,
+  refundJobCharge,
+  releaseJobsOf,
+  reopenJob,
+  requeueJob,
+  retryJob,
+  setJobProgress,
+  type JobKind,
+  type JobRecord,
+} from './store';
+
+/** Set when a job must stop (cancel, delete, new content, server stop); `onAbort` stops what it waits on. */
+export interface JobSignal {
+  aborted: boolean;
+  onAbort?: () => void;
+}
+
+/** What a failed or cancelled job tells its owner: a message of the catalogue. */
+export interface FailureReason {
+  code: ServerMessageCode;
+  params?: MessageParams;
+}
+
+/** A failure said to the job's owner; final (not retried): the input is at fault, not the moment. */
+export class JobFailure extends Error {
+  constructor(
+    readonly code: ServerMessageCode,
+    readonly params: MessageParams = {},
+  ) {
+    super(renderMessage(code, params));
+  }
+}
+
+export interface JobContext {
+  app: FastifyInstance;
+  job: JobRecord;
+  signal: JobSignal;
+  /** least time between two progress messages of a job */
+  progressIntervalMs: number;
+  /** Records the job's progress; false once this process no longer runs it (cancelled elsewhere): stop then. */
+  progress(percent: number): Promise<boolean>;
+}
+
+/** How a job's result is kept: `store` in the transaction that ends the job as done, then `announce`. */
+export interface JobResult {
+  store(trx: Db): Promise<void>;
+  announce(): Promise<void>;
+}
+
+/** One kind of job: read its input, do the work in the pools, store the result (server/jobs/kinds). */
+export interface JobHandler {
+  kind: JobKind;
+  /** the job's work; its result, or null when it stopped early (aborted, or its row is gone) */
+  run(ctx: JobContext): Promise<JobResult | null>;
+  /** writes the kind's row of a job that failed or was cancelled and tells its owner */
+  ended(app: FastifyInstance, job: JobRecord, state: 'failed' | 'cancelled', reason: FailureReason): Promise<void>;
+  /**
+   * Its messages: `failed` for a fault with no message of its own (retried until the attempts ran out),
+   * `interrupted` for a job whose starts all died with their process, `cancelled` for an operator's cancel.
+   */
+  codes: { failed: ServerMessageCode; interrupted: ServerMessageCode; cancelled: ServerMessageCode };
+  /** the ledger's words for a refund */
+  refundReasons: { failed: string; cancelled: string };
+  /** stops the kind's work in the shared pools (checker groups) when the job is aborted */
+  stopWork?(app: FastifyInstance, ref: number): void;
+}
+
+export interface JobRunnerOptions {
+  /** jobs of a kind one process runs at the same time (default: from the config) */
+  concurrency?: Partial<Record<JobKind, number>>;
+  /** least time between two progress messages of a job (default 250 ms) */
+  progressIntervalMs?: number;
+}
+
+interface Active {
+  job: JobRecord;
+  signal: JobSignal;
+  done: Promise<void>;
+}
+
+const keyOf = (kind: JobKind, ref: number) => `${kind}:${ref}`;
+
+/** A failure that may pass (a worker crash, a provider's timeout or 5xx) is retried; one about the input is not. */
+const isFinal = (error: unknown) =>
+  error instanceof JobFailure || (error instanceof AppError && error.statusCode < 500);
+
+/**
+ * The one job runner: claims due jobs of every registered kind from the store while the kind has room in this
+ * process, runs the kind's handler, and ends the job as done (result stored, charge committed), retried later (a
+ * fault that may pass, until `maxAttempts` starts), failed or cancelled (charge refunded once). A job of a dead
+ * process goes back to the queue (the instance sweep) and is taken up by whichever process has room.
+ */
+export class JobRunner {
+  private readonly handlers = new Map<JobKind, JobHandler>();
+  private readonly active = new Map<string, Active>();
+  private closing = false;
+  private filling: Promise<void> | null = null;
+  private refill = false;
+  private poll: NodeJS.Timeout | null = null;
+  readonly progressIntervalMs: number;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly options: JobRunnerOptions = {},
+  ) {
+    this.progressIntervalMs = options.progressIntervalMs ?? 250;
+  }
+
+  register(handler: JobHandler): void {
+    this.handlers.set(handler.kind, handler);
+  }
+
+  concurrency(kind: JobKind): number {
+    return Math.max(1, this.options.concurrency?.[kind] ?? this.app.config.jobs.concurrency[kind]);
+  }
+
+  /** Starts claiming (server ready); a slow poll catches jobs queued elsewhere and retries coming due. */
+  async start(): Promise<void> {
+    this.app.instance.onRequeued = () => this.fill();
+    this.poll = setInterval(() => this.fill(), this.app.config.jobs.pollMs);
+    this.poll.unref();
+    this.fill();
+    await this.filling;
+  }
+
+  /** A job was queued: claim work, here or in whichever process has room. */
+  enqueue(): void {
+    if (this.closing) return;
+    this.app.realtime.cluster?.publish({ kind: 'jobs' });
+    this.fill();
+  }
+
+  /** Queues the kind's row again from the start (new content), after stopping it here. */
+  async requeue(kind: JobKind, ref: number, uid: number): Promise<void> {
+    await this.abort(kind, ref);
+    await requeueJob(this.app.db, kind, ref, uid);
+    this.enqueue();
+  }
+
+  isActive(kind: JobKind, ref: number): boolean {
+    return this.active.has(keyOf(kind, ref));
+  }
+
+  /**
+   * Waits (at most `ms`) while the job runs in this process or waits to be claimed; a job another process runs is
+   * not waited for.
+   */
+  async idle(kind: JobKind, ref: number, ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      const job = await findJob(this.app.db, kind, ref);
+      if (!job || (job.state !== 'queued' && job.state !== 'running')) return;
+      if (job.owner !== null && job.owner !== this.app.instance.id) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Stops the job here and waits until it no longer writes. */
+  async abort(kind: JobKind, ref: number): Promise<void> {
+    const active = this.active.get(keyOf(kind, ref));
+    if (!active) return;
+    active.signal.aborted = true;
+    active.signal.onAbort?.();
+    this.handlers.get(kind)?.stopWork?.(this.app, ref);
+    await active.done;
+  }
+
+  /** The owner cancels: the job stops, ends as cancelled and its charge is refunded; false if it had ended. */
+  async cancel(kind: JobKind, ref: number, reason: FailureReason): Promise<boolean> {
+    await this.abort(kind, ref);
+    const job = await findJob(this.app.db, kind, ref);
+    return job ? this.end(job, 'cancelled', reason) : false;
+  }
+
+  /** The kind's row is being deleted: the job stops, an unfinished one is refunded (`reason`), the job goes. */
+  async remove(kind: JobKind, ref: number, reason: string): Promise<void> {
+    await this.abort(kind, ref);
+    const job = await findJob(this.app.db, kind, ref);
+    if (!job) return;
+    if (job.state === 'queued' || job.state === 'running') await refundJobCharge(this.app.db, job.id, reason);
+    await deleteJob(this.app.db, kind, ref);
+  }
+
+  /** An operator cancels a job by its id; false if it had ended. */
+  async cancelById(id: number): Promise<boolean> {
+    const job = await findJobById(this.app.db, id);
+    const handler = job && this.handlers.get(job.kind);
+    if (!job || !handler) return false;
+    return this.cancel(job.kind, job.ref, { code: handler.codes.cancelled });
+  }
+
+  /** An operator queues a failed or cancelled job again (charging nothing more); false if it was not ended so. */
+  async retryById(id: number): Promise<boolean> {
+    if (!(await reopenJob(this.app.db, id))) return false;
+    this.enqueue();
+    return true;
+  }
+
+  /** Refunds jobs that ended while their refund was cut short (the process died in between). */
+  async refundEnded(): Promise<void> {
+    for (const job of await findUnrefundedEnded(this.app.db)) {
+      const handler = this.handlers.get(job.kind);
+      if (!handler) continue;
+      await refundJobCharge(
+        this.app.db,
+        job.id,
+        handler.refundReasons[job.state === 'cancelled' ? 'cancelled' : 'failed'],
+      );
+    }
+  }
+
+  /** Server stop: running jobs stop where they are and go back to the queue for whoever runs next. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.poll) clearInterval(this.poll);
+    await this.filling;
+    const running = [...this.active.values()];
+    await Promise.all(running.map((a) => this.abort(a.job.kind, a.job.ref)));
+    await releaseJobsOf(this.app.db, this.app.instance.id).catch((error) =>
+      this.app.log.warn({ err: error }, 'jobs not released'),
+    );
+  }
+
+  /** Claims due jobs while this process has room (one claim loop at a time; a call during it runs it again). */
+  fill(): void {
+    if (this.closing) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    this.filling = (async () => {
+      do {
+        this.refill = false;
+        const due = await findDueKinds(this.app.db).catch((error) => {
+          this.app.log.warn({ err: error }, 'job queue not read');
+          return [];
+        });
+        for (const kind of due) {
+          if (!this.handlers.has(kind)) continue;
+          while (!this.closing && this.runningOf(kind) < this.concurrency(kind)) {
+            const job = await claimJob(this.app.db, kind, this.app.instance.id, this.app.dialect).catch((error) => {
+              this.app.log.warn({ err: error, kind }, 'job not claimed');
+              return undefined;
+            });
+            if (!job) break;
+            this.launch(job);
+          }
+        }
+      } while (this.refill && !this.closing);
+    })().finally(() => {
+      this.filling = null;
+    });
+  }
+
+  private runningOf(kind: JobKind): number {
+    let n = 0;
+    for (const a of this.active.values()) if (a.job.kind === kind) n++;
+    return n;
+  }
+
+  private launch(job: JobRecord): void {
+    const key = keyOf(job.kind, job.ref);
+    const active: Active = { job, signal: { aborted: false }, done: Promise.resolve() };
+    this.active.set(key, active);
+    active.done = this.run(active)
+      .catch((error) => this.app.log.error({ err: error, kind: job.kind, ref: job.ref }, 'job crashed'))
+      .finally(() => {
+        this.active.delete(key);
+        this.fill();
+      });
+  }
+
+  private async run({ job, signal }: Active): Promise<void> {
+    const handler = this.handlers.get(job.kind)!;
+    const { db, instance, config } = this.app;
+    // started this often without ending (each start a process died in): it would kill the next one too
+    if (Number(job.attempts) > config.jobs.maxAttempts) {
+      await this.end(job, 'failed', { code: handler.codes.interrupted }, instance.id);
+      return;
+    }
+    const ctx: JobContext = {
+      app: this.app,
+      job,
+      signal,
+      progressIntervalMs: this.progressIntervalMs,
+      progress: async (percent) => {
+        if (await setJobProgress(db, job.id, instance.id, percent)) return true;
+        signal.aborted = true;
+        signal.onAbort?.();
+        handler.stopWork?.(this.app, Number(job.ref));
+        return false;
+      },
+    };
+    try {
+      const result = await handler.run(ctx);
+      if (signal.aborted) return;
+      let finished = false;
+      await db.transaction().execute(async (trx) => {
+        finished = await finishJob(trx, job.id, instance.id);
+        if (finished && result) await result.store(trx);
+      });
+      if (finished && result) await result.announce();
+    } catch (error) {
+      if (signal.aborted) return;
+      if (isFinal(error)) {
+        const reason =
+          error instanceof JobFailure
+            ? { code: error.code, params: error.params }
+            : { code: (error as AppError).msgCode, params: (error as AppError).msgParams };
+        await this.end(job, 'failed', reason, instance.id);
+        return;
+      }
+      this.app.log.error({ err: error, kind: job.kind, ref: job.ref, attempt: job.attempts }, 'job failed');
+      if (Number(job.attempts) >= config.jobs.maxAttempts) {
+        await this.end(job, 'failed', { code: handler.codes.failed }, instance.id);
+        return;
+      }
+      const wait = config.jobs.retryMs * 2 ** (Number(job.attempts) - 1);
+      await retryJob(db, job.id, instance.id, new Date(Date.now() + wait).toISOString());
+    }
+  }
+
+  /** Ends an unfinished job (failed or cancelled), writes its row, tells its owner, refunds its charge once. */
+  private async end(
+    job: JobRecord,
+    state: 'failed' | 'cancelled',
+    reason: FailureReason,
+    owner?: string,
+  ): Promise<boolean> {
+    const handler = this.handlers.get(job.kind);
+    if (!handler) return false;
+    if (!(await endJob(this.app.db, job.id, state, reason.code, owner))) return false;
+    await handler.ended(this.app, job, state, reason);
+    await refundJobCharge(this.app.db, job.id, handler.refundReasons[state]);
+    return true;
+  }
+}
