@@ -1,5 +1,6 @@
 // The data the server hands the SPA reads in the request's language: no Han character in en, no simplified-only
 // character in hk, and cn (also with no Accept-Language at all) exactly as before.
+import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { hanIn, simplifiedIn } from '../fixtures/han';
@@ -215,5 +216,45 @@ describe('site texts, templates, libraries and check functions', () => {
     expectLocalized(await get('/misscut/v1/check_function/get', 'hk'), 'hk', ['name', 'description']);
     const types = await get('/misscut/v1/get_all_mistakes_type', 'en');
     expect(hanIn(JSON.stringify(types))).toEqual([]);
+  });
+
+  it('the format report: the template in the language, and in hk its own texts', async () => {
+    const doc = new Document({
+      sections: [
+        { children: [new Paragraph({ children: [new TextRun({ text: '关于开展检查的通知', font: 'Arial' })] })] },
+      ],
+    });
+    const data = Buffer.from(await Packer.toBuffer(doc));
+    const boundary = '----l10n-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.docx"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const check = async (lang: keyof typeof TAGS) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/misscut/v1/doc/format_check',
+        headers: {
+          endpoint: '1',
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          ...(TAGS[lang] ? { 'accept-language': TAGS[lang] } : {}),
+        },
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().result;
+    };
+    const cn = await check('cn');
+    expect(cn.template_name).toBe('GB/T 9704-2012 党政机关公文格式');
+    expect(cn.violations.length).toBeGreaterThan(0);
+    expect(hanIn((await check('en')).template_name)).toEqual([]);
+    const hk = await check('hk');
+    expect(hk.violations.length).toBe(cn.violations.length);
+    expectLocalized(hk, 'hk', ['template_name', 'label', 'expected', 'message']);
   });
 });

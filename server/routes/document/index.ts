@@ -3,7 +3,9 @@ import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../..
 import { sanitizeFilename } from '../../services/filenames';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
-import { localize, requestLang } from '../../services/locale';
+import { cnToHk, localize, localizeText, requestLang, type Lang } from '../../services/locale';
+import type { FormatReport } from '../../services/format/check';
+import type { FormatTemplate } from '../../services/format/template-store';
 import {
   attachment,
   caller,
@@ -78,6 +80,29 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
   return reply.type(JSON_TYPE).send(result);
 }
 
+/**
+ * A format report for a reader of en or hk: the template's name in the language, and in hk the report's own texts
+ * (labels, expectations, findings, messages) in traditional characters; the excerpts are the document's own text.
+ * The report's rule texts have no English yet: en reads them in cn.
+ */
+function localizeFormatReport(report: FormatReport, template: FormatTemplate, lang: Lang): FormatReport {
+  const forms = template.i18n;
+  const name = localizeText(lang, template.name, { en: forms?.en?.name, hk: forms?.hk?.name });
+  if (lang !== 'hk') return { ...report, template_name: name };
+  return {
+    ...report,
+    template_name: name,
+    elements: report.elements.map((e) => ({ ...e, label: cnToHk(e.label) })),
+    violations: report.violations.map((v) => ({
+      ...v,
+      label: cnToHk(v.label),
+      expected: cnToHk(v.expected),
+      found: cnToHk(v.found),
+      message: cnToHk(v.message),
+    })),
+  };
+}
+
 export const documentOperations: Operations = {
   postMisscutDocCheckV1Doc2html: async (request, reply) => {
     const { uid } = await caller(request);
@@ -124,7 +149,11 @@ export const documentOperations: Operations = {
       { filename: file.filename, data: file.data, template },
       { owner: uid },
     );
-    return reply.type(JSON_TYPE).send(report);
+    const lang = requestLang(request);
+    if (lang === 'cn') return reply.type(JSON_TYPE).send(report);
+    // (the envelope the worker made: read back only for another language)
+    const answer = JSON.parse(report.toString('utf8')) as { result: FormatReport };
+    return reply.type(JSON_TYPE).send({ ...answer, result: localizeFormatReport(answer.result, template, lang) });
   },
 
   postMisscutV1DocDiff: compare,
