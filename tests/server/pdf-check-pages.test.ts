@@ -147,6 +147,28 @@ describe('PDF pages checked side by side', () => {
     }
   }, 90_000);
 
+  it('a page the checker fails on fails the check with that page, the pages before it stored', async () => {
+    const before = await rightBalance(t.app.db, uid, 4);
+    const fault = process.env.CHECKER_FAULT_MARKER;
+    expect(fault).toBeTruthy();
+    // pages 9 and 15 fail in the checker (and again when tried once more); the first in page order is the one told
+    const pdf = makePdf(
+      Array.from({ length: 20 }, (_, p) => ({
+        kind: 'text' as const,
+        lines: [`${p + 1}．${SIMPLIFIED[p % SIMPLIFIED.length]}`, ...(p === 8 || p === 14 ? [String(fault)] : [])],
+      })),
+    );
+    const socket = await SocketClient.open(base, token);
+    const id = await upload('faulty.pdf', pdf);
+    const ended = (await untilEnded(socket, id)).at(-1)!;
+    await socket.close();
+    expect(ended).toMatchObject({ status: 'failed', error_code: 'pdf.page_failed', error_params: { page: 9 } });
+    expect(await rightBalance(t.app.db, uid, 4)).toBe(before);
+    const stored = await findPdfPages(t.app.db, id);
+    expect(stored.map((p) => Number(p.page))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(ended.pages_done).toBe(8);
+  }, 90_000);
+
   it('a cancel in the middle stops reading and checking and gives the upload back', async () => {
     const before = await rightBalance(t.app.db, uid, 4);
     const socket = await SocketClient.open(base, token);
