@@ -1,5 +1,6 @@
 import type { Db } from '../db';
 import { nowIso } from '../db';
+import type { Lang } from './locale';
 import { badRequest, conflict, notFound } from '../errors';
 
 /**
@@ -110,7 +111,31 @@ export async function leaderPage(db: Db, owner: LeaderOwner, page: { num: number
   };
 }
 
-export async function leaderHistory(db: Db, owner: LeaderOwner, page: { num: number; size: number }) {
+/** The verbs the history's summaries start with (written in cn), and how they read in en and hk. */
+const SUMMARY_VERBS: Array<{ cn: RegExp; en: (m: RegExpExecArray) => string; hk: (m: RegExpExecArray) => string }> = [
+  { cn: /^新增 /, en: () => 'Added ', hk: () => '新增 ' },
+  { cn: /^修改 /, en: () => 'Changed ', hk: () => '修改 ' },
+  { cn: /^批量新增 (\d+) 人：/, en: (m) => `Added ${m[1]}: `, hk: (m) => `批量新增 ${m[1]} 人：` },
+  { cn: /^删除 /, en: () => 'Deleted ', hk: () => '刪除 ' },
+  { cn: /^调整排序：/, en: () => 'Reordered: ', hk: () => '調整排序：' },
+];
+
+/** A history summary in `lang`: its verb translated; the names and titles after it are the users' own text. */
+export function summaryIn(summary: string, lang: Lang): string {
+  if (lang === 'cn') return summary;
+  for (const verb of SUMMARY_VERBS) {
+    const m = verb.cn.exec(summary);
+    if (m) return verb[lang](m) + summary.slice(m[0].length);
+  }
+  return summary;
+}
+
+export async function leaderHistory(
+  db: Db,
+  owner: LeaderOwner,
+  page: { num: number; size: number },
+  lang: Lang = 'cn',
+) {
   const base = db
     .selectFrom('leader_history as h')
     .where('h.owner_kind', '=', owner.kind)
@@ -130,7 +155,7 @@ export async function leaderHistory(db: Db, owner: LeaderOwner, page: { num: num
     list: rows.map((r) => ({
       id: Number(r.id),
       action: r.action as 'add' | 'update' | 'delete' | 'sort' | 'batch_add' | 'batch_delete',
-      summary: r.summary,
+      summary: summaryIn(r.summary, lang),
       leader_id: r.leader_id === null ? null : Number(r.leader_id),
       operator_name: r.operator_name ?? '',
       created_at: r.created_at,

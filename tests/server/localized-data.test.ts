@@ -257,4 +257,13 @@ describe('site texts, templates, libraries and check functions', () => {
     expect(hk.violations.length).toBe(cn.violations.length);
     expectLocalized(hk, 'hk', ['template_name', 'label', 'expected', 'message']);
   });
+
+  it('the leader history: its verbs in the language, the names as the user wrote them', async () => {
+    const added = await call(t.app, 'POST', '/dict/v1/leader/add', { name: '孙立', titles: ['主任'] }, token);
+    expect(added.status).toBe(200);
+    const summary = async (lang: keyof typeof TAGS) => (await get('/dict/v1/leader/history', lang)).list[0].summary;
+    expect(await summary('cn')).toBe('新增 孙立（主任）');
+    expect(await summary('en')).toBe('Added 孙立（主任）');
+    expect(await summary('hk')).toBe('新增 孙立（主任）');
+  });
 });

@@ -10,6 +10,7 @@ import {
   type LeaderOwner,
 } from '../../services/leaders';
 import { requireTeam, teamContext, type TeamAction } from '../../services/teams';
+import { requestLang } from '../../services/locale';
 import { caller, type Operations } from '../types';
 
 /**
@@ -37,7 +38,7 @@ export const leaderOperations: Operations = {
   getEnterpriseDicLeaderHistory: async (request) => {
     const { owner } = await team(request, 'leader.read');
     const { num = 1, size = 20 } = request.query;
-    return envelope(await leaderHistory(request.server.db, owner, { num, size }));
+    return envelope(await leaderHistory(request.server.db, owner, { num, size }, requestLang(request)));
   },
   postEnterpriseDicLeaderBatch: async (request) => {
     const { owner, uid } = await team(request, 'leader.manage');
@@ -65,7 +66,7 @@ export const leaderOperations: Operations = {
   getDictV1LeaderHistory: async (request) => {
     const { owner } = await personal(request);
     const { num = 1, size = 20 } = request.query;
-    return envelope(await leaderHistory(request.server.db, owner, { num, size }));
+    return envelope(await leaderHistory(request.server.db, owner, { num, size }, requestLang(request)));
   },
   postDictV1LeaderBatch: async (request) => {
     const { owner, uid } = await personal(request);
