@@ -13,6 +13,8 @@ interface Overflow {
   scrollWidth: number;
   /** Visible elements whose right edge is beyond the viewport, outside any box that scrolls sideways. */
   sticking: string[];
+  /** Tables wider than the screen: their right part (a member's role, a row's actions) needs a sideways scroll. */
+  hidden: string[];
 }
 
 /** What sticks out of the viewport on the right. */
@@ -45,7 +47,15 @@ function overflowOf(page: Page): Promise<Overflow> {
       const text = (el.textContent ?? '').trim().slice(0, 30);
       sticking.push(`${name}${testId ? `[${testId}]` : ''} right=${Math.round(rect.right)} "${text}"`);
     }
-    return { scrollWidth: document.documentElement.scrollWidth, sticking: sticking.slice(0, 8) };
+    const hidden: string[] = [];
+    for (const table of document.body.querySelectorAll('table')) {
+      const rect = table.getBoundingClientRect();
+      if (rect.width > width + 1 && table.checkVisibility())
+        hidden.push(
+          `${table.getAttribute('aria-label') ?? table.getAttribute('data-testid') ?? 'table'} ${rect.width}`,
+        );
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, sticking: sticking.slice(0, 8), hidden };
   });
 }
 
@@ -57,7 +67,39 @@ describe('phone layout (390×844)', () => {
     const phone = uniquePhone().replace(/^139/, '134');
     await registerInBrowser(session.page, baseUrl, dataDir, phone, 'phone-pass-1');
     // the root of a team: /team shows its tabs and the member table, the widest screen of the workbench
-    await adminCli(dataDir, 'team', 'create', '--name', `手机排版编辑部${phone.slice(-4)}`, '--admin', phone);
+    const [created] = await adminCli(
+      dataDir,
+      'team',
+      'create',
+      '--name',
+      `手机排版编辑部${phone.slice(-4)}`,
+      '--admin',
+      phone,
+    );
+    const team = /created team (\d+)/.exec(created)?.[1] ?? '';
+    // tables with rows, long ones: a member with a long name, dictionary words, a document with a long name
+    const member = phone.replace(/^134/, '133');
+    const long = '国家新闻出版署出版物质量检查专项工作组特邀审读专家';
+    await adminCli(dataDir, 'user', 'create', '--phone', member, '--password', 'member-pass-1', '--name', long);
+    await adminCli(dataDir, 'team', 'add-member', '--team', team, '--phone', member, '--role', 'user');
+    await session.page.evaluate(async (name) => {
+      const headers = { Authorization: `Bearer ${localStorage.getItem('token')}`, cid: 'e2e-phone', endpoint: '1' };
+      for (const [word, correct] of [
+        ['帐号', '账号'],
+        ['中华人民共和国国家标准出版物上数字用法的规定', '出版物上数字用法'],
+      ]) {
+        const res = await fetch('/dict/v1/add_one', {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ word, type: 5, correct }),
+        });
+        if (!res.ok) throw new Error(`dictionary word: ${res.status}`);
+      }
+      const form = new FormData();
+      form.append('file', new File(['这是一份用来检查手机排版的文档。'], `${name}（第三次修订稿）.txt`));
+      const res = await fetch('/misscut/document/v1/upload', { method: 'POST', headers, body: form });
+      if (!res.ok) throw new Error(`document: ${res.status}`);
+    }, long);
     await session.page.reload();
     await session.page.getByTestId('home-screen').waitFor();
   }, 60_000);
@@ -69,11 +111,22 @@ describe('phone layout (390×844)', () => {
       wide.id = 'too-wide';
       wide.style.width = '600px';
       wide.style.height = '10px';
-      document.querySelector('main')?.append(wide);
+      // and a wide table in a box that scrolls sideways: inside the viewport, but half of it out of sight
+      const box = document.createElement('div');
+      box.id = 'scrolling-box';
+      box.style.overflowX = 'auto';
+      const table = document.createElement('table');
+      table.setAttribute('aria-label', 'too-wide-table');
+      table.style.width = '700px';
+      table.innerHTML = '<tr><td>a</td><td>b</td></tr>';
+      box.append(table);
+      document.querySelector('main')?.append(wide, box);
     });
     const overflow = await overflowOf(page);
-    await page.evaluate(() => document.getElementById('too-wide')?.remove());
+    await page.evaluate(() => ['too-wide', 'scrolling-box'].forEach((id) => document.getElementById(id)?.remove()));
     expect(overflow.sticking.some((s) => s.startsWith('div#too-wide'))).toBe(true);
+    expect(overflow.sticking.some((s) => s.includes('scrolling-box'))).toBe(false);
+    expect(overflow.hidden).toEqual(['too-wide-table 700']);
   });
   afterAll(async () => session?.close());
 
@@ -83,7 +136,8 @@ describe('phone layout (390×844)', () => {
     for (const path of SIGNED_IN_PATHS) {
       await visit(page, path);
       const overflow = await overflowOf(page);
-      if (overflow.scrollWidth > PHONE.width || overflow.sticking.length) found[path] = overflow;
+      if (overflow.scrollWidth > PHONE.width || overflow.sticking.length || overflow.hidden.length)
+        found[path] = overflow;
       const name = path === '/' ? 'home' : path.slice(1);
       await page.screenshot({ path: screenshotPath(`phone-${name}.png`), fullPage: true });
     }

@@ -22,6 +22,7 @@ import { ListPagination } from '../layout/ListPagination';
 import { ConfirmDialog } from '../layout/ConfirmDialog';
 import { saveFile } from '../save-file';
 import { Verbatim } from '../layout/Verbatim';
+import { STACK_ON_PHONE } from '../layout/stacked-table';
 
 const PAGE_SIZE = 20;
 
@@ -84,7 +85,7 @@ export default function Downloads() {
       ) : (
         <>
           <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
-            <Table.Root size="sm" aria-label={t`下载中心`}>
+            <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`下载中心`}>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>

@@ -26,6 +26,7 @@ import { api, unwrap } from '../../../api/client';
 import { notify } from '../../../api/notify';
 import { translateNotice } from '../../notices';
 import { ANNOUNCEMENT_TITLES } from '../../layout/announcements';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 type PublishBody = operations['postAdminV1Announcements']['requestBody']['content']['application/json'];
 const KEY = ['admin', 'announcements'] as const;
@@ -193,7 +194,7 @@ export function AnnouncementsAdmin() {
         </Stack>
       </form>
       {list.data?.length ? (
-        <Table.Root size="sm" mt="5" data-testid="announcements-list">
+        <Table.Root css={STACK_ON_PHONE} size="sm" mt="5" data-testid="announcements-list">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeader>
@@ -211,7 +212,7 @@ export function AnnouncementsAdmin() {
           <Table.Body>
             {list.data.map((a) => (
               <Table.Row key={a.id} data-testid="announcement-row">
-                <Table.Cell>
+                <Table.Cell data-label={t`公告`}>
                   <HStack gap="2">
                     <Badge size="sm">
                       {i18n._(ANNOUNCEMENT_TITLES[a.announcement_type] ?? ANNOUNCEMENT_TITLES[0])}
@@ -226,8 +227,8 @@ export function AnnouncementsAdmin() {
                     </Text>
                   </HStack>
                 </Table.Cell>
-                <Table.Cell>{audienceText(a)}</Table.Cell>
-                <Table.Cell textAlign="end">
+                <Table.Cell data-label={t`对象`}>{audienceText(a)}</Table.Cell>
+                <Table.Cell data-label={t`送达 / 已读`} textAlign="end">
                   {a.delivered} / {a.read}
                 </Table.Cell>
                 <Table.Cell textAlign="end">

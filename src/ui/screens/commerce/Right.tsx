@@ -21,6 +21,7 @@ import { Link } from 'wouter';
 import { commerceKeys, orders, rightDetail, rightRecords, type Right } from '../../../api/commerce';
 import { formatDate, LIMIT_TYPES, ORDER_STATUS, productName, rightTitle, yuan } from './labels';
 import { formatRight } from '../../format/balance';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const PAGE_SIZE = 10;
 
@@ -195,7 +196,7 @@ function Empty({ icon, title, children }: { icon: ReactNode; title: ReactNode; c
 }
 
 function Records() {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const [num, setNum] = useState(1);
   const page = useQuery({
     queryKey: commerceKeys.records(num, PAGE_SIZE),
@@ -213,7 +214,7 @@ function Records() {
   return (
     <>
       <Table.ScrollArea>
-        <Table.Root size="sm" data-testid="right-records">
+        <Table.Root css={STACK_ON_PHONE} size="sm" data-testid="right-records">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeader>
@@ -233,9 +234,12 @@ function Records() {
           <Table.Body>
             {page.data.list.map((r) => (
               <Table.Row key={r.id} data-testid="right-record">
-                <Table.Cell whiteSpace="nowrap">{formatDate(i18n, r.created_at, true)}</Table.Cell>
-                <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
+                <Table.Cell data-label={t`时间`} whiteSpace="nowrap">
+                  {formatDate(i18n, r.created_at, true)}
+                </Table.Cell>
+                <Table.Cell data-label={t`权益`}>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
                 <Table.Cell
+                  data-label={t`变动`}
                   textAlign="end"
                   color={r.num < 0 ? 'red.fg' : 'green.fg'}
                   fontVariantNumeric="tabular-nums"
@@ -244,7 +248,7 @@ function Records() {
                   {r.num > 0 ? '+' : '−'}
                   {formatRight(i18n, r.user_right_type, Math.abs(r.num))}
                 </Table.Cell>
-                <Table.Cell>{r.reason}</Table.Cell>
+                <Table.Cell data-label={t`说明`}>{r.reason}</Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>
@@ -256,7 +260,7 @@ function Records() {
 }
 
 function Orders() {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const [num, setNum] = useState(1);
   const page = useQuery({
     queryKey: commerceKeys.orders(num, PAGE_SIZE),
@@ -280,7 +284,7 @@ function Orders() {
   return (
     <>
       <Table.ScrollArea>
-        <Table.Root size="sm" data-testid="right-orders">
+        <Table.Root css={STACK_ON_PHONE} size="sm" data-testid="right-orders">
           <Table.Header>
             <Table.Row>
               <Table.ColumnHeader>
@@ -303,20 +307,24 @@ function Orders() {
           <Table.Body>
             {page.data.list.map((o) => (
               <Table.Row key={o.order_no} data-testid="right-order" data-status={o.status}>
-                <Table.Cell fontFamily="mono" fontSize="xs">
+                <Table.Cell data-label={t`订单号`} fontFamily="mono" fontSize="xs">
                   {o.order_no}
                 </Table.Cell>
-                <Table.Cell>
+                <Table.Cell data-label={t`商品`}>
                   {productName(i18n, undefined, o.product_name)}
                   {o.quantity && o.quantity > 1 ? ` × ${o.quantity}` : ''}
                 </Table.Cell>
-                <Table.Cell textAlign="end">{yuan(i18n, o.amount)}</Table.Cell>
-                <Table.Cell>
+                <Table.Cell data-label={t`金额`} textAlign="end">
+                  {yuan(i18n, o.amount)}
+                </Table.Cell>
+                <Table.Cell data-label={t`状态`}>
                   <Badge colorPalette={o.status === 'paid' ? 'green' : o.status === 'pending' ? 'orange' : 'gray'}>
                     {ORDER_STATUS[o.status] ? i18n._(ORDER_STATUS[o.status]) : o.status}
                   </Badge>
                 </Table.Cell>
-                <Table.Cell whiteSpace="nowrap">{formatDate(i18n, o.created_at, true)}</Table.Cell>
+                <Table.Cell data-label={t`下单时间`} whiteSpace="nowrap">
+                  {formatDate(i18n, o.created_at, true)}
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>

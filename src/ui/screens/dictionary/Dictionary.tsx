@@ -45,6 +45,7 @@ import { LibraryChooser } from './LibraryChooser';
 import { TYPE_COLORS, TYPE_LABELS } from './types';
 import { AddWordForm, draftProblem, TypeSelect, WORD_MAX, type WordDraft } from './WordForm';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const PAGE_SIZE = 20;
 
@@ -278,7 +279,7 @@ export default function Dictionary() {
           </EmptyState.Root>
         ) : (
           <Box overflowX="auto">
-            <Table.Root size="sm" interactive data-testid="dict-table">
+            <Table.Root css={STACK_ON_PHONE} size="sm" interactive data-testid="dict-table">
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader w="10">
@@ -306,7 +307,7 @@ export default function Dictionary() {
                   editing?.id === w.id ? (
                     <Table.Row key={w.id} data-testid="dict-row-editing" onKeyDown={editKeys}>
                       <Table.Cell />
-                      <Table.Cell>
+                      <Table.Cell data-label={t`词语`}>
                         <Input
                           size="xs"
                           autoFocus
@@ -317,7 +318,7 @@ export default function Dictionary() {
                           onChange={(e) => setEditing({ ...editing, word: e.target.value })}
                         />
                       </Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`类型`}>
                         <TypeSelect
                           value={editing.type}
                           label={t`类型`}
@@ -325,7 +326,7 @@ export default function Dictionary() {
                           onChange={(v) => setEditing({ ...editing, type: (v || 5) as WordType })}
                         />
                       </Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`正确写法`}>
                         {editing.type === 5 ? (
                           <Input
                             size="xs"
@@ -337,7 +338,7 @@ export default function Dictionary() {
                           />
                         ) : null}
                       </Table.Cell>
-                      <Table.Cell textAlign="end">
+                      <Table.Cell data-label={t`操作`} textAlign="end">
                         <HStack justify="flex-end" gap="1">
                           <IconButton
                             size="xs"
@@ -368,18 +369,18 @@ export default function Dictionary() {
                           <Checkbox.Control />
                         </Checkbox.Root>
                       </Table.Cell>
-                      <Table.Cell fontWeight="medium">
+                      <Table.Cell data-label={t`词语`} fontWeight="medium">
                         <Verbatim>{w.word}</Verbatim>
                       </Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`类型`}>
                         <Badge size="sm" variant="subtle" colorPalette={TYPE_COLORS[w.type]}>
                           {i18n._(TYPE_LABELS[w.type])}
                         </Badge>
                       </Table.Cell>
-                      <Table.Cell color={w.correct ? undefined : 'fg.subtle'}>
+                      <Table.Cell data-label={t`正确写法`} color={w.correct ? undefined : 'fg.subtle'}>
                         {w.correct ? <Verbatim>{w.correct}</Verbatim> : '—'}
                       </Table.Cell>
-                      <Table.Cell textAlign="end">
+                      <Table.Cell data-label={t`操作`} textAlign="end">
                         <HStack justify="flex-end" gap="1">
                           <IconButton
                             size="xs"

@@ -33,6 +33,7 @@ import { useLanguage, useSystemActor } from '../../app-actor';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { formatBytes, formatDate, StatusBadge } from './status';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const PAGE_SIZE = 10;
 
@@ -286,7 +287,7 @@ export default function Documents() {
         ) : (
           <Stack gap="3">
             <Table.ScrollArea>
-              <Table.Root size="sm" data-testid="documents-table">
+              <Table.Root css={STACK_ON_PHONE} size="sm" data-testid="documents-table">
                 <Table.Header>
                   <Table.Row>
                     <Table.ColumnHeader>
@@ -312,7 +313,7 @@ export default function Documents() {
                 <Table.Body>
                   {data?.list.map((d) => (
                     <Table.Row key={d.id} data-testid="document-row" data-id={d.id} data-status={d.status}>
-                      <Table.Cell maxW="xs">
+                      <Table.Cell data-label={t`文档名称`} maxW="xs">
                         <Button
                           variant="plain"
                           size="sm"
@@ -328,13 +329,13 @@ export default function Documents() {
                           </Text>
                         </Button>
                       </Table.Cell>
-                      <Table.Cell textAlign="end" whiteSpace="nowrap">
+                      <Table.Cell data-label={t`大小`} textAlign="end" whiteSpace="nowrap">
                         {formatBytes(d.size)}
                       </Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`状态`}>
                         <StatusBadge status={d.status} progress={d.progress} error={d.error} />
                       </Table.Cell>
-                      <Table.Cell textAlign="end" data-testid="document-issues">
+                      <Table.Cell data-label={t`错误数`} textAlign="end" data-testid="document-issues">
                         {d.status === 'done' ? (
                           <Badge colorPalette={d.issue_count ? 'red' : 'green'} variant="subtle">
                             {d.issue_count}
@@ -343,8 +344,10 @@ export default function Documents() {
                           '—'
                         )}
                       </Table.Cell>
-                      <Table.Cell whiteSpace="nowrap">{formatDate(d.created_at, locale)}</Table.Cell>
-                      <Table.Cell textAlign="end">
+                      <Table.Cell data-label={t`上传时间`} whiteSpace="nowrap">
+                        {formatDate(d.created_at, locale)}
+                      </Table.Cell>
+                      <Table.Cell data-label={t`操作`} textAlign="end">
                         <HStack gap="1" justify="end">
                           <Button size="xs" variant="outline" onClick={() => open(d.id)} data-testid="document-open">
                             <Trans>打开</Trans>

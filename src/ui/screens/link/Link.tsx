@@ -46,6 +46,7 @@ import { translateNotice } from '../../notices';
 import { saveFile } from '../../save-file';
 import { rememberServerMessage } from '../../../api/serverMessages';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const DEPTHS = [0, 1, 2] as const;
 const CARD_LIMIT = 200;
@@ -303,7 +304,7 @@ function SiteTable(props: {
     iso ? i18n.date(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' }) : '—';
   return (
     <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
-      <Table.Root size="sm" aria-label={t`网页校对`} interactive>
+      <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`网页校对`} interactive>
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeader>
@@ -339,7 +340,7 @@ function SiteTable(props: {
                 cursor={site.last_result ? 'pointer' : undefined}
                 onClick={() => site.last_result && send({ type: 'select', id: site.id })}
               >
-                <Table.Cell maxW="360px">
+                <Table.Cell data-label={t`网站`} maxW="360px">
                   <Text fontWeight="medium" truncate>
                     <Verbatim>{site.name}</Verbatim>
                   </Text>
@@ -348,15 +349,19 @@ function SiteTable(props: {
                     {site.depth > 0 ? ` · ${t`链接 ${site.depth} 层，最多 ${site.page_limit} 页`}` : ''}
                   </Text>
                 </Table.Cell>
-                <Table.Cell>
+                <Table.Cell data-label={t`状态`}>
                   <StatusCell site={site} />
                 </Table.Cell>
-                <Table.Cell textAlign="end">{site.last_result?.page_count ?? '—'}</Table.Cell>
-                <Table.Cell textAlign="end" data-testid="link-issue-count">
+                <Table.Cell data-label={t`页数`} textAlign="end">
+                  {site.last_result?.page_count ?? '—'}
+                </Table.Cell>
+                <Table.Cell data-label={t`问题`} textAlign="end" data-testid="link-issue-count">
                   {site.last_result?.issue_count ?? '—'}
                 </Table.Cell>
-                <Table.Cell whiteSpace="nowrap">{when(site.last_checked_at)}</Table.Cell>
-                <Table.Cell textAlign="end" onClick={(e) => e.stopPropagation()}>
+                <Table.Cell data-label={t`上次校对`} whiteSpace="nowrap">
+                  {when(site.last_checked_at)}
+                </Table.Cell>
+                <Table.Cell data-label={t`操作`} textAlign="end" onClick={(e) => e.stopPropagation()}>
                   <HStack gap="1" justify="flex-end">
                     <Button
                       size="xs"

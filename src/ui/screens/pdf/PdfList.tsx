@@ -33,6 +33,7 @@ import { FileDrop, formatBytes } from '../../upload/FileDrop';
 import { UploadStatus } from '../../upload/UploadStatus';
 import { usePipeline } from '../../upload/usePipeline';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 export default function PdfList() {
   const { t } = useLingui();
@@ -159,7 +160,7 @@ function PdfTable({ list, send }: { list: PdfSummary[]; send(event: PdfChecksEve
   const [deleting, setDeleting] = useState<PdfSummary | null>(null);
   return (
     <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
-      <Table.Root size="sm" aria-label={t`PDF 校对`}>
+      <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`PDF 校对`}>
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeader>
@@ -187,7 +188,7 @@ function PdfTable({ list, send }: { list: PdfSummary[]; send(event: PdfChecksEve
             const running = pdf.status === 'queued' || pdf.status === 'running';
             return (
               <Table.Row key={pdf.id} data-testid="pdf-row" data-id={pdf.id}>
-                <Table.Cell maxW="320px">
+                <Table.Cell data-label={t`文件名`} maxW="320px">
                   <Text fontWeight="medium" truncate>
                     <Verbatim>{pdf.name}</Verbatim>
                   </Text>
@@ -195,17 +196,19 @@ function PdfTable({ list, send }: { list: PdfSummary[]; send(event: PdfChecksEve
                     {formatBytes(pdf.size)}
                   </Text>
                 </Table.Cell>
-                <Table.Cell>
+                <Table.Cell data-label={t`状态`}>
                   <Status pdf={pdf} />
                 </Table.Cell>
-                <Table.Cell textAlign="end">{pdf.page_count}</Table.Cell>
-                <Table.Cell textAlign="end" data-testid="pdf-issue-count">
+                <Table.Cell data-label={t`页数`} textAlign="end">
+                  {pdf.page_count}
+                </Table.Cell>
+                <Table.Cell data-label={t`问题`} textAlign="end" data-testid="pdf-issue-count">
                   {pdf.issue_count}
                 </Table.Cell>
-                <Table.Cell whiteSpace="nowrap">
+                <Table.Cell data-label={t`上传时间`} whiteSpace="nowrap">
                   {i18n.date(new Date(pdf.created_at), { dateStyle: 'medium', timeStyle: 'short' })}
                 </Table.Cell>
-                <Table.Cell textAlign="end">
+                <Table.Cell data-label={t`操作`} textAlign="end">
                   <HStack gap="1" justify="flex-end">
                     <Button
                       size="xs"

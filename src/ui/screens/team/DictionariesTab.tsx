@@ -29,6 +29,7 @@ import { AddWordForm, type WordDraft } from '../dictionary/WordForm';
 import { TYPE_COLORS, TYPE_LABELS } from '../dictionary/types';
 import { useTeamAuth } from './useTeamAuth';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 type SharedDictionary = components['schemas']['SharedDictionary'];
 const KEY = ['enterprise', 'shared-dictionaries'] as const;
@@ -111,7 +112,7 @@ export default function DictionariesTab() {
         <EmptyPanel testId="team-dictionaries-empty" icon={<BookOpen />} title={<Trans>团队还没有共享词库</Trans>} />
       ) : (
         <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
-          <Table.Root size="sm" aria-label={t`共享词库`}>
+          <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`共享词库`}>
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader>
@@ -134,14 +135,18 @@ export default function DictionariesTab() {
             <Table.Body>
               {dictionaries.map((d) => (
                 <Table.Row key={d.id} data-testid="shared-dict-row" aria-selected={d.id === openId}>
-                  <Table.Cell>
+                  <Table.Cell data-label={t`词库`}>
                     <Button variant="plain" size="sm" px="0" onClick={() => setOpenId(d.id === openId ? null : d.id)}>
                       <Verbatim>{d.name}</Verbatim>
                     </Button>
                   </Table.Cell>
-                  <Table.Cell textAlign="end">{d.word_count}</Table.Cell>
-                  <Table.Cell textAlign="end">{d.user_count}</Table.Cell>
-                  <Table.Cell>
+                  <Table.Cell data-label={t`词数`} textAlign="end">
+                    {d.word_count}
+                  </Table.Cell>
+                  <Table.Cell data-label={t`使用人数`} textAlign="end">
+                    {d.user_count}
+                  </Table.Cell>
+                  <Table.Cell data-label={t`我的校对`}>
                     <Button
                       size="xs"
                       variant={d.in_use ? 'solid' : 'outline'}
@@ -154,7 +159,7 @@ export default function DictionariesTab() {
                       {d.in_use ? <Trans>已启用</Trans> : <Trans>未启用</Trans>}
                     </Button>
                   </Table.Cell>
-                  <Table.Cell textAlign="end">
+                  <Table.Cell data-label={t`操作`} textAlign="end">
                     <HStack gap="1" justify="flex-end">
                       <Button size="xs" variant="ghost" onClick={() => setOpenId(d.id === openId ? null : d.id)}>
                         {d.id === openId ? <Trans>收起</Trans> : <Trans>查看词语</Trans>}
@@ -268,7 +273,7 @@ function Words(props: { dictionary: SharedDictionary; canManage: boolean; onChan
         </Text>
       ) : (
         <>
-          <Table.Root size="sm" aria-label={t`词语`}>
+          <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`词语`}>
             <Table.Body>
               {words.data.list.map((w) => (
                 <Table.Row key={w.id} data-testid="shared-word-row">

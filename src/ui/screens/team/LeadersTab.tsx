@@ -37,6 +37,7 @@ import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { translateNotice } from '../../notices';
 import { useTeamAuth } from './useTeamAuth';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const KEYS = { list: ['enterprise', 'leaders'] as const, history: ['enterprise', 'leader-history'] as const };
 
@@ -198,7 +199,7 @@ export default function LeadersTab() {
         />
       ) : (
         <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
-          <Table.Root size="sm" aria-label={t`领导人词库`}>
+          <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`领导人词库`}>
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader w="16">
@@ -223,14 +224,14 @@ export default function LeadersTab() {
             <Table.Body>
               {leaders.map((l, index) => (
                 <Table.Row key={l.id} data-testid="team-leader-row">
-                  <Table.Cell>{index + 1}</Table.Cell>
-                  <Table.Cell fontWeight="medium">
+                  <Table.Cell data-label={t`排序`}>{index + 1}</Table.Cell>
+                  <Table.Cell data-label={t`姓名`} fontWeight="medium">
                     <Verbatim>{l.name}</Verbatim>
                   </Table.Cell>
-                  <Table.Cell>{l.titles.join('、')}</Table.Cell>
-                  <Table.Cell>{l.organization || '—'}</Table.Cell>
+                  <Table.Cell data-label={t`职务`}>{l.titles.join('、')}</Table.Cell>
+                  <Table.Cell data-label={t`单位`}>{l.organization || '—'}</Table.Cell>
                   {canManage ? (
-                    <Table.Cell textAlign="end">
+                    <Table.Cell data-label={t`操作`} textAlign="end">
                       <HStack gap="1" justify="flex-end">
                         <IconButton
                           size="xs"

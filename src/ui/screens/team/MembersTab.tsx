@@ -38,6 +38,7 @@ import { translateNotice } from '../../notices';
 import { reasonText, ROLE_LABELS, STATUS_LABELS, STATUS_PALETTE, toStatus, toTeamRole } from './labels';
 import { useTeamAuth } from './useTeamAuth';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const PHONE = /^1\d{10}$/;
 
@@ -162,7 +163,7 @@ export default function MembersTab() {
       ) : (
         <>
           <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto" aria-busy={loading}>
-            <Table.Root size="sm" aria-label={t`团队成员`} whiteSpace="nowrap">
+            <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`团队成员`} whiteSpace="nowrap">
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>
@@ -195,7 +196,7 @@ export default function MembersTab() {
                   const holding = m.status === 1 || m.status === 2 || m.status === 3;
                   return (
                     <Table.Row key={m.id} data-testid="team-member-row" data-status={m.status}>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`姓名`}>
                         {renaming && renaming.uid === m.uid ? (
                           <Input
                             size="xs"
@@ -233,8 +234,10 @@ export default function MembersTab() {
                           </HStack>
                         )}
                       </Table.Cell>
-                      <Table.Cell whiteSpace="nowrap">{m.phone}</Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`手机号`} whiteSpace="nowrap">
+                        {m.phone}
+                      </Table.Cell>
+                      <Table.Cell data-label={t`角色`}>
                         {canRole && holding && actable(m) ? (
                           <NativeSelect.Root size="xs" width="auto" disabled={busy}>
                             <NativeSelect.Field
@@ -254,12 +257,16 @@ export default function MembersTab() {
                           i18n._(ROLE_LABELS[m.role] ?? ROLE_LABELS.user)
                         )}
                       </Table.Cell>
-                      <Table.Cell>
+                      <Table.Cell data-label={t`状态`}>
                         <Badge colorPalette={STATUS_PALETTE[m.status]}>{i18n._(STATUS_LABELS[m.status])}</Badge>
                       </Table.Cell>
-                      <Table.Cell whiteSpace="nowrap">{when(m.joined_at)}</Table.Cell>
-                      <Table.Cell whiteSpace="nowrap">{when(m.last_active_at)}</Table.Cell>
-                      <Table.Cell textAlign="end">
+                      <Table.Cell data-label={t`加入时间`} whiteSpace="nowrap">
+                        {when(m.joined_at)}
+                      </Table.Cell>
+                      <Table.Cell data-label={t`最近使用`} whiteSpace="nowrap">
+                        {when(m.last_active_at)}
+                      </Table.Cell>
+                      <Table.Cell data-label={t`操作`} textAlign="end">
                         <HStack gap="1" justify="flex-end">
                           {m.status === 4 && canInvite ? (
                             <Button

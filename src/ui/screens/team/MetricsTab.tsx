@@ -12,6 +12,7 @@ import { metrics, type Metrics } from '../../../machines/teamCalls';
 import { EmptyPanel } from '../../layout/EmptyPanel';
 import { saveFile } from '../../save-file';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const DAY_MS = 86_400_000;
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -117,7 +118,12 @@ export default function MetricsTab() {
             <>
               <DailyChart daily={data.data.daily} labels={{ day: t`日期`, words: t`校对字数`, issues: t`发现问题` }} />
               <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto">
-                <Table.Root size="sm" aria-label={t`成员使用数据`} data-testid="metric-members-table">
+                <Table.Root
+                  css={STACK_ON_PHONE}
+                  size="sm"
+                  aria-label={t`成员使用数据`}
+                  data-testid="metric-members-table"
+                >
                   <Table.Header>
                     <Table.Row>
                       <Table.ColumnHeader>
@@ -143,14 +149,22 @@ export default function MetricsTab() {
                   <Table.Body>
                     {(data.data.members ?? []).map((m) => (
                       <Table.Row key={m.uid} data-testid="metric-member-row">
-                        <Table.Cell>
+                        <Table.Cell data-label={t`成员`}>
                           <Verbatim>{m.name}</Verbatim>
                         </Table.Cell>
-                        <Table.Cell textAlign="end">{n(m.check_count)}</Table.Cell>
-                        <Table.Cell textAlign="end">{n(m.word_count)}</Table.Cell>
-                        <Table.Cell textAlign="end">{n(m.document_count)}</Table.Cell>
-                        <Table.Cell textAlign="end">{n(m.issue_count)}</Table.Cell>
-                        <Table.Cell textAlign="end">
+                        <Table.Cell data-label={t`校对次数`} textAlign="end">
+                          {n(m.check_count)}
+                        </Table.Cell>
+                        <Table.Cell data-label={t`校对字数`} textAlign="end">
+                          {n(m.word_count)}
+                        </Table.Cell>
+                        <Table.Cell data-label={t`文件`} textAlign="end">
+                          {n(m.document_count)}
+                        </Table.Cell>
+                        <Table.Cell data-label={t`发现问题`} textAlign="end">
+                          {n(m.issue_count)}
+                        </Table.Cell>
+                        <Table.Cell data-label={t`采纳 / 忽略`} textAlign="end">
                           {n(m.accepted)} / {n(m.ignored)}
                         </Table.Cell>
                       </Table.Row>

@@ -12,6 +12,7 @@ import { useTeamAuth } from './useTeamAuth';
 import { formatRight, isUnlimited } from '../../format/balance';
 import { rightTitle } from '../commerce/labels';
 import { Verbatim } from '../../layout/Verbatim';
+import { STACK_ON_PHONE } from '../../layout/stacked-table';
 
 const KEYS = { packages: ['enterprise', 'packages'] as const, allocations: ['enterprise', 'allocations'] as const };
 
@@ -85,7 +86,7 @@ export default function RightsTab() {
               )}
             </Text>
           </Flex>
-          <Table.Root size="sm">
+          <Table.Root css={STACK_ON_PHONE} size="sm">
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader>
@@ -105,10 +106,18 @@ export default function RightsTab() {
             <Table.Body>
               {p.rights.map((r) => (
                 <Table.Row key={r.user_right_type}>
-                  <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
-                  <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.total)}</Table.Cell>
-                  <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.allocated)}</Table.Cell>
-                  <Table.Cell textAlign="end" data-testid={`package-remaining-${r.user_right_type}`}>
+                  <Table.Cell data-label={t`权益`}>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
+                  <Table.Cell data-label={t`总量`} textAlign="end">
+                    {formatRight(i18n, r.user_right_type, r.total)}
+                  </Table.Cell>
+                  <Table.Cell data-label={t`已分配`} textAlign="end">
+                    {formatRight(i18n, r.user_right_type, r.allocated)}
+                  </Table.Cell>
+                  <Table.Cell
+                    data-label={t`可分配`}
+                    textAlign="end"
+                    data-testid={`package-remaining-${r.user_right_type}`}
+                  >
                     {/* what is left of an unlimited right is unlimited, however much was allocated */}
                     {formatRight(i18n, r.user_right_type, isUnlimited(r.total) ? r.total : r.remaining)}
                   </Table.Cell>
@@ -178,7 +187,7 @@ export default function RightsTab() {
       ) : null}
       {allocated.data?.length ? (
         <Box bg="panel" borderWidth="1px" borderRadius="xl" overflowX="auto" data-testid="team-allocations">
-          <Table.Root size="sm" aria-label={t`成员分配情况`}>
+          <Table.Root css={STACK_ON_PHONE} size="sm" aria-label={t`成员分配情况`}>
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader>
@@ -199,12 +208,16 @@ export default function RightsTab() {
               {allocated.data.flatMap((m) =>
                 m.rights.map((r) => (
                   <Table.Row key={`${m.uid}-${r.user_right_type}`}>
-                    <Table.Cell>
+                    <Table.Cell data-label={t`成员`}>
                       <Verbatim>{m.name}</Verbatim>
                     </Table.Cell>
-                    <Table.Cell>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
-                    <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.num)}</Table.Cell>
-                    <Table.Cell textAlign="end">{formatRight(i18n, r.user_right_type, r.used)}</Table.Cell>
+                    <Table.Cell data-label={t`权益`}>{rightTitle(i18n, r.user_right_type, r.title)}</Table.Cell>
+                    <Table.Cell data-label={t`已分配`} textAlign="end">
+                      {formatRight(i18n, r.user_right_type, r.num)}
+                    </Table.Cell>
+                    <Table.Cell data-label={t`已使用`} textAlign="end">
+                      {formatRight(i18n, r.user_right_type, r.used)}
+                    </Table.Cell>
                   </Table.Row>
                 )),
               )}
