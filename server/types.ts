@@ -8,7 +8,6 @@ import type { JobRunner } from './jobs/runner';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
-import type { PdfChecks } from './services/pdf/checks';
 import type { ImageChecks } from './services/media/images';
 import type { SpeechTasks } from './services/media/speech';
 
@@ -28,8 +27,6 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Website checks (link proofreading; services/web/checks.ts). */
     websites: WebsiteChecks;
-    /** PDF checks (services/pdf/checks.ts). */
-    pdfChecks: PdfChecks;
     /** Image checks (services/media/images.ts). */
     imageChecks: ImageChecks;
     /** Speech tasks: audio and video proofreading (services/media/speech.ts). */

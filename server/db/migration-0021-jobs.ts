@@ -35,6 +35,23 @@ export async function moveUnfinishedJobs(db: Kysely<any>, table: string, kind: s
 }
 
 /**
+ * Moves a kind's unfinished rows into `jobs` and drops the columns that held their queue state there (the kind's
+ * jobs now run on the job runner).
+ */
+export function kindToJobsMigration(table: string, kind: string, columns: string[]): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await moveUnfinishedJobs(db, table, kind);
+      for (const column of columns) await db.schema.alterTable(table).dropColumn(column).execute();
+    },
+    async down(db: Kysely<any>) {
+      for (const column of columns) await db.schema.alterTable(table).addColumn(column, 'text').execute();
+      await db.deleteFrom('jobs').where('kind', '=', kind).execute();
+    },
+  };
+}
+
+/**
  * One store for the persisted jobs of every kind (server/jobs): `jobs` holds the queue state, attempts, charge and
  * the process running each. Document jobs move there first: their unfinished rows become jobs, and the columns that
  * held their queue state (`owner`, `charge`, `attempts`) go.

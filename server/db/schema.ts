@@ -453,10 +453,6 @@ export interface PdfChecksTable {
   error: string | null;
   error_code: string | null;
   error_params: string | null;
-  /** the process running the check */
-  owner: string | null;
-  /** JSON of the upload's right-4 consumption while it may still be refunded */
-  charge: string | null;
   created_at: string;
   updated_at: string;
 }

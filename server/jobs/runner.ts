@@ -109,7 +109,8 @@ export class JobRunner {
   private filling: Promise<void> | null = null;
   private refill = false;
   private poll: NodeJS.Timeout | null = null;
-  readonly progressIntervalMs: number;
+  /** least time between two progress messages of a job (a test may change it) */
+  progressIntervalMs: number;
 
   constructor(
     private readonly app: FastifyInstance,

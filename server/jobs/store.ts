@@ -305,3 +305,19 @@ export async function findUnrefundedEnded(db: Db): Promise<JobRecord[]> {
     .where('charge_state', '=', 'reserved')
     .execute();
 }
+
+/**
+ * Whether `owner` still runs the kind's job `ref`, recording its progress if given: a kind's write of its row under
+ * way checks it in the same transaction, so a job cancelled or taken over writes nothing more.
+ */
+export async function holdsJob(db: Db, kind: JobKind, ref: number, owner: string, progress?: number): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ ...(progress === undefined ? {} : { progress }), updated_at: nowIso() })
+    .where('kind', '=', kind)
+    .where('ref', '=', ref)
+    .where('owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { documentJobs } from '../jobs/kinds/document';
+import { pdfJobs } from '../jobs/kinds/pdf';
 import { JobRunner, type JobRunnerOptions } from '../jobs/runner';
 
 /** The job runner (server/jobs) with its kinds: it claims work once the server is ready and stops before it closes. */
@@ -7,6 +8,7 @@ export default fp(
   async (app, opts: { runner?: JobRunnerOptions }) => {
     const runner = new JobRunner(app, opts.runner);
     runner.register(documentJobs);
+    runner.register(pdfJobs);
     app.decorate('jobs', runner);
     app.addHook('onReady', async () => {
       await runner.refundEnded();

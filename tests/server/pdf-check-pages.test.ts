@@ -127,7 +127,7 @@ describe('PDF pages checked side by side', () => {
   }, 120_000);
 
   it('sends progress at most once per interval: the start, the first page, then the end', async () => {
-    const checks = t.app.pdfChecks;
+    const checks = t.app.jobs;
     const interval = checks.progressIntervalMs;
     checks.progressIntervalMs = 3_600_000;
     try {

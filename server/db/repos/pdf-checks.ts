@@ -1,14 +1,13 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '..';
 import type { PdfChecksTable, PdfPagesTable } from '../schema';
+import { holdsJob } from '../../jobs/store';
 import { offsetOf, type Page } from './filters';
 
 /** PDF checks (`pdf_checks`), their files (`pdf_files`) and checked pages (`pdf_pages`). */
 
 export type PdfCheckRecord = Selectable<PdfChecksTable>;
 export type PdfPageRecord = Omit<Selectable<PdfPagesTable>, 'image'>;
-
-const BUSY = ['queued', 'running'] as const;
 
 export async function findOwnedPdfCheck(db: Db, id: number, uid: number): Promise<PdfCheckRecord | undefined> {
   return db.selectFrom('pdf_checks').selectAll().where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
@@ -32,12 +31,18 @@ export async function findPdfCheckPage(
   return { total: Number(total), rows };
 }
 
-/** Stores a new check and its file in one transaction; returns its id. */
-export async function insertPdfCheck(db: Db, values: Insertable<PdfChecksTable>, data: Uint8Array): Promise<number> {
+/** Stores a new check and its file in one transaction with what `within` adds (its job); returns its id. */
+export async function insertPdfCheck(
+  db: Db,
+  values: Insertable<PdfChecksTable>,
+  data: Uint8Array,
+  within: (trx: Db, id: number) => Promise<void>,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx.insertInto('pdf_checks').values(values).returning('id').executeTakeFirstOrThrow();
     const id = Number(inserted.id);
     await trx.insertInto('pdf_files').values({ pdf_id: id, data }).execute();
+    await within(trx, id);
     return id;
   });
 }
@@ -47,44 +52,19 @@ export async function findPdfFile(db: Db, id: number): Promise<Uint8Array | unde
   return row?.data;
 }
 
-/** Writes a check's state while `owner` runs it; false once it is no longer that owner's busy check. */
-export async function updateRunningPdfCheck(
-  db: Db,
-  id: number,
-  owner: string | null,
-  values: Updateable<PdfChecksTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('pdf_checks')
-    .set(values)
-    .where('id', '=', id)
-    .where('owner', owner === null ? 'is' : '=', owner)
-    .where('status', 'in', BUSY)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Writes a check's state (its job, server/jobs/kinds/pdf.ts, decides when). */
+export async function updatePdfCheck(db: Db, id: number, values: Updateable<PdfChecksTable>): Promise<void> {
+  await db.updateTable('pdf_checks').set(values).where('id', '=', id).execute();
 }
 
-/** Clears a check's charge; true for the one caller that cleared it (who then refunds it). */
-export async function clearPdfCharge(db: Db, id: number, charge: string): Promise<boolean> {
-  const result = await db
-    .updateTable('pdf_checks')
-    .set({ charge: null })
-    .where('id', '=', id)
-    .where('charge', '=', charge)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Deletes the pages a check stored (it starts over). */
+export async function deletePdfPages(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('pdf_pages').where('pdf_id', '=', id).execute();
 }
 
 export async function deleteOwnedPdfCheck(db: Db, id: number, uid: number): Promise<boolean> {
   const result = await db.deleteFrom('pdf_checks').where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** Checks queued or running in processes that are not among `alive`. */
-export async function findPdfChecksOfGone(db: Db, alive: string[]): Promise<PdfCheckRecord[]> {
-  let query = db.selectFrom('pdf_checks').selectAll().where('status', 'in', BUSY);
-  if (alive.length) query = query.where((eb) => eb.or([eb('owner', 'is', null), eb('owner', 'not in', alive)]));
-  return query.execute();
 }
 
 /**
@@ -99,7 +79,9 @@ export async function savePdfPages(
   values: Updateable<PdfChecksTable>,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    if (!(await updateRunningPdfCheck(trx, id, owner, values))) return false;
+    const progress = values.progress === undefined ? undefined : Number(values.progress);
+    if (!(await holdsJob(trx, 'pdf', id, owner, progress))) return false;
+    await updatePdfCheck(trx, id, values);
     if (pages.length) await trx.insertInto('pdf_pages').values(pages).execute();
     return true;
   });

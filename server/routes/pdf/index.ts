@@ -1,4 +1,5 @@
 import { nowIso } from '../../db';
+import { insertJob } from '../../jobs/store';
 import {
   deleteOwnedPdfCheck,
   findOwnedPdfCheck,
@@ -67,14 +68,13 @@ export const pdfOperations: Operations = {
         page_count: pages,
         pages_done: 0,
         issue_count: 0,
-        owner: request.server.instance.id,
-        charge: JSON.stringify(charge),
         created_at: now,
         updated_at: now,
       },
       file.data,
+      (trx, ref) => insertJob(trx, { kind: 'pdf', ref, uid, charge: JSON.stringify(charge) }),
     );
-    request.server.pdfChecks.enqueue(id, uid);
+    request.server.jobs.enqueue();
     return envelope(pdfSummary((await findOwnedPdfCheck(db, id, uid))!));
   },
 
@@ -164,16 +164,17 @@ export const pdfOperations: Operations = {
 
   postMisscutV2PdfCheckCancel: async (request) => {
     const row = await owned(request, request.body.id);
-    await request.server.pdfChecks.cancel(row);
+    if (!(await request.server.jobs.cancel('pdf', Number(row.id), { code: 'pdf.cancelled' }))) {
+      throw conflict('pdf.not_running');
+    }
     return envelope(null);
   },
 
   deleteMisscutV2PdfCheckDeleteById: async (request) => {
     const row = await owned(request, request.params.id);
-    const { pdfChecks, db } = request.server;
+    const { jobs, db } = request.server;
     // a running check stops first; what it was charged is given back, then the rows go
-    await pdfChecks.abort(Number(row.id));
-    await pdfChecks.release(Number(row.id));
+    await jobs.remove('pdf', Number(row.id), 'PDF校对取消退回');
     if (!(await deleteOwnedPdfCheck(db, Number(row.id), Number(row.uid)))) throw notFound('pdf.unknown');
     return envelope(null);
   },

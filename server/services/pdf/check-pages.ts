@@ -17,7 +17,8 @@ import { ocrParts, readStrips } from '../ocr/read';
 import { OCR_DPI } from '../ocr/strips';
 import type { OcrText } from '../ocr/tesseract';
 import { countChars } from '../rights';
-import { allUnsure, CheckFailure, rectsOf, unsureRanges, withoutUnsure, type PdfIssue } from './checks';
+import { JobFailure } from '../../jobs/runner';
+import { allUnsure, rectsOf, unsureRanges, withoutUnsure, type PdfIssue } from './checks';
 import type { PdfPageText } from './pdfjs';
 
 /**
@@ -73,13 +74,13 @@ function later<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * Reads and checks every page of a check, storing them as they are done; null when the check stopped (aborted,
- * or no longer this process's running check). Throws CheckFailure or the heavy pool's error when it fails, after
+ * or no longer this process's running check). Throws JobFailure or the heavy pool's error when it fails, after
  * storing the pages checked before the failing one.
  */
 export async function checkPdfPages(run: PdfPagesRun): Promise<PdfPagesChecked | null> {
   const { app, job, pageCount, data } = run;
   const service = checkService(app);
-  // the checker pool group PdfChecks.abort cancels
+  // the checker pool group an aborted PDF job cancels (server/jobs/kinds/pdf.ts)
   const group = `pdf:${run.id}`;
   // each page is checked in its own script (a PDF's text or a scan says which): prepared once per script
   const preparing = new Map<'cn' | 'hk', Promise<PreparedCheck>>();
@@ -242,7 +243,7 @@ async function checkPage(
           if (stopped()) return [];
           if (attempt >= UNIT_RETRIES) {
             run.app.log.warn({ err: error, pdf: run.id, page: page.page }, 'pdf page not checked');
-            throw new CheckFailure('pdf.page_failed', { page: page.page });
+            throw new JobFailure('pdf.page_failed', { page: page.page });
           }
         }
       }
