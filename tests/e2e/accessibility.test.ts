@@ -97,4 +97,26 @@ describe('accessibility (axe-core)', () => {
     await settle(page);
     expect(await walk(page, SIGNED_IN_PATHS)).toEqual({});
   });
+
+  it('on a phone, every screen and the side bar as an open drawer have no critical or serious violation', async () => {
+    const { page } = session;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const found: Record<string, Violation[]> = {};
+    for (const path of SIGNED_IN_PATHS) {
+      await visit(page, path);
+      const list = severe(await violations(page));
+      if (list.length) found[path] = list;
+    }
+    await visit(page, '/');
+    await page.getByTestId('nav-menu-button').click();
+    const drawer = page.getByTestId('nav-drawer');
+    await drawer.waitFor();
+    await drawer.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+    const inDrawer = severe(await violations(page)).filter((v) => !STRUCTURE.has(v.id) || v.id !== 'region');
+    if (inDrawer.length) found['drawer'] = inDrawer;
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(found).toEqual({});
+  });
 });
