@@ -2784,6 +2784,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The job queue (site operators)
+         * @description Added (operators see the queue of persisted jobs: documents, PDFs, images, audio/video, websites; see
+         *     docs/jobs.md). Counts by kind and state, the age of the oldest queued job, the running jobs with the process
+         *     running each and their progress, and the 20 latest failures with their error codes. 403
+         *     `admin.operators_only` for anyone else.
+         */
+        get: operations["getAdminV1Jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a failed or cancelled job again (site operators)
+         * @description Added. The job starts over with its attempts reset; nothing more is charged. 404 `job.unknown`, 409 `job.not_ended` when it is queued, running or done.
+         */
+        post: operations["postAdminV1JobsByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running job (site operators)
+         * @description Added. The job stops, ends as cancelled with its kind's cancel message (its owner is told as for their own cancel) and its charge is refunded. 404 `job.unknown`, 409 `job.not_running` once it ended.
+         */
+        post: operations["postAdminV1JobsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/applications": {
         parameters: {
             query?: never;
@@ -3809,6 +3872,37 @@ export interface components {
             created_at: string;
             read: boolean;
         };
+        /** @enum {string} */
+        JobKind: "document" | "pdf" | "image" | "speech" | "website";
+        /** @enum {string} */
+        JobState: "queued" | "running" | "done" | "failed" | "cancelled";
+        /** @description A persisted job; `ref` is the id of its kind's row (a document, PDF check, image task, ...). */
+        Job: {
+            id: number;
+            kind: components["schemas"]["JobKind"];
+            ref: number;
+            uid: number;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            attempts: number;
+            /** @description the server process running it */
+            owner: string | null;
+            error_code: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        JobQueue: {
+            counts: {
+                kind: components["schemas"]["JobKind"];
+                state: components["schemas"]["JobState"];
+                count: number;
+            }[];
+            /** @description age of the oldest queued job */
+            oldest_queued_seconds: number | null;
+            running: components["schemas"]["Job"][];
+            /** @description the 20 latest */
+            failures: components["schemas"]["Job"][];
+        };
         Announcement: {
             id: number;
             announcement_type: number;
@@ -4238,6 +4332,20 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Done. */
+        JobChanged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    code: 200;
+                    msg: string;
+                    result: components["schemas"]["Job"];
+                };
             };
         };
         /** @description Unknown id (or route). */
@@ -9443,6 +9551,87 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    getAdminV1Jobs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 200;
+                        msg: string;
+                        result: components["schemas"]["JobQueue"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    postAdminV1JobsByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["JobChanged"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    postAdminV1JobsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Device fingerprint id (sent on every call except guide show/access). */
+                cid?: components["parameters"]["Cid"];
+                /** @description Platform code (web = 1). */
+                endpoint?: components["parameters"]["Endpoint"];
+            };
+            path: {
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["JobChanged"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
         };
     };
     getAdminV1Applications: {

@@ -45,6 +45,9 @@ import {
   type PublishInput,
 } from '../services/announcements';
 import { AppError } from '../errors';
+import { jobHandlers } from '../jobs/kinds';
+import { endStoredJob } from '../jobs/runner';
+import { findJobById, queueOverview, reopenJob, type JobRecord } from '../jobs/store';
 
 const USAGE = `usage:
   admin user create --phone P --password W [--role R] [--name N]
@@ -82,6 +85,11 @@ const USAGE = `usage:
       everyone unless --team or --role; the running server sends it within its heartbeat (INSTANCE_HEARTBEAT_MS)
   admin notice list
   admin notice withdraw ID
+  admin jobs list
+      the job queue: counts by kind and state, the oldest queued job, running jobs, the latest failures
+  admin jobs retry ID | jobs cancel ID
+      queues a failed or cancelled job again (nothing more charged) / ends a queued or running job as cancelled,
+      refunded; a server running it stops at its next write
 roles: ${ROLES.join(', ')}
 team roles: ${TEAM_ROLES.join(', ')}
 right types: ${RIGHT_TYPES.join(', ')}`;
@@ -412,6 +420,32 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       throw error;
     }
     out(`announcement ${id} withdrawn`);
+  } else if (command === 'jobs list') {
+    const queue = await queueOverview(db);
+    for (const c of queue.counts) out(`${c.kind}\t${c.state}\t${c.count}`);
+    out(`oldest queued: ${queue.oldestQueuedAt ?? '-'}`);
+    const line = (j: JobRecord) =>
+      [j.id, j.kind, j.ref, j.uid, j.state, `${j.progress}%`, j.attempts, j.owner ?? j.error_code ?? '-'].join('\t');
+    out('running:');
+    for (const j of queue.running) out(line(j));
+    out('failures:');
+    for (const j of queue.failures) out(line(j));
+  } else if (positionals[0] === 'jobs' && (positionals[1] === 'retry' || positionals[1] === 'cancel')) {
+    const id = Number(positionals[2]);
+    if (!Number.isInteger(id) || id <= 0)
+      throw new UsageError(`jobs ${positionals[1]} takes a job ID (see: admin jobs list)`);
+    const job = await findJobById(db, id);
+    const handler = job && jobHandlers[job.kind];
+    if (!job || !handler) throw new UsageError(`no job ${id}`);
+    if (positionals[1] === 'retry') {
+      if (!(await reopenJob(db, id))) throw new UsageError(renderMessage('job.not_ended'));
+      out(`job ${id} queued again`);
+    } else {
+      if (!(await endStoredJob(db, handler, job, 'cancelled', { code: handler.codes.cancelled }))) {
+        throw new UsageError(renderMessage('job.not_running'));
+      }
+      out(`job ${id} cancelled`);
+    }
   } else if (command === 'rules show') {
     out((await currentRules(db)).text);
   } else if (command === 'rules set') {

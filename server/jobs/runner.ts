@@ -64,8 +64,10 @@ export interface JobHandler {
   kind: JobKind;
   /** the job's work; its result, or null when it stopped early (aborted, or its row is gone) */
   run(ctx: JobContext): Promise<JobResult | null>;
-  /** writes the kind's row of a job that failed or was cancelled and tells its owner */
-  ended(app: FastifyInstance, job: JobRecord, state: 'failed' | 'cancelled', reason: FailureReason): Promise<void>;
+  /** writes the kind's row of a job that failed or was cancelled (also from the admin CLI, without a server) */
+  endRow(db: Db, job: JobRecord, state: 'failed' | 'cancelled', reason: FailureReason): Promise<void>;
+  /** tells the job's owner that it failed or was cancelled */
+  tellEnded(app: FastifyInstance, job: JobRecord, state: 'failed' | 'cancelled', reason: FailureReason): Promise<void>;
   /**
    * Its messages: `failed` for a fault with no message of its own (retried until the attempts ran out),
    * `interrupted` for a job whose starts all died with their process, `cancelled` for an operator's cancel.
@@ -342,9 +344,26 @@ export class JobRunner {
   ): Promise<boolean> {
     const handler = this.handlers.get(job.kind);
     if (!handler) return false;
-    if (!(await endJob(this.app.db, job.id, state, reason.code, owner))) return false;
-    await handler.ended(this.app, job, state, reason);
-    await refundJobCharge(this.app.db, job.id, handler.refundReasons[state]);
+    if (!(await endStoredJob(this.app.db, handler, job, state, reason, owner))) return false;
+    await handler.tellEnded(this.app, job, state, reason);
     return true;
   }
+}
+
+/**
+ * Ends an unfinished job (with `owner`, only while that process runs it), writes its kind's row and refunds its
+ * charge once; false when it had ended. A process still running it finds out at its next write and stops.
+ */
+export async function endStoredJob(
+  db: Db,
+  handler: JobHandler,
+  job: JobRecord,
+  state: 'failed' | 'cancelled',
+  reason: FailureReason,
+  owner?: string,
+): Promise<boolean> {
+  if (!(await endJob(db, job.id, state, reason.code, owner))) return false;
+  await handler.endRow(db, job, state, reason);
+  await refundJobCharge(db, job.id, handler.refundReasons[state]);
+  return true;
 }

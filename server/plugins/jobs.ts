@@ -1,14 +1,12 @@
 import fp from 'fastify-plugin';
-import { documentJobs } from '../jobs/kinds/document';
-import { pdfJobs } from '../jobs/kinds/pdf';
+import { jobHandlers } from '../jobs/kinds';
 import { JobRunner, type JobRunnerOptions } from '../jobs/runner';
 
 /** The job runner (server/jobs) with its kinds: it claims work once the server is ready and stops before it closes. */
 export default fp(
   async (app, opts: { runner?: JobRunnerOptions }) => {
     const runner = new JobRunner(app, opts.runner);
-    runner.register(documentJobs);
-    runner.register(pdfJobs);
+    for (const handler of Object.values(jobHandlers)) runner.register(handler);
     app.decorate('jobs', runner);
     app.addHook('onReady', async () => {
       await runner.refundEnded();

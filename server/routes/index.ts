@@ -24,6 +24,7 @@ import { speechOperations } from './speech';
 import { gptOperations } from './gpt';
 import { siteOperations } from './site';
 import { noticeOperations } from './notices';
+import { jobOperations } from './system/jobs';
 import { wechatOperations } from './user/wechat';
 import type { Operations } from './types';
 
@@ -55,6 +56,7 @@ export const operations: Operations = {
   ...gptOperations,
   ...siteOperations,
   ...noticeOperations,
+  ...jobOperations,
   ...wechatOperations,
 };
 

@@ -10,7 +10,8 @@ import type { JobKind } from '../../server/db/schema';
 import { addGrant, rightView } from '../../server/services/rights';
 import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
-import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
+import { runAdmin } from '../../server/cli/admin';
+import { ADMIN, call, CLIENT_HEADERS, form, login, register, startTestApp, type TestApp } from './helpers';
 import { Cluster, PG_BIN } from './pg-cluster';
 import { makePdf } from '../fixtures/pdf';
 
@@ -221,6 +222,41 @@ describe('a job that keeps failing', () => {
     // a second refund is refused by the store: the charge moved to refunded once
     await t.app.jobs.refundEnded();
     expect(await uploads()).toBe(before);
+  }, 60_000);
+
+  it('operators see the queue, retry a failed job and cancel a queued one; nobody else does', async () => {
+    const admin = await login(t.app, ADMIN.phone, ADMIN.password);
+    expect((await call(t.app, 'GET', '/admin/v1/jobs', undefined, token)).status).toBe(403);
+    const queue = (await call(t.app, 'GET', '/admin/v1/jobs', undefined, admin)).json.result;
+    const failed = queue.failures.find((j: { kind: string }) => j.kind === 'document');
+    expect(failed).toMatchObject({ state: 'failed', error_code: 'document.failed', attempts: 3 });
+    expect(queue.counts).toContainEqual({ kind: 'document', state: 'failed', count: 1 });
+    expect(queue.oldest_queued_seconds).toBeNull();
+
+    // the reader works again: a retry finishes the job, charging nothing more
+    const retried = await call(t.app, 'POST', `/admin/v1/jobs/${failed.id}/retry`, undefined, admin);
+    expect(retried.status, JSON.stringify(retried.json)).toBe(200);
+    await until(
+      'the retried job to be done',
+      async () => (await jobOf(t.app.db, 'document', failed.ref))?.state === 'done',
+    );
+    expect((await jobOf(t.app.db, 'document', failed.ref))!.charge_state).toBe('refunded');
+    expect((await call(t.app, 'POST', `/admin/v1/jobs/${failed.id}/retry`, undefined, admin)).status).toBe(409);
+    expect((await call(t.app, 'POST', `/admin/v1/jobs/${failed.id}/cancel`, undefined, admin)).status).toBe(409);
+    expect((await call(t.app, 'POST', '/admin/v1/jobs/99999/cancel', undefined, admin)).status).toBe(404);
+
+    // the CLI lists the queue and cancels a job no process has claimed yet (its run is a moment away)
+    const out: string[] = [];
+    await runAdmin(['jobs', 'list'], t.app.db, (l) => out.push(l));
+    expect(out).toContain('document\tdone\t1');
+    const now = new Date(Date.now() + 3_600_000).toISOString();
+    await t.app.db.updateTable('jobs').set({ state: 'queued', run_after: now }).where('id', '=', failed.id).execute();
+    await runAdmin(['jobs', 'cancel', String(failed.id)], t.app.db, (l) => out.push(l));
+    expect(out.at(-1)).toBe(`job ${failed.id} cancelled`);
+    const row = (await call(t.app, 'GET', `/misscut/document/v1/edit_upload_get?id=${failed.ref}`, undefined, token))
+      .json.result;
+    expect(row).toMatchObject({ status: 'cancelled', error_code: 'document.cancelled' });
+    await expect(runAdmin(['jobs', 'cancel', String(failed.id)], t.app.db, () => {})).rejects.toThrow(/已结束/);
   }, 60_000);
 });
 

@@ -96,15 +96,19 @@ export const documentJobs: JobHandler = {
     };
   },
 
-  async ended(app, job, status, reason) {
-    const id = Number(job.ref);
+  async endRow(db, job, status, reason) {
+    const params = reason.params ?? {};
+    const error_params = Object.keys(params).length > 0 ? JSON.stringify(params) : null;
+    const error = renderMessage(reason.code, params);
+    await update(db, Number(job.ref), { status, error, error_code: reason.code, error_params, progress: 0 });
+  },
+
+  async tellEnded(app, job, status, reason) {
     const params = reason.params ?? {};
     const hasParams = Object.keys(params).length > 0;
     const error = renderMessage(reason.code, params);
-    const error_params = hasParams ? JSON.stringify(params) : null;
-    await update(app.db, id, { status, error, error_code: reason.code, error_params, progress: 0 });
     const coded = { error_code: reason.code, ...(hasParams ? { error_params: params } : {}) };
-    flag(app, Number(job.uid), { id, status, progress: 0, issue_count: 0, error, ...coded });
+    flag(app, Number(job.uid), { id: Number(job.ref), status, progress: 0, issue_count: 0, error, ...coded });
   },
 };
 

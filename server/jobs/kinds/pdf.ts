@@ -86,18 +86,22 @@ export const pdfJobs: JobHandler = {
     };
   },
 
-  async ended(app, job, status, reason) {
+  async endRow(db, job, status, reason) {
+    const params = reason.params ?? {};
+    await updatePdfCheck(db, Number(job.ref), {
+      status,
+      error: renderMessage(reason.code, params),
+      error_code: reason.code,
+      error_params: Object.keys(params).length > 0 ? JSON.stringify(params) : null,
+      updated_at: nowIso(),
+    });
+  },
+
+  async tellEnded(app, job, status, reason) {
     const id = Number(job.ref);
     const params = reason.params ?? {};
     const hasParams = Object.keys(params).length > 0;
     const error = renderMessage(reason.code, params);
-    await updatePdfCheck(app.db, id, {
-      status,
-      error,
-      error_code: reason.code,
-      error_params: hasParams ? JSON.stringify(params) : null,
-      updated_at: nowIso(),
-    });
     const row = await findPdfCheck(app.db, id);
     if (!row) return;
     progress(app, Number(job.uid), {
