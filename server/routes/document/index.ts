@@ -83,7 +83,7 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
 /**
  * A format report for a reader of en or hk: the template's name in the language, and in hk the report's own texts
  * (labels, expectations, findings, messages) in traditional characters; the excerpts are the document's own text.
- * The report's rule texts have no English yet: en reads them in cn.
+ * (The worker wrote the en report's own texts in English.)
  */
 function localizeFormatReport(report: FormatReport, template: FormatTemplate, lang: Lang): FormatReport {
   const forms = template.i18n;
@@ -144,12 +144,13 @@ export const documentOperations: Operations = {
     const templates = loadTemplates();
     const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
     if (!template) throw notFound('format.unknown_template');
+    const lang = requestLang(request);
     const report = await request.server.heavy.runJson(
       'formatCheck',
-      { filename: file.filename, data: file.data, template },
+      // hk: the cn report, converted below
+      { filename: file.filename, data: file.data, template, lang: lang === 'en' ? 'en' : 'cn' },
       { owner: uid },
     );
-    const lang = requestLang(request);
     if (lang === 'cn') return reply.type(JSON_TYPE).send(report);
     // (the envelope the worker made: read back only for another language)
     const answer = JSON.parse(report.toString('utf8')) as { result: FormatReport };

@@ -1,5 +1,6 @@
 import type { DocParagraph, ParsedDocx } from './resolver';
 import type { ElementRule, FormatTemplate } from './template-store';
+import { CN_TEXTS, EN_TEXTS, elementTexts, type FormatLang, type FormatTexts } from './texts';
 
 export type ElementKind =
   | 'copyNumber'
@@ -223,11 +224,8 @@ function fontFamily(template: FormatTemplate, font: string | undefined): string 
   return undefined;
 }
 
-const sizeName = (template: FormatTemplate, halfPoints: number | undefined) =>
-  halfPoints === undefined
-    ? '未设置（默认五号）'
-    : `${template.sizeNames?.[String(halfPoints)] ?? ''}` +
-      `${template.sizeNames?.[String(halfPoints)] ? ' ' : ''}${halfPoints / 2}磅`;
+const sizeName = (template: FormatTemplate, halfPoints: number | undefined, tx: FormatTexts) =>
+  halfPoints === undefined ? tx.sizeUnset : tx.size(template.sizeNames?.[String(halfPoints)], halfPoints / 2);
 
 const isRed = (color: string | undefined) => {
   if (!color || color === 'auto') return false;
@@ -251,70 +249,54 @@ function checkElement(
   rule: ElementRule,
   p: DocParagraph,
   out: Violation[],
+  tx: FormatTexts,
 ) {
-  const base = { element: kind, label: rule.label, paragraph: p.index, excerpt: excerpt(p.text.trim()) };
+  const { label, hint } = elementTexts(template, kind, tx, rule.label);
+  const base = { element: kind, label, paragraph: p.index, excerpt: excerpt(p.text.trim()) };
   const push = (ruleId: string, severity: Violation['severity'], expected: string, found: string, message: string) =>
     out.push({ rule: ruleId, severity, expected, found, message, ...base });
   if (rule.font) {
     const families = p.fonts.map((f) => ({ font: f, family: fontFamily(template, f) }));
     const wrong = families.filter((f) => f.family !== rule.font && !(rule.font === '小标宋' && f.family === '宋体'));
     if (wrong.length) {
-      const found = wrong.map((f) => f.font || '未设置').join('、');
+      const found = wrong.map((f) => f.font || tx.unset).join(tx.listJoin);
       push(
         'font',
         'error',
-        `${rule.font}（${template.fontAliases[rule.font]?.slice(0, 3).join('/') ?? rule.font}）`,
+        tx.fontExpected(rule.font, template.fontAliases[rule.font]?.slice(0, 3) ?? [rule.font]),
         found,
-        `${rule.label}应使用${rule.font}，实际为${found}`,
+        tx.fontMessage(label, rule.font, found),
       );
     }
   }
   if (rule.size !== undefined) {
     const wrong = p.sizes.filter((s) => s !== rule.size);
     if (wrong.length) {
-      const found = wrong.map((s) => sizeName(template, s || undefined)).join('、');
-      push(
-        'size',
-        'error',
-        sizeName(template, rule.size),
-        found,
-        `${rule.label}应为${sizeName(template, rule.size)}，实际为${found}`,
-      );
+      const found = wrong.map((s) => sizeName(template, s || undefined, tx)).join(tx.listJoin);
+      const expected = sizeName(template, rule.size, tx);
+      push('size', 'error', expected, found, tx.sizeMessage(label, expected, found));
     }
   }
   if (rule.align) {
     const jc = p.props.jc ?? 'left';
     const norm = jc === 'start' ? 'left' : jc === 'end' ? 'right' : jc === 'distribute' ? 'both' : jc;
     const ok = rule.align === 'left' ? norm === 'left' || norm === 'both' : norm === rule.align;
-    if (!ok)
-      push(
-        'align',
-        'error',
-        { center: '居中', left: '左对齐', right: '右对齐', both: '两端对齐' }[rule.align],
-        norm,
-        `${rule.label}应${rule.align === 'center' ? '居中' : '对齐'}排布`,
-      );
+    if (!ok) push('align', 'error', tx.align[rule.align], norm, tx.alignMessage(label, rule.align === 'center'));
   }
   const color = rule.color ?? template.textColor;
   if (color === 'red' && !isRed(p.main.color))
-    push('color', 'warning', '红色', p.main.color ? `#${p.main.color}` : '自动（黑色）', `${rule.label}推荐使用红色`);
+    push('color', 'warning', tx.red, p.main.color ? `#${p.main.color}` : tx.autoBlack, tx.redMessage(label));
   if (color === 'black') {
     const colored = [
       ...new Set(p.runs.filter((r) => /\S/.test(r.text) && !isBlack(r.color)).map((r) => `#${r.color}`)),
     ];
-    if (colored.length) push('color', 'warning', '黑色', colored.join('、'), `${rule.label}文字应为黑色（§5.2.4）`);
+    if (colored.length) push('color', 'warning', tx.black, colored.join(tx.listJoin), tx.blackMessage(label));
   }
   if (
     rule.pattern &&
     !new RegExp(rule.pattern).test(p.text.replace(/[\s\u3000]+/g, '').replace(/签发人[：:].*$/, ''))
   ) {
-    push(
-      'pattern',
-      'error',
-      rule.patternHint ?? rule.pattern,
-      excerpt(p.text.trim()),
-      `${rule.label}写法不规范：${rule.patternHint ?? ''}`,
-    );
+    push('pattern', 'error', hint ?? rule.pattern, excerpt(p.text.trim()), tx.patternMessage(label, hint ?? ''));
   }
   if (rule.firstLineIndentChars !== undefined) {
     const size = (p.main.size ?? 21) * 10; // one character in twips = size in half-points × 10
@@ -329,9 +311,9 @@ function checkElement(
       push(
         'indent',
         'error',
-        `首行缩进${rule.firstLineIndentChars}字`,
-        `首行缩进${Math.round(total * 10) / 10}字`,
-        `${rule.label}每段首行应缩进${rule.firstLineIndentChars}字`,
+        tx.firstLineIndent(rule.firstLineIndentChars),
+        tx.firstLineIndent(total),
+        tx.firstLineMessage(label, rule.firstLineIndentChars),
       );
     }
   }
@@ -344,23 +326,18 @@ function checkElement(
       push(
         'indent',
         'error',
-        rule.indentChars === 0 ? '顶格' : `缩进${rule.indentChars}字`,
-        `缩进${Math.round((firstLine + left) * 10) / 10}字`,
-        `${rule.label}应${rule.indentChars === 0 ? '顶格' : `缩进${rule.indentChars}字`}排布`,
+        rule.indentChars === 0 ? tx.flush : tx.indent(rule.indentChars),
+        tx.indent(firstLine + left),
+        tx.indentMessage(label, rule.indentChars),
       );
   }
   if (rule.bold !== undefined && Boolean(p.main.bold) !== rule.bold)
-    push(
-      'bold',
-      'warning',
-      rule.bold ? '加粗' : '不加粗',
-      p.main.bold ? '加粗' : '不加粗',
-      `${rule.label}${rule.bold ? '应' : '不应'}加粗`,
-    );
+    push('bold', 'warning', tx.bold(rule.bold), tx.bold(Boolean(p.main.bold)), tx.boldMessage(label, rule.bold));
 }
 
 /** Checks a parsed .docx against a template; every violation says where, what was expected and what was found. */
-export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatReport {
+export function checkFormat(doc: ParsedDocx, template: FormatTemplate, lang: FormatLang = 'cn'): FormatReport {
+  const tx = lang === 'en' ? EN_TEXTS : CN_TEXTS;
   const violations: Violation[] = [];
   const page = (
     rule: string,
@@ -377,15 +354,9 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     const w = s.pageWidth ?? 12240;
     const h = s.pageHeight ?? 15840;
     if (Math.abs(w - tp.width) > tp.sizeTolerance || Math.abs(h - tp.height) > tp.sizeTolerance) {
-      page(
-        'paper',
-        '纸张',
-        `A4 ${mm(tp.width)}×${mm(tp.height)}`,
-        `${mm(w)}×${mm(h)}`,
-        '公文用纸应为 A4（210mm×297mm）',
-      );
+      page('paper', tx.paper, `A4 ${mm(tp.width)}×${mm(tp.height)}`, `${mm(w)}×${mm(h)}`, tx.paperMessage);
     }
-    const names = { top: '上边距（天头）', bottom: '下边距', left: '左边距（订口）', right: '右边距' } as const;
+    const names = tx.margin;
     for (const side of ['top', 'bottom', 'left', 'right'] as const) {
       const v = s.margins[side] ?? 1440;
       const want = tp.margins[side];
@@ -395,7 +366,7 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
           names[side],
           `${mm(want)}（±${mm(tp.marginTolerance)}）`,
           mm(v),
-          `${names[side]}应为${mm(want)}`,
+          tx.marginMessage(names[side], mm(want)),
         );
     }
   }
@@ -417,20 +388,24 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
       const first = badLines[0];
       const found =
         first.props.lineRule === 'exact' || first.props.lineRule === 'atLeast'
-          ? `固定值 ${(first.props.line ?? 0) / 20}磅`
+          ? tx.exactLine((first.props.line ?? 0) / 20)
           : (first.props.lineRule === 'auto' || !first.props.lineRule
-              ? `${((first.props.line ?? 240) / 240).toFixed(2)}倍行距`
-              : first.props.lineRule) + (s.linePitch ? `，文档网格 ${(s.linePitch / 20).toFixed(1)}磅` : '');
+              ? tx.multiple(((first.props.line ?? 240) / 240).toFixed(2))
+              : first.props.lineRule) + (s.linePitch ? tx.grid((s.linePitch / 20).toFixed(1)) : '');
       violations.push({
         rule: 'line-grid',
         element: 'body',
-        label: '行距',
+        label: tx.lineSpacing,
         severity: 'warning',
         paragraph: first.index,
         excerpt: excerpt(first.text.trim()),
-        expected: `${g.label}：固定值 ${g.exactLineMin / 20}～${g.exactLineMax / 20}磅`,
-        found: `${found}（${badLines.length} 段）`,
-        message: '正文行距不符合每面22行的要求',
+        expected: tx.lineExpected(
+          lang === 'en' ? (g.i18n?.en?.label ?? '') : g.label,
+          g.exactLineMin / 20,
+          g.exactLineMax / 20,
+        ),
+        found: tx.lineFound(found, badLines.length),
+        message: tx.lineMessage,
       });
     }
   }
@@ -440,12 +415,12 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     if (!kind) continue;
     elements.push({
       element: kind,
-      label: template.elements[kind]?.label ?? LABELS[kind],
+      label: elementTexts(template, kind, tx, template.elements[kind]?.label ?? LABELS[kind]).label,
       paragraph: p.index,
       excerpt: excerpt(p.text.trim()),
     });
     const rule = template.elements[kind];
-    if (rule) checkElement(template, kind, rule, p, violations);
+    if (rule) checkElement(template, kind, rule, p, violations, tx);
   }
   // Heading order: 一、 → （一） → 1. → （1） without skipping a level.
   let depth = 0;
@@ -460,51 +435,45 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
         severity: 'warning',
         paragraph: e.paragraph,
         excerpt: e.excerpt,
-        expected: '标题层次依次为“一、”“（一）”“1.”“（1）”',
-        found: `第${depth}级之后直接出现第${level}级`,
-        message: '标题层次跳级',
+        expected: tx.headingExpected,
+        found: tx.headingFound(depth, level),
+        message: tx.headingMessage,
       });
     }
     depth = level;
   }
-  checkAttachments(elements, violations);
-  checkDatePosition(doc, kinds, template, violations);
+  checkAttachments(elements, violations, tx);
+  checkDatePosition(doc, kinds, template, violations, tx);
   if (template.pageNumbers?.required) {
     const pn = template.pageNumbers;
     const withField = s.footers.filter((f) => f.hasPageField);
     if (!withField.length)
-      page(
-        'page-number',
-        '页码',
-        '页脚插入页码（4号半角宋体阿拉伯数字，左右各一条一字线，如“— 1 —”）',
-        '无页码',
-        '公文应编排页码',
-      );
+      page('page-number', tx.pageNumber, tx.pageNumberExpected, tx.noPageNumber, tx.pageNumberMessage);
     else {
       if (pn.dashes && !withField.every((f) => /[—－–-]/.test(f.text)))
         page(
           'page-number-dash',
-          '页码',
-          '数字左右各放一条一字线（— 1 —）',
-          withField.map((f) => f.text.trim() || '仅数字').join(' / '),
-          '页码两侧应各有一条一字线',
+          tx.pageNumber,
+          tx.dashExpected,
+          withField.map((f) => f.text.trim() || tx.digitsOnly).join(' / '),
+          tx.dashMessage,
           'warning',
         );
       if (pn.evenAndOdd && (!s.evenAndOddHeaders || !withField.some((f) => f.type === 'even')))
-        page(
-          'page-number-side',
-          '页码',
-          '奇偶页不同：单页码居右空一字，双页码居左空一字',
-          '奇偶页相同',
-          '页码应单页居右、双页居左',
-          'warning',
-        );
+        page('page-number-side', tx.pageNumber, tx.evenOddExpected, tx.evenOddFound, tx.evenOddMessage, 'warning');
       const pnFont = pn.font;
       if (pnFont) {
         const fonts = withField.flatMap((f) => f.runs.map((r) => r.ascii ?? r.eastAsia)).filter(Boolean) as string[];
         const bad = fonts.filter((f) => fontFamily(template, f) !== pnFont && !/^(SimSun|宋体)$/i.test(f));
         if (bad.length)
-          page('page-number-font', '页码', `${pnFont}`, [...new Set(bad)].join('、'), `页码应使用${pnFont}`, 'warning');
+          page(
+            'page-number-font',
+            tx.pageNumber,
+            tx.font(pnFont),
+            [...new Set(bad)].join(tx.listJoin),
+            tx.pageFontMessage(pnFont),
+            'warning',
+          );
       }
       if (pn.size !== undefined) {
         const sizes = [
@@ -514,10 +483,10 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
         if (bad.length)
           page(
             'page-number-size',
-            '页码',
-            sizeName(template, pn.size),
-            bad.map((size) => sizeName(template, size)).join('、'),
-            `页码应为${sizeName(template, pn.size)}`,
+            tx.pageNumber,
+            sizeName(template, pn.size, tx),
+            bad.map((size) => sizeName(template, size, tx)).join(tx.listJoin),
+            tx.pageSizeMessage(sizeName(template, pn.size, tx)),
             'warning',
           );
       }
@@ -525,7 +494,6 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
         // §7.5: 单页码居右空一字，双页码居左空一字 (the default footer is the odd pages' one).
         const side = (jc: string | undefined) =>
           jc === 'right' || jc === 'end' ? 'right' : jc === 'center' ? 'center' : 'left';
-        const sideName = { right: '居右', left: '居左', center: '居中' } as const;
         for (const [type, want] of [
           ['default', 'right'],
           ['even', 'left'],
@@ -534,10 +502,10 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
           if (f && side(f.jc) !== want)
             page(
               `page-number-${type === 'even' ? 'even' : 'odd'}`,
-              '页码',
-              `${type === 'even' ? '双页码' : '单页码'}${sideName[want]}空一字`,
-              `${type === 'even' ? '双页码' : '单页码'}${sideName[side(f.jc)]}`,
-              `${type === 'even' ? '双页码应居左' : '单页码应居右'}`,
+              tx.pageNumber,
+              tx.pageSide(type === 'even', want, true),
+              tx.pageSide(type === 'even', side(f.jc), false),
+              tx.pageSideMessage(type === 'even'),
               'warning',
             );
         }
@@ -545,7 +513,7 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
     }
   }
   if (!elements.some((e) => e.element === 'title'))
-    page('missing-title', '标题', '有标题', '未识别到标题', '未识别到公文标题', 'warning');
+    page('missing-title', tx.title, tx.titleExpected, tx.titleFound, tx.titleMessage, 'warning');
   violations.sort((a, b) => (a.paragraph ?? -1) - (b.paragraph ?? -1));
   return {
     template_id: template.id,
@@ -557,7 +525,7 @@ export function checkFormat(doc: ParsedDocx, template: FormatTemplate): FormatRe
 }
 
 /** 附件说明 (§7.3.4): several attachments are numbered 1. 2. …; the 附件 pages after the date match the list. */
-function checkAttachments(elements: DetectedElement[], out: Violation[]) {
+function checkAttachments(elements: DetectedElement[], out: Violation[], tx: FormatTexts) {
   const note = elements.find((e) => e.element === 'attachmentNote');
   if (!note) return;
   const items = elements.filter((e) => e.element === 'attachmentNoteItem');
@@ -579,24 +547,12 @@ function checkAttachments(elements: DetectedElement[], out: Violation[]) {
     listed.forEach((e, k) => {
       const n = numberOf(e.excerpt);
       if (n !== String(k + 1))
-        at(
-          e,
-          'attachment-numbering',
-          `依次编号“${k + 1}.”`,
-          n ? `“${n}.”` : '未编号',
-          '多个附件应使用阿拉伯数字依次编号（附件：1.×××）',
-        );
+        at(e, 'attachment-numbering', tx.numberingExpected(k + 1), n ? `“${n}.”` : tx.unnumbered, tx.numberingMessage);
     });
   }
   const heads = elements.filter((e) => e.element === 'attachment');
   if (heads.length && heads.length !== listed.length) {
-    at(
-      note,
-      'attachment-count',
-      `附件说明列出的附件与附件页一致（${heads.length} 个附件页）`,
-      `列出 ${listed.length} 个`,
-      '附件说明与所附附件的数量不一致',
-    );
+    at(note, 'attachment-count', tx.countExpected(heads.length), tx.countFound(listed.length), tx.countMessage);
   }
 }
 
@@ -612,6 +568,7 @@ function checkDatePosition(
   kinds: Map<number, ElementKind>,
   template: FormatTemplate,
   out: Violation[],
+  tx: FormatTexts,
 ) {
   const rule = template.elements.date;
   if (!rule) return;
@@ -630,22 +587,17 @@ function checkDatePosition(
     else if (jc === 'center') gap = (LINE_CHARS - width(p.text.trim())) / 2;
     else gap = LINE_CHARS - chars(p.props.left, p.props.leftChars) - width(leading) - width(p.text.trim());
     if (gap >= 1.5 && gap <= 4.5) continue;
-    const found =
-      jc === 'right' || jc === 'end'
-        ? `居右，右空${Math.round(gap * 10) / 10}字`
-        : jc === 'center'
-          ? '居中'
-          : `右侧空${Math.round(gap * 10) / 10}字`;
+    const found = tx.datePlaced(jc === 'right' || jc === 'end' ? 'right' : jc === 'center' ? 'center' : 'left', gap);
     out.push({
       rule: 'date-position',
       element: 'date',
-      label: rule.label,
+      label: elementTexts(template, 'date', tx, rule.label).label,
       severity: 'warning',
       paragraph: p.index,
       excerpt: excerpt(p.text.trim()),
-      expected: '右空四字（加盖印章）或右空二字（不加盖印章）',
+      expected: tx.dateExpected,
       found,
-      message: '成文日期应在版心右侧，右空二至四字',
+      message: tx.dateMessage,
     });
   }
 }

@@ -15,6 +15,8 @@ export interface ElementRule {
   patternHint?: string;
   firstLineIndentChars?: number;
   indentChars?: number;
+  /** the label's and pattern hint's English (check.ts; hk converts the cn ones) */
+  i18n?: { en?: { label?: string; patternHint?: string } };
 }
 
 export interface FormatTemplate {
@@ -37,6 +39,7 @@ export interface FormatTemplate {
     exactLineMax: number;
     gridLinePitchMin: number;
     gridLinePitchMax: number;
+    i18n?: { en?: { label?: string } };
   };
   fontAliases: Record<string, string[]>;
   sizeNames?: Record<string, string>;

@@ -132,7 +132,7 @@ export const heavyTasks = {
   },
 
   /** GB/T 9704 format check of a .docx against a template. */
-  async formatCheck(input: FileInput & { template: FormatTemplate }): Promise<FormatReport> {
+  async formatCheck(input: FileInput & { template: FormatTemplate; lang?: 'cn' | 'en' }): Promise<FormatReport> {
     const [{ detectKind, openDocx }, { parseDocx }] = await Promise.all([documentLoad(), formatResolver()]);
     const file = asFile(input);
     detectKind(file, ['docx']);
@@ -144,7 +144,7 @@ export const heavyTasks = {
       if (error instanceof AppError) throw error;
       throw badRequest('document.unreadable');
     }
-    return checkFormat(parsed, input.template);
+    return checkFormat(parsed, input.template, input.lang);
   },
 
   /** The paragraphs of a document to compare (docx, txt, md, pdf). */
