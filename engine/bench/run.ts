@@ -4,7 +4,8 @@
  *    detection/correction P/R/F1, pycorrector-style P/R/F1, false alarms on clean sentences, speed.
  * 2. The project's own category sets (engine/bench/own/*.tsv), written by the team.
  * 3. The native-writer set (engine/bench/native): errors fixed, on and off the typo list, false alarms on clean text
- *    (BENCH_MISSES=1 lists what was not fixed).
+ *    and the second native set (engine/bench/native2) by halves: even sentences for tuning, odd ones held out
+ *    (BENCH_MISSES=1 lists what was not fixed, except on the held-out half: BENCH_MISSES=held-out lists only those).
  * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4),
  * BENCH_CEILING=1 (also the candidate ceiling: an untimed second pass, see ceiling()).
  */
@@ -245,6 +246,7 @@ interface NativeRow {
   alarms: number;
   byKind: Map<string, [number, number]>;
   misses: string[];
+  alarmed: string[];
 }
 
 /**
@@ -292,6 +294,7 @@ function runNative(errors: string[][], clean: string[][], typos: Array<[string, 
     alarms: 0,
     byKind: new Map(),
     misses: [],
+    alarmed: [],
   };
   for (const [kind, src, tgt] of errors) {
     const out = applyAll(src, check(src, { mode }));
@@ -310,7 +313,11 @@ function runNative(errors: string[][], clean: string[][], typos: Array<[string, 
   }
   for (const [, src] of clean) {
     row.clean++;
-    if (check(src, { mode }).length) row.alarms++;
+    const found = check(src, { mode });
+    if (found.length) {
+      row.alarms++;
+      row.alarmed.push(`${src}\t${found.map((i) => `${i.original}→${i.suggestions[0] ?? ''}`).join(' ')}`);
+    }
   }
   return row;
 }
@@ -524,37 +531,54 @@ async function main() {
           `${fmt(r.detP)}  ${fmt(r.detR)}  ${fmt(r.corr)}  | ${fmt(r.fa)}`,
       );
   }
-  const nativeDir = path.join(here, 'native');
-  if (existsSync(path.join(nativeDir, 'errors.tsv'))) {
+  const typos = readFileSync(path.join(here, '..', 'lexicon', 'typos.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => l.split('\t') as [string, string]);
+  // native2 is split by the parity of each file's sentence index (comments skipped): even = tuning, odd = held-out
+  const nativeSets: Array<[string, string, ((k: number) => boolean) | null]> = [
+    ['native', 'native', null],
+    ['native2', 'native2 tuning (even)', (k) => k % 2 === 0],
+    ['native2', 'native2 held-out (odd)', (k) => k % 2 === 1],
+  ];
+  let header = false;
+  for (const [dir, label, keep] of nativeSets) {
+    const nativeDir = path.join(here, dir);
+    if (!existsSync(path.join(nativeDir, 'errors.tsv'))) continue;
     const rows = (file: string) =>
       readFileSync(path.join(nativeDir, file), 'utf8')
         .split('\n')
         .filter((l) => l && !l.startsWith('#'))
-        .map((l) => l.split('\t'));
-    const typos = readFileSync(path.join(here, '..', 'lexicon', 'typos.tsv'), 'utf8')
-      .split('\n')
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => l.split('\t') as [string, string]);
-    console.log(
-      '\nNative-writer set (engine/bench/native; fixed = accepting every finding ' +
-        'gives the target; FA = clean sentences with any finding)',
-    );
-    console.log(
-      'mode  errors  fixed  | on list (n)  fixed | not on list (n)  fixed |  clean  FA     | by kind (fixed)',
-    );
+        .map((l) => l.split('\t'))
+        .filter((_, k) => !keep || keep(k));
+    if (!header) {
+      console.log(
+        '\nNative-writer sets (engine/bench/native, engine/bench/native2; fixed = accepting every finding ' +
+          'gives the target; FA = clean sentences with any finding)',
+      );
+      console.log(
+        'set                     mode  errors  fixed  | on list (n)  fixed | not on list (n)  fixed |  clean  FA     ' +
+          '| by kind (fixed)',
+      );
+      header = true;
+    }
     for (const mode of MODES) {
       const r = runNative(rows('errors.tsv'), rows('clean.tsv'), typos, mode);
       const rate = (a: number, b: number) => fmt(b ? a / b : NaN);
       const kinds = [...r.byKind].map(([k, [n, f]]) => `${k} ${rate(f, n)}`).join(', ');
       console.log(
-        `${String(mode).padStart(4)}  ${String(r.errors).padStart(6)}  ` +
+        `${label.padEnd(22)} ${String(mode).padStart(5)}  ${String(r.errors).padStart(6)}  ` +
           `${rate(r.fixed, r.errors)}  | ${String(r.listed).padStart(11)}  ` +
           `${rate(r.listedFixed, r.listed)} | ` +
           (`${String(r.errors - r.listed).padStart(15)}  ` +
             `${rate(r.fixed - r.listedFixed, r.errors - r.listed)} | ` +
             `${String(r.clean).padStart(6)}  ${rate(r.alarms, r.clean)} | ${kinds}`),
       );
-      if (process.env.BENCH_MISSES === '1') for (const m of r.misses) console.log(`  miss ${m}`);
+      // the held-out half's misses are printed only when asked for it by name, so tuning runs do not show them
+      const heldOut = label.includes('held-out');
+      const show = heldOut ? process.env.BENCH_MISSES === 'held-out' : process.env.BENCH_MISSES === '1';
+      if (show) for (const m of r.misses) console.log(`  miss ${m}`);
+      if (show && process.env.BENCH_ALARMS === '1') for (const a of r.alarmed) console.log(`  alarm ${a}`);
     }
   }
   console.log(
