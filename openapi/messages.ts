@@ -54,6 +54,7 @@ export const SERVER_MESSAGES = {
   'sms.too_many_wrong': '验证码错误次数过多，请重新获取',
   'sms.wrong': '验证码错误',
   'sms.own_phone_only': '验证码只能发送到当前账号绑定的手机号',
+  'sms.unavailable': '短信暂时无法发送，请稍后再试',
   'account.phone_invalid': '手机号格式不正确',
   'account.phone_taken': '该手机号已注册',
   'account.phone_same': '新手机号与当前手机号相同',

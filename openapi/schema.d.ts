@@ -55,9 +55,11 @@ export interface paths {
         put?: never;
         /**
          * Send an SMS verification code
-         * @description Sends a 6-digit code through the SMS provider interface (the default `console` provider prints it
-         *     and appends `{"phone","code","purpose","at"}` to `${DATA_DIR}/sms-outbox.jsonl`). Rate-limited per
-         *     phone (5 per 10 minutes) and per client address (`SMS_IP_RATE_MAX` per hour), 429.
+         * @description Sends a 6-digit code through the SMS gateway `SMS_PROVIDER` names (the default `console` provider sends
+         *     nothing: it appends `{"phone","code","purpose","at"}` to `${DATA_DIR}/sms-outbox.jsonl`). Rate-limited per
+         *     phone (5 per 10 minutes) and per client address (`SMS_IP_RATE_MAX` per hour), 429. A gateway that fails
+         *     or does not answer in time: 503 `sms.unavailable`; no code is stored and the attempt does not count
+         *     against either rate limit.
          *     `purpose` register: the phone must not be registered (409); phone: the new phone for `PUT /user/phone`
          *     must not be registered (409); reset (for `POST /user/reset_pwd`): the same 200 answer whether the phone
          *     is registered or not, so it tells nothing about the phone; only a registered phone receives a code;
@@ -4815,6 +4817,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postUserRegister: {

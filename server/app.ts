@@ -68,9 +68,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
   app.decorate('config', config);
-  // The console provider prints codes on stdout whatever LOG_LEVEL is; tests (logger: false) read the outbox only.
-  const printCode = options.logger === false ? () => {} : (line: string) => console.log(line);
-  app.decorate('sms', options.sms ?? createSmsProvider(config.smsProvider, config.dataDir, printCode));
+  // The console provider says on stdout, whatever LOG_LEVEL is, that it sent nothing (with the code outside
+  // production); tests (logger: false) read the outbox only.
+  const print = options.logger === false ? () => {} : (line: string) => console.log(line);
+  const warn = (fields: Record<string, unknown>, message: string) => app.log.warn(fields, message);
+  app.decorate('sms', options.sms ?? createSmsProvider(config.sms, config.dataDir, { print, warn }));
 
   app.decorate('payment', options.payment !== undefined ? options.payment : createPaymentProvider());
 

@@ -18,6 +18,8 @@ export interface ServerConfig {
   adminPhone: string;
   adminPassword: string;
   smsProvider: string;
+  /** The SMS gateway's settings (secrets included: they go to the gateway only, never to a log). */
+  sms: SmsConfig;
   /** Values served at /workbench/config.json (read by the SPA at start-up, never baked into the build). */
   publicConfig: {
     baseURL: string;
@@ -76,6 +78,19 @@ export interface ServerConfig {
   web: WebConfig;
 }
 
+export type SmsGatewayName = 'console' | 'aliyun' | 'tencent' | 'webhook';
+
+export interface SmsConfig {
+  provider: SmsGatewayName;
+  timeoutMs: number;
+  signName: string;
+  /** template ids by what is sent: the code purposes and team invitations */
+  templates: Record<'register' | 'reset' | 'phone' | 'verify_old' | 'invite', string>;
+  aliyun: { accessKeyId: string; accessKeySecret: string; url: string };
+  tencent: { secretId: string; secretKey: string; appId: string; region: string; url: string };
+  webhook: { url: string; secret: string };
+}
+
 export interface WebConfig {
   /** CIDRs fetched although private (an intranet the admin allows) */
   allow: string[];
@@ -121,11 +136,54 @@ export const ENV_SCHEMA = Type.Object({
   ),
   ADMIN_PHONE: str('13800000000', 'phone of the first `root` account, created on first start when no root exists'),
   ADMIN_PASSWORD: str('admin123456', 'its password (change it before exposing the server)'),
-  SMS_PROVIDER: Type.Union([Type.Literal('console')], {
-    default: 'console',
-    description: '`console` prints codes and appends them to `DATA_DIR/sms-outbox.jsonl`',
-    shown: '`console`',
+  SMS_PROVIDER: Type.Union(
+    ['console', 'aliyun', 'tencent', 'webhook'].map((p) => Type.Literal(p)),
+    {
+      default: 'console',
+      description:
+        'who delivers SMS codes and team invitations: `console` sends nothing (it appends them to ' +
+        '`DATA_DIR/sms-outbox.jsonl`), `aliyun` (Aliyun SMS), `tencent` (Tencent Cloud SMS) or `webhook` (a signed ' +
+        'POST to `SMS_WEBHOOK_URL`); a gateway that fails answers 503 and the attempt does not count against the ' +
+        'rate limits. The server does not start when a setting the chosen gateway needs is missing',
+      shown: '`console`',
+    },
+  ),
+  SMS_TIMEOUT_MS: int(5_000, 'time one SMS gateway request may take (a connection failure or 5xx is retried once)', {
+    minimum: 100,
   }),
+  SMS_SIGN_NAME: optionalStr('`aliyun`, `tencent`: the approved SMS signature (签名) messages are sent under'),
+  SMS_TEMPLATE_CODE: optionalStr(
+    '`aliyun`, `tencent`: the verification code template for every purpose without its own below (Aliyun: ' +
+      'variable `${code}`; Tencent: parameter {1} is the code)',
+  ),
+  SMS_TEMPLATE_REGISTER: optionalStr('the template of sign-up codes', '`SMS_TEMPLATE_CODE`'),
+  SMS_TEMPLATE_RESET: optionalStr('the template of password reset codes', '`SMS_TEMPLATE_CODE`'),
+  SMS_TEMPLATE_PHONE: optionalStr('the template of codes to a new phone of an account', '`SMS_TEMPLATE_CODE`'),
+  SMS_TEMPLATE_VERIFY_OLD: optionalStr(
+    "the template of codes to an account's current phone (changing it)",
+    '`SMS_TEMPLATE_CODE`',
+  ),
+  SMS_TEMPLATE_INVITE: optionalStr(
+    '`aliyun`, `tencent` (required): the team invitation template (Aliyun: variables `${team}` and `${link}`; ' +
+      'Tencent: {1} the team, {2} the link)',
+  ),
+  ALIYUN_SMS_ACCESS_KEY_ID: optionalStr('`aliyun` (required): the AccessKey id'),
+  ALIYUN_SMS_ACCESS_KEY_SECRET: optionalStr('`aliyun` (required): the AccessKey secret (never logged)'),
+  ALIYUN_SMS_URL: str('https://dysmsapi.aliyuncs.com', "Aliyun SMS's endpoint (tests point it elsewhere)"),
+  TENCENT_SMS_SECRET_ID: optionalStr('`tencent` (required): the API SecretId'),
+  TENCENT_SMS_SECRET_KEY: optionalStr('`tencent` (required): the API SecretKey (never logged)'),
+  TENCENT_SMS_APP_ID: optionalStr('`tencent` (required): the SMS application (SdkAppId)'),
+  TENCENT_SMS_REGION: str('ap-guangzhou', "`tencent`: the region of the SMS application's API calls"),
+  TENCENT_SMS_URL: str('https://sms.tencentcloudapi.com', "Tencent Cloud SMS's endpoint (tests point it elsewhere)"),
+  SMS_WEBHOOK_URL: optionalStr(
+    '`webhook` (required): receives a POST of JSON `{phone, purpose, code}` (purpose `register`, `reset`, `phone`, ' +
+      '`verify_old`) or `{phone, purpose: "invite", team, link}`; any 2xx means sent',
+  ),
+  SMS_WEBHOOK_SECRET: optionalStr(
+    '`webhook` (required): signs each POST: header `X-Timestamp` (Unix seconds) and `X-Signature: sha256=` + the ' +
+      'hex HMAC-SHA256 of `X-Timestamp + "." + body` with this secret (the receiver recomputes it and refuses old ' +
+      'timestamps); never logged',
+  ),
   PUBLIC_URL: optionalStr(
     'origin users reach the workbench at, e.g. `https://proof.example.com`: where WeChat sends users back to (WeChat ' +
       'login and binding are off without it) and the links in SMS team invitations (`http://localhost:PORT` ' +
@@ -418,7 +476,38 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   if (problems.length) throw new Error(`configuration: ${problems.join('; ')}`);
   if (!Value.Check(ENV_SCHEMA, env)) throw new Error('configuration: invalid');
+  const sms = smsProblems(env);
+  if (sms.length) throw new Error(`configuration: ${sms.join('; ')}`);
   return env;
+}
+
+/** The settings the chosen SMS gateway cannot work without: the server refuses to start without them. */
+const SMS_REQUIRED: Record<SmsGatewayName, Array<keyof Env>> = {
+  console: [],
+  aliyun: ['ALIYUN_SMS_ACCESS_KEY_ID', 'ALIYUN_SMS_ACCESS_KEY_SECRET', 'SMS_SIGN_NAME', 'SMS_TEMPLATE_INVITE'],
+  tencent: [
+    'TENCENT_SMS_SECRET_ID',
+    'TENCENT_SMS_SECRET_KEY',
+    'TENCENT_SMS_APP_ID',
+    'SMS_SIGN_NAME',
+    'SMS_TEMPLATE_INVITE',
+  ],
+  webhook: ['SMS_WEBHOOK_URL', 'SMS_WEBHOOK_SECRET'],
+};
+
+function smsProblems(env: Env): string[] {
+  const provider = env.SMS_PROVIDER as SmsGatewayName;
+  const missing: string[] = SMS_REQUIRED[provider].filter((name) => !env[name]);
+  if (provider === 'aliyun' || provider === 'tencent') {
+    // every code purpose needs a template: its own or SMS_TEMPLATE_CODE
+    const purposes = ['REGISTER', 'RESET', 'PHONE', 'VERIFY_OLD'] as const;
+    const without = purposes.filter((p) => !env[`SMS_TEMPLATE_${p}`]);
+    if (without.length && !env.SMS_TEMPLATE_CODE)
+      missing.push(`SMS_TEMPLATE_CODE (or ${without.map((p) => `SMS_TEMPLATE_${p}`).join(', ')})`);
+  }
+  if (provider === 'webhook' && env.SMS_WEBHOOK_URL && !/^https?:\/\/[^/]/i.test(env.SMS_WEBHOOK_URL))
+    return [`SMS_WEBHOOK_URL must be an http(s) URL, got "${env.SMS_WEBHOOK_URL}"`];
+  return missing.length ? [`SMS_PROVIDER=${provider} needs ${missing.join(', ')}`] : [];
 }
 
 /** TRUST_PROXY as the addresses whose X-Forwarded-For entries are believed; false when unset, `0` or `false`. */
@@ -456,6 +545,31 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     adminPhone: env.ADMIN_PHONE,
     adminPassword: env.ADMIN_PASSWORD,
     smsProvider: env.SMS_PROVIDER,
+    sms: {
+      provider: env.SMS_PROVIDER as SmsGatewayName,
+      timeoutMs: env.SMS_TIMEOUT_MS,
+      signName: env.SMS_SIGN_NAME ?? '',
+      templates: {
+        register: env.SMS_TEMPLATE_REGISTER ?? env.SMS_TEMPLATE_CODE ?? '',
+        reset: env.SMS_TEMPLATE_RESET ?? env.SMS_TEMPLATE_CODE ?? '',
+        phone: env.SMS_TEMPLATE_PHONE ?? env.SMS_TEMPLATE_CODE ?? '',
+        verify_old: env.SMS_TEMPLATE_VERIFY_OLD ?? env.SMS_TEMPLATE_CODE ?? '',
+        invite: env.SMS_TEMPLATE_INVITE ?? '',
+      },
+      aliyun: {
+        accessKeyId: env.ALIYUN_SMS_ACCESS_KEY_ID ?? '',
+        accessKeySecret: env.ALIYUN_SMS_ACCESS_KEY_SECRET ?? '',
+        url: env.ALIYUN_SMS_URL,
+      },
+      tencent: {
+        secretId: env.TENCENT_SMS_SECRET_ID ?? '',
+        secretKey: env.TENCENT_SMS_SECRET_KEY ?? '',
+        appId: env.TENCENT_SMS_APP_ID ?? '',
+        region: env.TENCENT_SMS_REGION,
+        url: env.TENCENT_SMS_URL,
+      },
+      webhook: { url: env.SMS_WEBHOOK_URL ?? '', secret: env.SMS_WEBHOOK_SECRET ?? '' },
+    },
     publicConfig: {
       // No trailing slash: the client appends '/user/...'. ('/' means same origin, like ''.)
       baseURL: env.BASE_URL.replace(/\/+$/, ''),

@@ -8,11 +8,12 @@ import type { JobRunner } from './jobs/runner';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
-import type { ImageChecks } from './services/media/images';
 import type { SpeechTasks } from './services/media/speech';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
+/** A Limiter resolving to a function that gives the slot back, for a call that failed before it cost anything. */
+export type RefundableLimiter = (request: import('fastify').FastifyRequest) => Promise<() => Promise<void>>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,8 +28,6 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Website checks (link proofreading; services/web/checks.ts). */
     websites: WebsiteChecks;
-    /** Image checks (services/media/images.ts). */
-    imageChecks: ImageChecks;
     /** Speech tasks: audio and video proofreading (services/media/speech.ts). */
     speechTasks: SpeechTasks;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
@@ -45,9 +44,9 @@ declare module 'fastify' {
       /** POST /user/login and /user/reset_pwd, per client address whatever the phone */
       loginAddress: Limiter;
       /** POST /user/sms_code, per phone */
-      smsCode: Limiter;
+      smsCode: RefundableLimiter;
       /** POST /user/sms_code, per client address */
-      smsAddress: Limiter;
+      smsAddress: RefundableLimiter;
       leaveMessage: Limiter;
       /** POST /misscut/v{n}/check_text, per user (after authentication) */
       checkText: Limiter;

@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
-import { databaseRateStore } from '../services/rate-store';
+import { databaseRateStore, memoryRateStore } from '../services/rate-store';
 import type { FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../errors';
-import type { Limiter } from '../types';
+import type { Limiter, RefundableLimiter } from '../types';
 import type { MessageParams, ServerMessageCode } from '../../openapi/messages';
 
 /** What a refused call is told: the message and its values. */
@@ -17,14 +17,29 @@ export default fp(
   async (app) => {
     // Several processes share their counters: in Redis when configured, else in PostgreSQL; one process on SQLite
     // keeps them in memory.
-    let shared = {};
+    let shared: object;
+    /** gives one counted request back (a call whose work failed before it cost anything) */
+    let refund: (key: string, timeWindow: number) => Promise<void>;
     if (app.config.redisUrl) {
       const redis = new Redis(app.config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 });
       redis.on('error', (error: Error) => app.log.error({ err: error }, 'rate-limit store connection failed'));
       app.addHook('onClose', async () => void (await redis.quit().catch(() => {})));
       // Redis unreachable: the limits are skipped rather than every call failing (the login locks live in the database)
       shared = { redis, nameSpace: 'workbench-rate-', skipOnError: true };
-    } else if (app.dialect === 'postgres') shared = { store: databaseRateStore(app.db) };
+      // the key @fastify/rate-limit's Redis store counts under for a limiter made by createRateLimit (a child store
+      // for a route without method or url); taken back only while it exists and is above 0
+      refund = async (key) => {
+        const script =
+          "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 0 then redis.call('DECR', KEYS[1]) end";
+        await redis.eval(script, 1, `workbench-rate-undefinedundefined-${key}`).catch(() => {});
+      };
+    } else {
+      // our own stores (database, memory) can take a request back; @fastify/rate-limit's memory store cannot
+      const Store = app.dialect === 'postgres' ? databaseRateStore(app.db) : memoryRateStore();
+      shared = { store: Store };
+      const store = new Store();
+      refund = (key, timeWindow) => store.decr(key, timeWindow);
+    }
     await app.register(rateLimit, { global: false, ...shared });
     // whom a call counts against when the handler knows it better than the token (a uid from an API key)
     const subjects = new WeakMap<FastifyRequest, string | number>();
@@ -39,6 +54,26 @@ export default fp(
           // the client may wait exactly as long as the limit says
           throw tooManyRequests(result.ttlInSeconds, refusal?.[0], refusal?.[1]);
         }
+      };
+    /** A limiter whose slot the caller can give back: it resolves to the function that does. */
+    const refundable =
+      (
+        check: ReturnType<typeof app.createRateLimit> | null,
+        message?: (retryAfter: number) => Refusal,
+      ): RefundableLimiter =>
+      async (request) => {
+        if (!check) return async () => {};
+        const result = await check(request);
+        if (!result.isAllowed && result.isExceeded) {
+          const refusal = message?.(result.ttlInSeconds);
+          throw tooManyRequests(result.ttlInSeconds, refusal?.[0], refusal?.[1]);
+        }
+        let given = false;
+        return async () => {
+          if (given || result.isAllowed) return;
+          given = true;
+          await refund(result.key, result.timeWindow);
+        };
       };
     const { checkMax, anonymousMax, windowMs } = app.config.checkRateLimit;
     const window = Math.round(windowMs / 1000);
@@ -80,12 +115,18 @@ export default fp(
       // ...and LOGIN_IP_RATE_MAX per 10 minutes per client address whatever the phone (spraying guesses over
       // many phones); password resets count here too.
       loginAddress: optional(loginPerAddress, 600_000, (r) => `login-ip|${r.ip}`, inMinutes('rate.login_address')),
-      // SMS codes: 5 per 10 minutes per phone, so nobody floods a number.
-      smsCode: limiter(
+      // SMS codes: 5 per 10 minutes per phone, so nobody floods a number. A code the gateway failed to send is
+      // given back (both limits): the user may ask again without having received anything.
+      smsCode: refundable(
         app.createRateLimit({ max: 5, timeWindow: 600_000, keyGenerator: (r) => `sms|${bodyPhone(r)}` }),
       ),
       // ...and SMS_IP_RATE_MAX per hour per client address, so nobody floods many numbers (or our SMS bill).
-      smsAddress: optional(smsPerAddress, 3_600_000, (r) => `sms-ip|${r.ip}`, inMinutes('rate.sms_address')),
+      smsAddress: refundable(
+        smsPerAddress > 0
+          ? app.createRateLimit({ max: smsPerAddress, timeWindow: 3_600_000, keyGenerator: (r) => `sms-ip|${r.ip}` })
+          : null,
+        inMinutes('rate.sms_address'),
+      ),
       // Feedback: 10 messages per hour per account.
       leaveMessage: limiter(
         app.createRateLimit({ max: 10, timeWindow: 3_600_000, keyGenerator: (r) => `msg|${r.auth?.uid ?? r.ip}` }),

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import type { Db } from '../db';
 import { isoIn, nowIso } from '../db';
 import { countCodeAttempt, findLatestUnusedCode, insertSmsCode, markCodeUsed, useUpCodes } from '../db/repos/sms-codes';
-import { badRequest, tooManyRequests } from '../errors';
+import { badRequest, tooManyRequests, unavailable } from '../errors';
+import type { SmsConfig } from '../config';
+import { aliyunSms, tencentSms, webhookSms } from './sms-gateways';
 
 /**
  * register; reset (the password); phone (to the new phone of PUT /user/phone); verify_old (to the account's
@@ -20,19 +22,27 @@ export interface SmsProvider {
   sendInvitation?(message: { phone: string; team: string; link: string }): Promise<void>;
 }
 
-/** Prints the code and appends `{"phone","code","purpose","at"}` to `${dataDir}/sms-outbox.jsonl`. */
-export function consoleSmsProvider(dataDir: string, log: (line: string) => void = console.log): SmsProvider {
+/**
+ * Sends nothing: appends `{"phone","code","purpose","at"}` to `${dataDir}/sms-outbox.jsonl` and says so. The code
+ * itself is printed only outside production (`showCode`), where a developer reads it off the terminal.
+ */
+export function consoleSmsProvider(
+  dataDir: string,
+  log: (line: string) => void = console.log,
+  showCode = process.env.NODE_ENV !== 'production',
+): SmsProvider {
   const outbox = join(dataDir, 'sms-outbox.jsonl');
   return {
     name: 'console',
     async sendCode({ phone, code, purpose }) {
-      log(`[sms] verification code for ${phone} (${purpose}): ${code}`);
+      const shown = showCode ? `: ${code}` : ' (in sms-outbox.jsonl)';
+      log(`[sms] SMS_PROVIDER=console, no SMS was sent. Verification code for ${phone} (${purpose})${shown}`);
       await mkdir(dataDir, { recursive: true });
       await appendFile(outbox, JSON.stringify({ phone, code, purpose, at: new Date().toISOString() }) + '\n');
     },
     async sendInvitation({ phone, team, link }) {
       // the link is a credential for this phone only: it goes to the outbox, not to the log
-      log(`[sms] team invitation for ${phone} to "${team}" (link in sms-outbox.jsonl)`);
+      log(`[sms] SMS_PROVIDER=console, no SMS was sent. Team invitation for ${phone} to "${team}" (link in outbox)`);
       await mkdir(dataDir, { recursive: true });
       await appendFile(
         outbox,
@@ -42,10 +52,42 @@ export function consoleSmsProvider(dataDir: string, log: (line: string) => void 
   };
 }
 
-export function createSmsProvider(name: string, dataDir: string, log?: (line: string) => void): SmsProvider {
-  if (name === 'console') return consoleSmsProvider(dataDir, log);
-  throw new Error(`unknown SMS_PROVIDER "${name}" (available: console)`);
+export interface SmsLogs {
+  /** the console provider's lines */
+  print?: (line: string) => void;
+  /** a gateway's failures (never with a key, a code or a link) */
+  warn?: (fields: Record<string, unknown>, message: string) => void;
 }
+
+/** The provider SMS_PROVIDER names, with its settings (config.ts has checked that the required ones are there). */
+export function createSmsProvider(settings: SmsConfig, dataDir: string, logs: SmsLogs = {}): SmsProvider {
+  const common = { timeoutMs: settings.timeoutMs, warn: logs.warn ?? (() => {}) };
+  const { signName, templates } = settings;
+  switch (settings.provider) {
+    case 'console':
+      return consoleSmsProvider(dataDir, logs.print);
+    case 'aliyun':
+      return aliyunSms({ ...common, ...settings.aliyun, signName, templates });
+    case 'tencent':
+      return tencentSms({ ...common, ...settings.tencent, signName, templates });
+    case 'webhook':
+      return webhookSms({ ...common, ...settings.webhook });
+  }
+}
+
+/** Hands the message to the provider; when it could not be sent the caller is told 503 `sms.unavailable`. */
+export async function deliver(send: () => Promise<void>, warn?: (err: unknown) => void): Promise<void> {
+  try {
+    await send();
+  } catch (err) {
+    warn?.(err);
+    throw unavailable('sms.unavailable');
+  }
+}
+
+/** Whether the error is a gateway's failure (`deliver`'s 503), after which the caller's rate-limit slots go back. */
+export const isSmsUnavailable = (err: unknown): boolean =>
+  err instanceof Error && 'msgCode' in err && err.msgCode === 'sms.unavailable';
 
 export const SMS_CODE_LIFETIME_MS = 5 * 60 * 1000;
 export const SMS_CODE_MAX_ATTEMPTS = 5;
@@ -53,9 +95,19 @@ export const SMS_CODE_MAX_ATTEMPTS = 5;
 const hashCode = (phone: string, purpose: string, code: string) =>
   createHash('sha256').update(`${phone}|${purpose}|${code}`).digest('hex');
 
-/** Stores a fresh 6-digit code (hashed) and sends it; earlier codes for the same phone+purpose stop working. */
-export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purpose: SmsPurpose): Promise<number> {
+/**
+ * Sends a fresh 6-digit code and then stores it (hashed); earlier codes for the same phone+purpose stop working.
+ * Sent first: a code the gateway refused (503 `sms.unavailable`) is never stored, and the earlier one still works.
+ */
+export async function issueSmsCode(
+  db: Db,
+  sms: SmsProvider,
+  phone: string,
+  purpose: SmsPurpose,
+  warn?: (err: unknown) => void,
+): Promise<number> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await deliver(() => sms.sendCode({ phone, code, purpose }), warn);
   await db.transaction().execute(async (trx) => {
     await useUpCodes(trx, phone, purpose, nowIso());
     await insertSmsCode(trx, {
@@ -68,7 +120,6 @@ export async function issueSmsCode(db: Db, sms: SmsProvider, phone: string, purp
       used_at: null,
     });
   });
-  await sms.sendCode({ phone, code, purpose });
   return SMS_CODE_LIFETIME_MS / 1000;
 }
 

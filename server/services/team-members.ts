@@ -28,7 +28,7 @@ import { defaultName } from './users';
 import type { ServerMessageCode } from '../../openapi/messages';
 import type { OutgoingMessage } from '../realtime/hub';
 import { publicOrigin, readEnv } from '../config';
-import type { SmsProvider } from './sms';
+import { deliver, isSmsUnavailable, type SmsProvider } from './sms';
 import { reclaimAllocations } from './team-packages';
 import {
   ACTS_ON,
@@ -270,13 +270,23 @@ async function announceInvitation(
   phone: string,
   sent: { uid: number | null; id: number; code: string },
 ): Promise<void> {
+  // The SMS first: an invitation the gateway could not send ends at once (503 `sms.unavailable`), so it can be
+  // sent again rather than standing as "already invited" with nobody told.
+  const sms = deps.sms.sendInvitation?.bind(deps.sms);
+  if (sms) {
+    try {
+      await deliver(() => sms({ phone, team: from.team, link: invitationLink(sent.code) }));
+    } catch (err) {
+      await updateMember(deps.db, sent.id, { invite_expires_at: nowIso() });
+      throw err;
+    }
+  }
   if (sent.uid !== null)
     deps.notify(sent.uid, {
       type: 5,
       cmd: 3,
       data: { id: sent.id, enterprise_id: from.enterpriseId, enterprise_name: from.team, inviter_name: from.inviter },
     });
-  await deps.sms.sendInvitation?.({ phone, team: from.team, link: invitationLink(sent.code) });
 }
 
 /** Invites phones (members.invite); each failure is reported with its reason code, the rest are invited. */
@@ -296,8 +306,13 @@ export async function invitePhones(
     const outcome = await inviteOne(deps, { ...ctx, enterpriseId }, phone, role, '');
     if (outcome.failed) failed.push({ phone, reason: outcome.failed });
     else {
-      invited++;
-      await announceInvitation(deps, from, phone, outcome.notify!);
+      try {
+        await announceInvitation(deps, from, phone, outcome.notify!);
+        invited++;
+      } catch (err) {
+        if (!isSmsUnavailable(err)) throw err;
+        failed.push({ phone, reason: 'sms.unavailable' });
+      }
     }
   }
   return { invited, failed };

@@ -71,6 +71,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'sms.too_many_wrong': msg({ id: 'server.sms.too_many_wrong', message: '验证码错误次数过多，请重新获取' }),
   'sms.wrong': msg({ id: 'server.sms.wrong', message: '验证码错误' }),
   'sms.own_phone_only': msg({ id: 'server.sms.own_phone_only', message: '验证码只能发送到当前账号绑定的手机号' }),
+  'sms.unavailable': msg({ id: 'server.sms.unavailable', message: '短信暂时无法发送，请稍后再试' }),
   'account.phone_invalid': msg({ id: 'server.account.phone_invalid', message: '手机号格式不正确' }),
   'account.phone_taken': msg({ id: 'server.account.phone_taken', message: '该手机号已注册' }),
   'account.phone_same': msg({ id: 'server.account.phone_same', message: '新手机号与当前手机号相同' }),

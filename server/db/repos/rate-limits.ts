@@ -20,6 +20,17 @@ export async function incrementRateCounter(db: Db, key: string, now: number, res
   return result.rows[0];
 }
 
+/** Takes one request back from a counter whose window is still running (a call refunded); never below 0. */
+export async function decrementRateCounter(db: Db, key: string, now: number): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set((eb) => ({ count: eb('count', '-', 1) }))
+    .where('key', '=', key)
+    .where('count', '>', 0)
+    .where('reset_at', '>', now)
+    .execute();
+}
+
 export async function findRateCounter(db: Db, key: string): Promise<RateCounter | undefined> {
   return db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).executeTakeFirst();
 }

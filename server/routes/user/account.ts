@@ -2,11 +2,11 @@ import { findOpenUserByPhone, setPasswordHash } from '../../db/repos/users';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { hashPassword, passwordProblem } from '../../services/passwords';
 import { accountSubject, clearFailures, loginSubject, verifyWithLockout } from '../../services/lockout';
-import { consumeSmsCode, issueSmsCode, type SmsProvider } from '../../services/sms';
+import { consumeSmsCode, isSmsUnavailable, issueSmsCode, type SmsProvider, type SmsPurpose } from '../../services/sms';
 import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
 import { grantDefaultRights } from '../../services/rights';
 import { createUser, PHONE_PATTERN } from '../../services/users';
-import { caller, type Operations } from '../types';
+import { caller, type OperationRequest, type Operations } from '../types';
 import { currentUser } from './profile';
 
 // A real hash of a random password, so an unknown phone costs the same time as a wrong password.
@@ -19,36 +19,49 @@ function checkPhone(phone: string) {
 /** Stores the code but sends nothing: a reset asked for an unknown phone looks like one for a known phone. */
 const nobody: SmsProvider = { name: 'none', sendCode: async () => {} };
 
+/** POST /user/sms_code past its rate limits: sends the code for the purpose (503 `sms.unavailable` if it fails). */
+async function sendSmsCode(request: OperationRequest<'postUserSmsCode'>, phone: string, purpose: SmsPurpose) {
+  const { db, sms, log } = request.server;
+  // the gateway's reason is logged; the user is told only that SMS is unavailable
+  const warn = (err: unknown) => log.warn({ err, purpose }, 'SMS code not sent');
+  if (purpose === 'verify_old') {
+    // Only the logged-in account asks, and only for its own phone: nothing to learn about other numbers.
+    const { user } = await currentUser(request);
+    if (user.phone !== phone) {
+      throw badRequest('sms.own_phone_only');
+    }
+    return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose, warn) });
+  }
+  const registered = await findOpenUserByPhone(db, phone);
+  if (purpose === 'reset') {
+    // The same answer, in the same time, for registered and unknown phones (no enumeration): a code is
+    // stored either way, only a registered phone is sent one, and the answer does not wait for the gateway.
+    const deferred: SmsProvider = {
+      name: sms.name,
+      sendCode: async (message) => {
+        void sms.sendCode(message).catch((err: unknown) => log.error({ err }, 'reset code not sent'));
+      },
+    };
+    return envelope({ expires_in: await issueSmsCode(db, registered ? deferred : nobody, phone, purpose) });
+  }
+  // Registering (or moving to) a phone necessarily says that it is taken; these stay rate-limited above.
+  if (registered) throw conflict('account.phone_taken');
+  return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose, warn) });
+}
+
 export const accountOperations: Operations = {
   postUserSmsCode: async (request) => {
     const { phone, purpose } = request.body;
     checkPhone(phone);
-    const { db, sms, limiters, log } = request.server;
-    await limiters.smsAddress(request);
-    await limiters.smsCode(request);
-    if (purpose === 'verify_old') {
-      // Only the logged-in account asks, and only for its own phone: nothing to learn about other numbers.
-      const { user } = await currentUser(request);
-      if (user.phone !== phone) {
-        throw badRequest('sms.own_phone_only');
-      }
-      return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose) });
+    const { limiters } = request.server;
+    const refunds = [await limiters.smsAddress(request), await limiters.smsCode(request)];
+    try {
+      return await sendSmsCode(request, phone, purpose);
+    } catch (err) {
+      // nothing was sent: the attempt does not count against the user's limits
+      if (isSmsUnavailable(err)) await Promise.all(refunds.map((refund) => refund()));
+      throw err;
     }
-    const registered = await findOpenUserByPhone(db, phone);
-    if (purpose === 'reset') {
-      // The same answer, in the same time, for registered and unknown phones (no enumeration): a code is
-      // stored either way, only a registered phone is sent one, and the answer does not wait for the gateway.
-      const deferred: SmsProvider = {
-        name: sms.name,
-        sendCode: async (message) => {
-          void sms.sendCode(message).catch((err: unknown) => log.error({ err }, 'reset code not sent'));
-        },
-      };
-      return envelope({ expires_in: await issueSmsCode(db, registered ? deferred : nobody, phone, purpose) });
-    }
-    // Registering (or moving to) a phone necessarily says that it is taken; these stay rate-limited above.
-    if (registered) throw conflict('account.phone_taken');
-    return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose) });
   },
 
   postUserRegister: async (request) => {
