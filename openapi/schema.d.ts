@@ -2083,7 +2083,8 @@ export interface paths {
          * Invite several phones to the team (team admin / user_admin)
          * @description Each phone receives an SMS with a join link carrying an `sms_invitation_code`; registered users also get the
          *     invitation in the app (socket `type 5 cmd 3`). Members get status 4 已发邀请. Phones already members are
-         *     reported in `failed`.
+         *     reported in `failed`, and so is a phone whose SMS the gateway could not send (reason `sms.unavailable`:
+         *     that invitation ends at once and can be sent again).
          */
         post: operations["postEnterpriseV1InviteAndApply"];
         delete?: never;
@@ -2103,9 +2104,11 @@ export interface paths {
         put?: never;
         /**
          * Invite one user (type 1, team admin) or apply to a team (type 2)
-         * @description type 1 needs `phone` (the invitee; status 4 已发邀请, socket `type 5 cmd 3` to the invitee). type 2 (apply to
-         *     a team by its id) answers 403 `team.apply_with_code`: team ids are sequential, so applying by id would let
-         *     anyone find every team; applications go by the team's invitation code (`apply_join_enterprise`).
+         * @description type 1 needs `phone` (the invitee; status 4 已发邀请, socket `type 5 cmd 3` to the invitee); when the SMS
+         *     gateway cannot send the invitation: 503 `sms.unavailable`, and the invitation ends at once so it can be sent
+         *     again. type 2 (apply to a team by its id) answers 403 `team.apply_with_code`: team ids are sequential, so
+         *     applying by id would let anyone find every team; applications go by the team's invitation code
+         *     (`apply_join_enterprise`).
          */
         post: operations["postEnterpriseV1InviteOrApply"];
         delete?: never;
@@ -8353,6 +8356,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getEnterpriseUserV1GetEnterpriseInvitation: {

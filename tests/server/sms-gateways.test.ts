@@ -9,7 +9,9 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type SmsConfig } from '../../server/config';
 import { loggerOptions } from '../../server/logging';
-import { consoleSmsProvider, createSmsProvider } from '../../server/services/sms';
+import { runAdmin } from '../../server/cli/admin';
+import { databaseRateStore, memoryRateStore } from '../../server/services/rate-store';
+import { consoleSmsProvider, createSmsProvider, type SmsProvider } from '../../server/services/sms';
 import { SmsDeliveryError } from '../../server/services/sms-gateways';
 import { call, startTestApp, type TestApp } from './helpers';
 
@@ -409,5 +411,76 @@ describe('POST /user/sms_code with a failing gateway', () => {
     expect(logged).toMatch(/SMS gateway: server error/);
     expect(logged).not.toContain(ALIYUN.secret);
     for (const code of codes) expect(logged).not.toMatch(new RegExp(`(^|\\D)${code}(\\D|$)`));
+  });
+});
+
+describe('team invitations with a failing gateway', () => {
+  it('answers 503 or lists the phone as failed, and the invitation can be sent again', async () => {
+    const delivered: string[] = [];
+    let failing = false;
+    let lastCode = '';
+    const sms: SmsProvider = {
+      name: 'switchable',
+      sendCode: async ({ code }) => void (lastCode = code),
+      async sendInvitation({ phone }) {
+        if (failing) throw new SmsDeliveryError('fake', 'HTTP 502');
+        delivered.push(phone);
+      },
+    };
+    app = await startTestApp({ sms });
+    const t = app;
+    await call(t.app, 'POST', '/user/sms_code', { phone: '13930000001', purpose: 'register' });
+    const registered = await call(t.app, 'POST', '/user/register', {
+      phone: '13930000001',
+      code: lastCode,
+      password: 'secret123',
+    });
+    const boss = registered.json.result.token as string;
+    const applied = await call(
+      t.app,
+      'POST',
+      '/enterprise/v1/team-application',
+      { name: '晚报', contact_name: '李', phone: '13930000001' },
+      boss,
+    );
+    expect(applied.status).toBe(200);
+    await runAdmin(['application', 'approve', String(applied.json.result.id)], t.app.db, () => {});
+    failing = true;
+    const one = await call(t.app, 'POST', '/enterprise/v1/invite_or_apply', { type: 1, phone: '13930000002' }, boss);
+    expect([one.status, one.json.msg_code]).toEqual([503, 'sms.unavailable']);
+    const batch = await call(t.app, 'POST', '/enterprise/v1/inviteAndApply', { phones: ['13930000003'] }, boss);
+    expect(batch.status).toBe(200);
+    expect(batch.json.result).toMatchObject({
+      invited: 0,
+      failed: [{ phone: '13930000003', reason: 'sms.unavailable' }],
+    });
+    // the gateway is back: both phones can be invited again (not "already invited")
+    failing = false;
+    const again = await call(t.app, 'POST', '/enterprise/v1/invite_or_apply', { type: 1, phone: '13930000002' }, boss);
+    expect(again.status).toBe(200);
+    const batchAgain = await call(t.app, 'POST', '/enterprise/v1/inviteAndApply', { phones: ['13930000003'] }, boss);
+    expect(batchAgain.json.result).toMatchObject({ invited: 1, failed: [] });
+    expect(delivered).toEqual(['13930000002', '13930000003']);
+  });
+});
+
+describe('rate-limit stores', () => {
+  it('give a counted request back within its window, never below zero', async () => {
+    app = await startTestApp();
+    const read = (store: {
+      read: (k: string, cb: (e: Error | null, r?: { current: number }) => void, w: number) => void;
+    }) => new Promise<number>((resolve) => store.read('k', (_e, r) => resolve(r!.current), 60_000));
+    const incr = (store: { incr: (k: string, cb: (e: Error | null) => void, w: number) => void }) =>
+      new Promise<void>((resolve) => store.incr('k', () => resolve(), 60_000));
+    for (const Store of [memoryRateStore(), databaseRateStore(app.app.db)]) {
+      const store = new Store();
+      await incr(store);
+      await incr(store);
+      await store.decr('k', 60_000);
+      expect(await read(store)).toBe(1);
+      await store.decr('k', 60_000);
+      await store.decr('k', 60_000);
+      expect(await read(store)).toBe(0);
+    }
   });
 });
