@@ -144,13 +144,18 @@ export const ENV_SCHEMA = Type.Object({
         'who delivers SMS codes and team invitations: `console` sends nothing (it appends them to ' +
         '`DATA_DIR/sms-outbox.jsonl`), `aliyun` (Aliyun SMS), `tencent` (Tencent Cloud SMS) or `webhook` (a signed ' +
         'POST to `SMS_WEBHOOK_URL`); a gateway that fails answers 503 and the attempt does not count against the ' +
-        'rate limits. The server does not start when a setting the chosen gateway needs is missing',
+        'rate limits (password-reset codes excepted: they go out after the answer, which must not tell whether the ' +
+        'phone is registered, so a failure is only logged). The server does not start when a setting the chosen ' +
+        'gateway needs is missing',
       shown: '`console`',
     },
   ),
-  SMS_TIMEOUT_MS: int(5_000, 'time one SMS gateway request may take (a connection failure or 5xx is retried once)', {
-    minimum: 100,
-  }),
+  SMS_TIMEOUT_MS: int(
+    5_000,
+    'time one SMS gateway request may take; a connection failure or 5xx is retried once, a timeout is not (the SMS ' +
+      'may have gone out)',
+    { minimum: 100 },
+  ),
   SMS_SIGN_NAME: optionalStr('`aliyun`, `tencent`: the approved SMS signature (签名) messages are sent under'),
   SMS_TEMPLATE_CODE: optionalStr(
     '`aliyun`, `tencent`: the verification code template for every purpose without its own below (Aliyun: ' +

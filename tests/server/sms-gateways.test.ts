@@ -2,10 +2,13 @@
 // Each fake recomputes the signature here, from the providers' documentation rather than from the code under test,
 // refuses a wrong one with the provider's own error shape, and checks what was asked (phone, template, sign name,
 // code). Then the retry, the time limit, and POST /user/sms_code answering 503 with its rate-limit slots refunded.
+import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type SmsConfig } from '../../server/config';
 import { loggerOptions } from '../../server/logging';
@@ -481,6 +484,65 @@ describe('rate-limit stores', () => {
       await store.decr('k', 60_000);
       await store.decr('k', 60_000);
       expect(await read(store)).toBe(0);
+    }
+  });
+});
+
+const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p)) ?? null;
+
+/** A throwaway Redis on a free port (the one a closed fake listened on), nothing saved. */
+async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const probeServer = await fake(() => ({ status: 200, json: {} }));
+  await probeServer.close();
+  const port = new URL(probeServer.url).port;
+  const child = spawn(REDIS_BIN!, ['--port', port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => {});
+  for (let i = 0; ; i++) {
+    try {
+      await probe.connect();
+      break;
+    } catch (error) {
+      if (i > 100) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await probe.quit();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
+}
+
+describe.skipIf(!REDIS_BIN)('SMS rate limits counted in Redis', () => {
+  it('gives the slots of a failed send back there too', async () => {
+    const redis = await startRedis();
+    try {
+      const f = await webhookFake();
+      f.mode = 'fail';
+      app = await startTestApp({
+        config: {
+          redisUrl: redis.url,
+          sms: settings('webhook', f.url),
+          authRateLimit: { loginPerAddress: 30, smsPerAddress: 2 },
+        },
+      });
+      const ask = () => call(app!.app, 'POST', '/user/sms_code', { phone: '13940000001', purpose: 'register' });
+      for (let i = 0; i < 4; i++) expect((await ask()).status, `attempt ${i}`).toBe(503);
+      f.mode = 'ok';
+      expect((await ask()).status).toBe(200);
+      expect((await ask()).status).toBe(200);
+      expect((await ask()).status).toBe(429);
+      // the counters live in Redis, under the keys the refund takes back from
+      const client = new Redis(redis.url);
+      const keys = await client.keys('workbench-rate-*sms*');
+      await client.quit();
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await app?.close();
+      app = null;
+      await redis.stop();
     }
   });
 });
