@@ -417,6 +417,25 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       charBlocked.fill(1, t.start, t.end);
     }
   }
+  // a word written reversed (我的中心) is mended whole; the speller leaves its characters alone
+  if (bits & Bits.wording) {
+    for (const { at, gain } of wordSwapGains(e, work, charBlocked)) {
+      if (gain < SWAP_WORD_GAIN) continue;
+      const orig = work.slice(at, at + 2),
+        cand = orig[1] + orig[0];
+      issues.push({
+        start: at,
+        end: at + 2,
+        original: '',
+        suggestions: [cand],
+        category: '7',
+        level: 1,
+        ...noted('nonword.swap', { orig, cand }),
+        confidence: logistic(gain - SWAP_WORD_GAIN + 1),
+      });
+      charBlocked.fill(1, at, at + 2);
+    }
+  }
   // the 的/地/得 rules give the grammatical reason; the speller's finding at the same place gives way
   const usage = bits & Bits.usage ? checkUsage(e.lm, e.dict, work, spellBlocked, e.lm2) : [];
   // words with two accepted spellings (纪录/记录) are not the speller's to turn into each other
@@ -431,6 +450,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
       for (let k = f.pos; k < f.pos + f.cand.length; k++) if (usageAt.has(k)) atUsage = true;
       if (atUsage) continue;
       if (f.orig === '既' && f.cand === '即' && correlative(work, f.pos)) continue;
+      // one numeral for another changes an amount the text states (三千 → 三十): no slip the models can judge
+      if (f.orig.length === 1 && NUMERAL_CHARS.includes(f.orig) && NUMERAL_CHARS.includes(f.cand)) continue;
       // 不 before a verb, an adverb or a quality negates it (财政不另行补贴): no slip for 部 or 布
       if (f.orig === '不' && negates(e, work, f.pos + 1)) continue;
       // 的/地/得 for one another is misuse (family 0), whatever the sound relation
@@ -633,10 +654,79 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     result.push(i);
   }
   result.sort((a, b) => a.start - b.start || a.end - b.end);
-  return result;
+  return resolveTouching(e, work, result);
 }
 
+/**
+ * Findings whose edits meet must make one correct text together: two substitutions that touch inside one word may
+ * each mend half of it (蜿延: 蜿→蔓 and 延→蜒 give 蔓蜒). Where both applied make no word but one alone does, only
+ * the one the language models prefer stays. A spelling substitution a few characters from another edit is weighed
+ * again with that edit applied (吸引了了三千: once 了了 is mended, 三千 needs no change) and dropped if it then gains
+ * nothing.
+ */
+function resolveTouching(e: Engine, s: string, result: Issue[]): Issue[] {
+  const edits = result.filter((i) => i.suggestions.length > 0);
+  if (edits.length < 2) return result;
+  const lms = e.lm2 ? [e.lm, e.lm2] : [e.lm];
+  const drop = new Set<Issue>();
+  const apply = (t: string, list: Issue[]) => {
+    let out = t;
+    for (const i of [...list].sort((a, b) => b.start - a.start)) {
+      out = out.slice(0, i.start) + i.suggestions[0] + out.slice(i.end);
+    }
+    return out;
+  };
+  const sub = (i: Issue) => i.suggestions[0].length === i.end - i.start;
+  for (let k = 0; k + 1 < edits.length; k++) {
+    const a = edits[k],
+      b = edits[k + 1];
+    if (drop.has(a) || b.start !== a.end || !sub(a) || !sub(b)) continue;
+    const makesWord = (list: Issue[]) => wordAround(e, apply(s, list), a.start, b.end) !== null;
+    if (makesWord([a, b])) continue;
+    const alone = [a, b].filter((i) => makesWord([i]));
+    if (alone.length === 0) continue;
+    const gain = (i: Issue) => contextGain(lms, s, i.start, i.end, i.suggestions[0]);
+    const keep = alone.length === 1 ? alone[0] : gain(a) >= gain(b) ? a : b;
+    drop.add(keep === a ? b : a);
+  }
+  for (const i of edits) {
+    if (drop.has(i) || !sub(i) || !SPELLING.has(i.category) || i.type !== undefined) continue;
+    const near = edits.filter((o) => o !== i && !drop.has(o) && o.end >= i.start - 4 && o.start <= i.end + 4);
+    if (near.length === 0 || near.some((o) => o.end > i.start && o.start < i.end)) continue;
+    const before = near.filter((o) => o.end <= i.start);
+    const shift = before.reduce((d, o) => d + o.suggestions[0].length - (o.end - o.start), 0);
+    const t = apply(s, near);
+    if (contextGain(lms, t, i.start + shift, i.end + shift, i.suggestions[0]) <= 0) drop.add(i);
+  }
+  return drop.size ? result.filter((i) => !drop.has(i)) : result;
+}
+
+/**
+ * Two-character words written in the reverse order of another word (交通故事 → 交通事故, 我的中心 → 我的心中): both
+ * orders are words, so only the context decides; each segment whose reverse is a common word, with its gain in nats
+ * (the smaller of the two models') from reading it reversed.
+ */
+export function wordSwapGains(e: Engine, s: string, blocked?: Uint8Array): Array<{ at: number; gain: number }> {
+  const out: Array<{ at: number; gain: number }> = [];
+  const lms = e.lm2 ? [e.lm, e.lm2] : [e.lm];
+  let at = 0;
+  for (const w of e.lm.segment(s)) {
+    const i = at;
+    at += w.length;
+    if (w.length !== 2 || w[0] === w[1] || !isHanWord(w) || NUMERAL_CHARS.includes(w[0])) continue;
+    if (blocked && (blocked[i] || blocked[i + 1])) continue;
+    const r = w[1] + w[0];
+    if (!e.lm.has(r) || (e.dict.freq.get(r) ?? 0) < SWAP_WORD_FREQ) continue;
+    out.push({ at: i, gain: contextGain(lms, s, i, i + 2, r) });
+  }
+  return out;
+}
+const SWAP_WORD_FREQ = 200;
+/** the gain a reversed word needs: on the tuning sentences wrong reversals gained up to 6 nats, only with numerals */
+const SWAP_WORD_GAIN = 5;
+
 const SPELLING = new Set(['1', '2', '5']);
+const NUMERAL_CHARS = '零〇一二两三四五六七八九十百千万亿';
 
 /** the opening bracket of the second closer in a doubled one (”） -> （) */
 const bracketOf = (closer: string) => (closer[1] === ')' ? '(' : '（');

@@ -72,6 +72,8 @@ export interface NonWordParams {
   maxCharCost: number;
   /** edits this far (nats) short of their need are taken too: scores stay relative to the need */
   slack: number;
+  /** the need of an idiom three of whose characters are in place, the fourth making a word with a neighbour */
+  idiomHeldNeed: number;
 }
 
 export const NONWORD3: NonWordParams = {
@@ -82,9 +84,11 @@ export const NONWORD3: NonWordParams = {
   margin: 1,
   maxCharCost: 16,
   slack: 0,
+  idiomHeldNeed: 10,
 };
 /** fine proofreading also takes the edits up to 3 nats short of their need (their confidence is under 0.5) */
-export const NONWORD4: NonWordParams = { ...NONWORD3, slack: 3 };
+// (not the idioms held but for one character: any slack there changed clean set phrases, 全市上下 to 全身上下)
+export const NONWORD4: NonWordParams = { ...NONWORD3, slack: 3, idiomHeldNeed: NONWORD3.idiomHeldNeed + 3 };
 
 /** the second LM's words at most this costly (unigram, nats) are words in their own right */
 const TRUSTED_LM2_COST = 13;
@@ -362,7 +366,9 @@ export class NonWordChecker {
    */
   private doubledChar(s: string, i: number, a: number, b: number): number | null {
     const c = s[i];
-    if (i > a && NUMERALS.includes(s[i - 1])) return null;
+    // 一 with a doubled measure word means each (一股股, 一个个); any other numeral counts once (三万个个, 两万名名)
+    const counted = i > a && NUMERALS.includes(s[i - 1]);
+    if (counted && (s[i - 1] === '一' || NUMERALS.includes(c) || !MEASURES.includes(c))) return null;
     if (s[i + 2] !== undefined && s[i + 2] === s[i + 3]) return null;
     if (i > a && s[i - 1] === c) return null;
     if (i >= a + 2 && s[i - 1] === s[i - 2]) return null;
@@ -370,6 +376,7 @@ export class NonWordChecker {
     // a word ends with the first copy and another begins with the second (小学学生, 神殿殿主, 目的的地)
     const known = (w: string) => (this.dict.freq.get(w) ?? 0) >= 5 || this.lm.inBase(w);
     if (i > a && i + 2 < b && known(s[i - 1] + c) && known(c + s[i + 2])) return null;
+    if (counted) return 3;
     // a word of three characters or more holds the copy that stays (突如其来来, 拍手称称快, 家喻户户晓)
     const t = s.slice(0, i + 1) + s.slice(i + 2);
     let holds = false;
@@ -535,6 +542,40 @@ export class NonWordChecker {
             seen[code] = seenStamp;
             push({ start: i, end: i + 1, repl: c, kind: 'sub', word, written, at: st, relation, named });
           }
+        }
+      }
+    }
+
+    // an idiom whose wrong character makes a word with its neighbour (脍炙人心, 默守成规), so that it does not stand
+    // alone and the loop above never weighs it: three of the idiom's four characters in place are the evidence,
+    // whatever the fourth's relation to the right one; the models must still find the idiom much likelier
+    for (let st = a; st + 4 <= b; st++) {
+      if (!free(st, st + 4)) continue;
+      const written = s.slice(st, st + 4);
+      if (this.isWord(written)) continue;
+      for (let i = st; i < st + 4; i++) {
+        if (single[i - a] || NUMERALS.includes(s[i])) continue;
+        const v = findPattern(this.speller.patterns, s, st, i, 4);
+        if (v < 0) continue;
+        const vals = this.speller.patterns.values;
+        for (let t = 0; t < vals.lengthAt(v); t++) {
+          const c = String.fromCharCode(vals.codeAt(v, t));
+          const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
+          if (this.dict.pos.get(word) !== 'i' || NUMERALS.includes(c)) continue;
+          // both forms a phrase of the idiom's kind (一声炸响, 所过之处): only where the written one is in no lexicon
+          if (this.lm.has(written) || this.lm2?.has(written)) continue;
+          push({
+            start: i,
+            end: i + 1,
+            repl: c,
+            kind: 'sub',
+            word,
+            written,
+            at: st,
+            relation: 'other',
+            named: false,
+            need: p.idiomHeldNeed,
+          });
         }
       }
     }
