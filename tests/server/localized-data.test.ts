@@ -132,6 +132,40 @@ describe('products and rights', () => {
   });
 });
 
+describe('orders', () => {
+  it('name the product in the language; a name the product no longer has stays as ordered', async () => {
+    const product = (await findAllProducts(t.app.db)).find((p) => p.code === 'words_5m')!;
+    const now = new Date().toISOString();
+    const order = (order_no: string, product_name: string) => ({
+      order_no,
+      uid,
+      product_id: Number(product.id),
+      product_name,
+      quantity: 1,
+      amount: 7990,
+      status: 'closed' as const,
+      pay_type: 'wechat' as const,
+      code_url: null,
+      expire_at: now,
+      transaction_id: null,
+      created_at: now,
+      paid_at: null,
+    });
+    await t.app.db
+      .insertInto('orders')
+      .values([order('WBL10N1', product.name), order('WBL10N2', '字数包 500 万字（旧）')])
+      .execute();
+    const names = async (lang: keyof typeof TAGS) =>
+      (await get('/user/right_order/v1/get_list', lang)).list
+        .filter((o: { order_no: string }) => o.order_no.startsWith('WBL10N'))
+        .map((o: { product_name: string }) => o.product_name)
+        .sort();
+    expect(await names('cn')).toEqual(['字数包 500 万字', '字数包 500 万字（旧）']);
+    expect(await names('en')).toEqual(['Character pack: 5 million', '字数包 500 万字（旧）']);
+    expect(await names('hk')).toEqual(['字數包 500 萬字', '字數包 500 萬字（舊）']);
+  });
+});
+
 describe('the rights history', () => {
   it('stores codes and writes the records in the reader language; a free text stays as it is', async () => {
     const product = (await findAllProducts(t.app.db)).find((p) => p.code === 'words_1m')!;
