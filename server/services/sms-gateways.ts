@@ -64,7 +64,7 @@ export async function callGateway(
       response = await fetch(url, { ...init, signal: AbortSignal.timeout(settings.timeoutMs) });
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      const reason = timedOut ? `no answer within ${settings.timeoutMs} ms` : `connection failed (${describe(err)})`;
+      const reason = timedOut ? `no answer within ${settings.timeoutMs} ms` : `connection failed (${reasonOf(err)})`;
       settings.warn({ provider, attempt }, `SMS gateway: ${reason}`);
       if (timedOut || attempt >= 2) throw new SmsDeliveryError(provider, reason);
       continue;
@@ -73,7 +73,7 @@ export async function callGateway(
     try {
       text = await response.text();
     } catch (err) {
-      throw new SmsDeliveryError(provider, `answer not read (${describe(err)})`);
+      throw new SmsDeliveryError(provider, `answer not read (${reasonOf(err)})`);
     }
     if (response.status >= 500) {
       settings.warn({ provider, attempt, status: response.status }, 'SMS gateway: server error');
@@ -84,7 +84,7 @@ export async function callGateway(
   }
 }
 
-function describe(err: unknown): string {
+function reasonOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
   return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
