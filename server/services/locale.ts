@@ -60,11 +60,27 @@ export function cnToHk(text: string): string {
   return toHk(text);
 }
 
+/**
+ * Words OpenCC leaves in their mainland form that the interface's hk catalogue writes the Hong Kong way (for the
+ * site's own texts only: a user's document keeps its words).
+ */
+const HK_WORDS: Array<[RegExp, string]> = [
+  [/文檔/g, '文件'],
+  [/模板/g, '範本'],
+  [/賬號/g, '帳號'],
+  [/賬户/g, '帳戶'],
+];
+
+/** The site's own text (names, titles, the rules) in Hong Kong characters and wording. */
+export function siteTextToHk(text: string): string {
+  return HK_WORDS.reduce((t, [from, to]) => t.replace(from, to), cnToHk(text));
+}
+
 /** One cn text in `lang`: its own form when given, else hk by OpenCC and en as the cn text. */
 export function localizeText(lang: Lang, cn: string, forms?: { en?: string; hk?: string }): string {
   if (lang === 'cn') return cn;
   if (lang === 'en') return forms?.en || cn;
-  return forms?.hk || cnToHk(cn);
+  return forms?.hk || siteTextToHk(cn);
 }
 
 /** The text fields of `cn` in `lang` (fields not in `cn` are left alone). */

@@ -7,7 +7,7 @@ import { nowIso } from '../db';
 import { deleteSelectedLibraries, findSelectedLibraryIds, insertSelectedLibraries } from '../db/repos/word-libraries';
 import { notFound } from '../errors';
 import { readEnv } from '../config';
-import { cnToHk, localizeText, type Lang } from './locale';
+import { localizeText, siteTextToHk, type Lang } from './locale';
 
 /**
  * Built-in word libraries (spec: /user/get_word_library, /user/select_word_library): lexicons of a domain
@@ -78,10 +78,10 @@ export function parseLibrary(text: string, file = 'library'): WordLibrary {
     name: meta.name,
     name_en: meta.name_en || meta.name,
     // a file without its hk forms reads in traditional characters all the same
-    name_hk: meta.name_hk || cnToHk(meta.name),
+    name_hk: meta.name_hk || siteTextToHk(meta.name),
     description: meta.description ?? '',
     description_en: meta.description_en || meta.description || '',
-    description_hk: meta.description_hk || cnToHk(meta.description ?? ''),
+    description_hk: meta.description_hk || siteTextToHk(meta.description ?? ''),
     source: meta.source,
     entries,
     version: createHash('sha1').update(text).digest('hex').slice(0, 12),

@@ -127,7 +127,10 @@ describe('products and rights', () => {
     expect(en.plan_name).toBe('Free');
     expect(en.rights[0]).toMatchObject({ title: 'High-speed proofreading', num_desc: '20000 characters' });
     expectLocalized(en, 'en', ['plan_name', 'title', 'num_desc']);
-    expectLocalized(await get(url, 'hk'), 'hk', ['plan_name', 'title', 'num_desc']);
+    const hk = await get(url, 'hk');
+    expectLocalized(hk, 'hk', ['plan_name', 'title', 'num_desc']);
+    // Hong Kong wording, as the interface's own hk catalogue writes it (文件, not 文檔)
+    expect(hk.rights.find((r: { user_right_type: number }) => r.user_right_type === 256).title).toBe('文件上傳次數');
     expect((await get('/user/check_words_num', 'en')).num_desc).toBe('20000 characters');
   });
 });

@@ -3,7 +3,7 @@ import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../..
 import { sanitizeFilename } from '../../services/filenames';
 import { findTemplate, loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
-import { cnToHk, localize, localizeText, requestLang, type Lang } from '../../services/locale';
+import { cnToHk, localize, localizeText, requestLang, siteTextToHk, type Lang } from '../../services/locale';
 import type { FormatReport } from '../../services/format/check';
 import type { FormatTemplate } from '../../services/format/template-store';
 import {
@@ -92,13 +92,13 @@ function localizeFormatReport(report: FormatReport, template: FormatTemplate, la
   return {
     ...report,
     template_name: name,
-    elements: report.elements.map((e) => ({ ...e, label: cnToHk(e.label) })),
+    elements: report.elements.map((e) => ({ ...e, label: siteTextToHk(e.label) })),
     violations: report.violations.map((v) => ({
       ...v,
-      label: cnToHk(v.label),
-      expected: cnToHk(v.expected),
+      label: siteTextToHk(v.label),
+      expected: siteTextToHk(v.expected),
       found: cnToHk(v.found),
-      message: cnToHk(v.message),
+      message: siteTextToHk(v.message),
     })),
   };
 }
