@@ -100,6 +100,8 @@ const NAME_CHAR_MIN = 1;
 /** rarer characters (unigram cost) may be a given name's though the dictionary has no name with them */
 const RARE_CHAR_COST = 15;
 const CONJUNCTIONS = '并及或而';
+/** characters of sounds and interjections, which repeat any number of times (哈哈哈, 咚咚咚) */
+const SOUND_CHARS = '哈呵嘻嘿嗯哦啊呀哇啦嘟咚叮当轰隆砰噼啪滴答咕嘎呜喵汪咩嗡嘀哒吱呼哗沙刷';
 /** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
 const DOUBLED_WORD_NEED = 9;
 /** how often (jieba's count) a word of three must occur for its omissions to be looked for */
@@ -369,6 +371,8 @@ export class NonWordChecker {
     // 一 with a doubled measure word means each (一股股, 一个个); any other numeral counts once (三万个个, 两万名名)
     const counted = i > a && NUMERALS.includes(s[i - 1]);
     if (counted && (s[i - 1] === '一' || NUMERALS.includes(c) || !MEASURES.includes(c))) return null;
+    // a character written three times whose double is a word (刚刚刚, 常常常) has one copy too many; sounds repeat
+    if (s[i + 2] === c && s[i - 1] !== c && s[i + 3] !== c && !SOUND_CHARS.includes(c) && this.isWord(c + c)) return 3;
     if (s[i + 2] !== undefined && s[i + 2] === s[i + 3]) return null;
     if (i > a && s[i - 1] === c) return null;
     if (i >= a + 2 && s[i - 1] === s[i - 2]) return null;
@@ -640,6 +644,19 @@ export class NonWordChecker {
                 ? w + s[i + 2]
                 : undefined;
         push({ start: i, end: i + 2 * L, repl: w, kind: 'del', word: w, written: w + w, at: i, need, made });
+      }
+    }
+
+    // two swapped neighbours inside an idiom (一如见故 → 一见如故): the pair itself makes no word either way
+    for (let st = a; st + 4 <= b; st++) {
+      if (!free(st, st + 4)) continue;
+      const written = s.slice(st, st + 4);
+      if (this.isWord(written) || this.lm2?.has(written)) continue;
+      for (let i = st; i + 1 < st + 4; i++) {
+        if (s[i] === s[i + 1]) continue;
+        const word = written.slice(0, i - st) + s[i + 1] + s[i] + written.slice(i - st + 2);
+        if (this.dict.pos.get(word) !== 'i') continue;
+        push({ start: i, end: i + 2, repl: s[i + 1] + s[i], kind: 'swap', word, written, at: st });
       }
     }
 

@@ -97,3 +97,26 @@ describe('的 before a comparison complement', () => {
     expect(check(text)).toEqual([]);
   });
 });
+
+describe('a character written three times whose double is a word', () => {
+  it.each([
+    ['他常常常去图书馆看书。', '他常常去图书馆看书。'],
+    ['我刚刚刚把文件发给你。', '我刚刚把文件发给你。'],
+  ])('%s', (text, right) => {
+    expect(fix(text).out).toBe(right);
+  });
+  it.each(['门外传来咚咚咚的敲门声。', '大家哈哈哈地笑了起来。', '他常常去图书馆看书。'])('leaves %s alone', (text) => {
+    expect(check(text)).toEqual([]);
+  });
+});
+
+describe('two neighbours swapped inside an idiom, the pair no word either way', () => {
+  it('一如见故 → 一见如故', () => {
+    const { out, issues } = fix('两人一如见故，相谈甚欢。');
+    expect(out).toBe('两人一见如故，相谈甚欢。');
+    expect(issues[0].note?.id).toBe('nonword.swap');
+  });
+  it.each(['两人一见如故，相谈甚欢。', '比赛的结果出乎意料。'])('leaves %s alone', (text) => {
+    expect(check(text)).toEqual([]);
+  });
+});
