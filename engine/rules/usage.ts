@@ -467,6 +467,8 @@ const STATIVE_VERBS = new Set('是 有 在 像 姓 叫 为 成 属于 等于 作
 const COPULAS = new Set('是 有 在于 属于 就是 便是 乃是 存在 即 系'.split(' '));
 /** a direction alone after the particle is a potential complement (高兴得起来), not a manner's verb */
 const DIRECTION_ONLY = new Set('起 起来 下去 出来 过来 上来 下来 进来 回来 出去 过去 上去 进去 回去'.split(' '));
+/** things made or said, which cannot be who makes them: before the verb they are its topic */
+const THEMES = '工作 任务 文章 作业 报告 材料 事情 饭菜 节目 字 活儿'.split(' ');
 /** degree words that open a complement (跑得很快, 做得更细更实); longest first */
 const COMP_DEGREES = [
   '越来越',
@@ -649,7 +651,9 @@ function complementOrManner(
     !/[到见完掉过着了]$/.test(P) &&
     !PP.endsWith('所') &&
     !STATIVE_VERBS.has(P);
-  if (verb && (caused || !THING_VERBS.has(P))) {
+  // the thing made or said standing right before its verb is no maker (工作做的扎实, 文章写的很好): a complement
+  const theme = THEMES.some((x) => clause.endsWith(x + P));
+  if (verb && (caused || theme || !THING_VERBS.has(P))) {
     const comp = complement(tag, w.rest, caused) || (caused ? soundState(w.rest) : '');
     if (comp) return { pos: k, orig: '的', cand: '得', reason: note('reason.complement', { P, N: comp }) };
   }

@@ -93,6 +93,15 @@ describe('的 before a comparison complement', () => {
   ])('%s', (text, right) => {
     expect(fix(text).out).toBe(right);
   });
+  it.each([
+    ['这篇文章写的很好，大家都爱读。', '这篇文章写得很好，大家都爱读。'],
+    ['今年的宣传工作做的扎实有效。', '今年的宣传工作做得扎实有效。'],
+  ])('a thing made or said before its verb is its topic: %s', (text, right) => {
+    expect(fix(text).out).toBe(right);
+  });
+  it.each(['老师说的很对。', '这篇文章写的是他的童年。', '今年工作做的事情很多。'])('leaves %s alone', (text) => {
+    expect(check(text)).toEqual([]);
+  });
   it.each(['我写的比他的短一些。', '她买的比我的便宜。', '今年的产量比去年高。'])('leaves %s alone', (text) => {
     expect(check(text)).toEqual([]);
   });
