@@ -25,6 +25,8 @@ import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
 import type { PaymentProvider } from './services/pay/provider';
 import type { RealtimeHub } from './realtime/hub';
+import { setToolSettings } from './services/tools';
+import { configureCheckerPool } from './services/checker/pool';
 import type { UploadedFile } from './routes/types';
 import './types';
 
@@ -68,6 +70,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
   app.decorate('config', config);
+  // process-wide: the programs this process runs, and the checker pool its first check starts (one per process)
+  setToolSettings(config.tools);
+  configureCheckerPool(config.checker);
   // The console provider says on stdout, whatever LOG_LEVEL is, that it sent nothing (with the code outside
   // production); tests (logger: false) read the outbox only.
   const print = options.logger === false ? () => {} : (line: string) => console.log(line);

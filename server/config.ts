@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { HeavyLimits } from './services/heavy/pool';
 import type { JobKind } from './db/schema';
 
 /** The server's settings, derived from the environment (see ENV_SCHEMA below). */
@@ -76,6 +75,70 @@ export interface ServerConfig {
   };
   /** Link proofreading: the guarded fetcher's limits and the crawl's pace. */
   web: WebConfig;
+  /** AI writing: the chat service (none without `url`) and what one run may write. */
+  ai: { url?: string; apiKey?: string; model: string; idleTimeoutMs: number; maxOutputChars: number };
+  /** The checking engine's worker pool and its paragraph cache. */
+  checker: CheckerSettings & { cacheEntries: number; cacheBytes: number };
+  /** Audio and video: the longest accepted, and the speech recognition service (none without `url`). */
+  media: {
+    maxMinutes: number;
+    asr: { url?: string; apiKey?: string; model: string; timeoutMs: number };
+  };
+  /** External programs and the limits of their runs, in this process and in the heavy workers. */
+  tools: ToolSettings;
+  team: { inviteDays: number; poolFallback: boolean; defaultSeats: number };
+  /** The ceilings of a compare when no right sets one (pages and MB per document). */
+  compare: { maxPages: number; maxSizeMb: number };
+  pdf: { maxPages: number };
+  /** API keys only after an operator approved the user's application. */
+  apiKeysNeedApproval: boolean;
+  /** WeChat login: on only with an app id, its secret and PUBLIC_URL. */
+  wechat: { appId?: string; secret?: string; openUrl: string; apiUrl: string };
+  /** Folders of data the server ships (unset: the shipped ones, found beside the code that reads them). */
+  paths: {
+    formatTemplates?: string;
+    wordLibraries?: string;
+  };
+}
+
+/** Limits of the heavy worker pool (services/heavy/pool.ts). */
+export interface HeavyLimits {
+  /** worker threads */
+  workers: number;
+  /** tasks waiting for a worker before new requests are turned away with 503 */
+  queueMax: number;
+  /** longest a task may run before its worker is stopped */
+  timeoutMs: number;
+  /** V8 heap of each worker (old generation), in MB */
+  heapMb: number;
+  /** largest result a task may return (bytes of a file, UTF-16 units of text) */
+  outputMax: number;
+}
+
+/** What the checker pool and its workers are started with (services/checker/pool.ts). */
+export interface CheckerSettings {
+  workers: number;
+  /** tests only: a paragraph containing it fails in the worker */
+  faultMarker?: string;
+}
+
+/**
+ * Programs the server runs and their limits: set for the process from the app's config and sent to each heavy
+ * worker in its start data (services/tools.ts), as the code using them runs in both.
+ */
+export interface ToolSettings {
+  /** unset: the binary of @ffmpeg-installer/ffmpeg */
+  ffmpegPath?: string;
+  /** unset: soffice or libreoffice on the PATH */
+  sofficePath?: string;
+  /** unset: a system CJK font when one is installed */
+  cjkFontPath?: string;
+  /** longest one ffmpeg run */
+  mediaTimeoutMs: number;
+  /** frames of a video read by OCR for burned-in subtitles */
+  ocrMaxFrames: number;
+  /** bundled workers to start instead of the TypeScript sources (tests, a debugger): both pools read it */
+  workerBundles?: string;
 }
 
 export type SmsGatewayName = 'console' | 'aliyun' | 'tencent' | 'webhook';
@@ -630,6 +693,49 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
       timeoutMs: env.WEB_FETCH_TIMEOUT_MS,
       maxRedirects: env.WEB_FETCH_MAX_REDIRECTS,
       crawlDelayMs: env.WEB_CRAWL_DELAY_MS,
+    },
+    ai: {
+      url: env.AI_URL,
+      apiKey: env.AI_API_KEY,
+      model: env.AI_MODEL,
+      idleTimeoutMs: env.AI_IDLE_TIMEOUT_MS,
+      maxOutputChars: env.AI_MAX_OUTPUT_CHARS,
+    },
+    checker: {
+      workers: env.CHECK_WORKERS ?? Math.min(4, availableParallelism()),
+      faultMarker: env.CHECKER_FAULT_MARKER,
+      cacheEntries: env.CHECK_CACHE_ENTRIES,
+      cacheBytes: env.CHECK_CACHE_MB * 1024 * 1024,
+    },
+    media: {
+      maxMinutes: env.MEDIA_MAX_MINUTES,
+      asr: { url: env.ASR_URL, apiKey: env.ASR_API_KEY, model: env.ASR_MODEL, timeoutMs: env.ASR_TIMEOUT_MS },
+    },
+    tools: {
+      ffmpegPath: env.FFMPEG_PATH,
+      sofficePath: env.SOFFICE_PATH,
+      cjkFontPath: env.CJK_FONT_PATH,
+      mediaTimeoutMs: env.MEDIA_TIMEOUT_MS,
+      ocrMaxFrames: env.MEDIA_OCR_MAX_FRAMES,
+      workerBundles: env.WORKER_BUNDLE_DIR,
+    },
+    team: {
+      inviteDays: env.TEAM_INVITE_DAYS,
+      poolFallback: env.TEAM_POOL_FALLBACK,
+      defaultSeats: env.TEAM_DEFAULT_SEATS,
+    },
+    compare: { maxPages: env.COMPARE_MAX_PAGES, maxSizeMb: env.COMPARE_MAX_SIZE_MB },
+    pdf: { maxPages: env.PDF_MAX_PAGES },
+    apiKeysNeedApproval: env.API_KEYS_NEED_APPROVAL,
+    wechat: {
+      appId: env.WECHAT_APPID,
+      secret: env.WECHAT_SECRET,
+      openUrl: env.WECHAT_OPEN_URL,
+      apiUrl: env.WECHAT_API_URL,
+    },
+    paths: {
+      formatTemplates: env.FORMAT_TEMPLATES_DIR,
+      wordLibraries: env.WORD_LIBRARIES_DIR,
     },
   };
 }

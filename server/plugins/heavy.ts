@@ -4,7 +4,7 @@ import { HeavyPool } from '../services/heavy/pool';
 /** The bounded heavy worker pool, sized and limited from the configuration, stopped when the server closes. */
 export default fp(
   async (app) => {
-    const pool = new HeavyPool(app.config.heavy);
+    const pool = new HeavyPool(app.config.heavy, app.config.tools);
     app.decorate('heavy', pool);
     app.addHook('onClose', async () => pool.close());
   },

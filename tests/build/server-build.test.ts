@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { workerEntry } from '../../server/services/worker-entry';
+import { loadConfig } from '../../server/config';
 import { buildServer, ensureServerBuild, serverEntry, sourceHash } from '../../scripts/server-build.mjs';
 
 // The bundle `npm start` runs: named by its sources, whole, and safe to ask for from several places at once (two
@@ -31,7 +32,7 @@ describe('server bundle', () => {
 
   it("runs this test run's worker pools on the bundled workers of the current sources", () => {
     expect(process.env.WORKER_BUNDLE_DIR).toBe(dirname(serverEntry()));
-    const entry = workerEntry('heavy-worker', new URL('file:///source/worker.mjs'));
+    const entry = workerEntry('heavy-worker', new URL('file:///source/worker.mjs'), loadConfig().tools.workerBundles);
     expect(entry.href).toBe(pathToFileURL(`${dirname(serverEntry())}/heavy-worker.mjs`).href);
     expect(existsSync(entry)).toBe(true);
   });

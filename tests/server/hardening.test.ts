@@ -3,6 +3,7 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../server/errors';
+import { loadConfig } from '../../server/config';
 import { wordCount } from '../../server/services/documents/load';
 import { listZip } from '../../server/services/documents/zip';
 import { HeavyPool } from '../../server/services/heavy/pool';
@@ -148,7 +149,10 @@ describe('heavy work runs in the bounded worker pool', () => {
 
 describe("one user's share of the heavy pool", () => {
   it('holds at most three tasks of one user; another user is served meanwhile', async () => {
-    const pool = new HeavyPool({ workers: 1, queueMax: 16, timeoutMs: 30_000, heapMb: 256, outputMax: 1e6 });
+    const pool = new HeavyPool(
+      { workers: 1, queueMax: 16, timeoutMs: 30_000, heapMb: 256, outputMax: 1e6 },
+      loadConfig().tools,
+    );
     try {
       const input = { filename: 'words.txt', data: Buffer.from('校对,1\n') };
       const mine = [1, 2, 3].map(() => pool.run('importFile', input, { owner: 7 }));
@@ -186,7 +190,10 @@ describe('heavy work time limit', () => {
   }, 60_000);
 
   it("starts a task's time limit once its worker has loaded the task's libraries", async () => {
-    const pool = new HeavyPool({ workers: 1, queueMax: 1, timeoutMs: 400, heapMb: 256, outputMax: 1e6 });
+    const pool = new HeavyPool(
+      { workers: 1, queueMax: 1, timeoutMs: 400, heapMb: 256, outputMax: 1e6 },
+      loadConfig().tools,
+    );
     try {
       // exceljs and the other import readers take over a second to load in a new worker; reading a line is instant
       const rows = await pool.run('importFile', { filename: 'words.txt', data: Buffer.from('校对,1\n') });

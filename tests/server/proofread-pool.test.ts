@@ -3,7 +3,7 @@ import { CheckerPool } from '../../server/services/checker/pool';
 
 let pool: CheckerPool;
 beforeAll(async () => {
-  pool = new CheckerPool(1);
+  pool = new CheckerPool({ workers: 1 }, process.env.WORKER_BUNDLE_DIR);
   await pool.ready();
 }, 60_000);
 afterAll(async () => pool.close());
@@ -44,7 +44,7 @@ describe('checker worker pool', () => {
 
 describe('checker workers share one engine image', () => {
   it('the first worker loads the lexicons; the others view its buffer instead of loading their own', async () => {
-    const three = new CheckerPool(3);
+    const three = new CheckerPool({ workers: 3 }, process.env.WORKER_BUNDLE_DIR);
     try {
       await three.ready();
       // the others start once the first is ready; each takes a check when it is

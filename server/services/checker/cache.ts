@@ -1,5 +1,4 @@
 import type { Issue } from '../../../engine';
-import { readEnv } from '../../config';
 
 /** Bytes an issue list takes in memory, roughly: its strings (UTF-16) and a fixed cost per object. */
 export function issuesSize(issues: Issue[]): number {
@@ -26,8 +25,10 @@ export class ResultCache {
   misses = 0;
 
   constructor(
-    readonly maxEntries = readEnv().CHECK_CACHE_ENTRIES,
-    readonly maxBytes = readEnv().CHECK_CACHE_MB * 1024 * 1024,
+    /** CHECK_CACHE_ENTRIES */
+    readonly maxEntries: number,
+    /** CHECK_CACHE_MB, in bytes */
+    readonly maxBytes: number,
   ) {}
 
   get(key: string): Issue[] | undefined {

@@ -139,13 +139,15 @@ const CHECK_ID = () => `c_${randomBytes(8).toString('hex')}`;
 export const ADVANCED_BIT = 128;
 
 export class CheckService {
-  readonly cache = new ResultCache();
+  readonly cache: ResultCache;
   private jobs = new Map<string, Job>();
 
   constructor(
     private readonly app: FastifyInstance,
     private readonly pool: CheckerPool = checkerPool(),
-  ) {}
+  ) {
+    this.cache = new ResultCache(app.config.checker.cacheEntries, app.config.checker.cacheBytes);
+  }
 
   /**
    * Validates, charges and starts a streamed check; returns its id at once. Throws 400 (nothing to check or

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CheckOptions, CustomDictionaries, ImageSource, Issue } from '../../../engine';
-import type { WorkerReply, WorkerTask } from './worker-body';
-import { readEnv } from '../../config';
+import type { WorkerReply, WorkerStart, WorkerTask } from './worker-body';
+import type { CheckerSettings } from '../../config';
+import { toolSettings } from '../tools';
 import { workerEntry } from '../worker-entry';
 
 /** How many dictionaries a worker keeps (must not exceed WORKER_DICT_CACHE in worker-body.ts). */
@@ -50,8 +51,13 @@ export class CheckerPool {
   /** the engine image the first worker loaded, shared with the others */
   private image: SharedArrayBuffer | null = null;
 
-  constructor(size?: number) {
-    this.size = Math.max(1, size ?? readEnv().CHECK_WORKERS ?? Math.min(4, availableParallelism()));
+  constructor(
+    /** workers and the test fault marker (config.checker); default: one per core, at most 4 */
+    private readonly settings: Partial<CheckerSettings> = {},
+    /** bundled workers to start instead of the sources (config.tools.workerBundles) */
+    private readonly bundles = toolSettings().workerBundles,
+  ) {
+    this.size = Math.max(1, settings.workers ?? Math.min(4, availableParallelism()));
   }
 
   /** Starts the workers (lexicons load in the background); idempotent. */
@@ -134,8 +140,8 @@ export class CheckerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(workerEntry('checker-worker', new URL('./worker.mjs', import.meta.url)), {
-      workerData: { image: this.image },
+    const worker = new Worker(workerEntry('checker-worker', new URL('./worker.mjs', import.meta.url), this.bundles), {
+      workerData: { image: this.image, faultMarker: this.settings.faultMarker } satisfies WorkerStart,
     });
     worker.unref();
     const slot: Slot = { worker, ready: false, busy: null, known: [] };
@@ -226,10 +232,19 @@ export class CheckerPool {
 }
 
 let shared: CheckerPool | null = null;
+let sharedSettings: CheckerSettings | undefined;
+
+/**
+ * The settings the process-wide pool starts with (buildApp gives its config's): one pool serves every app of the
+ * process, so the first pool started keeps them.
+ */
+export function configureCheckerPool(settings: CheckerSettings): void {
+  sharedSettings = settings;
+}
 
 /** The process-wide pool (created on first use). */
 export function checkerPool(): CheckerPool {
-  return (shared ??= new CheckerPool());
+  return (shared ??= new CheckerPool(sharedSettings));
 }
 
 /** Starts loading the lexicons in the background (call at server start so the first check is not slow). */

@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { check, loadEngine, type CheckOptions, type CustomDictionaries, type ImageSource } from '../../../engine';
-import { readEnv } from '../../config';
 
 /**
  * A checker worker: loads the lexicons once, then checks one paragraph per message. A task may carry a
@@ -19,18 +18,20 @@ export type WorkerReply =
   | { id: number; ok: false; error: string }
   | { ready: true; loadMs: number; image: SharedArrayBuffer; source: ImageSource };
 
-/** what the pool gives a worker: the engine image another worker loaded, when there is one */
+/** what the pool gives a worker: the engine image another worker loaded, when there is one, and its settings */
 export interface WorkerStart {
   image: SharedArrayBuffer | null;
+  /** tests only (config.checker.faultMarker): a paragraph containing it fails */
+  faultMarker?: string;
 }
 
 export const WORKER_DICT_CACHE = 200;
 
 const port = parentPort!;
-// Fault injection for tests (CHECKER_FAULT_MARKER unset in production): a paragraph containing it fails.
-const fault = readEnv().CHECKER_FAULT_MARKER;
 const dicts = new Map<string, CustomDictionaries>();
 const start: WorkerStart | undefined = workerData;
+// Fault injection for tests (CHECKER_FAULT_MARKER unset in production): a paragraph containing it fails.
+const fault = start?.faultMarker;
 const { loadMs, image, source } = loadEngine({ image: start?.image ?? undefined });
 port.postMessage({ ready: true, loadMs, image, source } satisfies WorkerReply);
 port.on('message', (task: WorkerTask) => {

@@ -7,25 +7,26 @@ import { AppError, badRequest } from '../../errors';
 import type { UploadedFile } from '../../routes/types';
 import { contentFromHtml, type Content } from './content';
 import { detectKind, documentToHtml, extensionOf } from './load';
-import { readEnv } from '../../config';
+import { toolSettings } from '../tools';
 
 /** Kinds a document upload accepts: .docx, .pptx, .txt, .md always; .doc and .wps through LibreOffice. */
 export type UploadKind = 'docx' | 'pptx' | 'txt' | 'md' | 'doc' | 'wps';
 
 const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
-let sofficePath: string | null | undefined;
+/** the last search, by the SOFFICE_PATH it was made for */
+let found: { configured: string | undefined; path: string | null } | undefined;
 
 /** LibreOffice's `soffice` (SOFFICE_PATH, else the PATH), or null when it is not installed. */
 export function findSoffice(): string | null {
-  if (sofficePath !== undefined) return sofficePath;
-  const configured = readEnv().SOFFICE_PATH;
+  const configured = toolSettings().sofficePath;
+  if (found && found.configured === configured) return found.path;
+  let sofficePath: string | null = null;
   const candidates = configured
     ? [configured]
     : (process.env.PATH ?? '')
         .split(delimiter)
         .flatMap((dir) => (dir ? [join(dir, 'soffice'), join(dir, 'libreoffice')] : []));
-  sofficePath = null;
   for (const c of candidates) {
     try {
       accessSync(c, constants.X_OK);
@@ -35,6 +36,7 @@ export function findSoffice(): string | null {
       // not here
     }
   }
+  found = { configured, path: sofficePath };
   return sofficePath;
 }
 

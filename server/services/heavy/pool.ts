@@ -1,22 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, serviceBusy, tooLarge, tooManyRequests } from '../../errors';
 import type { HeavyInput, HeavyOutput, HeavyTaskName } from './tasks';
-import type { HeavyReply, HeavyRequest } from './worker-body';
+import type { HeavyReply, HeavyRequest, HeavyStart } from './worker-body';
 import { workerEntry } from '../worker-entry';
+import { toolSettings } from '../tools';
+import type { HeavyLimits, ToolSettings } from '../../config';
 
-/** Limits of the heavy worker pool (server/config.ts reads them from the environment). */
-export interface HeavyLimits {
-  /** worker threads */
-  workers: number;
-  /** tasks waiting for a worker before new requests are turned away with 503 */
-  queueMax: number;
-  /** longest a task may run before its worker is stopped */
-  timeoutMs: number;
-  /** V8 heap of each worker (old generation), in MB */
-  heapMb: number;
-  /** largest result a task may return (bytes of a file, UTF-16 units of text) */
-  outputMax: number;
-}
+// declared beside the config that reads them, which would otherwise import this file back
+export type { HeavyLimits } from '../../config';
 
 export interface RunOptions {
   /** overrides the pool's time limit for this task */
@@ -85,7 +76,11 @@ export class HeavyPool {
   /** moving average of task time, for the Retry-After estimate */
   private averageMs = 1000;
 
-  constructor(readonly limits: HeavyLimits) {}
+  constructor(
+    readonly limits: HeavyLimits,
+    /** sent to each worker at its start (services/tools.ts): the programs and fonts its tasks use */
+    private readonly tools: ToolSettings = toolSettings(),
+  ) {}
 
   run<K extends HeavyTaskName>(name: K, input: HeavyInput<K>, options: RunOptions = {}): Promise<HeavyOutput<K>> {
     return this.submit<HeavyOutput<K>>(name, input, options, false);
@@ -159,8 +154,9 @@ export class HeavyPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(workerEntry('heavy-worker', new URL('./worker.mjs', import.meta.url)), {
-      workerData: { outputMax: this.limits.outputMax },
+    const entry = workerEntry('heavy-worker', new URL('./worker.mjs', import.meta.url), this.tools.workerBundles);
+    const worker = new Worker(entry, {
+      workerData: { outputMax: this.limits.outputMax, tools: this.tools } satisfies HeavyStart,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb },
     });
     worker.unref();

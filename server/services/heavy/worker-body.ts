@@ -2,6 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../errors';
 import type { MessageParams, ServerMessageCode } from '../../../openapi/messages';
 import { heavyTaskLibraries, heavyTasks, type HeavyTaskName } from './tasks';
+import { setToolSettings } from '../tools';
+import type { ToolSettings } from '../../config';
 
 /** A task sent to a heavy worker, and what comes back. */
 export interface HeavyRequest {
@@ -20,7 +22,14 @@ export type HeavyReply =
   | { id: number; ok: false; status: number; code: ServerMessageCode; params: MessageParams }
   | { id: number; ok: false; status: 500; message: string };
 
-const { outputMax } = workerData as { outputMax: number };
+/** What the pool starts a worker with: the app's limit of results and the settings of the programs tasks run. */
+export interface HeavyStart {
+  outputMax: number;
+  tools: ToolSettings;
+}
+
+const { outputMax, tools } = workerData as HeavyStart;
+setToolSettings(tools);
 
 /** Bytes (or UTF-16 units) a result holds, counted where it can be large: strings and byte arrays. */
 function sizeOf(value: unknown, depth = 0): number {

@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, readEnv } from '../../config';
+import { loadConfig } from '../../config';
+import { toolSettings } from '../tools';
 import { HeavyPool } from '../heavy/pool';
 import type { OcrText } from '../ocr/tesseract';
 import { unsureRanges } from '../pdf/checks';
@@ -203,7 +204,7 @@ export interface ReadOptions {
 }
 
 /** Frames sampled per second for a video of `seconds`: 2, or fewer so that it stays within MEDIA_OCR_MAX_FRAMES. */
-export function frameRate(seconds: number, maxFrames = readEnv().MEDIA_OCR_MAX_FRAMES): number {
+export function frameRate(seconds: number, maxFrames: number): number {
   return seconds * FRAMES_PER_SECOND > maxFrames ? maxFrames / seconds : FRAMES_PER_SECOND;
 }
 
@@ -230,7 +231,7 @@ export async function sampleBand(
       ...['-f', 'image2pipe', '-vcodec', 'png', 'pipe:1'],
     ],
     // a thresholded band is a few KB as PNG; 2 MB a frame means something else is being written
-    { timeoutMs: readEnv().MEDIA_TIMEOUT_MS, signal, maxOutput: count * 2 * 1024 * 1024 },
+    { timeoutMs: toolSettings().mediaTimeoutMs, signal, maxOutput: count * 2 * 1024 * 1024 },
   );
   return splitPngs(stdout);
 }
@@ -299,7 +300,7 @@ async function read(file: string, options: ReadOptions): Promise<Cue[]> {
   const signal = stopper.signal;
   try {
     const seconds = Math.max(0, options.seconds);
-    const rate = frameRate(seconds || 1);
+    const rate = frameRate(seconds || 1, toolSettings().ocrMaxFrames);
     const frameMs = 1000 / rate;
     const windows = Math.max(1, Math.ceil((seconds * rate) / WINDOW_FRAMES));
     const frames: FrameText[] = [];

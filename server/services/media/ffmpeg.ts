@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readEnv } from '../../config';
+import { toolSettings } from '../tools';
 
 /** Demuxers an upload may be read with (ffmpeg's names; `mov` covers mp4/m4a/3gp, `matroska` covers webm). */
 const INPUT_FORMATS = [
@@ -66,7 +66,7 @@ let resolved: string | null | undefined;
 
 /** The ffmpeg binary (FFMPEG_PATH, else the npm package's), or null when there is none that can run. */
 export function ffmpegPath(): string | null {
-  const configured = readEnv().FFMPEG_PATH;
+  const configured = toolSettings().ffmpegPath;
   if (configured) return executable(configured) ? configured : null;
   if (resolved !== undefined) return resolved;
   resolved = null;

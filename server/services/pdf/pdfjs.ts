@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { badRequest } from '../../errors';
-import { readEnv } from '../../config';
+import { toolSettings } from '../tools';
 import type { Canvas } from '@napi-rs/canvas';
 import { greyOfRgba, type GreyImage } from '../ocr/strips';
 
@@ -211,7 +211,7 @@ async function registerCjkFonts(): Promise<void> {
   if (fontsRegistered) return;
   fontsRegistered = true;
   const { GlobalFonts } = await import('@napi-rs/canvas');
-  const extra = readEnv().CJK_FONT_PATH;
+  const extra = toolSettings().cjkFontPath;
   for (const file of [...(extra ? [extra] : []), ...CJK_FONTS]) {
     if (!existsSync(file)) continue;
     for (const family of ['serif', 'sans-serif']) GlobalFonts.registerFromPath(file, family);
