@@ -84,7 +84,7 @@ export const NONWORD3: NonWordParams = {
   margin: 1,
   maxCharCost: 16,
   slack: 0,
-  idiomHeldNeed: 10,
+  idiomHeldNeed: 12,
 };
 /** fine proofreading also takes the edits up to 3 nats short of their need (their confidence is under 0.5) */
 // (not the idioms held but for one character: any slack there changed clean set phrases, 全市上下 to 全身上下)
