@@ -118,6 +118,7 @@ export const SERVER_MESSAGES = {
   'image.no_text': '图片中没有识别到文字',
   'image.failed': '图片校对失败，已退回次数，请稍后重试',
   'image.interrupted': '图片校对因服务重启中断，已退回次数，请重新上传',
+  'image.cancelled': '已取消图片校对，已退回次数',
   'image.not_done': '图片尚未识别完成',
   'speech.unknown': '音视频校对记录不存在或已删除',
   'speech.no_ffmpeg': '服务器上没有可用的 ffmpeg，暂时无法处理音频和视频',

@@ -18,7 +18,6 @@ import jobsPlugin from './plugins/jobs';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
 import websitesPlugin from './plugins/websites';
-import imageChecksPlugin from './plugins/image-checks';
 import speechPlugin from './plugins/speech';
 import type { JobRunnerOptions } from './jobs/runner';
 import { createSmsProvider, type SmsProvider } from './services/sms';
@@ -112,7 +111,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(heavyPlugin);
   await app.register(jobsPlugin, { runner: options.jobs });
   await app.register(websitesPlugin);
-  await app.register(imageChecksPlugin);
   await app.register(speechPlugin);
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);

@@ -8,7 +8,6 @@ import type { JobRunner } from './jobs/runner';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
-import type { ImageChecks } from './services/media/images';
 import type { SpeechTasks } from './services/media/speech';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
@@ -29,8 +28,6 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Website checks (link proofreading; services/web/checks.ts). */
     websites: WebsiteChecks;
-    /** Image checks (services/media/images.ts). */
-    imageChecks: ImageChecks;
     /** Speech tasks: audio and video proofreading (services/media/speech.ts). */
     speechTasks: SpeechTasks;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */

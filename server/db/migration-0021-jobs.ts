@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely, Migration, RawBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type RawBuilder } from 'kysely';
 
 interface IdColumn {
   type: RawBuilder<unknown>;
@@ -47,6 +47,29 @@ export function kindToJobsMigration(table: string, kind: string, columns: string
     async down(db: Kysely<any>) {
       for (const column of columns) await db.schema.alterTable(table).addColumn(column, 'text').execute();
       await db.deleteFrom('jobs').where('kind', '=', kind).execute();
+    },
+  };
+}
+
+/**
+ * Image checks move to the job store, and their image is kept (`image_files`) until the check is done, so a check
+ * taken up by another process can read it again. Unfinished tasks of before had theirs in memory only: their jobs
+ * end as interrupted, refunded, when claimed.
+ */
+export function imageJobsMigration(dialect: 'sqlite' | 'postgres'): Migration {
+  const moved = kindToJobsMigration('image_tasks', 'image', ['owner', 'charge']);
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('image_files')
+        .addColumn('task_id', 'integer', (c) => c.primaryKey().references('image_tasks.id').onDelete('cascade'))
+        .addColumn('data', dialect === 'postgres' ? sql`bytea` : sql`blob`, (c) => c.notNull())
+        .execute();
+      await moved.up(db);
+    },
+    async down(db: Kysely<any>) {
+      await moved.down!(db);
+      await db.schema.dropTable('image_files').execute();
     },
   };
 }

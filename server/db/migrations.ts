@@ -6,7 +6,7 @@ import { scaleMigration } from './migration-0010-scale';
 import { teamManagementMigration } from './migration-0017-team-management';
 import { guideNoticesMigration } from './migration-0018-guide-notices';
 import { localizedDataMigration } from './migration-0020-localized-data';
-import { jobsMigration, kindToJobsMigration } from './migration-0021-jobs';
+import { imageJobsMigration, jobsMigration, kindToJobsMigration } from './migration-0021-jobs';
 
 /**
  * Versioned migrations, kept in code so a single `tsx` process needs no migration folder.
@@ -565,6 +565,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0020_localized_data': localizedDataMigration,
     '0021_jobs': jobsMigration(id),
     '0022_pdf_jobs': kindToJobsMigration('pdf_checks', 'pdf', ['owner', 'charge']),
+    '0023_image_jobs': imageJobsMigration(dialect),
   };
 }
 

@@ -494,11 +494,14 @@ export interface ImageTasksTable {
   error: string | null;
   error_code: string | null;
   error_params: string | null;
-  owner: string | null;
-  /** JSON of the right-2 consumption while it may still be refunded */
-  charge: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The uploaded image of an image task, kept until its check is done (a restarted check reads it again). */
+export interface ImageFilesTable {
+  task_id: number;
+  data: Uint8Array;
 }
 
 /** A user's speech task (audio or video proofreading; services/media/speech.ts); its files and segments apart. */
@@ -686,6 +689,7 @@ export interface Database {
   pdf_files: PdfFilesTable;
   pdf_pages: PdfPagesTable;
   image_tasks: ImageTasksTable;
+  image_files: ImageFilesTable;
   speech_tasks: SpeechTasksTable;
   speech_files: SpeechFilesTable;
   speech_segments: SpeechSegmentsTable;

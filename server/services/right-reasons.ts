@@ -36,6 +36,7 @@ export const RIGHT_REASONS = {
   'video.failed_refund': { cn: '视频校对失败退回', en: 'Video proofreading failed: refunded' },
   'image.check': { cn: '图片校对', en: 'Image proofreading' },
   'image.failed_refund': { cn: '图片校对失败退回', en: 'Image proofreading failed: refunded' },
+  'image.cancelled_refund': { cn: '图片校对取消退回', en: 'Image proofreading cancelled: refunded' },
   'pdf.check': { cn: 'PDF校对', en: 'PDF proofreading' },
   'pdf.cancelled_refund': { cn: 'PDF校对取消退回', en: 'PDF proofreading cancelled: refunded' },
   'pdf.failed_refund': { cn: 'PDF校对失败退回', en: 'PDF proofreading failed: refunded' },

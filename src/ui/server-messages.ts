@@ -164,6 +164,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
     id: 'server.image.interrupted',
     message: '图片校对因服务重启中断，已退回次数，请重新上传',
   }),
+  'image.cancelled': msg({ id: 'server.image.cancelled', message: '已取消图片校对，已退回次数' }),
   'image.not_done': msg({ id: 'server.image.not_done', message: '图片尚未识别完成' }),
   'speech.unknown': msg({ id: 'server.speech.unknown', message: '音视频校对记录不存在或已删除' }),
   'speech.no_ffmpeg': msg({

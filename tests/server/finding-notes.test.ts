@@ -29,24 +29,27 @@ const OLD_ISSUE = {
 
 async function doneTask(issues: unknown[]): Promise<number> {
   const now = new Date().toISOString();
-  return insertImageTask(t.app.db, {
-    uid,
-    name: 'a.png',
-    size: 10,
-    status: 'done',
-    width: 100,
-    height: 40,
-    text: '我们明天讨论这个问提。',
-    issues: JSON.stringify(issues),
-    unsure: '[]',
-    error: null,
-    error_code: null,
-    error_params: null,
-    owner: null,
-    charge: null,
-    created_at: now,
-    updated_at: now,
-  });
+  return insertImageTask(
+    t.app.db,
+    {
+      uid,
+      name: 'a.png',
+      size: 10,
+      status: 'done',
+      width: 100,
+      height: 40,
+      text: '我们明天讨论这个问提。',
+      issues: JSON.stringify(issues),
+      unsure: '[]',
+      error: null,
+      error_code: null,
+      error_params: null,
+      created_at: now,
+      updated_at: now,
+    },
+    new Uint8Array(0),
+    async () => {},
+  );
 }
 
 describe('finding notes on the wire', () => {

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
@@ -75,6 +76,33 @@ const KINDS: KindCase[] = [
       return (await db.selectFrom('pdf_checks').select('status').where('id', '=', id).executeTakeFirst())?.status;
     },
   },
+  {
+    kind: 'image',
+    right: 2,
+    async upload(base, token) {
+      const font = FONTS.find((f) => existsSync(f));
+      if (!font) throw new Error('a CJK font is needed: apt-get install fonts-noto-cjk');
+      GlobalFonts.registerFromPath(font, 'TestCJK');
+      // a long page of print: several seconds of OCR
+      const canvas = createCanvas(1600, 4200);
+      const context = canvas.getContext('2d');
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, 1600, 4200);
+      context.fillStyle = '#000000';
+      context.font = '40px TestCJK';
+      context.textBaseline = 'top';
+      for (let i = 0; i < 80; i++) context.fillText(`${i + 1}．请各部门认真研究群众反映的问提。`, 40, 40 + i * 50);
+      return uploadFile(base, token, '/misscut/v1/image/check', 'page.png', await canvas.encode('png'));
+    },
+    async status(db, id) {
+      return (await db.selectFrom('image_tasks').select('status').where('id', '=', id).executeTakeFirst())?.status;
+    },
+  },
+];
+
+const FONTS = [
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
 ];
 
 async function uploadFile(base: string, token: string, url: string, filename: string, data: Buffer): Promise<number> {
@@ -86,7 +114,7 @@ async function uploadFile(base: string, token: string, url: string, filename: st
   });
   const json = await res.json();
   expect(res.status, JSON.stringify(json)).toBe(200);
-  return json.result.id as number;
+  return (json.result.id ?? json.result.task_id) as number;
 }
 
 const jobOf = (db: Db, kind: JobKind, ref: number) =>
@@ -279,6 +307,38 @@ const BEFORE_STORE: Array<{
       check_options: 127,
       charge: status === 'done' ? null : `{"uid":1,"type":256,"amount":1,"parts":[],"ref":null}`,
       attempts: 1,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    }),
+  },
+  {
+    kind: 'pdf',
+    table: 'pdf_checks',
+    row: (status, n) => ({
+      uid: 1,
+      name: `p${n}.pdf`,
+      size: 1,
+      status,
+      progress: 10,
+      page_count: 3,
+      pages_done: 1,
+      issue_count: 0,
+      owner: status === 'done' ? null : 'a-dead-process',
+      charge: status === 'done' ? null : `{"uid":1,"type":4,"amount":1,"parts":[],"ref":null}`,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    }),
+  },
+  {
+    kind: 'image',
+    table: 'image_tasks',
+    row: (status, n) => ({
+      uid: 1,
+      name: `i${n}.png`,
+      size: 1,
+      status,
+      owner: status === 'done' ? null : 'a-dead-process',
+      charge: status === 'done' ? null : `{"uid":1,"type":2,"amount":1,"parts":[],"ref":null}`,
       created_at: '2026-01-01T00:00:00.000Z',
       updated_at: '2026-01-01T00:00:00.000Z',
     }),

@@ -6,11 +6,20 @@ import type { ImageTasksTable } from '../schema';
 
 export type ImageTaskRecord = Selectable<ImageTasksTable>;
 
-const BUSY = ['queued', 'running'] as const;
-
-export async function insertImageTask(db: Db, values: Insertable<ImageTasksTable>): Promise<number> {
-  const inserted = await db.insertInto('image_tasks').values(values).returning('id').executeTakeFirstOrThrow();
-  return Number(inserted.id);
+/** Stores a new task and its image in one transaction with what `within` adds (its job); returns its id. */
+export async function insertImageTask(
+  db: Db,
+  values: Insertable<ImageTasksTable>,
+  data: Uint8Array,
+  within: (trx: Db, id: number) => Promise<void>,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx.insertInto('image_tasks').values(values).returning('id').executeTakeFirstOrThrow();
+    const id = Number(inserted.id);
+    await trx.insertInto('image_files').values({ task_id: id, data }).execute();
+    await within(trx, id);
+    return id;
+  });
 }
 
 export async function findImageTask(db: Db, id: number): Promise<ImageTaskRecord | undefined> {
@@ -21,39 +30,18 @@ export async function findOwnedImageTask(db: Db, id: number, uid: number): Promi
   return db.selectFrom('image_tasks').selectAll().where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
 }
 
-/** Writes a task's state while `owner` runs it; false once it is no longer that owner's busy task. */
-export async function updateRunningImageTask(
-  db: Db,
-  id: number,
-  owner: string | null,
-  values: Updateable<ImageTasksTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('image_tasks')
-    .set(values)
-    .where('id', '=', id)
-    .where('owner', owner === null ? 'is' : '=', owner)
-    .where('status', 'in', BUSY)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Writes a task's state (its job, server/jobs/kinds/image.ts, decides when). */
+export async function updateImageTask(db: Db, id: number, values: Updateable<ImageTasksTable>): Promise<void> {
+  await db.updateTable('image_tasks').set(values).where('id', '=', id).execute();
 }
 
-/** Clears a task's charge; true for the one caller that cleared it (who then refunds it). */
-export async function clearImageCharge(db: Db, id: number, charge: string): Promise<boolean> {
-  const result = await db
-    .updateTable('image_tasks')
-    .set({ charge: null })
-    .where('id', '=', id)
-    .where('charge', '=', charge)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function findImageFile(db: Db, id: number): Promise<Uint8Array | undefined> {
+  return (await db.selectFrom('image_files').select('data').where('task_id', '=', id).executeTakeFirst())?.data;
 }
 
-/** Tasks queued or running in processes that are not among `alive`. */
-export async function findImageTasksOfGone(db: Db, alive: string[]): Promise<ImageTaskRecord[]> {
-  let query = db.selectFrom('image_tasks').selectAll().where('status', 'in', BUSY);
-  if (alive.length) query = query.where((eb) => eb.or([eb('owner', 'is', null), eb('owner', 'not in', alive)]));
-  return query.execute();
+/** The image is read for good (the check is done): it goes. */
+export async function deleteImageFile(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('image_files').where('task_id', '=', id).execute();
 }
 
 /** The corrected text of a finished task and its findings. */

@@ -1,4 +1,5 @@
 import { nowIso } from '../../db';
+import { insertJob } from '../../jobs/store';
 import { findOwnedImageTask, insertImageTask, updateImageText } from '../../db/repos/image-tasks';
 import { conflict, envelope, notFound, paymentRequired } from '../../errors';
 import { sanitizeFilename } from '../../services/filenames';
@@ -10,7 +11,7 @@ import { filePart } from '../document/index';
 
 /**
  * Image proofreading (the image screen): upload (right 2), the result on the socket (type 2 cmd 5) and here, and a
- * re-check of the corrected text. The work is the image checks' (services/media/images.ts).
+ * re-check of the corrected text. The work is the image jobs' (server/jobs/kinds/image.ts).
  */
 
 const RIGHT_IMAGE = 2;
@@ -30,19 +31,22 @@ export const imageOperations: Operations = {
       throw error;
     }
     const now = nowIso();
-    const id = await insertImageTask(db, {
-      uid,
-      name: sanitizeFilename(file.filename, '图片'),
-      size: file.data.length,
-      status: 'queued',
-      width: 0,
-      height: 0,
-      owner: request.server.instance.id,
-      charge: JSON.stringify(charge),
-      created_at: now,
-      updated_at: now,
-    });
-    request.server.imageChecks.enqueue(id, uid, file.data);
+    const id = await insertImageTask(
+      db,
+      {
+        uid,
+        name: sanitizeFilename(file.filename, '图片'),
+        size: file.data.length,
+        status: 'queued',
+        width: 0,
+        height: 0,
+        created_at: now,
+        updated_at: now,
+      },
+      file.data,
+      (trx, ref) => insertJob(trx, { kind: 'image', ref, uid, charge: JSON.stringify(charge) }),
+    );
+    request.server.jobs.enqueue();
     return envelope({ task_id: id });
   },
 
