@@ -22,7 +22,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { loadConfig, type ServerConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
 import { findAllProducts, findLatestOrders } from '../db/repos/orders';
 import { findOpenUserByPhone, findOpenUsers, setRole } from '../db/repos/users';
@@ -146,7 +146,13 @@ function phone(value: string | undefined): string {
   return value;
 }
 
-export async function runAdmin(argv: string[], db: Db, out: (line: string) => void): Promise<void> {
+export async function runAdmin(
+  argv: string[],
+  db: Db,
+  out: (line: string) => void,
+  // the CLI is a process of its own: it reads the validated settings as the server does
+  config: Pick<ServerConfig, 'team'> = loadConfig(),
+): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -245,7 +251,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       address: values.address,
       adminUid: admin.uid,
       adminPhone: admin.phone!,
-      seats,
+      seats: seats ?? config.team.defaultSeats,
     });
     out(`created team ${id} "${name}" with root uid ${admin.uid} ${admin.phone}`);
   } else if (command === 'team add-member') {
@@ -313,6 +319,7 @@ export async function runAdmin(argv: string[], db: Db, out: (line: string) => vo
       reviewer: null,
       note: values.note,
       seats: integerOption('seats', values.seats, false),
+      defaultSeats: config.team.defaultSeats,
     });
     const created = enterpriseId !== null ? `: created team ${enterpriseId}` : '';
     out(`application ${id} ${approve ? 'approved' : 'refused'}${created}`);
@@ -471,7 +478,7 @@ if (isMain) {
   const { db, dialect } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(db, dialect);
-    await runAdmin(process.argv.slice(2), db, (line) => console.log(line));
+    await runAdmin(process.argv.slice(2), db, (line) => console.log(line), config);
   } catch (err) {
     console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : err instanceof Error ? err.message : err);
     process.exitCode = 1;

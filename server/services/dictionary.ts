@@ -57,10 +57,15 @@ export interface UserDictionary extends CustomDictionaries {
  * to the very next one; the fingerprint covers all three (a library by its content hash), so cached paragraph
  * results and worker copies change too.
  */
-export async function loadUserDictionary(db: Db, uid: number): Promise<UserDictionary> {
+export async function loadUserDictionary(
+  db: Db,
+  uid: number,
+  /** config.paths.wordLibraries */
+  librariesDir: string | undefined,
+): Promise<UserDictionary> {
   const personal = await findWords(db, uid);
   const team = await findSharedWordsInUse(db, uid, MEMBER_STATUS.active);
-  const libraries = await selectedLibraries(db, uid);
+  const libraries = await selectedLibraries(db, uid, librariesDir);
   const dict: UserDictionary = { fingerprint: '', wrongWords: [], sensitiveWords: [], keyWords: [], allowedWords: [] };
   const hash = createHash('sha1');
   const add = (r: { word: string; type: number; correct: string | null }, source: Source) => {

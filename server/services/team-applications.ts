@@ -138,7 +138,15 @@ export async function apiAccessApproved(db: Db, uid: number): Promise<boolean> {
  */
 export async function reviewApplication(
   db: Db,
-  input: { id: number; approve: boolean; reviewer: number | null; note?: string; seats?: number },
+  input: {
+    id: number;
+    approve: boolean;
+    reviewer: number | null;
+    note?: string;
+    seats?: number;
+    /** seats of a team whose application and reviewer state none (config.team.defaultSeats) */
+    defaultSeats: number;
+  },
 ): Promise<{ enterpriseId: number | null }> {
   const app = await db.selectFrom('team_applications').selectAll().where('id', '=', input.id).executeTakeFirst();
   if (!app) throw notFound('team.unknown_application', { id: input.id });
@@ -167,7 +175,7 @@ export async function reviewApplication(
       address: app.address,
       adminUid: user.uid,
       adminPhone: user.phone,
-      seats: input.seats ?? (Number(app.user_num) || undefined),
+      seats: input.seats ?? (Number(app.user_num) || input.defaultSeats),
     });
     await trx
       .updateTable('team_applications')

@@ -27,7 +27,7 @@ import { isUniqueViolation } from '../db';
 import { defaultName } from './users';
 import type { ServerMessageCode } from '../../openapi/messages';
 import type { OutgoingMessage } from '../realtime/hub';
-import { publicOrigin, readEnv } from '../config';
+import { publicOrigin } from '../config';
 import { deliver, isSmsUnavailable, type SmsProvider } from './sms';
 import { reclaimAllocations } from './team-packages';
 import {
@@ -57,6 +57,8 @@ export interface TeamDeps {
   sms: SmsProvider;
   /** delivers a socket message to every session of a user (RealtimeHub.sendToUser) */
   notify: (uid: number, message: OutgoingMessage) => void;
+  /** days an SMS invitation stays valid (config.team.inviteDays) */
+  inviteDays: number;
 }
 
 const code = () => randomBytes(12).toString('base64url');
@@ -195,7 +197,7 @@ async function inviteOne(
   const { db } = deps;
   const user = await findOpenUserByPhone(db, phone);
   const now = nowIso();
-  const expires = new Date(Date.now() + readEnv().TEAM_INVITE_DAYS * DAY_MS).toISOString();
+  const expires = new Date(Date.now() + deps.inviteDays * DAY_MS).toISOString();
   const inviteCode = code();
   return db.transaction().execute(async (trx) => {
     // SMS bounds: a phone gets at most PHONE_DAILY invitations a day from all teams, a team sends TEAM_DAILY

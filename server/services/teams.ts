@@ -16,7 +16,6 @@ import {
 import { findUserRole, setEnterpriseId } from '../db/repos/users';
 import { conflict, notFound, badRequest, forbidden } from '../errors';
 import type { ServerMessageCode } from '../../openapi/messages';
-import { readEnv } from '../config';
 
 /**
  * Spec §3 team roles. `root` (超级管理员) is the team's owner: the applicant of an approved team application or
@@ -228,7 +227,7 @@ export async function dictionaryFor(db: Db, ctx: TeamContext, id: number, action
 
 export async function createTeam(
   db: Db,
-  input: { name: string; address?: string; adminUid: number; adminPhone: string; seats?: number },
+  input: { name: string; address?: string; adminUid: number; adminPhone: string; seats: number },
 ): Promise<number> {
   return db.transaction().execute((trx) => createTeamIn(trx, input));
 }
@@ -236,7 +235,7 @@ export async function createTeam(
 /** createTeam inside the caller's transaction (an approved application creates its team with the approval). */
 export async function createTeamIn(
   trx: Db,
-  input: { name: string; address?: string; adminUid: number; adminPhone: string; seats?: number },
+  input: { name: string; address?: string; adminUid: number; adminPhone: string; seats: number },
 ): Promise<number> {
   const name = input.name.trim();
   if (!name) throw badRequest('team.name_blank');
@@ -244,7 +243,7 @@ export async function createTeamIn(
   const id = await insertTeam(trx, {
     name,
     address: input.address?.trim() ?? '',
-    equity_num: input.seats ?? readEnv().TEAM_DEFAULT_SEATS,
+    equity_num: input.seats,
     equity_time: null,
     invitation_code: null,
     created_by: input.adminUid,

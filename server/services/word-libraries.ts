@@ -6,7 +6,6 @@ import type { Db } from '../db';
 import { nowIso } from '../db';
 import { deleteSelectedLibraries, findSelectedLibraryIds, insertSelectedLibraries } from '../db/repos/word-libraries';
 import { notFound } from '../errors';
-import { readEnv } from '../config';
 import { localizeText, siteTextToHk, type Lang } from './locale';
 
 /**
@@ -90,8 +89,9 @@ export function parseLibrary(text: string, file = 'library'): WordLibrary {
 
 let cache: { dir: string; libraries: WordLibrary[] } | undefined;
 
-/** Every library of the folder (read once per process), by id. */
-export function wordLibraries(dir = readEnv().WORD_LIBRARIES_DIR ?? WORD_LIBRARIES_DIR): WordLibrary[] {
+/** Every library of the folder (config.paths.wordLibraries, else the shipped one; read once per process), by id. */
+export function wordLibraries(configured: string | undefined): WordLibrary[] {
+  const dir = configured ?? WORD_LIBRARIES_DIR;
   if (cache?.dir === dir) return cache.libraries;
   const libraries = readdirSync(dir)
     .filter((f) => f.endsWith('.tsv'))
@@ -106,21 +106,21 @@ export function wordLibraries(dir = readEnv().WORD_LIBRARIES_DIR ?? WORD_LIBRARI
   return libraries;
 }
 
-export async function selectedLibraryIds(db: Db, uid: number): Promise<number[]> {
+export async function selectedLibraryIds(db: Db, uid: number, dir: string | undefined): Promise<number[]> {
   const selected = await findSelectedLibraryIds(db, uid);
-  const known = new Set(wordLibraries().map((l) => l.id));
+  const known = new Set(wordLibraries(dir).map((l) => l.id));
   return selected.map((id) => Number(id)).filter((id) => known.has(id));
 }
 
 /** The libraries the user selected (unknown ids left by a removed file are ignored). */
-export async function selectedLibraries(db: Db, uid: number): Promise<WordLibrary[]> {
-  const ids = new Set(await selectedLibraryIds(db, uid));
-  return wordLibraries().filter((l) => ids.has(l.id));
+export async function selectedLibraries(db: Db, uid: number, dir: string | undefined): Promise<WordLibrary[]> {
+  const ids = new Set(await selectedLibraryIds(db, uid, dir));
+  return wordLibraries(dir).filter((l) => ids.has(l.id));
 }
 
 /** Replaces the user's selection; 404 for an unknown id (nothing changes then). */
-export async function selectLibraries(db: Db, uid: number, ids: number[]): Promise<void> {
-  const known = new Set(wordLibraries().map((l) => l.id));
+export async function selectLibraries(db: Db, uid: number, ids: number[], dir: string | undefined): Promise<void> {
+  const known = new Set(wordLibraries(dir).map((l) => l.id));
   const unknown = ids.find((id) => !known.has(id));
   if (unknown !== undefined) throw notFound('dict.unknown_library', { id: unknown });
   await db.transaction().execute(async (trx) => {

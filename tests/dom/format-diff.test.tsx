@@ -170,7 +170,7 @@ async function report(): Promise<FormatReport> {
       ],
     }),
   );
-  return checkFormat(parseDocx(unzip(buffer)), loadTemplates()[0]) as FormatReport;
+  return checkFormat(parseDocx(unzip(buffer)), loadTemplates(undefined)[0]) as FormatReport;
 }
 
 describe('FormatReportView', () => {

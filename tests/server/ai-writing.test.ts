@@ -72,9 +72,6 @@ beforeAll(async () => {
   uid = (await call(t.app, 'GET', '/user/user_info', undefined, token)).json.result.uid;
 }, 60_000);
 afterAll(async () => {
-  delete process.env.AI_URL;
-  delete process.env.AI_API_KEY;
-  delete process.env.AI_IDLE_TIMEOUT_MS;
   await t.close();
   await fake.close();
 });
@@ -112,8 +109,9 @@ describe('AI writing', () => {
   });
 
   it('streams a polish and charges exactly the characters written', async () => {
-    process.env.AI_URL = fake.url;
-    process.env.AI_API_KEY = 'sk-test-key';
+    // the app's own settings: the environment is read once, when the app is built
+    t.app.config.ai.url = fake.url;
+    t.app.config.ai.apiKey = 'sk-test-key';
     const functions = await call(t.app, 'GET', '/gpt/v1/chat/function', undefined, token);
     expect(functions.json.result.available).toBe(true);
     const before = await rightBalance(t.app.db, uid, 512);
@@ -168,13 +166,14 @@ describe('AI writing', () => {
       expect(events.at(-1), marker).toEqual({ error: { code, msg: expect.any(String) } });
       expect(await rightBalance(t.app.db, uid, 512), marker).toBe(before);
     }
-    process.env.AI_IDLE_TIMEOUT_MS = '300';
+    const idle = t.app.config.ai.idleTimeoutMs;
+    t.app.config.ai.idleTimeoutMs = 300;
     try {
       const { events } = await run({ function_id: 'continue', content: '开头 [[stall]]' });
       expect(text(events)).toBe('开头');
       expect(events.at(-1)).toEqual({ error: { code: 'ai.timeout', msg: expect.any(String) } });
     } finally {
-      delete process.env.AI_IDLE_TIMEOUT_MS;
+      t.app.config.ai.idleTimeoutMs = idle;
     }
     expect(await rightBalance(t.app.db, uid, 512)).toBe(before);
     expect(await reservations()).toEqual([]);

@@ -92,7 +92,12 @@ describe('announcements', () => {
 
   it('a team announcement reaches only the team; a role announcement only that role', async () => {
     const memberUid = (await call(t.app, 'GET', '/user/user_info', undefined, member)).json.result.uid;
-    const team = await createTeam(t.app.db, { name: '公告测试团队', adminUid: memberUid, adminPhone: '13599990003' });
+    const team = await createTeam(t.app.db, {
+      name: '公告测试团队',
+      adminUid: memberUid,
+      adminPhone: '13599990003',
+      seats: 20,
+    });
     const forTeam = (
       await publish({ announcement_type: 0, display_mode: 0, text: '团队通知', audience: 'team', enterprise_id: team })
     ).json.result.id;

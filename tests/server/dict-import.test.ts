@@ -259,7 +259,7 @@ describe('export and template', () => {
 
 describe('word libraries', () => {
   it('ships five documented, well-formed libraries of a few hundred entries', () => {
-    const libs = wordLibraries();
+    const libs = wordLibraries(undefined);
     expect(libs.map((l) => l.name)).toEqual(['通用', '党政公文', '出版', '医学', '法律']);
     const total = libs.reduce((n, l) => n + l.entries.length, 0);
     expect(total).toBeGreaterThan(300);
@@ -387,9 +387,9 @@ describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () =
       });
 
       const uid = (await call(pg.app, 'GET', '/user/user_info', undefined, dave)).json.result.uid;
-      const before = await loadUserDictionary(pg.app.db, uid);
+      const before = await loadUserDictionary(pg.app.db, uid, pg.app.config.paths.wordLibraries);
       expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [5, 4] }, dave)).status).toBe(200);
-      const after = await loadUserDictionary(pg.app.db, uid);
+      const after = await loadUserDictionary(pg.app.db, uid, pg.app.config.paths.wordLibraries);
       expect(after.fingerprint).not.toBe(before.fingerprint);
       expect(after.wrongWords).toEqual(
         expect.arrayContaining([
@@ -399,7 +399,9 @@ describe.skipIf(!PG_BIN)('import, export and word libraries on PostgreSQL', () =
       );
       expect(after.allowedWords).toContain('表见代理');
       expect((await call(pg.app, 'POST', '/user/select_word_library', { library_ids: [] }, dave)).status).toBe(200);
-      expect((await loadUserDictionary(pg.app.db, uid)).fingerprint).toBe(before.fingerprint);
+      expect((await loadUserDictionary(pg.app.db, uid, pg.app.config.paths.wordLibraries)).fingerprint).toBe(
+        before.fingerprint,
+      );
     },
     60_000,
   );

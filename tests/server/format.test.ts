@@ -345,7 +345,7 @@ describe('format check', () => {
           },
         ],
       });
-      const report = checkFormat(parseDocx(unzip(await Packer.toBuffer(doc))), loadTemplates()[0]);
+      const report = checkFormat(parseDocx(unzip(await Packer.toBuffer(doc))), loadTemplates(undefined)[0]);
       expect(report.elements.at(-1)?.element).toBe('date');
       return report.violations.filter((v) => v.rule === 'date-position').map((v) => v.found);
     };
@@ -400,7 +400,7 @@ describe('format check', () => {
     expect(parsed.paragraphs[1].props.firstLineChars).toBe(200);
     expect(parsed.paragraphs[2].main.eastAsia).toBe('黑体');
     expect(parsed.paragraphs[3].main.eastAsia).toBe('宋体');
-    const report = checkFormat(parsed, loadTemplates()[0]);
+    const report = checkFormat(parsed, loadTemplates(undefined)[0]);
     const onParagraph = (i: number) =>
       report.violations.filter((x) => x.paragraph === i).map((x) => `${x.element}:${x.rule}`);
     expect(onParagraph(1)).toEqual([]);
@@ -423,8 +423,8 @@ describe('format check', () => {
         elements: { ...gb.elements, body: { ...gb.elements.body, font: '宋体' } },
       }),
     );
-    const previous = process.env.FORMAT_TEMPLATES_DIR;
-    process.env.FORMAT_TEMPLATES_DIR = dir;
+    const previous = t.app.config.paths.formatTemplates;
+    t.app.config.paths.formatTemplates = dir;
     try {
       const list = await call(t.app, 'GET', '/misscut/v1/doc/template_types', undefined, token);
       expect(list.json.result.map((x: { id: number }) => x.id)).toEqual([7]);
@@ -436,8 +436,7 @@ describe('format check', () => {
       expect(bodyFont.length).toBe(2);
       expect((await formatCheck('ok.docx', await conforming(), '1')).status).toBe(404);
     } finally {
-      if (previous === undefined) delete process.env.FORMAT_TEMPLATES_DIR;
-      else process.env.FORMAT_TEMPLATES_DIR = previous;
+      t.app.config.paths.formatTemplates = previous;
       rmSync(dir, { recursive: true, force: true });
     }
   });

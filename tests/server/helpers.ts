@@ -177,5 +177,10 @@ export async function approveApiAccess(t: TestApp, token: string): Promise<void>
   );
   if (applied.status !== 200) throw new Error(`API application failed: ${JSON.stringify(applied.json)}`);
   const { reviewApplication } = await import('../../server/services/team-applications');
-  await reviewApplication(t.app.db, { id: applied.json.result.id, approve: true, reviewer: null });
+  await reviewApplication(t.app.db, {
+    id: applied.json.result.id,
+    approve: true,
+    reviewer: null,
+    defaultSeats: t.app.config.team.defaultSeats,
+  });
 }

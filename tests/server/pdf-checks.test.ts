@@ -211,13 +211,14 @@ describe('PDF checks', () => {
       expect(res.status, code).toBe(400);
       expect(res.json.msg_code).toBe(code);
     }
-    process.env.PDF_MAX_PAGES = '2';
+    const maxPages = t.app.config.pdf.maxPages;
+    t.app.config.pdf.maxPages = 2;
     try {
       const long = makePdf([1, 2, 3].map(() => ({ kind: 'text' as const, lines: ['一页'] })));
       const res = await upload('long.pdf', long);
       expect(res.json).toMatchObject({ code: 400, msg_code: 'pdf.too_many_pages', msg_params: { pages: 3, max: 2 } });
     } finally {
-      delete process.env.PDF_MAX_PAGES;
+      t.app.config.pdf.maxPages = maxPages;
     }
     expect(await rightBalance(t.app.db, uid, 4)).toBe(before);
   });

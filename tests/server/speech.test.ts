@@ -241,6 +241,9 @@ describe('speech tasks', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     process.env.ASR_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     process.env.ASR_API_KEY = 'test-key';
+    // the route reads the app's settings; the speech task still reads the environment
+    const asr = t.app.config.media.asr;
+    t.app.config.media.asr = { ...asr, url: process.env.ASR_URL, apiKey: 'test-key' };
     try {
       const sources = await call(t.app, 'GET', '/misscut/v1/audio/sources', undefined, token);
       expect(sources.json.result.asr).toBe(true);
@@ -275,6 +278,7 @@ describe('speech tasks', () => {
       // the second piece is the last minute: about 60 s of 48 kbit/s
       expect(seen[2].body.length).toBeLessThan(seen[1].body.length / 5);
     } finally {
+      t.app.config.media.asr = asr;
       delete process.env.ASR_URL;
       delete process.env.ASR_API_KEY;
       await new Promise((resolve) => server.close(resolve));
@@ -320,12 +324,13 @@ describe('speech tasks', () => {
       expect(res.status, code).toBe(400);
       expect(res.json.msg_code).toBe(code);
     }
-    process.env.MEDIA_MAX_MINUTES = '1';
+    const maxMinutes = t.app.config.media.maxMinutes;
+    t.app.config.media.maxMinutes = 1;
     try {
       const res = await upload([{ name: 'file', filename: 'long.wav', data: media.long }]);
       expect(res.json).toMatchObject({ code: 400, msg_code: 'speech.too_long', msg_params: { minutes: 2, max: 1 } });
     } finally {
-      delete process.env.MEDIA_MAX_MINUTES;
+      t.app.config.media.maxMinutes = maxMinutes;
     }
     expect(await rightBalance(t.app.db, uid, 1024)).toBe(audio);
     expect(await rightBalance(t.app.db, uid, 2048)).toBe(video);

@@ -72,6 +72,7 @@ const deps = (): TeamDeps => ({
   db: t.app.db,
   sms: t.app.sms,
   notify: (uid, message) => t.app.realtime.sendToUser(uid, message),
+  inviteDays: t.app.config.team.inviteDays,
 });
 
 async function world(): Promise<World> {
@@ -100,6 +101,7 @@ async function world(): Promise<World> {
     name: `另一团队${worldSeq}`,
     adminUid: otherRoot.uid,
     adminPhone: otherRoot.phone,
+    seats: 20,
   });
   await addMember(db, { enterpriseId: otherTeam, uid: actors.other.uid, phone: actors.other.phone, role: 'admin' });
   const applicant = await person();

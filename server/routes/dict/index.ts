@@ -177,10 +177,12 @@ export const dictOperations: Operations = {
 
   getUserGetWordLibrary: async (request) => {
     const { uid } = await caller(request);
-    const selected = new Set(await selectedLibraryIds(request.server.db, uid));
+    const selected = new Set(
+      await selectedLibraryIds(request.server.db, uid, request.server.config.paths.wordLibraries),
+    );
     const lang = requestLang(request);
     return envelope(
-      wordLibraries().map((l) => ({
+      wordLibraries(request.server.config.paths.wordLibraries).map((l) => ({
         id: l.id,
         // the reader's language; the *_en / *_hk fields stay for clients that choose themselves
         ...libraryTexts(l, lang),
@@ -200,7 +202,7 @@ export const dictOperations: Operations = {
   postUserSelectWordLibrary: async (request) => {
     const { uid } = await caller(request);
     const { library_ids } = request.body;
-    await selectLibraries(request.server.db, uid, library_ids);
+    await selectLibraries(request.server.db, uid, library_ids, request.server.config.paths.wordLibraries);
     return envelope(null, '词库设置已保存');
   },
 };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../../errors';
 import { sanitizeFilename } from '../../services/filenames';
-import { findTemplate, loadTemplates } from '../../services/format/template-store';
+import { loadTemplates } from '../../services/format/template-store';
 import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
 import { cnToHk, localize, localizeText, requestLang, siteTextToHk, type Lang } from '../../services/locale';
 import type { FormatReport } from '../../services/format/check';
@@ -129,7 +129,7 @@ export const documentOperations: Operations = {
     await caller(request);
     const lang = requestLang(request);
     return envelope(
-      loadTemplates().map((t) => ({
+      loadTemplates(request.server.config.paths.formatTemplates).map((t) => ({
         id: t.id,
         key: t.key,
         ...localize(lang, { name: t.name, description: t.description ?? '' }, t.i18n),
@@ -141,8 +141,9 @@ export const documentOperations: Operations = {
     const { uid } = await caller(request);
     const body = request.body;
     const file = filePart(body.file);
-    const templates = loadTemplates();
-    const template = body.template_id !== undefined ? findTemplate(Number(body.template_id)) : templates[0];
+    const templates = loadTemplates(request.server.config.paths.formatTemplates);
+    const template =
+      body.template_id !== undefined ? templates.find((t) => t.id === Number(body.template_id)) : templates[0];
     if (!template) throw notFound('format.unknown_template');
     const lang = requestLang(request);
     const report = await request.server.heavy.runJson(

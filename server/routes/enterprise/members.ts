@@ -60,6 +60,7 @@ const deps = (request: FastifyRequest): TeamDeps => ({
   db: request.server.db,
   sms: request.server.sms,
   notify: (uid, message) => request.server.realtime.sendToUser(uid, message),
+  inviteDays: request.server.config.team.inviteDays,
 });
 
 /**
@@ -124,6 +125,7 @@ export const teamMemberOperations: Operations = {
       reviewer,
       note: b.note,
       seats: b.seats,
+      defaultSeats: request.server.config.team.defaultSeats,
     });
     return envelope({ enterprise_id: enterpriseId }, b.approve ? '已通过' : '已拒绝');
   },

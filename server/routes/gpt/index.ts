@@ -14,7 +14,7 @@ export const gptOperations: Operations = {
   getGptV1ChatFunction: async (request) => {
     await caller(request);
     return envelope({
-      available: chatProvider() !== null,
+      available: chatProvider(request.server.config.ai) !== null,
       functions: WRITING_FUNCTIONS.map((f) => ({
         id: f.id,
         name: f.name,
@@ -37,7 +37,7 @@ export const gptOperations: Operations = {
       if (spec.required && !value) throw badRequest('ai.missing_field', { field: spec.label });
       if (value) fields[spec.key] = value;
     }
-    const provider = chatProvider();
+    const provider = chatProvider(request.server.config.ai);
     if (!provider) throw unavailable('ai.not_configured');
     const messages = buildMessages(
       fn,

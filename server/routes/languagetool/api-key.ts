@@ -4,7 +4,6 @@ import { nowIso } from '../../db';
 import { findApiKey, findApiKeysOfUsername, saveApiKey } from '../../db/repos/api-keys';
 import { findOpenUser } from '../../db/repos/users';
 import { envelope, forbidden, unauthorized } from '../../errors';
-import { readEnv } from '../../config';
 import { apiAccessApproved, latestApiApplication } from '../../services/team-applications';
 import { caller, type Operations } from '../types';
 
@@ -26,9 +25,9 @@ export async function uidByApiKey(db: Db, username: string, apiKey: string): Pro
 }
 
 /** Whether the user may create an API key, and their latest API-access application's status. */
-async function apiAccess(db: Db, uid: number, role: string | undefined) {
+async function apiAccess(db: Db, uid: number, role: string | undefined, needApproval: boolean) {
   const application = await latestApiApplication(db, uid);
-  const allowed = !readEnv().API_KEYS_NEED_APPROVAL || role === 'root' || (await apiAccessApproved(db, uid));
+  const allowed = !needApproval || role === 'root' || (await apiAccessApproved(db, uid));
   return { allowed, application };
 }
 
@@ -43,7 +42,7 @@ export const apiKeyOperations: Operations = {
       username: user ? usernameOf(user) : '',
       hint: row?.hint ?? null,
       created_at: row?.created_at ?? null,
-      ...(await apiAccess(db, uid, user?.role)),
+      ...(await apiAccess(db, uid, user?.role, request.server.config.apiKeysNeedApproval)),
     });
   },
 
@@ -51,7 +50,8 @@ export const apiKeyOperations: Operations = {
     const { uid } = await caller(request);
     const db = request.server.db;
     const user = await findOpenUser(db, uid);
-    if (!(await apiAccess(db, uid, user?.role)).allowed) throw forbidden('auth.api_not_approved');
+    if (!(await apiAccess(db, uid, user?.role, request.server.config.apiKeysNeedApproval)).allowed)
+      throw forbidden('auth.api_not_approved');
     const apiKey = `wb_${randomBytes(24).toString('base64url')}`;
     const row = { uid, key_hash: hashKey(apiKey), hint: apiKey.slice(-4), created_at: nowIso() };
     await saveApiKey(db, row);

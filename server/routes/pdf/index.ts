@@ -17,7 +17,6 @@ import { detectKind } from '../../services/documents/load';
 import { sanitizeFilename } from '../../services/filenames';
 import { pdfSummary, type PdfIssue } from '../../services/pdf/checks';
 import { consumeRight, InsufficientRight } from '../../services/rights';
-import { readEnv } from '../../config';
 import { attachment, caller, type Operations } from '../types';
 import { filePart } from '../document/index';
 
@@ -47,7 +46,7 @@ export const pdfOperations: Operations = {
     // read before anything is charged: unreadable, encrypted, empty or too long PDFs are refused as they are
     const pages = await heavy.run('pdfPageCount', { data: file.data });
     if (pages === 0) throw badRequest('pdf.empty');
-    const max = readEnv().PDF_MAX_PAGES;
+    const max = request.server.config.pdf.maxPages;
     if (pages > max) throw badRequest('pdf.too_many_pages', { pages, max });
     let charge;
     try {

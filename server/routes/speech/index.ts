@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { components } from '../../../openapi/schema';
-import { readEnv } from '../../config';
 import { nowIso } from '../../db';
 import { findOwnedSpeechTask, findSpeechMp3, findSpeechSegments, insertSpeechTask } from '../../db/repos/speech-tasks';
 import { badRequest, conflict, envelope, notFound, paymentRequired, tooLarge } from '../../errors';
@@ -104,7 +103,7 @@ export const speechOperations: Operations = {
       // a silent video may still have subtitles drawn into its picture
       if (!probe.audio && !probe.video && probe.textSubtitle === null && !cues) throw badRequest('speech.no_sound');
     }
-    const max = readEnv().MEDIA_MAX_MINUTES;
+    const max = request.server.config.media.maxMinutes;
     const minutes = Math.max(1, Math.ceil(durationMs / 60_000));
     if (durationMs > max * 60_000) throw badRequest('speech.too_long', { minutes, max });
     const kind = probe?.video ? 'video' : 'audio';
@@ -194,11 +193,11 @@ export const speechOperations: Operations = {
     await caller(request);
     return envelope({
       media: ffmpegPath() !== null,
-      asr: asrProvider() !== null,
+      asr: asrProvider(request.server.config.media.asr) !== null,
       // frames are sampled by ffmpeg and read by the OCR every server has
       burned_subtitles: ffmpegPath() !== null,
       subtitle_formats: [...SUBTITLE_FORMATS],
-      max_minutes: readEnv().MEDIA_MAX_MINUTES,
+      max_minutes: request.server.config.media.maxMinutes,
     });
   },
 };

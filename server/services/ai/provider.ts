@@ -5,7 +5,7 @@
  * says how to turn it on.
  */
 import { createParser } from 'eventsource-parser';
-import { readEnv } from '../../config';
+import type { ServerConfig } from '../../config';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -32,11 +32,10 @@ export class ChatError extends Error {
   }
 }
 
-/** The configured provider, or null when no chat service is configured. */
-export function chatProvider(): ChatProvider | null {
-  const env = readEnv();
-  if (!env.AI_URL) return null;
-  return new OpenAiChat(env.AI_URL, env.AI_API_KEY, env.AI_MODEL, env.AI_IDLE_TIMEOUT_MS);
+/** The configured provider (config.ai), or null when no chat service is configured. */
+export function chatProvider(ai: ServerConfig['ai']): ChatProvider | null {
+  if (!ai.url) return null;
+  return new OpenAiChat(ai.url, ai.apiKey, ai.model, ai.idleTimeoutMs);
 }
 
 /** `…/v1/chat/completions` under a base URL (or the URL itself when it already names that path). */

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { readEnv } from '../../config';
 import type { Db } from '../../db';
 import { deleteReservation } from '../../db/repos/instances';
 import { QuotaError } from '../../errors';
@@ -36,7 +35,7 @@ const POOL_STEP = 500;
  * is not drawn on for characters the run may never write; only a member with nothing left draws on it, a little.
  */
 async function reserveRun(app: FastifyInstance, uid: number, runId: string): Promise<Consumption> {
-  const cap = readEnv().AI_MAX_OUTPUT_CHARS;
+  const cap = app.config.ai.maxOutputChars;
   const own = await rightBalance(app.db, uid, AI_RIGHT);
   const take = (amount: number) =>
     consumeRight(app.db, uid, AI_RIGHT, amount, 'AI 写作', runId, (trx, c) => reserve(trx, runId, app.instance.id, c));

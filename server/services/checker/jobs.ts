@@ -268,7 +268,7 @@ export class CheckService {
     const { db } = this.app;
     if (mode === 4 && (await rightBalance(db, uid, 8192)) <= 0) throw forbidden(FINE_REFUSED_MSG);
     if (checkOptions & ADVANCED_BIT && (await rightBalance(db, uid, 16)) <= 0) checkOptions &= ~ADVANCED_BIT;
-    const dict = await loadUserDictionary(db, uid);
+    const dict = await loadUserDictionary(db, uid, this.app.config.paths.wordLibraries);
     return {
       options: { mode, checkOptions, lang },
       dictionaries: dictionaryTask(uid, dict),

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readEnv } from '../../config';
 import type { Forms } from '../locale';
 
 export interface ElementRule {
@@ -54,7 +53,8 @@ const DEFAULT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'templates');
 let cache: { dir: string; list: FormatTemplate[] } | undefined;
 
 /** Every template in the directory (one JSON file each; add a file to add a template). */
-export function loadTemplates(dir = readEnv().FORMAT_TEMPLATES_DIR ?? DEFAULT_DIR): FormatTemplate[] {
+export function loadTemplates(configured: string | undefined): FormatTemplate[] {
+  const dir = configured ?? DEFAULT_DIR;
   if (cache?.dir === dir) return cache.list;
   const list = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -66,4 +66,4 @@ export function loadTemplates(dir = readEnv().FORMAT_TEMPLATES_DIR ?? DEFAULT_DI
   return list;
 }
 
-export const findTemplate = (id: number, dir?: string) => loadTemplates(dir).find((t) => t.id === id);
+export const findTemplate = (id: number, dir: string | undefined) => loadTemplates(dir).find((t) => t.id === id);
