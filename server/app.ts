@@ -26,6 +26,7 @@ import type { PaymentProvider } from './services/pay/provider';
 import type { RealtimeHub } from './realtime/hub';
 import { setToolSettings } from './services/tools';
 import { configureCheckerPool } from './services/checker/pool';
+import { configureRights } from './services/rights';
 import type { UploadedFile } from './routes/types';
 import './types';
 
@@ -69,9 +70,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
   });
   app.decorate('config', config);
-  // process-wide: the programs this process runs, and the checker pool its first check starts (one per process)
+  // process-wide: the programs this process runs, the checker pool its first check starts (one per process), and
+  // the rights' compare ceilings and team-pool rule (read where only a database is at hand)
   setToolSettings(config.tools);
   configureCheckerPool(config.checker);
+  configureRights(config);
   // The console provider says on stdout, whatever LOG_LEVEL is, that it sent nothing (with the code outside
   // production); tests (logger: false) read the outbox only.
   const print = options.logger === false ? () => {} : (line: string) => console.log(line);

@@ -13,7 +13,7 @@ import {
 } from '../db/repos/rights';
 import { findUserRole } from '../db/repos/users';
 import { ALLOCATION_PREFIX } from '../db/repos/team-packages';
-import { readEnv } from '../config';
+import type { ServerConfig } from '../config';
 import { localizeText, type Lang } from './locale';
 import { reasonColumns, type RightReason } from './right-reasons';
 
@@ -109,10 +109,23 @@ export function amountText(type: number, amount: number, lang: Lang = 'cn'): str
 
 export const UNLIMITED = 1_000_000_000;
 
+/**
+ * The app's compare ceilings and team-pool rule (its config objects themselves, so a change to them applies): set by
+ * buildApp, as rights are read and taken on call paths that have only a database at hand. Until then the defaults.
+ */
+let settings: Pick<ServerConfig, 'compare' | 'team'> = {
+  compare: { maxPages: 200, maxSizeMb: 20 },
+  team: { inviteDays: 7, poolFallback: true, defaultSeats: 20 },
+};
+
+export function configureRights(config: Pick<ServerConfig, 'compare' | 'team'>): void {
+  settings = { compare: config.compare, team: config.team };
+}
+
 /** Limits that apply without any grant: the server's compare ceilings (so the rights show what is enforced). */
 const LIMIT_FALLBACKS: Record<number, () => number> = {
-  262144: () => readEnv().COMPARE_MAX_PAGES,
-  524288: () => readEnv().COMPARE_MAX_SIZE_MB,
+  262144: () => settings.compare.maxPages,
+  524288: () => settings.compare.maxSizeMb,
 };
 
 const FREE_DEFAULTS: Record<number, number> = {
@@ -303,7 +316,7 @@ export async function consumeRight(
   try {
     return await takeRight(db, uid, type, amount, reason, ref, within);
   } catch (error) {
-    if (!(error instanceof InsufficientRight)) throw error;
+    if (!(error instanceof InsufficientRight) || !settings.team.poolFallback) throw error;
     // a team member short of the right draws the rest from the team's packages (loaded here: it imports this file)
     const { drawFromTeamPool } = await import('./team-packages');
     if ((await drawFromTeamPool(db, uid, type, error.needed - error.available)) <= 0) throw error;

@@ -15,7 +15,6 @@ import {
   takeFromPackage,
 } from '../db/repos/team-packages';
 import { findMemberRowsOf, findMembership, findTeam, updateTeam } from '../db/repos/teams';
-import { readEnv } from '../config';
 import { insertRightRecord } from '../db/repos/right-records';
 import { conflict, notFound } from '../errors';
 import { LIMIT_TYPES, rightTitle } from './rights';
@@ -215,11 +214,12 @@ export async function grantTeamPackage(
 }
 
 /**
- * A member short of a consumable right draws the rest from the team's live packages (TEAM_POOL_FALLBACK): what is
- * drawn becomes part of their allocation, as if an admin had allocated it. Returns the amount drawn.
+ * A member short of a consumable right draws the rest from the team's live packages (consumeRight asks when
+ * TEAM_POOL_FALLBACK allows it): what is drawn becomes part of their allocation, as if an admin had allocated it.
+ * Returns the amount drawn.
  */
 export async function drawFromTeamPool(db: Db, uid: number, type: number, amount: number): Promise<number> {
-  if (!readEnv().TEAM_POOL_FALLBACK || LIMIT_TYPES.has(type) || amount <= 0) return 0;
+  if (LIMIT_TYPES.has(type) || amount <= 0) return 0;
   const membership = await findMembership(db, uid, MEMBER_STATUS.active);
   if (!membership) return 0;
   const now = nowIso();

@@ -232,13 +232,11 @@ describe('a team from application to metrics', () => {
     });
     const fine = async () => (await get('/user/v1/get_user_right?user_right_type=8192', tokens.member)).json.result;
     expect((await fine()).disposable_num).toBe(0);
-    const previous = process.env.TEAM_POOL_FALLBACK;
-    process.env.TEAM_POOL_FALLBACK = '0';
+    t.app.config.team.poolFallback = false;
     try {
       await expect(consumeRight(db, uids.member, 8192, 1_000, '精校')).rejects.toBeInstanceOf(InsufficientRight);
     } finally {
-      if (previous === undefined) delete process.env.TEAM_POOL_FALLBACK;
-      else process.env.TEAM_POOL_FALLBACK = previous;
+      t.app.config.team.poolFallback = true;
     }
     await consumeRight(db, uids.member, 8192, 1_000, '精校');
     // what was drawn is the member's allocation, all of it used
