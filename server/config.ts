@@ -94,6 +94,8 @@ export interface ServerConfig {
   apiKeysNeedApproval: boolean;
   /** WeChat login: on only with an app id, its secret and PUBLIC_URL. */
   wechat: { appId?: string; secret?: string; openUrl: string; apiUrl: string };
+  /** PUBLIC_URL as set (publicOrigin() adds the fallback for links) */
+  publicUrl?: string;
   /** Folders of data the server ships (unset: the shipped ones, found beside the code that reads them). */
   paths: {
     formatTemplates?: string;
@@ -727,6 +729,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     compare: { maxPages: env.COMPARE_MAX_PAGES, maxSizeMb: env.COMPARE_MAX_SIZE_MB },
     pdf: { maxPages: env.PDF_MAX_PAGES },
     apiKeysNeedApproval: env.API_KEYS_NEED_APPROVAL,
+    publicUrl: env.PUBLIC_URL,
     wechat: {
       appId: env.WECHAT_APPID,
       secret: env.WECHAT_SECRET,

@@ -10,7 +10,7 @@
  * has a phone).
  */
 import { randomBytes } from 'node:crypto';
-import { readEnv } from '../config';
+import type { ServerConfig } from '../config';
 import { isUniqueViolation, nowIso, type Db } from '../db';
 import { issueToken } from './tokens';
 
@@ -32,10 +32,10 @@ export class WechatError extends Error {}
  * The configured provider, or null: WECHAT_APPID and WECHAT_SECRET, and PUBLIC_URL, the only origin WeChat may send
  * users back to (config.ts publicOrigin(); never the request's Host).
  */
-export function wechatProvider(): WechatProvider | null {
-  const env = readEnv();
-  if (!env.WECHAT_APPID || !env.WECHAT_SECRET || !env.PUBLIC_URL) return null;
-  return new OpenPlatform(env.WECHAT_APPID, env.WECHAT_SECRET, env.WECHAT_OPEN_URL, env.WECHAT_API_URL);
+export function wechatProvider(config: Pick<ServerConfig, 'wechat' | 'publicUrl'>): WechatProvider | null {
+  const { appId, secret, openUrl, apiUrl } = config.wechat;
+  if (!appId || !secret || !config.publicUrl) return null;
+  return new OpenPlatform(appId, secret, openUrl, apiUrl);
 }
 
 class OpenPlatform implements WechatProvider {

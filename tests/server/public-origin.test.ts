@@ -91,7 +91,9 @@ describe.each<false | string[]>([false, ['10.0.0.0/8']])('with TRUST_PROXY=%s', 
   });
 
   it.each(FORGERIES)('without PUBLIC_URL, WeChat refuses to start with 503 (%o)', async (headers) => {
+    // the app's own setting (WeChat's provider); publicOrigin(), for links, still reads the environment
     delete process.env.PUBLIC_URL;
+    t.app.config.publicUrl = undefined;
     try {
       const seen = await everyRedirect(headers);
       for (const [url, status, location] of seen) {
@@ -104,6 +106,7 @@ describe.each<false | string[]>([false, ['10.0.0.0/8']])('with TRUST_PROXY=%s', 
       expect([taken.status, taken.json.msg_code]).toEqual([503, 'wechat.not_configured']);
     } finally {
       process.env.PUBLIC_URL = PUBLIC_URL;
+      t.app.config.publicUrl = PUBLIC_URL;
     }
   });
 });

@@ -84,12 +84,12 @@ describe('WeChat login and binding', () => {
       bindWechat: '/user/wechat/bind',
       resetWechat: '/user/wechat/unbind',
     });
-    delete process.env.WECHAT_SECRET;
+    t.app.config.wechat.secret = undefined;
     try {
       const res = await t.app.inject({ method: 'GET', url: '/user/wechat/login', headers: CLIENT_HEADERS });
       expect([res.statusCode, res.json().msg_code]).toEqual([503, 'wechat.not_configured']);
     } finally {
-      process.env.WECHAT_SECRET = 'wx-test-secret';
+      t.app.config.wechat.secret = 'wx-test-secret';
     }
   });
 

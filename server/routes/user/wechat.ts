@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { publicOrigin } from '../../config';
 import { badRequest, envelope, unavailable } from '../../errors';
 import {
@@ -10,8 +11,8 @@ import {
 import { caller, type Operations } from '../types';
 
 /** The provider, or 503 without WECHAT_APPID / WECHAT_SECRET / PUBLIC_URL. */
-function provider() {
-  const wechat = wechatProvider();
+function provider(request: FastifyRequest) {
+  const wechat = wechatProvider(request.server.config);
   if (!wechat) throw unavailable('wechat.not_configured');
   return wechat;
 }
@@ -25,25 +26,37 @@ const workbench = (path: string) => `${publicOrigin()}/workbench${path}`;
 export const wechatOperations: Operations = {
   getUserWechatLogin: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(request.server.db, provider(), 'login', callbackUrl());
+    const url = await startAuthorisation(request.server.db, provider(request), 'login', callbackUrl());
     return reply.redirect(url ?? workbench('/login'));
   },
 
   getUserWechatBind: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(request.server.db, provider(), 'bind', callbackUrl(), request.query.ticket);
+    const url = await startAuthorisation(
+      request.server.db,
+      provider(request),
+      'bind',
+      callbackUrl(),
+      request.query.ticket,
+    );
     return reply.redirect(url ?? workbench('/user?status=0'));
   },
 
   getUserWechatUnbind: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(request.server.db, provider(), 'unbind', callbackUrl(), request.query.ticket);
+    const url = await startAuthorisation(
+      request.server.db,
+      provider(request),
+      'unbind',
+      callbackUrl(),
+      request.query.ticket,
+    );
     return reply.redirect(url ?? workbench('/user?status=0'));
   },
 
   getUserWechatCallback: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const path = await finishAuthorisation(request.server.db, provider(), {
+    const path = await finishAuthorisation(request.server.db, provider(request), {
       code: request.query.code,
       state: request.query.state,
     });
@@ -53,7 +66,7 @@ export const wechatOperations: Operations = {
   /** The login's one-time code from the callback's address, for the session token (never in an address). */
   postUserWechatExchange: async (request) => {
     await request.server.limiters.wechat(request);
-    provider();
+    provider(request);
     const token = await exchangeLoginCode(request.server.db, request.body.code);
     if (!token) throw badRequest('wechat.code_invalid');
     return envelope({ token });
@@ -61,7 +74,7 @@ export const wechatOperations: Operations = {
 
   postUserWechatTicket: async (request) => {
     const { uid } = await caller(request);
-    provider();
+    provider(request);
     return envelope({ ticket: await ticketFor(request.server.db, uid, request.body.purpose) });
   },
 };
