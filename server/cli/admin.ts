@@ -46,7 +46,7 @@ import {
 } from '../services/announcements';
 import { AppError } from '../errors';
 import { jobHandlers } from '../jobs/kinds';
-import { endStoredJob } from '../jobs/runner';
+import { endStoredJob, kindMessage } from '../jobs/runner';
 import { findJobById, queueOverview, reopenJob, type JobRecord } from '../jobs/store';
 
 const USAGE = `usage:
@@ -448,7 +448,7 @@ export async function runAdmin(
       if (!(await reopenJob(db, id))) throw new UsageError(renderMessage('job.not_ended'));
       out(`job ${id} queued again`);
     } else {
-      if (!(await endStoredJob(db, handler, job, 'cancelled', { code: handler.codes.cancelled }))) {
+      if (!(await endStoredJob(db, handler, job, 'cancelled', { code: kindMessage(job.kind, 'cancelled') }))) {
         throw new UsageError(renderMessage('job.not_running'));
       }
       out(`job ${id} cancelled`);

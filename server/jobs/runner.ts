@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
+import { isServerMessageCode, renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
+import { RIGHT_REASONS, type RightReason } from '../services/right-reasons';
 import type { Db } from '../db';
 import { AppError } from '../errors';
+import { checkService } from '../services/checker/jobs';
 import {
   claimJob,
   deleteJob,
@@ -68,16 +70,37 @@ export interface JobHandler {
   endRow(db: Db, job: JobRecord, state: 'failed' | 'cancelled', reason: FailureReason): Promise<void>;
   /** tells the job's owner that it failed or was cancelled */
   tellEnded(app: FastifyInstance, job: JobRecord, state: 'failed' | 'cancelled', reason: FailureReason): Promise<void>;
-  /**
-   * Its messages: `failed` for a fault with no message of its own (retried until the attempts ran out),
-   * `interrupted` for a job whose starts all died with their process, `cancelled` for an operator's cancel.
-   */
-  codes: { failed: ServerMessageCode; interrupted: ServerMessageCode; cancelled: ServerMessageCode };
-  /** the ledger's words for a refund */
-  refundReasons: { failed: string; cancelled: string };
-  /** stops the kind's work in the shared pools (checker groups) when the job is aborted */
-  stopWork?(app: FastifyInstance, ref: number): void;
 }
+
+/**
+ * A kind's message (openapi/messages.ts) for `failed` (a fault with no message of its own, retried until the attempts
+ * ran out), `interrupted` (every start died with its process) or `cancelled` (an operator's cancel): `<kind>.<what>`.
+ */
+export function kindMessage(kind: JobKind, what: 'failed' | 'interrupted' | 'cancelled'): ServerMessageCode {
+  const code = `${kind}.${what}`;
+  if (!isServerMessageCode(code)) throw new Error(`job kind ${kind} has no message ${code}`);
+  return code;
+}
+
+/** The ledger's reason of a kind's refund (services/right-reasons.ts): `<kind>.failed_refund` / `.cancelled_refund`. */
+export function refundReason(kind: JobKind, state: 'failed' | 'cancelled'): RightReason {
+  const code = `${kind}.${state}_refund`;
+  if (!Object.hasOwn(RIGHT_REASONS, code)) throw new Error(`job kind ${kind} has no refund reason ${code}`);
+  return code;
+}
+
+/** What a kind's row keeps of why its job ended: the message, its code and its values (JSON, null without). */
+export function endedColumns(reason: FailureReason) {
+  const params = reason.params ?? {};
+  return {
+    error: renderMessage(reason.code, params),
+    error_code: reason.code,
+    error_params: Object.keys(params).length > 0 ? JSON.stringify(params) : null,
+  };
+}
+
+/** The checker pool group of a job's units: an aborted job's are cancelled there. */
+export const checkerGroup = (job: Pick<JobRecord, 'kind' | 'ref'>) => `${job.kind}:${Number(job.ref)}`;
 
 export interface JobRunnerOptions {
   /** jobs of a kind one process runs at the same time (default: from the config) */
@@ -122,6 +145,9 @@ export class JobRunner {
   }
 
   register(handler: JobHandler): void {
+    // a kind without its messages fails at start, not when a job of it ends
+    for (const what of ['failed', 'interrupted', 'cancelled'] as const) kindMessage(handler.kind, what);
+    for (const state of ['failed', 'cancelled'] as const) refundReason(handler.kind, state);
     this.handlers.set(handler.kind, handler);
   }
 
@@ -176,7 +202,7 @@ export class JobRunner {
     if (!active) return;
     active.signal.aborted = true;
     active.signal.onAbort?.();
-    this.handlers.get(kind)?.stopWork?.(this.app, ref);
+    checkService(this.app).cancelGroup(checkerGroup({ kind, ref }));
     await active.done;
   }
 
@@ -201,7 +227,7 @@ export class JobRunner {
     const job = await findJobById(this.app.db, id);
     const handler = job && this.handlers.get(job.kind);
     if (!job || !handler) return false;
-    return this.cancel(job.kind, job.ref, { code: handler.codes.cancelled });
+    return this.cancel(job.kind, job.ref, { code: kindMessage(job.kind, 'cancelled') });
   }
 
   /** An operator queues a failed or cancelled job again (charging nothing more); false if it was not ended so. */
@@ -219,7 +245,7 @@ export class JobRunner {
       await refundJobCharge(
         this.app.db,
         job.id,
-        handler.refundReasons[job.state === 'cancelled' ? 'cancelled' : 'failed'],
+        refundReason(job.kind, job.state === 'cancelled' ? 'cancelled' : 'failed'),
       );
     }
   }
@@ -290,7 +316,7 @@ export class JobRunner {
     const { db, instance, config } = this.app;
     // started this often without ending (each start a process died in): it would kill the next one too
     if (Number(job.attempts) > config.jobs.maxAttempts) {
-      await this.end(job, 'failed', { code: handler.codes.interrupted }, instance.id);
+      await this.end(job, 'failed', { code: kindMessage(job.kind, 'interrupted') }, instance.id);
       return;
     }
     const ctx: JobContext = {
@@ -302,7 +328,7 @@ export class JobRunner {
         if (await setJobProgress(db, job.id, instance.id, percent)) return true;
         signal.aborted = true;
         signal.onAbort?.();
-        handler.stopWork?.(this.app, Number(job.ref));
+        checkService(this.app).cancelGroup(checkerGroup(job));
         return false;
       },
     };
@@ -327,7 +353,7 @@ export class JobRunner {
       }
       this.app.log.error({ err: error, kind: job.kind, ref: job.ref, attempt: job.attempts }, 'job failed');
       if (Number(job.attempts) >= config.jobs.maxAttempts) {
-        await this.end(job, 'failed', { code: handler.codes.failed }, instance.id);
+        await this.end(job, 'failed', { code: kindMessage(job.kind, 'failed') }, instance.id);
         return;
       }
       const wait = config.jobs.retryMs * 2 ** (Number(job.attempts) - 1);
@@ -364,6 +390,6 @@ export async function endStoredJob(
 ): Promise<boolean> {
   if (!(await endJob(db, job.id, state, reason.code, owner))) return false;
   await handler.endRow(db, job, state, reason);
-  await refundJobCharge(db, job.id, handler.refundReasons[state]);
+  await refundJobCharge(db, job.id, refundReason(job.kind, state));
   return true;
 }

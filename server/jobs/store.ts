@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { nowIso, type Db } from '../db';
 import type { ChargeState, DialectName, JobKind, JobsTable, JobState } from '../db/schema';
+import type { RightReason } from '../services/right-reasons';
 import { refundRight, type Consumption } from '../services/rights';
 
 /**
@@ -190,7 +191,7 @@ class AlreadyRefunded extends Error {}
  * Gives back a job's reserved charge, once: the row's move from reserved to refunded is in the refund's transaction,
  * so of two processes refunding the same job only one does. Returns what was refunded.
  */
-export async function refundJobCharge(db: Db, id: number, reason: string): Promise<number> {
+export async function refundJobCharge(db: Db, id: number, reason: RightReason): Promise<number> {
   const row = await db.selectFrom('jobs').select(['charge', 'charge_state']).where('id', '=', id).executeTakeFirst();
   if (!row?.charge || row.charge_state !== 'reserved') return 0;
   const consumption = JSON.parse(row.charge) as Consumption;

@@ -10,7 +10,7 @@ import { wordCount } from '../../services/documents/load';
 import type { UploadKind } from '../../services/documents/read';
 import { countChars, rightBalance } from '../../services/rights';
 import { recordCheck } from '../../services/team-metrics';
-import { JobFailure, type JobContext, type JobHandler } from '../runner';
+import { checkerGroup, endedColumns, JobFailure, type JobContext, type JobHandler } from '../runner';
 
 /**
  * Document jobs: the uploaded file is read in the heavy pool, its paragraphs checked in the shared checker pool with
@@ -23,8 +23,6 @@ const READ_SHARE = 5;
 /** One unit failing in the checker is tried once more before the job fails. */
 const UNIT_RETRIES = 1;
 
-const group = (id: number) => `doc:${id}`;
-
 const flag = (app: FastifyInstance, uid: number, data: DocumentFlagData) =>
   app.realtime.sendToUser(uid, { type: 2, cmd: 1, status: 200, data });
 
@@ -33,12 +31,6 @@ const update = (db: Db, id: number, values: Partial<Omit<DocumentsTable, 'id'>>)
 
 export const documentJobs: JobHandler = {
   kind: 'document',
-  codes: { failed: 'document.failed', interrupted: 'document.interrupted', cancelled: 'document.cancelled' },
-  refundReasons: { failed: '文档校对失败退回', cancelled: '文档校对取消退回' },
-
-  stopWork(app, ref) {
-    checkService(app).cancelGroup(group(ref));
-  },
 
   async run(ctx) {
     const { app, job, signal } = ctx;
@@ -97,10 +89,7 @@ export const documentJobs: JobHandler = {
   },
 
   async endRow(db, job, status, reason) {
-    const params = reason.params ?? {};
-    const error_params = Object.keys(params).length > 0 ? JSON.stringify(params) : null;
-    const error = renderMessage(reason.code, params);
-    await update(db, Number(job.ref), { status, error, error_code: reason.code, error_params, progress: 0 });
+    await update(db, Number(job.ref), { status, ...endedColumns(reason), progress: 0 });
   },
 
   async tellEnded(app, job, status, reason) {
@@ -147,7 +136,7 @@ async function check(ctx: JobContext, row: DocumentRecord, text: string): Promis
       let issues: StoredIssue[] | null = null;
       for (let attempt = 0; issues === null; attempt++) {
         try {
-          issues = await service.checkUnit(prepared, unit, group(id));
+          issues = await service.checkUnit(prepared, unit, checkerGroup(ctx.job));
         } catch (error) {
           if (signal.aborted) return [];
           if (attempt >= UNIT_RETRIES) {
@@ -178,7 +167,7 @@ async function check(ctx: JobContext, row: DocumentRecord, text: string): Promis
       return issues.map((i) => ({ ...i, start: i.start + unit.offset, end: i.end + unit.offset }));
     }),
   ).catch(async (error) => {
-    service.cancelGroup(group(id));
+    service.cancelGroup(checkerGroup(ctx.job));
     await progressWrite;
     throw error;
   });

@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { renderMessage } from '../../../openapi/messages';
 import type { ImageResultData } from '../../../openapi/socket-protocol';
 import { nowIso } from '../../db';
 import { deleteImageFile, findImageFile, findImageTask, updateImageTask } from '../../db/repos/image-tasks';
-import { checkService } from '../../services/checker/jobs';
 import { checkText, imageResult, type ImageIssue } from '../../services/media/images';
 import { ocrParts, readStrips } from '../../services/ocr/read';
 import { rectsOf, unsureRanges, withoutUnsure } from '../../services/pdf/checks';
 import { countChars } from '../../services/rights';
 import { recordCheck } from '../../services/team-metrics';
-import { JobFailure, type JobHandler } from '../runner';
+import { checkerGroup, endedColumns, JobFailure, type JobHandler } from '../runner';
 
 /**
  * Image checks: the uploaded image (right 2 charged at upload) is decoded and read by OCR in the heavy pool, its text
@@ -18,19 +16,11 @@ import { JobFailure, type JobHandler } from '../runner';
  * character the OCR was unsure of are not reported: OCR noise is the main source of false alarms on images.
  */
 
-const group = (id: number) => `image:${id}`;
-
 const send = (app: FastifyInstance, uid: number, data: ImageResultData) =>
   app.realtime.sendToUser(uid, { type: 2, cmd: 5, status: 200, data });
 
 export const imageJobs: JobHandler = {
   kind: 'image',
-  codes: { failed: 'image.failed', interrupted: 'image.interrupted', cancelled: 'image.cancelled' },
-  refundReasons: { failed: '图片校对失败退回', cancelled: '图片校对取消退回' },
-
-  stopWork(app, ref) {
-    checkService(app).cancelGroup(group(ref));
-  },
 
   async run({ app, job, signal }) {
     const { db, heavy } = app;
@@ -48,7 +38,7 @@ export const imageJobs: JobHandler = {
     if (signal.aborted) return null;
     if (!ocr.text.trim()) throw new JobFailure('image.no_text');
     const unsure = unsureRanges(ocr.text, ocr.confidences);
-    const checked = await checkText(app, uid, ocr.text, group(id));
+    const checked = await checkText(app, uid, ocr.text, checkerGroup(job));
     if (signal.aborted) return null;
     const issues: ImageIssue[] = withoutUnsure(checked, unsure).map((i) => ({
       ...i,
@@ -78,14 +68,7 @@ export const imageJobs: JobHandler = {
   },
 
   async endRow(db, job, status, reason) {
-    const params = reason.params ?? {};
-    await updateImageTask(db, Number(job.ref), {
-      status,
-      error: renderMessage(reason.code, params),
-      error_code: reason.code,
-      error_params: Object.keys(params).length > 0 ? JSON.stringify(params) : null,
-      updated_at: nowIso(),
-    });
+    await updateImageTask(db, Number(job.ref), { status, ...endedColumns(reason), updated_at: nowIso() });
     await deleteImageFile(db, Number(job.ref));
   },
 

@@ -3,10 +3,9 @@ import { renderMessage } from '../../../openapi/messages';
 import type { PdfProgressData } from '../../../openapi/socket-protocol';
 import { nowIso } from '../../db';
 import { deletePdfPages, findPdfCheck, findPdfFile, updatePdfCheck } from '../../db/repos/pdf-checks';
-import { checkService } from '../../services/checker/jobs';
 import { checkPdfPages } from '../../services/pdf/check-pages';
 import { recordCheck } from '../../services/team-metrics';
-import { JobFailure, type JobHandler } from '../runner';
+import { endedColumns, JobFailure, type JobHandler } from '../runner';
 
 /**
  * PDF checks: an uploaded PDF (right 4 charged at upload) is read and checked page by page (services/pdf/
@@ -14,19 +13,11 @@ import { JobFailure, type JobHandler } from '../runner';
  * owner (socket type 2 cmd 7). A check taken up again after its process died starts over from the first page.
  */
 
-const group = (id: number) => `pdf:${id}`;
-
 const progress = (app: FastifyInstance, uid: number, data: PdfProgressData) =>
   app.realtime.sendToUser(uid, { type: 2, cmd: 7, status: 200, data });
 
 export const pdfJobs: JobHandler = {
   kind: 'pdf',
-  codes: { failed: 'pdf.failed', interrupted: 'pdf.interrupted', cancelled: 'pdf.cancelled' },
-  refundReasons: { failed: 'PDF校对失败退回', cancelled: 'PDF校对取消退回' },
-
-  stopWork(app, ref) {
-    checkService(app).cancelGroup(group(ref));
-  },
 
   async run({ app, job, signal, progressIntervalMs }) {
     const { db } = app;
@@ -87,14 +78,7 @@ export const pdfJobs: JobHandler = {
   },
 
   async endRow(db, job, status, reason) {
-    const params = reason.params ?? {};
-    await updatePdfCheck(db, Number(job.ref), {
-      status,
-      error: renderMessage(reason.code, params),
-      error_code: reason.code,
-      error_params: Object.keys(params).length > 0 ? JSON.stringify(params) : null,
-      updated_at: nowIso(),
-    });
+    await updatePdfCheck(db, Number(job.ref), { status, ...endedColumns(reason), updated_at: nowIso() });
   },
 
   async tellEnded(app, job, status, reason) {

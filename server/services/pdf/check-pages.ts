@@ -80,7 +80,7 @@ function later<T>(promise: Promise<T>): Promise<T> {
 export async function checkPdfPages(run: PdfPagesRun): Promise<PdfPagesChecked | null> {
   const { app, job, pageCount, data } = run;
   const service = checkService(app);
-  // the checker pool group an aborted PDF job cancels (server/jobs/kinds/pdf.ts)
+  // the checker pool group an aborted PDF job cancels (checkerGroup, server/jobs/runner.ts)
   const group = `pdf:${run.id}`;
   // each page is checked in its own script (a PDF's text or a scan says which): prepared once per script
   const preparing = new Map<'cn' | 'hk', Promise<PreparedCheck>>();
