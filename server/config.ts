@@ -94,8 +94,10 @@ export interface ServerConfig {
   apiKeysNeedApproval: boolean;
   /** WeChat login: on only with an app id, its secret and PUBLIC_URL. */
   wechat: { appId?: string; secret?: string; openUrl: string; apiUrl: string };
-  /** PUBLIC_URL as set (publicOrigin() adds the fallback for links) */
+  /** PUBLIC_URL as set (WeChat is off without it) */
   publicUrl?: string;
+  /** every absolute link this server makes: PUBLIC_URL, else `http://localhost:PORT` (see publicOrigin()) */
+  origin: string;
   /** Folders of data the server ships (unset: the shipped ones, found beside the code that reads them). */
   paths: {
     formatTemplates?: string;
@@ -513,9 +515,10 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
  * the browser, is off instead (services/wechat.ts wechatProvider()).
  */
 export function publicOrigin(): string {
-  const env = readEnv();
-  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return originOf(readEnv());
 }
+
+const originOf = (env: Env) => (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 
 function parseEnv(source: NodeJS.ProcessEnv): Env {
   const raw: Record<string, unknown> = {};
@@ -730,6 +733,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     pdf: { maxPages: env.PDF_MAX_PAGES },
     apiKeysNeedApproval: env.API_KEYS_NEED_APPROVAL,
     publicUrl: env.PUBLIC_URL,
+    origin: originOf(env),
     wechat: {
       appId: env.WECHAT_APPID,
       secret: env.WECHAT_SECRET,

@@ -27,7 +27,6 @@ import { isUniqueViolation } from '../db';
 import { defaultName } from './users';
 import type { ServerMessageCode } from '../../openapi/messages';
 import type { OutgoingMessage } from '../realtime/hub';
-import { publicOrigin } from '../config';
 import { deliver, isSmsUnavailable, type SmsProvider } from './sms';
 import { reclaimAllocations } from './team-packages';
 import {
@@ -59,6 +58,8 @@ export interface TeamDeps {
   notify: (uid: number, message: OutgoingMessage) => void;
   /** days an SMS invitation stays valid (config.team.inviteDays) */
   inviteDays: number;
+  /** where the invitation links point (config.origin) */
+  origin: string;
 }
 
 const code = () => randomBytes(12).toString('base64url');
@@ -70,8 +71,8 @@ export const TEAM_DAILY = 300;
 export const PHONE_DAILY = 3;
 
 /** The invitation link of an SMS (the SPA's /sms_invite route); sent outside any request, localhost by default. */
-export const invitationLink = (inviteCode: string) => {
-  return `${publicOrigin()}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
+export const invitationLink = (origin: string, inviteCode: string) => {
+  return `${origin}/workbench/sms_invite?sms_invitation_code=${encodeURIComponent(inviteCode)}`;
 };
 
 const roleOf = (row: MemberRow): MemberRole => memberRoleOf(row.role);
@@ -277,7 +278,7 @@ async function announceInvitation(
   const sms = deps.sms.sendInvitation?.bind(deps.sms);
   if (sms) {
     try {
-      await deliver(() => sms({ phone, team: from.team, link: invitationLink(sent.code) }));
+      await deliver(() => sms({ phone, team: from.team, link: invitationLink(deps.origin, sent.code) }));
     } catch (err) {
       await updateMember(deps.db, sent.id, { invite_expires_at: nowIso() });
       throw err;

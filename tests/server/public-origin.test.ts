@@ -124,12 +124,9 @@ describe('the one public origin', () => {
 
   it('links sent outside any request use PUBLIC_URL, else localhost and the port', () => {
     expect(publicOrigin()).toBe(PUBLIC_URL);
-    expect(invitationLink('C1')).toBe(`${PUBLIC_URL}/workbench/sms_invite?sms_invitation_code=C1`);
-    delete process.env.PUBLIC_URL;
-    try {
-      expect(invitationLink('C1')).toMatch(/^http:\/\/localhost:\d+\/workbench\/sms_invite\?/);
-    } finally {
-      process.env.PUBLIC_URL = PUBLIC_URL;
-    }
+    expect(loadConfig().origin).toBe(PUBLIC_URL);
+    expect(invitationLink(loadConfig().origin, 'C1')).toBe(`${PUBLIC_URL}/workbench/sms_invite?sms_invitation_code=C1`);
+    const local = loadConfig({ ...process.env, PUBLIC_URL: '' }).origin;
+    expect(invitationLink(local, 'C1')).toMatch(/^http:\/\/localhost:\d+\/workbench\/sms_invite\?/);
   });
 });

@@ -73,6 +73,7 @@ const deps = (): TeamDeps => ({
   sms: t.app.sms,
   notify: (uid, message) => t.app.realtime.sendToUser(uid, message),
   inviteDays: t.app.config.team.inviteDays,
+  origin: t.app.config.origin,
 });
 
 async function world(): Promise<World> {

@@ -61,6 +61,7 @@ const deps = (request: FastifyRequest): TeamDeps => ({
   sms: request.server.sms,
   notify: (uid, message) => request.server.realtime.sendToUser(uid, message),
   inviteDays: request.server.config.team.inviteDays,
+  origin: request.server.config.origin,
 });
 
 /**

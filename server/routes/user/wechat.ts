@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { publicOrigin } from '../../config';
 import { badRequest, envelope, unavailable } from '../../errors';
 import {
   exchangeLoginCode,
@@ -18,16 +17,16 @@ function provider(request: FastifyRequest) {
 }
 
 // Both from PUBLIC_URL (provider() refuses without it), never from the request's Host.
-const callbackUrl = () => `${publicOrigin()}/user/wechat/callback`;
+const callbackUrl = (request: FastifyRequest) => `${request.server.config.origin}/user/wechat/callback`;
 /** A place in the workbench (`/user?status=1`), where the page reads the outcome from the query. */
-const workbench = (path: string) => `${publicOrigin()}/workbench${path}`;
+const workbench = (request: FastifyRequest, path: string) => `${request.server.config.origin}/workbench${path}`;
 
 /** WeChat login and binding (services/wechat.ts): navigations that end back on the workbench. */
 export const wechatOperations: Operations = {
   getUserWechatLogin: async (request, reply) => {
     await request.server.limiters.wechat(request);
-    const url = await startAuthorisation(request.server.db, provider(request), 'login', callbackUrl());
-    return reply.redirect(url ?? workbench('/login'));
+    const url = await startAuthorisation(request.server.db, provider(request), 'login', callbackUrl(request));
+    return reply.redirect(url ?? workbench(request, '/login'));
   },
 
   getUserWechatBind: async (request, reply) => {
@@ -36,10 +35,10 @@ export const wechatOperations: Operations = {
       request.server.db,
       provider(request),
       'bind',
-      callbackUrl(),
+      callbackUrl(request),
       request.query.ticket,
     );
-    return reply.redirect(url ?? workbench('/user?status=0'));
+    return reply.redirect(url ?? workbench(request, '/user?status=0'));
   },
 
   getUserWechatUnbind: async (request, reply) => {
@@ -48,10 +47,10 @@ export const wechatOperations: Operations = {
       request.server.db,
       provider(request),
       'unbind',
-      callbackUrl(),
+      callbackUrl(request),
       request.query.ticket,
     );
-    return reply.redirect(url ?? workbench('/user?status=0'));
+    return reply.redirect(url ?? workbench(request, '/user?status=0'));
   },
 
   getUserWechatCallback: async (request, reply) => {
@@ -60,7 +59,7 @@ export const wechatOperations: Operations = {
       code: request.query.code,
       state: request.query.state,
     });
-    return reply.redirect(workbench(path));
+    return reply.redirect(workbench(request, path));
   },
 
   /** The login's one-time code from the callback's address, for the session token (never in an address). */
