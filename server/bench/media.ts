@@ -339,7 +339,7 @@ async function main() {
   const a4Whole = await recognise(a4Png);
   console.log(`OCR of an A4 page (300 dpi, 12 pt, 30 lines) whole, in one thread: ${ms(t)}, ${cer(a4Whole)}`);
   // as an uploaded image is read: cut in a heavy task, its strips read side by side by the pool's workers
-  const heavy = new HeavyPool(loadConfig().heavy);
+  const heavy = new HeavyPool(loadConfig().heavy, loadConfig().tools);
   const parts = ocrParts(heavy);
   const readImage = async () => {
     const cut = await heavy.run('imageOcrCut', { data: a4Png, parts });
@@ -394,7 +394,10 @@ async function main() {
   const video = await burnedSubtitles.benchVideo(VIDEO_SECONDS, fonts[0][1]);
   try {
     t = performance.now();
-    const segments = await burnedSubtitles.read(video.file, { seconds: VIDEO_SECONDS });
+    const pool = new HeavyPool(loadConfig().heavy, loadConfig().tools);
+    const segments = await burnedSubtitles
+      .read(video.file, { seconds: VIDEO_SECONDS, heavy: pool })
+      .finally(() => pool.close());
     const found = segments.filter((s) => video.lines.some((l) => strip(s.text).includes(strip(l).slice(0, 6))));
     console.log(
       `burned-in subtitles, ${VIDEO_SECONDS} s video: ${segments.length} segments in ${ms(t)} ` +

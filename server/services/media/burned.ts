@@ -10,9 +10,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../config';
 import { toolSettings } from '../tools';
-import { HeavyPool } from '../heavy/pool';
+import type { HeavyPool } from '../heavy/pool';
 import type { OcrText } from '../ocr/tesseract';
 import { unsureRanges } from '../pdf/checks';
 import { ffmpegPath, FfmpegError, mediaInput, runFfmpeg } from './ffmpeg';
@@ -195,8 +194,8 @@ type Ocr = Pick<HeavyPool, 'run' | 'limits'>;
 export interface ReadOptions {
   /** the video's duration: the frame rate and the windows are set from it */
   seconds: number;
-  /** the pool OCR runs in; without one a pool is started for this read and stopped after it */
-  heavy?: Ocr;
+  /** the pool OCR runs in (the app's) */
+  heavy: Ocr;
   /** stops ffmpeg and the OCR (the task was stopped) */
   signal?: AbortSignal;
   /** told the part of the video read so far (0-1) after each group of frames (awaited) */
@@ -290,8 +289,7 @@ async function readFrames(
  * FfmpegError when ffmpeg is missing, fails, runs too long or is stopped.
  */
 async function read(file: string, options: ReadOptions): Promise<Cue[]> {
-  const own = options.heavy ? null : new HeavyPool(loadConfig().heavy);
-  const heavy = options.heavy ?? own!;
+  const heavy = options.heavy;
   // stops the window sampled ahead when reading ends early (a failure), as well as everything when the caller stops
   const stopper = new AbortController();
   const stop = () => stopper.abort();
@@ -326,7 +324,6 @@ async function read(file: string, options: ReadOptions): Promise<Cue[]> {
   } finally {
     options.signal?.removeEventListener('abort', stop);
     stop();
-    await own?.close();
   }
 }
 
