@@ -41,8 +41,8 @@ export default defineConfig({
           // Files of a worker share their modules (the server, the engine, fastify's schemas are imported once
           // per worker, not once per file): each file builds its own app, data directory and database.
           isolate: false,
-          // The checking pool is one per process and its worker threads read the environment when they start, so
-          // the fault marker the proofreading test relies on is set for every file before any pool exists.
+          // The checking pool is one per process, started with the config of an app built before it, so the fault
+          // marker the proofreading test relies on is in every file's environment before any app or pool exists.
           // Scrypt at the production cost is 35 ms of CPU per password set or tried, and the files make hundreds of
           // accounts: they hash at a sixteenth of it (tests/server/accounts.test.ts holds the default).
           // PUBLIC_URL: the browser tests' setup gives its server one in this process's environment, which the
