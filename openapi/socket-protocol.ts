@@ -199,6 +199,8 @@ export const SocketClose = {
   BadMessage: { code: 4400, reason: 'bad message' },
   /** The same session id was opened again elsewhere; the newer connection wins. */
   Replaced: { code: 4409, reason: 'replaced by a newer connection' },
+  /** The account opened more sessions than the server keeps (SOCKET_SESSIONS_PER_USER): its oldest is closed. */
+  Evicted: { code: 4429, reason: 'too many sessions: opened in other windows' },
 } as const;
 
 export const HEARTBEAT_INTERVAL_MS = 30_000;

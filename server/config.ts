@@ -62,6 +62,8 @@ export interface ServerConfig {
    * and its checks are refunded and its document jobs taken over.
    */
   instance: { heartbeatMs: number; staleMs: number };
+  /** Realtime sessions one account keeps (windows, tabs, plug-ins); the oldest beyond it is closed with 4429. */
+  socketSessionsPerUser: number;
   /**
    * The job runner (server/jobs): `concurrency` jobs of a kind one process runs at the same time, `maxAttempts`
    * starts of a job before a fault that may pass fails it, `retryMs` the first retry's wait (doubling after), and
@@ -449,6 +451,10 @@ export const ENV_SCHEMA = Type.Object({
     "largest HTML (characters) accepted by `html2doc/stream` and the editor's save; larger: 413",
   ),
   INSTANCE_HEARTBEAT_MS: int(5_000, 'how often a server process says it is alive', { minimum: 100 }),
+  SOCKET_SESSIONS_PER_USER: int(30, 'realtime sessions one account keeps; the oldest beyond it is told (4429)', {
+    minimum: 1,
+    maximum: 1000,
+  }),
   JOB_MAX_ATTEMPTS: int(3, 'starts of a persisted job (document, PDF, image, audio/video, website) before it fails', {
     minimum: 1,
     maximum: 20,
@@ -677,6 +683,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
     // A 500-page book is about 2 MB of HTML; more is an attempt to exhaust the converter.
     htmlMax: env.HTML_MAX,
     instance: { heartbeatMs: env.INSTANCE_HEARTBEAT_MS, staleMs: env.INSTANCE_STALE_MS },
+    socketSessionsPerUser: env.SOCKET_SESSIONS_PER_USER,
     jobs: {
       concurrency: {
         document: env.DOC_WORKERS,

@@ -7,7 +7,7 @@ import { registerSocketRoute } from '../realtime/socket-route';
 export default fp(
   async (app, opts: { hub?: RealtimeHub; socketIdleMs?: number }) => {
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-    const hub = opts.hub ?? new RealtimeHub();
+    const hub = opts.hub ?? new RealtimeHub({ maxSessionsPerUser: app.config.socketSessionsPerUser });
     app.decorate('realtime', hub);
     app.addHook('preClose', async () => hub.close());
     // SOCKET_URL may be absolute (another host); the server listens on its path.

@@ -89,7 +89,7 @@ export class RealtimeHub {
       if (mine.length >= this.maxSessionsPerUser) {
         // the oldest session without a socket goes first, else the oldest one
         const oldest = mine.find((s) => !s.socket) ?? mine[0];
-        this.drop(oldest, SocketClose.Replaced);
+        this.drop(oldest, SocketClose.Evicted);
       }
       session = {
         id,

@@ -43,8 +43,14 @@ export interface ConnectionInput {
 
 export type SocketEmitted = { type: 'server message'; message: ServerMessage };
 
-/** Closes after which reconnecting would not help: the login is gone or another tab took over. */
-const FINAL_CLOSE_CODES: readonly number[] = [SocketClose.Unauthorized.code, SocketClose.Replaced.code];
+/** Closes after which reconnecting by itself would not help: the login is gone, or other windows took over. */
+const FINAL_CLOSE_CODES: readonly number[] = [
+  SocketClose.Unauthorized.code,
+  SocketClose.Replaced.code,
+  SocketClose.Evicted.code,
+];
+/** Closes that mean the workbench is open in other windows: the user may take the connection back here. */
+const ELSEWHERE_CLOSE_CODES: readonly number[] = [SocketClose.Replaced.code, SocketClose.Evicted.code];
 
 export const socketMachine = setup({
   types: {
@@ -93,6 +99,8 @@ export const socketMachine = setup({
     'closed for good': ({ event }) => event.type === 'socket closed' && FINAL_CLOSE_CODES.includes(event.code),
     'closed as unauthorized': ({ event }) =>
       event.type === 'socket closed' && event.code === SocketClose.Unauthorized.code,
+    'closed for other windows': ({ event }) =>
+      event.type === 'socket closed' && ELSEWHERE_CLOSE_CODES.includes(event.code),
     // Two heartbeats in a row without any frame back: the connection is dead even if not closed.
     'server silent': ({ context }) => context.unanswered >= 2,
   },
@@ -114,6 +122,11 @@ export const socketMachine = setup({
         'socket opened': { target: 'open', actions: 'reset heartbeat count' },
         'socket message received': { actions: 'handle message' },
         'socket closed': [
+          {
+            guard: 'closed for other windows',
+            target: 'elsewhere',
+            actions: ['close connection', 'forget session'],
+          },
           {
             guard: 'closed for good',
             target: 'idle',
@@ -142,6 +155,11 @@ export const socketMachine = setup({
         'socket message received': { actions: 'handle message' },
         'socket closed': [
           {
+            guard: 'closed for other windows',
+            target: 'elsewhere',
+            actions: ['close connection', 'forget session'],
+          },
+          {
             guard: 'closed for good',
             target: 'idle',
             actions: [
@@ -155,6 +173,13 @@ export const socketMachine = setup({
           { target: 'reconnecting', actions: 'close connection' },
         ],
         disconnect: { target: 'idle', actions: ['close connection', 'forget session'] },
+      },
+    },
+    // opened in other windows: no realtime messages here until the user takes the connection back (connect)
+    elsewhere: {
+      on: {
+        connect: { target: 'connecting' },
+        disconnect: { target: 'idle' },
       },
     },
     reconnecting: {

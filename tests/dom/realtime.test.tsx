@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ServerMessage } from '../../openapi/socket-protocol';
+import { SocketClose, type ServerMessage } from '../../openapi/socket-protocol';
 import { renderApp } from './helpers';
 import { toaster } from '../../src/ui/toaster';
 
@@ -154,5 +154,22 @@ describe('realtime messages the shell shows (spec §7)', () => {
       data: { id: 2, enterprise_id: 7, applicant_name: '李编辑', phone: '13700000000' },
     });
     await waitFor(() => expect(screen.getByText('李编辑 申请加入您的团队')).toBeTruthy());
+  });
+});
+
+describe('a window whose connection went to other windows', () => {
+  it('says so when the server closes it as a session too many, and takes the connection back on request', async () => {
+    const app = await connected();
+    expect(screen.queryByTestId('socket-elsewhere')).toBeNull();
+    const first = app.triggers.socket;
+    act(() => first({ type: 'socket closed', code: SocketClose.Evicted.code, reason: SocketClose.Evicted.reason }));
+    const banner = await screen.findByTestId('socket-elsewhere');
+    expect(within(banner).getByText('已在其他窗口登录')).toBeTruthy();
+    // nothing reconnects by itself: the other windows would be closed in turn
+    expect(app.triggers.socket).toBe(first);
+    fireEvent.click(within(banner).getByRole('button', { name: '在此窗口继续' }));
+    await waitFor(() => expect(screen.queryByTestId('socket-elsewhere')).toBeNull());
+    // a new connection was opened
+    expect(app.triggers.socket).not.toBe(first);
   });
 });

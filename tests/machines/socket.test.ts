@@ -28,6 +28,7 @@ const model = setup({
       | { type: 'CONNECTION_DROPS' }
       | { type: 'SERVER_GOES_SILENT' }
       | { type: 'REPLACED' }
+      | { type: 'EVICTED' }
       | { type: 'TOKEN_REJECTED' }
       | { type: 'BACKOFF_ELAPSES' };
   },
@@ -61,8 +62,15 @@ const model = setup({
         INDEXED_MESSAGE: { target: 'open' },
         CONNECTION_DROPS: { target: 'reconnecting' },
         SERVER_GOES_SILENT: { target: 'reconnecting' },
-        REPLACED: { target: 'idle.stopped', actions: 'forget' },
+        REPLACED: { target: 'elsewhere', actions: 'forget' },
+        EVICTED: { target: 'elsewhere', actions: 'forget' },
         TOKEN_REJECTED: { target: 'idle.unauthorized', actions: 'forget' },
+        DISCONNECT: { target: 'idle.stopped', actions: 'forget' },
+      },
+    },
+    elsewhere: {
+      on: {
+        CONNECT: { target: 'connecting' },
         DISCONNECT: { target: 'idle.stopped', actions: 'forget' },
       },
     },
@@ -177,6 +185,7 @@ describe('realtime socket (model-based)', () => {
               expect(socket.closedByClient).toBe(true);
             },
             REPLACED: () => h.latest().drop(4409, 'replaced by a newer connection'),
+            EVICTED: () => h.latest().drop(4429, 'too many sessions: opened in other windows'),
             TOKEN_REJECTED: () => h.latest().drop(4401, 'unauthorized: 登录已失效，请重新登录'),
             BACKOFF_ELAPSES: () => {
               const before = h.sockets.instances.length;
@@ -208,6 +217,16 @@ describe('realtime socket (model-based)', () => {
               const count = h.sockets.instances.length;
               h.clock.increment(RECONNECT_MAX_MS * 2);
               expect(h.sockets.instances.length).toBe(count);
+            },
+            elsewhere: () => {
+              // the other windows have the connection: nothing reconnects until the user takes it back
+              expect(h.actor.getSnapshot().value).toBe('elsewhere');
+              expect(h.actor.getSnapshot().context.sessionId).toBeNull();
+              assertNoLiveSocket(h);
+              const count = h.sockets.instances.length;
+              h.clock.increment(RECONNECT_MAX_MS * 2);
+              expect(h.sockets.instances.length).toBe(count);
+              expect(unauthorizedEvents).toBe(0);
             },
             connecting: (state) => {
               const snapshot = h.actor.getSnapshot();

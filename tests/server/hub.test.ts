@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { RealtimeHub } from '../../server/realtime/hub';
+import { SocketClose } from '../../openapi/socket-protocol';
 
 /** Just enough of a ws socket for the hub: records frames and closes. */
 class FakeSocket extends EventEmitter {
@@ -63,7 +64,9 @@ describe('realtime hub', () => {
     const sockets = Array.from({ length: 4 }, () => new FakeSocket());
     const ids = sockets.map((s) => attach(hub, s, 7));
     expect(hub.sessionIds(7)).toEqual(ids.slice(1));
-    expect(sockets[0].closedWith).not.toBeNull();
+    // the dropped socket is told why, so its page says so instead of reconnecting
+    expect(sockets[0].closedWith?.code).toBe(SocketClose.Evicted.code);
+    expect(sockets.slice(1).map((s) => s.closedWith)).toEqual([null, null, null]);
     // another account is not affected
     attach(hub, new FakeSocket(), 8);
     expect(hub.sessionIds(7)).toHaveLength(3);

@@ -257,3 +257,27 @@ describe('realtime socket', () => {
     await second.close();
   });
 });
+
+describe('an account with more windows than the server keeps sessions for', () => {
+  it('closes the oldest with 4429, so its page says so, and keeps the newer ones', async () => {
+    const small = await startTestApp({ config: { socketSessionsPerUser: 2 } });
+    try {
+      await small.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = small.app.server.address();
+      if (!address || typeof address === 'string') throw new Error('no port');
+      const own = await login(small.app, ADMIN.phone, ADMIN.password);
+      const url = () => `ws://127.0.0.1:${address.port}/ws?${new URLSearchParams({ token: own, endpoint: '1' })}`;
+      const clients: Client[] = [];
+      for (let k = 0; k < 3; k++) {
+        const client = new Client(url());
+        await sessionOf(client);
+        clients.push(client);
+      }
+      expect(await clients[0].closed).toEqual({ code: SocketClose.Evicted.code, reason: SocketClose.Evicted.reason });
+      for (const client of clients.slice(1)) expect(client.socket.readyState).toBe(WebSocket.OPEN);
+      await Promise.all(clients.slice(1).map((c) => c.close()));
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -29,6 +29,7 @@ import {
   UserScreen,
 } from '../screens';
 import { BrowserBanner } from './BrowserBanner';
+import { ElsewhereBanner } from './ElsewhereBanner';
 import { Header } from './Header';
 import { AccountSwitchDialog, GuideModal, NavDrawer, NoticePopup, QuotaDialog, ShortcutHelp } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
@@ -137,6 +138,7 @@ export function MainLayout() {
       {route?.hideSlide ? null : <SideBar current={route} />}
       <Flex direction="column" flex="1" minW="0">
         <BrowserBanner />
+        <ElsewhereBanner />
         <Header route={route} onOpenNav={() => setNavOpenOn(location)} />
         <Box as="main" id={MAIN_ID} tabIndex={-1} outline="none" flex="1" px={{ base: '4', md: '8' }} py="6" pb="20">
           {KEEP_ALIVE_ROUTES.filter((r) => visited.has(r.path)).map((r) => (
