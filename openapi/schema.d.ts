@@ -2823,7 +2823,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a failed or cancelled job again (site operators)
-         * @description Added. The job starts over with its attempts reset; nothing more is charged. 404 `job.unknown`, 409 `job.not_ended` when it is queued, running or done.
+         * @description Added (operators queue a failed job again). The job starts over with its attempts reset; nothing more is charged. 404 `job.unknown`, 409 `job.not_ended` when it is queued, running or done.
          */
         post: operations["postAdminV1JobsByIdRetry"];
         delete?: never;
@@ -2843,7 +2843,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a queued or running job (site operators)
-         * @description Added. The job stops, ends as cancelled with its kind's cancel message (its owner is told as for their own cancel) and its charge is refunded. 404 `job.unknown`, 409 `job.not_running` once it ended.
+         * @description Added (operators stop a job). The job stops, ends as cancelled with its kind's cancel message (its owner is told as for their own cancel) and its charge is refunded. 404 `job.unknown`, 409 `job.not_running` once it ended.
          */
         post: operations["postAdminV1JobsByIdCancel"];
         delete?: never;
@@ -9591,6 +9591,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     postAdminV1JobsByIdRetry: {
@@ -9610,11 +9611,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["JobChanged"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     postAdminV1JobsByIdCancel: {
@@ -9634,11 +9637,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["JobChanged"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     getAdminV1Applications: {

@@ -209,6 +209,9 @@ export const addedCalls: readonly Call[] = [
   ['delete', '/admin/v1/guide'],
   ['get', '/admin/v1/applications'],
   ['post', '/admin/v1/applications/review'],
+  ['get', '/admin/v1/jobs'],
+  ['post', '/admin/v1/jobs/{id}/retry'],
+  ['post', '/admin/v1/jobs/{id}/cancel'],
 ];
 
 /** Calls that are public (`security: []`); everything else needs the bearer token. */
