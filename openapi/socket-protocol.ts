@@ -8,7 +8,7 @@
  * unacknowledged indexed message after a reconnect with the same session id.
  */
 
-import type { WireNote } from '../engine/messages';
+import type { components } from './schema';
 import type { MessageParams, ServerMessageCode } from './messages';
 
 /** Message families by `type`. */
@@ -25,21 +25,8 @@ export type HeartbeatMessage = { type: 1; cmd: 1 };
 export type AckMessage = { type: 1; cmd: 2; index: number };
 export type ClientMessage = HeartbeatMessage | AckMessage;
 
-/** A finding as the engine reports it (ARCHITECTURE.md `Issue`; UTF-16 offsets into the checked text). */
-export interface SocketIssue {
-  start: number;
-  end: number;
-  original: string;
-  suggestions: string[];
-  category: string;
-  type?: number;
-  level: number;
-  message: string;
-  /** the message as a catalogue note (engine/messages.ts), for the reader's language; absent: show `message` */
-  note?: WireNote;
-  /** the built-in word library (its id, GET /user/get_word_library) whose entry this dictionary hit is */
-  library?: number;
-}
+/** A finding as the engine reports it: the contract's `Issue` (UTF-16 offsets into the checked text). */
+export type SocketIssue = components['schemas']['Issue'];
 
 export interface CheckIdData {
   check_id: string;

@@ -53,6 +53,27 @@ export const RIGHT_TYPES = [
 ] as const;
 export type RightType = (typeof RIGHT_TYPES)[number];
 
+/** The spec's right types by name (spec §5); on the wire and in the database they stay numbers. */
+export const Right = {
+  highSpeedChars: 1,
+  imageChecks: 2,
+  pdfChecks: 4,
+  pptChecks: 8,
+  advancedChecks: 16,
+  perCheckMax: 32,
+  documentMax: 64,
+  pluginMax: 128,
+  documentUploads: 256,
+  aiChars: 512,
+  audioMinutes: 1024,
+  videoMinutes: 2048,
+  compares: 4096,
+  fineChars: 8192,
+  publishingChars: 65536,
+  comparePagesMax: 262144,
+  compareSizeMaxMb: 524288,
+} as const satisfies Record<string, RightType>;
+
 /** Rights that are a ceiling per use rather than a balance. */
 export const LIMIT_TYPES = new Set<number>([32, 64, 128, 262144, 524288]);
 

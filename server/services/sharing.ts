@@ -2,7 +2,7 @@ import type { Db } from '../db';
 import { nowIso } from '../db';
 import { findGrantId } from '../db/repos/rights';
 import { countShares, insertShareRecord } from '../db/repos/sharing';
-import { addGrant } from './rights';
+import { addGrant, Right } from './rights';
 
 /**
  * 'Free speed-up' (route /share, `POST /user/add_sharing_info`): sharing the product grants
@@ -29,7 +29,15 @@ export async function recordShare(
 ) {
   const expiresAt = new Date(at.getTime() + SHARE_BONUS_DAYS * 86_400_000).toISOString();
   return db.transaction().execute(async (trx) => {
-    const rewarded = await addGrant(trx, uid, 1, SHARE_BONUS, `share:${sharePeriod(at)}`, expiresAt, '分享加速奖励');
+    const rewarded = await addGrant(
+      trx,
+      uid,
+      Right.highSpeedChars,
+      SHARE_BONUS,
+      `share:${sharePeriod(at)}`,
+      expiresAt,
+      '分享加速奖励',
+    );
     const reward_num = rewarded ? SHARE_BONUS : 0;
     await insertShareRecord(trx, { uid, channel, share_url: shareUrl, reward_num, created_at: nowIso() });
     return { shared_count: await countShares(trx, uid), reward_num };

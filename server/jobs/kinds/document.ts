@@ -8,7 +8,7 @@ import { checkService, splitUnits } from '../../services/checker/jobs';
 import { ignoredOf, openIssues, type StoredIssue } from '../../services/documents/content';
 import { wordCount } from '../../services/documents/load';
 import type { UploadKind } from '../../services/documents/read';
-import { countChars, rightBalance } from '../../services/rights';
+import { countChars, rightBalance, Right } from '../../services/rights';
 import { recordCheck } from '../../services/team-metrics';
 import { checkerGroup, endedColumns, JobFailure, type JobContext, type JobHandler } from '../runner';
 
@@ -53,7 +53,7 @@ export const documentJobs: JobHandler = {
       if (signal.aborted) return null;
       if (!content.text.trim()) throw new JobFailure('document.no_text');
       const chars = countChars(content.text);
-      const max = await rightBalance(db, uid, 64);
+      const max = await rightBalance(db, uid, Right.documentMax);
       if (chars > max) throw new JobFailure('document.too_many_chars', { chars, max });
       text = content.text;
       await update(db, id, { html: content.html, text, word_count: wordCount(text) });

@@ -33,6 +33,7 @@ import {
   refundRight,
   rightBalance,
   type Consumption,
+  Right,
 } from '../../services/rights';
 import { attachment, caller, type OperationRequest, type Operations } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
@@ -42,11 +43,6 @@ import { checkHtmlSize, DOCX_MIME, filePart } from './index';
  * list, delete, cancel, editor content and saving, export (clean / tracked changes), sharing.
  * Only the owner reaches a document by id (other users' ids answer 404 like unknown ones).
  */
-
-const RIGHT_DOC_MAX_TEXT = 64;
-const RIGHT_DOC_UPLOADS = 256;
-/** A presentation is counted by PPT校对次数 (pptCount) instead of the document uploads. */
-const RIGHT_PPT = 8;
 
 type Row = DocumentRecord;
 
@@ -121,10 +117,11 @@ async function upload(request: OperationRequest<'postMisscutDocumentV1Upload'>) 
   const db = request.server.db;
   let consumption: Consumption;
   try {
+    // a presentation is counted by PPT校对次数 (pptCount) instead of the document uploads
     consumption =
       kind === 'pptx'
-        ? await consumeRight(db, uid, RIGHT_PPT, 1, 'PPT校对')
-        : await consumeRight(db, uid, RIGHT_DOC_UPLOADS, 1, '文档上传');
+        ? await consumeRight(db, uid, Right.pptChecks, 1, 'PPT校对')
+        : await consumeRight(db, uid, Right.documentUploads, 1, '文档上传');
   } catch (error) {
     if (error instanceof InsufficientRight)
       throw paymentRequired(kind === 'pptx' ? 'document.ppt_exhausted' : 'document.uploads_exhausted');
@@ -230,7 +227,7 @@ async function save(request: OperationRequest<'postMisscutDocumentV1EditUploadSa
   fixes = content.fixes;
   const uid = Number(row.uid);
   const chars = countChars(content.text);
-  const max = await rightBalance(request.server.db, uid, RIGHT_DOC_MAX_TEXT);
+  const max = await rightBalance(request.server.db, uid, Right.documentMax);
   if (chars > max) throw textTooLong(max, chars);
 
   const changed = content.text !== row.text || row.status !== 'done';

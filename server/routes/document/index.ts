@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../../errors';
 import { sanitizeFilename } from '../../services/filenames';
 import { loadTemplates } from '../../services/format/template-store';
-import { consumeRight, InsufficientRight, rightBalance } from '../../services/rights';
+import { consumeRight, InsufficientRight, rightBalance, Right } from '../../services/rights';
 import { cnToHk, localize, localizeText, requestLang, siteTextToHk, type Lang } from '../../services/locale';
 import type { FormatReport } from '../../services/format/check';
 import type { FormatTemplate } from '../../services/format/template-store';
@@ -19,10 +19,6 @@ import {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-const RIGHT_DOC_COMPARE = 4096;
-const RIGHT_COMPARE_MAX_PAGES = 262144;
-const RIGHT_COMPARE_MAX_SIZE = 524288;
 
 /**
  * The file part of a multipart body, its name sanitised: every document route (upload, compare, format check,
@@ -48,8 +44,8 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
   const revised = filePart(body.compare_file, 'compare_file');
   const db = request.server.db;
   // Without a grant these read as the server's COMPARE_MAX_SIZE_MB / COMPARE_MAX_PAGES (services/rights.ts).
-  const maxSizeMb = await rightBalance(db, uid, RIGHT_COMPARE_MAX_SIZE);
-  const maxPages = await rightBalance(db, uid, RIGHT_COMPARE_MAX_PAGES);
+  const maxSizeMb = await rightBalance(db, uid, Right.compareSizeMaxMb);
+  const maxPages = await rightBalance(db, uid, Right.comparePagesMax);
   for (const f of [original, revised]) {
     if (f.data.length > maxSizeMb * 1024 * 1024)
       throw tooLarge('compare.too_large', { mb: maxSizeMb, name: f.filename });
@@ -67,7 +63,7 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
     if (!d.paragraphs.length) throw badRequest('compare.no_text', { name: d.name });
   }
   try {
-    await consumeRight(db, uid, RIGHT_DOC_COMPARE, 1, '文档比对');
+    await consumeRight(db, uid, Right.compares, 1, '文档比对');
   } catch (error) {
     if (error instanceof InsufficientRight) throw paymentRequired('compare.exhausted');
     throw error;

@@ -5,7 +5,7 @@ import { conflict, envelope, notFound, paymentRequired } from '../../errors';
 import { sanitizeFilename } from '../../services/filenames';
 import { checkText, imageResult } from '../../services/media/images';
 import { checkedImageSize } from '../../services/media/image-read';
-import { consumeRight, InsufficientRight } from '../../services/rights';
+import { consumeRight, InsufficientRight, Right } from '../../services/rights';
 import { caller, type Operations } from '../types';
 import { filePart } from '../document/index';
 
@@ -13,8 +13,6 @@ import { filePart } from '../document/index';
  * Image proofreading (the image screen): upload (right 2), the result on the socket (type 2 cmd 5) and here, and a
  * re-check of the corrected text. The work is the image jobs' (server/jobs/kinds/image.ts).
  */
-
-const RIGHT_IMAGE = 2;
 
 export const imageOperations: Operations = {
   postMisscutV1ImageCheck: async (request) => {
@@ -25,7 +23,7 @@ export const imageOperations: Operations = {
     checkedImageSize(file.data);
     let charge;
     try {
-      charge = await consumeRight(db, uid, RIGHT_IMAGE, 1, '图片校对');
+      charge = await consumeRight(db, uid, Right.imageChecks, 1, '图片校对');
     } catch (error) {
       if (error instanceof InsufficientRight) throw paymentRequired('image.exhausted');
       throw error;

@@ -16,7 +16,7 @@ import { EXPORT_MIME } from '../../services/dict-import';
 import { detectKind } from '../../services/documents/load';
 import { sanitizeFilename } from '../../services/filenames';
 import { pdfSummary, type PdfIssue } from '../../services/pdf/checks';
-import { consumeRight, InsufficientRight } from '../../services/rights';
+import { consumeRight, InsufficientRight, Right } from '../../services/rights';
 import { attachment, caller, type Operations } from '../types';
 import { filePart } from '../document/index';
 
@@ -25,7 +25,6 @@ import { filePart } from '../document/index';
  * their boxes, a page drawn as PNG, cancel and delete. The work is the PDF checks' (services/pdf/checks.ts).
  */
 
-const RIGHT_PDF = 4;
 const XLSX_MIME = EXPORT_MIME.xlsx;
 /** Page images are drawn at this resolution (the detail screen scales them). */
 const PAGE_DPI = 150;
@@ -50,7 +49,7 @@ export const pdfOperations: Operations = {
     if (pages > max) throw badRequest('pdf.too_many_pages', { pages, max });
     let charge;
     try {
-      charge = await consumeRight(db, uid, RIGHT_PDF, 1, 'PDF校对');
+      charge = await consumeRight(db, uid, Right.pdfChecks, 1, 'PDF校对');
     } catch (error) {
       if (error instanceof InsufficientRight) throw paymentRequired('pdf.exhausted');
       throw error;

@@ -4,7 +4,7 @@ import { nowIso } from '../../db';
 import { insertClick, insertFindingFeedback } from '../../db/repos/feedback';
 import { envelope } from '../../errors';
 import { checkService } from '../../services/checker/jobs';
-import { rightBalance } from '../../services/rights';
+import { rightBalance, Right } from '../../services/rights';
 import { caller, type OperationRequest, type Operations } from '../types';
 import { localize, requestLang } from '../../services/locale';
 
@@ -108,7 +108,7 @@ export const proofreadOperations: Operations = {
 
   getMisscutV1CheckFunctionGet: async (request) => {
     const { uid } = await caller(request);
-    const advanced = (await rightBalance(request.server.db, uid, 16)) > 0;
+    const advanced = (await rightBalance(request.server.db, uid, Right.advancedChecks)) > 0;
     const lang = requestLang(request);
     return envelope({
       default_options: ALL_STANDARD,

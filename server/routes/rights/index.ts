@@ -1,6 +1,6 @@
 import { findOpenUser } from '../../db/repos/users';
 import { envelope } from '../../errors';
-import { rightView, rightViews } from '../../services/rights';
+import { rightView, rightViews, Right } from '../../services/rights';
 import { localizeText, requestLang, type Lang } from '../../services/locale';
 import { caller, type Operations } from '../types';
 
@@ -38,7 +38,7 @@ export const rightsOperations: Operations = {
 
   getUserV1CheckUserFineProofreadingRight: async (request) => {
     const { uid } = await caller(request);
-    const right = await rightView(request.server.db, uid, 8192);
+    const right = await rightView(request.server.db, uid, Right.fineChars);
     return envelope({ available: right.disposable_num > 0, disposable_num: right.disposable_num });
   },
 

@@ -11,10 +11,16 @@ import type { Db } from '../../db';
 import { deleteReservation } from '../../db/repos/instances';
 import { QuotaError } from '../../errors';
 import { releaseReservation, reserve } from '../instance';
-import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
+import {
+  consumeRight,
+  countChars,
+  InsufficientRight,
+  refundRight,
+  rightBalance,
+  type Consumption,
+  Right,
+} from '../rights';
 import type { ChatMessage, ChatProvider } from './provider';
-
-export const AI_RIGHT = 512;
 
 export interface WritingResult {
   /** characters written and charged */
@@ -36,9 +42,11 @@ const POOL_STEP = 500;
  */
 async function reserveRun(app: FastifyInstance, uid: number, runId: string): Promise<Consumption> {
   const cap = app.config.ai.maxOutputChars;
-  const own = await rightBalance(app.db, uid, AI_RIGHT);
+  const own = await rightBalance(app.db, uid, Right.aiChars);
   const take = (amount: number) =>
-    consumeRight(app.db, uid, AI_RIGHT, amount, 'AI 写作', runId, (trx, c) => reserve(trx, runId, app.instance.id, c));
+    consumeRight(app.db, uid, Right.aiChars, amount, 'AI 写作', runId, (trx, c) =>
+      reserve(trx, runId, app.instance.id, c),
+    );
   try {
     return await take(own > 0 ? Math.min(cap, own) : Math.min(cap, POOL_STEP));
   } catch (error) {

@@ -5,7 +5,15 @@ import type { CheckOptions, CustomDictionaries, Issue } from '../../../engine';
 import { badRequest, notFound, QuotaError, forbidden, textTooLong } from '../../errors';
 import { loadUserDictionary, type UserDictionary } from '../dictionary';
 import { commitReservation, releaseReservation, reserve, updateReservation } from '../instance';
-import { consumeRight, countChars, InsufficientRight, refundRight, rightBalance, type Consumption } from '../rights';
+import {
+  consumeRight,
+  countChars,
+  InsufficientRight,
+  refundRight,
+  rightBalance,
+  type Consumption,
+  Right,
+} from '../rights';
 import { ResultCache } from './cache';
 import { checkerPool, type CheckerPool } from './pool';
 import { renderMessage } from '../../../openapi/messages';
@@ -164,7 +172,7 @@ export class CheckService {
     const prepared = await this.prepare(input.uid, input.mode, input.checkOptions, input.lang);
 
     const total = units.reduce((s, u) => s + u.chars, 0);
-    const max = await rightBalance(db, input.uid, 32);
+    const max = await rightBalance(db, input.uid, Right.perCheckMax);
     if (total > max) throw textTooLong(max, total);
 
     const { options, dictionaries, keyOf } = prepared;
@@ -182,7 +190,7 @@ export class CheckService {
     // process notices it is gone (services/instance.ts), and only a finished check spends them for good.
     const instance = this.app.instance.id;
     try {
-      consumption = await consumeRight(db, input.uid, 1, charge, '文本校对', id, (trx, c) =>
+      consumption = await consumeRight(db, input.uid, Right.highSpeedChars, charge, '文本校对', id, (trx, c) =>
         reserve(trx, id, instance, c),
       );
     } catch (error) {
@@ -231,7 +239,9 @@ export class CheckService {
     const group = CHECK_ID();
     const instance = this.app.instance.id;
     try {
-      await consumeRight(db, input.uid, 1, charge, 'API 校对', group, (trx, c) => reserve(trx, group, instance, c));
+      await consumeRight(db, input.uid, Right.highSpeedChars, charge, 'API 校对', group, (trx, c) =>
+        reserve(trx, group, instance, c),
+      );
     } catch (error) {
       if (error instanceof InsufficientRight)
         throw new QuotaError(
@@ -266,8 +276,9 @@ export class CheckService {
    */
   async prepare(uid: number, mode: 3 | 4, checkOptions: number, lang: 'cn' | 'hk'): Promise<PreparedCheck> {
     const { db } = this.app;
-    if (mode === 4 && (await rightBalance(db, uid, 8192)) <= 0) throw forbidden(FINE_REFUSED_MSG);
-    if (checkOptions & ADVANCED_BIT && (await rightBalance(db, uid, 16)) <= 0) checkOptions &= ~ADVANCED_BIT;
+    if (mode === 4 && (await rightBalance(db, uid, Right.fineChars)) <= 0) throw forbidden(FINE_REFUSED_MSG);
+    if (checkOptions & ADVANCED_BIT && (await rightBalance(db, uid, Right.advancedChecks)) <= 0)
+      checkOptions &= ~ADVANCED_BIT;
     const dict = await loadUserDictionary(db, uid, this.app.config.paths.wordLibraries);
     return {
       options: { mode, checkOptions, lang },

@@ -1,7 +1,7 @@
 import { isTag, isText, Text, type AnyNode, type ParentNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { badRequest } from '../../errors';
-import type { Note } from '../../../engine/messages';
+import type { components } from '../../../openapi/schema';
 import type { TrackedParagraph, TrackedSegment } from './docx-export';
 import { escapeHtml, sanitize } from './sanitize';
 import { formatOf, type BlockFormat } from './docx-format';
@@ -231,19 +231,8 @@ export interface Ignored {
   original: string;
 }
 
-export interface StoredIssue {
-  start: number;
-  end: number;
-  original: string;
-  suggestions: string[];
-  category: string;
-  type?: number;
-  level: number;
-  message: string;
-  /** the message as a catalogue note (engine/messages.ts); absent on findings stored before notes existed */
-  note?: Note;
-  confidence?: number;
-}
+/** A finding as a document stores it: the contract's `Issue`. */
+export type StoredIssue = components['schemas']['Issue'];
 
 /** Checks accepted fixes against the saved text (400 with the first problem); returns them sorted. */
 export function validateFixes(text: string, fixes: Fix[]): Fix[] {

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { checkLanguage } from '../../../engine/script';
-import type { Note } from '../../../engine/messages';
+import type { components } from '../../../openapi/schema';
 import { isServerMessageCode, type MessageParams } from '../../../openapi/messages';
 import type { ImageResultData } from '../../../openapi/socket-protocol';
 import type { ImageTaskRecord } from '../../db/repos/image-tasks';
@@ -12,21 +12,11 @@ import { checkService, splitUnits } from '../checker/jobs';
 
 const ALL_STANDARD = 127;
 
-export interface ImageIssue {
-  start: number;
-  end: number;
-  original: string;
-  suggestions: string[];
-  category: string;
-  type?: number;
-  level: number;
-  message: string;
-  /** the message as a catalogue note (engine/messages.ts); absent on findings stored before notes existed */
-  note?: Note;
-  confidence?: number;
+/** A finding in a picture's text: the contract's `Issue` and where it is in the image. */
+export type ImageIssue = components['schemas']['Issue'] & {
   /** [x, y, width, height] in image pixels, one per line the finding spans (none once the text was edited) */
   boxes: number[][];
-}
+};
 
 /** A task as the socket message and the result call show it. */
 export function imageResult(row: ImageTaskRecord): ImageResultData {

@@ -34,6 +34,7 @@ import {
   refundStoredCharge,
   rightBalance,
   type Consumption,
+  Right,
 } from '../rights';
 import { crawl, CrawlAborted, type CrawledPage, type SkippedPage } from './crawl';
 import type { PageText } from './extract';
@@ -43,8 +44,6 @@ export type WebsiteView = components['schemas']['Website'];
 type WebsiteResult = NonNullable<WebsiteView['last_result']>;
 type WebsitePage = WebsiteResult['pages'][number];
 
-const RIGHT_CHARS = 1;
-const RIGHT_WEB_MAX = 32;
 /** All standard check families (the contract's default checkOptions). */
 const ALL_STANDARD = 127;
 /** Progress given to reading the pages; checking them takes the rest. */
@@ -147,7 +146,7 @@ export class WebsiteChecks {
     const running = [...this.active.values()].filter((job) => job.uid === uid).length;
     if (running >= MAX_RUNNING_PER_USER)
       throw tooManyRequests(RUNNING_RETRY_SECONDS, 'website.too_many', { max: MAX_RUNNING_PER_USER });
-    if ((await rightBalance(db, uid, RIGHT_CHARS)) <= 0) throw paymentRequired('check.exhausted');
+    if ((await rightBalance(db, uid, Right.highSpeedChars)) <= 0) throw paymentRequired('check.exhausted');
     const claimed = await updateIdleWebsite(db, id, uid, {
       status: 'queued',
       progress: 0,
@@ -225,7 +224,7 @@ export class WebsiteChecks {
         page_count: 0,
         issue_count: 0,
       });
-      const budget = await rightBalance(db, job.uid, RIGHT_WEB_MAX);
+      const budget = await rightBalance(db, job.uid, Right.perCheckMax);
       const pages: Array<{ url: string; page: PageText; text: string }> = [];
       let chars = 0;
       let truncated = false;
@@ -321,7 +320,7 @@ export class WebsiteChecks {
   /** Takes the characters from right 1, or fails the check saying how many were missing. */
   private async charge(job: Active, chars: number): Promise<Consumption> {
     try {
-      return await consumeRight(this.app.db, job.uid, RIGHT_CHARS, chars, '网页校对', `website:${job.id}`);
+      return await consumeRight(this.app.db, job.uid, Right.highSpeedChars, chars, '网页校对', `website:${job.id}`);
     } catch (error) {
       if (!(error instanceof InsufficientRight)) throw error;
       if (error.available <= 0) throw new CheckFailure('check.exhausted');
