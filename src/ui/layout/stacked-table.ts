@@ -18,6 +18,8 @@ export const STACK_ON_PHONE: SystemStyleObject = {
     '& td[data-label]': { display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' },
     // a long name shortens with an ellipsis within the card instead of widening it
     '& td > *, & td button, & td button > *': { minW: '0', maxW: '100%' },
+    // a cell with nothing in it for this row (a member without actions) leaves no empty labelled line
+    '& td[data-label]:empty, & td[data-label]:has(> :only-child:empty)': { display: 'none' },
     '& td[data-label]::before': {
       content: 'attr(data-label)',
       color: 'fg.muted',
