@@ -4,6 +4,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Box,
+  HStack,
   Button,
   Checkbox,
   EmptyState,
@@ -195,19 +196,21 @@ export default function Home() {
               </Popover.Positioner>
             </Portal>
           </Popover.Root>
-          <Box flex="1" />
-          <CancelCheckButton job={job} />
-          <Button
-            size="sm"
-            colorPalette="blue"
-            loading={running}
-            disabled={!text.trim()}
-            onClick={() => send({ type: 'check requested' })}
-            data-testid="check-button"
-          >
-            <SpellCheck size={16} />
-            <Trans>开始校对</Trans>
-          </Button>
+          {/* at the end without a spacer, whose extra gap wrapped the button onto a line of its own in English */}
+          <HStack gap="3" ms="auto">
+            <CancelCheckButton job={job} />
+            <Button
+              size="sm"
+              colorPalette="blue"
+              loading={running}
+              disabled={!text.trim()}
+              onClick={() => send({ type: 'check requested' })}
+              data-testid="check-button"
+            >
+              <SpellCheck size={16} />
+              <Trans>开始校对</Trans>
+            </Button>
+          </HStack>
         </Flex>
         {running ? (
           <Progress.Root
