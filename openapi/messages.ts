@@ -153,6 +153,7 @@ export const SERVER_MESSAGES = {
   'speech.timed_out': '音视频处理超时（超过{seconds}秒），已退回时长',
   'speech.failed': '音视频校对失败，已退回时长，请稍后重试',
   'speech.interrupted': '音视频校对因服务重启中断，已退回时长，请重新上传',
+  'speech.cancelled': '已取消音视频校对，已退回时长',
   'speech.not_done': '音视频尚未校对完成',
   'speech.no_mp3': '这个任务没有可播放的音频',
   'website.too_many': '同时最多校对{max}个网站，请等正在进行的校对完成',

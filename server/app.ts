@@ -18,7 +18,6 @@ import jobsPlugin from './plugins/jobs';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
 import websitesPlugin from './plugins/websites';
-import speechPlugin from './plugins/speech';
 import type { JobRunnerOptions } from './jobs/runner';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -114,7 +113,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(heavyPlugin);
   await app.register(jobsPlugin, { runner: options.jobs });
   await app.register(websitesPlugin);
-  await app.register(speechPlugin);
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

@@ -8,7 +8,6 @@ import type { JobRunner } from './jobs/runner';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
 import type { WebsiteChecks } from './services/web/checks';
-import type { SpeechTasks } from './services/media/speech';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -29,7 +28,6 @@ declare module 'fastify' {
     /** Website checks (link proofreading; services/web/checks.ts). */
     websites: WebsiteChecks;
     /** Speech tasks: audio and video proofreading (services/media/speech.ts). */
-    speechTasks: SpeechTasks;
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
     heavy: HeavyPool;
     /** This process among those sharing the database (heartbeat, reservations, job ownership). */

@@ -566,6 +566,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0021_jobs': jobsMigration(id),
     '0022_pdf_jobs': kindToJobsMigration('pdf_checks', 'pdf', ['owner', 'charge']),
     '0023_image_jobs': imageJobsMigration(dialect),
+    '0024_speech_jobs': kindToJobsMigration('speech_tasks', 'speech', ['owner', 'charge']),
   };
 }
 

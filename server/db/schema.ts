@@ -525,10 +525,6 @@ export interface SpeechTasksTable {
   error: string | null;
   error_code: string | null;
   error_params: string | null;
-  /** the process running the task */
-  owner: string | null;
-  /** JSON of the upload's consumption while it may still be refunded */
-  charge: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -162,7 +162,6 @@ export class ServerInstance {
     }
     // the website checks are registered after this process's first sweep (they sweep once when ready)
     if (this.app.hasDecorator('websites')) await this.app.websites.sweep(alive);
-    if (this.app.hasDecorator('speechTasks')) await this.app.speechTasks.sweep(alive);
     await deleteSessionsOfGone(db, alive);
     await pruneRateLimits(db);
   }

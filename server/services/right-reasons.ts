@@ -34,6 +34,8 @@ export const RIGHT_REASONS = {
   'audio.failed_refund': { cn: '音频校对失败退回', en: 'Audio proofreading failed: refunded' },
   'video.check': { cn: '视频校对', en: 'Video proofreading' },
   'video.failed_refund': { cn: '视频校对失败退回', en: 'Video proofreading failed: refunded' },
+  'speech.failed_refund': { cn: '音视频校对失败退回', en: 'Audio/video proofreading failed: refunded' },
+  'speech.cancelled_refund': { cn: '音视频校对取消退回', en: 'Audio/video proofreading cancelled: refunded' },
   'image.check': { cn: '图片校对', en: 'Image proofreading' },
   'image.failed_refund': { cn: '图片校对失败退回', en: 'Image proofreading failed: refunded' },
   'image.cancelled_refund': { cn: '图片校对取消退回', en: 'Image proofreading cancelled: refunded' },

@@ -223,6 +223,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
     id: 'server.speech.interrupted',
     message: '音视频校对因服务重启中断，已退回时长，请重新上传',
   }),
+  'speech.cancelled': msg({ id: 'server.speech.cancelled', message: '已取消音视频校对，已退回时长' }),
   'speech.not_done': msg({ id: 'server.speech.not_done', message: '音视频尚未校对完成' }),
   'speech.no_mp3': msg({ id: 'server.speech.no_mp3', message: '这个任务没有可播放的音频' }),
   'website.too_many': msg({

@@ -98,6 +98,22 @@ const KINDS: KindCase[] = [
       return (await db.selectFrom('image_tasks').select('status').where('id', '=', id).executeTakeFirst())?.status;
     },
   },
+  {
+    kind: 'speech',
+    right: 1024,
+    async upload(base, token) {
+      // a transcript alone, 45 seconds (one minute charged) of short lines: several seconds of checking
+      const time = (ms: number) => new Date(ms).toISOString().slice(11, 23).replace('.', ',');
+      const srt = longText(1500)
+        .split('\n')
+        .map((line, i) => `${i + 1}\n${time(i * 30)} --> ${time(i * 30 + 30)}\n${line}\n`)
+        .join('\n');
+      return uploadFile(base, token, '/misscut/v1/audio/convert_file_to_mp3', '会议.srt', Buffer.from(srt));
+    },
+    async status(db, id) {
+      return (await db.selectFrom('speech_tasks').select('status').where('id', '=', id).executeTakeFirst())?.status;
+    },
+  },
 ];
 
 const FONTS = [
@@ -289,6 +305,17 @@ describe('a job that keeps failing', () => {
 });
 
 /** Rows of each kind's table as a database before the job store held them: one per status. */
+/** The columns every kind's row has. */
+const base = (name: string, status: string) => ({ uid: 1, name, size: 1, status });
+
+/** The queue columns of a row of before the store: an unfinished one held by a dead process, with its charge. */
+const held = (status: string, right: number) => ({
+  owner: status === 'done' ? null : 'a-dead-process',
+  charge: status === 'done' ? null : `{"uid":1,"type":${right},"amount":1,"parts":[],"ref":null}`,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
+
 const BEFORE_STORE: Array<{
   kind: JobKind;
   table: string;
@@ -298,11 +325,8 @@ const BEFORE_STORE: Array<{
     kind: 'document',
     table: 'documents',
     row: (status, n) => ({
-      uid: 1,
-      name: `d${n}.txt`,
+      ...base(`d${n}.txt`, status),
       file_type: 'txt',
-      size: 1,
-      status,
       progress: 10,
       check_options: 127,
       charge: status === 'done' ? null : `{"uid":1,"type":256,"amount":1,"parts":[],"ref":null}`,
@@ -315,32 +339,35 @@ const BEFORE_STORE: Array<{
     kind: 'pdf',
     table: 'pdf_checks',
     row: (status, n) => ({
-      uid: 1,
-      name: `p${n}.pdf`,
-      size: 1,
-      status,
+      ...base(`p${n}.pdf`, status),
       progress: 10,
       page_count: 3,
       pages_done: 1,
       issue_count: 0,
-      owner: status === 'done' ? null : 'a-dead-process',
-      charge: status === 'done' ? null : `{"uid":1,"type":4,"amount":1,"parts":[],"ref":null}`,
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
+      ...held(status, 4),
     }),
   },
   {
     kind: 'image',
     table: 'image_tasks',
     row: (status, n) => ({
-      uid: 1,
-      name: `i${n}.png`,
-      size: 1,
-      status,
-      owner: status === 'done' ? null : 'a-dead-process',
-      charge: status === 'done' ? null : `{"uid":1,"type":2,"amount":1,"parts":[],"ref":null}`,
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
+      ...base(`i${n}.png`, status),
+      ...held(status, 2),
+    }),
+  },
+  {
+    kind: 'speech',
+    table: 'speech_tasks',
+    row: (status, n) => ({
+      ...base(`s${n}.mp3`, status),
+      kind: 'audio',
+      progress: 20,
+      duration_ms: 60_000,
+      minutes: 1,
+      has_mp3: 0,
+      segment_count: 0,
+      issue_count: 0,
+      ...held(status, 1024),
     }),
   },
 ];

@@ -17,6 +17,7 @@ import { readTranscription, transcriptionsUrl } from '../../server/services/medi
 import { applySuggestions, parseSubtitle, writeSubtitles } from '../../server/services/media/subtitles';
 import { addGrant, consumeRight, rightBalance, setDefaultRemaining } from '../../server/services/rights';
 import { insertSpeechTask } from '../../server/db/repos/speech-tasks';
+import { insertJob } from '../../server/jobs/store';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 
 const FFMPEG: string = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg').path;
@@ -207,7 +208,7 @@ describe('speech tasks', () => {
     expect(await rightBalance(t.app.db, uid, 1024)).toBe(before);
     expect((await records(1024)).slice(recorded)).toEqual([
       [-1, '音频校对'],
-      [1, '音频校对失败退回'],
+      [1, '音视频校对失败退回'],
     ]);
     // nothing to export from a failed task
     const srt = await call(t.app, 'GET', `/misscut/v1/audio/subtitles?task_id=${task.task_id}`, undefined, token);
@@ -239,11 +240,9 @@ describe('speech tasks', () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    process.env.ASR_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    process.env.ASR_API_KEY = 'test-key';
-    // the route reads the app's settings; the speech task still reads the environment
     const asr = t.app.config.media.asr;
-    t.app.config.media.asr = { ...asr, url: process.env.ASR_URL, apiKey: 'test-key' };
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    t.app.config.media.asr = { ...asr, url, apiKey: 'test-key' };
     try {
       const sources = await call(t.app, 'GET', '/misscut/v1/audio/sources', undefined, token);
       expect(sources.json.result.asr).toBe(true);
@@ -279,8 +278,6 @@ describe('speech tasks', () => {
       expect(seen[2].body.length).toBeLessThan(seen[1].body.length / 5);
     } finally {
       t.app.config.media.asr = asr;
-      delete process.env.ASR_URL;
-      delete process.env.ASR_API_KEY;
       await new Promise((resolve) => server.close(resolve));
     }
   });
@@ -346,7 +343,7 @@ describe('speech tasks', () => {
     expect(await rightBalance(t.app.db, otherUid, 1024)).toBe(1);
   });
 
-  it('ends tasks left by a process that is gone as interrupted, refunded', async () => {
+  it('ends a task whose every start died with its process as interrupted, refunded once', async () => {
     const before = await rightBalance(t.app.db, uid, 2048);
     const charge = await consumeRight(t.app.db, uid, 2048, 2, '视频校对');
     const now = new Date().toISOString();
@@ -366,20 +363,23 @@ describe('speech tasks', () => {
         has_mp3: 0,
         segment_count: 0,
         issue_count: 0,
-        owner: 'a-process-that-crashed',
-        charge: JSON.stringify(charge),
         created_at: now,
         updated_at: now,
       },
       { source: Buffer.from('x'), subtitle: null },
+      (trx, ref) => insertJob(trx, { kind: 'speech', ref, uid, charge: JSON.stringify(charge) }),
     );
     expect(await rightBalance(t.app.db, uid, 2048)).toBe(before - 2);
+    // started as often as a job may be, each start dying with its process
+    const attempts = t.app.config.jobs.maxAttempts;
+    await t.app.db.updateTable('jobs').set({ attempts }).where('kind', '=', 'speech').where('ref', '=', id).execute();
     await t.app.instance.sweep();
+    t.app.jobs.enqueue();
     const task = await ended(id);
     expect(task).toMatchObject({ status: 'failed', error_code: 'speech.interrupted' });
     expect(await rightBalance(t.app.db, uid, 2048)).toBe(before);
-    // swept again: nothing more is given back
-    await t.app.speechTasks.sweep([t.app.instance.id]);
+    // refunded at the next start again: nothing more is given back
+    await t.app.jobs.refundEnded();
     expect(await rightBalance(t.app.db, uid, 2048)).toBe(before);
   });
 

@@ -7,7 +7,6 @@ import type { SpeechSegmentsTable, SpeechTasksTable } from '../schema';
 export type SpeechTaskRecord = Selectable<SpeechTasksTable>;
 export type SpeechSegmentRecord = Selectable<SpeechSegmentsTable>;
 
-const BUSY = ['queued', 'running'] as const;
 /** Segments written per INSERT (6 values each, well under SQLite's bound-parameter limit). */
 const SEGMENT_BATCH = 500;
 
@@ -19,11 +18,15 @@ export async function findSpeechTask(db: Db, id: number): Promise<SpeechTaskReco
   return db.selectFrom('speech_tasks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Stores a new task with its upload and the uploaded subtitle's segments (JSON), in one transaction; its id. */
+/**
+ * Stores a new task with its upload and the uploaded subtitle's segments (JSON), and `within` (its job) in the same
+ * transaction; its id.
+ */
 export async function insertSpeechTask(
   db: Db,
   values: Insertable<SpeechTasksTable>,
   files: { source: Uint8Array | null; subtitle: string | null },
+  within: (trx: Db, id: number) => Promise<void>,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx.insertInto('speech_tasks').values(values).returning('id').executeTakeFirstOrThrow();
@@ -32,6 +35,7 @@ export async function insertSpeechTask(
       .insertInto('speech_files')
       .values({ task_id: id, source: files.source, subtitle: files.subtitle, mp3: null })
       .execute();
+    await within(trx, id);
     return id;
   });
 }
@@ -58,56 +62,26 @@ export async function findSpeechMp3(db: Db, id: number): Promise<Uint8Array | nu
   return row?.mp3 ?? null;
 }
 
-/** Writes a task's state while `owner` runs it; false once it is no longer that owner's busy task. */
-export async function updateRunningSpeechTask(
-  db: Db,
-  id: number,
-  owner: string | null,
-  values: Updateable<SpeechTasksTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('speech_tasks')
-    .set(values)
-    .where('id', '=', id)
-    .where('owner', owner === null ? 'is' : '=', owner)
-    .where('status', 'in', BUSY)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Writes a task's state (its job, server/jobs/kinds/speech.ts, decides when). */
+export async function updateSpeechTask(db: Db, id: number, values: Updateable<SpeechTasksTable>): Promise<void> {
+  await db.updateTable('speech_tasks').set(values).where('id', '=', id).execute();
 }
 
-/** Clears a task's charge; true for the one caller that cleared it (who then refunds it). */
-export async function clearSpeechCharge(db: Db, id: number, charge: string): Promise<boolean> {
-  const result = await db
-    .updateTable('speech_tasks')
-    .set({ charge: null })
-    .where('id', '=', id)
-    .where('charge', '=', charge)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Tasks queued or running in processes that are not among `alive`. */
-export async function findSpeechTasksOfGone(db: Db, alive: string[]): Promise<SpeechTaskRecord[]> {
-  let query = db.selectFrom('speech_tasks').selectAll().where('status', 'in', BUSY);
-  if (alive.length) query = query.where((eb) => eb.or([eb('owner', 'is', null), eb('owner', 'not in', alive)]));
-  return query.execute();
-}
-
-/** Replaces a task's segments (a task is checked once; a retry after a crash starts over). */
+/**
+ * Replaces a task's segments (a task taken up again starts over); in the transaction that ends its job as done.
+ */
 export async function replaceSpeechSegments(
-  db: Db,
+  trx: Db,
   id: number,
   rows: Insertable<SpeechSegmentsTable>[],
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('speech_segments').where('task_id', '=', id).execute();
-    for (let i = 0; i < rows.length; i += SEGMENT_BATCH) {
-      await trx
-        .insertInto('speech_segments')
-        .values(rows.slice(i, i + SEGMENT_BATCH))
-        .execute();
-    }
-  });
+  await trx.deleteFrom('speech_segments').where('task_id', '=', id).execute();
+  for (let i = 0; i < rows.length; i += SEGMENT_BATCH) {
+    await trx
+      .insertInto('speech_segments')
+      .values(rows.slice(i, i + SEGMENT_BATCH))
+      .execute();
+  }
 }
 
 /** The checked segments of a task, in time order. */

@@ -4,6 +4,7 @@ import type { components } from '../../../openapi/schema';
 import { nowIso } from '../../db';
 import { findOwnedSpeechTask, findSpeechMp3, findSpeechSegments, insertSpeechTask } from '../../db/repos/speech-tasks';
 import { badRequest, conflict, envelope, notFound, paymentRequired, tooLarge } from '../../errors';
+import { insertJob } from '../../jobs/store';
 import { decodeText, extensionOf } from '../../services/documents/load';
 import { sanitizeFilename } from '../../services/filenames';
 import { asrProvider } from '../../services/media/asr';
@@ -135,14 +136,13 @@ export const speechOperations: Operations = {
         has_mp3: 0,
         segment_count: 0,
         issue_count: 0,
-        owner: request.server.instance.id,
-        charge: JSON.stringify(charge),
         created_at: now,
         updated_at: now,
       },
       { source: probe ? file.data : null, subtitle: cues && JSON.stringify(cues) },
+      (trx, ref) => insertJob(trx, { kind: 'speech', ref, uid, charge: JSON.stringify(charge) }),
     );
-    request.server.speechTasks.enqueue(id, uid);
+    request.server.jobs.enqueue();
     return envelope(speechSummary((await findOwnedSpeechTask(db, id, uid))!));
   },
 

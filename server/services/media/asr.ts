@@ -4,7 +4,7 @@
  * with the same API), configured by ASR_URL, ASR_API_KEY and ASR_MODEL. Without it, speech tasks take their
  * transcript from subtitles only (GET /misscut/v1/audio/sources tells the page which).
  */
-import { readEnv, type ServerConfig } from '../../config';
+import type { ServerConfig } from '../../config';
 import type { Cue } from './subtitles';
 
 export interface AsrProvider {
@@ -26,15 +26,9 @@ export class AsrError extends Error {
 }
 
 /** The configured provider (config.media.asr), or null when speech recognition is not configured. */
-export function asrProvider(settings: ServerConfig['media']['asr'] = asrFromEnvironment()): AsrProvider | null {
+export function asrProvider(settings: ServerConfig['media']['asr']): AsrProvider | null {
   if (!settings.url) return null;
   return new OpenAiTranscriptions(settings.url, settings.apiKey, settings.model, settings.timeoutMs);
-}
-
-// only for services/media/speech.ts, which does not pass config.media.asr yet (the job runner's move owns it)
-function asrFromEnvironment(): ServerConfig['media']['asr'] {
-  const env = readEnv();
-  return { url: env.ASR_URL, apiKey: env.ASR_API_KEY, model: env.ASR_MODEL, timeoutMs: env.ASR_TIMEOUT_MS };
 }
 
 /** `…/v1/audio/transcriptions` under a base URL (or the URL itself when it already names that path). */
