@@ -1,5 +1,18 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import type { SmsProvider, SmsPurpose } from './sms';
+
+/**
+ * register; reset (the password); phone (to the new phone of PUT /user/phone); verify_old (to the account's
+ * current phone, instead of the password for PUT /user/phone).
+ */
+export type SmsPurpose = 'register' | 'phone' | 'reset' | 'verify_old';
+
+/** Delivers verification codes. Real gateways implement this; `console` is the development default. */
+export interface SmsProvider {
+  readonly name: string;
+  sendCode(message: { phone: string; code: string; purpose: SmsPurpose }): Promise<void>;
+  /** A team invitation: the team's name and the join link (the invitation's code is in it). */
+  sendInvitation?(message: { phone: string; team: string; link: string }): Promise<void>;
+}
 
 /** Why a gateway did not send: the caller answers 503 `sms.unavailable` and gives the rate-limit slot back. */
 export class SmsDeliveryError extends Error {

@@ -6,21 +6,9 @@ import { isoIn, nowIso } from '../db';
 import { countCodeAttempt, findLatestUnusedCode, insertSmsCode, markCodeUsed, useUpCodes } from '../db/repos/sms-codes';
 import { badRequest, tooManyRequests, unavailable } from '../errors';
 import type { SmsConfig } from '../config';
-import { aliyunSms, tencentSms, webhookSms } from './sms-gateways';
+import { aliyunSms, tencentSms, webhookSms, type SmsProvider, type SmsPurpose } from './sms-gateways';
 
-/**
- * register; reset (the password); phone (to the new phone of PUT /user/phone); verify_old (to the account's
- * current phone, instead of the password for PUT /user/phone).
- */
-export type SmsPurpose = 'register' | 'phone' | 'reset' | 'verify_old';
-
-/** Delivers verification codes. Real gateways implement this; `console` is the development default. */
-export interface SmsProvider {
-  readonly name: string;
-  sendCode(message: { phone: string; code: string; purpose: SmsPurpose }): Promise<void>;
-  /** A team invitation: the team's name and the join link (the invitation's code is in it). */
-  sendInvitation?(message: { phone: string; team: string; link: string }): Promise<void>;
-}
+export type { SmsProvider, SmsPurpose } from './sms-gateways';
 
 /**
  * Sends nothing: appends `{"phone","code","purpose","at"}` to `${dataDir}/sms-outbox.jsonl` and says so. The code

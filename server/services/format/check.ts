@@ -1,28 +1,8 @@
 import type { DocParagraph, ParsedDocx } from './resolver';
 import type { ElementRule, FormatTemplate } from './template-store';
-import { CN_TEXTS, EN_TEXTS, elementTexts, type FormatLang, type FormatTexts } from './texts';
+import { CN_TEXTS, EN_TEXTS, elementTexts, type ElementKind, type FormatLang, type FormatTexts } from './texts';
 
-export type ElementKind =
-  | 'copyNumber'
-  | 'secrecy'
-  | 'urgency'
-  | 'issuerMark'
-  | 'docNumber'
-  | 'title'
-  | 'recipient'
-  | 'body'
-  | 'heading1'
-  | 'heading2'
-  | 'heading3'
-  | 'heading4'
-  | 'attachmentNote'
-  | 'attachmentNoteItem'
-  | 'signature'
-  | 'date'
-  | 'note'
-  | 'attachment'
-  | 'cc'
-  | 'imprint';
+export type { ElementKind } from './texts';
 
 export interface DetectedElement {
   element: ElementKind;

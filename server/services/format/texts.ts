@@ -3,8 +3,30 @@
  * (routes/document). The template's texts (element labels, pattern hints) have their English in the template's
  * `i18n` (or the built-in labels below).
  */
-import type { ElementKind } from './check';
 import type { FormatTemplate } from './template-store';
+
+/** The parts of an official document the format check recognises (GB/T 9704). */
+export type ElementKind =
+  | 'copyNumber'
+  | 'secrecy'
+  | 'urgency'
+  | 'issuerMark'
+  | 'docNumber'
+  | 'title'
+  | 'recipient'
+  | 'body'
+  | 'heading1'
+  | 'heading2'
+  | 'heading3'
+  | 'heading4'
+  | 'attachmentNote'
+  | 'attachmentNoteItem'
+  | 'signature'
+  | 'date'
+  | 'note'
+  | 'attachment'
+  | 'cc'
+  | 'imprint';
 
 export type FormatLang = 'cn' | 'en';
 
