@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
+import { startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
 import { migrate, openDatabase, type Db } from '../../server/db';
 
 import { addGrant, rightView } from '../../server/services/rights';
@@ -13,6 +12,7 @@ import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
 import { CLIENT_HEADERS, form } from './helpers';
 import { Cluster, PG_BIN } from './pg-cluster';
+import { REDIS_BIN, startRedis } from './redis-server';
 
 const TYPO = '我们明天讨论这个问提，请大家准时参加。';
 /** Plenty of ordinary text: several seconds of checking for one checker worker. */
@@ -22,32 +22,7 @@ const longText = (sentences: number) =>
     (_, i) => `第${i + 1}条：各部门要认真落实会议精神，按期完成各项工作任务。${i % 50 === 0 ? TYPO : ''}`,
   ).join('\n');
 
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p)) ?? null;
 if (!REDIS_BIN) console.warn('Redis bus tests skipped: install the Debian package `redis-server`.');
-
-/** A throwaway Redis on a free port, nothing saved. */
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(REDIS_BIN!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  // refused while the server starts: the loop below tries again
-  probe.on('error', () => {});
-  for (let i = 0; ; i++) {
-    try {
-      await probe.connect();
-      break;
-    } catch (error) {
-      if (i > 100) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  await probe.quit();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
-}
 
 // Two real server processes on one PostgreSQL, as a site grows past one process: socket messages cross
 // processes, rate limits are shared, and a process killed mid-job loses nothing and charges nothing twice. The

@@ -2,9 +2,7 @@
 // Each fake recomputes the signature here, from the providers' documentation rather than from the code under test,
 // refuses a wrong one with the provider's own error shape, and checks what was asked (phone, template, sign name,
 // code). Then the retry, the time limit, and POST /user/sms_code answering 503 with its rate-limit slots refunded.
-import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -17,6 +15,7 @@ import { databaseRateStore, memoryRateStore } from '../../server/services/rate-s
 import { consoleSmsProvider, createSmsProvider, type SmsProvider } from '../../server/services/sms';
 import { SmsDeliveryError } from '../../server/services/sms-gateways';
 import { call, startTestApp, type TestApp } from './helpers';
+import { REDIS_BIN, startRedis } from './redis-server';
 
 const ALIYUN = { id: 'LTAI-test-id', secret: 'aliyun-secret-do-not-log' };
 const TENCENT = { id: 'AKID-test-id', secret: 'tencent-secret-do-not-log', appId: '1400000001' };
@@ -487,33 +486,6 @@ describe('rate-limit stores', () => {
     }
   });
 });
-
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p)) ?? null;
-
-/** A throwaway Redis on a free port (the one a closed fake listened on), nothing saved. */
-async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const probeServer = await fake(() => ({ status: 200, json: {} }));
-  await probeServer.close();
-  const port = new URL(probeServer.url).port;
-  const child = spawn(REDIS_BIN!, ['--port', port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  for (let i = 0; ; i++) {
-    try {
-      await probe.connect();
-      break;
-    } catch (error) {
-      if (i > 100) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  await probe.quit();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { url, stop: async () => void (child.kill('SIGTERM'), await exited) };
-}
 
 describe.skipIf(!REDIS_BIN)('SMS rate limits counted in Redis', () => {
   it('gives the slots of a failed send back there too', async () => {
