@@ -26,7 +26,7 @@ import type { RealtimeHub } from './realtime/hub';
 import { setToolSettings } from './services/tools';
 import { configureCheckerPool } from './services/checker/pool';
 import { configureRights } from './services/rights';
-import type { UploadedFile } from './routes/types';
+import type { UploadedFile } from './services/documents/upload';
 import './types';
 
 export interface BuildOptions {
@@ -100,7 +100,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // files and four fields, so a request of hundreds of parts (hundreds of megabytes) is refused as it streams in.
     limits: { fileSize: config.uploadLimit, files: 2, fields: 8, parts: 10, fieldSize: 64 * 1024 },
     // Parts are parsed before validation so the contract's multipart schemas check them; a file part
-    // becomes `{filename, mimetype, data}` (see routes/types.ts UploadedFile).
+    // becomes `{filename, mimetype, data}` (see services/documents/upload.ts UploadedFile).
     attachFieldsToBody: 'keyValues',
     async onFile(part) {
       const value: UploadedFile = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };

@@ -1,14 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors';
-import { resolveToken } from '../services/tokens';
-
-/** `Authorization: Bearer <token>` (a bare token is accepted too). */
-export function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  return match ? match[1] : header.trim();
-}
+import { bearerToken, resolveToken } from '../services/tokens';
 
 export default fp(
   async (app) => {

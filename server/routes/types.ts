@@ -64,25 +64,6 @@ export async function requireOperator(
   return uid;
 }
 
-/** A file part of a multipart request, buffered (limit: UPLOAD_LIMIT). */
-export interface UploadedFile {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
-
-/** A file part as the multipart plugin stores it (the contract types file parts as `unknown`). */
-export function isUploadedFile(value: unknown): value is UploadedFile {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'data' in value &&
-    Buffer.isBuffer(value.data) &&
-    'filename' in value &&
-    typeof value.filename === 'string'
-  );
-}
-
 /** RFC 5987 attachment header so Chinese file names survive. */
 export function attachment(rawName: string): string {
   // encodeURIComponent throws on a lone surrogate (a name from a JSON body may hold one): U+FFFD instead

@@ -4,12 +4,11 @@
  * product in both themes (`npm run guide:screenshots` makes them). A user sees a version once: finishing or
  * skipping it is recorded, and a new version shows again.
  */
-import { resolveToken } from './tokens';
+import { bearerToken, resolveToken } from './tokens';
 import { nowIso, type Db } from '../db';
 import { deleteSetting, findSetting, putSetting } from '../db/repos/site-settings';
 import { badRequest } from '../errors';
 import type { components } from '../../openapi/schema';
-import { bearerToken } from '../plugins/auth';
 import type { FastifyRequest } from 'fastify';
 import { localizeText, requestLang, type Lang } from './locale';
 

@@ -13,6 +13,13 @@ export interface AuthContext {
   tokenHash: string;
 }
 
+/** `Authorization: Bearer <token>` (a bare token is accepted too). */
+export function bearerToken(request: { headers: { authorization?: string } }): string {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match ? match[1] : header.trim();
+}
+
 /** Issues a random bearer token; only its sha256 is stored, so a database leak reveals no tokens. */
 export async function issueToken(db: Db, uid: number, appUuid?: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');

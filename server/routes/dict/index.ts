@@ -23,7 +23,8 @@ import { recordDownload } from '../../services/downloads';
 import { sanitizeFilename } from '../../services/filenames';
 import { libraryTexts, selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
 import { requestLang } from '../../services/locale';
-import { attachment, caller, isUploadedFile, type Operations } from '../types';
+import { attachment, caller, type Operations } from '../types';
+import { isUploadedFile } from '../../services/documents/upload';
 
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 

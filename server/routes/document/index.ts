@@ -6,14 +6,8 @@ import { consumeRight, InsufficientRight, rightBalance, Right } from '../../serv
 import { cnToHk, localize, localizeText, requestLang, siteTextToHk, type Lang } from '../../services/locale';
 import type { FormatReport } from '../../services/format/check';
 import type { FormatTemplate } from '../../services/format/template-store';
-import {
-  attachment,
-  caller,
-  type OperationRequest,
-  type Operations,
-  isUploadedFile,
-  type UploadedFile,
-} from '../types';
+import { attachment, caller, type OperationRequest, type Operations } from '../types';
+import { isUploadedFile, type UploadedFile } from '../../services/documents/upload';
 
 /** Answers the heavy pool serialised in a worker (HeavyPool.runJson) are sent as they are. */
 const JSON_TYPE = 'application/json; charset=utf-8';

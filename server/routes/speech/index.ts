@@ -19,7 +19,8 @@ import {
   type Cue,
 } from '../../services/media/subtitles';
 import { consumeRight, InsufficientRight } from '../../services/rights';
-import { attachment, caller, type Operations, type UploadedFile } from '../types';
+import { attachment, caller, type Operations } from '../types';
+import type { UploadedFile } from '../../services/documents/upload';
 import { filePart } from '../document/index';
 
 /**

@@ -3,7 +3,8 @@ import { findPortrait, savePortrait } from '../../db/repos/portraits';
 import { badRequest, envelope, tooLarge } from '../../errors';
 import { defaultAvatarSvg } from '../../services/avatar';
 import { checkedImageSize, type ImageBounds } from '../../services/media/image-read';
-import { type Operations, isUploadedFile } from '../types';
+import type { Operations } from '../types';
+import { isUploadedFile } from '../../services/documents/upload';
 import { currentUser } from './profile';
 
 export const PORTRAIT_MAX_BYTES = 2 * 1024 * 1024;

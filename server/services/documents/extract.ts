@@ -1,4 +1,4 @@
-import type { UploadedFile } from '../../routes/types';
+import type { UploadedFile } from './upload';
 import { badRequest } from '../../errors';
 import { parseDocx } from '../format/resolver';
 import { decodeText, detectKind, openDocx, type DocKind } from './load';

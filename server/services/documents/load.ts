@@ -3,7 +3,7 @@
 export const loadJSZip = async () => (await import('jszip')).default;
 const loadMammoth = async () => (await import('mammoth')).default;
 import { badRequest } from '../../errors';
-import type { UploadedFile } from '../../routes/types';
+import type { UploadedFile } from './upload';
 import { applyMarkers, markParagraphs } from './docx-format';
 import { markdownToHtml } from './markdown';
 import { openPptx, pptxToHtml } from './pptx';

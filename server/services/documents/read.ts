@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppError, badRequest } from '../../errors';
-import type { UploadedFile } from '../../routes/types';
+import type { UploadedFile } from './upload';
 import { contentFromHtml, type Content } from './content';
 import { detectKind, documentToHtml, extensionOf } from './load';
 import { toolSettings } from '../tools';

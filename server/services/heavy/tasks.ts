@@ -1,5 +1,5 @@
 import { AppError, badRequest } from '../../errors';
-import type { UploadedFile } from '../../routes/types';
+import type { UploadedFile } from '../documents/upload';
 import type { RawRow, toXlsx } from '../dict-import';
 import { compareParagraphs, type CompareResult } from '../diff/compare';
 import type { Fix, Ignored, StoredIssue } from '../documents/content';
