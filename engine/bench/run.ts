@@ -4,8 +4,10 @@
  *    detection/correction P/R/F1, pycorrector-style P/R/F1, false alarms on clean sentences, speed.
  * 2. The project's own category sets (engine/bench/own/*.tsv), written by the team.
  * 3. The native-writer set (engine/bench/native): errors fixed, on and off the typo list, false alarms on clean text
- *    and the second native set (engine/bench/native2) by halves: even sentences for tuning, odd ones held out
+ *    and the second and third native sets (engine/bench/native2, native3) by halves: even sentences for tuning, odd
+ *    ones held out
  *    (BENCH_MISSES=1 lists what was not fixed, except on the held-out half: BENCH_MISSES=held-out lists only those).
+ * 4. Real documents (engine/bench/realdoc): precision of typo findings on published prose, labelled by hand.
  * Env: BENCH_SAMPLE (max sentences per LEMON file, default all), BENCH_SETS (comma list of names), BENCH_MODES (3,4),
  * BENCH_CEILING=1 (also the candidate ceiling: an untimed second pass, see ceiling()).
  */
@@ -17,6 +19,7 @@ import { check, loadEngine } from '../index';
 import type { Issue } from '../types';
 import { MODE3, MODE4, setSpellTrace, type TraceRow } from '../spell';
 import { NONWORD3 } from '../nonword';
+import { realDocuments } from './realdoc/report';
 
 // tuning hooks: SPELL3 / SPELL4 = JSON merged into the mode parameters;
 // BENCH_SPLIT=even|odd keeps every other pair of each CSC set (tune on one half, report the other)
@@ -535,11 +538,14 @@ async function main() {
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => l.split('\t') as [string, string]);
-  // native2 is split by the parity of each file's sentence index (comments skipped): even = tuning, odd = held-out
+  // native2 and native3 are split by the parity of each file's sentence index (comments skipped): even = tuning,
+  // odd = held-out
   const nativeSets: Array<[string, string, ((k: number) => boolean) | null]> = [
     ['native', 'native', null],
     ['native2', 'native2 tuning (even)', (k) => k % 2 === 0],
     ['native2', 'native2 held-out (odd)', (k) => k % 2 === 1],
+    ['native3', 'native3 tuning (even)', (k) => k % 2 === 0],
+    ['native3', 'native3 held-out (odd)', (k) => k % 2 === 1],
   ];
   let header = false;
   for (const [dir, label, keep] of nativeSets) {
@@ -553,7 +559,7 @@ async function main() {
         .filter((_, k) => !keep || keep(k));
     if (!header) {
       console.log(
-        '\nNative-writer sets (engine/bench/native, engine/bench/native2; fixed = accepting every finding ' +
+        '\nNative-writer sets (engine/bench/native, native2, native3; fixed = accepting every finding ' +
           'gives the target; FA = clean sentences with any finding)',
       );
       console.log(
@@ -581,6 +587,7 @@ async function main() {
       if (show && process.env.BENCH_ALARMS === '1') for (const a of r.alarmed) console.log(`  alarm ${a}`);
     }
   }
+  if (!ONLY || ONLY.includes('realdoc')) realDocuments(MODES);
   console.log(
     '(sent/s and char/s are wall-clock; sent/cpu-s divides by the CPU time of this ' +
       'process, which is the fair figure on a busy machine)',

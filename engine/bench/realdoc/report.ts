@@ -72,8 +72,7 @@ export function findings(paras: Paragraph[], mode: 3 | 4): { chars: number; foun
   return { chars, found };
 }
 
-const labelKey = (f: Finding) =>
-  keyOf(f.page, f.hash, f.issue.start, f.issue.original, f.issue.suggestions[0] ?? '');
+const labelKey = (f: Finding) => keyOf(f.page, f.hash, f.issue.start, f.issue.original, f.issue.suggestions[0] ?? '');
 
 export interface Tally {
   chars: number;
@@ -115,12 +114,7 @@ const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '
 
 /** a labels.tsv line, label left empty (context kept to 20 characters, no tabs) */
 export const labelLine = (f: Finding, label = '') =>
-  [
-    labelKey(f),
-    label,
-    f.issue.category,
-    f.context.replace(/\s/g, ' ').slice(0, 20),
-  ].join('\t');
+  [labelKey(f), label, f.issue.category, f.context.replace(/\s/g, ' ').slice(0, 20)].join('\t');
 
 function printTally(name: string, mode: number, t: Tally) {
   let right = 0,
@@ -156,7 +150,8 @@ export function realDocuments(modes: Array<3 | 4>) {
     sets.push(['manpages held-out', man.filter((p) => halfOf(p.page) === 'held-out')]);
   }
   console.log(
-    'set                  mode   chars  typo  /10k      P      ?    | 10-x   /10k | other | by category (right/labelled)',
+    'set                  mode   chars  typo  /10k      P      ?    | 10-x   /10k | other | ' +
+      'by category (right/labelled)',
   );
   const ask = process.env.REALDOC_UNLABELLED;
   const toLabel = new Map<string, string>();
