@@ -1,5 +1,6 @@
 /** A throwaway PostgreSQL server for the storage tests (Debian's initdb/pg_ctl; CI installs `postgresql`). */
 import { execFileSync } from 'node:child_process';
+import pg from 'pg';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +87,49 @@ export class PgServer {
   private run(cmd: string, args: string[]) {
     const [bin, ...rest] = [...this.asUser, cmd, ...args];
     execFileSync(bin, rest, { stdio: 'pipe', cwd: this.dir });
+  }
+}
+
+let databases = 0;
+
+/**
+ * A database of its own in a PostgreSQL server: created empty by start(), dropped with its connections by stop().
+ * Given no server URL it starts a server of its own (and stops it with the database). Free of vitest, so the
+ * server benchmark can use it too (tests use pg-cluster.ts, which takes the run's shared server).
+ */
+export class PgDatabase {
+  private name = `wb_${process.pid}_${++databases}_${Date.now().toString(36)}`;
+  private own: PgServer | null = null;
+  private admin = '';
+
+  constructor(private readonly server: string | null = null) {}
+
+  async start(): Promise<string> {
+    let server = this.server;
+    if (!server) {
+      this.own = new PgServer();
+      server = await this.own.start();
+    }
+    this.admin = server;
+    await this.sql(`create database ${this.name}`);
+    return server.replace(/\/postgres$/, `/${this.name}`);
+  }
+
+  async stop(): Promise<void> {
+    try {
+      if (this.admin) await this.sql(`drop database if exists ${this.name} with (force)`);
+    } finally {
+      this.own?.stop();
+    }
+  }
+
+  private async sql(statement: string) {
+    const client = new pg.Client({ connectionString: this.admin });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
   }
 }
