@@ -14,8 +14,9 @@ export default fp(
     app.decorate('instance', instance);
     await instance.start();
     const deliver = (event: ClusterEvent) => {
-      if (event.kind === 'jobs') app.jobs.fill();
-      else app.realtime.receive(event);
+      // after a break of the bus, jobs queued meanwhile by others are looked for at once, not at the next poll
+      if (event.kind === 'jobs' || event.kind === 'resync') app.jobs.fill();
+      if (event.kind !== 'jobs') app.realtime.receive(event);
     };
     const { redisUrl, databaseUrl } = app.config;
     let cluster: SharedCluster | null = null;

@@ -10,6 +10,9 @@ const CHANNEL = 'workbench_events';
 const CHUNK = 7_000;
 /** Notifications sent in one statement at most. */
 const BATCH = 100;
+/** Reconnecting a lost bus connection: the first wait, doubled after each failure up to the last. */
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
 
 interface Envelope {
   /** the publishing process */
@@ -40,6 +43,17 @@ export abstract class SharedCluster implements HubCluster {
   abstract start(): Promise<void>;
   abstract close(): Promise<void>;
   abstract publish(event: ClusterEvent): void;
+  /** Whether events from the other processes come in now (readiness). */
+  abstract connected(): boolean;
+
+  /**
+   * The bus came back after a break: what the other processes published meanwhile is lost. Jobs and notices are in
+   * the database; the hub gives its sessions new ids, so their clients reload what they show.
+   */
+  protected resync(): void {
+    this.log.warn('cluster bus reconnected: events of the break may be lost, sessions renewed');
+    this.deliver({ kind: 'resync' });
+  }
 
   registerSession(sessionId: string, uid: number): Promise<void> {
     return registerSocketSession(this.db, {
@@ -64,11 +78,13 @@ export abstract class SharedCluster implements HubCluster {
 
 /**
  * The bus over PostgreSQL: events go out with NOTIFY on one dedicated connection, so they arrive in the order they
- * were published, and come in by LISTEN on another.
+ * were published, and come in by LISTEN on another. A lost connection (PostgreSQL restarted, a network break) is
+ * made again: the listener at once with back-off, LISTENing again; the publisher with the next event to send.
  */
 export class PgCluster extends SharedCluster {
-  private listener: pg.Client;
-  private publisher: pg.Client;
+  private listener: pg.Client | null = null;
+  private publisher: pg.Client | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private pending: string[] = [];
   private sending = false;
@@ -77,33 +93,93 @@ export class PgCluster extends SharedCluster {
   private closed = false;
 
   constructor(
-    databaseUrl: string,
+    private readonly databaseUrl: string,
     db: Db,
     instance: string,
     deliver: (event: ClusterEvent) => void,
     log: FastifyBaseLogger,
   ) {
     super(db, instance, deliver, log);
-    this.listener = new pg.Client({ connectionString: databaseUrl });
-    this.publisher = new pg.Client({ connectionString: databaseUrl });
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.listener.connect(), this.publisher.connect()]);
-    // a dropped connection is logged; the process supervisor restarts a server whose database went away
-    for (const client of [this.listener, this.publisher]) {
-      client.on('error', (error) => this.log.error({ err: error }, 'cluster connection failed'));
-    }
-    this.listener.on('notification', (note) => {
-      if (note.channel === CHANNEL && note.payload) this.receive(note.payload);
-    });
-    await this.listener.query(`LISTEN ${CHANNEL}`);
+    await Promise.all([this.listen(), this.connectPublisher()]);
+  }
+
+  connected(): boolean {
+    return this.listener !== null;
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     await this.chain.catch(() => {});
-    await Promise.all([this.listener.end().catch(() => {}), this.publisher.end().catch(() => {})]);
+    await Promise.all([this.listener?.end().catch(() => {}), this.publisher?.end().catch(() => {})]);
+  }
+
+  /** A client that forgets itself here when its connection fails or ends. */
+  private client(lost: (client: pg.Client) => void): pg.Client {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('error', (error) => {
+      if (!this.closed) this.log.error({ err: error }, 'cluster connection failed');
+      lost(client);
+    });
+    client.on('end', () => lost(client));
+    return client;
+  }
+
+  private async listen(): Promise<void> {
+    const client = this.client((gone) => this.listenerLost(gone));
+    client.on('notification', (note) => {
+      if (note.channel === CHANNEL && note.payload) this.receive(note.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      client.end().catch(() => {});
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.listener = client;
+  }
+
+  private listenerLost(client: pg.Client): void {
+    if (this.listener !== client) return;
+    this.listener = null;
+    client.end().catch(() => {});
+    this.partial.clear();
+    if (!this.closed) this.reconnect(RECONNECT_FIRST_MS);
+  }
+
+  private reconnect(waitMs: number): void {
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.closed) return;
+      this.listen().then(
+        () => {
+          if (!this.closed) this.resync();
+        },
+        (error: Error) => {
+          this.log.warn({ err: error, retryInMs: waitMs }, 'cluster bus still down');
+          this.reconnect(Math.min(waitMs * 2, RECONNECT_MAX_MS));
+        },
+      );
+    }, waitMs);
+    this.reconnectTimer.unref();
+  }
+
+  private async connectPublisher(): Promise<pg.Client> {
+    const client = this.client((gone) => {
+      if (this.publisher === gone) this.publisher = null;
+      gone.end().catch(() => {});
+    });
+    await client.connect();
+    this.publisher = client;
+    return client;
   }
 
   publish(event: ClusterEvent): void {
@@ -128,8 +204,9 @@ export class PgCluster extends SharedCluster {
       while (this.pending.length > 0) {
         const batch = this.pending.splice(0, BATCH);
         const calls = batch.map((_, i) => `pg_notify($1, $${i + 2})`).join(', ');
-        await this.publisher
-          .query(`SELECT ${calls}`, [CHANNEL, ...batch])
+        // a publisher lost with the database is made again for the next batch; this one is lost if that fails
+        await (this.publisher ? Promise.resolve(this.publisher) : this.connectPublisher())
+          .then((client) => client.query(`SELECT ${calls}`, [CHANNEL, ...batch]))
           .catch((error) => this.log.error({ err: error }, 'cluster events not published'));
       }
     } finally {
@@ -171,6 +248,8 @@ export class RedisCluster extends SharedCluster {
   private publisher: Redis;
   private subscriber: Redis;
   private closed = false;
+  /** the subscriber lost its connection since it was last ready (ioredis reconnects and subscribes again) */
+  private broken = false;
 
   constructor(
     redisUrl: string,
@@ -189,6 +268,14 @@ export class RedisCluster extends SharedCluster {
     for (const client of [this.publisher, this.subscriber]) {
       client.on('error', (error: Error) => this.log.error({ err: error }, 'cluster connection failed'));
     }
+    this.subscriber.on('close', () => {
+      if (!this.closed) this.broken = true;
+    });
+    this.subscriber.on('ready', () => {
+      if (!this.broken || this.closed) return;
+      this.broken = false;
+      this.resync();
+    });
     await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel !== CHANNEL) return;
@@ -200,6 +287,10 @@ export class RedisCluster extends SharedCluster {
       }
     });
     await this.subscriber.subscribe(CHANNEL);
+  }
+
+  connected(): boolean {
+    return this.subscriber.status === 'ready' && this.publisher.status === 'ready';
   }
 
   async close(): Promise<void> {

@@ -28,7 +28,9 @@ export type ClusterEvent =
   | { kind: 'user'; uid: number; message: OutgoingMessage }
   | { kind: 'revokeToken'; tokenHash: string }
   | { kind: 'revokeUser'; uid: number }
-  | { kind: 'jobs' };
+  | { kind: 'jobs' }
+  /** never sent: this process's bus connection came back after a break, in which events may have been lost */
+  | { kind: 'resync' };
 
 /** The other processes: a message bus and the shared registry of socket sessions. */
 export interface HubCluster {
@@ -58,6 +60,8 @@ export interface HubOptions {
  */
 export class RealtimeHub {
   private sessions = new Map<string, Session>();
+  /** ids sessions had before renew(), to the current id: clients and checks in flight still use them */
+  private renamed = new Map<string, string>();
   private readonly idleMs: number;
   private readonly maxOutbox: number;
   private readonly maxOutboxChars: number;
@@ -77,7 +81,7 @@ export class RealtimeHub {
    * unacknowledged messages are re-sent); anything else gets a fresh session id.
    */
   attach(socket: WebSocket, auth: { uid: number; tokenHash: string }, requestedId?: string): string {
-    let session = requestedId ? this.sessions.get(requestedId) : undefined;
+    let session = requestedId ? this.find(requestedId) : undefined;
     if (session && session.uid !== auth.uid) session = undefined;
     let registering: Promise<void> | undefined;
     if (!session) {
@@ -131,7 +135,7 @@ export class RealtimeHub {
 
   /** Removes an acknowledged message from the session's outbox. */
   ack(sessionId: string, index: number): void {
-    const session = this.sessions.get(sessionId);
+    const session = this.find(sessionId);
     const message = session?.outbox.get(index);
     if (!session || message === undefined) return;
     session.outbox.delete(index);
@@ -140,7 +144,7 @@ export class RealtimeHub {
 
   /** Queues an indexed message for one session and sends it now if the socket is open; returns the index or null. */
   sendToSession(sessionId: string, message: OutgoingMessage): number | null {
-    const session = this.sessions.get(sessionId);
+    const session = this.find(sessionId);
     if (!session) {
       // another process may hold it: that process numbers and delivers the message
       this.cluster?.publish({ kind: 'session', sessionId, message });
@@ -203,15 +207,55 @@ export class RealtimeHub {
   /** An event published by another process. */
   receive(event: ClusterEvent): void {
     if (event.kind === 'session') {
-      if (this.sessions.has(event.sessionId)) this.sendToSession(event.sessionId, event.message);
+      if (this.find(event.sessionId)) this.sendToSession(event.sessionId, event.message);
     } else if (event.kind === 'user') this.sendToLocalUser(event.uid, event.message);
     else if (event.kind === 'revokeToken') this.revokeLocalToken(event.tokenHash);
     else if (event.kind === 'revokeUser') this.revokeLocalUser(event.uid);
+    else if (event.kind === 'resync') this.renew();
+  }
+
+  /**
+   * Messages from other processes may have been lost: every session gets a new id, announced to its socket like a
+   * new session's, and a client that sees its session change reloads what it shows (the jobs and notices are in
+   * the database). The old id still reaches the session.
+   */
+  renew(): void {
+    for (const session of [...this.sessions.values()]) {
+      const old = session.id;
+      const id = randomUUID();
+      this.sessions.delete(old);
+      session.id = id;
+      this.sessions.set(id, session);
+      for (const [from, to] of this.renamed) if (to === old) this.renamed.set(from, id);
+      this.renamed.set(old, id);
+      const announce = () => {
+        if (this.sessions.get(id) === session && session.socket)
+          this.send(session.socket, { type: 3, cmd: 1, status: 200, data: { session_id: id } });
+      };
+      const registering = this.cluster?.registerSession(id, session.uid);
+      if (registering) void registering.then(announce);
+      else announce();
+    }
+  }
+
+  /** The session of an id, current or from before renew(). */
+  private find(sessionId: string): Session | undefined {
+    const renamed = this.renamed.get(sessionId);
+    return this.sessions.get(sessionId) ?? (renamed === undefined ? undefined : this.sessions.get(renamed));
+  }
+
+  /** A session is gone: so are its former ids, here and in the shared registry. */
+  private forgetRenamed(id: string): void {
+    for (const [from, to] of this.renamed) {
+      if (to !== id) continue;
+      this.renamed.delete(from);
+      this.cluster?.unregisterSession(from);
+    }
   }
 
   /** Whether the account has this socket session here or in another process. */
   async hasSession(uid: number, sessionId: string): Promise<boolean> {
-    const local = this.sessions.get(sessionId);
+    const local = this.find(sessionId);
     if (local) return local.uid === uid;
     return (await this.cluster?.hasRemoteSession(uid, sessionId)) ?? false;
   }
@@ -225,9 +269,16 @@ export class RealtimeHub {
     return [...this.sessions.values()].filter((s) => s.uid === uid).map((s) => s.id);
   }
 
+  /** Sockets open on this process (metrics). */
+  connections(): number {
+    let open = 0;
+    for (const session of this.sessions.values()) if (session.socket) open++;
+    return open;
+  }
+
   /** Unacknowledged message count of a session (for tests and diagnostics). */
   pending(sessionId: string): number {
-    return this.sessions.get(sessionId)?.outbox.size ?? 0;
+    return this.find(sessionId)?.outbox.size ?? 0;
   }
 
   close(): void {
@@ -239,6 +290,7 @@ export class RealtimeHub {
     if (session.idleTimer) clearTimeout(session.idleTimer);
     this.sessions.delete(session.id);
     this.cluster?.unregisterSession(session.id);
+    this.forgetRenamed(session.id);
     const socket = session.socket;
     session.socket = null;
     socket?.close(close.code, close.reason);
@@ -257,6 +309,7 @@ export class RealtimeHub {
       if (session.socket) return;
       this.sessions.delete(session.id);
       this.cluster?.unregisterSession(session.id);
+      this.forgetRenamed(session.id);
     }, this.idleMs);
     session.idleTimer.unref();
   }

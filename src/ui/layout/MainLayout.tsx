@@ -33,6 +33,7 @@ import { ElsewhereBanner } from './ElsewhereBanner';
 import { Header } from './Header';
 import { AccountSwitchDialog, GuideModal, NavDrawer, NoticePopup, QuotaDialog, ShortcutHelp } from './lazy-parts';
 import { RealtimeNotices } from './RealtimeNotices';
+import { SessionQueries } from './SessionQueries';
 import { PendingInvitations } from './PendingInvitations';
 import { NavLinks, ProductMark, SideBar } from './SideBar';
 
@@ -180,6 +181,7 @@ export function MainLayout() {
         )}
       </Suspense>
       <RealtimeNotices />
+      <SessionQueries />
       <PendingInvitations />
     </Flex>
   );
