@@ -17,7 +17,7 @@ import {
 import { findMemberRowsOf, findMembership, findTeam, updateTeam } from '../db/repos/teams';
 import { insertRightRecord } from '../db/repos/right-records';
 import { conflict, notFound } from '../errors';
-import { LIMIT_TYPES, rightTitle } from './rights';
+import { LIMIT_TYPES, rightTitle } from './right-catalogue';
 import type { Lang } from './locale';
 import { reasonColumns } from './right-reasons';
 import { productNamer } from './product-names';
