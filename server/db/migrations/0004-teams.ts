@@ -1,9 +1,5 @@
-import type { ColumnDefinitionBuilder, Kysely, Migration, RawBuilder } from 'kysely';
-
-interface IdColumn {
-  type: RawBuilder<unknown>;
-  build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-}
+import type { Kysely, Migration } from 'kysely';
+import type { IdColumn } from './columns';
 
 /**
  * Teams (spec §3 Team info, team roles, member statuses) and their shared dictionaries. Built first for the

@@ -1,9 +1,5 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type RawBuilder } from 'kysely';
-
-interface IdColumn {
-  type: RawBuilder<unknown>;
-  build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-}
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { IdColumn } from './columns';
 
 /**
  * Moves the unfinished rows of a kind's table (`status` queued or running) into `jobs`, waiting to be claimed

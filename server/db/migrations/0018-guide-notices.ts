@@ -1,9 +1,5 @@
-import type { ColumnDefinitionBuilder, Kysely, Migration, RawBuilder } from 'kysely';
-
-interface IdColumn {
-  type: RawBuilder<unknown>;
-  build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-}
+import type { Kysely, Migration } from 'kysely';
+import type { IdColumn } from './columns';
 
 /**
  * The guide, announcements and the site's own texts:

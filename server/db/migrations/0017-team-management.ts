@@ -1,9 +1,5 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type RawBuilder } from 'kysely';
-
-interface IdColumn {
-  type: RawBuilder<unknown>;
-  build: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
-}
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { IdColumn } from './columns';
 
 /**
  * Team management on the tables of 0004_teams:
