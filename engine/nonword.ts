@@ -104,6 +104,13 @@ const CONJUNCTIONS = '并及或而';
 const SOUND_CHARS = '哈呵嘻嘿嗯哦啊呀哇啦嘟咚叮当轰隆砰噼啪滴答咕嘎呜喵汪咩嗡嘀哒吱呼哗沙刷';
 /** the smaller gain dropping a copy of a doubled character needs where the double is itself a word (扬扬) */
 const DOUBLED_WORD_NEED = 9;
+/** the smaller gain dropping a copy needs where the double is no word and neither copy completes one (治市市) */
+const NO_WORD_DOUBLE_NEED = 6;
+/** particles a clause or a phrase may go on with after a word that lost its last character (互利共的原则) */
+const CLAUSE_PARTICLES = '的了地得';
+/** the need of completing such a character, and the lead its completion needs over the next one */
+const LONE_END_NEED = 8;
+const LONE_END_LEAD = 2;
 /** how often (jieba's count) a word of three must occur for its omissions to be looked for */
 const MISSING3_MIN_FREQ = 20;
 /** measure words: a phrase reads as well without one (上世纪, 这本书) */
@@ -274,6 +281,28 @@ export class NonWordChecker {
     return tag === 'i' || tag === 'l';
   }
 
+  /**
+   * the idiom the three characters of written other than k stand for: the only one they hold, or one ten times as
+   * common as each other (扣人心弦 over 扣人心扉); where several are alike (回然不同: 截然, 迥然, 全然), the three in
+   * place say nothing of which was meant, and an unrelated fourth is no evidence
+   */
+  private heldIdiom(written: string, k: number): string {
+    const v = findPattern(this.speller.patterns, written, 0, k, 4);
+    if (v < 0) return '';
+    const vals = this.speller.patterns.values;
+    let best = '',
+      f1 = 0,
+      f2 = 0;
+    for (let t = 0; t < vals.lengthAt(v); t++) {
+      const word = written.slice(0, k) + String.fromCharCode(vals.codeAt(v, t)) + written.slice(k + 1);
+      if (this.dict.pos.get(word) !== 'i') continue;
+      const f = this.dict.freq.get(word) ?? 0;
+      if (f > f1) [best, f1, f2] = [word, f, f1];
+      else f2 = Math.max(f2, f);
+    }
+    return f1 >= 10 * f2 ? best : '';
+  }
+
   private isName(w: string): boolean {
     const p = this.dict.pos.get(w);
     return p !== undefined && NAME_TAGS.has(p) && !this.lm.inBase(w);
@@ -393,7 +422,8 @@ export class NonWordChecker {
         }
       }
     }
-    if (holds) return 3;
+    // (unless the double is a word itself: 常常回家 holds 常回家, yet 常常 is as written)
+    if (holds) return this.isWord(c + c) ? DOUBLED_WORD_NEED : 3;
     const vo = s[i + 2] !== undefined ? this.dict.pos.get(c + s[i + 2]) : undefined;
     if (vo !== undefined && vo.startsWith('v') && !FUNCTION_CHARS.includes(c)) return null;
     const left = i > a && this.isWord(s[i - 1] + c),
@@ -407,8 +437,10 @@ export class NonWordChecker {
     }
     // (so do 起 and 止 closing a time: 自一月一日起起施行)
     if (FUNCTION_CHARS.includes(c) || '起止'.includes(c)) return 5;
-    // else only where the second copy stands alone after a word it completes (核实实, 格格式)
-    return left || right ? 7 : null;
+    // else where the second copy stands alone after a word it completes (核实实, 格格式), or where the double is
+    // no word of any lexicon nor a sound (依法治市市): a slip of the hand, and the models weigh it as any other
+    if (left || right) return 7;
+    return SOUND_CHARS.includes(c) || this.dict.freq.has(c + c) || this.lm2?.has(c + c) ? null : NO_WORD_DOUBLE_NEED;
   }
 
   /**
@@ -530,13 +562,19 @@ export class NonWordChecker {
             let relation: Relation | 'other' | undefined =
               k >= 0 && conf.costs[k] <= p.maxCharCost ? RELATIONS[conf.rels[k]] : undefined;
             if (!relation && glyphs.has(code)) relation = 'shape';
+            let need: number | undefined;
             if (!relation && L === 4 && !NUMERALS.includes(orig)) {
               const c = String.fromCharCode(code);
               const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
-              // only in an idiom, and between characters that rhyme (雨后春荀): other pairs are mostly set phrases
-              // varied on purpose (一声炸响, 所过之处)
-              if (this.lm.wordCost(c) <= p.maxCharCost && this.dict.pos.get(word) === 'i' && this.py.rhymes(orig, c)) {
-                relation = 'other';
+              // only in an idiom: between characters that rhyme (雨后春荀) at the kind's need; any other character
+              // as an idiom held but for one (below), where no lexicon has the written four: other pairs are
+              // mostly set phrases varied on purpose (一声炸响, 所过之处)
+              if (this.lm.wordCost(c) <= p.maxCharCost && this.dict.pos.get(word) === 'i') {
+                if (this.py.rhymes(orig, c)) relation = 'other';
+                else if (!this.lm.has(written) && !this.lm2?.has(written) && this.heldIdiom(written, i - st) === word) {
+                  relation = 'other';
+                  need = p.idiomHeldNeed;
+                }
               }
             }
             if (!relation) continue;
@@ -544,7 +582,7 @@ export class NonWordChecker {
             const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
             if (this.isName(word)) continue;
             seen[code] = seenStamp;
-            push({ start: i, end: i + 1, repl: c, kind: 'sub', word, written, at: st, relation, named });
+            push({ start: i, end: i + 1, repl: c, kind: 'sub', word, written, at: st, relation, named, need });
           }
         }
       }
@@ -567,7 +605,7 @@ export class NonWordChecker {
           const word = written.slice(0, i - st) + c + written.slice(i - st + 1);
           if (this.dict.pos.get(word) !== 'i' || NUMERALS.includes(c)) continue;
           // both forms a phrase of the idiom's kind (一声炸响, 所过之处): only where the written one is in no lexicon
-          if (this.lm.has(written) || this.lm2?.has(written)) continue;
+          if (this.lm.has(written) || this.lm2?.has(written) || this.heldIdiom(written, i - st) !== word) continue;
           push({
             start: i,
             end: i + 1,
@@ -626,6 +664,46 @@ export class NonWordChecker {
         if (s.startsWith(w, st) || (st > 0 && s.startsWith(w, st - 1))) continue;
         push({ start: st, end: st + n, repl: w, kind: 'ins', word: w, written, at: st });
       }
+    }
+
+    // a word of two that lost its second character before a mark or a particle (便于安装和维。, 互利共的): the first
+    // stands alone there, though it is seldom a word alone; the likeliest completion, clearly ahead of the others
+    for (let i = a + 1; i < b; i++) {
+      const c = s[i];
+      if (!single[i - a] || blocked[i] || name[i - a] || !(i + 1 === b || CLAUSE_PARTICLES.includes(s[i + 1])))
+        continue;
+      if (FUNCTION_CHARS.includes(c) || NUMERALS.includes(c) || MEASURES.includes(c) || CLAUSE_PARTICLES.includes(c))
+        continue;
+      const key = c + c;
+      const v1 = findPattern(this.speller.patterns, key, 0, 1, 2),
+        v2 = findPattern(this.patterns2, key, 0, 1, 2);
+      if (v1 < 0 && v2 < 0) continue;
+      const n1 = v1 < 0 ? 0 : this.speller.patterns.values.lengthAt(v1),
+        n = n1 + (v2 < 0 ? 0 : this.patterns2.values.lengthAt(v2));
+      const found: NonWordFinding[] = [];
+      for (let t = 0; t < n; t++) {
+        const code = t < n1 ? this.speller.patterns.values.codeAt(v1, t) : this.patterns2.values.codeAt(v2, t - n1);
+        const word = c + String.fromCharCode(code);
+        if (!isHan(code) || NUMERALS.includes(word[1]) || this.isName(word)) continue;
+        const g = this.gains(s, i, i + 1, word, word);
+        if (g)
+          found.push({
+            start: i,
+            end: i + 1,
+            repl: word,
+            kind: 'ins',
+            word,
+            written: c,
+            at: i,
+            g1: g[0],
+            g2: g[1],
+            score: 0,
+          });
+      }
+      const by = (f: NonWordFinding) => (f.g1 + 2 * f.g2) / 3;
+      found.sort((x, y) => by(y) - by(x));
+      if (found.length && (found.length === 1 || by(found[0]) - by(found[1]) >= LONE_END_LEAD))
+        out.push(Object.assign(found[0], { need: LONE_END_NEED }));
     }
 
     // a doubled character or word too many (称称快, 已经已经), not a reduplication (看看, 一股股, 散散步, 研究研究)
