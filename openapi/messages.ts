@@ -31,6 +31,7 @@ export const SERVER_MESSAGES = {
   'server.internal': '系统异常',
   'server.busy': '服务器繁忙，请 {seconds} 秒后再试',
   'server.unavailable': '该功能尚未开放',
+  'server.not_ready': '服务尚未就绪：{missing}',
 
   // sessions, accounts, rate limits
   'auth.expired': '登录已失效，请重新登录',
@@ -163,6 +164,7 @@ export const SERVER_MESSAGES = {
   'website.no_result': '这个网站还没有校对结果',
   'website.failed': '网站校对失败，未扣字数，请稍后重试',
   'website.interrupted': '网站校对因服务重启中断，未扣字数，请重新校对',
+  'website.cancelled': '已取消网站校对，已退回字数',
   'website.page_failed': '第{page}页校对失败，未扣字数，请稍后重试',
   'document.unknown': '文档不存在或已删除',
   'document.unknown_share': '分享链接无效或文档已删除',

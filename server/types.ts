@@ -7,7 +7,6 @@ import type { RealtimeHub } from './realtime/hub';
 import type { JobRunner } from './jobs/runner';
 import type { HeavyPool } from './services/heavy/pool';
 import type { ServerInstance } from './services/instance';
-import type { WebsiteChecks } from './services/web/checks';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -25,8 +24,6 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** The job runner of every persisted job: documents, PDFs, images, audio/video, websites (server/jobs). */
     jobs: JobRunner;
-    /** Website checks (link proofreading; services/web/checks.ts). */
-    websites: WebsiteChecks;
     /** Speech tasks: audio and video proofreading (services/media/speech.ts). */
     /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
     heavy: HeavyPool;

@@ -53,6 +53,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
     '0022_pdf_jobs': kindToJobsMigration('pdf_checks', 'pdf', ['owner', 'charge']),
     '0023_image_jobs': imageJobsMigration(dialect),
     '0024_speech_jobs': kindToJobsMigration('speech_tasks', 'speech', ['owner', 'charge']),
+    '0025_website_jobs': kindToJobsMigration('websites', 'website', ['owner', 'charge']),
   };
 }
 

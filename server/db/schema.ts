@@ -428,10 +428,6 @@ export interface WebsitesTable {
   error_code: string | null;
   /** JSON of the error's message values */
   error_params: string | null;
-  /** the process running the check (failed by the sweep when that process is gone) */
-  owner: string | null;
-  /** JSON of the check's right-1 consumption while it may still be refunded */
-  charge: string | null;
   /** JSON of the last finished check's result (`Website.last_result`) */
   last_result: string | null;
   last_checked_at: string | null;

@@ -99,6 +99,16 @@ export function endedColumns(reason: FailureReason) {
   };
 }
 
+/** What the socket tells of why a job ended: the message, its code and its values (left out without). */
+export function endedFields(reason: FailureReason) {
+  const params = reason.params ?? {};
+  return {
+    error: renderMessage(reason.code, params),
+    error_code: reason.code,
+    ...(Object.keys(params).length > 0 && { error_params: params }),
+  };
+}
+
 /** The checker pool group of a job's units: an aborted job's are cancelled there. */
 export const checkerGroup = (job: Pick<JobRecord, 'kind' | 'ref'>) => `${job.kind}:${Number(job.ref)}`;
 

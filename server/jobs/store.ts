@@ -74,6 +74,50 @@ export async function requeueJob(db: Db, kind: JobKind, ref: number, uid: number
     .execute();
 }
 
+/**
+ * Queues a new run of the kind's row that is charged by its run (a website check: by the text its pages hold), not
+ * at upload: the job starts with no charge; creates the job if none is.
+ */
+export async function submitJob(db: Db, kind: JobKind, ref: number, uid: number): Promise<void> {
+  await requeueJob(db, kind, ref, uid);
+  await db
+    .updateTable('jobs')
+    .set({ charge: null, charge_state: 'none' })
+    .where('kind', '=', kind)
+    .where('ref', '=', ref)
+    // a charge whose refund was cut short is not lost: the new run takes it over
+    .where('charge_state', '!=', 'reserved')
+    .execute();
+}
+
+/**
+ * Records the charge of a job `owner` runs that had none (taken while it runs, in the consumption's transaction);
+ * false once it no longer runs it, or if it was charged already: the caller rolls the consumption back.
+ */
+export async function reserveJobCharge(db: Db, id: number, owner: string, charge: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ charge, charge_state: 'reserved', updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('owner', '=', owner)
+    .where('state', '=', 'running')
+    .where('charge_state', '=', 'none')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** How many jobs of a kind the user has queued or running. */
+export async function countUnfinishedJobs(db: Db, kind: JobKind, uid: number): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', kind)
+    .where('uid', '=', uid)
+    .where('state', 'in', UNFINISHED)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findJob(db: Db, kind: JobKind, ref: number): Promise<JobRecord | undefined> {
   return db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('ref', '=', ref).executeTakeFirst();
 }

@@ -160,8 +160,6 @@ export class ServerInstance {
       log.info({ jobs: requeued }, 'jobs of a stopped process taken over');
       this.onRequeued?.();
     }
-    // the website checks are registered after this process's first sweep (they sweep once when ready)
-    if (this.app.hasDecorator('websites')) await this.app.websites.sweep(alive);
     await deleteSessionsOfGone(db, alive);
     await pruneRateLimits(db);
   }

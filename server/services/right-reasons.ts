@@ -30,6 +30,9 @@ export const RIGHT_REASONS = {
   'web.cancelled_refund': { cn: '网页校对取消退回', en: 'Link proofreading cancelled: refunded' },
   'web.interrupted_refund': { cn: '网页校对中断退回', en: 'Link proofreading interrupted: refunded' },
   'web.failed_refund': { cn: '网页校对失败退回', en: 'Link proofreading failed: refunded' },
+  // the job runner's codes of the same refunds (`<kind>.*_refund`)
+  'website.failed_refund': { cn: '网页校对失败退回', en: 'Link proofreading failed: refunded' },
+  'website.cancelled_refund': { cn: '网页校对取消退回', en: 'Link proofreading cancelled: refunded' },
   'audio.check': { cn: '音频校对', en: 'Audio proofreading' },
   'audio.failed_refund': { cn: '音频校对失败退回', en: 'Audio proofreading failed: refunded' },
   'video.check': { cn: '视频校对', en: 'Video proofreading' },

@@ -239,6 +239,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
     id: 'server.website.interrupted',
     message: '网站校对因服务重启中断，未扣字数，请重新校对',
   }),
+  'website.cancelled': msg({ id: 'server.website.cancelled', message: '已取消网站校对，已退回字数' }),
   'website.page_failed': msg({ id: 'server.website.page_failed', message: '第{page}页校对失败，未扣字数，请稍后重试' }),
   'document.unknown': msg({ id: 'server.document.unknown', message: '文档不存在或已删除' }),
   'document.unknown_share': msg({ id: 'server.document.unknown_share', message: '分享链接无效或文档已删除' }),

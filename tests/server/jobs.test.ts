@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import { startServer, type ServerProcess } from '../../server/bench/processes';
 import { migrate, openDatabase, type Db } from '../../server/db';
 import { migrationProvider } from '../../server/db/migrations';
 import type { JobKind } from '../../server/db/schema';
+import type { JobRecord } from '../../server/jobs/store';
 import { addGrant, rightView } from '../../server/services/rights';
 import { issueToken } from '../../server/services/tokens';
 import { createUser } from '../../server/services/users';
@@ -35,6 +38,10 @@ interface KindCase {
   kind: JobKind;
   /** the right its upload is charged from */
   right: number;
+  /** what it is charged once (default 1) */
+  charged?(db: Db, id: number): Promise<number>;
+  /** the job is far enough for the kill (default: running) */
+  killable?(job: JobRecord): boolean;
   /** uploads one job through the public API; its id */
   upload(base: string, token: string): Promise<number>;
   /** the kind's row status as the routes show it */
@@ -114,7 +121,62 @@ const KINDS: KindCase[] = [
       return (await db.selectFrom('speech_tasks').select('status').where('id', '=', id).executeTakeFirst())?.status;
     },
   },
+  {
+    kind: 'website',
+    right: 1,
+    async upload(base, token) {
+      const headers = { ...CLIENT_HEADERS, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const post = async (path: string, body: unknown) => {
+        const res = await fetch(`${base}/misscut/website/${path}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+        });
+        const json = await res.json();
+        expect(res.status, JSON.stringify(json)).toBe(200);
+        return json.result;
+      };
+      const site = await post('add_one', { url: `${siteOrigin}/?${Date.now()}`, depth: 1, page_limit: SITE_PAGES + 1 });
+      return (await post('check', { id: site.id })).id as number;
+    },
+    async status(db, id) {
+      return (await db.selectFrom('websites').select('status').where('id', '=', id).executeTakeFirst())?.status;
+    },
+    // charged by the text its pages held, once: the start after the kill reads the site again on that charge
+    async charged(db, id) {
+      const row = await db.selectFrom('websites').select('last_result').where('id', '=', id).executeTakeFirstOrThrow();
+      return (JSON.parse(row.last_result!) as { char_count: number }).char_count;
+    },
+    killable: (job) => job.charge_state === 'reserved',
+  },
 ];
+
+/** Pages of the local site a website job reads (never the network): several seconds of checking. */
+const SITE_PAGES = 4;
+let site: Server;
+let siteOrigin: string;
+
+beforeAll(async () => {
+  const html = (body: string) => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
+  const links = Array.from({ length: SITE_PAGES }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(' ');
+  const text = (n: number) =>
+    longText(250)
+      .split('\n')
+      .map((line) => `<p>${n}-${line}</p>`)
+      .join('');
+  site = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    res.writeHead(path === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+    if (path === '/') return res.end(html(`<nav>${links}</nav><article>${text(0)}</article>`));
+    res.end(html(`<article>${text(Number(path.slice(2)) + 1)}</article>`));
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => site.close(resolve));
+});
 
 const FONTS = [
   '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
@@ -150,6 +212,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       DATA_DIR: dataDir,
       SPA_DIR: join(dataDir, 'no-spa'),
       CHECK_WORKERS: '1',
+      WEB_FETCH_ALLOW: '127.0.0.1/32',
+      WEB_CRAWL_DELAY_MS: '100',
       INSTANCE_HEARTBEAT_MS: '200',
       INSTANCE_STALE_MS: '1000',
       ...(url ? { DATABASE_URL: url } : {}),
@@ -180,7 +244,11 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         let server: ServerProcess = await startServer(env());
         try {
           const id = await c.upload(server.base, token);
-          await until('the job to run', async () => (await jobOf(db, c.kind, id))?.state === 'running');
+          const killable = c.killable ?? ((job: JobRecord) => job.state === 'running');
+          await until('the job to run', async () => {
+            const job = await jobOf(db, c.kind, id);
+            return job !== undefined && killable(job);
+          });
           const first = (await jobOf(db, c.kind, id))!.owner;
           await server.kill();
           server = await startServer(env());
@@ -193,7 +261,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           expect(job).toMatchObject({ state: 'done', owner: null, charge_state: 'committed' });
           expect(Number(job.attempts)).toBe(2);
           expect(first).not.toBeNull();
-          expect(await balance()).toBe(before - 1);
+          const charged = (await c.charged?.(db, id)) ?? 1;
+          expect(await balance()).toBe(before - charged);
           // one consumption and no refund in the ledger
           const ledger = await db
             .selectFrom('right_records')
@@ -202,7 +271,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
             .where('user_right_type', '=', c.right)
             .where('created_at', '>=', since)
             .execute();
-          expect(ledger.map((r) => Number(r.num))).toEqual([-1]);
+          expect(ledger.map((r) => Number(r.num))).toEqual([-charged]);
         } finally {
           await server.stop();
         }
@@ -368,6 +437,18 @@ const BEFORE_STORE: Array<{
       segment_count: 0,
       issue_count: 0,
       ...held(status, 1024),
+    }),
+  },
+  {
+    kind: 'website',
+    table: 'websites',
+    row: (status, n) => ({
+      uid: 1,
+      url: `https://example.com/${n}`,
+      name: `w${n}`,
+      status,
+      progress: 30,
+      ...held(status, 1),
     }),
   },
 ];

@@ -10,6 +10,7 @@ import type { ServerMessage, WebsiteProgressData } from '../../openapi/socket-pr
 import { isWebsiteProgress } from '../../openapi/socket-protocol';
 import { nowIso } from '../../server/db';
 import { insertWebsite, findWebsite } from '../../server/db/repos/websites';
+import { findJob, insertJob } from '../../server/jobs/store';
 import { consumeRight, rightBalance, setDefaultRemaining } from '../../server/services/rights';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
@@ -56,7 +57,7 @@ beforeAll(async () => {
     }
     if (path === '/') return html(HOME);
     if (path === '/a') return html(PAGE_A);
-    if (path === '/b') return html(PAGE_B);
+    if (path === '/b' || path === '/b?orphan') return html(PAGE_B);
     if (path === '/c') return html(PAGE_C);
     if (path === '/private/x') return html(page('私密', '<p>不应读取。</p>'));
     if (path === '/long') return html(LONG);
@@ -102,6 +103,14 @@ async function untilEnded(socket: SocketClient, id: number): Promise<WebsiteProg
     if (!isWebsiteProgress(m) || m.data.id !== id) continue;
     seen.push(m.data);
     if (m.data.status === 'done' || m.data.status === 'failed') return seen;
+  }
+}
+
+async function until(test: () => Promise<boolean>, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -305,25 +314,36 @@ describe('websites', () => {
     await setDefaultRemaining(t.app.db, uid, 1, left);
   });
 
-  it('a check its process left behind ends as interrupted and is refunded', async () => {
+  it('a check its process left behind is taken up by the runner, charged by its first start only', async () => {
     const before = await rightBalance(t.app.db, uid, 1);
-    const consumption = await consumeRight(t.app.db, uid, 1, 120, '网页校对');
     const now = nowIso();
     const id = await insertWebsite(t.app.db, {
       uid,
-      url: `${origin}/orphan`,
+      url: `${origin}/b?orphan`,
       name: 'orphan',
       depth: 0,
       page_limit: 1,
       status: 'running',
       progress: 60,
-      owner: 'a-process-that-is-gone',
-      charge: JSON.stringify(consumption),
       created_at: now,
       updated_at: now,
     });
+    // the dead process had read the site and reserved its characters on the job
+    await insertJob(t.app.db, { kind: 'website', ref: id, uid });
+    await consumeRight(t.app.db, uid, 1, 120, '网页校对', null, async (trx, consumption) => {
+      await trx
+        .updateTable('jobs')
+        .set({ state: 'running', owner: 'a-process-that-is-gone', attempts: 1, charge: JSON.stringify(consumption) })
+        .set({ charge_state: 'reserved' })
+        .where('kind', '=', 'website')
+        .where('ref', '=', id)
+        .execute();
+    });
     await t.app.instance.sweep();
-    expect(await detail(id)).toMatchObject({ status: 'failed', error_code: 'website.interrupted' });
-    expect(await rightBalance(t.app.db, uid, 1)).toBe(before);
+    await until(async () => (await detail(id))?.status === 'done');
+    expect((await detail(id)).last_result.pages).toHaveLength(1);
+    const job = await findJob(t.app.db, 'website', id);
+    expect(job).toMatchObject({ state: 'done', charge_state: 'committed', attempts: 2 });
+    expect(await rightBalance(t.app.db, uid, 1)).toBe(before - 120);
   });
 });

@@ -52,42 +52,12 @@ export async function updateIdleWebsite(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Writes a check's state while `owner` still runs it; false once it is no longer this owner's running check. */
-export async function updateRunningWebsite(
-  db: Db,
-  id: number,
-  owner: string | null,
-  values: Updateable<WebsitesTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('websites')
-    .set(values)
-    .where('id', '=', id)
-    .where('owner', owner === null ? 'is' : '=', owner)
-    .where('status', 'in', BUSY)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Writes a website's check state (the job runner's website kind, which holds the job). */
+export async function updateWebsite(db: Db, id: number, values: Updateable<WebsitesTable>): Promise<void> {
+  await db.updateTable('websites').set(values).where('id', '=', id).execute();
 }
 
 export async function deleteOwnedWebsite(db: Db, id: number, uid: number): Promise<boolean> {
   const result = await db.deleteFrom('websites').where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** Clears a check's charge; true for the one caller that cleared it (who then refunds it). */
-export async function clearWebsiteCharge(db: Db, id: number, charge: string): Promise<boolean> {
-  const result = await db
-    .updateTable('websites')
-    .set({ charge: null })
-    .where('id', '=', id)
-    .where('charge', '=', charge)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Checks queued or running in processes that are not among `alive` (or in none). */
-export async function findWebsitesOfGone(db: Db, alive: string[]): Promise<WebsiteRecord[]> {
-  let query = db.selectFrom('websites').selectAll().where('status', 'in', BUSY);
-  if (alive.length) query = query.where((eb) => eb.or([eb('owner', 'is', null), eb('owner', 'not in', alive)]));
-  return query.execute();
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { renderMessage } from '../../../openapi/messages';
 import type { DocumentFlagData } from '../../../openapi/socket-protocol';
 import { nowIso, type Db } from '../../db';
 import { findDocument, findDocumentFile, updateDocument, type DocumentRecord } from '../../db/repos/documents';
@@ -10,7 +9,8 @@ import { wordCount } from '../../services/documents/load';
 import type { UploadKind } from '../../services/documents/read';
 import { countChars, rightBalance, Right } from '../../services/rights';
 import { recordCheck } from '../../services/team-metrics';
-import { checkerGroup, endedColumns, JobFailure, type JobContext, type JobHandler } from '../runner';
+import { endedColumns, endedFields, JobFailure, type JobContext, type JobHandler } from '../runner';
+import { checkJobUnit, checkJobUnits } from '../units';
 
 /**
  * Document jobs: the uploaded file is read in the heavy pool, its paragraphs checked in the shared checker pool with
@@ -20,8 +20,6 @@ import { checkerGroup, endedColumns, JobFailure, type JobContext, type JobHandle
 
 /** Progress given to reading the file; checking the paragraphs takes the rest. */
 const READ_SHARE = 5;
-/** One unit failing in the checker is tried once more before the job fails. */
-const UNIT_RETRIES = 1;
 
 const flag = (app: FastifyInstance, uid: number, data: DocumentFlagData) =>
   app.realtime.sendToUser(uid, { type: 2, cmd: 1, status: 200, data });
@@ -93,11 +91,7 @@ export const documentJobs: JobHandler = {
   },
 
   async tellEnded(app, job, status, reason) {
-    const params = reason.params ?? {};
-    const hasParams = Object.keys(params).length > 0;
-    const error = renderMessage(reason.code, params);
-    const coded = { error_code: reason.code, ...(hasParams ? { error_params: params } : {}) };
-    flag(app, Number(job.uid), { id: Number(job.ref), status, progress: 0, issue_count: 0, error, ...coded });
+    flag(app, Number(job.uid), { id: Number(job.ref), status, progress: 0, issue_count: 0, ...endedFields(reason) });
   },
 };
 
@@ -131,20 +125,17 @@ async function check(ctx: JobContext, row: DocumentRecord, text: string): Promis
   let lastProgress = READ_SHARE;
   // progress writes are chained so none lands after the final state
   let progressWrite: Promise<unknown> = Promise.resolve();
-  const results = await Promise.all(
-    units.map(async (unit) => {
-      let issues: StoredIssue[] | null = null;
-      for (let attempt = 0; issues === null; attempt++) {
-        try {
-          issues = await service.checkUnit(prepared, unit, checkerGroup(ctx.job));
-        } catch (error) {
-          if (signal.aborted) return [];
-          if (attempt >= UNIT_RETRIES) {
-            app.log.warn({ err: error, document: id, paragraph: unit.index }, 'paragraph not checked');
-            throw new JobFailure('document.paragraph_failed', { paragraph: unit.index + 1 });
-          }
-        }
-      }
+  const results = await checkJobUnits(
+    ctx,
+    units,
+    async (unit) => {
+      const paragraph = unit.index + 1;
+      const issues = await checkJobUnit(
+        ctx,
+        prepared,
+        unit,
+        () => new JobFailure('document.paragraph_failed', { paragraph }),
+      );
       done++;
       found += issues.length;
       const progress = Math.min(99, READ_SHARE + Math.floor((done / total) * (100 - READ_SHARE)));
@@ -164,13 +155,10 @@ async function check(ctx: JobContext, row: DocumentRecord, text: string): Promis
           .then(async () => (await ctx.progress(progress)) && update(app.db, id, { progress }))
           .catch(() => {});
       }
-      return issues.map((i) => ({ ...i, start: i.start + unit.offset, end: i.end + unit.offset }));
-    }),
-  ).catch(async (error) => {
-    service.cancelGroup(checkerGroup(ctx.job));
-    await progressWrite;
-    throw error;
-  });
+      return issues;
+    },
+    () => progressWrite,
+  );
   await progressWrite;
   if (signal.aborted) return null;
   return results.flat().sort((a, b) => a.start - b.start || a.end - b.end);

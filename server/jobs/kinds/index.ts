@@ -4,6 +4,7 @@ import { documentJobs } from './document';
 import { imageJobs } from './image';
 import { pdfJobs } from './pdf';
 import { speechJobs } from './speech';
+import { websiteJobs } from './website';
 
 /** The kinds of job that run on the job runner, by kind. */
 export const jobHandlers: Partial<Record<JobKind, JobHandler>> = {
@@ -11,4 +12,5 @@ export const jobHandlers: Partial<Record<JobKind, JobHandler>> = {
   pdf: pdfJobs,
   image: imageJobs,
   speech: speechJobs,
+  website: websiteJobs,
 };

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { renderMessage } from '../../../openapi/messages';
 import type { PdfProgressData } from '../../../openapi/socket-protocol';
 import { nowIso } from '../../db';
 import { deletePdfPages, findPdfCheck, findPdfFile, updatePdfCheck } from '../../db/repos/pdf-checks';
 import { checkPdfPages } from '../../services/pdf/check-pages';
 import { recordCheck } from '../../services/team-metrics';
-import { endedColumns, JobFailure, type JobHandler } from '../runner';
+import { endedColumns, endedFields, JobFailure, type JobHandler } from '../runner';
 
 /**
  * PDF checks: an uploaded PDF (right 4 charged at upload) is read and checked page by page (services/pdf/
@@ -83,9 +82,6 @@ export const pdfJobs: JobHandler = {
 
   async tellEnded(app, job, status, reason) {
     const id = Number(job.ref);
-    const params = reason.params ?? {};
-    const hasParams = Object.keys(params).length > 0;
-    const error = renderMessage(reason.code, params);
     const row = await findPdfCheck(app.db, id);
     if (!row) return;
     progress(app, Number(job.uid), {
@@ -95,9 +91,7 @@ export const pdfJobs: JobHandler = {
       page_count: Number(row.page_count),
       pages_done: Number(row.pages_done),
       issue_count: Number(row.issue_count),
-      error,
-      error_code: reason.code,
-      ...(hasParams && { error_params: params }),
+      ...endedFields(reason),
     });
   },
 };

@@ -8,13 +8,13 @@ import {
 } from '../../db/repos/websites';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
 import { toCsv } from '../../services/dict-import';
-import { websiteView, type WebsiteView } from '../../services/web/checks';
+import { startWebsiteCheck, websiteView, type WebsiteView } from '../../services/web/checks';
 import { FetchRefused, parsePageUrl } from '../../services/web/fetch';
 import { attachment, caller, type Operations } from '../types';
 
 /**
- * Link proofreading (spec §7 /misscut/website/*): a user's websites, each checked on demand by the website checks
- * (services/web/checks.ts); the report of the last check downloads as CSV.
+ * Link proofreading (spec §7 /misscut/website/*): a user's websites, each checked on demand by a job of the job runner
+ * (server/jobs/kinds/website.ts); the report of the last check downloads as CSV.
  */
 
 const DEFAULT_PAGE_LIMIT = 10;
@@ -140,11 +140,10 @@ export const websiteOperations: Operations = {
 
   postMisscutWebsiteDeleteOne: async (request) => {
     const { uid } = await caller(request);
-    const { db, websites } = request.server;
+    const { db, jobs } = request.server;
     if (!(await findOwnedWebsite(db, request.body.id, uid))) throw notFound('website.unknown');
-    // a running check stops first (its charge is given back as it ends), then the row goes
-    await websites.abort(request.body.id);
-    await websites.release(request.body.id);
+    // a running check stops first; what it was charged is given back, then the row goes
+    await jobs.remove('website', request.body.id, 'website.cancelled_refund');
     if (!(await deleteOwnedWebsite(db, request.body.id, uid))) throw notFound('website.unknown');
     return envelope(null);
   },
@@ -153,7 +152,7 @@ export const websiteOperations: Operations = {
     const { uid } = await caller(request);
     // counted like text checks: a check is at least one
     await request.server.limiters.checkText(request, uid);
-    return envelope(websiteView(await request.server.websites.start(uid, request.body.id)));
+    return envelope(websiteView(await startWebsiteCheck(request.server, uid, request.body.id)));
   },
 
   getMisscutWebsiteDownload: async (request, reply) => {
