@@ -26,6 +26,7 @@ import { WordMatcher, foldForMatch } from './rules/matcher';
 import { checkUsage } from './rules/usage';
 import { checkConfusables } from './rules/confusable';
 import { NonWordChecker, NONWORD3, NONWORD4, type NonWordFinding } from './nonword';
+import { dropFalseKinds } from './rules/precision';
 import { protectedMask, linkMask } from './protect';
 import { hkToCn } from './script';
 import { Bits, ALL_STANDARD, CATEGORY_BY_CODE } from './categories';
@@ -629,6 +630,9 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
     for (let k = s; k < t; k++) if (m[k]) return true;
     return false;
   };
+  // kinds of wrong findings seen on published documents (rules/precision.ts)
+  const known = (w: string) => e.dict.freq.has(w) || e.lm.has(w) || !!e.lm2?.has(w);
+  dropFalseKinds({ lm: e.lm, dict: e.dict, isWord: (w) => e.nonword.isWord(w), known }, work, issues);
   for (const i of issues) i.confidence = Math.round((i.confidence ?? defaultConfidence(i)) * 1000) / 1000;
   // the confident findings first within a family: mode 4 keeps mode 3's findings and adds to them
   const unsure = (i: Issue) => (i.confidence! < 0.5 ? 1 : 0);

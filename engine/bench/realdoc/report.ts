@@ -58,15 +58,33 @@ export function readOfficial(): Paragraph[] {
     .map((text) => ({ page: 'official', text, hash: paraHash(text) }));
 }
 
+/**
+ * Each page is checked whole, its paragraphs joined by line breaks, as a user submits a document (the engine reads
+ * a form that recurs in a document as a term of it); findings are mapped back to their paragraph.
+ */
 export function findings(paras: Paragraph[], mode: 3 | 4): { chars: number; found: Finding[] } {
   let chars = 0;
   const found: Finding[] = [];
-  for (const p of paras) {
-    chars += p.text.length;
-    for (const issue of check(p.text, { mode })) {
-      const from = Math.max(0, issue.start - 8);
+  const pages = new Map<string, Paragraph[]>();
+  for (const p of paras) pages.set(p.page, [...(pages.get(p.page) ?? []), p]);
+  for (const [page, ps] of pages) {
+    const starts: number[] = [];
+    let at = 0;
+    for (const p of ps) {
+      starts.push(at);
+      at += p.text.length + 1;
+      chars += p.text.length;
+    }
+    const issues = check(ps.map((p) => p.text).join('\n'), { mode });
+    for (const issue of issues) {
+      let k = starts.length - 1;
+      while (k > 0 && starts[k] > issue.start) k--;
+      const p = ps[k];
+      const start = issue.start - starts[k];
+      const from = Math.max(0, start - 8);
       const context = p.text.slice(from, Math.min(p.text.length, from + 20));
-      found.push({ page: p.page, hash: p.hash, issue, context });
+      const local = { ...issue, start, end: issue.end - starts[k] };
+      found.push({ page, hash: p.hash, issue: local, context });
     }
   }
   return { chars, found };
