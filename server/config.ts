@@ -100,6 +100,10 @@ export interface ServerConfig {
   publicUrl?: string;
   /** every absolute link this server makes: PUBLIC_URL, else `http://localhost:PORT` (see publicOrigin()) */
   origin: string;
+  /** bearer token /metrics asks for; unset: /metrics is open (keep it off the public proxy then) */
+  metricsToken?: string;
+  /** origins a browser may call /v2/* from: '*' any (the calls authenticate by header, never by cookie) */
+  ltCorsOrigins: '*' | string[];
   /** Folders of data the server ships (unset: the shipped ones, found beside the code that reads them). */
   paths: {
     formatTemplates?: string;
@@ -492,6 +496,16 @@ export const ENV_SCHEMA = Type.Object({
       'same sources by `scripts/server-build.mjs`, which start without a TypeScript loader',
     'workers load their TypeScript through tsx; the bundled server uses its own',
   ),
+  METRICS_TOKEN: optionalStr(
+    '`/metrics` (Prometheus) answers only with `Authorization: Bearer` and this token (401 otherwise); unset, it is ' +
+      'open to anyone who reaches the server, so keep it off the public proxy then (deploy/nginx.conf)',
+  ),
+  LT_CORS_ORIGINS: str(
+    '*',
+    'origins browsers may call the LanguageTool-compatible `/v2/*` API from (editors, browser add-ons): `*` any, or ' +
+      'comma-separated origins (`https://a.example,https://b.example`); those calls authenticate by header, never by ' +
+      'cookie',
+  ),
   CHECKER_FAULT_MARKER: optionalStr('tests only: a paragraph containing it fails in the checker (leave it unset)'),
 });
 
@@ -608,6 +622,15 @@ export function trustedProxies(value: string | undefined): false | string[] {
   });
   if (bad.length) throw new Error(`TRUST_PROXY: not an address or CIDR: ${bad.join(', ')}`);
   return entries;
+}
+
+/** LT_CORS_ORIGINS: '*' for any origin, else the listed origins without trailing slashes. */
+function corsOrigins(value: string): '*' | string[] {
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  return origins.length === 0 || origins.includes('*') ? '*' : origins;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -747,6 +770,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
       openUrl: env.WECHAT_OPEN_URL,
       apiUrl: env.WECHAT_API_URL,
     },
+    metricsToken: env.METRICS_TOKEN,
+    ltCorsOrigins: corsOrigins(env.LT_CORS_ORIGINS),
     paths: {
       formatTemplates: env.FORMAT_TEMPLATES_DIR,
       wordLibraries: env.WORD_LIBRARIES_DIR,

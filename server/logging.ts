@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import ipaddr from 'ipaddr.js';
 import type { FastifyServerOptions } from 'fastify';
 
 /**
@@ -105,5 +108,56 @@ export function loggerOptions(level: string, env: NodeJS.ProcessEnv = process.en
     ...(pretty && {
       transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
     }),
+  };
+}
+
+/** proxy-addr's names for address ranges, as TRUST_PROXY may use them */
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** Whether an address is in one of TRUST_PROXY's entries (names, addresses, CIDRs). */
+export function proxyMatcher(trusted: false | string[]): (address: string | undefined) => boolean {
+  if (!trusted) return () => false;
+  const ranges: Range[] = trusted.flatMap((entry) =>
+    (NAMED_RANGES[entry] ?? [entry]).map((cidr): Range => {
+      if (cidr.includes('/')) return ipaddr.parseCIDR(cidr);
+      const address = ipaddr.parse(cidr);
+      return [address, address.kind() === 'ipv4' ? 32 : 128];
+    }),
+  );
+  return (address) => {
+    if (!address || !ipaddr.isValid(address)) return false;
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    return ranges.some(([base, bits]) => base.kind() === parsed.kind() && parsed.match(base, bits));
+  };
+}
+
+/** What genReqId reads of a request. */
+export interface RequestIdSource {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string };
+}
+
+/** A request id a proxy may hand on: short, and nothing that could forge a log line. */
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/**
+ * Fastify's genReqId: the `x-request-id` a trusted proxy (TRUST_PROXY) sent, so one id follows the request through
+ * the proxy's logs and ours; otherwise a new one (a client's own header is not believed: it could tie its requests
+ * to another's in the logs). Every log line of the request carries it as `reqId`; every answer as `x-request-id`.
+ */
+export function requestIds(trusted: false | string[]): (req: RequestIdSource) => string {
+  const fromProxy = proxyMatcher(trusted);
+  return (req) => {
+    const given = req.headers['x-request-id'];
+    if (typeof given === 'string' && REQUEST_ID.test(given) && fromProxy(req.socket.remoteAddress)) return given;
+    return randomUUID();
   };
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorResult } from '../errors';
+import { countProviderError } from '../services/metrics';
 import { renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
 
 interface ValidationIssue {
@@ -56,6 +57,9 @@ const MULTIPART_SYNTAX = new RegExp(
     '^The needle cannot ',
   ].join('|'),
 );
+
+/** Errors of the file system under DATA_DIR (full, read-only, failing disk), counted for /metrics. */
+const STORAGE_FAULTS = new Set(['EIO', 'ENOSPC', 'EROFS', 'EDQUOT', 'EACCES', 'EPERM', 'EMFILE', 'ENFILE']);
 
 /** The error envelope: `msg` in the source language, `msg_code` and `msg_params` for the client's own language. */
 export const errorBody = (
@@ -113,6 +117,7 @@ export default fp(
             problem: error.message,
           });
         request.log.error({ err: error }, 'request failed');
+        if (STORAGE_FAULTS.has(error.code)) countProviderError('storage');
         return send(reply, 500, 'server.internal');
       },
     );

@@ -40,6 +40,8 @@ export interface HubCluster {
   unregisterSession(sessionId: string): void;
   /** whether another process holds this session of the account */
   hasRemoteSession(uid: number, sessionId: string): Promise<boolean>;
+  /** whether events from the other processes come in now (readiness) */
+  connected(): boolean;
 }
 
 export interface HubOptions {

@@ -6,6 +6,7 @@ import { isoIn, nowIso } from '../db';
 import { countCodeAttempt, findLatestUnusedCode, insertSmsCode, markCodeUsed, useUpCodes } from '../db/repos/sms-codes';
 import { badRequest, tooManyRequests, unavailable } from '../errors';
 import type { SmsConfig } from '../config';
+import { countProviderError } from './metrics';
 import { aliyunSms, tencentSms, webhookSms, type SmsProvider, type SmsPurpose } from './sms-gateways';
 
 export type { SmsProvider, SmsPurpose } from './sms-gateways';
@@ -69,6 +70,7 @@ export async function deliver(send: () => Promise<void>, warn?: (err: unknown) =
     await send();
   } catch (err) {
     warn?.(err);
+    countProviderError('sms');
     throw unavailable('sms.unavailable');
   }
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db';
 import { nowIso } from '../db';
 import { sql } from 'kysely';
 import { badRequest } from '../errors';
+import { countCheck } from './metrics';
 
 /**
  * Usage of checks for team metrics: one `check_events` row per finished check (text, API, document, PDF, image,
@@ -15,6 +16,7 @@ export async function recordCheck(
   db: Db,
   input: { uid: number; kind: CheckKind; chars: number; issues: ReadonlyArray<{ category: string }> },
 ): Promise<void> {
+  countCheck(input.kind, input.chars);
   const user = await db.selectFrom('users').select('enterprise_id').where('uid', '=', input.uid).executeTakeFirst();
   const categories: Record<string, number> = {};
   for (const i of input.issues) categories[i.category] = (categories[i.category] ?? 0) + 1;

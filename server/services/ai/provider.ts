@@ -6,6 +6,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import type { ServerConfig } from '../../config';
+import { countProviderError } from '../metrics';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -29,6 +30,8 @@ export class ChatError extends Error {
   ) {
     super(message);
     this.name = 'ChatError';
+    // every ChatError is the chat service failing (a user's own stop is no ChatError)
+    countProviderError('ai');
   }
 }
 

@@ -105,12 +105,13 @@ export class CheckerPool {
     });
   }
 
-  /** The workers, how many have their lexicons and from where, and the size of the one shared image. */
-  status(): { workers: number; ready: number; sources: ImageSource[]; imageBytes: number } {
+  /** The workers, how many have their lexicons (and from where) or a task, and the size of the one shared image. */
+  status(): { workers: number; ready: number; busy: number; sources: ImageSource[]; imageBytes: number } {
     const ready = this.slots.filter((s) => s.ready);
     return {
       workers: this.slots.length,
       ready: ready.length,
+      busy: this.slots.filter((s) => s.busy).length,
       sources: ready.flatMap((s) => (s.source ? [s.source] : [])),
       imageBytes: this.image?.byteLength ?? 0,
     };

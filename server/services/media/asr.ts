@@ -5,6 +5,7 @@
  * transcript from subtitles only (GET /misscut/v1/audio/sources tells the page which).
  */
 import type { ServerConfig } from '../../config';
+import { countProviderError } from '../metrics';
 import type { Cue } from './subtitles';
 
 export interface AsrProvider {
@@ -22,6 +23,7 @@ export class AsrError extends Error {
   ) {
     super(message);
     this.name = 'AsrError';
+    countProviderError('asr');
   }
 }
 
