@@ -7,12 +7,12 @@
  *  - a grammatical character (是, 之, 及) before a word the text already makes (是|用于, 组|之前) is not fused into
  *    another word (适用于, 组织前);
  *  - a form written more than once in the text is a term of it (标记符, 服务项, 段中): no missing character, no swap;
- *  - a missing character needs the models' clear preference in both modes, else a form that reads as words already
- *    (奇校验, 读操作) is widened into a longer phrase (奇偶校验, 读写操作); and a negation is never supplied outside
- *    an idiom (并需要 → 并不需要 reverses the sense);
- *  - a common word is not replaced by another word (指示 → 只是), whole or by one character (程序 → 秩序);
- *  - the first two Chinese characters after a Latin or numeric token are the writer's compound with it (Alt键,
- *    10base2 细缆);
+ *  - a missing character outside a common idiom needs the models' clear preference in both modes, else a form that
+ *    reads as words already (读操作) is widened into a longer phrase (读写操作); and a negation is never supplied
+ *    outside an idiom (并需要 → 并不需要 reverses the sense);
+ *  - a common word is not replaced by another common word (指示 → 只是): that is left to the character speller, whose
+ *    real-word fixes (截至 → 截止) weigh the context character by character;
+ *  - the first Chinese character after a Latin or numeric token makes the writer's compound with it (Alt键, 3号);
  *  - a swap needs the models' clear preference in both modes: one they barely prefer reads across a word boundary
  *    (跳至|行尾 → 跳行至尾, 属主|为 → 属为主);
  *  - a preposition doubled across two words, the first copy ending a common word and the second opening the next
@@ -104,10 +104,13 @@ const SWAP_SCORE = 0.8;
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
+/** how often (jieba's count) an idiom or set phrase occurs to count as one (迎难而上 19, 动态链接库 8) */
+const IDIOM_FREQ = 10;
+
 /** an idiom or set phrase that is common (jieba tags many a chance phrase of three occurrences as one: 并不需要) */
 function idiom(lex: PrecisionLexicon, w: string) {
   const tag = lex.dict.pos.get(w);
-  return (tag === 'i' || tag === 'l') && (lex.dict.freq.get(w) ?? 0) >= 20 && lex.isWord(w);
+  return (tag === 'i' || tag === 'l') && (lex.dict.freq.get(w) ?? 0) >= IDIOM_FREQ && lex.isWord(w);
 }
 
 /** the character inserted: where the word made differs from the written form */
@@ -137,14 +140,9 @@ export function falseKind(lex: PrecisionLexicon, text: string, i: Issue): boolea
     return true;
   // a common word replaced by another common word (指示 → 只是): the writer's word is the likelier reading
   if (id === 'spell.word' && (lex.dict.freq.get(orig) ?? 0) >= COMMON_WORD && lex.known(cand)) return true;
-  // the first Chinese character after a Latin or numeric token makes a compound with it (Alt键, 10base2 细缆, 3号):
+  // the first Chinese character after a Latin or numeric token makes a compound with it (Alt键, 3号):
   // the models see no left context there, and a look-alike or homophone reads as likely as the written term
-  if (
-    SUBSTITUTIONS.has(id ?? '') &&
-    i.end - i.start === 1 &&
-    (afterLatin(text, i.start) || (isHan(text[i.start - 1]) && afterLatin(text, i.start - 1)))
-  )
-    return true;
+  if (SUBSTITUTIONS.has(id ?? '') && i.end - i.start === 1 && afterLatin(text, i.start)) return true;
   if (id === 'nonword.missing' || id === 'nonword.swap') {
     // a form the text writes more than once is a term of the text (标记符, 服务项, 段中), as for substitutions
     const written = typeof args.orig === 'string' ? args.orig : orig;
@@ -153,9 +151,12 @@ export function falseKind(lex: PrecisionLexicon, text: string, i: Issue): boolea
   if (id === 'nonword.missing') {
     const written = typeof args.orig === 'string' ? args.orig : orig;
     const word = typeof args.cand === 'string' ? args.cand : cand;
-    if (NEGATIONS.includes(inserted(written, word)) && !idiom(lex, word)) return true;
-    // (confidence is the logistic of half the score: see nonwordIssue)
-    if (i.confidence !== undefined && 2 * logit(i.confidence) < MISSING_SCORE) return true;
+    // (a common idiom is rarely a coincidence: 迎难而 is 迎难而上 at a lower score)
+    if (!idiom(lex, word)) {
+      if (NEGATIONS.includes(inserted(written, word))) return true;
+      // (confidence is the logistic of half the score: see nonwordIssue)
+      if (i.confidence !== undefined && 2 * logit(i.confidence) < MISSING_SCORE) return true;
+    }
   }
   // (a swap the models barely prefer reads across a word boundary: 跳至|行尾 → 跳行至尾, 属主|为 → 属为主)
   if (id === 'nonword.swap' && i.confidence !== undefined && 2 * logit(i.confidence) < SWAP_SCORE) return true;
