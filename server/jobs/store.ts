@@ -1,6 +1,6 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type UpdateObject } from 'kysely';
 import { nowIso, type Db } from '../db';
-import type { ChargeState, DialectName, JobKind, JobsTable, JobState } from '../db/schema';
+import type { ChargeState, Database, DialectName, JobKind, JobsTable, JobState } from '../db/schema';
 import type { RightReason } from '../services/right-reasons';
 import { refundRight, type Consumption } from '../services/rights';
 
@@ -95,15 +95,7 @@ export async function submitJob(db: Db, kind: JobKind, ref: number, uid: number)
  * false once it no longer runs it, or if it was charged already: the caller rolls the consumption back.
  */
 export async function reserveJobCharge(db: Db, id: number, owner: string, charge: string): Promise<boolean> {
-  const res = await db
-    .updateTable('jobs')
-    .set({ charge, charge_state: 'reserved', updated_at: nowIso() })
-    .where('id', '=', id)
-    .where('owner', '=', owner)
-    .where('state', '=', 'running')
-    .where('charge_state', '=', 'none')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return updateRunning(db, id, owner, { charge, charge_state: 'reserved' }, 'none');
 }
 
 /** How many jobs of a kind the user has queued or running. */
@@ -156,44 +148,41 @@ export async function claimJob(
 
 /** Writes the progress of a job `owner` runs; false once it no longer does (cancelled, taken over). */
 export async function setJobProgress(db: Db, id: number, owner: string, progress: number): Promise<boolean> {
-  const res = await db
+  return updateRunning(db, id, owner, { progress });
+}
+
+/** Writes a job `owner` runs (with `charge`, only while its charge is in that state); false once it no longer runs. */
+async function updateRunning(
+  db: Db,
+  id: number,
+  owner: string,
+  values: UpdateObject<Database, 'jobs'>,
+  charge?: ChargeState,
+): Promise<boolean> {
+  let query = db
     .updateTable('jobs')
-    .set({ progress, updated_at: nowIso() })
+    .set({ ...values, updated_at: nowIso() })
     .where('id', '=', id)
     .where('owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
+    .where('state', '=', 'running');
+  if (charge !== undefined) query = query.where('charge_state', '=', charge);
+  const res = await query.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /** Ends a job `owner` runs as done, its charge spent for good; false once it no longer runs it. */
 export async function finishJob(db: Db, id: number, owner: string): Promise<boolean> {
-  const res = await db
-    .updateTable('jobs')
-    .set({
-      state: 'done',
-      progress: 100,
-      owner: null,
-      charge_state: sql<ChargeState>`CASE charge_state WHEN 'reserved' THEN 'committed' ELSE charge_state END`,
-      updated_at: nowIso(),
-    })
-    .where('id', '=', id)
-    .where('owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return updateRunning(db, id, owner, {
+    state: 'done',
+    progress: 100,
+    owner: null,
+    charge_state: sql<ChargeState>`CASE charge_state WHEN 'reserved' THEN 'committed' ELSE charge_state END`,
+  });
 }
 
 /** Puts a job `owner` runs back in the queue, not claimed before `runAfter` (a retry); false if it no longer runs. */
 export async function retryJob(db: Db, id: number, owner: string, runAfter: string): Promise<boolean> {
-  const res = await db
-    .updateTable('jobs')
-    .set({ state: 'queued', owner: null, run_after: runAfter, updated_at: nowIso() })
-    .where('id', '=', id)
-    .where('owner', '=', owner)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return updateRunning(db, id, owner, { state: 'queued', owner: null, run_after: runAfter });
 }
 
 /**

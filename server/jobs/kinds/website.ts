@@ -54,9 +54,7 @@ export const websiteJobs: JobHandler = {
 
   async run(ctx) {
     const { app, job, signal } = ctx;
-    const { db } = app;
-    const id = Number(job.ref);
-    const uid = Number(job.uid);
+    const [db, id, uid] = [app.db, Number(job.ref), Number(job.uid)];
     const site = await findWebsite(db, id);
     if (!site || signal.aborted) return null;
     await update(db, id, { status: 'running', progress: 0, error: null, error_code: null, error_params: null });
@@ -73,14 +71,10 @@ export const websiteJobs: JobHandler = {
     await update(db, id, { progress: READ_SHARE });
     const result = await checkPages(ctx, read);
     if (!result || signal.aborted) return null;
+    const done = { status: 'done' as const, progress: 100, last_result: JSON.stringify(result) };
     return {
       async store(trx) {
-        await update(trx, id, {
-          status: 'done',
-          progress: 100,
-          last_result: JSON.stringify(result),
-          last_checked_at: nowIso(),
-        });
+        await update(trx, id, { ...done, last_checked_at: nowIso() });
       },
       async announce() {
         const issues = result.pages.flatMap((p) => p.issues);
