@@ -76,6 +76,23 @@ export class PgServer {
     return `postgres://workbench@127.0.0.1:${this.port}/postgres`;
   }
 
+  /** Stops the server (its connections are closed, as in a real restart) and starts it again on the same port. */
+  restart(): void {
+    this.run(join(PG_BIN!, 'pg_ctl'), [
+      '-D',
+      join(this.dir, 'data'),
+      // without a log file the server would write to this call's pipe and keep it open
+      '-l',
+      join(this.dir, 'log'),
+      '-m',
+      'fast',
+      '-w',
+      '-t',
+      '30',
+      'restart',
+    ]);
+  }
+
   stop(): void {
     try {
       this.run(join(PG_BIN!, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
