@@ -17,6 +17,7 @@ import { readTranscription, transcriptionsUrl } from '../../server/services/medi
 import { applySuggestions, parseSubtitle, writeSubtitles } from '../../server/services/media/subtitles';
 import { addGrant, consumeRight, rightBalance, setDefaultRemaining } from '../../server/services/rights';
 import { insertSpeechTask } from '../../server/db/repos/speech-tasks';
+import { reasonText } from '../../server/services/right-reasons';
 import { insertJob } from '../../server/jobs/store';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 
@@ -378,6 +379,18 @@ describe('speech tasks', () => {
     const task = await ended(id);
     expect(task).toMatchObject({ status: 'failed', error_code: 'speech.interrupted' });
     expect(await rightBalance(t.app.db, uid, 2048)).toBe(before);
+    // the ledger says why in the reader's language
+    const refund = await t.app.db
+      .selectFrom('right_records')
+      .select(['num', 'reason', 'reason_code', 'reason_params'])
+      .where('uid', '=', uid)
+      .where('user_right_type', '=', 2048)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(Number(refund.num)).toBe(2);
+    expect(refund.reason).toBe('音视频校对失败退回');
+    expect(reasonText(refund, 'en')).toBe('Audio/video proofreading failed: refunded');
+    expect(reasonText(refund, 'hk')).toBe('音視頻校對失敗退回');
     // refunded at the next start again: nothing more is given back
     await t.app.jobs.refundEnded();
     expect(await rightBalance(t.app.db, uid, 2048)).toBe(before);
