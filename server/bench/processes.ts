@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { HEARTBEAT_INTERVAL_MS } from '../../openapi/socket-protocol';
 import { ensureServerBuild } from '../../scripts/server-build.mjs';
 import { repoRoot } from './support';
 
@@ -40,10 +41,12 @@ export async function startServer(
   env: Record<string, string>,
   timeoutMs = 60_000,
   supervised = false,
+  /** node's own options for the process (`--cpu-prof` is not allowed in NODE_OPTIONS) */
+  nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
   const port = await freePort();
   // the server as `npm start` runs it: the bundle in dist/server (the supervisor builds it when missing)
-  const args = [supervised ? join(repoRoot, 'scripts/supervise.mjs') : (await ensureServerBuild()).entry];
+  const args = [...nodeArgs, supervised ? join(repoRoot, 'scripts/supervise.mjs') : (await ensureServerBuild()).entry];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env, PORT: String(port) },
@@ -79,15 +82,24 @@ export async function startServer(
   return { port, base, child, output: () => output, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), serverPid };
 }
 
-/** A socket client as the SPA is one: acknowledges indexed messages and keeps what arrives. */
+/**
+ * A socket client as the SPA is one: acknowledges indexed messages, keeps what arrives and sends the heartbeat (a
+ * socket silent for three periods is closed by the server, which would strand a long run's idle users).
+ */
 export class SocketClient {
   ws: WebSocket;
   sessionId = '';
   messages: Array<{ type: number; cmd: number; status: number; data: any; index?: number }> = [];
   private waiters: Array<() => void> = [];
+  private heartbeat: NodeJS.Timeout;
 
   constructor(url: string) {
     this.ws = new WebSocket(url);
+    this.heartbeat = setInterval(() => {
+      if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 1, cmd: 1 }));
+    }, HEARTBEAT_INTERVAL_MS);
+    this.heartbeat.unref();
+    this.ws.once('close', () => clearInterval(this.heartbeat));
   }
 
   open(): Promise<void> {
@@ -126,6 +138,7 @@ export class SocketClient {
   }
 
   close(): void {
+    clearInterval(this.heartbeat);
     this.ws.close(1000);
   }
 }

@@ -17,19 +17,27 @@
  *     on the same database, each user's socket on one process and its checks submitted through the other.
  *  6. an announcement published by an operator to --listeners connected users (default 1,000, one socket each):
  *     time until the publish call answers and until the last socket has it (fan-out), p50 / p95 per socket.
+ * Before 2, the server against the engine alone on the same cores (0): the engine in as many threads as the server
+ * has checker workers, checking the units of 1,000-character texts back to back (its limit: checks/s and CPU per
+ * check), then the server with 8 and with 32 clients checking such texts back to back (checks/s, its share of the
+ * engine's limit, the server process's CPU per check against the engine's); during 2 the server's RSS is sampled
+ * (peak) and read again a minute after. Each figure with its goal. `--profile DIR` runs the single server under
+ * `--cpu-prof` (profiles in DIR); `--only-engine-ratio` stops after 0 and 2.
  * Texts are distinct per check (no cache hits). CHECK_WORKERS is passed through to the servers.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
-import { Cluster, PG_BIN } from '../../tests/server/pg-cluster';
+import { PgDatabase, PG_BIN } from '../../tests/server/pg-server';
 import { migrate, openDatabase } from '../db';
 import { addGrant } from '../services/rights';
 import { issueToken } from '../services/tokens';
 import { createUser } from '../services/users';
 import { hashPassword } from '../services/passwords';
 import { insertUser } from '../db/repos/users';
+import { splitUnits } from '../services/checker/jobs';
 import { startServer, SocketClient, type ServerProcess } from './processes';
 import { benchOption, benchSentences } from './support';
 
@@ -45,6 +53,12 @@ const CLUSTER_SECONDS = opt('cluster-seconds', 20);
 const CLUSTER_USERS = opt('cluster-users', 20);
 const SKIP_BIG = args.includes('--skip-big');
 const SKIP_CLUSTER = args.includes('--skip-cluster');
+const ENGINE_SECONDS = opt('engine-seconds', 15);
+const CLIENT_SECONDS = opt('client-seconds', 20);
+const ONLY_ENGINE_RATIO = args.includes('--only-engine-ratio');
+const PROFILE_DIR = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : null;
+/** the server's checker workers (its default: one per core, at most 4) */
+const CHECKER_THREADS = Number(process.env.CHECK_WORKERS) || Math.min(4, availableParallelism());
 
 const SENTENCES = benchSentences();
 let serial = 0;
@@ -117,6 +131,7 @@ async function load(
   tokens: string[],
   sockets: SocketClient[],
   submit: (u: number) => ServerProcess,
+  textChars = 500,
 ) {
   const latencies: number[] = [];
   let errors = 0;
@@ -126,7 +141,7 @@ async function load(
   await Promise.all(
     Array.from({ length: users }, async (_, u) => {
       while (performance.now() < deadline) {
-        const text = makeText(500);
+        const text = makeText(textChars);
         try {
           latencies.push(await check(submit(u), sockets[u], tokens[u], text));
           chars += text.length;
@@ -249,11 +264,126 @@ async function announcementFanOut(server: ServerProcess, listeners: { operator: 
   for (const s of sockets) s.close();
 }
 
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+/** CPU milliseconds in a /proc stat file (utime + stime). */
+const statCpuMs = (path: string) => {
+  // the fields after the command name, which is in parentheses and may hold spaces
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+};
+/** CPU milliseconds a process (all its threads) has used so far, from /proc (Linux). */
+const processCpuMs = (pid: number) => statCpuMs(`/proc/${pid}/stat`);
+/** CPU milliseconds of each thread of a process so far, by thread id. */
+const threadCpuMs = (pid: number) => {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+};
+/**
+ * Where a process's CPU went between two thread readings: the main thread, the `workers` busiest other threads (the
+ * checker workers under check load) and the rest (V8's GC and compiler threads, libuv's pool).
+ */
+function cpuSplit(pid: number, before: Map<number, number>, after: Map<number, number>, workers: number) {
+  const delta = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const main = delta.find((d) => d.tid === pid)?.ms ?? 0;
+  const others = delta.filter((d) => d.tid !== pid).sort((a, b) => b.ms - a.ms);
+  const sum = (xs: Array<{ ms: number }>) => xs.reduce((s, x) => s + x.ms, 0);
+  return { main, workers: sum(others.slice(0, workers)), rest: sum(others.slice(workers)) };
+}
+const rssMb = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Math.round(Number(line[1]) / 1024) : NaN;
+};
+const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+/** The engine alone (engine-limit.ts in a child process) on 1,000-character texts split as the server splits them. */
+async function engineLimit(threads: number, seconds: number) {
+  // enough distinct texts for a fast machine (about 150 checks/s per thread), and the warm-up's
+  const checks = Array.from({ length: 40 + threads * seconds * 150 }, () =>
+    splitUnits(makeText(1000)).map((u) => u.text),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'wb-bench-engine-'));
+  const file = join(dir, 'checks.json');
+  writeFileSync(file, JSON.stringify(checks));
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        new URL('./engine-limit.ts', import.meta.url).pathname,
+        file,
+        String(threads),
+        String(seconds),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`engine-limit exited with ${code}: ${out}`);
+    const r = JSON.parse(out.trim().split('\n').pop()!) as {
+      checks: number;
+      seconds: number;
+      cpuMs: number;
+      threadsCpuMs: number;
+      ranOut: boolean;
+    };
+    if (r.ranOut) console.error('engine-limit ran out of texts: its figure is a floor');
+    return { ...r, perSecond: r.checks / r.seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `clients` users checking 1,000-character texts back to back: checks/s and the server's CPU per check. */
+async function serverLoad(server: ServerProcess, clients: number, tokens: string[], sockets: SocketClient[]) {
+  const pid = server.child.pid!;
+  const cpu0 = processCpuMs(pid);
+  const threads0 = threadCpuMs(pid);
+  const own0 = process.cpuUsage();
+  const r = await load(
+    CLIENT_SECONDS,
+    clients,
+    tokens.slice(0, clients),
+    sockets.slice(0, clients),
+    () => server,
+    1000,
+  );
+  const cpuMs = processCpuMs(pid) - cpu0;
+  const split = cpuSplit(pid, threads0, threadCpuMs(pid), CHECKER_THREADS);
+  const own = process.cpuUsage(own0);
+  const n = r.latencies.length;
+  return {
+    ...r,
+    cpuMsPerCheck: cpuMs / n,
+    split: { main: split.main / n, workers: split.workers / n, rest: split.rest / n },
+    clientCpuMsPerCheck: (own.user + own.system) / 1000 / n,
+  };
+}
+
 async function singleProcess(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-bench-'));
   const tokens = await makeUsers(USERS + 1, { dataDir });
   const listeners = await makeListeners(LISTENERS, { dataDir });
-  const server = await startServer({ DATA_DIR: dataDir, SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' });
+  const server = await startServer(
+    { DATA_DIR: dataDir, SPA_DIR: join(dataDir, 'no-spa'), CHECK_RATE_MAX: '0' },
+    60_000,
+    false,
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+  );
   try {
     const sockets = await openSockets([server], tokens);
     const w0 = performance.now();
@@ -269,13 +399,73 @@ async function singleProcess(): Promise<void> {
         `max ${ms(Math.max(...single))}`,
     );
 
-    // 2. concurrent users
+    // 0. the server against the engine alone, on the same cores: the engine before and after the server's runs (the
+    // machine's other load drifts), its figures over both
+    const before = await engineLimit(CHECKER_THREADS, ENGINE_SECONDS);
+    const byClients: Array<{ clients: number } & Awaited<ReturnType<typeof serverLoad>>> = [];
+    for (const clients of [8, 32]) {
+      byClients.push({ clients, ...(await serverLoad(server, clients, tokens.slice(1), sockets.slice(1))) });
+    }
+    const after = await engineLimit(CHECKER_THREADS, ENGINE_SECONDS);
+    const engine = {
+      perSecond: (before.perSecond + after.perSecond) / 2,
+      cpuMsPerCheck: (before.cpuMs + after.cpuMs) / (before.checks + after.checks),
+      threadsCpuMsPerCheck: (before.threadsCpuMs + after.threadsCpuMs) / (before.checks + after.checks),
+    };
+    console.log(
+      `\n0) the engine alone, ${CHECKER_THREADS} thread${CHECKER_THREADS > 1 ? 's' : ''} (as many as the server's ` +
+        `checker workers), 1,000-character texts, ${ENGINE_SECONDS} s before and after the server's runs: ` +
+        `${before.perSecond.toFixed(1)} and ${after.perSecond.toFixed(1)} checks/s (its limit here: the mean, ` +
+        `${engine.perSecond.toFixed(1)}), ${engine.cpuMsPerCheck.toFixed(1)} ms of CPU per check (the checking ` +
+        `threads ${engine.threadsCpuMsPerCheck.toFixed(1)}, other threads ` +
+        `${(engine.cpuMsPerCheck - engine.threadsCpuMsPerCheck).toFixed(1)})`,
+    );
+    for (const l of byClients) {
+      console.log(
+        `   the server, ${l.clients} clients for ${l.elapsed.toFixed(1)} s: ${l.perSecond.toFixed(1)} checks/s ` +
+          `(${((100 * l.perSecond) / engine.perSecond).toFixed(0)} % of the engine's limit), ` +
+          `${l.cpuMsPerCheck.toFixed(1)} ms of server CPU per check ` +
+          `(${(l.cpuMsPerCheck / engine.cpuMsPerCheck).toFixed(2)}× the engine's: main thread ` +
+          `${l.split.main.toFixed(1)}, checker workers ${l.split.workers.toFixed(1)}, other threads ` +
+          `${l.split.rest.toFixed(1)}), p50 ${ms(pct(l.latencies, 50))}, ` +
+          `p95 ${ms(pct(l.latencies, 95))}, errors ${l.errors}; the bench's own CPU ` +
+          `${l.clientCpuMsPerCheck.toFixed(1)} ms per check`,
+      );
+    }
+
+    // 2. concurrent users, the server's RSS sampled throughout
+    const pid = server.child.pid!;
+    let rssPeak = rssMb(pid);
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(pid))), 250);
     const r = await load(SECONDS, USERS, tokens.slice(1), sockets.slice(1), () => server);
+    clearInterval(sampler);
+    const rssEnd = rssMb(pid);
     console.log(
       `\n2) ${USERS} concurrent users, 500-character texts, ${r.elapsed.toFixed(1)} s: ${r.latencies.length} checks, ` +
         `${r.perSecond.toFixed(1)} checks/s (${Math.round(r.chars / r.elapsed)} characters/s), ` +
-        `p50 ${ms(pct(r.latencies, 50))}, p95 ${ms(pct(r.latencies, 95))}, errors ${r.errors}`,
+        `p50 ${ms(pct(r.latencies, 50))}, p95 ${ms(pct(r.latencies, 95))}, errors ${r.errors}; ` +
+        `server RSS peak ${rssPeak} MB, ${rssEnd} MB at the end`,
     );
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    const rssAfter = rssMb(pid);
+    console.log(`   server RSS a minute after: ${rssAfter} MB`);
+
+    const at8 = byClients[0];
+    const share8 = at8.perSecond / engine.perSecond;
+    const cpuRatio = at8.cpuMsPerCheck / engine.cpuMsPerCheck;
+    console.log(
+      '\n   goals (one run; engine and server measured on the same cores):\n' +
+        `   - throughput at 8 clients ${at8.perSecond.toFixed(1)} checks/s = ${(100 * share8).toFixed(0)} % of the ` +
+        `engine's ${engine.perSecond.toFixed(1)} (goal ≥ 85 %): ${mark(share8 >= 0.85)}\n` +
+        `   - server CPU per check at 8 clients ${at8.cpuMsPerCheck.toFixed(1)} ms = ${cpuRatio.toFixed(2)}× the ` +
+        `engine's ${engine.cpuMsPerCheck.toFixed(1)} ms (goal ≤ 1.15×): ${mark(cpuRatio <= 1.15)}\n` +
+        `   - RSS peak during the ${USERS}-user run ${rssPeak} MB (goal ≤ 600 MB): ${mark(rssPeak <= 600)}\n` +
+        `   - RSS a minute after ${rssAfter} MB (goal < 400 MB): ${mark(rssAfter < 400)}`,
+    );
+    if (ONLY_ENGINE_RATIO) {
+      for (const s of sockets) s.close();
+      return;
+    }
 
     // 3. one big text, with /health probes
     if (!SKIP_BIG) {
@@ -329,7 +519,7 @@ async function processesOnPostgres(): Promise<void> {
     console.log('\n5) skipped: PostgreSQL is not installed (apt-get install postgresql)');
     return;
   }
-  const cluster = new Cluster();
+  const cluster = new PgDatabase();
   const dirs: string[] = [];
   const env = (databaseUrl: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'wb-bench-pg-'));
@@ -370,7 +560,7 @@ async function processesOnPostgres(): Promise<void> {
         results.join('\n   '),
     );
   } finally {
-    cluster.stop();
+    await cluster.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -381,11 +571,11 @@ async function main() {
       console.error('bench: time limit reached');
       process.exit(2);
     },
-    (SECONDS + 2 * CLUSTER_SECONDS + 600) * 1000,
+    (SECONDS + 2 * CLUSTER_SECONDS + ENGINE_SECONDS + 2 * CLIENT_SECONDS + 660) * 1000,
   );
   hardLimit.unref();
   await singleProcess();
-  if (!SKIP_CLUSTER) await processesOnPostgres();
+  if (!SKIP_CLUSTER && !ONLY_ENGINE_RATIO) await processesOnPostgres();
   process.exit(0);
 }
 
