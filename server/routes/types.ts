@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { operations } from '../../openapi/schema';
 import type { AuthContext } from '../services/tokens';
 import type { ServerMessageCode } from '../../openapi/messages';
-import { findUserRole } from '../db/repos/users';
+import { isOperator } from '../services/users';
 import { forbidden } from '../errors';
 
 /** The contract's operationIds (openapi/schema.d.ts, generated from openapi/workbench.yaml). */
@@ -60,7 +60,7 @@ export async function requireOperator(
   code: ServerMessageCode = 'admin.operators_only',
 ): Promise<number> {
   const { uid } = await caller(request);
-  if ((await findUserRole(request.server.db, uid)) !== 'root') throw forbidden(code);
+  if (!(await isOperator(request.server.db, uid))) throw forbidden(code);
   return uid;
 }
 

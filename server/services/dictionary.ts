@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db';
-import { findWords } from '../db/repos/dictionary-words';
+import { isUniqueViolation, nowIso, type Db } from '../db';
+import {
+  clearWords,
+  deleteWord,
+  deleteWords,
+  findWordPage,
+  findWords,
+  insertWord,
+  updateWord,
+} from '../db/repos/dictionary-words';
 import { findSharedWordsInUse } from '../db/repos/shared-words';
 import type { CustomDictionaries, Source } from '../../engine';
-import { badRequest } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { MEMBER_STATUS } from './teams';
 import { selectedLibraries } from './word-libraries';
 import { allLeaders } from './leaders';
@@ -110,3 +118,67 @@ export async function loadUserDictionary(
     personal.length + team.length + libraries.length + leaders.length ? hash.digest('hex').slice(0, 16) : 'empty';
   return dict;
 }
+
+/** A word of the personal dictionary as the calls answer it. */
+export interface Word {
+  id: number;
+  word: string;
+  type: number;
+  correct: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toWord = (r: Word): Word => ({
+  id: Number(r.id),
+  word: r.word,
+  type: Number(r.type),
+  correct: r.correct,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+/** A page of the user's words, of one type and containing a keyword if given. */
+export async function wordPage(
+  db: Db,
+  uid: number,
+  filter: { type?: number; keyword?: string },
+  page: { num: number; size: number },
+): Promise<{ total: number; list: Word[] }> {
+  const keyword = filter.keyword?.trim();
+  const like = keyword ? containsPattern(keyword) : undefined;
+  const { total, rows } = await findWordPage(db, uid, { type: filter.type, like }, page);
+  return { total, list: rows.map(toWord) };
+}
+
+/** Runs a change of a word, a word the user already has answering 409 `dict.duplicate`. */
+async function unique<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
+    throw error;
+  }
+}
+
+export async function addWord(db: Db, uid: number, input: Parameters<typeof cleanEntry>[0]): Promise<Word> {
+  const entry = cleanEntry(input);
+  const now = nowIso();
+  return toWord(await unique(() => insertWord(db, { uid, ...entry, created_at: now, updated_at: now })));
+}
+
+export async function editWord(db: Db, uid: number, id: number, input: Parameters<typeof cleanEntry>[0]) {
+  const entry = cleanEntry(input);
+  const row = await unique(() => updateWord(db, uid, id, { ...entry, updated_at: nowIso() }));
+  if (!row) throw notFound('dict.unknown_word');
+  return toWord(row);
+}
+
+export async function removeWord(db: Db, uid: number, id: number): Promise<void> {
+  if ((await deleteWord(db, uid, id)) === 0) throw notFound('dict.unknown_word');
+}
+
+export const removeWords = (db: Db, uid: number, ids: number[]) => deleteWords(db, uid, ids);
+
+/** Empties the user's dictionary, or only the words of `type`; returns how many went. */
+export const clearDictionary = (db: Db, uid: number, type?: number) => clearWords(db, uid, type);

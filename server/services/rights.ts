@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { nowIso } from '../db';
-import { insertRightRecord } from '../db/repos/right-records';
+import { findRightRecordPage, insertRightRecord } from '../db/repos/right-records';
 import {
   findConsumableGrants,
   findGrantId,
@@ -15,7 +15,8 @@ import { findUserRole } from '../db/repos/users';
 import { ALLOCATION_PREFIX } from '../db/repos/team-packages';
 import type { ServerConfig } from '../config';
 import type { Lang } from './locale';
-import { reasonColumns, type RightReason } from './right-reasons';
+import { reasonColumns, reasonText, type RightReason } from './right-reasons';
+import { productNamer, purchaseProduct } from './product-names';
 import { amountText, defaultGrants, LIMIT_TYPES, RIGHT_TYPES, rightTitle, UNLIMITED } from './right-catalogue';
 import { drawFromTeamPool } from './team-packages';
 
@@ -369,4 +370,27 @@ export async function setDefaultRemaining(db: Db, uid: number, type: number, rem
       source,
       created_at: nowIso(),
     });
+}
+
+/** A page of the rights history (/right's records), newest first, written in `lang`. */
+export async function rightHistory(
+  db: Db,
+  uid: number,
+  type: number | undefined,
+  page: { num: number; size: number },
+  lang: Lang,
+) {
+  const { total, rows } = await findRightRecordPage(db, uid, { userRightType: type }, page);
+  const product = purchaseProduct(await productNamer(db, lang));
+  return {
+    total,
+    list: rows.map((row) => ({
+      id: Number(row.id),
+      user_right_type: Number(row.user_right_type),
+      title: rightTitle(Number(row.user_right_type), lang),
+      num: Number(row.num),
+      reason: reasonText(row, lang, product),
+      created_at: row.created_at,
+    })),
+  };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { isUniqueViolation, nowIso } from '../db';
-import { findOpenRootUids, findOpenUserByPhone, insertUser, setRole } from '../db/repos/users';
+import { findOpenRootUids, findOpenUserByPhone, findUserRole, insertUser, setRole } from '../db/repos/users';
 import type { UsersTable } from '../db/schema';
 import { AppError, conflict } from '../errors';
 import { hashPassword } from './passwords';
@@ -73,4 +73,9 @@ export async function ensureRootAdmin(db: Db, phone: string, password: string): 
     if (error instanceof AppError && error.statusCode === 409) return null;
     throw error;
   }
+}
+
+/** The site's operators are the accounts of role root: they review applications, edit the guide, publish notices. */
+export async function isOperator(db: Db, uid: number): Promise<boolean> {
+  return (await findUserRole(db, uid)) === 'root';
 }

@@ -1,14 +1,5 @@
-import { nowIso } from '../../db';
-import {
-  clearWords,
-  deleteWord,
-  deleteWords,
-  findWordPage,
-  insertWord,
-  updateWord,
-} from '../../db/repos/dictionary-words';
-import { badRequest, conflict, envelope, notFound } from '../../errors';
-import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
+import { badRequest, envelope, notFound } from '../../errors';
+import { addWord, clearDictionary, editWord, removeWord, removeWords, wordPage } from '../../services/dictionary';
 import {
   EXPORT_MIME,
   exportRows,
@@ -29,84 +20,44 @@ import { isUploadedFile } from '../../services/documents/upload';
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 
 /** Personal dictionary basics (spec /dict/v1/*); every change applies to the very next check. */
-interface WordRow {
-  id: number;
-  word: string;
-  type: number;
-  correct: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-const toWord = (r: WordRow) => ({
-  id: Number(r.id),
-  word: r.word,
-  type: Number(r.type),
-  correct: r.correct,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-});
-
 export const dictOperations: Operations = {
   getDictV1GetList: async (request) => {
     const { uid } = await caller(request);
     const q = request.query as { num?: number; size?: number; keyword?: string; type?: number };
     const num = q.num ?? 1;
     const size = q.size ?? 20;
-    const keyword = q.keyword?.trim();
-    const { total, rows } = await findWordPage(
-      request.server.db,
-      uid,
-      { type: q.type, like: keyword ? containsPattern(keyword) : undefined },
-      { num, size },
-    );
-    return envelope({ total, num, size, list: rows.map(toWord) });
+    const { total, list } = await wordPage(request.server.db, uid, { type: q.type, keyword: q.keyword }, { num, size });
+    return envelope({ total, num, size, list });
   },
 
   postDictV1AddOne: async (request) => {
     const { uid } = await caller(request);
-    const entry = cleanEntry(request.body);
-    const now = nowIso();
-    try {
-      const row = await insertWord(request.server.db, { uid, ...entry, created_at: now, updated_at: now });
-      return envelope(toWord(row), '添加成功');
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
-      throw error;
-    }
+    return envelope(await addWord(request.server.db, uid, request.body), '添加成功');
   },
 
   putDictV1UpdateOne: async (request) => {
     const { uid } = await caller(request);
     const body = request.body;
-    const entry = cleanEntry(body);
-    try {
-      const row = await updateWord(request.server.db, uid, body.id, { ...entry, updated_at: nowIso() });
-      if (!row) throw notFound('dict.unknown_word');
-      return envelope(toWord(row), '修改成功');
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(DUPLICATE_WORD);
-      throw error;
-    }
+    return envelope(await editWord(request.server.db, uid, body.id, body), '修改成功');
   },
 
   deleteDictV1DeleteOne: async (request) => {
     const { uid } = await caller(request);
     const { id } = request.query as { id: number };
-    if ((await deleteWord(request.server.db, uid, id)) === 0) throw notFound('dict.unknown_word');
+    await removeWord(request.server.db, uid, id);
     return envelope(null, '删除成功');
   },
 
   postDictV1DeleteMany: async (request) => {
     const { uid } = await caller(request);
     const { ids } = request.body;
-    return envelope({ count: await deleteWords(request.server.db, uid, ids) }, '删除成功');
+    return envelope({ count: await removeWords(request.server.db, uid, ids) }, '删除成功');
   },
 
   postDictV1DeleteAllWord: async (request) => {
     const { uid } = await caller(request);
     const type = (request.body as { type?: number } | undefined)?.type;
-    return envelope({ count: await clearWords(request.server.db, uid, type) }, '已清空');
+    return envelope({ count: await clearDictionary(request.server.db, uid, type) }, '已清空');
   },
 
   postDictV1UploadWords: async (request) => {

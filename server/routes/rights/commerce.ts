@@ -1,10 +1,7 @@
-import { findRightRecordPage } from '../../db/repos/right-records';
 import { envelope } from '../../errors';
 import { listOrders, listProducts } from '../../services/orders';
 import { requestLang } from '../../services/locale';
-import { productNamer, purchaseProduct } from '../../services/product-names';
-import { reasonText } from '../../services/right-reasons';
-import { rightTitle } from '../../services/rights';
+import { rightHistory } from '../../services/rights';
 import { caller, type Operations } from '../types';
 
 /** Products, orders and the rights history, written in the caller's language. */
@@ -30,26 +27,9 @@ export const commerceRightsOperations: Operations = {
   getUserRightConsumptionRecordPage: async (request) => {
     const { uid } = await caller(request);
     const { num = 1, size = 20, user_right_type } = request.query;
-    const lang = requestLang(request);
-    const { total, rows } = await findRightRecordPage(
-      request.server.db,
-      uid,
-      { userRightType: user_right_type !== undefined ? Number(user_right_type) : undefined },
-      { num: Number(num), size: Number(size) },
-    );
-    const product = purchaseProduct(await productNamer(request.server.db, lang));
-    return envelope({
-      total,
-      num: Number(num),
-      size: Number(size),
-      list: rows.map((row) => ({
-        id: Number(row.id),
-        user_right_type: Number(row.user_right_type),
-        title: rightTitle(Number(row.user_right_type), lang),
-        num: Number(row.num),
-        reason: reasonText(row, lang, product),
-        created_at: row.created_at,
-      })),
-    });
+    const type = user_right_type !== undefined ? Number(user_right_type) : undefined;
+    const page = { num: Number(num), size: Number(size) };
+    const { total, list } = await rightHistory(request.server.db, uid, type, page, requestLang(request));
+    return envelope({ total, num: page.num, size: page.size, list });
   },
 };

@@ -1,7 +1,7 @@
-import { findOpenUser } from '../../db/repos/users';
 import { envelope } from '../../errors';
 import { rightView, rightViews, Right } from '../../services/rights';
 import { localizeText, requestLang, type Lang } from '../../services/locale';
+import { openUser } from '../../services/accounts';
 import { caller, type Operations } from '../types';
 
 /** The plan a role reads as (hk: the cn name in traditional characters). */
@@ -20,7 +20,7 @@ export const rightsOperations: Operations = {
 
   getUserV1GetUserRightDetail: async (request) => {
     const { uid } = await caller(request);
-    const user = await findOpenUser(request.server.db, uid);
+    const user = await openUser(request.server.db, uid);
     const lang = requestLang(request);
     const rights = await rightViews(request.server.db, uid, undefined, lang);
     const role = user?.role ?? 'free';

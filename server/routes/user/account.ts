@@ -1,11 +1,11 @@
-import { findOpenUserByPhone, setPasswordHash } from '../../db/repos/users';
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
 import { hashPassword, passwordProblem } from '../../services/passwords';
-import { accountSubject, clearFailures, loginSubject, verifyWithLockout } from '../../services/lockout';
+import { loginSubject, verifyWithLockout } from '../../services/lockout';
 import { consumeSmsCode, isSmsUnavailable, issueSmsCode, type SmsProvider, type SmsPurpose } from '../../services/sms';
 import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
 import { grantDefaultRights } from '../../services/rights';
 import { createUser, PHONE_PATTERN } from '../../services/users';
+import { openUserByPhone, resetPassword } from '../../services/accounts';
 import { caller, type OperationRequest, type Operations } from '../types';
 import { currentUser } from './profile';
 
@@ -32,7 +32,7 @@ async function sendSmsCode(request: OperationRequest<'postUserSmsCode'>, phone: 
     }
     return envelope({ expires_in: await issueSmsCode(db, sms, phone, purpose, warn) });
   }
-  const registered = await findOpenUserByPhone(db, phone);
+  const registered = await openUserByPhone(db, phone);
   if (purpose === 'reset') {
     // The same answer, in the same time, for registered and unknown phones (no enumeration): a code is
     // stored either way, only a registered phone is sent one, and the answer does not wait for the gateway.
@@ -70,7 +70,7 @@ export const accountOperations: Operations = {
     const problem = passwordProblem(password);
     if (problem) throw badRequest(problem);
     const { db } = request.server;
-    if (await findOpenUserByPhone(db, phone)) throw conflict('account.phone_taken');
+    if (await openUserByPhone(db, phone)) throw conflict('account.phone_taken');
     await consumeSmsCode(db, phone, 'register', String(code));
     const user = await createUser(db, { phone, password, name });
     // Default rights of a new account (rights.ts documents them; also given lazily to older accounts).
@@ -84,7 +84,7 @@ export const accountOperations: Operations = {
     await limiters.loginAddress(request);
     await limiters.loginPhone(request);
     await limiters.login(request);
-    const user = await findOpenUserByPhone(db, phone);
+    const user = await openUserByPhone(db, phone);
     // Unknown phones are checked against the decoy hash and counted like wrong passwords: same time, same answer.
     const hash = user?.password_hash ?? (await decoyHash);
     const ok = await verifyWithLockout(db, loginSubject(phone), password, hash, 'lockout.login');
@@ -116,17 +116,12 @@ export const accountOperations: Operations = {
     const { db, limiters, realtime } = request.server;
     await limiters.loginAddress(request);
     await consumeSmsCode(db, phone, 'reset', String(code));
-    const user = await findOpenUserByPhone(db, phone);
+    const user = await openUserByPhone(db, phone);
     // Only reachable with the code of an unknown phone, which nobody received; answered like an unknown code.
     if (!user) throw badRequest('sms.expired');
-    const hash = await hashPassword(password);
-    await setPasswordHash(db, user.uid, hash);
-    // Whoever knew the old password is out: every token, the API key and their sockets.
-    await revokeCredentials(db, user.uid);
+    // whoever knew the old password is out: every token, the API key and their sockets
+    await resetPassword(db, user.uid, phone, password);
     realtime.revokeUser(user.uid);
-    // Proving the phone is the way out of a lock someone caused by guessing.
-    await clearFailures(db, loginSubject(phone));
-    await clearFailures(db, accountSubject(user.uid));
     return envelope(null, '密码已重置，请重新登录');
   },
 };

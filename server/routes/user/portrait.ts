@@ -1,5 +1,4 @@
-import { nowIso } from '../../db';
-import { findPortrait, savePortrait } from '../../db/repos/portraits';
+import { portraitOf, setPortrait } from '../../services/accounts';
 import { badRequest, envelope, tooLarge } from '../../errors';
 import { defaultAvatarSvg } from '../../services/avatar';
 import { checkedImageSize, type ImageBounds } from '../../services/media/image-read';
@@ -23,7 +22,7 @@ export const portraitOperations: Operations = {
   /** The uploaded avatar, or a generated one until there is one. */
   getUserPortrait: async (request, reply) => {
     const { user } = await currentUser(request);
-    const stored = await findPortrait(request.server.db, user.uid);
+    const stored = await portraitOf(request.server.db, user.uid);
     reply.header('cache-control', 'private, no-cache');
     if (stored) return reply.type(stored.mime).send(Buffer.from(stored.data));
     return reply.type('image/svg+xml').send(defaultAvatarSvg(user.uid, user.name));
@@ -37,7 +36,7 @@ export const portraitOperations: Operations = {
     const mime = imageType(file.data);
     if (!mime) throw badRequest('account.avatar_type');
     checkedImageSize(file.data, PORTRAIT_BOUNDS);
-    await savePortrait(request.server.db, user.uid, { mime, data: file.data, updated_at: nowIso() });
+    await setPortrait(request.server.db, user.uid, mime, file.data);
     return envelope(null, '头像已更新');
   },
 };
