@@ -11,13 +11,15 @@
  *
  * Env: REALDOC_UNLABELLED=1 prints every unlabelled finding of the tuning half and official.txt as a labels.tsv line
  * with an empty label, to fill in; REALDOC_UNLABELLED=held-out does the same for the held-out half (only after the
- * engine work is done); REALDOC_WRONG=1 prints the tuning half's findings labelled wrong.
+ * engine work is done); REALDOC_WRONG=1 prints the tuning half's findings labelled wrong; REALDOC_GUARDS=0 gives the
+ * figures without the guards of rules/precision.ts (the engine before them).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check } from '../../index';
 import type { Issue } from '../../types';
+import { setPrecisionGuards } from '../../rules/precision';
 import { halfOf, MAN_ZH, paraHash, readManPages, type Paragraph } from './manpages';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -156,6 +158,8 @@ function printTally(name: string, mode: number, t: Tally) {
 /** the "Real documents" section of npm run bench */
 export function realDocuments(modes: Array<3 | 4>) {
   const labels = readLabels();
+  const guards = process.env.REALDOC_GUARDS !== '0';
+  setPrecisionGuards(guards);
   const sets: Array<[string, Paragraph[]]> = [['official.txt', readOfficial()]];
   const man = readManPages();
   console.log(
@@ -186,4 +190,6 @@ export function realDocuments(modes: Array<3 | 4>) {
     }
   }
   for (const line of toLabel.values()) console.log(`  unlabelled ${line}`);
+  if (!guards) console.log('(REALDOC_GUARDS=0: without the guards of engine/rules/precision.ts)');
+  setPrecisionGuards(true);
 }
