@@ -3,7 +3,10 @@ import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import { loadConfig, type ServerConfig } from './config';
-import { loggerOptions } from './logging';
+import { loggerOptions, requestIds } from './logging';
+import observabilityPlugin from './plugins/observability';
+import corsPlugin from './plugins/cors';
+import apiDocsPlugin from './plugins/api-docs';
 import dbPlugin from './plugins/db';
 import { sharedSerializers } from './plugins/serializers';
 import authPlugin from './plugins/auth';
@@ -17,7 +20,6 @@ import openapiPlugin from './plugins/openapi';
 import jobsPlugin from './plugins/jobs';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
-import websitesPlugin from './plugins/websites';
 import type { JobRunnerOptions } from './jobs/runner';
 import { createSmsProvider, type SmsProvider } from './services/sms';
 import { createPaymentProvider } from './services/pay/wechat';
@@ -64,6 +66,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // which the client writes itself (a proxy appends to what it was sent), so every per-address limit could be
     // dodged. (Fastify ignores a bare hop count.)
     trustProxy: config.trustProxy,
+    // x-request-id from a trusted proxy, else a new id: in every log line of the request and on its answer
+    genReqId: requestIds(config.trustProxy),
     // JSON with __proto__ keys is stripped rather than trusted.
     onProtoPoisoning: 'remove',
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
@@ -83,7 +87,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('payment', options.payment !== undefined ? options.payment : createPaymentProvider());
 
   await app.register(errorsPlugin);
+  await app.register(observabilityPlugin);
   await app.register(import('./plugins/security-headers'));
+  await app.register(corsPlugin);
   // The SPA bundle and large JSON results shrink ~4x; brotli at a quality cheap enough to do per request.
   await app.register(compress, {
     threshold: 1024,
@@ -112,7 +118,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(instancePlugin);
   await app.register(heavyPlugin);
   await app.register(jobsPlugin, { runner: options.jobs });
-  await app.register(websitesPlugin);
+  await app.register(apiDocsPlugin);
   await app.register(openapiPlugin, { specification: options.specification });
   await app.register(spaPlugin);
   return app;

@@ -32,6 +32,7 @@ export const SERVER_MESSAGE_DESCRIPTORS: Record<ServerMessageCode, MessageDescri
   'server.internal': msg({ id: 'server.server.internal', message: '系统异常' }),
   'server.busy': msg({ id: 'server.server.busy', message: '服务器繁忙，请 {seconds} 秒后再试' }),
   'server.unavailable': msg({ id: 'server.server.unavailable', message: '该功能尚未开放' }),
+  'server.not_ready': msg({ id: 'server.server.not_ready', message: '服务尚未就绪：{missing}' }),
   'auth.expired': msg({ id: 'server.auth.expired', message: '登录已失效，请重新登录' }),
   'auth.required': msg({ id: 'server.auth.required', message: '请先登录' }),
   'auth.wrong_credentials': msg({ id: 'server.auth.wrong_credentials', message: '手机号或密码错误' }),

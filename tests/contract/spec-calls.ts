@@ -132,7 +132,7 @@ export const specCalls: Record<string, readonly Call[]> = {
   ],
 };
 
-/** Calls the shared contract adds for the foundation: accounts, profile, config and health. */
+/** Calls the shared contract adds for the foundation: accounts, profile, config, health, readiness, metrics, docs. */
 export const foundationCalls: readonly Call[] = [
   ['post', '/user/sms_code'],
   ['post', '/user/register'],
@@ -142,6 +142,10 @@ export const foundationCalls: readonly Call[] = [
   ['post', '/user/reset_pwd'],
   ['get', '/workbench/config.json'],
   ['get', '/health'],
+  ['get', '/ready'],
+  ['get', '/metrics'],
+  ['get', '/openapi.json'],
+  ['get', '/docs'],
   ['get', '/user/user_info'],
   ['put', '/user/login_id'],
   ['put', '/user/phone'],
@@ -222,6 +226,10 @@ export const publicCalls: readonly Call[] = [
   ['post', '/user/reset_pwd'],
   ['get', '/workbench/config.json'],
   ['get', '/health'],
+  ['get', '/ready'],
+  ['get', '/metrics'],
+  ['get', '/openapi.json'],
+  ['get', '/docs'],
   ['get', '/wizard/v1/show'],
   ['get', '/site/v1/rules'],
   ['get', '/user/wechat/login'],
@@ -245,6 +253,9 @@ export const redirectCalls: readonly Call[] = [
 /** Successful answers that are not the JSON envelope: binary, plain text, event streams, LanguageTool shapes. */
 export const nonEnvelopeCalls: readonly Call[] = [
   ['get', '/workbench/config.json'],
+  ['get', '/metrics'],
+  ['get', '/openapi.json'],
+  ['get', '/docs'],
   ['get', '/user/portrait'],
   ['post', '/misscut/doc_check/v1/html2doc/stream'],
   ['post', '/misscut/document/v1/export'],
