@@ -27,7 +27,7 @@ export interface PrecisionLexicon {
   dict: JiebaDict;
   /** a word of any lexicon the non-word checker trusts */
   isWord: (w: string) => boolean;
-  /** a word of any lexicon, however rare (行尾, 换名): enough to tell that a finding would break it */
+  /** a word of any lexicon, however rare (what a whole-word replacement makes must be one) */
   known: (w: string) => boolean;
 }
 
@@ -161,9 +161,8 @@ export function falseKind(lex: PrecisionLexicon, text: string, i: Issue): boolea
   // (a swap the models barely prefer reads across a word boundary: 跳至|行尾 → 跳行至尾, 属主|为 → 属为主)
   if (id === 'nonword.swap' && i.confidence !== undefined && 2 * logit(i.confidence) < SWAP_SCORE) return true;
   if (id === 'nonword.repeated' && i.end - i.start === 2 && cand.length === 1) {
-    // the first copy ends a common word of two (可以, 进行) and the second starts the next phrase
-    // (the second copy must open a phrase as a preposition: any other doubled after such a word is doubled:
-    // 不是是, 全力力, 年底底)
+    // the first copy ends a common word of two (可以) and the second opens the next phrase as a preposition (以):
+    // any other character doubled after such a word is doubled (不是是, 全力力, 年底底)
     const w = text.slice(i.start - 1, i.start + 1);
     if (
       i.start > 0 &&
