@@ -7,15 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db';
 import { nowIso } from '../db';
-import { tooManyRequests } from '../errors';
+import { notFound, tooManyRequests } from '../errors';
 import {
+  closeOrder,
   countOrdersSince,
   findOrder,
   findOrderPage,
+  findProduct,
   findProductsOnSale,
   getOrder,
   getProduct,
   insertOrder,
+  setCodeUrl,
   setOrderPaid,
 } from '../db/repos/orders';
 import { addGrant, amountText, LIMIT_TYPES, rightTitle } from './rights';
@@ -237,4 +240,24 @@ export async function markOrderPaid(
     }
     return { changed: true, order: await getOrder(trx, orderNo), granted };
   });
+}
+
+/** A product that can be ordered now; 404 `pay.unknown_product` for an unknown one or one off sale. */
+export async function orderableProduct(db: Db, productId: number) {
+  const product = await findProduct(db, productId);
+  if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
+  return product;
+}
+
+/** The gateway's QR code of a pending order. */
+export const setOrderCodeUrl = (db: Db, orderNo: string, codeUrl: string) => setCodeUrl(db, orderNo, codeUrl);
+
+/** Closes a pending order (its QR code is spent, or the gateway failed); false when it was no longer pending. */
+export const closePendingOrder = (db: Db, orderNo: string) => closeOrder(db, orderNo);
+
+/** A pending order past its expiry is closed as it is read; the order as it is now. */
+export async function closedIfExpired(db: Db, order: OrderRow): Promise<OrderRow> {
+  if (order.status !== 'pending' || Date.parse(order.expire_at) >= Date.now()) return order;
+  if (!(await closeOrder(db, order.order_no))) return order;
+  return (await findOrder(db, order.order_no))!;
 }

@@ -46,13 +46,10 @@ const ROUTES_ON_REPOS = [
   'server/routes/enterprise/dictionaries.ts',
   'server/routes/enterprise/members.ts',
   'server/routes/enterprise/words.ts',
-  'server/routes/image/index.ts',
   'server/routes/languagetool/api-key.ts',
   'server/routes/languagetool/index.ts',
-  'server/routes/pay/index.ts',
   'server/routes/pdf/index.ts',
   'server/routes/proofread/index.ts',
-  'server/routes/speech/index.ts',
   'server/routes/system/index.ts',
   'server/routes/website/index.ts',
 ];

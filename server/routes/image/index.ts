@@ -1,7 +1,5 @@
-import { nowIso } from '../../db';
-import { insertJob } from '../../jobs/store';
-import { findOwnedImageTask, insertImageTask, updateImageText } from '../../db/repos/image-tasks';
-import { conflict, envelope, notFound, paymentRequired } from '../../errors';
+import { conflict, envelope, paymentRequired } from '../../errors';
+import { ownedImageTask, queueImageTask, saveImageText } from '../../services/media-tasks';
 import { sanitizeFilename } from '../../services/filenames';
 import { checkText, imageResult } from '../../services/media/images';
 import { checkedImageSize } from '../../services/media/image-read';
@@ -28,21 +26,11 @@ export const imageOperations: Operations = {
       if (error instanceof InsufficientRight) throw paymentRequired('image.exhausted');
       throw error;
     }
-    const now = nowIso();
-    const id = await insertImageTask(
+    const id = await queueImageTask(
       db,
-      {
-        uid,
-        name: sanitizeFilename(file.filename, '图片'),
-        size: file.data.length,
-        status: 'queued',
-        width: 0,
-        height: 0,
-        created_at: now,
-        updated_at: now,
-      },
-      file.data,
-      (trx, ref) => insertJob(trx, { kind: 'image', ref, uid, charge: JSON.stringify(charge) }),
+      uid,
+      { name: sanitizeFilename(file.filename, '图片'), data: file.data },
+      charge,
     );
     request.server.jobs.enqueue();
     return envelope({ task_id: id });
@@ -50,24 +38,20 @@ export const imageOperations: Operations = {
 
   getMisscutV1ImageResult: async (request) => {
     const { uid } = await caller(request);
-    const row = await findOwnedImageTask(request.server.db, request.query.task_id, uid);
-    if (!row) throw notFound('image.unknown');
-    return envelope(imageResult(row));
+    return envelope(imageResult(await ownedImageTask(request.server.db, request.query.task_id, uid)));
   },
 
   postMisscutV1ImageRecheck: async (request) => {
     const { uid } = await caller(request);
     const { db, limiters } = request.server;
     await limiters.checkText(request, uid);
-    const row = await findOwnedImageTask(db, request.body.task_id, uid);
-    if (!row) throw notFound('image.unknown');
+    const row = await ownedImageTask(db, request.body.task_id, uid);
     if (row.status !== 'done') throw conflict('image.not_done');
     const text = request.body.text;
     const issues = (await checkText(request.server, uid, text, `image:${row.id}:recheck`)).map((i) => ({
       ...i,
       boxes: [],
     }));
-    await updateImageText(db, Number(row.id), { text, issues: JSON.stringify(issues), unsure: '[]' });
-    return envelope(imageResult((await findOwnedImageTask(db, Number(row.id), uid))!));
+    return envelope(imageResult(await saveImageText(db, row, text, issues)));
   },
 };

@@ -11,13 +11,16 @@ import {
   tooLarge,
 } from '../../errors';
 import { renderMessage } from '../../../openapi/messages';
-import { closeOrder, findOrder, findProduct, setCodeUrl } from '../../db/repos/orders';
 import {
   createOrder,
   checkOrderBurst,
   findOwnOrder,
   markOrderPaid,
   OrderProblem,
+  closedIfExpired,
+  closePendingOrder,
+  orderableProduct,
+  setOrderCodeUrl,
   orderView,
   type OrderRow,
 } from '../../services/orders';
@@ -51,10 +54,10 @@ async function prepay(request: FastifyRequest, order: OrderRow): Promise<OrderRo
       amount: Number(order.amount),
       expireAt: new Date(order.expire_at),
     });
-    await setCodeUrl(request.server.db, order.order_no, codeUrl);
+    await setOrderCodeUrl(request.server.db, order.order_no, codeUrl);
     return { ...order, code_url: codeUrl };
   } catch (err) {
-    await closeOrder(request.server.db, order.order_no);
+    await closePendingOrder(request.server.db, order.order_no);
     if (err instanceof GatewayError) {
       request.log.error({ err }, 'WeChat Pay prepay failed');
       throw internalError('pay.order_failed');
@@ -81,8 +84,7 @@ export const payOperations: Operations = {
   getPayWxNativePrepay: async (request) => {
     const { uid } = await caller(request);
     const { product_id, quantity = 1 } = request.query;
-    const product = await findProduct(request.server.db, Number(product_id));
-    if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
+    const product = await orderableProduct(request.server.db, Number(product_id));
     await checkOrderBurst(request.server.db, uid);
     // Without a provider the order is still created: an administrator can confirm it (admin CLI `order paid`).
     const order = await createOrder(request.server.db, uid, product, Number(quantity), 'wechat');
@@ -104,10 +106,9 @@ export const payOperations: Operations = {
       return envelope(prepayResult(order, true));
     }
     // The old QR code is spent: close that order (here and at the gateway) and start a new one.
-    await closeOrder(request.server.db, order.order_no);
+    await closePendingOrder(request.server.db, order.order_no);
     await provider.closeOrder(order.order_no).catch((err) => request.log.warn({ err }, 'WeChat Pay close failed'));
-    const product = await findProduct(request.server.db, Number(order.product_id));
-    if (!product || Number(product.on_sale) !== 1) throw notFound('pay.unknown_product');
+    const product = await orderableProduct(request.server.db, Number(order.product_id));
     await checkOrderBurst(request.server.db, uid);
     const fresh = await prepay(
       request,
@@ -139,13 +140,7 @@ export const payOperations: Operations = {
         else request.log.warn({ err }, 'WeChat Pay order query failed');
       }
     }
-    if (
-      order.status === 'pending' &&
-      Date.parse(order.expire_at) < Date.now() &&
-      (await closeOrder(request.server.db, order.order_no))
-    ) {
-      order = (await findOrder(request.server.db, order.order_no))!;
-    }
+    order = await closedIfExpired(request.server.db, order);
     return envelope(orderView(order, await productNamer(request.server.db, requestLang(request))));
   },
 

@@ -2,9 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { components } from '../../../openapi/schema';
 import { nowIso } from '../../db';
-import { findOwnedSpeechTask, findSpeechMp3, findSpeechSegments, insertSpeechTask } from '../../db/repos/speech-tasks';
 import { badRequest, conflict, envelope, notFound, paymentRequired, tooLarge } from '../../errors';
-import { insertJob } from '../../jobs/store';
+import { ownedSpeechTask, queueSpeechTask, speechMp3, speechSegments } from '../../services/media-tasks';
 import { decodeText, extensionOf } from '../../services/documents/load';
 import { sanitizeFilename } from '../../services/filenames';
 import { asrProvider } from '../../services/media/asr';
@@ -38,9 +37,7 @@ const SUBTITLE_MAX_BYTES = 10 * 1024 * 1024;
 
 const owned = async (request: Parameters<typeof caller>[0], id: number) => {
   const { uid } = await caller(request);
-  const row = await findOwnedSpeechTask(request.server.db, id, uid);
-  if (!row) throw notFound('speech.unknown');
-  return row;
+  return ownedSpeechTask(request.server.db, id, uid);
 };
 
 const isSubtitleName = (name: string) => (SUBTITLE_FORMATS as readonly string[]).includes(extensionOf(name));
@@ -121,7 +118,7 @@ export const speechOperations: Operations = {
       throw error;
     }
     const now = nowIso();
-    const id = await insertSpeechTask(
+    const task = await queueSpeechTask(
       db,
       {
         uid,
@@ -141,17 +138,17 @@ export const speechOperations: Operations = {
         updated_at: now,
       },
       { source: probe ? file.data : null, subtitle: cues && JSON.stringify(cues) },
-      (trx, ref) => insertJob(trx, { kind: 'speech', ref, uid, charge: JSON.stringify(charge) }),
+      charge,
     );
     request.server.jobs.enqueue();
-    return envelope(speechSummary((await findOwnedSpeechTask(db, id, uid))!));
+    return envelope(speechSummary(task));
   },
 
   postMisscutV1GetSpeechDetail: async (request) => {
     const row = await owned(request, request.body.task_id);
     const summary = speechSummary(row);
     if (row.status !== 'done') return envelope(summary);
-    const segments = await findSpeechSegments(request.server.db, Number(row.id));
+    const segments = await speechSegments(request.server.db, row);
     return envelope({
       ...summary,
       segments: segments.map((s) => ({
@@ -165,7 +162,7 @@ export const speechOperations: Operations = {
 
   getMisscutV1AudioMp3: async (request, reply) => {
     const row = await owned(request, request.query.task_id);
-    const mp3 = Number(row.has_mp3) === 1 ? await findSpeechMp3(request.server.db, Number(row.id)) : null;
+    const mp3 = await speechMp3(request.server.db, row);
     if (!mp3) throw notFound('speech.no_mp3');
     return reply
       .type('audio/mpeg')
@@ -177,7 +174,7 @@ export const speechOperations: Operations = {
     const row = await owned(request, request.query.task_id);
     if (row.status !== 'done') throw conflict('speech.not_done');
     const format = request.query.format ?? 'srt';
-    const segments = await findSpeechSegments(request.server.db, Number(row.id));
+    const segments = await speechSegments(request.server.db, row);
     const cues = segments.map((s) => ({
       start_ms: Number(s.start_ms),
       end_ms: Number(s.end_ms),
