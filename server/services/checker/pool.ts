@@ -8,6 +8,12 @@ import { workerEntry } from '../worker-entry';
 
 /** How many dictionaries a worker keeps (must not exceed WORKER_DICT_CACHE in worker-body.ts). */
 const KNOWN_DICTS = 150;
+/**
+ * Tasks a worker holds at once: the one it runs and the next, waiting in its message queue. Without the second a
+ * worker idles from each answer until the main thread, often busy with requests and sockets then, sends it another
+ * (measured: about a tenth of the workers' time under load).
+ */
+const PIPELINE = 2;
 
 /**
  * A small pool of `worker_threads` running the engine, so a long check never blocks the HTTP server.
@@ -15,7 +21,7 @@ const KNOWN_DICTS = 150;
  * engine or its data changed); the others start after it and view the same shared buffer, so the lexicons
  * are in memory once (≈70 MB) whatever the pool's size. Size: CHECK_WORKERS, default the number of cores
  * (at most 4). Tasks are taken round-robin across groups (one group per check), so a 100,000-character
- * check does not hold up the short checks of other users.
+ * check does not hold up the short checks of other users; each idle worker gets one before any gets a second.
  */
 interface Task {
   id: number;
@@ -25,6 +31,8 @@ interface Task {
   resolve: (issues: Issue[]) => void;
   reject: (error: Error) => void;
   group: string;
+  /** cancelled while waiting in a worker (its result is dropped) */
+  cancelled?: boolean;
 }
 
 interface Slot {
@@ -32,7 +40,8 @@ interface Slot {
   ready: boolean;
   /** where the worker's lexicons came from (see loadEngine) */
   source?: ImageSource;
-  busy: Task | null;
+  /** the tasks sent to the worker and not answered, in order: the first runs, the others wait (PIPELINE) */
+  inFlight: Task[];
   /** dictionary keys this worker holds, oldest first */
   known: string[];
 }
@@ -111,7 +120,7 @@ export class CheckerPool {
     return {
       workers: this.slots.length,
       ready: ready.length,
-      busy: this.slots.filter((s) => s.busy).length,
+      busy: this.slots.filter((s) => s.inFlight.length > 0).length,
       sources: ready.flatMap((s) => (s.source ? [s.source] : [])),
       imageBytes: this.image?.byteLength ?? 0,
     };
@@ -119,12 +128,22 @@ export class CheckerPool {
 
   /** Drops the queued (not yet running) tasks of a group; they reject with `cancelled`. Returns how many. */
   cancelGroup(group: string): number {
+    let dropped = 0;
+    // those waiting in a worker behind its running task count as queued: the worker's answer will be ignored
+    for (const slot of this.slots) {
+      for (const task of slot.inFlight.slice(1)) {
+        if (task.group !== group || task.cancelled) continue;
+        task.cancelled = true;
+        task.reject(new Error('cancelled'));
+        dropped++;
+      }
+    }
     const queue = this.groups.get(group);
-    if (!queue) return 0;
+    if (!queue) return dropped;
     this.groups.delete(group);
     this.order = this.order.filter((g) => g !== group);
     for (const task of queue) task.reject(new Error('cancelled'));
-    return queue.length;
+    return dropped + queue.length;
   }
 
   queued(): number {
@@ -145,7 +164,7 @@ export class CheckerPool {
       workerData: { image: this.image, faultMarker: this.settings.faultMarker } satisfies WorkerStart,
     });
     worker.unref();
-    const slot: Slot = { worker, ready: false, busy: null, known: [] };
+    const slot: Slot = { worker, ready: false, inFlight: [], known: [] };
     this.slots.push(slot);
     worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) {
@@ -160,20 +179,24 @@ export class CheckerPool {
         this.dispatch();
         return;
       }
-      const task = slot.busy;
-      slot.busy = null;
-      if (task && task.id === reply.id) {
-        if (reply.ok) task.resolve(reply.issues);
+      const at = slot.inFlight.findIndex((t) => t.id === reply.id);
+      if (at >= 0) {
+        const [task] = slot.inFlight.splice(at, 1);
+        if (task.cancelled) {
+          // rejected already when its group was cancelled
+        } else if (reply.ok) task.resolve(reply.issues);
         else task.reject(new Error(reply.error));
       }
       this.dispatch();
     });
     const fail = (error: Error) => {
       // A crashed worker fails its task and is replaced; the process carries on.
-      const task = slot.busy;
-      slot.busy = null;
+      const [task, ...waiting] = slot.inFlight;
+      slot.inFlight = [];
       this.slots = this.slots.filter((s) => s !== slot);
-      task?.reject(error);
+      if (!task?.cancelled) task?.reject(error);
+      // the tasks waiting behind it never started: back to the front of their queues
+      for (const next of waiting.reverse()) if (!next.cancelled) this.requeue(next);
       if (!slot.ready && ++this.startFailures >= 3) {
         // The workers cannot start (e.g. missing lexicons): fail checks instead of respawning forever.
         this.broken = new Error(`checker workers cannot start: ${error.message}`);
@@ -192,7 +215,20 @@ export class CheckerPool {
     });
   }
 
+  private requeue(task: Task): void {
+    let queue = this.groups.get(task.group);
+    if (!queue) {
+      this.groups.set(task.group, (queue = []));
+      this.order.unshift(task.group);
+    }
+    queue.unshift(task);
+  }
+
   private take(): Task | undefined {
+    // a group with nothing in a worker goes first: a worker holds two tasks, which may both be one group's
+    const inWorkers = new Set(this.slots.flatMap((s) => s.inFlight.map((t) => t.group)));
+    const idle = this.order.findIndex((g) => !inWorkers.has(g) && (this.groups.get(g)?.length ?? 0) > 0);
+    if (idle > 0) this.order.unshift(...this.order.splice(idle, 1));
     // round-robin over groups
     for (let i = 0; i < this.order.length; i++) {
       const group = this.order.shift()!;
@@ -210,25 +246,32 @@ export class CheckerPool {
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.busy) continue;
-      const task = this.take();
-      if (!task) return;
-      slot.busy = task;
-      // Tasks hold the worker busy; keep the process alive while work is pending.
-      slot.worker.ref();
-      const message: WorkerTask = { id: task.id, text: task.text, options: task.options };
-      if (task.dict) {
-        message.dictKey = task.dict.key;
-        const at = slot.known.indexOf(task.dict.key);
-        if (at >= 0) slot.known.splice(at, 1);
-        else message.dict = task.dict.value;
-        slot.known.push(task.dict.key);
-        if (slot.known.length > KNOWN_DICTS) slot.known.shift();
+    // every idle worker gets a task before any gets a second
+    fill: for (let depth = 0; depth < PIPELINE; depth++) {
+      for (const slot of this.slots) {
+        if (!slot.ready || slot.inFlight.length !== depth) continue;
+        const task = this.take();
+        if (!task) break fill;
+        this.send(slot, task);
       }
-      slot.worker.postMessage(message);
     }
-    for (const slot of this.slots) if (!slot.busy) slot.worker.unref();
+    for (const slot of this.slots) if (slot.inFlight.length === 0) slot.worker.unref();
+  }
+
+  private send(slot: Slot, task: Task): void {
+    slot.inFlight.push(task);
+    // Tasks hold the worker busy; keep the process alive while work is pending.
+    slot.worker.ref();
+    const message: WorkerTask = { id: task.id, text: task.text, options: task.options };
+    if (task.dict) {
+      message.dictKey = task.dict.key;
+      const at = slot.known.indexOf(task.dict.key);
+      if (at >= 0) slot.known.splice(at, 1);
+      else message.dict = task.dict.value;
+      slot.known.push(task.dict.key);
+      if (slot.known.length > KNOWN_DICTS) slot.known.shift();
+    }
+    slot.worker.postMessage(message);
   }
 }
 
