@@ -20,9 +20,41 @@ export const SocketType = {
   Team: 5,
 } as const;
 
+/**
+ * The spec's `(type, cmd)` pairs by name (spec §7): the server and the client say these, the wire carries the
+ * numbers.
+ */
+export const Socket = {
+  /** client -> server every 30 s, answered with the server's time */
+  Heartbeat: { type: SocketType.Control, cmd: 1 },
+  /** client -> server: an indexed message was received */
+  Ack: { type: SocketType.Control, cmd: 2 },
+  DocumentFlag: { type: SocketType.Proofread, cmd: 1 },
+  CheckResult: { type: SocketType.Proofread, cmd: 2 },
+  CheckId: { type: SocketType.Proofread, cmd: 3 },
+  ImageResult: { type: SocketType.Proofread, cmd: 5 },
+  PdfProgress: { type: SocketType.Proofread, cmd: 7 },
+  WebsiteProgress: { type: SocketType.Proofread, cmd: 8 },
+  SessionId: { type: SocketType.Session, cmd: 1 },
+  Announcement: { type: SocketType.Announcement, cmd: 1 },
+  TeamInvite: { type: SocketType.Team, cmd: 3 },
+  TeamApplication: { type: SocketType.Team, cmd: 4 },
+} as const;
+
+/** One `(type, cmd)` pair of the protocol. */
+export type SocketPair = (typeof Socket)[keyof typeof Socket];
+
+/** Whether a frame is of the pair (whatever its status). */
+export function isPair<M extends { type: number; cmd: number }, P extends SocketPair>(
+  m: M,
+  pair: P,
+): m is Extract<M, { type: P['type']; cmd: P['cmd'] }> {
+  return m.type === pair.type && m.cmd === pair.cmd;
+}
+
 /** Client -> server. */
-export type HeartbeatMessage = { type: 1; cmd: 1 };
-export type AckMessage = { type: 1; cmd: 2; index: number };
+export type HeartbeatMessage = typeof Socket.Heartbeat;
+export type AckMessage = typeof Socket.Ack & { index: number };
 export type ClientMessage = HeartbeatMessage | AckMessage;
 
 /** A finding as the engine reports it: the contract's `Issue` (UTF-16 offsets into the checked text). */
@@ -137,33 +169,25 @@ export interface TeamApplicationData {
  * Server -> client. `status` 200 (or absent) marks a normal message with typed `data`; any other
  * status carries an array of messages instead (spec §7).
  */
-type Message<T extends number, C extends number, D> = { type: T; cmd: C; index?: number } & (
+type Message<P extends SocketPair, D> = { type: P['type']; cmd: P['cmd']; index?: number } & (
   { status?: 200; data: D } | { status: number; data: string[] }
 );
 
-export interface HeartbeatReply {
-  type: 1;
-  cmd: 1;
-  status?: number;
-  index?: number;
-  data?: { time: number };
-}
-export type DocumentFlagMessage = Message<2, 1, DocumentFlagData>;
-export type CheckResultMessage = Message<2, 2, CheckResultData>;
-export type CheckIdMessage = Message<2, 3, CheckIdData>;
-export type ImageResultMessage = Message<2, 5, ImageResultData>;
-export type PdfProgressMessage = Message<2, 7, PdfProgressData>;
-export type WebsiteProgressMessage = Message<2, 8, WebsiteProgressData>;
-export interface SessionIdMessage {
-  type: 3;
-  cmd: 1;
+export type HeartbeatReply = typeof Socket.Heartbeat & { status?: number; index?: number; data?: { time: number } };
+export type DocumentFlagMessage = Message<typeof Socket.DocumentFlag, DocumentFlagData>;
+export type CheckResultMessage = Message<typeof Socket.CheckResult, CheckResultData>;
+export type CheckIdMessage = Message<typeof Socket.CheckId, CheckIdData>;
+export type ImageResultMessage = Message<typeof Socket.ImageResult, ImageResultData>;
+export type PdfProgressMessage = Message<typeof Socket.PdfProgress, PdfProgressData>;
+export type WebsiteProgressMessage = Message<typeof Socket.WebsiteProgress, WebsiteProgressData>;
+export type SessionIdMessage = typeof Socket.SessionId & {
   status?: number;
   index?: number;
   data: { session_id: string };
-}
-export type AnnouncementMessage = Message<4, 1, AnnouncementData>;
-export type TeamInviteMessage = Message<5, 3, TeamInviteData>;
-export type TeamApplicationMessage = Message<5, 4, TeamApplicationData>;
+};
+export type AnnouncementMessage = Message<typeof Socket.Announcement, AnnouncementData>;
+export type TeamInviteMessage = Message<typeof Socket.TeamInvite, TeamInviteData>;
+export type TeamApplicationMessage = Message<typeof Socket.TeamApplication, TeamApplicationData>;
 
 export type ServerMessage =
   | HeartbeatReply
@@ -195,9 +219,10 @@ export const HEARTBEAT_INTERVAL_MS = 30_000;
 export function isClientMessage(value: unknown): value is ClientMessage {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
-  if (m.type !== 1) return false;
-  if (m.cmd === 1) return true;
-  return m.cmd === 2 && Number.isInteger(m.index) && (m.index as number) >= 0;
+  if (m.type === Socket.Heartbeat.type && m.cmd === Socket.Heartbeat.cmd) return true;
+  return (
+    m.type === Socket.Ack.type && m.cmd === Socket.Ack.cmd && Number.isInteger(m.index) && (m.index as number) >= 0
+  );
 }
 
 /** The messages of an error report (a status other than 200), or null for a message that is no error report. */
@@ -208,27 +233,27 @@ export function errorReport(m: ServerMessage): string[] | null {
 
 /** A document's job moved on (type 2 cmd 1), not an error report. */
 export function isDocumentFlag(m: ServerMessage): m is DocumentFlagMessage & { data: DocumentFlagData } {
-  return m.type === 2 && m.cmd === 1 && (m.status === undefined || m.status === 200);
+  return isPair(m, Socket.DocumentFlag) && (m.status === undefined || m.status === 200);
 }
 
 /** An image check moved on or ended (type 2 cmd 5), not an error report. */
 export function isImageResult(m: ServerMessage): m is ImageResultMessage & { data: ImageResultData } {
-  return m.type === 2 && m.cmd === 5 && (m.status === undefined || m.status === 200);
+  return isPair(m, Socket.ImageResult) && (m.status === undefined || m.status === 200);
 }
 
 /** A PDF check moved on (type 2 cmd 7), not an error report. */
 export function isPdfProgress(m: ServerMessage): m is PdfProgressMessage & { data: PdfProgressData } {
-  return m.type === 2 && m.cmd === 7 && (m.status === undefined || m.status === 200);
+  return isPair(m, Socket.PdfProgress) && (m.status === undefined || m.status === 200);
 }
 
 /** An announcement (type 4 cmd 1). */
 export function isAnnouncement(m: ServerMessage): m is AnnouncementMessage & { data: AnnouncementData } {
-  return m.type === 4 && m.cmd === 1 && (m.status === undefined || m.status === 200);
+  return isPair(m, Socket.Announcement) && (m.status === undefined || m.status === 200);
 }
 
 /** A website check moved on (type 2 cmd 8), not an error report. */
 export function isWebsiteProgress(m: ServerMessage): m is WebsiteProgressMessage & { data: WebsiteProgressData } {
-  return m.type === 2 && m.cmd === 8 && (m.status === undefined || m.status === 200);
+  return isPair(m, Socket.WebsiteProgress) && (m.status === undefined || m.status === 200);
 }
 
 export function isServerMessage(value: unknown): value is ServerMessage {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { SocketClose, type ServerMessage } from '../../openapi/socket-protocol';
+import { Socket, SocketClose, type ServerMessage } from '../../openapi/socket-protocol';
 
 /** A message before the hub numbers it (`index` is assigned per session); distributes over the union. */
 export type OutgoingMessage = ServerMessage extends infer M
@@ -125,7 +125,7 @@ export class RealtimeHub {
       current.socket = socket;
       current.tokenHash = auth.tokenHash;
       socket.on('close', () => this.detach(current, socket));
-      this.send(socket, { type: 3, cmd: 1, status: 200, data: { session_id: current.id } });
+      this.send(socket, { ...Socket.SessionId, status: 200, data: { session_id: current.id } });
       for (const message of current.outbox.values()) this.sendRaw(socket, message);
     };
     // With several processes, the session id is announced only once the others can find it: a check submitted
@@ -232,7 +232,7 @@ export class RealtimeHub {
       this.renamed.set(old, id);
       const announce = () => {
         if (this.sessions.get(id) === session && session.socket)
-          this.send(session.socket, { type: 3, cmd: 1, status: 200, data: { session_id: id } });
+          this.send(session.socket, { ...Socket.SessionId, status: 200, data: { session_id: id } });
       };
       const registering = this.cluster?.registerSession(id, session.uid);
       if (registering) void registering.then(announce);

@@ -1,7 +1,14 @@
 import { deliverPending } from '../services/announcements';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { HEARTBEAT_INTERVAL_MS, SocketClose, isClientMessage, type ClientMessage } from '../../openapi/socket-protocol';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  Socket,
+  SocketClose,
+  isClientMessage,
+  isPair,
+  type ClientMessage,
+} from '../../openapi/socket-protocol';
 import { resolveToken } from '../services/tokens';
 
 interface SocketQuery {
@@ -30,7 +37,8 @@ export function registerSocketRoute(app: FastifyInstance, path: string, idleMs =
     socket.on('close', () => clearInterval(idleCheck));
 
     const handle = (message: ClientMessage) => {
-      if (message.cmd === 1) socket.send(JSON.stringify({ type: 1, cmd: 1, status: 200, data: { time: Date.now() } }));
+      if (isPair(message, Socket.Heartbeat))
+        socket.send(JSON.stringify({ ...Socket.Heartbeat, status: 200, data: { time: Date.now() } }));
       else app.realtime.ack(sessionOf!, message.index);
     };
 

@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { nowIso, type Db } from '../db';
 import { badRequest, notFound } from '../errors';
 import type { AnnouncementData } from '../../openapi/socket-protocol';
+import { Socket } from '../../openapi/socket-protocol';
 
 /** Spec §9: a stored notice without a time expires after 3 days. */
 export const NOTICE_DAYS = 3;
@@ -162,7 +163,7 @@ export async function deliverPending(app: FastifyInstance, uid: number): Promise
       .returning('uid')
       .executeTakeFirst();
     if (!inserted) continue;
-    app.realtime.sendToUser(uid, { type: 4, cmd: 1, status: 200, data: announcementMessage(row) });
+    app.realtime.sendToUser(uid, { ...Socket.Announcement, status: 200, data: announcementMessage(row) });
     sent++;
   }
   return sent;
@@ -206,7 +207,7 @@ export async function deliverToConnected(app: FastifyInstance): Promise<number> 
         .onConflict((oc) => oc.columns(['announcement_id', 'uid']).doNothing())
         .returning('uid')
         .execute();
-      const message = { type: 4 as const, cmd: 1 as const, status: 200 as const, data: announcementMessage(a) };
+      const message = { ...Socket.Announcement, status: 200 as const, data: announcementMessage(a) };
       for (const r of inserted) {
         app.realtime.sendToUser(Number(r.uid), message);
         sent++;

@@ -43,6 +43,7 @@ import {
   type TeamContext,
   type TeamRole,
 } from './teams';
+import { Socket } from '../../openapi/socket-protocol';
 
 /**
  * Joining and leaving teams: invitations (by phone, SMS link, in the app and over the socket), applications (by
@@ -286,8 +287,7 @@ async function announceInvitation(
   }
   if (sent.uid !== null)
     deps.notify(sent.uid, {
-      type: 5,
-      cmd: 3,
+      ...Socket.TeamInvite,
       data: { id: sent.id, enterprise_id: from.enterpriseId, enterprise_name: from.team, inviter_name: from.inviter },
     });
 }
@@ -375,8 +375,7 @@ async function notifyAdmins(deps: TeamDeps, enterpriseId: number, data: { id: nu
   );
   for (const uid of await findActiveUidsWithRoles(deps.db, enterpriseId, roles, MEMBER_STATUS.active))
     deps.notify(uid, {
-      type: 5,
-      cmd: 4,
+      ...Socket.TeamApplication,
       data: { id: data.id, enterprise_id: enterpriseId, applicant_name: data.name, phone: defaultName(data.phone) },
     });
 }

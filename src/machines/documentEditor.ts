@@ -9,7 +9,7 @@
 // any edit or `too long dismissed` goes back to idle
 import { assign, fromPromise, raise, setup, type ActorRefFrom } from 'xstate';
 import { notProvided } from './provide';
-import type { ServerMessage, SocketIssue } from '../../openapi/socket-protocol';
+import { isPair, Socket, type ServerMessage, type SocketIssue } from '../../openapi/socket-protocol';
 import type { DocumentDetail, DocumentFix, DocumentIgnored } from './documentCalls';
 import { diffRange, shiftRanges } from './findings/edits';
 import { socketMessages } from './findings/socket';
@@ -132,7 +132,7 @@ function loaded(doc: DocumentDetail): Partial<DocumentEditorContext> {
 }
 
 function flagOf(message: ServerMessage): { id: number; status: string } | null {
-  if (message.type !== 2 || message.cmd !== 1 || (message.status !== undefined && message.status !== 200)) return null;
+  if (!isPair(message, Socket.DocumentFlag) || (message.status !== undefined && message.status !== 200)) return null;
   const data = message.data as { id?: unknown; status?: unknown };
   return typeof data.id === 'number' && typeof data.status === 'string' ? { id: data.id, status: data.status } : null;
 }

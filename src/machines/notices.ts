@@ -5,7 +5,7 @@
 // off -> loading -> ready
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { ServerMessage } from '../../openapi/socket-protocol';
-import { isAnnouncement, isDocumentFlag } from '../../openapi/socket-protocol';
+import { isAnnouncement, isDocumentFlag, isPair, Socket } from '../../openapi/socket-protocol';
 import { notProvided } from './provide';
 import { socketMessages } from './findings/socket';
 import type { Notice, NoticeList } from './noticeCalls';
@@ -63,7 +63,7 @@ export const noticesMachine = setup({
   },
   guards: {
     'is announcement': ({ event }) => event.type === 'server message' && isAnnouncement(event.message),
-    'new socket session': ({ event }) => event.type === 'server message' && event.message.type === 3,
+    'new socket session': ({ event }) => event.type === 'server message' && isPair(event.message, Socket.SessionId),
     'a document job ended': ({ event }) =>
       event.type === 'server message' && isDocumentFlag(event.message) && ENDED.has(event.message.data.status),
   },

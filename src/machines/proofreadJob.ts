@@ -14,7 +14,7 @@
 // findings outside the edited range (shifted) and marks the paragraph for re-checking.
 import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom } from 'xstate';
 import { notProvided } from './provide';
-import { errorReport } from '../../openapi/socket-protocol';
+import { errorReport, isPair, Socket, type CheckResultMessage } from '../../openapi/socket-protocol';
 import { diffRange } from './findings/edits';
 import { socketMessages } from './findings/socket';
 import { countChars, partEnd, tooLongOf, type TooLong } from './findings/parts';
@@ -402,18 +402,18 @@ function finishResults(context: ProofreadContext): Record<string, ParagraphResul
   return results;
 }
 
-export function isCheckResult(m: ServerMessage): m is ServerMessage & { type: 2; cmd: 2 } {
-  return m.type === 2 && m.cmd === 2;
+export function isCheckResult(m: ServerMessage): m is CheckResultMessage {
+  return isPair(m, Socket.CheckResult);
 }
 
 function isForCheck(message: ServerMessage, checkId: string | null): boolean {
-  if (message.type !== 2 || (message.cmd !== 2 && message.cmd !== 3)) return false;
+  if (!isPair(message, Socket.CheckResult) && !isPair(message, Socket.CheckId)) return false;
   if (message.status !== undefined && message.status !== 200) return true; // error reports carry no id
   return (message.data as { check_id?: string }).check_id === checkId;
 }
 
 function errorText(message: ServerMessage): string | null {
-  const list = message.type === 2 && message.cmd === 2 ? errorReport(message) : null;
+  const list = isPair(message, Socket.CheckResult) ? errorReport(message) : null;
   if (!list) return null;
   return list.length ? list[0] : '系统异常';
 }
@@ -599,7 +599,7 @@ export const proofreadJobMachine = setup({
             'check requested': {},
             'cancel requested': { actions: assign({ cancelWanted: true }) },
             'server message': {
-              guard: ({ event }) => event.message.type === 2 && (event.message.cmd === 2 || event.message.cmd === 3),
+              guard: ({ event }) => isPair(event.message, Socket.CheckResult) || isPair(event.message, Socket.CheckId),
               actions: assign(({ context, event }) => ({ early: [...context.early, event.message] })),
             },
           },
@@ -675,7 +675,8 @@ export const proofreadJobMachine = setup({
                 }),
               },
               {
-                guard: ({ context, event }) => isForCheck(event.message, context.checkId) && event.message.cmd === 3,
+                guard: ({ context, event }) =>
+                  isForCheck(event.message, context.checkId) && isPair(event.message, Socket.CheckId),
                 actions: assign(({ event }) => ({ total: (event.message.data as CheckIdData).paragraphs })),
               },
               {
@@ -690,7 +691,8 @@ export const proofreadJobMachine = setup({
                 ),
               },
               {
-                guard: ({ context, event }) => isForCheck(event.message, context.checkId) && event.message.cmd === 2,
+                guard: ({ context, event }) =>
+                  isForCheck(event.message, context.checkId) && isPair(event.message, Socket.CheckResult),
                 actions: assign(({ context, event }) =>
                   applyResult(context, event.message.data as CheckResultData, false),
                 ),

@@ -5,6 +5,8 @@ import { assign, emit, enqueueActions, fromCallback, setup, stopChild, type Acto
 import { mustProvide } from './provide';
 import {
   HEARTBEAT_INTERVAL_MS,
+  isPair,
+  Socket,
   SocketClose,
   type ClientMessage,
   type ServerMessage,
@@ -70,7 +72,7 @@ export const socketMachine = setup({
     }),
     'close connection': stopChild('connection'),
     'send heartbeat': enqueueActions(({ enqueue }) => {
-      enqueue.sendTo('connection', { type: 'send frame', frame: { type: 1, cmd: 1 } } satisfies ConnectionCommand);
+      enqueue.sendTo('connection', { type: 'send frame', frame: { ...Socket.Heartbeat } } satisfies ConnectionCommand);
       enqueue.assign({ unanswered: ({ context }) => context.unanswered + 1 });
     }),
     'handle message': enqueueActions(({ enqueue, event }) => {
@@ -80,13 +82,13 @@ export const socketMachine = setup({
       if (typeof message.index === 'number') {
         enqueue.sendTo('connection', {
           type: 'send frame',
-          frame: { type: 1, cmd: 2, index: message.index },
+          frame: { ...Socket.Ack, index: message.index },
         } satisfies ConnectionCommand);
       }
-      if (message.type === 3 && message.cmd === 1) {
+      if (isPair(message, Socket.SessionId)) {
         enqueue.assign({ sessionId: message.data.session_id });
       }
-      if (!(message.type === 1 && message.cmd === 1)) enqueue(emit({ type: 'server message', message }));
+      if (!isPair(message, Socket.Heartbeat)) enqueue(emit({ type: 'server message', message }));
     }),
     /** The server closed with 4401: the login is gone (spec §8 401). */
     'report unauthorized': () => mustProvide('socket', 'report unauthorized'),

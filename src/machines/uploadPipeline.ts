@@ -20,7 +20,7 @@ import {
   type SnapshotFrom,
 } from 'xstate';
 import { notProvided } from './provide';
-import type { JobStatus, ServerMessage } from '../../openapi/socket-protocol';
+import { isPair, Socket, SocketType, type JobStatus, type ServerMessage } from '../../openapi/socket-protocol';
 import { socketMessages } from './findings/socket';
 
 export type JobChannel = 'document' | 'pdf' | 'image';
@@ -108,7 +108,7 @@ function clampProgress(value: unknown): number {
 
 /** The job update a socket message carries for a channel, or null (other messages, error reports). */
 export function jobUpdateOf(message: ServerMessage, channel: JobChannel): JobUpdate | null {
-  if (message.type !== 2 || (message.status !== undefined && message.status !== 200)) return null;
+  if (message.type !== SocketType.Proofread || (message.status !== undefined && message.status !== 200)) return null;
   const payload: unknown = message.data;
   if (!payload || typeof payload !== 'object') return null;
   // the fields are checked one by one below: a socket frame's shape is not trusted
@@ -117,7 +117,10 @@ export function jobUpdateOf(message: ServerMessage, channel: JobChannel): JobUpd
   if (!JOB_STATUSES.includes(status)) return null;
   const error = typeof data.error === 'string' ? data.error : undefined;
   const issueCount = typeof data.issue_count === 'number' ? data.issue_count : undefined;
-  if ((channel === 'document' && message.cmd === 1) || (channel === 'pdf' && message.cmd === 7)) {
+  if (
+    (channel === 'document' && isPair(message, Socket.DocumentFlag)) ||
+    (channel === 'pdf' && isPair(message, Socket.PdfProgress))
+  ) {
     if (typeof data.id !== 'number') return null;
     const progress = status === 'done' ? 100 : clampProgress(data.progress);
     return {
@@ -128,7 +131,7 @@ export function jobUpdateOf(message: ServerMessage, channel: JobChannel): JobUpd
       ...(error ? { error } : {}),
     };
   }
-  if (channel === 'image' && message.cmd === 5) {
+  if (channel === 'image' && isPair(message, Socket.ImageResult)) {
     if (typeof data.task_id !== 'number') return null;
     const issues = Array.isArray(data.issues) ? data.issues.length : undefined;
     return {

@@ -11,6 +11,7 @@ import { countChars, rightBalance, Right } from '../../services/rights';
 import { recordCheck } from '../../services/team-metrics';
 import { endedColumns, endedFields, JobFailure, type JobContext, type JobHandler } from '../runner';
 import { checkJobUnit, checkJobUnits } from '../units';
+import { Socket } from '../../../openapi/socket-protocol';
 
 /**
  * Document jobs: the uploaded file is read in the heavy pool, its paragraphs checked in the shared checker pool with
@@ -22,7 +23,7 @@ import { checkJobUnit, checkJobUnits } from '../units';
 const READ_SHARE = 5;
 
 const flag = (app: FastifyInstance, uid: number, data: DocumentFlagData) =>
-  app.realtime.sendToUser(uid, { type: 2, cmd: 1, status: 200, data });
+  app.realtime.sendToUser(uid, { ...Socket.DocumentFlag, status: 200, data });
 
 const update = (db: Db, id: number, values: Partial<Omit<DocumentsTable, 'id'>>) =>
   updateDocument(db, id, { ...values, updated_at: nowIso() });

@@ -8,6 +8,7 @@ import { rectsOf, unsureRanges, withoutUnsure } from '../../services/pdf/checks'
 import { countChars } from '../../services/rights';
 import { recordCheck } from '../../services/team-metrics';
 import { checkerGroup, endedColumns, JobFailure, type JobHandler } from '../runner';
+import { Socket } from '../../../openapi/socket-protocol';
 
 /**
  * Image checks: the uploaded image (right 2 charged at upload) is decoded and read by OCR in the heavy pool, its text
@@ -17,7 +18,7 @@ import { checkerGroup, endedColumns, JobFailure, type JobHandler } from '../runn
  */
 
 const send = (app: FastifyInstance, uid: number, data: ImageResultData) =>
-  app.realtime.sendToUser(uid, { type: 2, cmd: 5, status: 200, data });
+  app.realtime.sendToUser(uid, { ...Socket.ImageResult, status: 200, data });
 
 export const imageJobs: JobHandler = {
   kind: 'image',

@@ -5,6 +5,7 @@ import { deletePdfPages, findPdfCheck, findPdfFile, updatePdfCheck } from '../..
 import { checkPdfPages } from '../../services/pdf/check-pages';
 import { recordCheck } from '../../services/team-metrics';
 import { endedColumns, endedFields, JobFailure, type JobHandler } from '../runner';
+import { Socket } from '../../../openapi/socket-protocol';
 
 /**
  * PDF checks: an uploaded PDF (right 4 charged at upload) is read and checked page by page (services/pdf/
@@ -13,7 +14,7 @@ import { endedColumns, endedFields, JobFailure, type JobHandler } from '../runne
  */
 
 const progress = (app: FastifyInstance, uid: number, data: PdfProgressData) =>
-  app.realtime.sendToUser(uid, { type: 2, cmd: 7, status: 200, data });
+  app.realtime.sendToUser(uid, { ...Socket.PdfProgress, status: 200, data });
 
 export const pdfJobs: JobHandler = {
   kind: 'pdf',

@@ -20,6 +20,7 @@ import { fitText, headingOffsets, type WebsitePage, type WebsiteResult } from '.
 import { reserveJobCharge } from '../store';
 import { endedColumns, endedFields, JobFailure, type JobContext, type JobHandler } from '../runner';
 import { checkJobUnit, checkJobUnits } from '../units';
+import { Socket } from '../../../openapi/socket-protocol';
 
 /**
  * Website checks (link proofreading): the site's pages are read (services/web/crawl.ts, their text extracted in the
@@ -41,7 +42,7 @@ interface ReadPage {
 }
 
 const send = (app: FastifyInstance, uid: number, data: WebsiteProgressData) =>
-  app.realtime.sendToUser(uid, { type: 2, cmd: 8, status: 200, data });
+  app.realtime.sendToUser(uid, { ...Socket.WebsiteProgress, status: 200, data });
 
 const update = (db: Db, id: number, values: Parameters<typeof updateWebsite>[2]) =>
   updateWebsite(db, id, { ...values, updated_at: nowIso() });

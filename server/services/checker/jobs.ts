@@ -17,6 +17,7 @@ import {
 import { ResultCache } from './cache';
 import { checkerPool, type CheckerPool } from './pool';
 import { renderMessage } from '../../../openapi/messages';
+import { Socket } from '../../../openapi/socket-protocol';
 
 export const FINE_REFUSED_MSG = 'check.fine_paid_only';
 /** Longest unit sent to the engine; longer paragraphs are cut at sentence ends (never refused for length). */
@@ -212,8 +213,7 @@ export class CheckService {
     };
     this.jobs.set(id, job);
     realtime.sendToSession(input.sessionId, {
-      type: 2,
-      cmd: 3,
+      ...Socket.CheckId,
       status: 200,
       data: { check_id: id, paragraphs: units.length },
     });
@@ -342,8 +342,7 @@ export class CheckService {
       const done = remaining === 0;
       if (done) job.finished = true;
       realtime.sendToSession(job.sessionId, {
-        type: 2,
-        cmd: 2,
+        ...Socket.CheckResult,
         status: 200,
         data: {
           check_id: job.id,
@@ -379,8 +378,7 @@ export class CheckService {
             // The paragraph is not charged; the stream goes on (its result message has no issues).
             used -= await this.refund(job, unit.chars, '段落校对失败退回');
             realtime.sendToSession(job.sessionId, {
-              type: 2,
-              cmd: 2,
+              ...Socket.CheckResult,
               status: 500,
               data: [renderMessage('check.paragraph_failed', { paragraph: unit.index + 1 })],
             });

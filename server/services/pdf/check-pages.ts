@@ -20,6 +20,7 @@ import { countChars } from '../rights';
 import { JobFailure } from '../../jobs/runner';
 import { allUnsure, rectsOf, unsureRanges, withoutUnsure, type PdfIssue } from './checks';
 import type { PdfPageText } from './pdfjs';
+import { Socket } from '../../../openapi/socket-protocol';
 
 /**
  * Pages read by the first heavy task, so the first findings come soon; each next task reads twice as many up to
@@ -155,7 +156,7 @@ export async function checkPdfPages(run: PdfPagesRun): Promise<PdfPagesChecked |
     if (written++ === 0 || lastWrite - lastSent >= run.progressIntervalMs) {
       lastSent = lastWrite;
       const data: PdfProgressData = { id: run.id, status: 'running', page_count: pageCount, ...state };
-      app.realtime.sendToUser(run.uid, { type: 2, cmd: 7, status: 200, data });
+      app.realtime.sendToUser(run.uid, { ...Socket.PdfProgress, status: 200, data });
     }
     return true;
   };

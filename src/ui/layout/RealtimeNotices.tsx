@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import type { ServerMessage } from '../../../openapi/socket-protocol';
+import { isPair, Socket, type ServerMessage } from '../../../openapi/socket-protocol';
 import { useSystemActor } from '../app-actor';
 import { NOTICE_DURATION_MS, toaster } from '../toaster';
 
@@ -16,7 +16,7 @@ export function RealtimeNotices() {
       const message = event.message;
       // A status other than 200 carries failure texts, which belong to the flow that caused them.
       if (!('data' in message) || !message.data || Array.isArray(message.data)) return;
-      if (message.type === 5 && message.cmd === 3) {
+      if (isPair(message, Socket.TeamInvite)) {
         const { inviter_name: inviter, enterprise_name: team } = message.data;
         toaster.create({
           type: 'info',
@@ -24,7 +24,7 @@ export function RealtimeNotices() {
           duration: NOTICE_DURATION_MS,
           closable: true,
         });
-      } else if (message.type === 5 && message.cmd === 4) {
+      } else if (isPair(message, Socket.TeamApplication)) {
         const { applicant_name: applicant } = message.data;
         toaster.create({
           type: 'info',

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ServerMessage } from '../../../openapi/socket-protocol';
+import { isPair, Socket, type ServerMessage } from '../../../openapi/socket-protocol';
 import { useSystemActor } from '../app-actor';
 
 /**
@@ -14,7 +14,7 @@ export function SessionQueries() {
   useEffect(() => {
     const subscription = socket.on('server message', (event: { message: ServerMessage }) => {
       const message = event.message;
-      if (message.type !== 3 || message.cmd !== 1 || !message.data || Array.isArray(message.data)) return;
+      if (!isPair(message, Socket.SessionId) || !message.data || Array.isArray(message.data)) return;
       const id = message.data.session_id;
       const before = current.current;
       current.current = id;
