@@ -48,7 +48,6 @@ const ROUTES_ON_REPOS = [
   'server/routes/enterprise/words.ts',
   'server/routes/languagetool/api-key.ts',
   'server/routes/languagetool/index.ts',
-  'server/routes/pdf/index.ts',
   'server/routes/proofread/index.ts',
   'server/routes/system/index.ts',
   'server/routes/website/index.ts',

@@ -1,16 +1,13 @@
-import { nowIso } from '../../db';
-import { insertJob } from '../../jobs/store';
 import {
-  deleteOwnedPdfCheck,
-  findOwnedPdfCheck,
-  findPdfCheckPage,
-  findPdfFile,
-  findPdfPageImage,
-  findPdfPages,
-  insertPdfCheck,
-  setPdfPageImage,
-} from '../../db/repos/pdf-checks';
-import { badRequest, conflict, envelope, notFound, paymentRequired } from '../../errors';
+  deletePdfCheck,
+  ownedPdfCheck,
+  pdfCheckPage,
+  pdfFile,
+  pdfPageImage,
+  pdfPages,
+  queuePdfCheck,
+} from '../../services/pdf-tasks';
+import { badRequest, conflict, envelope, paymentRequired } from '../../errors';
 import { recordDownload } from '../../services/downloads';
 import { EXPORT_MIME } from '../../services/dict-import';
 import { detectKind } from '../../services/documents/load';
@@ -31,9 +28,7 @@ const PAGE_DPI = 150;
 
 const owned = async (request: Parameters<typeof caller>[0], id: number) => {
   const { uid } = await caller(request);
-  const row = await findOwnedPdfCheck(request.server.db, id, uid);
-  if (!row) throw notFound('pdf.unknown');
-  return row;
+  return ownedPdfCheck(request.server.db, id, uid);
 };
 
 export const pdfOperations: Operations = {
@@ -54,26 +49,10 @@ export const pdfOperations: Operations = {
       if (error instanceof InsufficientRight) throw paymentRequired('pdf.exhausted');
       throw error;
     }
-    const now = nowIso();
-    const id = await insertPdfCheck(
-      db,
-      {
-        uid,
-        name: sanitizeFilename(file.filename, 'PDF'),
-        size: file.data.length,
-        status: 'queued',
-        progress: 0,
-        page_count: pages,
-        pages_done: 0,
-        issue_count: 0,
-        created_at: now,
-        updated_at: now,
-      },
-      file.data,
-      (trx, ref) => insertJob(trx, { kind: 'pdf', ref, uid, charge: JSON.stringify(charge) }),
-    );
+    const name = sanitizeFilename(file.filename, 'PDF');
+    const check = await queuePdfCheck(db, uid, { name, data: file.data, pages }, charge);
     request.server.jobs.enqueue();
-    return envelope(pdfSummary((await findOwnedPdfCheck(db, id, uid))!));
+    return envelope(pdfSummary(check));
   },
 
   getMisscutV2PdfCheckPage: async (request) => {
@@ -81,15 +60,13 @@ export const pdfOperations: Operations = {
     const q = request.query;
     const num = q.num ?? 1;
     const size = q.size ?? 20;
-    const keyword = q.keyword?.trim();
-    const like = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-    const { total, rows } = await findPdfCheckPage(request.server.db, uid, { like }, { num, size });
+    const { total, rows } = await pdfCheckPage(request.server.db, uid, q.keyword, { num, size });
     return envelope({ total, num, size, list: rows.map(pdfSummary) });
   },
 
   getMisscutV2PdfCheckResult: async (request) => {
     const row = await owned(request, request.query.id);
-    const pages = await findPdfPages(request.server.db, Number(row.id));
+    const pages = await pdfPages(request.server.db, row);
     return envelope({
       ...pdfSummary(row),
       pages: pages.map((p) => ({
@@ -109,14 +86,8 @@ export const pdfOperations: Operations = {
     const row = await owned(request, request.query.id);
     const { db, heavy } = request.server;
     const page = request.query.page;
-    let image = await findPdfPageImage(db, Number(row.id), page);
-    if (image === undefined) throw notFound('pdf.unknown_page');
-    if (image === null) {
-      const data = await findPdfFile(db, Number(row.id));
-      if (!data) throw notFound('pdf.unknown');
-      image = (await heavy.run('pdfRender', { data, page, dpi: PAGE_DPI })).png;
-      await setPdfPageImage(db, Number(row.id), page, image);
-    }
+    const render = async (data: Uint8Array) => (await heavy.run('pdfRender', { data, page, dpi: PAGE_DPI })).png;
+    const image = await pdfPageImage(db, row, page, render);
     return reply
       .type('image/png')
       .header('cache-control', 'private, max-age=86400')
@@ -127,7 +98,7 @@ export const pdfOperations: Operations = {
     const row = await owned(request, request.query.id);
     if (row.status !== 'done') throw conflict('pdf.not_done');
     const { db, heavy, config } = request.server;
-    const pages = (await findPdfPages(db, Number(row.id))).map((p) => ({
+    const pages = (await pdfPages(db, row)).map((p) => ({
       page: Number(p.page),
       text: p.text,
       issues: JSON.parse(p.issues) as PdfIssue[],
@@ -135,9 +106,7 @@ export const pdfOperations: Operations = {
     const base = row.name.replace(/\.pdf$/i, '');
     let file: { name: string; mime: string; data: Uint8Array };
     if ((request.query.format ?? 'pdf') === 'pdf') {
-      const data = await findPdfFile(db, Number(row.id));
-      if (!data) throw notFound('pdf.unknown');
-      const annotated = await heavy.run('pdfAnnotate', { data, pages });
+      const annotated = await heavy.run('pdfAnnotate', { data: await pdfFile(db, row), pages });
       file = { name: `${base}（校对批注）.pdf`, mime: 'application/pdf', data: annotated };
     } else {
       const rows: Array<Array<string | number>> = [['页码', '原文', '建议', '类别', '说明', '上下文']];
@@ -173,7 +142,7 @@ export const pdfOperations: Operations = {
     const { jobs, db } = request.server;
     // a running check stops first; what it was charged is given back, then the rows go
     await jobs.remove('pdf', Number(row.id), 'PDF校对取消退回');
-    if (!(await deleteOwnedPdfCheck(db, Number(row.id), Number(row.uid)))) throw notFound('pdf.unknown');
+    await deletePdfCheck(db, row);
     return envelope(null);
   },
 };
