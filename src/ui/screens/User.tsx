@@ -25,6 +25,7 @@ import { ApiKeyCard, WechatCard } from './UserConnections';
 import { ApplicationsReview } from './Applications';
 import { AnnouncementsAdmin } from './admin/AnnouncementsAdmin';
 import { GuideAdmin } from './admin/GuideAdmin';
+import { JobsAdmin } from './admin/JobsAdmin';
 
 /** Role names (spec §3 team roles; `free` is the default role of an individual account). */
 const ROLE_LABELS: Record<string, MessageDescriptor> = {
@@ -115,6 +116,7 @@ export default function User() {
           <ApplicationsReview />
           <AnnouncementsAdmin />
           <GuideAdmin />
+          <JobsAdmin />
         </>
       ) : null}
       <CloseAccountForm />
