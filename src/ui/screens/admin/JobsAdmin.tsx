@@ -2,7 +2,7 @@
 // long the oldest job has waited, the running jobs with their owner and progress, the latest failures with their
 // reason in the reader's language; a failed job is retried and a running one cancelled after a confirmation. The
 // admin CLI does the same (`admin jobs …`).
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
@@ -40,8 +40,24 @@ function reasonOf(i18n: I18n, code: string | null): string {
   return isServerMessageCode(code) ? i18n._(SERVER_MESSAGE_DESCRIPTORS[code]) : code;
 }
 
+/**
+ * The cn catalogue carries no server messages (the server writes them in cn, and the SPA reads its texts); a job
+ * keeps only its code, so this screen loads them once (the screen is an operator's, not on the first load).
+ */
+function useSourceServerMessages(i18n: I18n): void {
+  const [, setLoaded] = useState(false);
+  useEffect(() => {
+    if (i18n.locale !== 'cn' || i18n.messages['server.job.unknown']) return;
+    void import('../../../../locales/cn/server.po').then(({ messages }) => {
+      i18n.load('cn', messages);
+      setLoaded(true);
+    });
+  }, [i18n]);
+}
+
 export function JobsAdmin() {
   const { t, i18n } = useLingui();
+  useSourceServerMessages(i18n);
   const logic = useMemo(() => liveJobQueue(), []);
   const actor = useActorRef(logic, inspectOptions());
   const queue = useSelector(actor, (s) => s.context.queue);
