@@ -470,6 +470,10 @@ export const ENV_SCHEMA = Type.Object({
     minimum: 50,
   }),
   IMAGE_WORKERS: int(2, 'image checks each process runs at the same time', { minimum: 1, maximum: 16 }),
+  WEB_WORKERS: int(2, 'website checks each process runs at the same time (each reads one site at a polite pace)', {
+    minimum: 1,
+    maximum: 16,
+  }),
   INSTANCE_STALE_MS: int(
     15_000,
     'after how long without a word a server process counts as dead (its checks refunded, its document jobs taken over)',
@@ -713,7 +717,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfi
         pdf: env.PDF_WORKERS,
         image: env.IMAGE_WORKERS,
         speech: env.MEDIA_WORKERS,
-        website: 1,
+        website: env.WEB_WORKERS,
       },
       maxAttempts: env.JOB_MAX_ATTEMPTS,
       retryMs: env.JOB_RETRY_MS,
