@@ -632,7 +632,8 @@ export function check(text: string, options: CheckOptions = {}): Issue[] {
   };
   // kinds of wrong findings seen on published documents (rules/precision.ts)
   const known = (w: string) => e.dict.freq.has(w) || e.lm.has(w) || !!e.lm2?.has(w);
-  dropFalseKinds({ lm: e.lm, dict: e.dict, isWord: (w) => e.nonword.isWord(w), known }, work, issues);
+  const sound = (a: string, b: string) => e.py.relation(a, b);
+  dropFalseKinds({ lm: e.lm, dict: e.dict, isWord: (w) => e.nonword.isWord(w), known, sound }, work, issues, mode);
   for (const i of issues) i.confidence = Math.round((i.confidence ?? defaultConfidence(i)) * 1000) / 1000;
   // the confident findings first within a family: mode 4 keeps mode 3's findings and adds to them
   const unsure = (i: Issue) => (i.confidence! < 0.5 ? 1 : 0);
