@@ -179,6 +179,17 @@ export async function registerInBrowser(
   await dismissGuide(page);
 }
 
+/** Logs an existing account in through the login form and waits for the workbench. */
+export async function logInBrowser(page: Page, baseUrl: string, phone: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/workbench/login`);
+  const form = page.getByRole('form', { name: '登录' });
+  await form.locator('input[name="phone"]').fill(phone);
+  await form.locator('input[name="password"]').fill(password);
+  await form.getByRole('button', { name: '登录' }).click();
+  await page.waitForURL(`${baseUrl}/workbench/`);
+  await page.getByTestId('side-bar').waitFor();
+}
+
 /** Waits for the guide a new account is shown and skips it with Esc. */
 export async function dismissGuide(page: Page): Promise<void> {
   const dialog = page.getByTestId('guide-dialog');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   adminCli,
   dismissGuide,
+  logInBrowser,
   openBrowser,
   registerInBrowser,
   screenshotLightAndDark,
@@ -57,14 +58,8 @@ beforeAll(async () => {
   [operator, user] = await Promise.all([openBrowser(), openBrowser()]);
   const operatorPhone = uniquePhone();
   await adminCli(dataDir, 'user', 'create', '--phone', operatorPhone, '--password', PASSWORD, '--role', 'root');
-  const { page: tab } = operator;
-  await tab.goto(`${baseUrl}/workbench/login`);
-  const form = tab.getByRole('form', { name: '登录' });
-  await form.locator('input[name="phone"]').fill(operatorPhone);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '登录' }).click();
-  await tab.waitForURL(`${baseUrl}/workbench/`);
-  await dismissGuide(tab);
+  await logInBrowser(operator.page, baseUrl, operatorPhone, PASSWORD);
+  await dismissGuide(operator.page);
   await registerInBrowser(user.page, baseUrl, dataDir, uniquePhone().replace(/^139/, '137'), PASSWORD);
 }, 120_000);
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   adminCli,
   dismissGuide,
+  logInBrowser,
   openBrowser,
   registerInBrowser,
   screenshotPath,
@@ -21,15 +22,7 @@ let online: BrowserSession;
 let away: BrowserSession;
 const awayPhone = uniquePhone();
 
-async function logIn(page: BrowserSession['page'], phone: string) {
-  await page.goto(`${baseUrl}/workbench/login`);
-  const form = page.getByRole('form', { name: '登录' });
-  await form.locator('input[name="phone"]').fill(phone);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.getByRole('button', { name: '登录' }).click();
-  await page.waitForURL(`${baseUrl}/workbench/`);
-  await page.getByTestId('side-bar').waitFor();
-}
+const logIn = (page: BrowserSession['page'], phone: string) => logInBrowser(page, baseUrl, phone, PASSWORD);
 
 beforeAll(async () => {
   [operator, online, away] = await Promise.all([openBrowser(), openBrowser(), openBrowser()]);
