@@ -20,7 +20,8 @@ export const queryKeys = {
   apiKey: ['user', 'api-key'] as const,
 };
 
-export const userRightTypes = { highSpeedText: 1, webMaxText: 32 } as const;
+/** The right types the SPA reads (spec §5), by name: on the wire they stay numbers. */
+export const userRightTypes = { highSpeedText: 1, webMaxText: 32, aiChars: 512 } as const;
 
 export function userInfoQuery(options?: UnwrapOptions) {
   return { queryKey: queryKeys.userInfo, queryFn: () => userInfo(options) };

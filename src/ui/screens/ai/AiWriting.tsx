@@ -36,7 +36,7 @@ import type { ProofreadJobRef } from '../../../machines/proofreadJob';
 import { CancelCheckButton } from '../../findings/CancelCheck';
 import { TooLongChoice } from '../../findings/TooLongChoice';
 import { formatRight } from '../../format/balance';
-import { queryKeys, userRightQuery } from '../../../api/queries';
+import { queryKeys, userRightQuery, userRightTypes } from '../../../api/queries';
 import { translateNotice } from '../../notices';
 import { FindingCards } from '../../findings/FindingsPanel';
 import { useCategoryLabels, useFindingReview } from '../../findings/useFindingReview';
@@ -61,13 +61,13 @@ export default function AiWriting() {
   const context = useSelector(actor, (s) => s.context);
   const proofreader = useSelector(actor, (s) => s.children.proofreader);
   const { locale } = useLanguage();
-  const quota = useQuery({ ...userRightQuery(512), enabled: state !== 'loading' });
+  const quota = useQuery({ ...userRightQuery(userRightTypes.aiChars), enabled: state !== 'loading' });
   const draft = useRef<HTMLTextAreaElement>(null);
   // a run that ended changed the balance
   const queryClient = useQueryClient();
   const ended = state === 'ready.done' || state === 'ready.failed' || state === 'ready.cancelled';
   useEffect(() => {
-    if (ended) void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(512) });
+    if (ended) void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(userRightTypes.aiChars) });
   }, [ended, queryClient]);
   // results come in the interface's script (hk: traditional characters)
   useEffect(() => actor.send({ type: 'language changed', lang: locale === 'hk' ? 'hk' : 'cn' }), [actor, locale]);

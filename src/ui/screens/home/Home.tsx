@@ -22,7 +22,7 @@ import { useLocation } from 'wouter';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { notify } from '../../../api/notify';
-import { queryKeys } from '../../../api/queries';
+import { queryKeys, userRightTypes } from '../../../api/queries';
 import type { Finding, ProofreadEvent, ProofreadJobRef } from '../../../machines/proofreadJob';
 import { progressOf } from '../../../machines/proofreadJob';
 import * as calls from '../../../machines/proofreadCalls';
@@ -74,14 +74,17 @@ export default function Home() {
     queryFn: () => calls.checkFunctions(),
     staleTime: 60_000,
   });
-  const quota = useQuery({ queryKey: queryKeys.userRight(1), queryFn: () => calls.userRight(1) });
+  const quota = useQuery({
+    queryKey: queryKeys.userRight(userRightTypes.highSpeedText),
+    queryFn: () => calls.userRight(userRightTypes.highSpeedText),
+  });
   const labelOf = useCategoryLabels();
 
   // the remaining quota changes after every check
   const running = jobState === 'submitting' || jobState === 'streaming';
   useEffect(() => {
     if (jobState === 'done' || jobState === 'failed')
-      void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(1) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.userRight(userRightTypes.highSpeedText) });
   }, [jobState, queryClient]);
 
   const editor = useRef<EditorHandle>(null);
