@@ -31,6 +31,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { PgDatabase, PG_BIN } from '../../tests/server/pg-server';
+import { loadConfig } from '../config';
 import { migrate, openDatabase } from '../db';
 import { addGrant } from '../services/rights';
 import { issueToken } from '../services/tokens';
@@ -57,8 +58,8 @@ const ENGINE_SECONDS = opt('engine-seconds', 15);
 const CLIENT_SECONDS = opt('client-seconds', 20);
 const ONLY_ENGINE_RATIO = args.includes('--only-engine-ratio');
 const PROFILE_DIR = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : null;
-/** the server's checker workers (its default: one per core, at most 4) */
-const CHECKER_THREADS = Number(process.env.CHECK_WORKERS) || Math.min(4, availableParallelism());
+/** the server's checker workers, read as the server reads them (CHECK_WORKERS, else one per core, at most 4) */
+const CHECKER_THREADS = loadConfig().checker.workers;
 
 const SENTENCES = benchSentences();
 let serial = 0;
