@@ -9,7 +9,7 @@ import { msg } from '@lingui/core/macro';
 import { Alert, Badge, Box, Button, Flex, Heading, Progress, Table, Text, Wrap } from '@chakra-ui/react';
 import { ListChecks, RefreshCw } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { isServerMessageCode } from '../../../../openapi/messages';
+import type { ServerMessageCode } from '../../../../openapi/messages';
 import type { Job } from '../../../api/jobs';
 import { liveJobQueue } from '../../../machines/live-jobs';
 import { inspectOptions } from '../../../machines/inspect';
@@ -37,8 +37,11 @@ const STATE_LABELS = {
 /** A failure's reason: the catalogue's message in the reader's language, else its code as it is. */
 function reasonOf(i18n: I18n, code: string | null): string {
   if (!code) return '';
-  return isServerMessageCode(code) ? i18n._(SERVER_MESSAGE_DESCRIPTORS[code]) : code;
+  return isKnownCode(code) ? i18n._(SERVER_MESSAGE_DESCRIPTORS[code]) : code;
 }
+
+// the descriptors' own keys, not the server's table: importing that table here would put it in the first load
+const isKnownCode = (code: string): code is ServerMessageCode => Object.hasOwn(SERVER_MESSAGE_DESCRIPTORS, code);
 
 /**
  * The cn catalogue carries no server messages (the server writes them in cn, and the SPA reads its texts); a job
