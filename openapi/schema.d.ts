@@ -3063,7 +3063,7 @@ export interface paths {
         /**
          * The team's shared dictionaries
          * @description All shared dictionaries of the caller's team, oldest first. Team permissions (one table on the server,
-         *     `server/services/teams.ts`): members of the caller's
+         *     `server/domain/teams/teams.ts`): members of the caller's
          *     team with role admin or dic_admin (and root accounts) may create, rename and delete shared dictionaries and edit
          *     their words; every active member (status 1 生效中) may read them and choose the ones used in their own checks.
          *     403 outside a team or without the permission; 404 for unknown ids and for ids of another team.

@@ -111,7 +111,7 @@ async function main() {
   await browser.close();
   await app.close();
   await chat.close();
-  const { checkerPool } = await import('../server/services/checker/pool');
+  const { checkerPool } = await import('../server/workers/checker/pool');
   await checkerPool().close();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -22,8 +22,8 @@ export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const SERVER_DIST = join(ROOT, 'dist', 'server');
 const ENTRIES = {
   server: 'server/server.ts',
-  'checker-worker': 'server/services/checker/worker-body.ts',
-  'heavy-worker': 'server/services/heavy/worker-body.ts',
+  'checker-worker': 'server/workers/checker/worker-body.ts',
+  'heavy-worker': 'server/workers/heavy/worker-body.ts',
 };
 const SOURCES = ['server', 'engine', 'openapi', 'package.json', 'tsconfig.json', 'scripts/server-build.mjs'];
 /** big data and code no bundle contains */

@@ -21,14 +21,14 @@ import jobsPlugin from './plugins/jobs';
 import heavyPlugin from './plugins/heavy';
 import instancePlugin from './plugins/instance';
 import type { JobRunnerOptions } from './jobs/runner';
-import { createSmsProvider, type SmsProvider } from './services/sms';
-import { createPaymentProvider } from './services/pay/wechat';
-import type { PaymentProvider } from './services/pay/provider';
+import { createSmsProvider, type SmsProvider } from './domain/accounts/sms';
+import { createPaymentProvider } from './domain/commerce/pay/wechat';
+import type { PaymentProvider } from './domain/commerce/pay/provider';
 import type { RealtimeHub } from './realtime/hub';
-import { setToolSettings } from './services/tools';
-import { configureCheckerPool } from './services/checker/pool';
-import { configureRights } from './services/rights';
-import type { UploadedFile } from './services/documents/upload';
+import { setToolSettings } from './formats/tools';
+import { configureCheckerPool } from './workers/checker/pool';
+import { configureRights } from './domain/rights/ledger';
+import type { UploadedFile } from './formats/documents/upload';
 import './types';
 
 export interface BuildOptions {
@@ -106,7 +106,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // files and four fields, so a request of hundreds of parts (hundreds of megabytes) is refused as it streams in.
     limits: { fileSize: config.uploadLimit, files: 2, fields: 8, parts: 10, fieldSize: 64 * 1024 },
     // Parts are parsed before validation so the contract's multipart schemas check them; a file part
-    // becomes `{filename, mimetype, data}` (see services/documents/upload.ts UploadedFile).
+    // becomes `{filename, mimetype, data}` (see formats/documents/upload.ts UploadedFile).
     attachFieldsToBody: 'keyValues',
     async onFile(part) {
       const value: UploadedFile = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };

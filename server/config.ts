@@ -111,7 +111,7 @@ export interface ServerConfig {
   };
 }
 
-/** Limits of the heavy worker pool (services/heavy/pool.ts). */
+/** Limits of the heavy worker pool (workers/heavy/pool.ts). */
 export interface HeavyLimits {
   /** worker threads */
   workers: number;
@@ -125,7 +125,7 @@ export interface HeavyLimits {
   outputMax: number;
 }
 
-/** What the checker pool and its workers are started with (services/checker/pool.ts). */
+/** What the checker pool and its workers are started with (workers/checker/pool.ts). */
 export interface CheckerSettings {
   workers: number;
   /** tests only: a paragraph containing it fails in the worker */
@@ -134,7 +134,7 @@ export interface CheckerSettings {
 
 /**
  * Programs the server runs and their limits: set for the process from the app's config and sent to each heavy
- * worker in its start data (services/tools.ts), as the code using them runs in both.
+ * worker in its start data (formats/tools.ts), as the code using them runs in both.
  */
 export interface ToolSettings {
   /** unset: the binary of @ffmpeg-installer/ffmpeg */
@@ -336,7 +336,7 @@ export const ENV_SCHEMA = Type.Object({
     14,
     "scrypt's cost of new password hashes as a power of two (`14`: N = 16384, 16 MB per login; each step doubles " +
       'the time and memory of a login). A stored hash keeps its own cost, so a change applies as passwords are set',
-    // the largest cost is 64 MB per login under way (services/passwords.ts sizes scrypt's memory for it)
+    // the largest cost is 64 MB per login under way (domain/accounts/passwords.ts sizes scrypt's memory for it)
     { minimum: 10, maximum: 16 },
   ),
   LOGIN_IP_RATE_MAX: int(
@@ -431,7 +431,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   COMPARE_MAX_PAGES: int(200, 'pages of each document a compare accepts', { minimum: 1 }),
   COMPARE_MAX_SIZE_MB: int(20, 'size of each file a compare accepts, in MB', { minimum: 1 }),
-  FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/services/format/templates`'),
+  FORMAT_TEMPLATES_DIR: optionalStr("the format check's templates", '`server/formats/format/templates`'),
   WORD_LIBRARIES_DIR: optionalStr('the word libraries users can add to their dictionary', '`server/word-libraries`'),
   HEAVY_WORKERS: optionalInt(
     'worker threads of the heavy pool: reading and writing documents, export, format check, compare',
@@ -536,7 +536,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
  * This server's address as browsers reach it, for every absolute link it makes: PUBLIC_URL without a trailing slash.
  * Never the request's Host or X-Forwarded-Host: a forged one would send links (and WeChat's code) to another site.
  * Unset, links sent outside any request (SMS invitations) point at `http://localhost:PORT`; WeChat, which redirects
- * the browser, is off instead (services/wechat.ts wechatProvider()).
+ * the browser, is off instead (domain/accounts/wechat.ts wechatProvider()).
  */
 export function publicOrigin(): string {
   return originOf(readEnv());
@@ -639,7 +639,7 @@ function corsOrigins(value: string): '*' | string[] {
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): ServerConfig {
   const env = readEnv(source);
-  // the same rule as services/wechat.ts wechatProvider(): WeChat's way back needs PUBLIC_URL
+  // the same rule as domain/accounts/wechat.ts wechatProvider(): WeChat's way back needs PUBLIC_URL
   const wechat = Boolean(env.WECHAT_APPID && env.WECHAT_SECRET && env.PUBLIC_URL);
   const apiBase = env.BASE_URL.replace(/\/+$/, '');
   return {

@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { warmChecker } from './services/checker/pool';
+import { warmChecker } from './workers/checker/pool';
 
 let config: ReturnType<typeof loadConfig>;
 try {

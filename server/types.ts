@@ -1,12 +1,12 @@
 import type { Db, DialectName } from './db';
 import type { ServerConfig } from './config';
-import type { SmsProvider } from './services/sms';
-import type { PaymentProvider } from './services/pay/provider';
-import type { AuthContext } from './services/tokens';
+import type { SmsProvider } from './domain/accounts/sms';
+import type { PaymentProvider } from './domain/commerce/pay/provider';
+import type { AuthContext } from './domain/accounts/tokens';
 import type { RealtimeHub } from './realtime/hub';
 import type { JobRunner } from './jobs/runner';
-import type { HeavyPool } from './services/heavy/pool';
-import type { ServerInstance } from './services/instance';
+import type { HeavyPool } from './workers/heavy/pool';
+import type { ServerInstance } from './workers/instance';
 
 /** Throws 429 when over the limit; `subject` (e.g. a uid) overrides whom the call counts against. */
 export type Limiter = (request: import('fastify').FastifyRequest, subject?: string | number) => Promise<void>;
@@ -24,8 +24,8 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** The job runner of every persisted job: documents, PDFs, images, audio/video, websites (server/jobs). */
     jobs: JobRunner;
-    /** Speech tasks: audio and video proofreading (services/media/speech.ts). */
-    /** The bounded worker pool for heavy work (services/heavy/pool.ts). */
+    /** Speech tasks: audio and video proofreading (formats/media/speech.ts). */
+    /** The bounded worker pool for heavy work (workers/heavy/pool.ts). */
     heavy: HeavyPool;
     /** This process among those sharing the database (heartbeat, reservations, job ownership). */
     instance: ServerInstance;

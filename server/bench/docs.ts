@@ -23,8 +23,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { buildApp } from '../app';
 import { benchOption, benchSentences } from './support';
-import { checkerPool } from '../services/checker/pool';
-import { CHARS_PER_PAGE } from '../services/documents/extract';
+import { checkerPool } from '../workers/checker/pool';
+import { CHARS_PER_PAGE } from '../formats/documents/extract';
 
 const opt = benchOption;
 const PAGES = opt('pages', 200);

@@ -24,17 +24,17 @@ import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { check, loadEngine } from '../../engine/index';
 import { makePdf } from '../../tests/fixtures/pdf';
 import { buildApp } from '../app';
-import { recognise, type OcrText } from '../services/ocr/tesseract';
-import { cutForOcr, decodeGrey } from '../services/ocr/cut';
-import { joinStrips } from '../services/ocr/strips';
-import { ocrParts, readStrips } from '../services/ocr/read';
-import { HeavyPool } from '../services/heavy/pool';
+import { recognise, type OcrText } from '../formats/ocr/tesseract';
+import { cutForOcr, decodeGrey } from '../formats/ocr/cut';
+import { joinStrips } from '../formats/ocr/strips';
+import { ocrParts, readStrips } from '../formats/ocr/read';
+import { HeavyPool } from '../workers/heavy/pool';
 import { loadConfig } from '../config';
-import { readPdfPages, renderPdfPage } from '../services/pdf/pdfjs';
-import { unsureRanges, withoutUnsure } from '../services/pdf/checks';
-import { burnedSubtitles } from '../services/media/burned';
+import { readPdfPages, renderPdfPage } from '../formats/pdf/pdfjs';
+import { unsureRanges, withoutUnsure } from '../formats/pdf/checks';
+import { burnedSubtitles } from '../formats/media/burned';
 import { benchOption, correctSentences } from './support';
-import { checkerPool } from '../services/checker/pool';
+import { checkerPool } from '../workers/checker/pool';
 
 const IMAGES = benchOption('images', 60);
 /** pages of the scanned PDF checked end to end */

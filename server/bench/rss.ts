@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openDatabase } from '../db';
-import { addGrant } from '../services/rights';
-import { issueToken } from '../services/tokens';
-import { createUser } from '../services/users';
+import { addGrant } from '../domain/rights/ledger';
+import { issueToken } from '../domain/accounts/tokens';
+import { createUser } from '../domain/accounts/users';
 import { startServer, SocketClient, type ServerProcess } from './processes';
 
 export interface ServerRss {

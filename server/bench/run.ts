@@ -33,12 +33,12 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { PgDatabase, PG_BIN } from '../../tests/server/pg-server';
 import { loadConfig } from '../config';
 import { migrate, openDatabase } from '../db';
-import { addGrant } from '../services/rights';
-import { issueToken } from '../services/tokens';
-import { createUser } from '../services/users';
-import { hashPassword } from '../services/passwords';
+import { addGrant } from '../domain/rights/ledger';
+import { issueToken } from '../domain/accounts/tokens';
+import { createUser } from '../domain/accounts/users';
+import { hashPassword } from '../domain/accounts/passwords';
 import { insertUser } from '../db/repos/users';
-import { splitUnits } from '../services/checker/jobs';
+import { splitUnits } from '../workers/checker/jobs';
 import { startServer, SocketClient, type ServerProcess } from './processes';
 import { benchOption, benchSentences } from './support';
 

@@ -26,24 +26,24 @@ import { loadConfig, type ServerConfig } from '../config';
 import { migrate, openDatabase, type Db } from '../db';
 import { findAllProducts, findLatestOrders } from '../db/repos/orders';
 import { findOpenUserByPhone, findOpenUsers, setRole } from '../db/repos/users';
-import { createCoupons, listCoupons } from '../services/coupons';
-import { passwordProblem } from '../services/passwords';
+import { createCoupons, listCoupons } from '../domain/commerce/coupons';
+import { passwordProblem } from '../domain/accounts/passwords';
 import { renderMessage } from '../../openapi/messages';
-import { markOrderPaid, OrderProblem, productRights } from '../services/orders';
-import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../services/teams';
-import { listApplications, reviewApplication } from '../services/team-applications';
-import { LIMIT_TYPES, RIGHT_TYPES } from '../services/rights';
-import { grantTeamPackage } from '../services/team-packages';
+import { markOrderPaid, OrderProblem, productRights } from '../domain/commerce/orders';
+import { addMember, createTeam, listTeams, TEAM_ROLES, type TeamRole } from '../domain/teams/teams';
+import { listApplications, reviewApplication } from '../domain/teams/applications';
+import { LIMIT_TYPES, RIGHT_TYPES } from '../domain/rights/ledger';
+import { grantTeamPackage } from '../domain/teams/packages';
 import { teamExists } from '../db/repos/teams';
-import { createUser, PHONE_PATTERN, ROLES, type Role } from '../services/users';
-import { currentGuide, DEFAULT_GUIDE_VERSION, resetGuide, setGuide } from '../services/guide';
-import { currentRules, resetRules, RULES_MAX, setRules } from '../services/rules';
+import { createUser, PHONE_PATTERN, ROLES, type Role } from '../domain/accounts/users';
+import { currentGuide, DEFAULT_GUIDE_VERSION, resetGuide, setGuide } from '../domain/guide/guide';
+import { currentRules, resetRules, RULES_MAX, setRules } from '../domain/guide/rules';
 import {
   allAnnouncements,
   insertAnnouncement,
   withdrawAnnouncement,
   type PublishInput,
-} from '../services/announcements';
+} from '../domain/notices/announcements';
 import { AppError } from '../errors';
 import { jobHandlers } from '../jobs/kinds';
 import { endStoredJob, kindMessage } from '../jobs/runner';

@@ -16,7 +16,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import type { Database, DialectName } from './schema';
-import { migrationProvider } from './migrations';
+import { migrationProvider } from './migrations/index';
 
 export type { Database, DialectName } from './schema';
 export type Db = Kysely<Database>;

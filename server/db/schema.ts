@@ -67,7 +67,7 @@ export interface CheckReservationsTable {
   check_id: string;
   uid: number;
   instance: string;
-  /** JSON: the Consumption (services/rights.ts) the check took */
+  /** JSON: the Consumption (domain/rights/ledger.ts) the check took */
   consumption: string;
   created_at: string;
 }
@@ -178,7 +178,7 @@ export interface RightRecordsTable {
   num: number;
   /** the reason in cn */
   reason: string;
-  /** the reason's code (services/right-reasons.ts), written in the reader's language when listed; null: `reason` */
+  /** the reason's code (domain/rights/reasons.ts), written in the reader's language when listed; null: `reason` */
   reason_code: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON of the code's values, e.g. {"product":"…","product_id":2} */
   reason_params: ColumnType<string | null, string | null | undefined, string | null>;
@@ -414,7 +414,7 @@ export interface DictImportFailuresTable {
   created_at: string;
 }
 
-/** A user's website for link proofreading and the state of its last check (services/web/checks.ts). */
+/** A user's website for link proofreading and the state of its last check (formats/web/checks.ts). */
 export interface WebsitesTable {
   id: Generated<number>;
   uid: number;
@@ -435,7 +435,7 @@ export interface WebsitesTable {
   updated_at: string;
 }
 
-/** A user's PDF check and its job state (services/pdf/checks.ts); the file and the pages apart. */
+/** A user's PDF check and its job state (formats/pdf/checks.ts); the file and the pages apart. */
 export interface PdfChecksTable {
   id: Generated<number>;
   uid: number;
@@ -500,7 +500,7 @@ export interface ImageFilesTable {
   data: Uint8Array;
 }
 
-/** A user's speech task (audio or video proofreading; services/media/speech.ts); its files and segments apart. */
+/** A user's speech task (audio or video proofreading; formats/media/speech.ts); its files and segments apart. */
 export interface SpeechTasksTable {
   id: Generated<number>;
   uid: number;
@@ -620,10 +620,10 @@ export interface JobsTable {
   progress: number;
   /** starts so far; a start cut short by a dead process counts, a graceful stop does not */
   attempts: number;
-  /** JSON: the consumption reserved at upload (services/rights.ts Consumption) */
+  /** JSON: the consumption reserved at upload (domain/rights/ledger.ts Consumption) */
   charge: string | null;
   charge_state: ChargeState;
-  /** the server process running it (services/instance.ts), null while it waits */
+  /** the server process running it (workers/instance.ts), null while it waits */
   owner: string | null;
   /** not claimed before this time (the back-off of a retry) */
   run_after: string;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { isServerMessageCode, renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
-import { RIGHT_REASONS, type RightReason } from '../services/right-reasons';
+import { RIGHT_REASONS, type RightReason } from '../domain/rights/reasons';
 import type { Db } from '../db';
 import { AppError } from '../errors';
-import { checkService } from '../services/checker/jobs';
+import { checkService } from '../workers/checker/jobs';
 import {
   claimJob,
   deleteJob,
@@ -82,7 +82,7 @@ export function kindMessage(kind: JobKind, what: 'failed' | 'interrupted' | 'can
   return code;
 }
 
-/** The ledger's reason of a kind's refund (services/right-reasons.ts): `<kind>.failed_refund` / `.cancelled_refund`. */
+/** The ledger's reason of a kind's refund (domain/rights/reasons.ts): `<kind>.failed_refund` / `.cancelled_refund`. */
 export function refundReason(kind: JobKind, state: 'failed' | 'cancelled'): RightReason {
   const code = `${kind}.${state}_refund`;
   if (!Object.hasOwn(RIGHT_REASONS, code)) throw new Error(`job kind ${kind} has no refund reason ${code}`);

@@ -1,8 +1,8 @@
 import { sql, type Selectable, type UpdateObject } from 'kysely';
 import { nowIso, type Db } from '../db';
 import type { ChargeState, Database, DialectName, JobKind, JobsTable, JobState } from '../db/schema';
-import type { RightReason } from '../services/right-reasons';
-import { refundRight, type Consumption } from '../services/rights';
+import type { RightReason } from '../domain/rights/reasons';
+import { refundRight, type Consumption } from '../domain/rights/ledger';
 
 /**
  * The one job store: a row of `jobs` per job of any kind, holding its queue state, progress, attempts, charge and

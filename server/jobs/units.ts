@@ -1,5 +1,5 @@
-import { checkService, type PreparedCheck, type Unit } from '../services/checker/jobs';
-import type { StoredIssue } from '../services/documents/content';
+import { checkService, type PreparedCheck, type Unit } from '../workers/checker/jobs';
+import type { StoredIssue } from '../formats/documents/content';
 import { checkerGroup, type JobContext, type JobFailure } from './runner';
 
 /** One unit failing in the checker is tried once more (a worker may have died under it) before the job fails. */

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors';
-import { bearerToken, resolveToken } from '../services/tokens';
+import { bearerToken, resolveToken } from '../domain/accounts/tokens';
 
 export default fp(
   async (app) => {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { migrate, openDatabase } from '../db';
-import { ensureRootAdmin } from '../services/users';
+import { ensureRootAdmin } from '../domain/accounts/users';
 
 /** Opens the database, applies migrations and creates the root account on first start. */
 export default fp(

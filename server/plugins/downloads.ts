@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { cleanupExpiredDownloads } from '../services/downloads';
+import { cleanupExpiredDownloads } from '../domain/accounts/downloads';
 
 const SWEEP_EVERY_MS = 3_600_000;
 

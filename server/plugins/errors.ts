@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorResult } from '../errors';
-import { countProviderError } from '../services/metrics';
+import { countProviderError } from '../metrics';
 import { renderMessage, type MessageParams, type ServerMessageCode } from '../../openapi/messages';
 
 interface ValidationIssue {

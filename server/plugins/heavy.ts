@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { HeavyPool } from '../services/heavy/pool';
+import { HeavyPool } from '../workers/heavy/pool';
 
 /** The bounded heavy worker pool, sized and limited from the configuration, stopped when the server closes. */
 export default fp(

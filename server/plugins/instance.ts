@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin';
 import { PgCluster, RedisCluster, type SharedCluster } from '../realtime/cluster';
 import type { ClusterEvent } from '../realtime/hub';
-import { ServerInstance } from '../services/instance';
+import { ServerInstance } from '../workers/instance';
 
 /**
- * This process among those sharing the database (services/instance.ts), and the event bus that carries socket
+ * This process among those sharing the database (workers/instance.ts), and the event bus that carries socket
  * messages and revocations between them (realtime/cluster.ts): Redis pub/sub with REDIS_URL, else PostgreSQL's
  * LISTEN/NOTIFY with DATABASE_URL; none for one process on SQLite.
  */

@@ -5,8 +5,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { pingDatabase } from '../db/repos/health';
 import { jobQueueByKind, type KindQueue } from '../db/repos/job-metrics';
 import type { JobKind } from '../db/schema';
-import { checkerPool } from '../services/checker/pool';
-import { checkCounts, providerErrorCounts } from '../services/metrics';
+import { checkerPool } from '../workers/checker/pool';
+import { checkCounts, providerErrorCounts } from '../metrics';
 
 /** What GET /ready looks at; each is true when it works. */
 export interface Readiness {
@@ -35,7 +35,7 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T> =>
 
 /**
  * Readiness and metrics, and the request id on every answer. The metrics read what is already counted: request
- * durations here, checks and provider errors in services/metrics.ts, the job queue in the jobs table, the pools'
+ * durations here, checks and provider errors in metrics.ts, the job queue in the jobs table, the pools'
  * and the hub's own counters.
  */
 export default fp(

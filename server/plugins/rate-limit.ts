@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
-import { databaseRateStore, memoryRateStore } from '../services/rate-store';
+import { databaseRateStore, memoryRateStore } from '../domain/accounts/rate-store';
 import type { FastifyRequest } from 'fastify';
 import { tooManyRequests } from '../errors';
 import type { Limiter, RefundableLimiter } from '../types';
@@ -107,7 +107,7 @@ export default fp(
         app.createRateLimit({ max: 10, timeWindow: 60_000, keyGenerator: (r) => `login|${bodyPhone(r)}|${r.ip}` }),
       ),
       // ...and 20 per 10 minutes per phone from any number of addresses (a botnet aiming at one account; the
-      // database lockout of services/lockout.ts counts failures only, this counts every attempt).
+      // database lockout of domain/accounts/lockout.ts counts failures only, this counts every attempt).
       loginPhone: limiter(
         app.createRateLimit({ max: 20, timeWindow: 600_000, keyGenerator: (r) => `login-phone|${bodyPhone(r)}` }),
         inMinutes('rate.login_phone'),

@@ -1,4 +1,4 @@
-import { deliverPending } from '../services/announcements';
+import { deliverPending } from '../domain/notices/announcements';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
@@ -9,7 +9,7 @@ import {
   isPair,
   type ClientMessage,
 } from '../../openapi/socket-protocol';
-import { resolveToken } from '../services/tokens';
+import { resolveToken } from '../domain/accounts/tokens';
 
 interface SocketQuery {
   token?: string;

@@ -5,10 +5,10 @@ import {
   noticesFor,
   publishAnnouncement,
   withdrawAnnouncement,
-} from '../services/announcements';
+} from '../domain/notices/announcements';
 import { caller, requireOperator, type Operations } from './types';
 
-/** Announcements: the user's notice list, and what the site's operators publish (services/announcements.ts). */
+/** Announcements: the user's notice list, and what the site's operators publish (domain/notices/announcements.ts). */
 export const noticeOperations: Operations = {
   getNoticeV1List: async (request) => {
     const { uid } = await caller(request);

@@ -1,8 +1,15 @@
 import { envelope } from '../errors';
-import { currentRules, setRules } from '../services/rules';
-import { storedGuide, DEFAULT_GUIDE_VERSION, guideFor, recordGuideView, resetGuide, setGuide } from '../services/guide';
+import { currentRules, setRules } from '../domain/guide/rules';
+import {
+  storedGuide,
+  DEFAULT_GUIDE_VERSION,
+  guideFor,
+  recordGuideView,
+  resetGuide,
+  setGuide,
+} from '../domain/guide/guide';
 import { caller, requireOperator, type Operations } from './types';
-import { requestLang } from '../services/locale';
+import { requestLang } from '../domain/locale';
 
 /** The guide (spec §7 GET /wizard/v1/show and /access), the user rules, and the operators' editing of both. */
 export const siteOperations: Operations = {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { operations } from '../../openapi/schema';
-import type { AuthContext } from '../services/tokens';
+import type { AuthContext } from '../domain/accounts/tokens';
 import type { ServerMessageCode } from '../../openapi/messages';
-import { isOperator } from '../services/users';
+import { isOperator } from '../domain/accounts/users';
 import { forbidden } from '../errors';
 
 /** The contract's operationIds (openapi/schema.d.ts, generated from openapi/workbench.yaml). */

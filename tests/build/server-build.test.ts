@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { workerEntry } from '../../server/services/worker-entry';
+import { workerEntry } from '../../server/workers/entry';
 import { loadConfig } from '../../server/config';
 import { buildServer, ensureServerBuild, serverEntry, sourceHash } from '../../scripts/server-build.mjs';
 
@@ -23,7 +23,7 @@ describe('server bundle', () => {
 
   it('points each module at its source, relative to the bundle, and the pools at the bundled workers', () => {
     const bundle = readFileSync(serverEntry(), 'utf8');
-    expect(bundle).toContain('new URL("../../../server/services/checker/pool.ts", import.meta.url)');
+    expect(bundle).toContain('new URL("../../../server/workers/checker/pool.ts", import.meta.url)');
     expect(bundle).not.toMatch(/file:\/\/\//);
     expect(bundle).toMatch(
       /if \(typeof import\.meta\.url === "string"\)\s+return new URL\(`\.\/\$\{bundled\}\.mjs`, import\.meta\.url\)/,

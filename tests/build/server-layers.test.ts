@@ -74,11 +74,11 @@ describe('server layers', () => {
       "export { y } from './local';",
       "import { z } from 'fastify';",
     ].join('\n');
-    expect(importsOf('server/services/documents/read.ts', text)).toEqual([
+    expect(importsOf('server/formats/documents/read.ts', text)).toEqual([
       'server/routes/types',
       'server/plugins/auth',
       'server/routes/x',
-      'server/services/documents/local',
+      'server/formats/documents/local',
     ]);
   });
 });

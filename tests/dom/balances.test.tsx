@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { renderApp, type FakeHandler } from './helpers';
 import { SEED_PRODUCTS } from '../../server/db/seed-products';
-import { productView } from '../../server/services/orders';
+import { productView } from '../../server/domain/commerce/orders';
 
 afterEach(cleanup);
 

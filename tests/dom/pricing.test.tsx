@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { configureApi } from '../../src/api/client';
 import { SEED_PRODUCTS } from '../../server/db/seed-products';
-import { productView } from '../../server/services/orders';
+import { productView } from '../../server/domain/commerce/orders';
 import { PAYMENT_POLL_MS } from '../../src/machines/payment';
 import { renderApp, TEST_USER } from './helpers';
 

@@ -79,7 +79,7 @@ export default async function setup(project: TestProject) {
     await chat.close();
     await wechat.close();
     // the checking engine's worker threads are shared by every app of the process: end them with the run
-    const { checkerPool } = await import('../../server/services/checker/pool');
+    const { checkerPool } = await import('../../server/workers/checker/pool');
     await checkerPool().close();
     rmSync(dataDir, { recursive: true, force: true });
   };

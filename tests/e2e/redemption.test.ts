@@ -2,7 +2,7 @@
 // a code made by the admin CLI on the server's DATA_DIR is redeemed on /redemption and the balance changes.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrate, openDatabase } from '../../server/db';
-import { recordDownload } from '../../server/services/downloads';
+import { recordDownload } from '../../server/domain/accounts/downloads';
 import {
   openBrowser,
   savedDownload,

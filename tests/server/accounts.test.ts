@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, lastSmsCode, login, register, startTestApp, type TestApp } from './helpers';
 import { loadConfig } from '../../server/config';
-import { hashPassword, verifyPassword } from '../../server/services/passwords';
+import { hashPassword, verifyPassword } from '../../server/domain/accounts/passwords';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 // or refuses (everything given back), a run stopped at what is left of the right, a run the user stops (pays
 // what was written), bad input and the rate limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countChars, rightBalance, setDefaultRemaining } from '../../server/services/rights';
+import { countChars, rightBalance, setDefaultRemaining } from '../../server/domain/rights/ledger';
 import { FAKE_REPLY, startFakeChat, type FakeChat } from '../fixtures/fake-chat';
 import { call, CLIENT_HEADERS, register, startTestApp, type TestApp } from './helpers';
 import { listen } from './proofread-support';

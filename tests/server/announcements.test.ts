@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAnnouncement, type ServerMessage } from '../../openapi/socket-protocol';
 import { runAdmin } from '../../server/cli/admin';
-import { createTeam } from '../../server/services/teams';
+import { createTeam } from '../../server/domain/teams/teams';
 import { ADMIN, call, login, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
 

@@ -17,10 +17,10 @@ import {
   sampleBand,
   type DrawnLine,
   type FrameText,
-} from '../../server/services/media/burned';
-import { runFfmpeg } from '../../server/services/media/ffmpeg';
-import { greyPixels, samePicture, splitPngs } from '../../server/services/media/frames';
-import { rightBalance } from '../../server/services/rights';
+} from '../../server/formats/media/burned';
+import { runFfmpeg } from '../../server/formats/media/ffmpeg';
+import { greyPixels, samePicture, splitPngs } from '../../server/formats/media/frames';
+import { rightBalance } from '../../server/domain/rights/ledger';
 import { tinyPng } from '../fixtures/png';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
 import { migrate, openDatabase, type Db } from '../../server/db';
-import { addGrant } from '../../server/services/rights';
-import { issueToken } from '../../server/services/tokens';
-import { createUser } from '../../server/services/users';
+import { addGrant } from '../../server/domain/rights/ledger';
+import { issueToken } from '../../server/domain/accounts/tokens';
+import { createUser } from '../../server/domain/accounts/users';
 import { CLIENT_HEADERS } from './helpers';
 import { PG_BIN, PgServer } from './pg-server';
 

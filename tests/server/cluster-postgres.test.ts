@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, SocketClient, type ServerProcess } from '../../server/bench/processes';
 import { migrate, openDatabase, type Db } from '../../server/db';
 
-import { addGrant, rightView } from '../../server/services/rights';
-import { issueToken } from '../../server/services/tokens';
-import { createUser } from '../../server/services/users';
+import { addGrant, rightView } from '../../server/domain/rights/ledger';
+import { issueToken } from '../../server/domain/accounts/tokens';
+import { createUser } from '../../server/domain/accounts/users';
 import { CLIENT_HEADERS, form } from './helpers';
 import { Cluster, PG_BIN } from './pg-cluster';
 import { REDIS_BIN, startRedis } from './redis-server';

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
 import { call, register, startTestApp, type TestApp } from './helpers';
-import { markOrderPaid } from '../../server/services/orders';
-import { rightBalance } from '../../server/services/rights';
+import { markOrderPaid } from '../../server/domain/commerce/orders';
+import { rightBalance } from '../../server/domain/rights/ledger';
 import { fakeGateway } from './wechatpay-fake';
 
 describe.skipIf(!PG_BIN)('orders on PostgreSQL', () => {

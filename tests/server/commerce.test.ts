@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { fakeGateway } from './wechatpay-fake';
 import { SEED_PRODUCTS } from '../../server/db/seed-products';
-import { markOrderPaid } from '../../server/services/orders';
-import { consumeRight, rightBalance } from '../../server/services/rights';
+import { markOrderPaid } from '../../server/domain/commerce/orders';
+import { consumeRight, rightBalance } from '../../server/domain/rights/ledger';
 
 const gw = fakeGateway();
 let paid: TestApp; // WeChat Pay configured (fake gateway)

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
-import { checkService } from '../../server/services/checker/jobs';
-import { createTeam } from '../../server/services/teams';
+import { checkService } from '../../server/workers/checker/jobs';
+import { createTeam } from '../../server/domain/teams/teams';
 import { makePdf } from '../fixtures/pdf';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 
@@ -25,7 +25,7 @@ let t: TestApp;
 let token: string;
 beforeAll(async () => {
   const gb = JSON.parse(
-    readFileSync(join(__dirname, '../../server/services/format/templates/gbt9704-2012.json'), 'utf8'),
+    readFileSync(join(__dirname, '../../server/formats/format/templates/gbt9704-2012.json'), 'utf8'),
   );
   writeFileSync(join(templatesDir, 'reach.json'), JSON.stringify({ ...gb, id: 41, key: 'reach', name: '到达' }));
   t = await startTestApp({ config: settings });

@@ -11,9 +11,9 @@ import {
 } from 'docx';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTrackedDocx } from '../../server/services/documents/docx-export';
-import { sanitize } from '../../server/services/documents/sanitize';
-import { unzip } from '../../server/services/documents/zip';
+import { buildTrackedDocx } from '../../server/formats/documents/docx-export';
+import { sanitize } from '../../server/formats/documents/sanitize';
+import { unzip } from '../../server/formats/documents/zip';
 import { bombZip, CLIENT_HEADERS, call, form, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
 import { CLIENT_HEADERS, call, lastSmsCode, register, startTestApp, type TestApp } from './helpers';
-import { createCoupons } from '../../server/services/coupons';
-import { recordDownload } from '../../server/services/downloads';
-import { recordShare, SHARE_BONUS } from '../../server/services/sharing';
-import { rightBalance } from '../../server/services/rights';
+import { createCoupons } from '../../server/domain/commerce/coupons';
+import { recordDownload } from '../../server/domain/accounts/downloads';
+import { recordShare, SHARE_BONUS } from '../../server/domain/commerce/sharing';
+import { rightBalance } from '../../server/domain/rights/ledger';
 
 // Redemption codes, sharing rewards and the download center on PostgreSQL, where transactions really overlap.
 describe.skipIf(!PG_BIN)('coupons, sharing and downloads on PostgreSQL', () => {

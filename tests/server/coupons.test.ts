@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
 import { runAdmin } from '../../server/cli/admin';
 import { openDatabase } from '../../server/db';
-import { createCoupons, normaliseCode } from '../../server/services/coupons';
-import { rightBalance } from '../../server/services/rights';
+import { createCoupons, normaliseCode } from '../../server/domain/commerce/coupons';
+import { rightBalance } from '../../server/domain/rights/ledger';
 
 let t: TestApp;
 const users: Record<string, { token: string; uid: number }> = {};

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../server/db';
-import { failuresCsv, parseCsv, readImportFile, toCsv } from '../../server/services/dict-import';
+import { failuresCsv, parseCsv, readImportFile, toCsv } from '../../server/domain/dictionaries/import';
 
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 

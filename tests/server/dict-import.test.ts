@@ -2,10 +2,10 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, CLIENT_HEADERS, register, startTestApp, tinyPng, type TestApp } from './helpers';
 import { http, listen, runCheck, SocketClient } from './proofread-support';
-import { checkerPool } from '../../server/services/checker/pool';
-import { listDownloads } from '../../server/services/downloads';
-import { parseLibrary, wordLibraries } from '../../server/services/word-libraries';
-import { loadUserDictionary } from '../../server/services/dictionary';
+import { checkerPool } from '../../server/workers/checker/pool';
+import { listDownloads } from '../../server/domain/accounts/downloads';
+import { parseLibrary, wordLibraries } from '../../server/domain/dictionaries/word-libraries';
+import { loadUserDictionary } from '../../server/domain/dictionaries/dictionary';
 import { Cluster, PG_BIN } from './pg-cluster';
 
 let t: TestApp;
@@ -200,7 +200,7 @@ describe('import /dict/v1/upload_words', () => {
       expect(res.json.msg, name).toMatch(msg);
     }
     // a docx renamed .xlsx is a zip but not a workbook
-    const { htmlToDocx } = await import('../../server/services/documents/docx-export');
+    const { htmlToDocx } = await import('../../server/formats/documents/docx-export');
     const docx = await htmlToDocx('<p>文档</p>');
     expect((await upload(alice, 'doc.xlsx', Buffer.from(docx), XLSX)).status).toBe(400);
     expect((await upload(alice, 'x.txt', Buffer.from('词'), 'text/plain', { type: '3' })).status).toBe(400);

@@ -1,7 +1,7 @@
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareParagraphs } from '../../server/services/diff/compare';
-import { addGrant } from '../../server/services/rights';
+import { compareParagraphs } from '../../server/formats/diff/compare';
+import { addGrant } from '../../server/domain/rights/ledger';
 import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -171,7 +171,7 @@ describe('document compare', () => {
   });
 
   it('compares a .docx with a .txt and consumes one docCompare', async () => {
-    // New accounts get 5 compares by default (server/services/rights.ts).
+    // New accounts get 5 compares by default (server/domain/rights/ledger.ts).
     const token = await userWith('13544440002', {});
     const res = await diff(
       token,

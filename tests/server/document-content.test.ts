@@ -8,7 +8,7 @@ import {
   trackedParagraphs,
   validateFixes,
   type StoredIssue,
-} from '../../server/services/documents/content';
+} from '../../server/formats/documents/content';
 
 const issue = (text: string, original: string, from = 0, message = `“${original}”有误`): StoredIssue => {
   const start = text.indexOf(original, from);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { checkerPool } from '../../server/services/checker/pool';
+import { checkerPool } from '../../server/workers/checker/pool';
 import { ADMIN, call, CLIENT_HEADERS, form, login, register, startTestApp, type TestApp } from './helpers';
 import { Cluster, PG_BIN } from './pg-cluster';
 

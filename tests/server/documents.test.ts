@@ -8,7 +8,7 @@ import type { DocumentFlagData, ServerMessage } from '../../openapi/socket-proto
 import { buildApp } from '../../server/app';
 import { attachmentName } from '../../src/machines/documentCalls';
 
-import { setDefaultRemaining, rightBalance } from '../../server/services/rights';
+import { setDefaultRemaining, rightBalance } from '../../server/domain/rights/ledger';
 import { ADMIN, bombZip, call, CLIENT_HEADERS, form, login, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
 

@@ -1,13 +1,13 @@
-// A .docx's formatting through the editor (server/services/documents/docx-format.ts): a bold, centred 22 pt title,
+// A .docx's formatting through the editor (server/formats/documents/docx-format.ts): a bold, centred 22 pt title,
 // underlined and italic words and a right-aligned date are read into block classes and inline tags (never style
 // attributes), survive the sanitizer and a save, and both exports write them back.
 import { AlignmentType, Document, Packer, Paragraph, TextRun } from 'docx';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { contentFromText, htmlBlocks, trackedParagraphs } from '../../server/services/documents/content';
-import { buildTrackedDocx, htmlToDocx } from '../../server/services/documents/docx-export';
-import { documentToHtml } from '../../server/services/documents/load';
-import { sanitize } from '../../server/services/documents/sanitize';
+import { contentFromText, htmlBlocks, trackedParagraphs } from '../../server/formats/documents/content';
+import { buildTrackedDocx, htmlToDocx } from '../../server/formats/documents/docx-export';
+import { documentToHtml } from '../../server/formats/documents/load';
+import { sanitize } from '../../server/formats/documents/sanitize';
 
 async function sample(): Promise<Buffer> {
   const doc = new Document({

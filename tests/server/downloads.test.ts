@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
-import { cleanupExpiredDownloads, recordDownload } from '../../server/services/downloads';
+import { cleanupExpiredDownloads, recordDownload } from '../../server/domain/accounts/downloads';
 
 let t: TestApp;
 let alice: string;

@@ -2,7 +2,7 @@
 // (a right-to-left override makes "abc\u202Egpj.docx" display as "abcxcod.jpg").
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILENAME_MAX, sanitizeFilename } from '../../server/services/filenames';
+import { FILENAME_MAX, sanitizeFilename } from '../../server/formats/filenames';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 
 const RLO = '\u202e';

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFormat } from '../../server/services/format/check';
-import { parseDocx } from '../../server/services/format/resolver';
-import { loadTemplates } from '../../server/services/format/template-store';
-import { unzip } from '../../server/services/documents/zip';
+import { checkFormat } from '../../server/formats/format/check';
+import { parseDocx } from '../../server/formats/format/resolver';
+import { loadTemplates } from '../../server/formats/format/template-store';
+import { unzip } from '../../server/formats/documents/zip';
 import { CLIENT_HEADERS, call, register, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -411,7 +411,7 @@ describe('format check', () => {
   it('takes new templates from data files without code', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wb-templates-'));
     const gb = JSON.parse(
-      readFileSync(join(__dirname, '../../server/services/format/templates/gbt9704-2012.json'), 'utf8'),
+      readFileSync(join(__dirname, '../../server/formats/format/templates/gbt9704-2012.json'), 'utf8'),
     );
     writeFileSync(
       join(dir, 'house.json'),

@@ -4,11 +4,11 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../server/errors';
 import { loadConfig } from '../../server/config';
-import { wordCount } from '../../server/services/documents/load';
-import { listZip } from '../../server/services/documents/zip';
-import { HeavyPool } from '../../server/services/heavy/pool';
-import { countChars } from '../../server/services/rights';
-import { createUser } from '../../server/services/users';
+import { wordCount } from '../../server/formats/documents/load';
+import { listZip } from '../../server/formats/documents/zip';
+import { HeavyPool } from '../../server/workers/heavy/pool';
+import { countChars } from '../../server/domain/rights/ledger';
+import { createUser } from '../../server/domain/accounts/users';
 import { loggerOptions, redactUrl } from '../../server/logging';
 import { ADMIN, bombZip, call, CLIENT_HEADERS, form, login, startTestApp, type TestApp } from './helpers';
 

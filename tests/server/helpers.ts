@@ -176,7 +176,7 @@ export async function approveApiAccess(t: TestApp, token: string): Promise<void>
     token,
   );
   if (applied.status !== 200) throw new Error(`API application failed: ${JSON.stringify(applied.json)}`);
-  const { reviewApplication } = await import('../../server/services/team-applications');
+  const { reviewApplication } = await import('../../server/domain/teams/applications');
   await reviewApplication(t.app.db, {
     id: applied.json.result.id,
     approve: true,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import type { ImageResultData, ServerMessage } from '../../openapi/socket-protocol';
 import { isImageResult } from '../../openapi/socket-protocol';
-import { rightBalance } from '../../server/services/rights';
+import { rightBalance } from '../../server/domain/rights/ledger';
 import { greyTiff } from '../fixtures/tiff';
 import { claimedJpeg, claimedPng } from '../fixtures/png';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';

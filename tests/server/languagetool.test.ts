@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveApiAccess, call, register, startTestApp, type TestApp } from './helpers';
-import { checkerPool } from '../../server/services/checker/pool';
-import { countChars } from '../../server/services/rights';
+import { checkerPool } from '../../server/workers/checker/pool';
+import { countChars } from '../../server/domain/rights/ledger';
 import { parseAnnotation, SENTENCE_REACH } from '../../server/routes/languagetool/index';
 
 let t: TestApp;
@@ -240,7 +240,7 @@ describe('LanguageTool-compatible API', () => {
   it('answers 402 in plain text when the quota is exhausted', async () => {
     const other = await register(t, '13900000032');
     const otherUid = (await call(t.app, 'GET', '/user/user_info', undefined, other)).json.result.uid;
-    const { setDefaultRemaining } = await import('../../server/services/rights');
+    const { setDefaultRemaining } = await import('../../server/domain/rights/ledger');
     await setDefaultRemaining(t.app.db, otherUid, 1, 3);
     const res = await form('/v2/check', { text: TEXT, language: 'zh-CN' }, other);
     expect(res.status).toBe(402);
@@ -251,7 +251,7 @@ describe('LanguageTool-compatible API', () => {
   it("answers 413 in LanguageTool's words over the plugin limit (right 128), charging nothing", async () => {
     const other = await register(t, '13900000033');
     const otherUid = (await call(t.app, 'GET', '/user/user_info', undefined, other)).json.result.uid;
-    const { rightBalance, setDefaultRemaining } = await import('../../server/services/rights');
+    const { rightBalance, setDefaultRemaining } = await import('../../server/domain/rights/ledger');
     await setDefaultRemaining(t.app.db, otherUid, 128, 10);
     const res = await form('/v2/check', { text: TEXT, language: 'zh-CN' }, other);
     expect(res.status).toBe(413);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../server/db';
 import type { DialectName } from '../../server/db/schema';
-import { migrationProvider } from '../../server/db/migrations';
+import { migrationProvider } from '../../server/db/migrations/index';
 import { Cluster, PG_BIN } from './pg-cluster';
 
 const MIGRATION = '0020_localized_data';

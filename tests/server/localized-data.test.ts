@@ -4,11 +4,11 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { hanIn, simplifiedIn } from '../fixtures/han';
-import { parseAcceptLanguage } from '../../server/services/locale';
-import { addGrant, consumeRight } from '../../server/services/rights';
+import { parseAcceptLanguage } from '../../server/domain/locale';
+import { addGrant, consumeRight } from '../../server/domain/rights/ledger';
 import { findAllProducts } from '../../server/db/repos/orders';
-import { DEFAULT_RULES } from '../../server/services/rules';
-import { DEFAULT_SLIDES } from '../../server/services/guide';
+import { DEFAULT_RULES } from '../../server/domain/guide/rules';
+import { DEFAULT_SLIDES } from '../../server/domain/guide/guide';
 
 let t: TestApp;
 let token: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../server/db';
-import { migrationProvider } from '../../server/db/migrations';
+import { migrationProvider } from '../../server/db/migrations/index';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];

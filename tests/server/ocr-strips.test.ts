@@ -4,9 +4,9 @@
 // joining of the strips' text with boxes back in the page's pixels.
 import { describe, expect, it } from 'vitest';
 import { createCanvas } from '@napi-rs/canvas';
-import { cutForOcr, decodeGrey, jpegOrientation, scaledPart } from '../../server/services/ocr/cut';
-import { greyPng, joinStrips, ocrScale, planStrips, type GreyImage } from '../../server/services/ocr/strips';
-import { greyPixels } from '../../server/services/media/frames';
+import { cutForOcr, decodeGrey, jpegOrientation, scaledPart } from '../../server/formats/ocr/cut';
+import { greyPng, joinStrips, ocrScale, planStrips, type GreyImage } from '../../server/formats/ocr/strips';
+import { greyPixels } from '../../server/formats/media/frames';
 
 /**
  * A white page with black bars where lines of text would be: `[left, top, width, height]` each; `printed` bars are

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerMessage, PdfProgressData } from '../../openapi/socket-protocol';
 import { isPdfProgress } from '../../openapi/socket-protocol';
-import { rightBalance } from '../../server/services/rights';
-import { rectsOf } from '../../server/services/pdf/checks';
+import { rightBalance } from '../../server/domain/rights/ledger';
+import { rectsOf } from '../../server/formats/pdf/checks';
 import ExcelJS from 'exceljs';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
 import { makePdf } from '../fixtures/pdf';

@@ -1,9 +1,9 @@
 /**
- * Which PDF pages are scans to read by OCR (server/services/pdf/pdfjs.ts): a page without text, and a page a picture
+ * Which PDF pages are scans to read by OCR (server/formats/pdf/pdfjs.ts): a page without text, and a page a picture
  * covers with a little text on it (a stamped page number); not a text page with a small logo.
  */
 import { describe, expect, it } from 'vitest';
-import { readPdfPages } from '../../server/services/pdf/pdfjs';
+import { readPdfPages } from '../../server/formats/pdf/pdfjs';
 import { makePdf } from '../fixtures/pdf';
 
 const W = 60,

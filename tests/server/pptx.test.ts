@@ -3,7 +3,7 @@
 // old, disguised or incomplete files refused with their own messages.
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rightBalance, setDefaultRemaining } from '../../server/services/rights';
+import { rightBalance, setDefaultRemaining } from '../../server/domain/rights/ledger';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 
 const NS =

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkerPool } from '../../server/services/checker/pool';
+import { checkerPool } from '../../server/workers/checker/pool';
 import { proxyMatcher, requestIds, type RequestIdSource } from '../../server/logging';
 import { CLIENT_HEADERS, startTestApp, type TestApp } from './helpers';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckerPool } from '../../server/services/checker/pool';
+import { CheckerPool } from '../../server/workers/checker/pool';
 
 let pool: CheckerPool;
 beforeAll(async () => {

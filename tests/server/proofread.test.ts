@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { register, startTestApp, type TestApp } from './helpers';
 import { http, listen, runCheck, SocketClient } from './proofread-support';
-import { checkerPool } from '../../server/services/checker/pool';
-import { splitUnits } from '../../server/services/checker/jobs';
-import { countChars, setDefaultRemaining } from '../../server/services/rights';
-import { FINE_REFUSED_MSG } from '../../server/services/checker/jobs';
+import { checkerPool } from '../../server/workers/checker/pool';
+import { splitUnits } from '../../server/workers/checker/jobs';
+import { countChars, setDefaultRemaining } from '../../server/domain/rights/ledger';
+import { FINE_REFUSED_MSG } from '../../server/workers/checker/jobs';
 
 // A paragraph containing this marker fails inside the worker (fault injection, read when workers start: the node
 // test project sets it for every file, since the pool may already run when this file starts).

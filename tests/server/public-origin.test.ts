@@ -4,7 +4,7 @@
 // config. WeChat's API is a local fake (tests/fixtures/fake-wechat.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, publicOrigin } from '../../server/config';
-import { invitationLink } from '../../server/services/team-members';
+import { invitationLink } from '../../server/domain/teams/members';
 import { startFakeWechat } from '../fixtures/fake-wechat';
 import { call, CLIENT_HEADERS, register, startTestApp, type TestApp } from './helpers';
 

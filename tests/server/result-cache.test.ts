@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../engine';
-import { issuesSize, ResultCache } from '../../server/services/checker/cache';
+import { issuesSize, ResultCache } from '../../server/workers/checker/cache';
 
 const issue = (n: number): Issue => ({
   start: n,

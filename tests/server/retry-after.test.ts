@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTeam } from '../../server/services/teams';
+import { createTeam } from '../../server/domain/teams/teams';
 import { CLIENT_HEADERS, lastSmsCode, startTestApp, type TestApp } from './helpers';
 
 /**

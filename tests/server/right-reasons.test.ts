@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeOfText, reasonColumns, reasonText, RIGHT_REASONS } from '../../server/services/right-reasons';
+import { codeOfText, reasonColumns, reasonText, RIGHT_REASONS } from '../../server/domain/rights/reasons';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'server');
 const CALLS = /\b(?:consumeRight|refundRight|releaseReservation|refundStoredCharge|addGrant|this\.refund)\(/g;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
 import { approveApiAccess, call, register, startTestApp, type TestApp } from './helpers';
-import { checkerPool } from '../../server/services/checker/pool';
-import { addGrant, consumeRight, rightBalance } from '../../server/services/rights';
+import { checkerPool } from '../../server/workers/checker/pool';
+import { addGrant, consumeRight, rightBalance } from '../../server/domain/rights/ledger';
 
 // The rights, dictionary and LanguageTool calls on PostgreSQL.
 describe.skipIf(!PG_BIN)('rights, dictionary and /v2 on PostgreSQL', () => {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, call, login, register, startTestApp, type TestApp } from './helpers';
-import { addGrant, consumeRight, InsufficientRight, refundRight, rightBalance } from '../../server/services/rights';
+import {
+  addGrant,
+  consumeRight,
+  InsufficientRight,
+  refundRight,
+  rightBalance,
+} from '../../server/domain/rights/ledger';
 
 let t: TestApp;
 let token: string;

@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SocketClose } from '../../openapi/socket-protocol';
 import { buildApp } from '../../server/app';
-import { hashToken } from '../../server/services/tokens';
+import { hashToken } from '../../server/domain/accounts/tokens';
 import { ADMIN, approveApiAccess, call, CLIENT_HEADERS, lastSmsCode, startTestApp, type TestApp } from './helpers';
 
 /**

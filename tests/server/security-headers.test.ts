@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectOrigins } from '../../server/plugins/security-headers';
-import { recordDownload } from '../../server/services/downloads';
+import { recordDownload } from '../../server/domain/accounts/downloads';
 import { call, register, startTestApp, type TestApp } from './helpers';
 
 const INDEX = '<!doctype html><html><head><script src="/workbench/theme-init.js"></script></head><body></body></html>';

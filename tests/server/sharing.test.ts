@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, register, startTestApp, type TestApp } from './helpers';
-import { recordShare, SHARE_BONUS, sharePeriod } from '../../server/services/sharing';
-import { rightBalance } from '../../server/services/rights';
+import { recordShare, SHARE_BONUS, sharePeriod } from '../../server/domain/commerce/sharing';
+import { rightBalance } from '../../server/domain/rights/ledger';
 
 let t: TestApp;
 let token: string;

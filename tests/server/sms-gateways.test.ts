@@ -1,4 +1,5 @@
-// The SMS gateways (services/sms-gateways.ts) against local fakes of Aliyun, Tencent Cloud and a webhook receiver.
+// The SMS gateways (domain/accounts/sms-gateways.ts) against local fakes of Aliyun, Tencent Cloud and a webhook
+// receiver.
 // Each fake recomputes the signature here, from the providers' documentation rather than from the code under test,
 // refuses a wrong one with the provider's own error shape, and checks what was asked (phone, template, sign name,
 // code). Then the retry, the time limit, and POST /user/sms_code answering 503 with its rate-limit slots refunded.
@@ -11,9 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type SmsConfig } from '../../server/config';
 import { loggerOptions } from '../../server/logging';
 import { runAdmin } from '../../server/cli/admin';
-import { databaseRateStore, memoryRateStore } from '../../server/services/rate-store';
-import { consoleSmsProvider, createSmsProvider, type SmsProvider } from '../../server/services/sms';
-import { SmsDeliveryError } from '../../server/services/sms-gateways';
+import { databaseRateStore, memoryRateStore } from '../../server/domain/accounts/rate-store';
+import { consoleSmsProvider, createSmsProvider, type SmsProvider } from '../../server/domain/accounts/sms';
+import { SmsDeliveryError } from '../../server/domain/accounts/sms-gateways';
 import { call, startTestApp, type TestApp } from './helpers';
 import { REDIS_BIN, startRedis } from './redis-server';
 

@@ -12,12 +12,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProbe } from '../../server/services/media/ffmpeg';
-import { readTranscription, transcriptionsUrl } from '../../server/services/media/asr';
-import { applySuggestions, parseSubtitle, writeSubtitles } from '../../server/services/media/subtitles';
-import { addGrant, consumeRight, rightBalance, setDefaultRemaining } from '../../server/services/rights';
+import { parseProbe } from '../../server/formats/media/ffmpeg';
+import { readTranscription, transcriptionsUrl } from '../../server/formats/media/asr';
+import { applySuggestions, parseSubtitle, writeSubtitles } from '../../server/formats/media/subtitles';
+import { addGrant, consumeRight, rightBalance, setDefaultRemaining } from '../../server/domain/rights/ledger';
 import { insertSpeechTask } from '../../server/db/repos/speech-tasks';
-import { reasonText } from '../../server/services/right-reasons';
+import { reasonText } from '../../server/domain/rights/reasons';
 import { insertJob } from '../../server/jobs/store';
 import { call, CLIENT_HEADERS, form, register, startTestApp, type TestApp } from './helpers';
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/cli/admin';
-import { checkerPool } from '../../server/services/checker/pool';
-import { grantTeamPackage } from '../../server/services/team-packages';
-import { consumeRight, InsufficientRight } from '../../server/services/rights';
+import { checkerPool } from '../../server/workers/checker/pool';
+import { grantTeamPackage } from '../../server/domain/teams/packages';
+import { consumeRight, InsufficientRight } from '../../server/domain/rights/ledger';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { listen, runCheck, SocketClient } from './proofread-support';
 

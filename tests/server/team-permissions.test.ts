@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser } from '../../server/db/repos/users';
-import { issueToken } from '../../server/services/tokens';
-import { addLeader } from '../../server/services/leaders';
-import { applyToTeam, invitationCodeOf, invitePhone, type TeamDeps } from '../../server/services/team-members';
-import { grantTeamPackage } from '../../server/services/team-packages';
+import { issueToken } from '../../server/domain/accounts/tokens';
+import { addLeader } from '../../server/domain/dictionaries/leaders';
+import { applyToTeam, invitationCodeOf, invitePhone, type TeamDeps } from '../../server/domain/teams/members';
+import { grantTeamPackage } from '../../server/domain/teams/packages';
 import {
   addMember,
   createTeam,
@@ -12,14 +12,14 @@ import {
   teamContext,
   TEAM_PERMISSIONS,
   type TeamAction,
-} from '../../server/services/teams';
+} from '../../server/domain/teams/teams';
 import { nowIso } from '../../server/db';
 import { call, startTestApp, type TestApp } from './helpers';
 
 /**
  * Every team call run as each of the six roles (free = no team, user, user_admin, dic_admin, admin, root) and as
  * an admin of another team, against a fresh team each time (so one call's change cannot decide another's answer).
- * What is allowed comes from the server's permission table (services/teams.ts TEAM_PERMISSIONS), which the README's
+ * What is allowed comes from the server's permission table (domain/teams/teams.ts TEAM_PERMISSIONS), which the README's
  * matrix is checked against below.
  */
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, PG_BIN } from './pg-cluster';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { runAdmin } from '../../server/cli/admin';
-import { checkerPool } from '../../server/services/checker/pool';
+import { checkerPool } from '../../server/workers/checker/pool';
 
 // Teams and shared dictionaries on PostgreSQL: migration 0004, the CLI, the calls and /v2/check.
 describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
@@ -125,7 +125,7 @@ describe.skipIf(!PG_BIN)('teams and shared dictionaries on PostgreSQL', () => {
     expect(page.json.result.list.map((m: { phone: string }) => m.phone)).toEqual(['139****0053']);
 
     const info = (await call(t.app, 'GET', '/enterprise/v1/get_user_info', undefined, adminToken)).json.result;
-    const { grantTeamPackage } = await import('../../server/services/team-packages');
+    const { grantTeamPackage } = await import('../../server/domain/teams/packages');
     const pkg = await grantTeamPackage(t.app.db, {
       enterpriseId: info.enterprise_id,
       productName: '团队版',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/cli/admin';
-import { checkerPool } from '../../server/services/checker/pool';
+import { checkerPool } from '../../server/workers/checker/pool';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { listen, runCheck, SocketClient } from './proofread-support';
 

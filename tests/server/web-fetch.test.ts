@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressAllowed, fetchPage, FetchRefused, type FetchOptions } from '../../server/services/web/fetch';
-import { decodePage, extractPage } from '../../server/services/web/extract';
+import { addressAllowed, fetchPage, FetchRefused, type FetchOptions } from '../../server/formats/web/fetch';
+import { decodePage, extractPage } from '../../server/formats/web/extract';
 
 const ARTICLE = `<!doctype html><html><head><title>通知 - 示例单位</title></head><body>
 <nav><a href="/">首页</a> <a href="/news/1#top">新闻</a> <a href="https://other.example/x">外站</a></nav>
@@ -214,7 +214,7 @@ describe('reading a page', () => {
 
 describe("the heavy pool's page task", () => {
   it('reads a fetched page, and refuses one nested too deep for the reader', async () => {
-    const { heavyTasks } = await import('../../server/services/heavy/tasks');
+    const { heavyTasks } = await import('../../server/workers/heavy/tasks');
     const page = await fetchPage(`${origin}/page`, LOCAL);
     const read = await heavyTasks.readPage({ ...page, body: new Uint8Array(page.body) });
     expect(read.text).toContain('听取各部门工作汇报');

@@ -11,7 +11,7 @@ import { isWebsiteProgress } from '../../openapi/socket-protocol';
 import { nowIso } from '../../server/db';
 import { insertWebsite, findWebsite } from '../../server/db/repos/websites';
 import { findJob, insertJob } from '../../server/jobs/store';
-import { consumeRight, rightBalance, setDefaultRemaining } from '../../server/services/rights';
+import { consumeRight, rightBalance, setDefaultRemaining } from '../../server/domain/rights/ledger';
 import { call, register, startTestApp, type TestApp } from './helpers';
 import { listen, SocketClient } from './proofread-support';
 

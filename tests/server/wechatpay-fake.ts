@@ -8,7 +8,7 @@ import {
   WechatPayProvider,
   type Transport,
   type WechatPayConfig,
-} from '../../server/services/pay/wechat';
+} from '../../server/domain/commerce/pay/wechat';
 
 export const MCHID = '1900000109';
 export const APPID = 'wxd678efh567hg6787';

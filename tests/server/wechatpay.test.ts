@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NotificationError, GatewayError } from '../../server/services/pay/provider';
+import { NotificationError, GatewayError } from '../../server/domain/commerce/pay/provider';
 import {
   authorization,
   decryptResource,
@@ -16,7 +16,7 @@ import {
   rsaVerify,
   verifyWechatpaySignature,
   wechatPayConfigFromEnv,
-} from '../../server/services/pay/wechat';
+} from '../../server/domain/commerce/pay/wechat';
 import { API_V3_KEY, encryptResource, fakeGateway, MCHID, signedHeaders } from './wechatpay-fake';
 
 const gw = fakeGateway();
@@ -172,7 +172,7 @@ describe('WeChat Pay API v3 signing', () => {
   it('refuses answers not signed by the platform key, and reports an unreachable gateway', async () => {
     const impostor = fakeGateway();
     // our provider (platform key of `gw`) talking to a gateway signing with another platform key
-    const { WechatPayProvider } = await import('../../server/services/pay/wechat');
+    const { WechatPayProvider } = await import('../../server/domain/commerce/pay/wechat');
     const crossed = new WechatPayProvider({ ...impostor.config, platformKey: gw.platformPublic }, (url, init) =>
       (impostor.provider as any).transport(url, init),
     );

@@ -4,7 +4,7 @@ import type { IdColumn } from './columns';
 
 export function commerceMigration(id: IdColumn): Migration {
   return {
-    // The product catalogue (seeded; see server/services/products.ts) and orders.
+    // The product catalogue (seeded from server/db/seed-products.ts) and orders.
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('products')

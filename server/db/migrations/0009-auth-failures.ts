@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 export const authFailuresMigration: Migration = {
-  // Wrong passwords per login phone or account and the lock they lead to (services/lockout.ts); in the
+  // Wrong passwords per login phone or account and the lock they lead to (domain/accounts/lockout.ts); in the
   // database so every process sees one count and a restart lifts no lock.
   async up(db: Kysely<any>) {
     await db.schema

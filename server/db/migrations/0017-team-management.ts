@@ -144,7 +144,7 @@ export function teamManagementMigration(id: IdColumn): Migration {
         .columns(['enterprise_id', 'created_at'])
         .execute();
       await db.schema.createIndex('check_events_uid_time').on('check_events').columns(['uid', 'created_at']).execute();
-      // a team plan bought by a team's root or admin now goes to the team (services/orders.ts)
+      // a team plan bought by a team's root or admin now goes to the team (domain/commerce/orders.ts)
       await db
         .updateTable('products')
         .set({

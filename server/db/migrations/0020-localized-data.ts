@@ -1,12 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Data a reader sees in cn, en and hk (services/locale.ts):
+ * Data a reader sees in cn, en and hk (domain/locale.ts):
  *
  * - `products.i18n`: the en and hk forms of a product's name and description (JSON, null: the fallbacks), filled
  *   for the seeded products whose text is still the seeded one (a text an operator changed keeps no stale form).
  * - `right_records.reason_code` / `reason_params`: the code and values the record's reason is written from
- *   (services/right-reasons.ts); the rows written before are mapped from their cn texts, unknown texts keep none.
+ *   (domain/rights/reasons.ts); the rows written before are mapped from their cn texts, unknown texts keep none.
  *
  * The tables below are frozen with this migration: later wordings belong to a new one.
  */

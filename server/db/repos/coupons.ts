@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '..';
 import type { CouponCodesTable } from '../schema';
 
-/** Redemption codes (`coupon_codes`), stored as the sha256 of the normalised code (services/coupons.ts). */
+/** Redemption codes (`coupon_codes`), stored as the sha256 of the normalised code (domain/commerce/coupons.ts). */
 
 export type CouponRecord = Selectable<CouponCodesTable>;
 

@@ -4,7 +4,8 @@ import type { DownloadsTable } from '../schema';
 import type { Page } from './filters';
 
 /**
- * Rows of the download center (`downloads`); the files themselves live under DATA_DIR and are services/downloads.ts's.
+ * Rows of the download center (`downloads`); the files themselves live under DATA_DIR and are
+ * domain/accounts/downloads.ts's.
  * A row is live while `expires_at` is later than the `now` the caller passes.
  */
 

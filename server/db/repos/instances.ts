@@ -5,7 +5,7 @@ import type { CheckReservationsTable } from '../schema';
 /**
  * The server processes sharing the database (`server_instances`, a heartbeat row each) and what running checks
  * have taken from their users' rights (`check_reservations`), kept so that the characters of a check cut short
- * by a dead process are refunded (services/instance.ts).
+ * by a dead process are refunded (workers/instance.ts).
  */
 
 export async function insertInstance(db: Db, id: string, at: string): Promise<void> {
@@ -63,7 +63,7 @@ export async function insertReservation(db: Db, values: Insertable<CheckReservat
   await db.insertInto('check_reservations').values(values).execute();
 }
 
-/** Replaces what the reservation records as taken (the JSON of a Consumption, services/rights.ts). */
+/** Replaces what the reservation records as taken (the JSON of a Consumption, domain/rights/ledger.ts). */
 export async function setReservationConsumption(db: Db, checkId: string, consumption: string): Promise<void> {
   await db.updateTable('check_reservations').set({ consumption }).where('check_id', '=', checkId).execute();
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '..';
 
-/** Wrong-password counts and locks per subject (`auth_failures`); the rules are services/lockout.ts's. */
+/** Wrong-password counts and locks per subject (`auth_failures`); the rules are domain/accounts/lockout.ts's. */
 
 /** When the subject's lock ends; null or undefined when it has none. */
 export async function findLockedUntil(db: Db, subject: string): Promise<string | null | undefined> {

@@ -3,7 +3,7 @@ import type { Db } from '..';
 import type { OrdersTable, PayType, ProductsTable } from '../schema';
 import type { Page } from './filters';
 
-/** Products (`products`) and orders (`orders`); the order's life and what it grants is services/orders.ts. */
+/** Products (`products`) and orders (`orders`); the order's life and what it grants is domain/commerce/orders.ts. */
 
 export type ProductRecord = Selectable<ProductsTable>;
 export type OrderRecord = Selectable<OrdersTable>;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '..';
 import type { RateLimitsTable } from '../schema';
 
-/** Request counters of the rate limiter (`rate_limits`), shared by every process (services/rate-store.ts). */
+/** Request counters of the rate limiter (`rate_limits`), shared by every process (domain/accounts/rate-store.ts). */
 
 export type RateCounter = Pick<RateLimitsTable, 'count' | 'reset_at'>;
 

@@ -3,7 +3,7 @@ import type { Db } from '..';
 import type { RightRecordsTable } from '../schema';
 import type { Page } from './filters';
 
-/** The rights history (`right_records`), written by services/rights.ts. */
+/** The rights history (`right_records`), written by domain/rights/ledger.ts. */
 
 export type RightRecord = Pick<
   Selectable<RightRecordsTable>,

@@ -3,7 +3,7 @@ import type { Db } from '..';
 import type { RightGrantsTable } from '../schema';
 
 /**
- * Grants of rights (`right_grants`): what services/rights.ts adds up into a user's balances and takes from. A
+ * Grants of rights (`right_grants`): what domain/rights/ledger.ts adds up into a user's balances and takes from. A
  * grant is live while `expires_at` is null or later than the `now` the caller passes.
  */
 

@@ -4,14 +4,14 @@ import type { EnterpriseDictsTable } from '../schema';
 
 /**
  * A team's shared dictionaries (`enterprise_dicts`) and who uses them (`enterprise_dict_users`). Permission
- * checks stay with the callers (services/teams.ts): these functions only read and write the rows.
+ * checks stay with the callers (domain/teams/teams.ts): these functions only read and write the rows.
  */
 
 export interface SharedDictionaryFilter {
   enterpriseId: number;
   /** the caller, whose own use of each dictionary is counted as `mine` */
   viewer: number;
-  /** only members with this status count as users of a dictionary (services/teams.ts MEMBER_STATUS.active) */
+  /** only members with this status count as users of a dictionary (domain/teams/teams.ts MEMBER_STATUS.active) */
   memberStatus: number;
   /** only these dictionaries (an empty list matches none) */
   ids?: number[];

@@ -40,7 +40,7 @@ export async function findSharedWordPage(
 
 /**
  * Word, type and correction of the words of every shared dictionary the user uses in a team where they are a
- * member with `memberStatus` (services/teams.ts MEMBER_STATUS.active), in word id order.
+ * member with `memberStatus` (domain/teams/teams.ts MEMBER_STATUS.active), in word id order.
  */
 export async function findSharedWordsInUse(
   db: Db,

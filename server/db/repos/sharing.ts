@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '..';
 import type { ShareRecordsTable } from '../schema';
 
-/** Every share of the product a user reported (`share_records`), rewarded or not (services/sharing.ts). */
+/** Every share of the product a user reported (`share_records`), rewarded or not (domain/commerce/sharing.ts). */
 
 export async function insertShareRecord(db: Db, values: Insertable<ShareRecordsTable>): Promise<void> {
   await db.insertInto('share_records').values(values).execute();

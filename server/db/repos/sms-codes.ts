@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '..';
 import type { SmsCodesTable } from '../schema';
 
-/** SMS verification codes (`sms_codes`), stored hashed; issuing and checking them is services/sms.ts. */
+/** SMS verification codes (`sms_codes`), stored hashed; issuing and checking them is domain/accounts/sms.ts. */
 
 /** Marks every unused code of the phone and purpose used, so that none of them works any more. */
 export async function useUpCodes(db: Db, phone: string, purpose: string, usedAt: string): Promise<void> {

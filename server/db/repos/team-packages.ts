@@ -4,7 +4,7 @@ import type { RightGrantsTable, TeamPackagesTable } from '../schema';
 
 /**
  * Right packages of teams (`team_packages`, `team_package_rights`) and the members' grants allocated from
- * them (right grants whose source is `team-package:<package>:<type>`). Rules stay in services/team-packages.ts.
+ * them (right grants whose source is `team-package:<package>:<type>`). Rules stay in domain/teams/packages.ts.
  */
 
 export const ALLOCATION_PREFIX = 'team-package:';

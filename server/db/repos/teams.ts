@@ -4,7 +4,7 @@ import type { EnterpriseMembersTable, EnterprisesTable } from '../schema';
 
 /**
  * Teams (`enterprises`) and their members (`enterprise_members`). Member statuses are passed in as values
- * (services/teams.ts MEMBER_STATUS); who may do what stays with services/teams.ts.
+ * (domain/teams/teams.ts MEMBER_STATUS); who may do what stays with domain/teams/teams.ts.
  */
 
 /** The team; throws when it does not exist (callers only ask for the team a member belongs to). */
@@ -24,7 +24,7 @@ export async function insertTeam(db: Db, values: Insertable<EnterprisesTable>): 
 }
 
 /**
- * Every team in id order with how many members have `memberStatus` (services/teams.ts MEMBER_STATUS.active) and
+ * Every team in id order with how many members have `memberStatus` (domain/teams/teams.ts MEMBER_STATUS.active) and
  * how many shared dictionaries it has.
  */
 export async function findTeamsWithCounts(db: Db, memberStatus: number) {
@@ -51,7 +51,7 @@ export async function findTeamsWithCounts(db: Db, memberStatus: number) {
     .execute();
 }
 
-/** How many members of the team have `status` (services/teams.ts MEMBER_STATUS). */
+/** How many members of the team have `status` (domain/teams/teams.ts MEMBER_STATUS). */
 export async function countMembers(db: Db, enterpriseId: number, status: number): Promise<number> {
   const row = await db
     .selectFrom('enterprise_members')
@@ -199,7 +199,7 @@ export async function findMemberPage(
   db: Db,
   enterpriseId: number,
   filter: {
-    /** a LIKE pattern escaped with a backslash (services/dictionary.ts containsPattern), for names */
+    /** a LIKE pattern escaped with a backslash (domain/dictionaries/dictionary.ts containsPattern), for names */
     keyword?: string;
     /** the phone: the whole number, or its last digits */
     phone?: { exact?: string; suffix?: string };

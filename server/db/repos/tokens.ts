@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '..';
 import type { TokensTable } from '../schema';
 
-/** Bearer tokens (`tokens`), stored as sha256; issuing and resolving them is services/tokens.ts. */
+/** Bearer tokens (`tokens`), stored as sha256; issuing and resolving them is domain/accounts/tokens.ts. */
 
 export async function insertToken(db: Db, values: Insertable<TokensTable>): Promise<void> {
   await db.insertInto('tokens').values(values).execute();

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ImageResultData } from '../../../openapi/socket-protocol';
 import { nowIso } from '../../db';
 import { deleteImageFile, findImageFile, findImageTask, updateImageTask } from '../../db/repos/image-tasks';
-import { checkText, imageResult, type ImageIssue } from '../../services/media/images';
-import { ocrParts, readStrips } from '../../services/ocr/read';
-import { rectsOf, unsureRanges, withoutUnsure } from '../../services/pdf/checks';
-import { countChars } from '../../services/rights';
-import { recordCheck } from '../../services/team-metrics';
+import { checkText, imageResult, type ImageIssue } from '../../formats/media/images';
+import { ocrParts, readStrips } from '../../formats/ocr/read';
+import { rectsOf, unsureRanges, withoutUnsure } from '../../formats/pdf/checks';
+import { countChars } from '../../domain/rights/ledger';
+import { recordCheck } from '../../domain/teams/metrics';
 import { checkerGroup, endedColumns, JobFailure, type JobHandler } from '../runner';
 import { Socket } from '../../../openapi/socket-protocol';
 

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { PdfProgressData } from '../../../openapi/socket-protocol';
 import { nowIso } from '../../db';
 import { deletePdfPages, findPdfCheck, findPdfFile, updatePdfCheck } from '../../db/repos/pdf-checks';
-import { checkPdfPages } from '../../services/pdf/check-pages';
-import { recordCheck } from '../../services/team-metrics';
+import { checkPdfPages } from '../../formats/pdf/check-pages';
+import { recordCheck } from '../../domain/teams/metrics';
 import { endedColumns, endedFields, JobFailure, type JobHandler } from '../runner';
 import { Socket } from '../../../openapi/socket-protocol';
 
 /**
- * PDF checks: an uploaded PDF (right 4 charged at upload) is read and checked page by page (services/pdf/
+ * PDF checks: an uploaded PDF (right 4 charged at upload) is read and checked page by page (formats/pdf/
  * check-pages.ts), its pages stored with their findings as they complete; progress goes to every session of the
  * owner (socket type 2 cmd 7). A check taken up again after its process died starts over from the first page.
  */

@@ -6,13 +6,13 @@ import {
   replaceSpeechSegments,
   updateSpeechTask,
 } from '../../db/repos/speech-tasks';
-import { runSpeech } from '../../services/media/speech';
-import { countChars } from '../../services/rights';
-import { recordCheck } from '../../services/team-metrics';
+import { runSpeech } from '../../formats/media/speech';
+import { countChars } from '../../domain/rights/ledger';
+import { recordCheck } from '../../domain/teams/metrics';
 import { checkerGroup, endedColumns, JobFailure, type JobHandler } from '../runner';
 
 /**
- * Speech tasks (audio and video checks, services/media/speech.ts): the upload (right 1024 or 2048 charged by the
+ * Speech tasks (audio and video checks, formats/media/speech.ts): the upload (right 1024 or 2048 charged by the
  * minute at upload) stays in speech_files until the task ends, so a task taken up again starts over from it. The
  * page polls the row for status and progress: nothing goes on the socket.
  */

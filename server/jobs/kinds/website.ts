@@ -3,7 +3,7 @@ import { checkLanguage } from '../../../engine/script';
 import type { WebsiteProgressData } from '../../../openapi/socket-protocol';
 import { nowIso, type Db } from '../../db';
 import { findWebsite, updateWebsite, type WebsiteRecord } from '../../db/repos/websites';
-import { checkService, splitUnits } from '../../services/checker/jobs';
+import { checkService, splitUnits } from '../../workers/checker/jobs';
 import {
   consumeRight,
   countChars,
@@ -11,19 +11,19 @@ import {
   rightBalance,
   Right,
   type Consumption,
-} from '../../services/rights';
-import { recordCheck } from '../../services/team-metrics';
-import { crawl, CrawlAborted, type CrawledPage, type SkippedPage } from '../../services/web/crawl';
-import type { PageText } from '../../services/web/extract';
-import { FetchRefused } from '../../services/web/fetch';
-import { fitText, headingOffsets, type WebsitePage, type WebsiteResult } from '../../services/web/checks';
+} from '../../domain/rights/ledger';
+import { recordCheck } from '../../domain/teams/metrics';
+import { crawl, CrawlAborted, type CrawledPage, type SkippedPage } from '../../formats/web/crawl';
+import type { PageText } from '../../formats/web/extract';
+import { FetchRefused } from '../../formats/web/fetch';
+import { fitText, headingOffsets, type WebsitePage, type WebsiteResult } from '../../formats/web/checks';
 import { reserveJobCharge } from '../store';
 import { endedColumns, endedFields, JobFailure, type JobContext, type JobHandler } from '../runner';
 import { checkJobUnit, checkJobUnits } from '../units';
 import { Socket } from '../../../openapi/socket-protocol';
 
 /**
- * Website checks (link proofreading): the site's pages are read (services/web/crawl.ts, their text extracted in the
+ * Website checks (link proofreading): the site's pages are read (formats/web/crawl.ts, their text extracted in the
  * heavy pool) up to the owner's right 32 (web characters per check); right 1 (high-speed characters) is charged by
  * that text once, reserved on the job; each page's paragraphs are checked in the checker pool with the owner's
  * dictionaries and the findings stored as the website's `last_result`. Progress goes to every session of the owner

@@ -1,5 +1,12 @@
 import { badRequest, envelope, notFound } from '../../errors';
-import { addWord, clearDictionary, editWord, removeWord, removeWords, wordPage } from '../../services/dictionary';
+import {
+  addWord,
+  clearDictionary,
+  editWord,
+  removeWord,
+  removeWords,
+  wordPage,
+} from '../../domain/dictionaries/dictionary';
 import {
   EXPORT_MIME,
   exportRows,
@@ -9,13 +16,18 @@ import {
   parseType,
   template,
   toCsv,
-} from '../../services/dict-import';
-import { recordDownload } from '../../services/downloads';
-import { sanitizeFilename } from '../../services/filenames';
-import { libraryTexts, selectedLibraryIds, selectLibraries, wordLibraries } from '../../services/word-libraries';
-import { requestLang } from '../../services/locale';
+} from '../../domain/dictionaries/import';
+import { recordDownload } from '../../domain/accounts/downloads';
+import { sanitizeFilename } from '../../formats/filenames';
+import {
+  libraryTexts,
+  selectedLibraryIds,
+  selectLibraries,
+  wordLibraries,
+} from '../../domain/dictionaries/word-libraries';
+import { requestLang } from '../../domain/locale';
 import { attachment, caller, type Operations } from '../types';
-import { isUploadedFile } from '../../services/documents/upload';
+import { isUploadedFile } from '../../formats/documents/upload';
 
 const stamp = () => new Date().toISOString().slice(0, 10).replace(/-/g, '');
 

@@ -20,12 +20,12 @@ import {
 import { findOpenUser, findUserName } from '../../db/repos/users';
 import { isServerMessageCode, readParams } from '../../../openapi/messages';
 import { badRequest, conflict, envelope, notFound, gone, paymentRequired, textTooLong } from '../../errors';
-import { checkService } from '../../services/checker/jobs';
-import { fixesOf, ignoredOf, issuesOf, normalizeText, openIssues } from '../../services/documents/content';
-import { wordCount } from '../../services/documents/load';
-import { checkUpload } from '../../services/documents/read';
-import { recordDownload } from '../../services/downloads';
-import { sanitizeFilename } from '../../services/filenames';
+import { checkService } from '../../workers/checker/jobs';
+import { fixesOf, ignoredOf, issuesOf, normalizeText, openIssues } from '../../formats/documents/content';
+import { wordCount } from '../../formats/documents/load';
+import { checkUpload } from '../../formats/documents/read';
+import { recordDownload } from '../../domain/accounts/downloads';
+import { sanitizeFilename } from '../../formats/filenames';
 import {
   consumeRight,
   countChars,
@@ -34,12 +34,12 @@ import {
   rightBalance,
   type Consumption,
   Right,
-} from '../../services/rights';
+} from '../../domain/rights/ledger';
 import { attachment, caller, type OperationRequest, type Operations } from '../types';
 import { checkHtmlSize, DOCX_MIME, filePart } from './index';
 
 /**
- * Documents (server side): upload -> persisted job (services/documents/jobs.ts) -> findings;
+ * Documents (server side): upload -> persisted job (formats/documents/jobs.ts) -> findings;
  * list, delete, cancel, editor content and saving, export (clean / tracked changes), sharing.
  * Only the owner reaches a document by id (other users' ids answer 404 like unknown ones).
  */

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, envelope, notFound, tooLarge, paymentRequired } from '../../errors';
-import { sanitizeFilename } from '../../services/filenames';
-import { loadTemplates } from '../../services/format/template-store';
-import { consumeRight, InsufficientRight, rightBalance, Right } from '../../services/rights';
-import { cnToHk, localize, localizeText, requestLang, siteTextToHk, type Lang } from '../../services/locale';
-import type { FormatReport } from '../../services/format/check';
-import type { FormatTemplate } from '../../services/format/template-store';
+import { sanitizeFilename } from '../../formats/filenames';
+import { loadTemplates } from '../../formats/format/template-store';
+import { consumeRight, InsufficientRight, rightBalance, Right } from '../../domain/rights/ledger';
+import { cnToHk, localize, localizeText, requestLang, siteTextToHk, type Lang } from '../../domain/locale';
+import type { FormatReport } from '../../formats/format/check';
+import type { FormatTemplate } from '../../formats/format/template-store';
 import { attachment, caller, type OperationRequest, type Operations } from '../types';
-import { isUploadedFile, type UploadedFile } from '../../services/documents/upload';
+import { isUploadedFile, type UploadedFile } from '../../formats/documents/upload';
 
 /** Answers the heavy pool serialised in a worker (HeavyPool.runJson) are sent as they are. */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -37,7 +37,7 @@ async function compare(request: OperationRequest<'postMisscutV1DocDiff'>, reply:
   const original = filePart(body.file, 'file');
   const revised = filePart(body.compare_file, 'compare_file');
   const db = request.server.db;
-  // Without a grant these read as the server's COMPARE_MAX_SIZE_MB / COMPARE_MAX_PAGES (services/rights.ts).
+  // Without a grant these read as the server's COMPARE_MAX_SIZE_MB / COMPARE_MAX_PAGES (domain/rights/ledger.ts).
   const maxSizeMb = await rightBalance(db, uid, Right.compareSizeMaxMb);
   const maxPages = await rightBalance(db, uid, Right.comparePagesMax);
   for (const f of [original, revised]) {

@@ -13,13 +13,13 @@ import {
 import { countSharedWordsByType } from '../../db/repos/shared-words';
 import { countMembers, findTeam } from '../../db/repos/teams';
 import { conflict, envelope, notFound, badRequest } from '../../errors';
-import { isUniqueViolation } from '../../services/dictionary';
-import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, type TeamContext } from '../../services/teams';
+import { isUniqueViolation } from '../../domain/dictionaries/dictionary';
+import { dictionaryFor, MEMBER_STATUS, requireTeam, teamContext, type TeamContext } from '../../domain/teams/teams';
 import { caller, type Operations } from '../types';
 
 /**
  * The team's shared dictionaries (spec §7 Team: /enterprise/v1/*share_dic*, *enterprise_dic*). Every call
- * resolves the caller's team and role and checks the permission table in services/teams.ts. "In use" is per
+ * resolves the caller's team and role and checks the permission table in domain/teams/teams.ts. "In use" is per
  * member: each member chooses which of the team's dictionaries apply to their own checks.
  */
 

@@ -8,9 +8,9 @@ import {
   sortLeaders,
   updateLeader,
   type LeaderOwner,
-} from '../../services/leaders';
-import { requireTeam, teamContext, type TeamAction } from '../../services/teams';
-import { requestLang } from '../../services/locale';
+} from '../../domain/dictionaries/leaders';
+import { requireTeam, teamContext, type TeamAction } from '../../domain/teams/teams';
+import { requestLang } from '../../domain/locale';
 import { caller, type Operations } from '../types';
 
 /**

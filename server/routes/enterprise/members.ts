@@ -8,7 +8,7 @@ import {
   findTeam,
 } from '../../db/repos/teams';
 import { badRequest, envelope, forbidden } from '../../errors';
-import { containsPattern } from '../../services/dictionary';
+import { containsPattern } from '../../domain/dictionaries/dictionary';
 import {
   answer,
   applyToTeam,
@@ -30,11 +30,11 @@ import {
   transferRoot,
   EXPIRY,
   type TeamDeps,
-} from '../../services/team-members';
-import { applyForApi, applyForTeam, listApplications, reviewApplication } from '../../services/team-applications';
-import { metricRange, teamMetrics } from '../../services/team-metrics';
-import { allocate, allocatedInfo, teamPackages } from '../../services/team-packages';
-import { requestLang } from '../../services/locale';
+} from '../../domain/teams/members';
+import { applyForApi, applyForTeam, listApplications, reviewApplication } from '../../domain/teams/applications';
+import { metricRange, teamMetrics } from '../../domain/teams/metrics';
+import { allocate, allocatedInfo, teamPackages } from '../../domain/teams/packages';
+import { requestLang } from '../../domain/locale';
 import {
   ACTS_ON,
   GRANTABLE,
@@ -44,13 +44,13 @@ import {
   memberRoleOf,
   requireTeam,
   teamContext,
-} from '../../services/teams';
-import { defaultName } from '../../services/users';
+} from '../../domain/teams/teams';
+import { defaultName } from '../../domain/accounts/users';
 import { caller, requireOperator, type Operations } from '../types';
 
 /**
  * Team membership, applications, team details, metrics and right packages (spec §7 Team). Every call resolves the
- * caller's team and role on the server and checks services/teams.ts's permission table; ids of other teams
+ * caller's team and role on the server and checks domain/teams/teams.ts's permission table; ids of other teams
  * answer 404 like unknown ones.
  */
 

@@ -11,8 +11,8 @@ import {
   updateSharedWord,
 } from '../../db/repos/shared-words';
 import { AppError, conflict, envelope, notFound } from '../../errors';
-import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../services/dictionary';
-import { dictionaryFor, requireTeam, teamContext, type TeamContext } from '../../services/teams';
+import { cleanEntry, containsPattern, DUPLICATE_WORD, isUniqueViolation } from '../../domain/dictionaries/dictionary';
+import { dictionaryFor, requireTeam, teamContext, type TeamContext } from '../../domain/teams/teams';
 import { caller, type Operations } from '../types';
 import type { Db } from '../../db';
 

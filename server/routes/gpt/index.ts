@@ -1,14 +1,14 @@
 import type { ServerMessageCode } from '../../../openapi/messages';
 import { renderMessage } from '../../../openapi/messages';
 import { badRequest, envelope, unavailable } from '../../errors';
-import { buildMessages, findFunction, WRITING_FUNCTIONS, type FieldKey } from '../../services/ai/functions';
-import { ChatError, chatProvider } from '../../services/ai/provider';
-import { runWriting } from '../../services/ai/writing';
+import { buildMessages, findFunction, WRITING_FUNCTIONS, type FieldKey } from '../../domain/ai/functions';
+import { ChatError, chatProvider } from '../../domain/ai/provider';
+import { runWriting } from '../../domain/ai/writing';
 import { caller, type Operations } from '../types';
 
 /**
  * AI writing (spec §7 GET /gpt/v1/chat/function, and the added streamed run): the functions, and one run streamed
- * as server-sent events while right 512 is counted (services/ai/writing.ts).
+ * as server-sent events while right 512 is counted (domain/ai/writing.ts).
  */
 export const gptOperations: Operations = {
   getGptV1ChatFunction: async (request) => {

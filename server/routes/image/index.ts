@@ -1,9 +1,9 @@
 import { conflict, envelope, paymentRequired } from '../../errors';
-import { ownedImageTask, queueImageTask, saveImageText } from '../../services/media-tasks';
-import { sanitizeFilename } from '../../services/filenames';
-import { checkText, imageResult } from '../../services/media/images';
-import { checkedImageSize } from '../../services/media/image-read';
-import { consumeRight, InsufficientRight, Right } from '../../services/rights';
+import { ownedImageTask, queueImageTask, saveImageText } from '../../domain/checks/media-tasks';
+import { sanitizeFilename } from '../../formats/filenames';
+import { checkText, imageResult } from '../../formats/media/images';
+import { checkedImageSize } from '../../formats/media/image-read';
+import { consumeRight, InsufficientRight, Right } from '../../domain/rights/ledger';
 import { caller, type Operations } from '../types';
 import { filePart } from '../document/index';
 

@@ -4,7 +4,7 @@ import { nowIso } from '../../db';
 import { findApiKey, findApiKeysOfUsername, saveApiKey } from '../../db/repos/api-keys';
 import { findOpenUser } from '../../db/repos/users';
 import { envelope, forbidden, unauthorized } from '../../errors';
-import { apiAccessApproved, latestApiApplication } from '../../services/team-applications';
+import { apiAccessApproved, latestApiApplication } from '../../domain/teams/applications';
 import { caller, type Operations } from '../types';
 
 /** API keys for the LanguageTool-compatible API: one per user, stored as sha256, shown once when created. */

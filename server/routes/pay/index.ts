@@ -23,10 +23,10 @@ import {
   setOrderCodeUrl,
   orderView,
   type OrderRow,
-} from '../../services/orders';
-import { GatewayError, NotificationError } from '../../services/pay/provider';
-import { requestLang } from '../../services/locale';
-import { productNamer } from '../../services/product-names';
+} from '../../domain/commerce/orders';
+import { GatewayError, NotificationError } from '../../domain/commerce/pay/provider';
+import { requestLang } from '../../domain/locale';
+import { productNamer } from '../../domain/commerce/product-names';
 import { caller, type OperationRequest, type Operations } from '../types';
 
 const NOT_CONFIGURED = 'pay.not_configured' as const;

@@ -6,20 +6,20 @@ import {
   pdfPageImage,
   pdfPages,
   queuePdfCheck,
-} from '../../services/pdf-tasks';
+} from '../../domain/checks/pdf-tasks';
 import { badRequest, conflict, envelope, paymentRequired } from '../../errors';
-import { recordDownload } from '../../services/downloads';
-import { EXPORT_MIME } from '../../services/dict-import';
-import { detectKind } from '../../services/documents/load';
-import { sanitizeFilename } from '../../services/filenames';
-import { pdfSummary, type PdfIssue } from '../../services/pdf/checks';
-import { consumeRight, InsufficientRight, Right } from '../../services/rights';
+import { recordDownload } from '../../domain/accounts/downloads';
+import { EXPORT_MIME } from '../../domain/dictionaries/import';
+import { detectKind } from '../../formats/documents/load';
+import { sanitizeFilename } from '../../formats/filenames';
+import { pdfSummary, type PdfIssue } from '../../formats/pdf/checks';
+import { consumeRight, InsufficientRight, Right } from '../../domain/rights/ledger';
 import { attachment, caller, type Operations } from '../types';
 import { filePart } from '../document/index';
 
 /**
  * PDF proofreading (spec §7 /misscut/v2/pdf_check/*): upload (right 4), the list, a check's pages with findings and
- * their boxes, a page drawn as PNG, cancel and delete. The work is the PDF checks' (services/pdf/checks.ts).
+ * their boxes, a page drawn as PNG, cancel and delete. The work is the PDF checks' (formats/pdf/checks.ts).
  */
 
 const XLSX_MIME = EXPORT_MIME.xlsx;

@@ -3,10 +3,10 @@ import { CATEGORIES, LEVELS, RESULT_TYPES, Bits, ALL_STANDARD } from '../../../e
 import { nowIso } from '../../db';
 import { insertClick, insertFindingFeedback } from '../../db/repos/feedback';
 import { envelope } from '../../errors';
-import { checkService } from '../../services/checker/jobs';
-import { rightBalance, Right } from '../../services/rights';
+import { checkService } from '../../workers/checker/jobs';
+import { rightBalance, Right } from '../../domain/rights/ledger';
 import { caller, type OperationRequest, type Operations } from '../types';
-import { localize, requestLang } from '../../services/locale';
+import { localize, requestLang } from '../../domain/locale';
 
 const checkText = async (request: OperationRequest<'postMisscutV1CheckText' | 'postMisscutV2CheckText'>) => {
   const { uid } = await caller(request);

@@ -1,7 +1,7 @@
 import { envelope } from '../../errors';
-import { listOrders, listProducts } from '../../services/orders';
-import { requestLang } from '../../services/locale';
-import { rightHistory } from '../../services/rights';
+import { listOrders, listProducts } from '../../domain/commerce/orders';
+import { requestLang } from '../../domain/locale';
+import { rightHistory } from '../../domain/rights/ledger';
 import { caller, type Operations } from '../types';
 
 /** Products, orders and the rights history, written in the caller's language. */

@@ -1,8 +1,8 @@
 import { envelope } from '../../errors';
-import { redeemCoupon } from '../../services/coupons';
-import { recordShare, shareStatus } from '../../services/sharing';
+import { redeemCoupon } from '../../domain/commerce/coupons';
+import { recordShare, shareStatus } from '../../domain/commerce/sharing';
 import { caller, type Operations } from '../types';
-import { requestLang } from '../../services/locale';
+import { requestLang } from '../../domain/locale';
 
 /** Redemption codes (/redemption) and sharing rewards (/share). */
 export const couponOperations: Operations = {

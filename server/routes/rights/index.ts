@@ -1,7 +1,7 @@
 import { envelope } from '../../errors';
-import { rightView, rightViews, Right } from '../../services/rights';
-import { localizeText, requestLang, type Lang } from '../../services/locale';
-import { openUser } from '../../services/accounts';
+import { rightView, rightViews, Right } from '../../domain/rights/ledger';
+import { localizeText, requestLang, type Lang } from '../../domain/locale';
+import { openUser } from '../../domain/accounts/accounts';
 import { caller, type Operations } from '../types';
 
 /** The plan a role reads as (hk: the cn name in traditional characters). */

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { components } from '../../../openapi/schema';
 import { nowIso } from '../../db';
 import { badRequest, conflict, envelope, notFound, paymentRequired, tooLarge } from '../../errors';
-import { ownedSpeechTask, queueSpeechTask, speechMp3, speechSegments } from '../../services/media-tasks';
-import { decodeText, extensionOf } from '../../services/documents/load';
-import { sanitizeFilename } from '../../services/filenames';
-import { asrProvider } from '../../services/media/asr';
-import { FfmpegError, ffmpegPath, probeMedia, withTempDir, type MediaProbe } from '../../services/media/ffmpeg';
-import { speechSummary, subtitleFormatList } from '../../services/media/speech';
+import { ownedSpeechTask, queueSpeechTask, speechMp3, speechSegments } from '../../domain/checks/media-tasks';
+import { decodeText, extensionOf } from '../../formats/documents/load';
+import { sanitizeFilename } from '../../formats/filenames';
+import { asrProvider } from '../../formats/media/asr';
+import { FfmpegError, ffmpegPath, probeMedia, withTempDir, type MediaProbe } from '../../formats/media/ffmpeg';
+import { speechSummary, subtitleFormatList } from '../../formats/media/speech';
 import {
   applySuggestions,
   parseSubtitle,
@@ -16,15 +16,15 @@ import {
   SUBTITLE_FORMATS,
   writeSubtitles,
   type Cue,
-} from '../../services/media/subtitles';
-import { consumeRight, InsufficientRight } from '../../services/rights';
+} from '../../formats/media/subtitles';
+import { consumeRight, InsufficientRight } from '../../domain/rights/ledger';
 import { attachment, caller, type Operations } from '../types';
-import type { UploadedFile } from '../../services/documents/upload';
+import type { UploadedFile } from '../../formats/documents/upload';
 import { filePart } from '../document/index';
 
 /**
  * Audio and video proofreading (spec §7 convert_file_to_mp3 and get_speech_detail, plus the added mp3, subtitle
- * export and sources calls). The work is the speech tasks' (services/media/speech.ts).
+ * export and sources calls). The work is the speech tasks' (formats/media/speech.ts).
  */
 
 type Issue = components['schemas']['Issue'];

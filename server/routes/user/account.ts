@@ -1,11 +1,17 @@
 import { badRequest, conflict, envelope, unauthorized } from '../../errors';
-import { hashPassword, passwordProblem } from '../../services/passwords';
-import { loginSubject, verifyWithLockout } from '../../services/lockout';
-import { consumeSmsCode, isSmsUnavailable, issueSmsCode, type SmsProvider, type SmsPurpose } from '../../services/sms';
-import { issueToken, revokeCredentials, revokeToken } from '../../services/tokens';
-import { grantDefaultRights } from '../../services/rights';
-import { createUser, PHONE_PATTERN } from '../../services/users';
-import { openUserByPhone, resetPassword } from '../../services/accounts';
+import { hashPassword, passwordProblem } from '../../domain/accounts/passwords';
+import { loginSubject, verifyWithLockout } from '../../domain/accounts/lockout';
+import {
+  consumeSmsCode,
+  isSmsUnavailable,
+  issueSmsCode,
+  type SmsProvider,
+  type SmsPurpose,
+} from '../../domain/accounts/sms';
+import { issueToken, revokeCredentials, revokeToken } from '../../domain/accounts/tokens';
+import { grantDefaultRights } from '../../domain/rights/ledger';
+import { createUser, PHONE_PATTERN } from '../../domain/accounts/users';
+import { openUserByPhone, resetPassword } from '../../domain/accounts/accounts';
 import { caller, type OperationRequest, type Operations } from '../types';
 import { currentUser } from './profile';
 

@@ -1,5 +1,5 @@
 import { envelope } from '../../errors';
-import { deleteDownload, listDownloads, openDownload } from '../../services/downloads';
+import { deleteDownload, listDownloads, openDownload } from '../../domain/accounts/downloads';
 import { attachment, caller, type Operations } from '../types';
 
 /** The download center: the caller's own files only (another user's id answers 404, like an unknown one). */

@@ -1,9 +1,9 @@
-import { portraitOf, setPortrait } from '../../services/accounts';
+import { portraitOf, setPortrait } from '../../domain/accounts/accounts';
 import { badRequest, envelope, tooLarge } from '../../errors';
-import { defaultAvatarSvg } from '../../services/avatar';
-import { checkedImageSize, type ImageBounds } from '../../services/media/image-read';
+import { defaultAvatarSvg } from '../../domain/accounts/avatar';
+import { checkedImageSize, type ImageBounds } from '../../formats/media/image-read';
 import type { Operations } from '../types';
-import { isUploadedFile } from '../../services/documents/upload';
+import { isUploadedFile } from '../../formats/documents/upload';
 import { currentUser } from './profile';
 
 export const PORTRAIT_MAX_BYTES = 2 * 1024 * 1024;

@@ -8,9 +8,9 @@ import {
   openUser,
   setLoginId,
   userIdentity,
-} from '../../services/accounts';
-import { passwordProblem } from '../../services/passwords';
-import { toUserInfo } from '../../services/users';
+} from '../../domain/accounts/accounts';
+import { passwordProblem } from '../../domain/accounts/passwords';
+import { toUserInfo } from '../../domain/accounts/users';
 import { caller, type Operations } from '../types';
 import type { FastifyRequest } from 'fastify';
 

@@ -6,7 +6,7 @@ import {
   startAuthorisation,
   ticketFor,
   wechatProvider,
-} from '../../services/wechat';
+} from '../../domain/accounts/wechat';
 import { caller, type Operations } from '../types';
 
 /** The provider, or 503 without WECHAT_APPID / WECHAT_SECRET / PUBLIC_URL. */
@@ -21,7 +21,7 @@ const callbackUrl = (request: FastifyRequest) => `${request.server.config.origin
 /** A place in the workbench (`/user?status=1`), where the page reads the outcome from the query. */
 const workbench = (request: FastifyRequest, path: string) => `${request.server.config.origin}/workbench${path}`;
 
-/** WeChat login and binding (services/wechat.ts): navigations that end back on the workbench. */
+/** WeChat login and binding (domain/accounts/wechat.ts): navigations that end back on the workbench. */
 export const wechatOperations: Operations = {
   getUserWechatLogin: async (request, reply) => {
     await request.server.limiters.wechat(request);

@@ -7,9 +7,9 @@ import {
   updateIdleWebsite,
 } from '../../db/repos/websites';
 import { badRequest, conflict, envelope, notFound } from '../../errors';
-import { toCsv } from '../../services/dict-import';
-import { startWebsiteCheck, websiteView, type WebsiteView } from '../../services/web/checks';
-import { FetchRefused, parsePageUrl } from '../../services/web/fetch';
+import { toCsv } from '../../domain/dictionaries/import';
+import { startWebsiteCheck, websiteView, type WebsiteView } from '../../formats/web/checks';
+import { FetchRefused, parsePageUrl } from '../../formats/web/fetch';
 import { attachment, caller, type Operations } from '../types';
 
 /**

@@ -1,5 +1,5 @@
 // A text longer than one check of the user's plan allows is checked in parts: each part at most the plan's
-// limit, counted like the server counts a right's characters (server/services/rights.ts countChars).
+// limit, counted like the server counts a right's characters (server/domain/rights/ledger.ts countChars).
 
 /** Non-white-space code points: what a "character" of a right is. */
 export function countChars(text: string): number {

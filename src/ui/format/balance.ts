@@ -4,7 +4,7 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 
-/** What the server grants as unlimited (server/services/rights.ts UNLIMITED); it reads so even after use. */
+/** What the server grants as unlimited (server/domain/rights/ledger.ts UNLIMITED); it reads so even after use. */
 export const UNLIMITED = 1_000_000_000;
 
 export type BalanceUnit = 'chars' | 'times' | 'minutes' | 'pages' | 'mb';

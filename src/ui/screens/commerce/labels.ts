@@ -2,7 +2,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 
-/** Rights that are a ceiling per use rather than a balance (server/services/rights.ts LIMIT_TYPES). */
+/** Rights that are a ceiling per use rather than a balance (server/domain/rights/ledger.ts LIMIT_TYPES). */
 export const LIMIT_TYPES = new Set([32, 64, 128, 262144, 524288]);
 
 export const RIGHT_LABELS: Record<number, MessageDescriptor> = {

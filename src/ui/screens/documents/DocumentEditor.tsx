@@ -358,7 +358,7 @@ export function DocumentView(props: { id: number | null; shareId: string | null 
                 '& h2': { fontSize: 'xl', fontWeight: 'bold', my: '2' },
                 '& h3, & h4, & h5, & h6': { fontSize: 'lg', fontWeight: 'semibold', my: '2' },
                 '& p': { my: '2', textIndent: '2em' },
-                // a block's formatting from the .docx (server/services/documents/docx-format.ts)
+                // a block's formatting from the .docx (server/formats/documents/docx-format.ts)
                 '& .wb-align-center': { textAlign: 'center', textIndent: '0' },
                 '& .wb-align-right': { textAlign: 'right', textIndent: '0' },
                 '& .wb-align-justify': { textAlign: 'justify' },

@@ -1,5 +1,5 @@
 // The document as the editor shows it: the server's sanitised HTML, whose leaf blocks are the lines of
-// the document's text (the same walk as server/services/documents/content.ts: p, h1-h6, li, td/th,
+// the document's text (the same walk as server/formats/documents/content.ts: p, h1-h6, li, td/th,
 // pre, caption, blockquote, div without inner blocks; inline content around inner blocks is its own
 // block; blocks without text skipped). Each block's inline content is replaced by its line with the
 // findings marked (<mark data-finding=id>), so the highlights sit exactly on the characters the
