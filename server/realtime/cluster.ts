@@ -13,6 +13,7 @@ const BATCH = 100;
 /** Reconnecting a lost bus connection: the first wait, doubled after each failure up to the last. */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 interface Envelope {
   /** the publishing process */
@@ -119,7 +120,12 @@ export class PgCluster extends SharedCluster {
 
   /** A client that forgets itself here when its connection fails or ends. */
   private client(lost: (client: pg.Client) => void): pg.Client {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
+    // a connect that hangs (a half-open network) would stall the reconnection for good; keep-alive finds a dead peer
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     client.on('error', (error) => {
       if (!this.closed) this.log.error({ err: error }, 'cluster connection failed');
       lost(client);

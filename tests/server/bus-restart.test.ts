@@ -43,11 +43,24 @@ describe.skipIf(!PG_BIN)('PostgreSQL restarted under two server processes', () =
   const until = async (what: string, test: () => Promise<boolean>, ms = 60_000) => {
     const end = Date.now() + ms;
     while (!(await test().catch(() => false))) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > end) {
+        // what each process answered last, so a failure says which part did not come back
+        const answers = [...lastAnswer.values()].join(' | ');
+        throw new Error(`timed out waiting for ${what}; /ready answered: ${answers}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  const ready = async (process: ServerProcess) => (await fetch(`${process.base}/ready`)).status === 200;
+  const lastAnswer = new Map<ServerProcess, string>();
+  const ready = async (process: ServerProcess) => {
+    const res = await fetch(`${process.base}/ready`).catch((error: Error) => error);
+    if (res instanceof Error) {
+      lastAnswer.set(process, res.message);
+      return false;
+    }
+    lastAnswer.set(process, `${res.status} ${await res.text()}`);
+    return res.status === 200;
+  };
 
   beforeAll(async () => {
     url = await server.start();
