@@ -9,14 +9,13 @@ import { msg } from '@lingui/core/macro';
 import { Alert, Badge, Box, Button, Flex, Heading, Progress, Table, Text, Wrap } from '@chakra-ui/react';
 import { ListChecks, RefreshCw } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import type { ServerMessageCode } from '../../../../openapi/messages';
 import type { Job } from '../../../api/jobs';
 import { liveJobQueue } from '../../../machines/live-jobs';
 import { inspectOptions } from '../../../machines/inspect';
 import { ConfirmDialog } from '../../layout/ConfirmDialog';
 import { STACK_ON_PHONE } from '../../layout/stacked-table';
 import { translateNotice } from '../../notices';
-import { SERVER_MESSAGE_DESCRIPTORS } from '../../server-messages';
+import { serverMessageText } from '../../server-messages';
 
 const KIND_LABELS = {
   document: msg`文档`,
@@ -37,11 +36,8 @@ const STATE_LABELS = {
 /** A failure's reason: the catalogue's message in the reader's language, else its code as it is. */
 function reasonOf(i18n: I18n, code: string | null): string {
   if (!code) return '';
-  return isKnownCode(code) ? i18n._(SERVER_MESSAGE_DESCRIPTORS[code]) : code;
+  return serverMessageText(i18n, code);
 }
-
-// the descriptors' own keys, not the server's table: importing that table here would put it in the first load
-const isKnownCode = (code: string): code is ServerMessageCode => Object.hasOwn(SERVER_MESSAGE_DESCRIPTORS, code);
 
 /**
  * The cn catalogue carries no server messages (the server writes them in cn, and the SPA reads its texts); a job

@@ -1,8 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { I18n } from '@lingui/core';
-import { SERVER_MESSAGE_DESCRIPTORS } from '../../server-messages';
-import type { ServerMessageCode } from '../../../../openapi/messages';
+import { serverMessageText } from '../../server-messages';
 import type { Member, TeamRole } from '../../../machines/teamCalls';
 
 type MemberStatus = Member['status'];
@@ -42,10 +41,8 @@ export const STATUS_PALETTE: Record<number, string> = {
 
 /** A reason the server gave as a message code (batch invitations), in the reader's language. */
 export function reasonText(i18n: I18n, code: string): string {
-  return isMessageCode(code) ? i18n._(SERVER_MESSAGE_DESCRIPTORS[code]) : code;
+  return serverMessageText(i18n, code);
 }
-
-const isMessageCode = (code: string): code is ServerMessageCode => Object.hasOwn(SERVER_MESSAGE_DESCRIPTORS, code);
 
 const TEAM_ROLE_VALUES: readonly TeamRole[] = ['admin', 'dic_admin', 'user_admin', 'user'];
 const STATUS_VALUES: readonly MemberStatus[] = [1, 2, 3, 4, 5, 6, 7, 11];
