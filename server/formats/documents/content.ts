@@ -5,6 +5,7 @@ import type { components } from '../../../openapi/schema';
 import type { TrackedParagraph, TrackedSegment } from './docx-export';
 import { escapeHtml, sanitize } from './sanitize';
 import { formatOf, type BlockFormat } from './docx-format';
+import { BLOCK_TAGS } from '../../../openapi/document-blocks';
 
 /**
  * A stored document's content is sanitised HTML plus its plain text. The text has one line per leaf block
@@ -20,33 +21,6 @@ export interface Block {
   /** the block's own formatting (its docx-format.ts classes), when it has any */
   format?: BlockFormat;
 }
-
-const BLOCK_TAGS = new Set([
-  'p',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'li',
-  'table',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'td',
-  'th',
-  'caption',
-  'blockquote',
-  'pre',
-  'div',
-  'section',
-  'article',
-  'hr',
-]);
 
 // (htmlparser2 types script and style elements apart from other tags: they are no blocks)
 const isBlock = (n: AnyNode) => n.type === 'tag' && isTag(n) && BLOCK_TAGS.has(n.name);

@@ -23,6 +23,7 @@ import {
 import { parseDocument } from 'htmlparser2';
 import { sanitize } from './sanitize';
 import { formatOf, type BlockFormat } from './docx-format';
+import { BLOCK_TAGS } from '../../../openapi/document-blocks';
 
 /** Chinese fonts written explicitly (w:eastAsia), Latin in Times New Roman (the usual official-document setup). */
 export const FONTS = {
@@ -68,33 +69,6 @@ interface DomNode {
   attribs?: Record<string, string>;
   children?: DomNode[];
 }
-
-const BLOCKS = new Set([
-  'p',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'li',
-  'table',
-  'blockquote',
-  'pre',
-  'div',
-  'section',
-  'article',
-  'hr',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'td',
-  'th',
-  'caption',
-]);
 
 function runStyleOf(name: string, style: RunStyle): RunStyle {
   switch (name) {
@@ -191,7 +165,7 @@ class Converter {
     };
     for (const node of nodes ?? []) {
       const name = node.type === 'tag' ? (node.name ?? '') : '';
-      if (!BLOCKS.has(name)) {
+      if (!BLOCK_TAGS.has(name)) {
         if (node.type === 'text' && !pending.length && !(node.data ?? '').trim()) continue;
         pending.push(node);
         continue;

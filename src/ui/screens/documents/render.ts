@@ -6,6 +6,7 @@
 // offsets name, inside the document's own headings, lists and tables. When the text no longer has as
 // many lines as the HTML has blocks (lines added or removed by hand), the lines are shown as paragraphs.
 // The HTML is sanitised on the server; scripts, event handlers and javascript: URLs are removed here too.
+import { BLOCK_TAGS } from '../../../../openapi/document-blocks';
 
 export interface MarkRange {
   id: string;
@@ -14,32 +15,6 @@ export interface MarkRange {
   level: number;
 }
 
-const BLOCK_TAGS = new Set([
-  'p',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'ul',
-  'ol',
-  'li',
-  'table',
-  'thead',
-  'tbody',
-  'tfoot',
-  'tr',
-  'td',
-  'th',
-  'caption',
-  'blockquote',
-  'pre',
-  'div',
-  'section',
-  'article',
-  'hr',
-]);
 const DROP_TAGS = new Set([
   'script',
   'style',
