@@ -7,17 +7,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { check, loadEngine } from '../../engine/index';
-import { apply, expectWellFormed } from './helpers';
+import { fix } from './helpers';
 
 beforeAll(() => {
   loadEngine();
 }, 120_000);
-
-function fix(text: string, mode: 3 | 4 = 3) {
-  const issues = check(text, { mode });
-  expectWellFormed(text, issues);
-  return { out: apply(text, issues), issues };
-}
 
 describe('findings that meet make one correct sentence', () => {
   it('two substitutions mending halves of one word: only the one the context wants stays', () => {

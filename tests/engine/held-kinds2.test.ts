@@ -6,17 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { check, loadEngine } from '../../engine/index';
-import { apply, expectWellFormed } from './helpers';
+import { fix } from './helpers';
 
 beforeAll(() => {
   loadEngine();
 }, 120_000);
-
-function fix(text: string, mode: 3 | 4 = 3) {
-  const issues = check(text, { mode });
-  expectWellFormed(text, issues);
-  return { out: apply(text, issues), issues };
-}
 
 describe('an idiom held but for one character that neither sounds nor looks like the right one', () => {
   it.each([

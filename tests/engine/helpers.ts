@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { check } from '../../engine/index';
 import type { Issue } from '../../engine/types';
 
 /** every issue has valid offsets, and applying any suggestion keeps the text well-formed */
@@ -27,4 +28,11 @@ export function apply(text: string, issues: Issue[], category?: string): string 
     if (i.suggestions.length) out = out.slice(0, i.start) + i.suggestions[0] + out.slice(i.end);
   }
   return out;
+}
+
+/** Checks a text, expects its findings well formed, and gives the text with every first suggestion taken. */
+export function fix(text: string, mode: 3 | 4 = 3): { out: string; issues: Issue[] } {
+  const issues = check(text, { mode });
+  expectWellFormed(text, issues);
+  return { out: apply(text, issues), issues };
 }

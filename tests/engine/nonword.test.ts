@@ -6,17 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { check, loadEngine } from '../../engine/index';
-import { apply, expectWellFormed } from './helpers';
+import { fix } from './helpers';
 
 beforeAll(() => {
   loadEngine();
 });
-
-function fix(text: string) {
-  const issues = check(text);
-  expectWellFormed(text, issues);
-  return { out: apply(text, issues), issues };
-}
 
 describe('non-word: a wrong character inside a word or an idiom', () => {
   it.each([
