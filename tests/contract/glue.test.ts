@@ -62,7 +62,8 @@ beforeAll(async () => {
     },
   } as never);
   await app.ready();
-});
+  // compiling a validator for every operation of the contract takes seconds, more on a busy CI machine
+}, 60_000);
 
 afterAll(() => app?.close());
 
